@@ -1,0 +1,90 @@
+"""Command line: parse the arguments, then run headless, the GUI, ``rpc`` or ``doctor``."""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import sys
+from collections.abc import Sequence
+
+from openhuman_desktop import __version__, applog, config
+from openhuman_desktop.errors import ConfigError
+from openhuman_desktop.paths import Paths, resolve_workspace
+
+DESCRIPTION = """\
+OpenHuman Desktop: a private assistant in your system tray. It looks at your tasks on a heartbeat,
+lets a local model decide what needs doing, and asks before doing anything you did not ask for.
+
+With no command it starts the tray app; --headless runs the same engine without a window."""
+
+EPILOG = """\
+commands:
+  rpc METHOD [PARAMS_JSON]  call a running instance, e.g.
+                            openhuman-desktop rpc subconscious_tasks_add '{"title": "Check my inbox"}'
+  doctor                    check workspace, config, database and models
+
+The workspace is --workspace DIR, else $OPENHUMAN_WORKSPACE, else the platform's data folder."""
+
+
+def parser() -> argparse.ArgumentParser:
+    """The argument parser (also documents the commands in --help)."""
+    main = argparse.ArgumentParser(
+        prog="openhuman-desktop", description=DESCRIPTION, epilog=EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    main.add_argument("--version", action="version", version=f"openhuman-desktop {__version__}")
+    main.add_argument("--workspace", metavar="DIR", help="workspace directory (env OPENHUMAN_WORKSPACE)")
+    main.add_argument("--headless", action="store_true", help="run without a GUI until SIGINT/SIGTERM")
+    commands = main.add_subparsers(dest="command", metavar="command")
+    common = argparse.ArgumentParser(add_help=False)
+    common.add_argument("--workspace", metavar="DIR", default=argparse.SUPPRESS, help="workspace directory")
+    rpc = commands.add_parser("rpc", parents=[common], help="call a running instance",
+                              description="Call METHOD (the openhuman. prefix may be left out) on a running "
+                              "instance and print the JSON result. Exit 1 on a JSON-RPC error, 2 when no "
+                              "instance runs.")
+    rpc.add_argument("method")
+    rpc.add_argument("params", nargs="?", metavar="PARAMS_JSON", help="a JSON object or array")
+    commands.add_parser("doctor", parents=[common], help="check workspace, config, database and models",
+                        description="Check the workspace, config, database and every configured model "
+                        "endpoint. Exit 0 only when all checks pass.")
+    return main
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point of ``openhuman-desktop`` and ``python -m openhuman_desktop``."""
+    args = parser().parse_args(argv)
+    paths = Paths(resolve_workspace(args.workspace))
+    if args.command == "rpc":
+        from openhuman_desktop.rpc import client
+        return client.main(paths.rpc_file, args.method, args.params)
+    if args.command == "doctor":
+        from openhuman_desktop import doctor
+        return doctor.main(paths)
+    paths.ensure()
+    applog.setup(paths.log_file, console_level=logging.INFO if args.headless else logging.WARNING)
+    try:
+        loaded = config.load(paths.config_file)
+    except ConfigError as exc:
+        print(f"openhuman-desktop: {exc}", file=sys.stderr)
+        return 2
+    for warning in loaded.warnings:
+        logging.getLogger("openhuman_desktop.config").warning("%s", warning)
+    if args.headless:
+        from openhuman_desktop import headless
+        try:
+            return headless.run(paths, loaded)
+        except ConfigError as exc:
+            print(f"openhuman-desktop: {exc}", file=sys.stderr)
+            return 2
+        except Exception as exc:
+            from openhuman_desktop.errors import UserFacingError
+            if isinstance(exc, UserFacingError):
+                print(f"openhuman-desktop: {exc}", file=sys.stderr)
+                return 1
+            raise
+    print("openhuman-desktop: the GUI is not built yet; use --headless", file=sys.stderr)
+    return 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,162 @@
+"""The composition root: the only place that picks concrete implementations and wires them together."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+
+from openhuman_desktop import config, events, workspace
+from openhuman_desktop.clock import Clock, SystemClock
+from openhuman_desktop.live_config import LiveSettings
+from openhuman_desktop.llm import make_client
+from openhuman_desktop.llm.pool import ModelClients
+from openhuman_desktop.llm.tokens import TokenCounter
+from openhuman_desktop.memory import MemoryStore, open_memory_store
+from openhuman_desktop.paths import Paths
+from openhuman_desktop.rpc.memory_methods import memory_methods
+from openhuman_desktop.rpc.methods import MethodTable, subconscious_methods
+from openhuman_desktop.rpc.protocol import Dispatcher
+from openhuman_desktop.rpc.server import RpcServer
+from openhuman_desktop.skills import (
+    MemorySkill, NotificationSkill, SubconsciousTasksSkill, WorkspaceFilesSkill,
+)
+from openhuman_desktop.skills.base import SkillRegistry
+from openhuman_desktop.store import SubconsciousStore, open_subconscious_store
+from openhuman_desktop.subconscious import report
+from openhuman_desktop.subconscious.engine import SubconsciousEngine
+from openhuman_desktop.subconscious.evaluator import ModelEvaluator
+from openhuman_desktop.subconscious.executor import TaskExecutor
+from openhuman_desktop.subconscious.intent import ModelIntentClassifier
+from openhuman_desktop.subconscious.service import SubconsciousService
+from openhuman_desktop.supervisor import TaskSupervisor
+from openhuman_desktop.watch import watch_file
+
+log = logging.getLogger(__name__)
+
+
+@dataclass
+class Services:
+    """Everything one running instance is made of. Built by :func:`build`, closed by :meth:`aclose`."""
+
+    paths: Paths
+    settings: LiveSettings
+    bus: events.EventBus
+    clock: Clock
+    tasks: TaskSupervisor
+    store: SubconsciousStore
+    memory: MemoryStore
+    models: ModelClients
+    skills: SkillRegistry
+    subconscious: SubconsciousService
+    engine: SubconsciousEngine
+    rpc: RpcServer
+    _closers: list[Callable[[], Awaitable[None]]] = field(default_factory=list)
+    _closed: bool = False
+
+    async def start(self) -> None:
+        """Seed, sync HEARTBEAT.md, recover from a crash, start the heartbeat, watchers and the RPC server."""
+        await self.subconscious.seed_defaults()
+        await self.subconscious.sync_heartbeat_file()
+        await self.engine.start()
+        self.tasks.spawn(watch_file(self.paths.config_file, self.clock, self._on_config_changed), name="watch-config")
+        self.tasks.spawn(
+            watch_file(self.paths.heartbeat_file, self.clock, self._on_heartbeat_file_changed), name="watch-heartbeat"
+        )
+        self.tasks.spawn(self._check_models(), name="model-check")
+        await self.rpc.start()
+
+    async def _on_config_changed(self) -> None:
+        if await self.settings.reload():
+            self.engine.heartbeat.poke()
+            self.tasks.spawn(self._check_models(), name="model-check")
+
+    async def _on_heartbeat_file_changed(self) -> None:
+        await self.subconscious.sync_heartbeat_file()
+
+    async def _check_models(self) -> None:
+        for tier in ("local", "reasoning"):
+            health = await self.models.check(tier)
+            if not health.ok:
+                log.warning("model %s: %s", tier, health.message)
+        self.bus.publish(events.StatusChanged())
+
+    async def aclose(self) -> None:
+        """Stop producers first (ticks, heartbeat, watchers, RPC), then close clients and databases.
+
+        Safe to call twice. An in-flight tick is recorded as cancelled.
+        """
+        if self._closed:
+            return
+        self._closed = True
+        await self.rpc.aclose()
+        await self.engine.aclose()
+        await self.tasks.cancel_all()
+        await self.models.aclose()
+        await self.memory.aclose()
+        await self.store.aclose()
+
+
+async def build(paths: Paths, loaded: config.LoadedConfig, clock: Clock | None = None) -> Services:
+    """Create the workspace files if needed and build every service (nothing runs until ``start``)."""
+    clock = clock or SystemClock()
+    workspace.prepare(paths)
+    bus = events.EventBus()
+    live = LiveSettings(paths.config_file, loaded, bus)
+    supervisor = TaskSupervisor()
+    store = await open_subconscious_store(paths.subconscious_db)
+    try:
+        memory = await open_memory_store(paths.workspace / "memory" / "memory.db")
+    except BaseException:
+        await store.aclose()
+        raise
+    models = ModelClients(live, make_client)
+    tokens = TokenCounter()
+    service = SubconsciousService(
+        store, clock, bus, live, paths.heartbeat_file, ModelIntentClassifier(lambda: models.get("local"))
+    )
+    skills = SkillRegistry()
+    skills.add(WorkspaceFilesSkill(paths.workspace))
+    skills.add(MemorySkill(memory))
+    skills.add(SubconsciousTasksSkill(service.tasks_list, service.tasks_add))
+    skills.add(NotificationSkill(bus))
+
+    async def recent_memories(since: float | None) -> list[tuple[str, str, float]]:
+        items = await memory.since(since or 0.0, 50)
+        return [(item.id, item.text, item.created_at) for item in items]
+
+    async def skill_lines() -> list[str]:
+        health = await skills.health()
+        return [f"{name}: {item.status}" + (f" ({item.message})" if item.message else "")
+                for name, item in health.items()]
+
+    async def model_lines() -> list[str]:
+        return [f"{tier} model: {'ok' if h.ok else 'problem'} — {h.message}" for tier, h in models.health.items()]
+
+    reporter = report.SituationReporter(
+        [
+            report.environment_section(paths.workspace),
+            report.tasks_section,
+            report.memory_section(recent_memories),
+            report.files_section(paths.workspace),
+            report.lines_section("Skill health", skill_lines),
+            report.lines_section("Model health", model_lines),
+        ],
+        tokens,
+        lambda: live().heartbeat.context_budget_tokens,
+    )
+    engine = SubconsciousEngine(
+        store=store, service=service, clock=clock, bus=bus, settings=live, supervisor=supervisor,
+        reporter=reporter,
+        evaluator=ModelEvaluator(lambda: models.get("local"), tokens, lambda: models.context_window("local")),
+        executor=TaskExecutor(lambda: models.get("local"), lambda: models.get("reasoning"), skills),
+    )
+    service.attach_engine(engine)
+    table = MethodTable()
+    table.add(subconscious_methods(service))
+    table.add(memory_methods(memory))
+    rpc = RpcServer(Dispatcher(table), paths.rpc_file, live().rpc_port)
+    return Services(
+        paths=paths, settings=live, bus=bus, clock=clock, tasks=supervisor, store=store, memory=memory,
+        models=models, skills=skills, subconscious=service, engine=engine, rpc=rpc,
+    )

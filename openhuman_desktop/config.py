@@ -1,0 +1,318 @@
+"""config.toml: typed, validated settings (CONTRACT §3), written with comments on first run."""
+
+from __future__ import annotations
+
+import logging
+import os
+import tomllib
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlparse
+
+from openhuman_desktop.errors import ConfigError
+
+log = logging.getLogger(__name__)
+
+MIN_INTERVAL_MINUTES = 5
+PROVIDERS = ("ollama", "openai")
+MODEL_TIERS = ("local", "reasoning", "subconscious", "embedding")
+DEFAULT_OLLAMA_HOST = "http://127.0.0.1:11434"
+
+
+@dataclass(frozen=True)
+class HeartbeatSettings:
+    """``[heartbeat]``: when and whether the subconscious loop ticks."""
+
+    enabled: bool = True
+    interval_minutes: int = 5
+    inference_enabled: bool = True
+    context_budget_tokens: int = 40_000
+
+
+@dataclass(frozen=True)
+class ModelSettings:
+    """One ``[models.<tier>]`` table: which provider and model a tier uses."""
+
+    provider: str = "ollama"
+    model: str = ""
+    base_url: str | None = None
+    api_key_env: str | None = None
+
+
+@dataclass(frozen=True)
+class ActivityLogSettings:
+    """``[activity_log]``: how much history the database keeps."""
+
+    retention_days: int = 90
+    max_rows: int = 200_000
+
+
+@dataclass(frozen=True)
+class Settings:
+    """The whole configuration, after defaults and validation."""
+
+    heartbeat: HeartbeatSettings = field(default_factory=HeartbeatSettings)
+    ollama_host: str = DEFAULT_OLLAMA_HOST
+    models: Mapping[str, ModelSettings] = field(
+        default_factory=lambda: {
+            "local": ModelSettings("ollama", "llama3.2:3b"),
+            "reasoning": ModelSettings("ollama", "qwen2.5:14b"),
+        }
+    )
+    rpc_port: int = 0
+    activity_log: ActivityLogSettings = field(default_factory=ActivityLogSettings)
+
+    def model(self, tier: str) -> ModelSettings | None:
+        """The settings of a model tier, or None when the tier is not configured."""
+        return self.models.get(tier)
+
+    def base_url_for(self, tier: str) -> str | None:
+        """The endpoint a tier talks to (``[ollama] host`` for Ollama tiers without their own)."""
+        settings = self.models.get(tier)
+        if settings is None:
+            return None
+        if settings.base_url:
+            return settings.base_url
+        return self.ollama_host if settings.provider == "ollama" else None
+
+
+@dataclass(frozen=True)
+class LoadedConfig:
+    """Settings plus the warnings produced while reading them."""
+
+    settings: Settings
+    warnings: tuple[str, ...] = ()
+
+
+DEFAULT_CONFIG_TEXT = """\
+# OpenHuman Desktop configuration.
+# Changes are picked up while the app runs; no restart is needed.
+# Unknown keys are reported as warnings. Delete this file to get the defaults back.
+
+[heartbeat]
+enabled = true                 # run the heartbeat loop
+interval_minutes = 5           # minutes between ticks; values below 5 are raised to 5
+inference_enabled = true       # evaluate tasks with the local model
+context_budget_tokens = 40000  # most tokens the situation report may use
+
+[ollama]
+host = "http://127.0.0.1:11434"   # the OLLAMA_HOST environment variable overrides this
+
+# Every [models.*] table takes: provider ("ollama" or "openai" for any OpenAI-compatible
+# endpoint), model, base_url (optional for Ollama) and api_key_env (the NAME of the
+# environment variable that holds the API key; the key itself never goes in this file).
+
+[models.local]                 # quick tier: task evaluation, text execution
+provider = "ollama"
+model = "llama3.2:3b"
+
+[models.reasoning]             # "agentic-v1": the tool-using reasoning tier
+provider = "ollama"
+model = "qwen2.5:14b"
+# base_url = "https://api.openai.com/v1"
+# api_key_env = "OPENAI_API_KEY"
+
+# [models.subconscious]        # deep reflection (steering); same keys as above
+# [models.embedding]           # vectors for long-term memory; same keys as above
+
+[rpc]
+port = 0                       # 0 = any free port on 127.0.0.1
+
+[activity_log]
+retention_days = 90            # activity older than this is deleted
+max_rows = 200000              # and never more rows than this
+"""
+
+
+def write_default(path: Path) -> None:
+    """Write the commented default configuration to ``path`` (mode 0600)."""
+    path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    with os.fdopen(fd, "w", encoding="utf-8") as out:
+        out.write(DEFAULT_CONFIG_TEXT)
+
+
+class _Reader:
+    """Walks one parsed TOML document, collecting warnings and raising ConfigError with context."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self.warnings: list[str] = []
+
+    def warn(self, text: str) -> None:
+        self.warnings.append(f"{self.path}: {text}")
+
+    def table(self, doc: Mapping[str, Any], key: str, dotted: str) -> Mapping[str, Any]:
+        value = doc.get(key, {})
+        if not isinstance(value, dict):
+            raise ConfigError(self.path, dotted, value, "a table like [" + dotted + "]")
+        return value
+
+    def unknown(self, table: Mapping[str, Any], known: tuple[str, ...], prefix: str) -> None:
+        for key in table:
+            if key not in known:
+                self.warn(f"unknown key {prefix}{key} is ignored")
+
+    def boolean(self, table: Mapping[str, Any], key: str, dotted: str, default: bool) -> bool:
+        value = table.get(key, default)
+        if not isinstance(value, bool):
+            raise ConfigError(self.path, dotted, value, "true or false")
+        return value
+
+    def integer(
+        self, table: Mapping[str, Any], key: str, dotted: str, default: int, low: int, high: int
+    ) -> int:
+        value = table.get(key, default)
+        if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+            raise ConfigError(self.path, dotted, value, f"a whole number from {low} to {high}")
+        return value
+
+    def text(self, table: Mapping[str, Any], key: str, dotted: str, default: str | None) -> str | None:
+        value = table.get(key, default)
+        if value is not None and not isinstance(value, str):
+            raise ConfigError(self.path, dotted, value, "a string in double quotes")
+        return value
+
+    def url(self, table: Mapping[str, Any], key: str, dotted: str, default: str | None) -> str | None:
+        value = self.text(table, key, dotted, default)
+        if value is None:
+            return None
+        return check_url(value, lambda: ConfigError(self.path, dotted, value, "an http:// or https:// URL"))
+
+
+def check_url(value: str, error: Any) -> str:
+    """Return ``value`` without a trailing slash if it is an http(s) URL with a host, else raise ``error()``."""
+    parsed = urlparse(value.strip())
+    if parsed.scheme not in ("http", "https") or not parsed.netloc:
+        raise error()
+    return value.strip().rstrip("/")
+
+
+def _normalize_ollama_host(value: str) -> str:
+    """Accept ``host:port`` the way Ollama's own OLLAMA_HOST does."""
+    value = value.strip()
+    if "://" not in value:
+        value = "http://" + value
+    return value
+
+
+def parse(doc: Mapping[str, Any], path: Path, environ: Mapping[str, str] | None = None) -> LoadedConfig:
+    """Validate a parsed TOML document.
+
+    Raises:
+        ConfigError: a value is invalid; the message names file, key, value and expectation.
+    """
+    environ = os.environ if environ is None else environ
+    reader = _Reader(path)
+    reader.unknown(doc, ("heartbeat", "ollama", "models", "rpc", "activity_log"), "")
+
+    hb = reader.table(doc, "heartbeat", "heartbeat")
+    reader.unknown(hb, ("enabled", "interval_minutes", "inference_enabled", "context_budget_tokens"), "heartbeat.")
+    interval = reader.integer(hb, "interval_minutes", "heartbeat.interval_minutes", 5, 1, 7 * 24 * 60)
+    if interval < MIN_INTERVAL_MINUTES:
+        reader.warn(f"heartbeat.interval_minutes = {interval} is below the minimum; using {MIN_INTERVAL_MINUTES}")
+        interval = MIN_INTERVAL_MINUTES
+    heartbeat = HeartbeatSettings(
+        enabled=reader.boolean(hb, "enabled", "heartbeat.enabled", True),
+        interval_minutes=interval,
+        inference_enabled=reader.boolean(hb, "inference_enabled", "heartbeat.inference_enabled", True),
+        context_budget_tokens=reader.integer(
+            hb, "context_budget_tokens", "heartbeat.context_budget_tokens", 40_000, 1_000, 2_000_000
+        ),
+    )
+
+    ol = reader.table(doc, "ollama", "ollama")
+    reader.unknown(ol, ("host",), "ollama.")
+    ollama_host = reader.url(ol, "host", "ollama.host", DEFAULT_OLLAMA_HOST) or DEFAULT_OLLAMA_HOST
+    env_host = environ.get("OLLAMA_HOST", "").strip()
+    if env_host:
+        ollama_host = check_url(
+            _normalize_ollama_host(env_host),
+            lambda: ConfigError("environment", "OLLAMA_HOST", env_host, "an http:// URL or host:port"),
+        )
+
+    models_doc = reader.table(doc, "models", "models")
+    defaults = Settings().models
+    models: dict[str, ModelSettings] = {}
+    for tier in models_doc:
+        if tier not in MODEL_TIERS:
+            reader.warn(f"unknown model tier [models.{tier}] is ignored (known: {', '.join(MODEL_TIERS)})")
+    for tier in MODEL_TIERS:
+        if tier not in models_doc:
+            if tier in defaults:
+                models[tier] = defaults[tier]
+            continue
+        configured = _model(reader, models_doc, tier, defaults.get(tier))
+        if configured is not None:
+            models[tier] = configured
+
+    rpc = reader.table(doc, "rpc", "rpc")
+    reader.unknown(rpc, ("port",), "rpc.")
+    port = reader.integer(rpc, "port", "rpc.port", 0, 0, 65535)
+
+    al = reader.table(doc, "activity_log", "activity_log")
+    reader.unknown(al, ("retention_days", "max_rows"), "activity_log.")
+    activity_log = ActivityLogSettings(
+        retention_days=reader.integer(al, "retention_days", "activity_log.retention_days", 90, 1, 36_500),
+        max_rows=reader.integer(al, "max_rows", "activity_log.max_rows", 200_000, 1_000, 100_000_000),
+    )
+    settings = Settings(
+        heartbeat=heartbeat, ollama_host=ollama_host, models=models, rpc_port=port, activity_log=activity_log
+    )
+    return LoadedConfig(settings, tuple(reader.warnings))
+
+
+def _model(
+    reader: _Reader, models_doc: Mapping[str, Any], tier: str, default: ModelSettings | None
+) -> ModelSettings | None:
+    """One tier's table; an empty table of a tier without defaults means "not configured"."""
+    prefix = f"models.{tier}"
+    table = reader.table(models_doc, tier, prefix)
+    if not table and default is None:
+        return None
+    reader.unknown(table, ("provider", "model", "base_url", "api_key_env"), prefix + ".")
+    base = default or ModelSettings()
+    provider = reader.text(table, "provider", prefix + ".provider", base.provider) or "ollama"
+    if provider not in PROVIDERS:
+        raise ConfigError(reader.path, prefix + ".provider", provider, '"ollama" or "openai"')
+    model = reader.text(table, "model", prefix + ".model", base.model)
+    if not model or not model.strip():
+        raise ConfigError(reader.path, prefix + ".model", model, "the name of a model, e.g. \"llama3.2:3b\"")
+    base_url = reader.url(table, "base_url", prefix + ".base_url", None)
+    if provider == "openai" and base_url is None:
+        raise ConfigError(reader.path, prefix + ".base_url", None, 'the endpoint, e.g. "https://api.openai.com/v1"')
+    api_key_env = reader.text(table, "api_key_env", prefix + ".api_key_env", None)
+    if api_key_env is not None and not api_key_env.replace("_", "").isalnum():
+        raise ConfigError(
+            reader.path, prefix + ".api_key_env", api_key_env,
+            "the NAME of an environment variable (letters, digits, _), not the key itself",
+        )
+    return ModelSettings(provider=provider, model=model.strip(), base_url=base_url, api_key_env=api_key_env)
+
+
+def load(path: Path, environ: Mapping[str, str] | None = None) -> LoadedConfig:
+    """Read and validate ``path``; a missing file means all defaults.
+
+    Raises:
+        ConfigError: the file cannot be read, is not TOML, or holds an invalid value.
+    """
+    try:
+        raw = path.read_bytes()
+    except FileNotFoundError:
+        return parse({}, path, environ)
+    except OSError as exc:
+        raise ConfigError(path, "(file)", exc.strerror, "a readable file") from exc
+    try:
+        doc = tomllib.loads(raw.decode("utf-8"))
+    except UnicodeDecodeError as exc:
+        raise ConfigError(path, "(file)", "bytes that are not UTF-8", "a UTF-8 text file") from exc
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError(path, "(syntax)", str(exc), "valid TOML (https://toml.io)") from exc
+    return parse(doc, path, environ)
+
+
+def with_heartbeat(settings: Settings, **changes: Any) -> Settings:
+    """A copy of ``settings`` with some ``[heartbeat]`` values changed."""
+    return replace(settings, heartbeat=replace(settings.heartbeat, **changes))

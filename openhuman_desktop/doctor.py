@@ -1,0 +1,110 @@
+"""``openhuman-desktop doctor``: check workspace, config, database and models; one line each, with a fix."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import stat
+import sys
+from dataclasses import dataclass
+from typing import TextIO
+
+from openhuman_desktop import config
+from openhuman_desktop.errors import ConfigError, StoreUnavailable
+from openhuman_desktop.llm import make_client
+from openhuman_desktop.llm.pool import ModelClients
+from openhuman_desktop.paths import Paths
+from openhuman_desktop.store import open_subconscious_store
+from openhuman_desktop.store.schema import MIGRATIONS
+
+
+@dataclass(frozen=True)
+class Check:
+    """One line of the report."""
+
+    name: str
+    ok: bool
+    detail: str
+    fix: str = ""
+
+    def line(self) -> str:
+        mark = "ok  " if self.ok else "FAIL"
+        text = f"{mark} {self.name}: {self.detail}"
+        return text if self.ok or not self.fix else f"{text} — fix: {self.fix}"
+
+
+def check_workspace(paths: Paths) -> Check:
+    folder = paths.workspace
+    if not folder.is_dir():
+        return Check("workspace", False, f"{folder} does not exist",
+                     "start OpenHuman once (it creates it) or pass --workspace DIR")
+    if not os.access(folder, os.W_OK | os.X_OK):
+        return Check("workspace", False, f"{folder} is not writable", f"chmod u+rwx {folder}")
+    mode = stat.S_IMODE(folder.stat().st_mode)
+    if mode & 0o077:
+        return Check("workspace", False, f"{folder} is readable by other users (mode {mode:o})", f"chmod 700 {folder}")
+    return Check("workspace", True, str(folder))
+
+
+def check_config(paths: Paths) -> tuple[Check, config.LoadedConfig | None]:
+    try:
+        loaded = config.load(paths.config_file)
+    except ConfigError as exc:
+        return Check("config", False, str(exc), "correct the value in config.toml"), None
+    where = str(paths.config_file) if paths.config_file.exists() else f"{paths.config_file} (missing: defaults)"
+    if loaded.warnings:
+        return Check("config", True, f"{where}; warnings: " + "; ".join(loaded.warnings)), loaded
+    return Check("config", True, where), loaded
+
+
+async def check_database(paths: Paths) -> Check:
+    if not paths.subconscious_db.exists():
+        return Check("database", False, f"{paths.subconscious_db} does not exist",
+                     "start OpenHuman once to create it")
+    try:
+        store = await open_subconscious_store(paths.subconscious_db)
+    except StoreUnavailable as exc:
+        return Check("database", False, str(exc), "see the sentence before")
+    try:
+        verdict = await store.db.integrity_check()
+        tasks = await store.tasks.count()
+    except StoreUnavailable as exc:
+        return Check("database", False, str(exc), "see the sentence before")
+    finally:
+        await store.aclose()
+    if verdict != "ok":
+        return Check("database", False, f"integrity check: {verdict}", "restore subconscious.db from a backup")
+    return Check("database", True, f"{paths.subconscious_db} (schema {len(MIGRATIONS)}, {tasks} tasks, integrity ok)")
+
+
+async def check_models(loaded: config.LoadedConfig) -> list[Check]:
+    models = ModelClients(lambda: loaded.settings, make_client)
+    checks = []
+    try:
+        for tier in loaded.settings.models:
+            if tier == "embedding":
+                continue
+            health = await models.check(tier)
+            fix = "" if health.ok else "see the sentence before, then run doctor again"
+            checks.append(Check(f"model {tier}", health.ok, health.message, fix))
+    finally:
+        await models.aclose()
+    return checks
+
+
+async def run_checks(paths: Paths) -> list[Check]:
+    checks = [check_workspace(paths)]
+    config_check, loaded = check_config(paths)
+    checks.append(config_check)
+    checks.append(await check_database(paths))
+    if loaded is not None:
+        checks.extend(await check_models(loaded))
+    return checks
+
+
+def main(paths: Paths, out: TextIO = sys.stdout) -> int:
+    """Print one line per check; exit 0 only when all pass."""
+    checks = asyncio.run(run_checks(paths))
+    for item in checks:
+        print(item.line(), file=out)
+    return 0 if all(item.ok for item in checks) else 1

@@ -1,0 +1,67 @@
+"""The exception tree: what the user may see versus what only the log keeps."""
+
+from __future__ import annotations
+
+
+class AppError(Exception):
+    """Base of every error this application raises on purpose."""
+
+
+class UserFacingError(AppError):
+    """An error whose ``str()`` is one clear sentence that is safe to show the user as is."""
+
+
+class ConfigError(UserFacingError):
+    """The configuration file is invalid.
+
+    Args:
+        path: the file that holds the problem.
+        key: the dotted key, e.g. ``heartbeat.interval_minutes``.
+        value: the offending value (as read).
+        expected: what would have been accepted.
+    """
+
+    def __init__(self, path: object, key: str, value: object, expected: str) -> None:
+        self.path = str(path)
+        self.key = key
+        self.value = value
+        self.expected = expected
+        super().__init__(f"{self.path}: {key} = {value!r} is invalid: expected {expected}")
+
+
+class StoreUnavailable(UserFacingError):
+    """The database cannot be used right now (locked, read-only, disk full, I/O error)."""
+
+
+class LlmUnavailable(UserFacingError):
+    """A model endpoint cannot be used right now (down, missing model, refused key, server error)."""
+
+
+class InvalidInput(UserFacingError):
+    """A request names a value the service refuses.
+
+    Args:
+        param: the parameter that was wrong.
+        problem: what was wrong with it, in words.
+    """
+
+    def __init__(self, param: str, problem: str) -> None:
+        self.param = param
+        self.problem = problem
+        super().__init__(f"{param}: {problem}")
+
+
+class NotFound(UserFacingError):
+    """A request names an id that does not exist."""
+
+
+class Conflict(UserFacingError):
+    """The operation is not allowed in the current state (e.g. removing a system task)."""
+
+
+class Cancelled(AppError):
+    """Work was cancelled on purpose (superseded tick, shutdown). Never shown to the user."""
+
+
+class LlmReplyError(AppError):
+    """A model server answered, but not usably (malformed body, not the requested JSON)."""

@@ -1,0 +1,49 @@
+"""``--headless``: the same core on a plain asyncio loop, until SIGINT or SIGTERM."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import signal
+
+from openhuman_desktop import bootstrap, config, events
+from openhuman_desktop.errors import UserFacingError
+from openhuman_desktop.instance import InstanceLock
+from openhuman_desktop.paths import Paths
+
+log = logging.getLogger(__name__)
+
+
+async def serve(paths: Paths, loaded: config.LoadedConfig, ready: asyncio.Event | None = None) -> int:
+    """Run until a stop signal; then shut down cleanly. Returns the exit code."""
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for signum in (signal.SIGINT, signal.SIGTERM):
+        loop.add_signal_handler(signum, stop.set)
+    services = await bootstrap.build(paths, loaded)
+    services.bus.subscribe(events.Notified, lambda e: log.info("notification: %s — %s", e.title, e.body))
+    try:
+        await services.start()
+        log.info("OpenHuman is running headless on %s (RPC %s)", paths.workspace, services.rpc.url)
+        if ready is not None:
+            ready.set()
+        await stop.wait()
+        log.info("stopping")
+    finally:
+        await services.aclose()
+        for signum in (signal.SIGINT, signal.SIGTERM):
+            loop.remove_signal_handler(signum)
+    return 0
+
+
+def run(paths: Paths, loaded: config.LoadedConfig) -> int:
+    """Hold the workspace lock and serve; a user-facing failure prints one sentence and exits 1."""
+    lock = InstanceLock(paths.workspace, paths.instance_lock)
+    lock.acquire()
+    try:
+        return asyncio.run(serve(paths, loaded))
+    except UserFacingError as exc:
+        log.error("%s", exc)
+        return 1
+    finally:
+        lock.release()

@@ -1,0 +1,54 @@
+"""The settings in force, reloaded when config.toml changes; an invalid edit keeps the last good ones."""
+
+from __future__ import annotations
+
+import logging
+from pathlib import Path
+
+from openhuman_desktop import config, events
+from openhuman_desktop.config import Settings
+from openhuman_desktop.errors import ConfigError
+
+log = logging.getLogger(__name__)
+
+
+class LiveSettings:
+    """Holds the current :class:`Settings`; call :meth:`reload` when the file changed.
+
+    Args:
+        path: config.toml.
+        loaded: the settings read at start-up.
+        bus: where ``StatusChanged`` and ``Notified`` are published after a reload.
+    """
+
+    def __init__(self, path: Path, loaded: config.LoadedConfig, bus: events.EventBus) -> None:
+        self.path = path
+        self._current = loaded.settings
+        self._bus = bus
+        self.problem: str | None = None
+
+    def __call__(self) -> Settings:
+        return self._current
+
+    @property
+    def current(self) -> Settings:
+        return self._current
+
+    async def reload(self) -> bool:
+        """Re-read the file. Returns True when new settings took effect."""
+        try:
+            loaded = config.load(self.path)
+        except ConfigError as exc:
+            self.problem = str(exc)
+            log.warning("config not reloaded, keeping the previous settings: %s", exc)
+            self._bus.publish(events.Notified("Configuration not applied", f"{exc} The previous settings stay."))
+            return False
+        self.problem = None
+        for warning in loaded.warnings:
+            log.warning("%s", warning)
+        if loaded.settings == self._current:
+            return False
+        self._current = loaded.settings
+        log.info("configuration reloaded from %s", self.path)
+        self._bus.publish(events.StatusChanged())
+        return True

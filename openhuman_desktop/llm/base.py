@@ -1,0 +1,95 @@
+"""The model port: one small interface for every provider (Ollama, OpenAI-compatible)."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Literal, Protocol
+
+Role = Literal["system", "user", "assistant", "tool"]
+
+
+@dataclass(frozen=True)
+class Message:
+    """One chat message. ``tool_calls`` on assistant messages, ``tool_name``/``tool_call_id`` on tool results."""
+
+    role: Role
+    content: str
+    tool_calls: tuple[ToolCall, ...] = ()
+    tool_name: str | None = None
+    tool_call_id: str | None = None
+
+
+@dataclass(frozen=True)
+class ToolSpec:
+    """A tool offered to the model: name, description and JSON schema of its arguments."""
+
+    name: str
+    description: str
+    parameters: Mapping[str, Any]
+
+
+@dataclass(frozen=True)
+class ToolCall:
+    """A tool call the model asked for; ``arguments`` already decoded from JSON."""
+
+    name: str
+    arguments: Mapping[str, Any]
+    id: str | None = None
+
+
+@dataclass(frozen=True)
+class ChatRequest:
+    """What to send: messages, optional tools, optional JSON schema the answer must follow."""
+
+    messages: Sequence[Message]
+    tools: Sequence[ToolSpec] = ()
+    json_schema: Mapping[str, Any] | None = None
+    schema_name: str = "answer"
+    temperature: float | None = None
+    timeout: float = 120.0
+
+
+@dataclass(frozen=True)
+class ChatResponse:
+    """What came back: text, tool calls and token counts (when the server reports them)."""
+
+    content: str
+    tool_calls: tuple[ToolCall, ...] = ()
+    prompt_tokens: int | None = None
+    completion_tokens: int | None = None
+    raw: Mapping[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class ModelInfo:
+    """What a provider knows about its model."""
+
+    name: str
+    context_window: int | None
+
+
+class LlmClient(Protocol):
+    """A chat model behind some provider. Every failure surfaces as ``LlmUnavailable`` (a user-facing
+    sentence) or ``LlmReplyError`` (the server answered, but not usably)."""
+
+    @property
+    def description(self) -> str:
+        """e.g. "Ollama model llama3.2:3b at http://127.0.0.1:11434" — for status lines and errors."""
+        ...
+
+    async def chat(self, request: ChatRequest) -> ChatResponse:
+        """One complete answer."""
+        ...
+
+    def stream(self, request: ChatRequest) -> AsyncIterator[str]:
+        """The answer's text as it is generated."""
+        ...
+
+    async def check(self) -> ModelInfo:
+        """Is the endpoint reachable and the model present? Raises LlmUnavailable with a fix if not."""
+        ...
+
+    async def aclose(self) -> None:
+        """Release connections."""
+        ...

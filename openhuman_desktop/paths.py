@@ -1,0 +1,75 @@
+"""Where the workspace lives and the names of everything inside it (CONTRACT §2)."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+import platformdirs
+
+WORKSPACE_ENV = "OPENHUMAN_WORKSPACE"
+
+
+def default_workspace() -> Path:
+    """The workspace used when neither ``--workspace`` nor ``OPENHUMAN_WORKSPACE`` is given."""
+    return Path(platformdirs.user_data_dir("OpenHuman"))
+
+
+def resolve_workspace(cli_value: str | None) -> Path:
+    """Pick the workspace: the command-line option, then the environment, then the platform default."""
+    if cli_value:
+        return Path(cli_value).expanduser().resolve()
+    env = os.environ.get(WORKSPACE_ENV)
+    if env:
+        return Path(env).expanduser().resolve()
+    return default_workspace()
+
+
+@dataclass(frozen=True)
+class Paths:
+    """Every file and folder the application writes, all below one workspace directory."""
+
+    workspace: Path
+
+    @property
+    def config_file(self) -> Path:
+        return self.workspace / "config.toml"
+
+    @property
+    def heartbeat_file(self) -> Path:
+        return self.workspace / "HEARTBEAT.md"
+
+    @property
+    def subconscious_dir(self) -> Path:
+        return self.workspace / "subconscious"
+
+    @property
+    def subconscious_db(self) -> Path:
+        return self.subconscious_dir / "subconscious.db"
+
+    @property
+    def run_dir(self) -> Path:
+        return self.workspace / "run"
+
+    @property
+    def rpc_file(self) -> Path:
+        return self.run_dir / "rpc.json"
+
+    @property
+    def instance_lock(self) -> Path:
+        return self.run_dir / "instance.lock"
+
+    @property
+    def logs_dir(self) -> Path:
+        return self.workspace / "logs"
+
+    @property
+    def log_file(self) -> Path:
+        return self.logs_dir / "openhuman.log"
+
+    def ensure(self) -> None:
+        """Create the workspace and its folders, private to the user (mode 0700)."""
+        for directory in (self.workspace, self.subconscious_dir, self.run_dir, self.logs_dir):
+            directory.mkdir(mode=0o700, parents=True, exist_ok=True)
+        os.chmod(self.workspace, 0o700)

@@ -1,0 +1,59 @@
+"""The ``openhuman.memory_*`` methods: remember, search, page through and forget memories."""
+
+from __future__ import annotations
+
+from openhuman_desktop.errors import InvalidInput
+from openhuman_desktop.memory.store import MemoryStore, clean_tags
+from openhuman_desktop.rpc.methods import Json, Method, Param
+from openhuman_desktop.rpc.protocol import METHOD_PREFIX
+
+MAX_SEARCH_LIMIT = 100
+MAX_LIST_LIMIT = 1_000
+
+
+def _limit(value: Json, default: int, maximum: int) -> int:
+    if value is None:
+        return default
+    if not 1 <= value <= maximum:
+        raise InvalidInput("limit", f"must be between 1 and {maximum}")
+    return int(value)
+
+
+def _tags(value: Json) -> tuple[str, ...]:
+    if value is None:
+        return ()
+    if not isinstance(value, list):
+        raise InvalidInput("tags", "must be an array of strings")
+    return clean_tags(value)
+
+
+def memory_methods(store: MemoryStore) -> dict[str, Method]:
+    """The memory methods, named ``openhuman.memory_<verb>`` (CONTRACT §4 conventions).
+
+    ``memory_add`` stores with source ``"user"``; the results are Memory objects
+    ``{id, text, source, created_at, tags}``.
+    """
+
+    async def add(p: dict[str, Json]) -> Json:
+        memory = await store.add(p["text"], source="user", tags=_tags(p.get("tags")))
+        return memory.to_json()
+
+    async def search(p: dict[str, Json]) -> Json:
+        found = await store.search(p["query"], _limit(p.get("limit"), 20, MAX_SEARCH_LIMIT))
+        return [memory.to_json() for memory in found]
+
+    async def list_(p: dict[str, Json]) -> Json:
+        page = await store.list(_limit(p.get("limit"), 50, MAX_LIST_LIMIT), p.get("before"))
+        return [memory.to_json() for memory in page]
+
+    async def remove(p: dict[str, Json]) -> Json:
+        await store.remove(p["memory_id"])
+        return {"removed": p["memory_id"]}
+
+    table = {
+        "memory_add": Method((Param("text", "string", required=True), Param("tags", "any")), add),
+        "memory_search": Method((Param("query", "string", required=True), Param("limit", "integer")), search),
+        "memory_list": Method((Param("limit", "integer"), Param("before", "number")), list_),
+        "memory_remove": Method((Param("memory_id", "string", required=True),), remove),
+    }
+    return {METHOD_PREFIX + name: method for name, method in table.items()}

@@ -1,0 +1,118 @@
+"""The local JSON-RPC server: HTTP on 127.0.0.1 only, a bearer token, and ``run/rpc.json``."""
+
+from __future__ import annotations
+
+import hmac
+import json
+import logging
+import os
+import secrets
+from pathlib import Path
+
+from aiohttp import web
+
+from openhuman_desktop.rpc.protocol import Dispatcher
+
+log = logging.getLogger(__name__)
+
+HOST = "127.0.0.1"
+MAX_BODY = 1024 * 1024
+PATH = "/rpc"
+
+
+def write_private_json(path: Path, data: object) -> None:
+    """Write ``data`` to ``path`` atomically, readable only by the user (mode 0600)."""
+    path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    with os.fdopen(fd, "w", encoding="utf-8") as out:
+        json.dump(data, out)
+    os.chmod(tmp, 0o600)
+    os.replace(tmp, path)
+
+
+def _json(data: object, status: int = 200) -> web.Response:
+    return web.Response(status=status, text=json.dumps(data), content_type="application/json")
+
+
+def _refusal(status: int, message: str) -> web.Response:
+    return _json({"jsonrpc": "2.0", "error": {"code": -32000, "message": message}, "id": None}, status)
+
+
+class RpcServer:
+    """Serves a :class:`Dispatcher` at ``http://127.0.0.1:PORT/rpc``.
+
+    Args:
+        dispatcher: answers request bodies.
+        rpc_file: where the address and token are published once the server listens.
+        port: 0 for any free port.
+    """
+
+    def __init__(self, dispatcher: Dispatcher, rpc_file: Path, port: int = 0) -> None:
+        self._dispatcher = dispatcher
+        self._rpc_file = rpc_file
+        self._port = port
+        self._token = secrets.token_urlsafe(32)
+        self._runner: web.AppRunner | None = None
+        self.url: str | None = None
+
+    async def start(self) -> str:
+        """Listen, then publish ``rpc.json``; returns the URL."""
+        app = web.Application(client_max_size=MAX_BODY)
+        app.router.add_route("*", PATH, self._handle)
+        runner = web.AppRunner(app, access_log=None, handle_signals=False)
+        await runner.setup()
+        site = web.TCPSite(runner, HOST, self._port, reuse_address=False)
+        try:
+            await site.start()
+        except OSError as exc:
+            await runner.cleanup()
+            raise OSError(
+                exc.errno, f"cannot listen on {HOST}:{self._port} ({exc.strerror}); set [rpc] port = 0 "
+                "in config.toml to use any free port"
+            ) from exc
+        self._runner = runner
+        server = site._server
+        sockets = getattr(server, "sockets", None) or []
+        port = sockets[0].getsockname()[1]
+        self.url = f"http://{HOST}:{port}{PATH}"
+        write_private_json(self._rpc_file, {"url": self.url, "token": self._token, "pid": os.getpid()})
+        log.info("JSON-RPC listening on %s", self.url)
+        return self.url
+
+    def _authorized(self, request: web.Request) -> bool:
+        header = request.headers.get("Authorization", "")
+        scheme, _, token = header.partition(" ")
+        if scheme.lower() != "bearer":
+            return False
+        return hmac.compare_digest(token.strip().encode(), self._token.encode())
+
+    async def _handle(self, request: web.Request) -> web.StreamResponse:
+        if not self._authorized(request):
+            return _refusal(401, "Unauthorized: send 'Authorization: Bearer TOKEN' with the token from run/rpc.json")
+        if request.method != "POST":
+            return _refusal(405, "Use POST with a JSON-RPC 2.0 body")
+        if request.content_length is not None and request.content_length > MAX_BODY:
+            return _refusal(413, f"Request body too large: the limit is {MAX_BODY} bytes")
+        try:
+            body = await request.read()
+        except web.HTTPRequestEntityTooLarge:
+            return _refusal(413, f"Request body too large: the limit is {MAX_BODY} bytes")
+        answer = await self._dispatcher.handle_body(body)
+        if answer is None:
+            return web.Response(status=204)
+        return _json(answer)
+
+    async def aclose(self) -> None:
+        """Stop listening and remove ``rpc.json`` (only if it is still ours); safe to call twice."""
+        runner, self._runner = self._runner, None
+        if runner is None:
+            return
+        try:
+            current = json.loads(self._rpc_file.read_text(encoding="utf-8"))
+            if current.get("token") == self._token:
+                self._rpc_file.unlink()
+        except (OSError, ValueError):
+            pass
+        await runner.cleanup()
+        log.info("JSON-RPC server stopped")

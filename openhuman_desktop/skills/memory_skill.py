@@ -1,0 +1,107 @@
+"""The memory skill: the assistant searches, lists and adds long-term memories."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable, Sequence
+from datetime import datetime
+from typing import Any
+
+from openhuman_desktop.errors import StoreUnavailable
+from openhuman_desktop.llm.base import ToolSpec
+from openhuman_desktop.memory.store import MAX_TEXT_CHARS, Memory, MemoryStore
+from openhuman_desktop.skills.base import CONNECTED, ERROR, SkillHealth, SkillSetting, Tool, ToolResult
+from openhuman_desktop.skills.files import checked_tool, object_schema
+
+log = logging.getLogger(__name__)
+
+MAX_TOOL_LIMIT = 50
+# One memory may hold 10,000 characters; 50 of them would swamp a small model's context.
+SNIPPET_CHARS = 1_000
+
+SEARCH_SPEC = ToolSpec(
+    name="memory_search",
+    description="Search long-term memory for notes containing the given words; best matches first.",
+    parameters=object_schema(
+        {"query": {"type": "string", "minLength": 1, "maxLength": 1_000, "description": "Words to look for."},
+         "limit": {"type": "integer", "minimum": 1, "maximum": MAX_TOOL_LIMIT, "default": 10,
+                   "description": "At most this many memories."}},
+        required=["query"],
+    ),
+)
+LIST_SPEC = ToolSpec(
+    name="memory_list",
+    description="The most recent long-term memories, newest first.",
+    parameters=object_schema(
+        {"limit": {"type": "integer", "minimum": 1, "maximum": MAX_TOOL_LIMIT, "default": 20,
+                   "description": "At most this many memories."}}
+    ),
+)
+ADD_SPEC = ToolSpec(
+    name="memory_add",
+    description="Store a fact or note in long-term memory so it can be found later.",
+    parameters=object_schema(
+        {"text": {"type": "string", "minLength": 1, "maxLength": MAX_TEXT_CHARS,
+                  "description": "What to remember."}},
+        required=["text"],
+    ),
+)
+
+
+def describe(memory: Memory, max_chars: int = SNIPPET_CHARS) -> str:
+    """One memory as one entry of a tool answer: id, local time, source, tags, text (cut if long)."""
+    when = datetime.fromtimestamp(memory.created_at).astimezone().isoformat(timespec="minutes")
+    tags = f" [{', '.join(memory.tags)}]" if memory.tags else ""
+    text = memory.text if len(memory.text) <= max_chars else memory.text[:max_chars] + " […]"
+    return f"- {memory.id} ({when}, {memory.source}){tags}: {text}"
+
+
+class MemorySkill:
+    """Long-term memory as tools. ``on_added`` lets the app react to a memory the assistant stored
+    (an event, the world-state timeline); the store itself publishes nothing."""
+
+    name = "memory"
+    title = "Memory"
+    description = "Searches, lists and stores long-term memories."
+
+    def __init__(self, store: MemoryStore, on_added: Callable[[Memory], None] | None = None) -> None:
+        self._store = store
+        self._on_added = on_added
+        self._tools = (
+            checked_tool(SEARCH_SPEC, writes=False, run=self._search),
+            checked_tool(LIST_SPEC, writes=False, run=self._list),
+            checked_tool(ADD_SPEC, writes=True, run=self._add),
+        )
+
+    def tools(self) -> Sequence[Tool]:
+        return self._tools
+
+    def settings(self) -> Sequence[SkillSetting]:
+        return (SkillSetting("database", str(self._store.path)),)
+
+    async def health(self) -> SkillHealth:
+        try:
+            count = await self._store.count()
+        except StoreUnavailable as exc:
+            return SkillHealth(ERROR, str(exc))
+        return SkillHealth(CONNECTED, "1 memory" if count == 1 else f"{count:,} memories")
+
+    async def _search(self, args: dict[str, Any]) -> ToolResult:
+        found = await self._store.search(args["query"], args["limit"])
+        if not found:
+            return ToolResult(f"No memory matches {args['query']!r}.")
+        return ToolResult("\n".join([f"{len(found)} matching memories, best first:", *map(describe, found)]))
+
+    async def _list(self, args: dict[str, Any]) -> ToolResult:
+        recent = await self._store.list(args["limit"])
+        if not recent:
+            return ToolResult("Memory is empty.")
+        return ToolResult("\n".join([f"The {len(recent)} most recent memories, newest first:",
+                                     *map(describe, recent)]))
+
+    async def _add(self, args: dict[str, Any]) -> ToolResult:
+        memory = await self._store.add(args["text"], source="assistant")
+        log.info("memory %s stored by the assistant", memory.id)
+        if self._on_added is not None:
+            self._on_added(memory)
+        return ToolResult(f"Stored memory {memory.id}.")

@@ -1,0 +1,55 @@
+"""The notification skill: the assistant tells the user something through a desktop notification."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from openhuman_desktop import events
+from openhuman_desktop.errors import InvalidInput
+from openhuman_desktop.llm.base import ToolSpec
+from openhuman_desktop.skills.base import CONNECTED, SkillHealth, SkillSetting, Tool, ToolResult
+from openhuman_desktop.skills.files import checked_tool, object_schema
+
+MAX_TITLE_CHARS = 200
+MAX_BODY_CHARS = 2_000
+
+NOTIFY_SPEC = ToolSpec(
+    name="notify_user",
+    description="Show the user a desktop notification. Use it only for what the user should see now.",
+    parameters=object_schema(
+        {"title": {"type": "string", "minLength": 1, "maxLength": MAX_TITLE_CHARS,
+                   "description": "Short headline."},
+         "body": {"type": "string", "maxLength": MAX_BODY_CHARS,
+                  "description": "The message, a few sentences."}},
+        required=["title", "body"],
+    ),
+)
+
+
+class NotificationSkill:
+    """Publishes :class:`events.Notified`; the GUI shows it, headless mode logs it."""
+
+    name = "notify"
+    title = "Desktop notifications"
+    description = "Shows the user a desktop notification."
+
+    def __init__(self, bus: events.EventBus) -> None:
+        self._bus = bus
+        self._tools = (checked_tool(NOTIFY_SPEC, writes=True, run=self._notify),)
+
+    def tools(self) -> Sequence[Tool]:
+        return self._tools
+
+    def settings(self) -> Sequence[SkillSetting]:
+        return ()
+
+    async def health(self) -> SkillHealth:
+        return SkillHealth(CONNECTED, "Built in")
+
+    async def _notify(self, args: dict[str, Any]) -> ToolResult:
+        title = " ".join(args["title"].split())
+        if not title:
+            raise InvalidInput("title", "must not be blank")
+        self._bus.publish(events.Notified(title, args["body"].strip()))
+        return ToolResult(f"The user was notified: {title!r}.")

@@ -1,0 +1,117 @@
+"""The activity log: one row per task per tick, updated in place, paged newest first, kept bounded."""
+
+from __future__ import annotations
+
+import uuid
+
+from openhuman_desktop.store.database import Database
+from openhuman_desktop.store.records import LogEntry
+
+MAX_PAGE = 1000
+# Rows the retention policy never deletes: still running, or behind a card the user has not answered.
+_PROTECTED = """decision != 'in_progress' AND id NOT IN
+    (SELECT log_id FROM subconscious_escalations WHERE status = 'pending' AND log_id IS NOT NULL)"""
+
+
+class ActivityLogRepository:
+    """All SQL about ``subconscious_log``."""
+
+    def __init__(self, db: Database) -> None:
+        self._db = db
+
+    async def start(
+        self, task_id: str, task_title: str, tick_at: float, generation: int, now: float, result: str = "Evaluating..."
+    ) -> LogEntry:
+        """Insert the ``in_progress`` row of a task for one tick."""
+        entry = LogEntry(
+            id=str(uuid.uuid4()), task_id=task_id, tick_at=tick_at, decision="in_progress", result=result,
+            duration_ms=None, created_at=now, task_title=task_title, generation=generation,
+        )
+        await self._db.execute(
+            """INSERT INTO subconscious_log (id, task_id, tick_at, decision, result, duration_ms, created_at,
+                   task_title, generation, updated_at) VALUES (?, ?, ?, ?, ?, NULL, ?, ?, ?, ?)""",
+            (entry.id, task_id, tick_at, entry.decision, result, now, task_title, generation, now),
+        )
+        return entry
+
+    async def finish(
+        self, log_id: str, decision: str, result: str, duration_ms: int | None, now: float,
+        *, only_in_progress: bool = True,
+    ) -> LogEntry | None:
+        """Update a row in place to its outcome (a None duration keeps the old one).
+
+        Returns:
+            The new row; None when it no longer exists (or, with ``only_in_progress``, was already final).
+        """
+        guard = "AND decision = 'in_progress'" if only_in_progress else ""
+        async with self._db.transaction() as tx:
+            changed = await tx.execute(
+                f"""UPDATE subconscious_log SET decision = ?, result = ?, duration_ms = COALESCE(?, duration_ms), updated_at = ?
+                    WHERE id = ? {guard}""",
+                (decision, result, duration_ms, now, log_id),
+            )
+            row = await tx.fetchone("SELECT * FROM subconscious_log WHERE id = ?", (log_id,)) if changed else None
+        return LogEntry.from_row(row) if row else None
+
+    async def get(self, log_id: str) -> LogEntry | None:
+        row = await self._db.fetchone("SELECT * FROM subconscious_log WHERE id = ?", (log_id,))
+        return LogEntry.from_row(row) if row else None
+
+    async def page(self, limit: int = 50, before: float | None = None, task_id: str | None = None) -> list[LogEntry]:
+        """Rows newest first, strictly older than ``before`` when given (an index seek at any depth)."""
+        clauses: list[str] = []
+        params: list[object] = []
+        if task_id is not None:
+            clauses.append("task_id = ?")
+            params.append(task_id)
+        if before is not None:
+            clauses.append("created_at < ?")
+            params.append(before)
+        where = ("WHERE " + " AND ".join(clauses)) if clauses else ""
+        params.append(max(1, min(limit, MAX_PAGE)))
+        rows = await self._db.fetchall(
+            f"SELECT * FROM subconscious_log {where} ORDER BY created_at DESC, id DESC LIMIT ?", params
+        )
+        return [LogEntry.from_row(row) for row in rows]
+
+    async def in_progress(self) -> list[LogEntry]:
+        rows = await self._db.fetchall("SELECT * FROM subconscious_log WHERE decision = 'in_progress'")
+        return [LogEntry.from_row(row) for row in rows]
+
+    async def cancel_in_progress(self, reason: str, now: float, generation: int | None = None) -> list[LogEntry]:
+        """Mark ``in_progress`` rows ``cancelled`` — all of them, or one tick's (``generation``)."""
+        where = "decision = 'in_progress'" + (" AND generation = ?" if generation is not None else "")
+        params: tuple[object, ...] = (generation,) if generation is not None else ()
+        async with self._db.transaction() as tx:
+            rows = await tx.fetchall(f"SELECT id FROM subconscious_log WHERE {where}", params)
+            await tx.execute(
+                f"""UPDATE subconscious_log SET decision = 'cancelled', result = ?, updated_at = ?,
+                        duration_ms = CAST((? - created_at) * 1000 AS INTEGER) WHERE {where}""",
+                (reason, now, now, *params),
+            )
+            ids = [row[0] for row in rows]
+            changed = await tx.fetchall(
+                f"SELECT * FROM subconscious_log WHERE id IN ({','.join('?' * len(ids))})", ids
+            ) if ids else []
+        return [LogEntry.from_row(row) for row in changed]
+
+    async def count(self) -> int:
+        row = await self._db.fetchone("SELECT count(*) FROM subconscious_log")
+        return int(row[0]) if row else 0
+
+    async def prune(self, *, retention_days: int, max_rows: int, now: float) -> int:
+        """Apply the retention policy: drop rows older than ``retention_days``, then all but the newest
+        ``max_rows``. Running rows and rows behind a pending approval are kept. Returns rows deleted."""
+        cutoff = now - retention_days * 86_400
+        deleted = await self._db.execute(
+            f"DELETE FROM subconscious_log WHERE created_at < ? AND {_PROTECTED}", (cutoff,)
+        )
+        row = await self._db.fetchone(
+            "SELECT created_at FROM subconscious_log ORDER BY created_at DESC, id DESC LIMIT 1 OFFSET ?",
+            (max_rows - 1,),
+        )
+        if row is not None:
+            deleted += await self._db.execute(
+                f"DELETE FROM subconscious_log WHERE created_at < ? AND {_PROTECTED}", (row[0],)
+            )
+        return deleted

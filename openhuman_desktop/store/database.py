@@ -1,0 +1,229 @@
+"""One aiosqlite connection per database file, owned by one object: pragmas, migrations, errors."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import sqlite3
+from collections.abc import AsyncIterator, Iterable, Sequence
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import Any
+
+import aiosqlite
+
+from openhuman_desktop.errors import StoreUnavailable
+
+log = logging.getLogger(__name__)
+
+BUSY_TIMEOUT_MS = 5_000
+Params = Sequence[Any] | dict[str, Any]
+
+# sqlite3 error names (Python ≥ 3.11 sets ``sqlite_errorname``) that mean "the environment", not a bug.
+_ENVIRONMENT_ERRORS = {
+    "SQLITE_BUSY": "is locked by another program; close it (or the other OpenHuman instance) and try again",
+    "SQLITE_LOCKED": "is locked by another program; close it (or the other OpenHuman instance) and try again",
+    "SQLITE_READONLY": "is read-only; check the permissions of the workspace folder",
+    "SQLITE_FULL": "cannot be written because the disk is full; free some space",
+    "SQLITE_IOERR": "could not be read or written (I/O error); check the disk",
+    "SQLITE_CANTOPEN": "cannot be opened; check that the workspace folder exists and is writable",
+    "SQLITE_CORRUPT": "is damaged; restore it from a backup or move it away to start fresh",
+    "SQLITE_NOTADB": "is not an SQLite database; move it away to start fresh",
+    "SQLITE_PERM": "cannot be accessed; check the permissions of the workspace folder",
+}
+
+
+def store_error(path: Path, exc: sqlite3.Error) -> StoreUnavailable | None:
+    """Turn an environment-caused sqlite3 error into StoreUnavailable; None means "a bug, re-raise"."""
+    name = getattr(exc, "sqlite_errorname", "") or ""
+    for prefix, sentence in _ENVIRONMENT_ERRORS.items():
+        if name.startswith(prefix):
+            return StoreUnavailable(f"The database {path} {sentence}.")
+    text = str(exc).lower()
+    for needle, prefix in (
+        ("locked", "SQLITE_BUSY"), ("readonly", "SQLITE_READONLY"), ("read-only", "SQLITE_READONLY"),
+        ("disk is full", "SQLITE_FULL"), ("disk i/o", "SQLITE_IOERR"), ("unable to open", "SQLITE_CANTOPEN"),
+        ("malformed", "SQLITE_CORRUPT"), ("not a database", "SQLITE_NOTADB"),
+    ):
+        if needle in text:
+            return StoreUnavailable(f"The database {path} {_ENVIRONMENT_ERRORS[prefix]}.")
+    return None
+
+
+Migration = Sequence[str]
+
+
+class Database:
+    """The owner of one SQLite connection.
+
+    All statements go through one lock, so a transaction is never interleaved with another
+    coroutine's statements on the shared connection. Environment errors (locked, read-only, full)
+    become :class:`StoreUnavailable`; a failed transaction is rolled back whole.
+    """
+
+    def __init__(self, path: Path, conn: aiosqlite.Connection) -> None:
+        self.path = path
+        self._conn = conn
+        self._lock = asyncio.Lock()
+        self._closed = False
+
+    @classmethod
+    async def open(cls, path: Path, migrations: Sequence[Migration]) -> Database:
+        """Open (creating if needed) the database at ``path`` and bring its schema up to date.
+
+        Raises:
+            StoreUnavailable: the file cannot be opened, is locked, damaged or not a database.
+        """
+        path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+        try:
+            conn = await aiosqlite.connect(path, isolation_level=None)
+        except sqlite3.Error as exc:
+            raise (store_error(path, exc) or StoreUnavailable(f"The database {path} cannot be opened: {exc}.")) from exc
+        conn.row_factory = sqlite3.Row
+        db = cls(path, conn)
+        try:
+            await conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+            await conn.execute("PRAGMA foreign_keys = ON")
+            mode = await (await conn.execute("PRAGMA journal_mode = WAL")).fetchone()
+            if mode is None or str(mode[0]).lower() != "wal":
+                log.warning("database %s: WAL journal not available (got %s)", path, mode and mode[0])
+            await conn.execute("PRAGMA synchronous = NORMAL")
+            await db._migrate(migrations)
+        except sqlite3.Error as exc:
+            await conn.close()
+            mapped = store_error(path, exc)
+            if mapped is None:
+                raise
+            raise mapped from exc
+        except BaseException:
+            await conn.close()
+            raise
+        return db
+
+    async def _migrate(self, migrations: Sequence[Migration]) -> None:
+        row = await (await self._conn.execute("PRAGMA user_version")).fetchone()
+        version = int(row[0]) if row else 0
+        if version > len(migrations):
+            raise sqlite3.DatabaseError(
+                f"schema version {version} is newer than this app knows ({len(migrations)}); update the app"
+            )
+        for number, statements in enumerate(migrations[version:], start=version + 1):
+            await self._conn.execute("BEGIN IMMEDIATE")
+            try:
+                for statement in statements:
+                    await self._conn.execute(statement)
+                await self._conn.execute(f"PRAGMA user_version = {number}")
+                await self._conn.execute("COMMIT")
+            except BaseException:
+                await self._conn.execute("ROLLBACK")
+                raise
+            log.info("database %s migrated to schema version %d", self.path, number)
+
+    async def _run(self, coro_factory: Any) -> Any:
+        if self._closed:
+            raise StoreUnavailable(f"The database {self.path} is closed (the app is shutting down).")
+        try:
+            return await coro_factory()
+        except sqlite3.Error as exc:
+            mapped = store_error(self.path, exc)
+            if mapped is None:
+                raise
+            log.warning("database %s: %s", self.path, exc)
+            raise mapped from exc
+
+    async def fetchall(self, sql: str, params: Params = ()) -> list[sqlite3.Row]:
+        """Rows of one query."""
+        async with self._lock:
+            async def go() -> list[sqlite3.Row]:
+                async with self._conn.execute(sql, params) as cursor:
+                    return list(await cursor.fetchall())
+            result: list[sqlite3.Row] = await self._run(go)
+            return result
+
+    async def fetchone(self, sql: str, params: Params = ()) -> sqlite3.Row | None:
+        """The first row of one query, or None."""
+        async with self._lock:
+            async def go() -> sqlite3.Row | None:
+                async with self._conn.execute(sql, params) as cursor:
+                    return await cursor.fetchone()
+            row: sqlite3.Row | None = await self._run(go)
+            return row
+
+    async def execute(self, sql: str, params: Params = ()) -> int:
+        """Run one statement in its own transaction; return the number of rows it changed."""
+        async with self.transaction() as tx:
+            return await tx.execute(sql, params)
+
+    @asynccontextmanager
+    async def transaction(self) -> AsyncIterator[Transaction]:
+        """``async with db.transaction() as tx:`` — all of it is written, or nothing is."""
+        async with self._lock:
+            await self._run(lambda: self._conn.execute("BEGIN IMMEDIATE"))
+            tx = Transaction(self)
+            try:
+                yield tx
+            except BaseException:
+                try:
+                    await self._conn.execute("ROLLBACK")
+                except sqlite3.Error:
+                    log.exception("database %s: rollback failed", self.path)
+                raise
+            else:
+                try:
+                    await self._run(lambda: self._conn.execute("COMMIT"))
+                except BaseException:
+                    if self._conn.in_transaction:
+                        await self._conn.execute("ROLLBACK")
+                    raise
+
+    async def integrity_check(self) -> str:
+        """``PRAGMA integrity_check``: "ok" when the file is sound."""
+        row = await self.fetchone("PRAGMA integrity_check")
+        return str(row[0]) if row else "no answer"
+
+    async def aclose(self) -> None:
+        """Checkpoint the WAL and close the connection; safe to call twice."""
+        if self._closed:
+            return
+        async with self._lock:
+            self._closed = True
+            try:
+                await self._conn.execute("PRAGMA optimize")
+                await self._conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+            except sqlite3.Error as exc:
+                log.warning("database %s: checkpoint on close failed: %s", self.path, exc)
+            await self._conn.close()
+
+
+class Transaction:
+    """Statements inside one open transaction (only valid inside ``Database.transaction()``)."""
+
+    def __init__(self, db: Database) -> None:
+        self._db = db
+
+    async def execute(self, sql: str, params: Params = ()) -> int:
+        """Run one statement; return the number of rows it changed."""
+        async def go() -> int:
+            async with self._db._conn.execute(sql, params) as cursor:
+                return int(cursor.rowcount)
+        result: int = await self._db._run(go)
+        return result
+
+    async def executemany(self, sql: str, rows: Iterable[Params]) -> None:
+        """Run one statement for many parameter sets."""
+        async def go() -> None:
+            await self._db._conn.executemany(sql, rows)
+        await self._db._run(go)
+
+    async def fetchall(self, sql: str, params: Params = ()) -> list[sqlite3.Row]:
+        """Rows of one query, seeing this transaction's own writes."""
+        async def go() -> list[sqlite3.Row]:
+            async with self._db._conn.execute(sql, params) as cursor:
+                return list(await cursor.fetchall())
+        result: list[sqlite3.Row] = await self._db._run(go)
+        return result
+
+    async def fetchone(self, sql: str, params: Params = ()) -> sqlite3.Row | None:
+        """The first row of one query, or None."""
+        rows = await self.fetchall(sql, params)
+        return rows[0] if rows else None

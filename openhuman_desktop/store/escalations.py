@@ -1,0 +1,67 @@
+"""Reading and writing escalations (the Approval Needed cards)."""
+
+from __future__ import annotations
+
+import uuid
+
+from openhuman_desktop.store.database import Database
+from openhuman_desktop.store.records import Escalation
+
+
+class EscalationRepository:
+    """All SQL about ``subconscious_escalations``."""
+
+    def __init__(self, db: Database) -> None:
+        self._db = db
+
+    async def create(
+        self, *, task_id: str, log_id: str | None, title: str, description: str, priority: str, now: float
+    ) -> Escalation:
+        escalation = Escalation(
+            id=str(uuid.uuid4()), task_id=task_id, log_id=log_id, title=title, description=description,
+            priority=priority, status="pending", created_at=now, resolved_at=None,
+        )
+        await self._db.execute(
+            """INSERT INTO subconscious_escalations (id, task_id, log_id, title, description, priority, status,
+                   created_at, resolved_at) VALUES (?, ?, ?, ?, ?, ?, 'pending', ?, NULL)""",
+            (escalation.id, task_id, log_id, title, description, priority, now),
+        )
+        return escalation
+
+    async def get(self, escalation_id: str) -> Escalation | None:
+        row = await self._db.fetchone("SELECT * FROM subconscious_escalations WHERE id = ?", (escalation_id,))
+        return Escalation.from_row(row) if row else None
+
+    async def list(self, status: str | None = None, limit: int = 1000) -> list[Escalation]:
+        if status is None:
+            rows = await self._db.fetchall(
+                "SELECT * FROM subconscious_escalations ORDER BY created_at DESC, id DESC LIMIT ?", (limit,)
+            )
+        else:
+            rows = await self._db.fetchall(
+                "SELECT * FROM subconscious_escalations WHERE status = ? ORDER BY created_at DESC, id DESC LIMIT ?",
+                (status, limit),
+            )
+        return [Escalation.from_row(row) for row in rows]
+
+    async def pending_count(self) -> int:
+        row = await self._db.fetchone("SELECT count(*) FROM subconscious_escalations WHERE status = 'pending'")
+        return int(row[0]) if row else 0
+
+    async def resolve(self, escalation_id: str, status: str, now: float) -> Escalation | None:
+        """Move a ``pending`` escalation to ``status``, atomically.
+
+        Returns:
+            The resolved escalation, or None when it was not pending (so two concurrent approvals
+            can never both win).
+        """
+        async with self._db.transaction() as tx:
+            changed = await tx.execute(
+                """UPDATE subconscious_escalations SET status = ?, resolved_at = ?
+                   WHERE id = ? AND status = 'pending'""",
+                (status, now, escalation_id),
+            )
+            row = await tx.fetchone(
+                "SELECT * FROM subconscious_escalations WHERE id = ?", (escalation_id,)
+            ) if changed else None
+        return Escalation.from_row(row) if row else None

@@ -1,0 +1,72 @@
+"""The schema of subconscious.db (CONTRACT §5) as versioned migrations (``PRAGMA user_version``)."""
+
+from __future__ import annotations
+
+from openhuman_desktop.store.database import Migration
+
+DECISIONS = ("in_progress", "act", "noop", "escalate", "failed", "cancelled", "dismissed")
+
+_V1: Migration = (
+    """
+    CREATE TABLE subconscious_tasks (
+        id            TEXT PRIMARY KEY,
+        title         TEXT NOT NULL CHECK (length(trim(title)) > 0),
+        source        TEXT NOT NULL CHECK (source IN ('system', 'user')),
+        recurrence    TEXT NOT NULL DEFAULT 'pending',
+        enabled       INTEGER NOT NULL DEFAULT 1,
+        last_run_at   REAL,
+        next_run_at   REAL,
+        completed     INTEGER NOT NULL DEFAULT 0,
+        created_at    REAL NOT NULL,
+        -- extras: where a system task came from ('default', 'heartbeat_md') and write intent
+        origin        TEXT NOT NULL DEFAULT 'user' CHECK (origin IN ('default', 'heartbeat_md', 'user')),
+        seed_key      TEXT UNIQUE,
+        intent        TEXT NOT NULL DEFAULT 'read' CHECK (intent IN ('read', 'write')),
+        intent_source TEXT NOT NULL DEFAULT 'keyword',
+        updated_at    REAL NOT NULL
+    )
+    """,
+    "CREATE INDEX idx_tasks_due ON subconscious_tasks (enabled, completed, next_run_at)",
+    "CREATE INDEX idx_tasks_origin ON subconscious_tasks (origin)",
+    f"""
+    CREATE TABLE subconscious_log (
+        id           TEXT PRIMARY KEY,
+        task_id      TEXT NOT NULL,
+        tick_at      REAL NOT NULL,
+        decision     TEXT NOT NULL CHECK (decision IN {DECISIONS!r}),
+        result       TEXT NOT NULL DEFAULT '',
+        duration_ms  INTEGER,
+        created_at   REAL NOT NULL,
+        task_title   TEXT NOT NULL DEFAULT '',
+        generation   INTEGER,
+        updated_at   REAL
+    )
+    """,
+    "CREATE INDEX idx_log_created ON subconscious_log (created_at, id)",
+    "CREATE INDEX idx_log_task_created ON subconscious_log (task_id, created_at, id)",
+    "CREATE INDEX idx_log_in_progress ON subconscious_log (generation) WHERE decision = 'in_progress'",
+    """
+    CREATE TABLE subconscious_escalations (
+        id           TEXT PRIMARY KEY,
+        task_id      TEXT NOT NULL REFERENCES subconscious_tasks (id) ON DELETE CASCADE,
+        log_id       TEXT REFERENCES subconscious_log (id) ON DELETE SET NULL,
+        title        TEXT NOT NULL,
+        description  TEXT NOT NULL,
+        priority     TEXT NOT NULL CHECK (priority IN ('critical', 'important', 'normal')),
+        status       TEXT NOT NULL DEFAULT 'pending' CHECK (status IN ('pending', 'approved', 'dismissed')),
+        created_at   REAL NOT NULL,
+        resolved_at  REAL
+    )
+    """,
+    "CREATE INDEX idx_escalations_status ON subconscious_escalations (status, created_at)",
+    "CREATE INDEX idx_escalations_task ON subconscious_escalations (task_id, status)",
+    "CREATE INDEX idx_escalations_log ON subconscious_escalations (log_id)",
+    """
+    CREATE TABLE engine_state (
+        key    TEXT PRIMARY KEY,
+        value  TEXT NOT NULL
+    )
+    """,
+)
+
+MIGRATIONS: tuple[Migration, ...] = (_V1,)

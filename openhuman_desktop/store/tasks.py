@@ -1,0 +1,160 @@
+"""Reading and writing subconscious tasks."""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+from openhuman_desktop.store.database import Database, Transaction
+from openhuman_desktop.store.records import Task
+
+# System tasks first (built-in defaults, then HEARTBEAT.md lines), then the user's, oldest first.
+_ORDER = "ORDER BY (source = 'user'), (origin = 'heartbeat_md'), created_at, id"
+_COLUMNS = frozenset({"title", "recurrence", "enabled", "last_run_at", "next_run_at", "completed", "intent",
+                      "intent_source"})
+
+
+class TaskRepository:
+    """All SQL about ``subconscious_tasks``."""
+
+    def __init__(self, db: Database) -> None:
+        self._db = db
+
+    async def list(self, *, enabled_only: bool = False) -> list[Task]:
+        where = "WHERE enabled = 1" if enabled_only else ""
+        rows = await self._db.fetchall(f"SELECT * FROM subconscious_tasks {where} {_ORDER}")
+        return [Task.from_row(row) for row in rows]
+
+    async def get(self, task_id: str) -> Task | None:
+        row = await self._db.fetchone("SELECT * FROM subconscious_tasks WHERE id = ?", (task_id,))
+        return Task.from_row(row) if row else None
+
+    async def count(self) -> int:
+        row = await self._db.fetchone("SELECT count(*) FROM subconscious_tasks")
+        return int(row[0]) if row else 0
+
+    async def due(self, now: float) -> list[Task]:
+        """Enabled, not completed, due by ``now`` (or never scheduled), and not waiting on an approval."""
+        rows = await self._db.fetchall(
+            f"""SELECT * FROM subconscious_tasks AS t
+                WHERE enabled = 1 AND completed = 0 AND (next_run_at IS NULL OR next_run_at <= ?)
+                  AND NOT EXISTS (SELECT 1 FROM subconscious_escalations AS e
+                                  WHERE e.task_id = t.id AND e.status = 'pending')
+                {_ORDER}""",
+            (now,),
+        )
+        return [Task.from_row(row) for row in rows]
+
+    async def next_due_at(self) -> float | None:
+        """The earliest scheduled ``next_run_at`` of an enabled, open task (None if none is scheduled)."""
+        row = await self._db.fetchone(
+            "SELECT min(next_run_at) FROM subconscious_tasks WHERE enabled = 1 AND completed = 0"
+        )
+        return row[0] if row and row[0] is not None else None
+
+    async def add(
+        self,
+        *,
+        title: str,
+        source: str,
+        recurrence: str,
+        next_run_at: float | None,
+        intent: str,
+        intent_source: str,
+        origin: str,
+        now: float,
+        seed_key: str | None = None,
+        tx: Transaction | None = None,
+    ) -> Task:
+        task = Task(
+            id=str(uuid.uuid4()), title=title, source=source, recurrence=recurrence, enabled=True,
+            last_run_at=None, next_run_at=next_run_at, completed=False, created_at=now, intent=intent,
+            origin=origin, intent_source=intent_source, updated_at=now,
+        )
+        sql = """INSERT INTO subconscious_tasks (id, title, source, recurrence, enabled, last_run_at, next_run_at,
+                     completed, created_at, origin, seed_key, intent, intent_source, updated_at)
+                 VALUES (?, ?, ?, ?, 1, NULL, ?, 0, ?, ?, ?, ?, ?, ?)"""
+        params = (task.id, title, source, recurrence, next_run_at, now, origin, seed_key, intent, intent_source, now)
+        if tx is not None:
+            await tx.execute(sql, params)
+        else:
+            await self._db.execute(sql, params)
+        return task
+
+    async def update(self, task_id: str, now: float, **fields: Any) -> Task | None:
+        """Change some columns of one task; returns the new row, or None if it does not exist."""
+        unknown = set(fields) - _COLUMNS
+        if unknown:
+            raise ValueError(f"not task columns: {sorted(unknown)}")
+        values = {key: int(value) if isinstance(value, bool) else value for key, value in fields.items()}
+        assignments = ", ".join(f"{key} = ?" for key in values)
+        async with self._db.transaction() as tx:
+            changed = await tx.execute(
+                f"UPDATE subconscious_tasks SET {assignments}, updated_at = ? WHERE id = ?",
+                (*values.values(), now, task_id),
+            )
+            if not changed:
+                return None
+            row = await tx.fetchone("SELECT * FROM subconscious_tasks WHERE id = ?", (task_id,))
+        return Task.from_row(row) if row else None
+
+    async def remove(self, task_id: str) -> bool:
+        return await self._db.execute("DELETE FROM subconscious_tasks WHERE id = ?", (task_id,)) > 0
+
+    async def seed(self, defaults: Sequence[tuple[str, str, str]], now: float) -> list[Task]:
+        """Insert the built-in system tasks that were never seeded (keyed, so renames do not re-seed).
+
+        Args:
+            defaults: ``(seed_key, title, intent)`` triples.
+        Returns:
+            The tasks that were inserted now.
+        """
+        added: list[Task] = []
+        async with self._db.transaction() as tx:
+            seeded = {row[0] for row in await tx.fetchall(
+                "SELECT key FROM engine_state WHERE key LIKE 'seeded:%'")}
+            for seed_key, title, intent in defaults:
+                if f"seeded:{seed_key}" in seeded:
+                    continue
+                exists = await tx.fetchone("SELECT 1 FROM subconscious_tasks WHERE seed_key = ?", (seed_key,))
+                if not exists:
+                    added.append(await self.add(
+                        title=title, source="system", recurrence="pending", next_run_at=None, intent=intent,
+                        intent_source="default", origin="default", now=now, seed_key=seed_key, tx=tx,
+                    ))
+                await tx.execute(
+                    "INSERT OR REPLACE INTO engine_state (key, value) VALUES (?, ?)", (f"seeded:{seed_key}", "1")
+                )
+        return added
+
+    async def replace_file_tasks(
+        self, add: Iterable[tuple[str, str, str]], remove: Iterable[str], now: float
+    ) -> list[Task]:
+        """Apply one HEARTBEAT.md sync in a single transaction.
+
+        Args:
+            add: ``(title, intent, intent_source)`` of lines that are new.
+            remove: ids of tasks whose lines are gone.
+        Returns:
+            The tasks added.
+        """
+        added: list[Task] = []
+        async with self._db.transaction() as tx:
+            for task_id in remove:
+                await tx.execute(
+                    "DELETE FROM subconscious_tasks WHERE id = ? AND origin = 'heartbeat_md'", (task_id,)
+                )
+            for title, intent, intent_source in add:
+                added.append(await self.add(
+                    title=title, source="system", recurrence="pending", next_run_at=None, intent=intent,
+                    intent_source=intent_source, origin="heartbeat_md", now=now, tx=tx,
+                ))
+        return added
+
+    async def file_tasks(self) -> list[Task]:
+        """Tasks that came from HEARTBEAT.md."""
+        rows = await self._db.fetchall(
+            f"SELECT * FROM subconscious_tasks WHERE origin = 'heartbeat_md' {_ORDER}"
+        )
+        return [Task.from_row(row) for row in rows]

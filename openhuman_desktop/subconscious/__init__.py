@@ -1,0 +1,1 @@
+"""The subconscious loop: heartbeat, tick engine, situation report, evaluation, execution, approvals."""

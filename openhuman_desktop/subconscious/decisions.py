@@ -1,0 +1,99 @@
+"""What the engine, evaluator and executor pass between them: decisions, outcomes and their ports."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Protocol
+
+from openhuman_desktop.store import Escalation, Task
+
+NOOP = "noop"
+ACT = "act"
+ESCALATE = "escalate"
+DECISIONS = (NOOP, ACT, ESCALATE)
+PRIORITIES = ("critical", "important", "normal")
+
+
+@dataclass(frozen=True)
+class Decision:
+    """The local model's verdict on one task."""
+
+    task_id: str
+    decision: str
+    reason: str
+    priority: str = "normal"
+
+
+@dataclass(frozen=True)
+class Evaluation:
+    """The decisions of one tick, plus what it cost and the per-task problems.
+
+    ``problems`` maps a task id to why it has no valid decision (the item failed validation or was
+    missing from the answer); only that task's row fails.
+    """
+
+    decisions: dict[str, Decision]
+    problems: dict[str, str] = field(default_factory=dict)
+    model_calls: int = 0
+    prompt_tokens: int = 0
+
+
+@dataclass(frozen=True)
+class Report:
+    """The situation report: text for the prompt, a signature for the idle gate, its size."""
+
+    text: str
+    signature: str
+    tokens: int
+
+
+@dataclass(frozen=True)
+class ProposedEscalation:
+    """An action the assistant recommends but may not take without the user's approval."""
+
+    title: str
+    description: str
+    priority: str
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """The result of executing one decision.
+
+    Attributes:
+        decision: the final log decision (``act``, ``noop``, ``escalate`` or ``failed``).
+        result: the text shown in the activity log.
+        escalation: set when the user must approve a recommended action.
+        completes_task: a ``once`` task is done.
+    """
+
+    decision: str
+    result: str
+    escalation: ProposedEscalation | None = None
+    completes_task: bool = False
+
+
+class Reporter(Protocol):
+    """Builds the situation report."""
+
+    async def build(self, tasks: Sequence[Task], since: float | None, now: float) -> Report:
+        ...
+
+
+class Evaluator(Protocol):
+    """Asks the local model what to do with each due task."""
+
+    async def evaluate(self, tasks: Sequence[Task], report: Report) -> Evaluation:
+        """Raises LlmUnavailable / LlmReplyError when the evaluation as a whole failed."""
+        ...
+
+
+class Executor(Protocol):
+    """Carries out decisions and approved escalations."""
+
+    async def execute(self, task: Task, decision: Decision, report: Report) -> Outcome:
+        ...
+
+    async def execute_approved(self, task: Task, escalation: Escalation) -> Outcome:
+        ...

@@ -1,0 +1,370 @@
+"""The subconscious engine: one tick = due tasks → in_progress rows → report → evaluation → execution."""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import logging
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import replace
+
+from openhuman_desktop import events
+from openhuman_desktop.clock import Clock
+from openhuman_desktop.config import Settings
+from openhuman_desktop.errors import AppError, LlmReplyError, LlmUnavailable, StoreUnavailable
+from openhuman_desktop.store import Escalation, LogEntry, SubconsciousStore, Task
+from openhuman_desktop.subconscious import recurrence
+from openhuman_desktop.subconscious.decisions import (
+    ACT, ESCALATE, NOOP, Decision, Evaluator, Executor, Outcome, Report, Reporter,
+)
+from openhuman_desktop.subconscious.heartbeat import Heartbeat
+from openhuman_desktop.subconscious.service import RuntimeStatus, SubconsciousService
+from openhuman_desktop.supervisor import TaskSupervisor
+
+log = logging.getLogger(__name__)
+
+CANCELLED_SUPERSEDED = "Cancelled: a newer tick (Run Now) replaced this one"
+CANCELLED_SHUTDOWN = "Cancelled: the app was shutting down"
+CANCELLED_CRASH = "Cancelled: the app stopped while this was running"
+
+
+class SubconsciousEngine:
+    """Runs ticks with supersede semantics and keeps the engine state.
+
+    A tick started while another runs cancels the older one: its model call is cancelled, only its
+    own ``in_progress`` rows become ``cancelled`` and its results are discarded.
+    """
+
+    def __init__(
+        self,
+        *,
+        store: SubconsciousStore,
+        service: SubconsciousService,
+        clock: Clock,
+        bus: events.EventBus,
+        settings: Callable[[], Settings],
+        supervisor: TaskSupervisor,
+        reporter: Reporter,
+        evaluator: Evaluator,
+        executor: Executor,
+        retention: Callable[[], tuple[int, int]] | None = None,
+    ) -> None:
+        self._store = store
+        self._service = service
+        self._clock = clock
+        self._bus = bus
+        self._settings = settings
+        self._supervisor = supervisor
+        self._reporter = reporter
+        self._evaluator = evaluator
+        self._executor = executor
+        self._generation = 0
+        self._current: asyncio.Task[None] | None = None
+        self._due_count = 0
+        self._last_error: str | None = None
+        self._failures = 0
+        self.heartbeat = Heartbeat(clock, settings, self.run_tick)
+        self.last_tick_stats: dict[str, float | int] = {}
+
+    # --- lifecycle ------------------------------------------------------------------------------
+
+    async def start(self) -> None:
+        """Recover from a crash (rows left ``in_progress``), load the state, start the heartbeat."""
+        for entry in await self._store.log.cancel_in_progress(CANCELLED_CRASH, self._clock.now()):
+            log.info("log row %s was left in progress by a crash; marked cancelled", entry.id)
+            self._bus.publish(events.ActivityLogged(entry))
+        state = await self._store.state.load()
+        self._failures = state.consecutive_failures
+        self._last_error = state.last_error
+        if await self._store.state.get("paused") == "1":
+            self.heartbeat.pause()
+        self._supervisor.spawn(self.heartbeat.run(), name="heartbeat")
+
+    async def aclose(self) -> None:
+        """Cancel a tick in flight (its rows are recorded as cancelled)."""
+        current = self._current
+        if current is not None and not current.done():
+            current.cancel()
+            await asyncio.gather(current, return_exceptions=True)
+
+    # --- control --------------------------------------------------------------------------------
+
+    def request_tick(self, reason: str) -> asyncio.Task[None]:
+        """Start a tick now; an older tick still running is superseded."""
+        self._generation += 1
+        generation = self._generation
+        previous = self._current
+        if previous is not None and not previous.done():
+            log.info("tick %d superseded by tick %d (%s)", generation - 1, generation, reason)
+            previous.cancel()
+        task = self._supervisor.spawn(self._tick(generation, reason, previous), name=f"tick-{generation}")
+        self._current = task
+        return task
+
+    async def run_tick(self, reason: str) -> None:
+        """Run a tick and wait until it — or a tick that superseded it — is over."""
+        task = self.request_tick(reason)
+        while True:
+            await asyncio.gather(task, return_exceptions=True)
+            current = self._current
+            if current is None or current is task or current.done():
+                return
+            task = current
+
+    def pause(self) -> None:
+        self.heartbeat.pause()
+        self._bus.publish(events.StatusChanged())
+
+    def resume(self) -> None:
+        self.heartbeat.resume()
+        self._bus.publish(events.StatusChanged())
+
+    def approve(self, escalation: Escalation) -> None:
+        """Execute an approved escalation in the background (the store already made it approved once)."""
+        self._supervisor.spawn(self._run_approved(escalation), name=f"approved-{escalation.id[:8]}")
+
+    @property
+    def is_ticking(self) -> bool:
+        return self._current is not None and not self._current.done()
+
+    def runtime_status(self) -> RuntimeStatus:
+        heartbeat = self._settings().heartbeat
+        next_tick = self.heartbeat.next_tick_at
+        if not heartbeat.enabled:
+            return RuntimeStatus("disabled", "The heartbeat is off (heartbeat.enabled = false in config.toml).", None)
+        if self.heartbeat.is_paused:
+            return RuntimeStatus("paused", "Paused by you; resume it to let the assistant look at your tasks.", None)
+        if self.is_ticking:
+            return RuntimeStatus("ticking", f"Looking at {self._due_count} due task(s).", next_tick)
+        if self._failures > 0:
+            return RuntimeStatus("degraded", self._last_error or "The last evaluation failed.", next_tick)
+        if not heartbeat.inference_enabled:
+            return RuntimeStatus(
+                "idle", "Model evaluation is off (heartbeat.inference_enabled = false); tasks are not evaluated.",
+                next_tick,
+            )
+        return RuntimeStatus("idle", "Waiting for the next tick.", next_tick)
+
+    # --- the tick -------------------------------------------------------------------------------
+
+    async def _tick(self, generation: int, reason: str, previous: asyncio.Task[None] | None) -> None:
+        if previous is not None:
+            await asyncio.gather(previous, return_exceptions=True)
+        tick_at = self._clock.now()
+        self.heartbeat.ticked(tick_at)
+        started = time.perf_counter()
+        rows: dict[str, LogEntry] = {}
+        try:
+            await self._service.sync_heartbeat_file()
+            due = await self._store.tasks.due(tick_at)
+            self._due_count = len(due)
+            self._bus.publish(events.TickStarted(generation, len(due)))
+            self._bus.publish(events.StatusChanged())
+            outcome = await self._run(generation, tick_at, due, rows)
+        except asyncio.CancelledError:
+            superseded = generation != self._generation
+            await asyncio.shield(self._cancel_rows(generation, superseded))
+            self._bus.publish(events.TickFinished(generation, "cancelled"))
+            raise
+        except StoreUnavailable as exc:
+            log.warning("tick %d stopped: %s", generation, exc)
+            await self._record_failure(str(exc))
+            outcome = "failed"
+        self.last_tick_stats["tick_ms"] = (time.perf_counter() - started) * 1000
+        log.info("tick %d (%s) finished: %s, %d due", generation, reason, outcome, len(rows))
+        self._bus.publish(events.TickFinished(generation, outcome))
+        self._bus.publish(events.StatusChanged())
+        try:
+            await self._prune()
+        except StoreUnavailable as exc:
+            log.warning("log retention skipped: %s", exc)
+
+    async def _cancel_rows(self, generation: int, superseded: bool) -> None:
+        reason = CANCELLED_SUPERSEDED if superseded else CANCELLED_SHUTDOWN
+        try:
+            for entry in await self._store.log.cancel_in_progress(reason, self._clock.now(), generation):
+                self._bus.publish(events.ActivityLogged(entry))
+        except StoreUnavailable as exc:
+            log.warning("could not mark tick %d rows cancelled: %s", generation, exc)
+
+    async def _run(self, generation: int, tick_at: float, due: Sequence[Task], rows: dict[str, LogEntry]) -> str:
+        state = await self._store.state.load()
+        settings = self._settings().heartbeat
+        if not due:
+            await self._store.state.save(replace(
+                state, total_ticks=state.total_ticks + 1, last_tick_at=tick_at, consecutive_failures=0,
+                last_error=None,
+            ))
+            self._failures, self._last_error = 0, None
+            return "idle"
+        for task in due:
+            entry = await self._store.log.start(task.id, task.title, tick_at, generation, self._clock.now())
+            rows[task.id] = entry
+            self._bus.publish(events.ActivityLogged(entry))
+        if not settings.inference_enabled:
+            for task in due:
+                await self._finish(rows[task.id], NOOP, "Not evaluated: model evaluation is off in config.toml")
+            return "idle"
+        report = await self._reporter.build(due, state.last_tick_at, tick_at)
+        signature = _signature(due, report)
+        if signature == state.idle_signature:
+            for task in due:
+                await self._finish(rows[task.id], NOOP, "Nothing new (unchanged since the last check)")
+                await self._advance(task, tick_at, completes=False)
+            await self._store.state.save(replace(
+                state, total_ticks=state.total_ticks + 1, last_tick_at=tick_at, consecutive_failures=0,
+                last_error=None,
+            ))
+            self._failures, self._last_error = 0, None
+            self.last_tick_stats.update(model_calls=0, prompt_tokens=0)
+            return "idle"
+        try:
+            evaluation = await self._evaluator.evaluate(due, report)
+        except (LlmUnavailable, LlmReplyError) as exc:
+            message = str(exc) if isinstance(exc, LlmUnavailable) else f"The local model's answer was unusable: {exc}"
+            for task in due:
+                await self._finish(rows[task.id], "failed", message)
+            await self._record_failure(message)
+            return "failed"
+        self.last_tick_stats.update(model_calls=evaluation.model_calls, prompt_tokens=evaluation.prompt_tokens)
+        await self._store.state.save(replace(
+            state, total_ticks=state.total_ticks + 1, last_tick_at=tick_at, consecutive_failures=0, last_error=None,
+            idle_signature=None,
+        ))
+        self._failures, self._last_error = 0, None
+        all_noop = True
+        for task in due:
+            decision = evaluation.decisions.get(task.id)
+            if decision is None:
+                all_noop = False
+                problem = evaluation.problems.get(task.id, "the model gave no decision for this task")
+                await self._finish(rows[task.id], "failed", f"No usable decision: {problem}")
+                continue
+            if decision.decision != NOOP:
+                all_noop = False
+            await self._carry_out(task, decision, report, rows[task.id], tick_at)
+        if all_noop:
+            await self._store.state.set_idle_signature(signature)
+        return "ok"
+
+    async def _carry_out(self, task: Task, decision: Decision, report: Report, row: LogEntry, tick_at: float) -> None:
+        if decision.decision == NOOP:
+            await self._finish(row, NOOP, decision.reason or "Nothing new")
+            await self._advance(task, tick_at, completes=False)
+            return
+        if decision.decision == ESCALATE:
+            await self._update_row(row, "Escalated to agentic-v1…")
+        elif decision.decision == ACT:
+            await self._update_row(row, "Working on it…")
+        try:
+            outcome = await self._executor.execute(task, decision, report)
+        except asyncio.CancelledError:
+            raise
+        except AppError as exc:
+            outcome = Outcome("failed", str(exc))
+        except Exception as exc:
+            log.exception("executing task %s failed", task.id)
+            outcome = Outcome("failed", f"Execution failed unexpectedly ({type(exc).__name__}); see the log file.")
+        if outcome.escalation is not None:
+            escalation = await self._store.escalations.create(
+                task_id=task.id, log_id=row.id, title=outcome.escalation.title,
+                description=outcome.escalation.description, priority=outcome.escalation.priority,
+                now=self._clock.now(),
+            )
+            self._bus.publish(events.EscalationChanged(escalation))
+            self._bus.publish(events.Notified("Approval needed", escalation.title))
+        await self._finish(row, outcome.decision, outcome.result)
+        if outcome.decision != "failed":
+            await self._advance(task, tick_at, completes=outcome.completes_task)
+
+    async def _run_approved(self, escalation: Escalation) -> None:
+        task = await self._store.tasks.get(escalation.task_id)
+        if task is None:
+            log.warning("approved escalation %s: its task is gone", escalation.id)
+            return
+        started = self._clock.now()
+        if escalation.log_id:
+            entry = await self._store.log.finish(
+                escalation.log_id, "in_progress", "Approved — carrying out the recommended action…", None,
+                started, only_in_progress=False,
+            )
+            if entry:
+                self._bus.publish(events.ActivityLogged(entry))
+        try:
+            outcome = await self._executor.execute_approved(task, escalation)
+        except asyncio.CancelledError:
+            if escalation.log_id:
+                entry = await asyncio.shield(self._store.log.finish(
+                    escalation.log_id, "cancelled", CANCELLED_SHUTDOWN, None, self._clock.now(),
+                    only_in_progress=False,
+                ))
+                if entry:
+                    self._bus.publish(events.ActivityLogged(entry))
+            raise
+        except AppError as exc:
+            outcome = Outcome("failed", str(exc))
+        except Exception as exc:
+            log.exception("approved escalation %s failed", escalation.id)
+            outcome = Outcome("failed", f"Execution failed unexpectedly ({type(exc).__name__}); see the log file.")
+        duration = int((self._clock.now() - started) * 1000)
+        if escalation.log_id:
+            entry = await self._store.log.finish(
+                escalation.log_id, outcome.decision, outcome.result, duration, self._clock.now(),
+                only_in_progress=False,
+            )
+            if entry:
+                self._bus.publish(events.ActivityLogged(entry))
+        if outcome.decision != "failed" and task.recurrence == recurrence.ONCE:
+            updated = await self._store.tasks.update(task.id, self._clock.now(), completed=True)
+            if updated:
+                self._bus.publish(events.TaskChanged(updated))
+        self._bus.publish(events.StatusChanged())
+
+    # --- helpers --------------------------------------------------------------------------------
+
+    async def _update_row(self, row: LogEntry, text: str) -> None:
+        entry = await self._store.log.finish(row.id, "in_progress", text, None, self._clock.now())
+        if entry:
+            self._bus.publish(events.ActivityLogged(entry))
+
+    async def _finish(self, row: LogEntry, decision: str, result: str) -> None:
+        duration = int(max(0.0, self._clock.now() - row.created_at) * 1000)
+        entry = await self._store.log.finish(row.id, decision, result, duration, self._clock.now())
+        if entry:
+            self._bus.publish(events.ActivityLogged(entry))
+
+    async def _advance(self, task: Task, tick_at: float, *, completes: bool) -> None:
+        """Move the task's schedule past this tick (and complete a ``once`` task that acted)."""
+        schedule = recurrence.parse(task.recurrence)
+        changes: dict[str, object] = {"last_run_at": tick_at}
+        if schedule.is_cron:
+            changes["next_run_at"] = recurrence.next_run(schedule, max(tick_at, self._clock.now()))
+        if completes and schedule.kind == recurrence.ONCE:
+            changes["completed"] = True
+        updated = await self._store.tasks.update(task.id, self._clock.now(), **changes)
+        if updated:
+            self._bus.publish(events.TaskChanged(updated))
+
+    async def _record_failure(self, message: str) -> None:
+        state = await self._store.state.load()
+        failures = state.consecutive_failures + 1
+        await self._store.state.save(replace(state, consecutive_failures=failures, last_error=message))
+        self._failures, self._last_error = failures, message
+        log.warning("evaluation failed (%d in a row): %s", failures, message)
+
+    async def _prune(self) -> None:
+        retention = self._settings().activity_log
+        deleted = await self._store.log.prune(
+            retention_days=retention.retention_days, max_rows=retention.max_rows, now=self._clock.now()
+        )
+        if deleted:
+            log.info("activity log retention removed %d old rows", deleted)
+
+
+def _signature(tasks: Sequence[Task], report: Report) -> str:
+    digest = hashlib.sha256()
+    for task in tasks:
+        digest.update(f"{task.id}\x00{task.title}\x00{task.intent}\x00".encode())
+    digest.update(report.signature.encode())
+    return digest.hexdigest()

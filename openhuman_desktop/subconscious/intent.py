@@ -1,0 +1,104 @@
+"""Write intent: does a task ask the assistant to change something (send, post, write) or only look?"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import re
+from collections.abc import Callable
+from typing import Protocol
+
+from openhuman_desktop.errors import AppError
+from openhuman_desktop.llm.base import ChatRequest, LlmClient, Message
+
+log = logging.getLogger(__name__)
+
+READ = "read"
+WRITE = "write"
+INTENTS = (READ, WRITE)
+
+# Verbs that ask for a change in the world. Reading verbs (check, review, summarize, monitor, find)
+# are the default and need no list.
+_WRITE_VERBS = (
+    "send", "post", "publish", "write", "create", "delete", "remove", "add", "append", "save", "update",
+    "edit", "modify", "move", "rename", "reply", "respond", "forward", "schedule", "book", "cancel",
+    "archive", "notify", "remind", "email", "message", "tweet", "commit", "push", "upload", "share",
+    "invite", "order", "pay", "buy", "file", "record", "log", "store", "remember", "draft", "put",
+    "set", "turn", "mark", "label", "tag", "assign", "close", "open", "submit", "sync", "backup",
+    "back up", "copy", "clean", "organize", "organise", "sort", "download", "install",
+)
+_WRITE_PATTERN = re.compile(r"\b(" + "|".join(re.escape(v) for v in _WRITE_VERBS) + r")(s|es|ed|ing)?\b", re.I)
+# "check whether X was sent" is a read: the verb is only described, not asked for.
+_READ_LEAD = re.compile(
+    r"^\s*(check|review|monitor|watch|look|see|find|list|summari[sz]e|read|scan|report|tell|show|"
+    r"count|track|verify|inspect|analy[sz]e|search)\b", re.I
+)
+
+
+def classify_by_keywords(title: str) -> str:
+    """The fallback classifier: "write" when the task's leading instruction is a changing verb."""
+    if _READ_LEAD.match(title):
+        return READ
+    return WRITE if _WRITE_PATTERN.search(title) else READ
+
+
+class IntentClassifier(Protocol):
+    """Decides a task's intent; the model-backed one arrives with the model providers."""
+
+    async def classify(self, title: str) -> tuple[str, str]:
+        """Returns ``(intent, how)`` where ``how`` is ``model`` or ``keyword``."""
+        ...
+
+
+class KeywordIntentClassifier:
+    """Classifies by keywords only (no model configured or reachable)."""
+
+    async def classify(self, title: str) -> tuple[str, str]:
+        return classify_by_keywords(title), "keyword"
+
+
+INTENT_SCHEMA = {
+    "type": "object",
+    "properties": {"intent": {"type": "string", "enum": list(INTENTS)}},
+    "required": ["intent"],
+}
+INTENT_PROMPT = (
+    "Classify a task for a personal assistant. Answer \"write\" if doing the task means changing something "
+    "(sending, posting, writing, creating, deleting, scheduling, notifying someone), or \"read\" if it only "
+    "means looking, checking, monitoring or summarising. Answer with JSON only: {\"intent\": \"read\"} or "
+    "{\"intent\": \"write\"}."
+)
+
+
+class ModelIntentClassifier:
+    """Asks the local model; falls back to keywords when no model answers in time or usably.
+
+    Args:
+        client: returns the local-tier client (None when not configured).
+        timeout: seconds to wait for the model.
+    """
+
+    def __init__(self, client: Callable[[], LlmClient | None], timeout: float = 20.0) -> None:
+        self._client = client
+        self._timeout = timeout
+
+    async def classify(self, title: str) -> tuple[str, str]:
+        client = self._client()
+        if client is None:
+            return classify_by_keywords(title), "keyword"
+        request = ChatRequest(
+            [Message("system", INTENT_PROMPT), Message("user", f"Task: {title}")],
+            json_schema=INTENT_SCHEMA, schema_name="intent", temperature=0, timeout=self._timeout,
+        )
+        try:
+            async with asyncio.timeout(self._timeout):
+                response = await client.chat(request)
+            answer = json.loads(response.content)
+            intent = answer.get("intent") if isinstance(answer, dict) else None
+        except (AppError, ValueError, TimeoutError) as exc:
+            log.info("intent of a task decided by keywords (model: %s)", exc or type(exc).__name__)
+            return classify_by_keywords(title), "keyword"
+        if intent not in INTENTS:
+            return classify_by_keywords(title), "keyword"
+        return str(intent), "model"

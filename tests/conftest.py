@@ -1,0 +1,36 @@
+"""Shared test set-up: Qt offscreen before any Qt import, temporary workspaces, fake clock, store."""
+
+from __future__ import annotations
+
+import os
+
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+os.environ.setdefault("QT_API", "pyside6")
+
+from collections.abc import AsyncIterator  # noqa: E402
+from pathlib import Path  # noqa: E402
+
+import pytest  # noqa: E402
+
+from openhuman_desktop.paths import Paths  # noqa: E402
+from openhuman_desktop.store import SubconsciousStore, open_subconscious_store  # noqa: E402
+from tests.fakes.clock import FakeClock  # noqa: E402
+
+
+@pytest.fixture
+def paths(tmp_path: Path) -> Paths:
+    """A fresh workspace folder (not yet prepared)."""
+    return Paths(tmp_path / "workspace")
+
+
+@pytest.fixture
+def clock() -> FakeClock:
+    return FakeClock()
+
+
+@pytest.fixture
+async def store(tmp_path: Path) -> AsyncIterator[SubconsciousStore]:
+    """subconscious.db in a temporary folder."""
+    opened = await open_subconscious_store(tmp_path / "subconscious.db")
+    yield opened
+    await opened.aclose()
