@@ -24,8 +24,9 @@ def setup(log_file: Path, *, console_level: int = logging.WARNING) -> None:
     console = logging.StreamHandler(sys.stderr)
     console.setLevel(console_level)
     console.setFormatter(logging.Formatter("%(levelname)s %(name)s: %(message)s"))
-    for handler in (file_handler, console):
-        handler._openhuman = True  # type: ignore[attr-defined]
+    handlers: list[logging.Handler] = [file_handler, console]
+    for handler in handlers:
+        setattr(handler, "_openhuman", True)  # noqa: B010 - marks our handlers for a later setup() call
         root.addHandler(handler)
     for noisy in ("httpx", "httpcore", "aiosqlite", "asyncio", "aiohttp.access"):
         logging.getLogger(noisy).setLevel(logging.WARNING)

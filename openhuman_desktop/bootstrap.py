@@ -19,7 +19,10 @@ from openhuman_desktop.rpc.methods import MethodTable, subconscious_methods
 from openhuman_desktop.rpc.protocol import Dispatcher
 from openhuman_desktop.rpc.server import RpcServer
 from openhuman_desktop.skills import (
-    MemorySkill, NotificationSkill, SubconsciousTasksSkill, WorkspaceFilesSkill,
+    MemorySkill,
+    NotificationSkill,
+    SubconsciousTasksSkill,
+    WorkspaceFilesSkill,
 )
 from openhuman_desktop.skills.base import SkillRegistry
 from openhuman_desktop.store import SubconsciousStore, open_subconscious_store

@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import logging
 import os
+import re
 import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlparse
+from urllib.parse import urlparse, urlsplit
 
 from openhuman_desktop.errors import ConfigError
 
@@ -19,6 +20,13 @@ MIN_INTERVAL_MINUTES = 5
 PROVIDERS = ("ollama", "openai")
 MODEL_TIERS = ("local", "reasoning", "subconscious", "embedding")
 DEFAULT_OLLAMA_HOST = "http://127.0.0.1:11434"
+OLLAMA_DEFAULT_PORT = 11434
+# Listen-on-every-interface addresses people put in OLLAMA_HOST for the server; a client connects locally.
+_WILDCARD_HOSTS = ("0.0.0.0", "::")
+_ENV_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+# How API keys of common providers begin (OpenAI, Stripe-style, GitHub, Slack, Google, Groq, Hugging Face, ...).
+_KEY_PREFIXES = ("sk-", "sk_", "pk-", "pk_", "rk_", "ghp_", "gho_", "ghs_", "ghu_", "github_pat_", "xox",
+                 "AIza", "gsk_", "hf_", "glpat-", "r8_", "pplx-", "nvapi-", "key-")
 
 
 @dataclass(frozen=True)
@@ -185,17 +193,60 @@ class _Reader:
 def check_url(value: str, error: Any) -> str:
     """Return ``value`` without a trailing slash if it is an http(s) URL with a host, else raise ``error()``."""
     parsed = urlparse(value.strip())
-    if parsed.scheme not in ("http", "https") or not parsed.netloc:
+    if parsed.scheme not in ("http", "https") or not parsed.hostname:
         raise error()
+    try:
+        parsed.port  # noqa: B018 - raises ValueError for a port that is not a number from 0 to 65535
+    except ValueError:
+        raise error() from None
     return value.strip().rstrip("/")
 
 
 def _normalize_ollama_host(value: str) -> str:
-    """Accept ``host:port`` the way Ollama's own OLLAMA_HOST does."""
+    """Read OLLAMA_HOST the way Ollama's own client does.
+
+    ``host``, ``host:port``, ``:port`` and full URLs are accepted; without a scheme the port defaults
+    to 11434, an empty host means 127.0.0.1, and a listen-everywhere address (0.0.0.0) means this machine.
+    """
     value = value.strip()
-    if "://" not in value:
-        value = "http://" + value
-    return value
+    if "://" in value:
+        scheme, rest = value.split("://", 1)
+        default_port: int | None = None
+    else:
+        scheme, rest = "http", value
+        default_port = OLLAMA_DEFAULT_PORT
+    netloc, slash, path = rest.partition("/")
+    try:
+        parsed = urlsplit(f"{scheme}://{netloc}")
+        port = parsed.port
+    except ValueError:
+        return value  # check_url reports it
+    host = parsed.hostname or ("127.0.0.1" if netloc.startswith(":") or not netloc else "")
+    if not host:
+        return value
+    if host in _WILDCARD_HOSTS:
+        host = "127.0.0.1"
+    if ":" in host:
+        host = f"[{host}]"
+    port = port if port is not None else default_port
+    address = f"{host}:{port}" if port is not None else host
+    return f"{scheme}://{address}{slash}{path}"
+
+
+def looks_like_secret(value: str) -> bool:
+    """Whether ``value`` looks like an API key rather than the name of a variable that holds one."""
+    if len(value) >= 20 and value.startswith(_KEY_PREFIXES):
+        return True
+    if len(value) < 24:
+        return False
+    digits = sum(ch.isdigit() for ch in value)
+    mixed = any(ch.islower() for ch in value) and any(ch.isupper() for ch in value)
+    return mixed and digits >= max(3, len(value) // 8)
+
+
+def redact(value: str) -> str:
+    """What a message may show of a secret: its first characters and its length."""
+    return f"{value[:3]}… ({len(value)} characters, not shown)"
 
 
 def parse(doc: Mapping[str, Any], path: Path, environ: Mapping[str, str] | None = None) -> LoadedConfig:
@@ -210,7 +261,7 @@ def parse(doc: Mapping[str, Any], path: Path, environ: Mapping[str, str] | None 
 
     hb = reader.table(doc, "heartbeat", "heartbeat")
     reader.unknown(hb, ("enabled", "interval_minutes", "inference_enabled", "context_budget_tokens"), "heartbeat.")
-    interval = reader.integer(hb, "interval_minutes", "heartbeat.interval_minutes", 5, 1, 7 * 24 * 60)
+    interval = reader.integer(hb, "interval_minutes", "heartbeat.interval_minutes", 5, 0, 7 * 24 * 60)
     if interval < MIN_INTERVAL_MINUTES:
         reader.warn(f"heartbeat.interval_minutes = {interval} is below the minimum; using {MIN_INTERVAL_MINUTES}")
         interval = MIN_INTERVAL_MINUTES
@@ -284,12 +335,18 @@ def _model(
     if provider == "openai" and base_url is None:
         raise ConfigError(reader.path, prefix + ".base_url", None, 'the endpoint, e.g. "https://api.openai.com/v1"')
     api_key_env = reader.text(table, "api_key_env", prefix + ".api_key_env", None)
-    if api_key_env is not None and not api_key_env.replace("_", "").isalnum():
-        raise ConfigError(
-            reader.path, prefix + ".api_key_env", api_key_env,
-            "the NAME of an environment variable (letters, digits, _), not the key itself",
-        )
+    if api_key_env is not None:
+        _check_env_name(reader, prefix + ".api_key_env", api_key_env)
     return ModelSettings(provider=provider, model=model.strip(), base_url=base_url, api_key_env=api_key_env)
+
+
+def _check_env_name(reader: _Reader, dotted: str, value: str) -> None:
+    """``api_key_env`` must name a variable; a key pasted there is refused without repeating it."""
+    expected = "the NAME of an environment variable (letters, digits, _), not the key itself"
+    if looks_like_secret(value):
+        raise ConfigError(reader.path, dotted, redact(value), expected + "; this looks like an API key")
+    if not _ENV_NAME.fullmatch(value):
+        raise ConfigError(reader.path, dotted, value, expected)
 
 
 def load(path: Path, environ: Mapping[str, str] | None = None) -> LoadedConfig:

@@ -20,7 +20,8 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-DEFAULT_ENCODING = "o200k_base"
+DEFAULT_ENCODING = "cl100k_base"
+"""Half the resident memory of o200k_base (≈ 24 MB vs ≈ 47 MB once loaded); neither is exact for local models."""
 
 _ENDOFTEXT = "<|endoftext|>"
 _FIM_PREFIX = "<|fim_prefix|>"
@@ -148,12 +149,18 @@ def _build(name: str) -> tiktoken.Encoding:
     import tiktoken  # a lazy import: the headless core may never count tokens
 
     spec = _SPECS[name]
-    return tiktoken.Encoding(
+    encoding = tiktoken.Encoding(
         name,
         pat_str=spec.pat_str,
         mergeable_ranks=read_ranks(name),
         special_tokens=dict(spec.special_tokens),
     )
+    # WORKAROUND: tiktoken.Encoding keeps its Python copy of the ranks (only ever read to pickle the
+    # Encoding) next to the Rust tables; dropping it saves ≈ 15 MB (cl100k) / ≈ 27 MB (o200k) of resident
+    # memory. We never pickle encodings. Guarded so a tiktoken without the attribute is left alone.
+    if isinstance(getattr(encoding, "_mergeable_ranks", None), dict):
+        encoding._mergeable_ranks = {}
+    return encoding
 
 
 def estimate(text: str) -> int:
@@ -171,7 +178,7 @@ class TokenCounter:
     Special-token text such as ``<|endoftext|>`` is counted as ordinary text.
 
     Args:
-        encoding_name: ``"o200k_base"`` (default) or ``"cl100k_base"``.
+        encoding_name: ``"cl100k_base"`` (default) or ``"o200k_base"``.
 
     Raises:
         ValueError: the encoding is not one of ``ENCODINGS``.

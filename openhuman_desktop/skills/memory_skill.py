@@ -90,14 +90,15 @@ class MemorySkill:
         found = await self._store.search(args["query"], args["limit"])
         if not found:
             return ToolResult(f"No memory matches {args['query']!r}.")
-        return ToolResult("\n".join([f"{len(found)} matching memories, best first:", *map(describe, found)]))
+        heading = "1 matching memory:" if len(found) == 1 else f"{len(found)} matching memories, best first:"
+        return ToolResult("\n".join([heading, *map(describe, found)]))
 
     async def _list(self, args: dict[str, Any]) -> ToolResult:
         recent = await self._store.list(args["limit"])
         if not recent:
             return ToolResult("Memory is empty.")
-        return ToolResult("\n".join([f"The {len(recent)} most recent memories, newest first:",
-                                     *map(describe, recent)]))
+        heading = "The only memory:" if len(recent) == 1 else f"The {len(recent)} newest memories:"
+        return ToolResult("\n".join([heading, *map(describe, recent)]))
 
     async def _add(self, args: dict[str, Any]) -> ToolResult:
         memory = await self._store.add(args["text"], source="assistant")

@@ -46,7 +46,8 @@ class ActivityLogRepository:
         guard = "AND decision = 'in_progress'" if only_in_progress else ""
         async with self._db.transaction() as tx:
             changed = await tx.execute(
-                f"""UPDATE subconscious_log SET decision = ?, result = ?, duration_ms = COALESCE(?, duration_ms), updated_at = ?
+                f"""UPDATE subconscious_log
+                    SET decision = ?, result = ?, duration_ms = COALESCE(?, duration_ms), updated_at = ?
                     WHERE id = ? {guard}""",
                 (decision, result, duration_ms, now, log_id),
             )

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import builtins
 import uuid
 
 from openhuman_desktop.store.database import Database
@@ -32,7 +33,7 @@ class EscalationRepository:
         row = await self._db.fetchone("SELECT * FROM subconscious_escalations WHERE id = ?", (escalation_id,))
         return Escalation.from_row(row) if row else None
 
-    async def list(self, status: str | None = None, limit: int = 1000) -> list[Escalation]:
+    async def list(self, status: str | None = None, limit: int = 1000) -> builtins.list[Escalation]:
         if status is None:
             rows = await self._db.fetchall(
                 "SELECT * FROM subconscious_escalations ORDER BY created_at DESC, id DESC LIMIT ?", (limit,)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import builtins
 import uuid
 from collections.abc import Iterable, Sequence
 from typing import Any
@@ -21,7 +22,7 @@ class TaskRepository:
     def __init__(self, db: Database) -> None:
         self._db = db
 
-    async def list(self, *, enabled_only: bool = False) -> list[Task]:
+    async def list(self, *, enabled_only: bool = False) -> builtins.list[Task]:
         where = "WHERE enabled = 1" if enabled_only else ""
         rows = await self._db.fetchall(f"SELECT * FROM subconscious_tasks {where} {_ORDER}")
         return [Task.from_row(row) for row in rows]
@@ -34,7 +35,7 @@ class TaskRepository:
         row = await self._db.fetchone("SELECT count(*) FROM subconscious_tasks")
         return int(row[0]) if row else 0
 
-    async def due(self, now: float) -> list[Task]:
+    async def due(self, now: float) -> builtins.list[Task]:
         """Enabled, not completed, due by ``now`` (or never scheduled), and not waiting on an approval."""
         rows = await self._db.fetchall(
             f"""SELECT * FROM subconscious_tasks AS t
@@ -102,7 +103,7 @@ class TaskRepository:
     async def remove(self, task_id: str) -> bool:
         return await self._db.execute("DELETE FROM subconscious_tasks WHERE id = ?", (task_id,)) > 0
 
-    async def seed(self, defaults: Sequence[tuple[str, str, str]], now: float) -> list[Task]:
+    async def seed(self, defaults: Sequence[tuple[str, str, str]], now: float) -> builtins.list[Task]:
         """Insert the built-in system tasks that were never seeded (keyed, so renames do not re-seed).
 
         Args:
@@ -130,7 +131,7 @@ class TaskRepository:
 
     async def replace_file_tasks(
         self, add: Iterable[tuple[str, str, str]], remove: Iterable[str], now: float
-    ) -> list[Task]:
+    ) -> builtins.list[Task]:
         """Apply one HEARTBEAT.md sync in a single transaction.
 
         Args:
@@ -152,7 +153,7 @@ class TaskRepository:
                 ))
         return added
 
-    async def file_tasks(self) -> list[Task]:
+    async def file_tasks(self) -> builtins.list[Task]:
         """Tasks that came from HEARTBEAT.md."""
         rows = await self._db.fetchall(
             f"SELECT * FROM subconscious_tasks WHERE origin = 'heartbeat_md' {_ORDER}"

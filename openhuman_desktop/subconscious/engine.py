@@ -16,7 +16,15 @@ from openhuman_desktop.errors import AppError, LlmReplyError, LlmUnavailable, St
 from openhuman_desktop.store import Escalation, LogEntry, SubconsciousStore, Task
 from openhuman_desktop.subconscious import recurrence
 from openhuman_desktop.subconscious.decisions import (
-    ACT, ESCALATE, NOOP, Decision, Evaluator, Executor, Outcome, Report, Reporter,
+    ACT,
+    ESCALATE,
+    NOOP,
+    Decision,
+    Evaluator,
+    Executor,
+    Outcome,
+    Report,
+    Reporter,
 )
 from openhuman_desktop.subconscious.heartbeat import Heartbeat
 from openhuman_desktop.subconscious.service import RuntimeStatus, SubconsciousService

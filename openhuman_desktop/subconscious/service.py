@@ -26,7 +26,7 @@ ESCALATION_STATUSES = ("pending", "approved", "dismissed")
 class EngineControl(Protocol):
     """What the service needs from the engine and heartbeat."""
 
-    def request_tick(self, reason: str) -> None:
+    def request_tick(self, reason: str) -> object:
         """Start a tick now in the background (superseding one in flight)."""
         ...
 
@@ -265,7 +265,9 @@ class SubconsciousService:
 
     # --- activity log ---------------------------------------------------------------------------
 
-    async def log_list(self, limit: int = 50, before: float | None = None, task_id: str | None = None) -> list[LogEntry]:
+    async def log_list(
+        self, limit: int = 50, before: float | None = None, task_id: str | None = None
+    ) -> list[LogEntry]:
         return await self.store.log.page(limit=limit, before=before, task_id=task_id)
 
     # --- escalations ----------------------------------------------------------------------------

@@ -361,7 +361,7 @@ async def test_transport_timeout_becomes_user_facing() -> None:
             await llm.chat(hi())
     finally:
         await llm.aclose()
-        await injected.close()
+        await injected.close()  # type: ignore[no-untyped-call]
 
 
 async def test_a_stalled_stream_times_out_between_chunks() -> None:
@@ -382,7 +382,7 @@ async def test_a_stalled_stream_times_out_between_chunks() -> None:
                 received.append(chunk)
     finally:
         await llm.aclose()
-        await injected.close()
+        await injected.close()  # type: ignore[no-untyped-call]
     assert received == ["first"]
 
 
@@ -400,7 +400,7 @@ async def test_an_error_line_in_the_stream() -> None:
                 pass
     finally:
         await llm.aclose()
-        await injected.close()
+        await injected.close()  # type: ignore[no-untyped-call]
 
 
 async def test_aclose_leaves_an_injected_client_open(fake_ollama: FakeOllama) -> None:
@@ -409,7 +409,7 @@ async def test_aclose_leaves_an_injected_client_open(fake_ollama: FakeOllama) ->
     await llm.aclose()
     await llm.aclose()
     assert (await injected.list()).models  # still usable
-    await injected.close()
+    await injected.close()  # type: ignore[no-untyped-call]
 
 
 # -- factory ----------------------------------------------------------------------------------------

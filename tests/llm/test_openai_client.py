@@ -777,8 +777,8 @@ async def test_e2e_the_key_never_reaches_logs_or_errors(
         await wrong.aclose()
     assert len(errors) == 4
     assert "refused the API key in $OPENAI_API_KEY (HTTP 401)" in str(errors[2])
-    for exc in errors:
-        chain: BaseException | None = exc
+    for error in errors:
+        chain: BaseException | None = error
         while chain is not None:
             assert KEY not in str(chain)
             assert KEY not in repr(chain.args)

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 import tiktoken
-from tiktoken_ext import openai_public
+from tiktoken_ext import openai_public  # type: ignore[import-untyped]
 
 from openhuman_desktop.llm import TokenCounter, tokens
 
@@ -71,8 +71,8 @@ def test_token_ids_match_tiktoken(offline: Path, name: str, ids: list[int]) -> N
     assert encoding.decode(ids) == "tiktoken is great!"
 
 
-def test_default_encoding_is_o200k() -> None:
-    assert TokenCounter().encoding_name == "o200k_base"
+def test_default_encoding_is_cl100k() -> None:
+    assert TokenCounter().encoding_name == "cl100k_base"
     assert TokenCounter().count("hello world") == 2
 
 

@@ -1,4 +1,4 @@
-"""WorkspaceFilesSkill: confinement to the workspace, the app's own files, text-only reads, garbage arguments."""
+"""WorkspaceFilesSkill: confinement to the workspace, the app's own files, text-only reads, bad arguments."""
 
 from __future__ import annotations
 
@@ -52,7 +52,8 @@ def test_tools_declare_writes_and_strict_schemas(skill: WorkspaceFilesSkill) -> 
 async def test_write_read_append_round_trip(skill: WorkspaceFilesSkill, root: Path) -> None:
     result = await call(skill, "files_write", {"path": "notes/today.md", "text": "# Today\n"})
     assert not result.is_error, result.text
-    assert (await call(skill, "files_append", {"path": "notes/today.md", "text": "- water plants\n"})).is_error is False
+    appended = await call(skill, "files_append", {"path": "notes/today.md", "text": "- water plants\n"})
+    assert not appended.is_error
     assert (root / "notes" / "today.md").read_text(encoding="utf-8") == "# Today\n- water plants\n"
     read = await call(skill, "files_read", {"path": "notes/today.md"})
     assert read == ToolResult("# Today\n- water plants\n")
@@ -82,8 +83,10 @@ async def test_dot_dot_is_refused(skill: WorkspaceFilesSkill, tool: str, path: s
 
 
 @pytest.mark.parametrize("tool", ["files_read", "files_write", "files_list"])
-async def test_absolute_path_is_refused(skill: WorkspaceFilesSkill, tool: str, outside: Path, root: Path) -> None:
-    for path in (str(outside / "secret.txt"), str(root / "inside.txt"), "C:\\Windows\\win.ini", "/etc/passwd"):
+async def test_absolute_path_is_refused(
+    skill: WorkspaceFilesSkill, tool: str, outside: Path, root: Path
+) -> None:
+    for path in (str(outside / "secret.txt"), str(root / "inside.txt"), "C:\\Windows\\win.ini", "/etc/hosts"):
         arguments = {"path": path, "text": "x"} if tool == "files_write" else {"path": path}
         result = await call(skill, tool, arguments)
         assert result.is_error
@@ -91,7 +94,9 @@ async def test_absolute_path_is_refused(skill: WorkspaceFilesSkill, tool: str, o
     assert not (root / "inside.txt").exists()
 
 
-async def test_symlink_pointing_outside_is_refused(skill: WorkspaceFilesSkill, root: Path, outside: Path) -> None:
+async def test_symlink_pointing_outside_is_refused(
+    skill: WorkspaceFilesSkill, root: Path, outside: Path
+) -> None:
     (root / "link.txt").symlink_to(outside / "secret.txt")
     read = await call(skill, "files_read", {"path": "link.txt"})
     assert read.is_error and "outside the workspace" in read.text
@@ -157,7 +162,7 @@ async def test_the_apps_own_files_cannot_be_written(
     assert not (root / "run").exists() and not (root / "memory").exists() and not (root / "logs").exists()
 
 
-async def test_a_symlink_into_the_apps_folder_cannot_be_written(skill: WorkspaceFilesSkill, root: Path) -> None:
+async def test_symlink_into_the_apps_folder_cannot_be_written(skill: WorkspaceFilesSkill, root: Path) -> None:
     (root / "subconscious").mkdir()
     (root / "innocent").symlink_to(root / "subconscious", target_is_directory=True)
     result = await call(skill, "files_write", {"path": "innocent/evil.txt", "text": "pwned"})
@@ -183,7 +188,7 @@ async def test_binary_file_gives_a_clear_error(skill: WorkspaceFilesSkill, root:
     assert latin.is_error and "not UTF-8 text" in latin.text
 
 
-async def test_read_cuts_at_max_chars_without_breaking_characters(skill: WorkspaceFilesSkill, root: Path) -> None:
+async def test_read_cuts_at_max_chars_between_characters(skill: WorkspaceFilesSkill, root: Path) -> None:
     (root / "long.txt").write_text("é" * 100, encoding="utf-8")
     result = await call(skill, "files_read", {"path": "long.txt", "max_chars": 10})
     assert not result.is_error
@@ -283,7 +288,8 @@ async def test_integral_float_is_accepted_for_an_integer(skill: WorkspaceFilesSk
 
 
 def test_check_arguments_fills_defaults() -> None:
-    schema = {"type": "object", "properties": {"n": {"type": "integer", "default": 4}, "s": {"type": "string"}},
+    schema = {"type": "object",
+              "properties": {"n": {"type": "integer", "default": 4}, "s": {"type": "string"}},
               "required": [], "additionalProperties": False}
     assert check_arguments(schema, {}) == {"n": 4}
     assert check_arguments(schema, {"n": None, "s": "x"}) == {"n": 4, "s": "x"}

@@ -40,9 +40,9 @@ async def call(skill: Skill, tool: str, arguments: Mapping[str, Any]) -> ToolRes
 
 def make_task(title: str, recurrence: str = "pending", **changes: Any) -> Task:
     fields: dict[str, Any] = dict(
-        id=f"task-{title[:8]}", title=title, source="user", recurrence=recurrence, enabled=True, last_run_at=None,
-        next_run_at=None, completed=False, created_at=1_790_000_000.0, intent="read", origin="user",
-        intent_source="keyword", updated_at=1_790_000_000.0,
+        id=f"task-{title[:8]}", title=title, source="user", recurrence=recurrence, enabled=True,
+        last_run_at=None, next_run_at=None, completed=False, created_at=1_790_000_000.0, intent="read",
+        origin="user", intent_source="keyword", updated_at=1_790_000_000.0,
     )
     fields.update(changes)
     return Task(**fields)
@@ -95,7 +95,8 @@ async def test_memory_add_then_search_and_list(memories: MemoryStore) -> None:
 
 async def test_memory_tools_answer_plainly_when_nothing_is_there(memories: MemoryStore) -> None:
     skill = MemorySkill(memories)
-    assert await call(skill, "memory_search", {"query": "anything"}) == ToolResult("No memory matches 'anything'.")
+    nothing = await call(skill, "memory_search", {"query": "anything"})
+    assert nothing == ToolResult("No memory matches 'anything'.")
     assert await call(skill, "memory_list", {}) == ToolResult("Memory is empty.")
 
 
@@ -123,7 +124,6 @@ async def test_memory_garbage_arguments_name_the_argument(
 async def test_memory_health(tmp_path: Path, clock: FakeClock) -> None:
     store = await open_memory_store(tmp_path / "m.db", clock)
     skill = MemorySkill(store)
-    assert await skill.health() == await skill.health()
     assert (await skill.health()).status == CONNECTED
     await store.aclose()
     broken = await skill.health()
@@ -140,7 +140,9 @@ async def test_tasks_list_and_add() -> None:
     skill = SubconsciousTasksSkill(service.list_tasks, service.add_task)
     listed = await call(skill, "subconscious_tasks_list", {})
     assert listed.text.startswith("1 task:") and "'Check connected skills'" in listed.text
-    added = await call(skill, "subconscious_tasks_add", {"title": "Water the plants", "recurrence": "cron:0 9 * * *"})
+    added = await call(
+        skill, "subconscious_tasks_add", {"title": "Water the plants", "recurrence": "cron:0 9 * * *"}
+    )
     assert not added.is_error and "Water the plants" in added.text and "write intent" in added.text
     assert service.added == [("Water the plants", "cron:0 9 * * *")]
     default = await call(skill, "subconscious_tasks_add", {"title": "Summarise inbox"})
@@ -182,7 +184,8 @@ async def test_notify_publishes_notified() -> None:
     received: list[events.Notified] = []
     bus.subscribe(events.Notified, received.append)
     skill = NotificationSkill(bus)
-    result = await call(skill, "notify_user", {"title": "  Backup   done ", "body": "All 3 folders copied.\n"})
+    arguments = {"title": "  Backup   done ", "body": "All 3 folders copied.\n"}
+    result = await call(skill, "notify_user", arguments)
     assert not result.is_error
     assert received == [events.Notified("Backup done", "All 3 folders copied.")]
     assert (await skill.health()).status == CONNECTED
@@ -211,7 +214,8 @@ async def test_registry_without_writes_has_no_write_tool(tmp_path: Path, memorie
         registry.add(skill)
     read_only = {tool.name for tool in registry.tools(include_writes=False)}
     everything = {tool.name for tool in registry.tools(include_writes=True)}
-    assert read_only == {"files_list", "files_read", "memory_search", "memory_list", "subconscious_tasks_list"}
+    assert read_only == {"files_list", "files_read", "memory_search", "memory_list",
+                         "subconscious_tasks_list"}
     assert everything - read_only == {"files_write", "files_append", "memory_add", "subconscious_tasks_add",
                                       "notify_user"}
     assert all(not tool.writes for tool in registry.tools(include_writes=False))

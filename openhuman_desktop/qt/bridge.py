@@ -1,0 +1,60 @@
+"""The only place where core events become Qt signals (STYLE G3)."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QObject, QTimer, Signal
+
+from openhuman_desktop import events
+from openhuman_desktop.store import LogEntry
+
+
+class CoreBridge(QObject):
+    """Re-emits core events as signals on the GUI thread (the loop is shared, so no queuing is needed).
+
+    Activity rows are collapsed: many updates within 100 ms arrive as one ``activity_batch`` with
+    the latest snapshot of each row.
+    """
+
+    task_changed = Signal(object)          # Task
+    task_removed = Signal(str)             # task id
+    activity_batch = Signal(list)          # list[LogEntry], newest snapshot per row id
+    escalation_changed = Signal(object)    # Escalation
+    tick_started = Signal(int, int)        # generation, due count
+    tick_finished = Signal(int, str)       # generation, outcome
+    status_changed = Signal()
+    notified = Signal(str, str)            # title, body
+
+    def __init__(self, bus: events.EventBus, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self._pending: dict[str, LogEntry] = {}
+        self._flush = QTimer(self)
+        self._flush.setSingleShot(True)
+        self._flush.setInterval(100)
+        self._flush.timeout.connect(self._on_flush_timeout)
+        self._unsubscribe = [
+            bus.subscribe(events.TaskChanged, lambda e: self.task_changed.emit(e.task)),
+            bus.subscribe(events.TaskRemoved, lambda e: self.task_removed.emit(e.task_id)),
+            bus.subscribe(events.ActivityLogged, self._on_activity_logged),
+            bus.subscribe(events.EscalationChanged, lambda e: self.escalation_changed.emit(e.escalation)),
+            bus.subscribe(events.TickStarted, lambda e: self.tick_started.emit(e.generation, e.due_count)),
+            bus.subscribe(events.TickFinished, lambda e: self.tick_finished.emit(e.generation, e.outcome)),
+            bus.subscribe(events.StatusChanged, lambda e: self.status_changed.emit()),
+            bus.subscribe(events.Notified, lambda e: self.notified.emit(e.title, e.body)),
+        ]
+
+    def _on_activity_logged(self, event: events.ActivityLogged) -> None:
+        self._pending[event.entry.id] = event.entry
+        if not self._flush.isActive():
+            self._flush.start()
+
+    def _on_flush_timeout(self) -> None:
+        batch = list(self._pending.values())
+        self._pending.clear()
+        if batch:
+            self.activity_batch.emit(batch)
+
+    def detach(self) -> None:
+        """Stop listening to the bus (before the window goes away)."""
+        for unsubscribe in self._unsubscribe:
+            unsubscribe()
+        self._unsubscribe.clear()
