@@ -66,7 +66,8 @@ class Services:
         self.tasks.spawn(
             watch_file(self.paths.heartbeat_file, self.clock, self._on_heartbeat_file_changed), name="watch-heartbeat"
         )
-        self.tasks.spawn(self._check_models(), name="model-check")
+        self.tasks.spawn(self._watch_models(), name="model-health")
+        self.bus.subscribe(events.TickFinished, self._on_tick_finished)
         await self.rpc.start()
 
     async def _on_config_changed(self) -> None:
@@ -74,15 +75,29 @@ class Services:
             self.engine.heartbeat.poke()
             self.tasks.spawn(self._check_models(), name="model-check")
 
+    def _on_tick_finished(self, event: events.TickFinished) -> None:
+        # A model that answered is healthy again: refresh at once rather than at the next periodic check.
+        if event.outcome == "ok" and self.models.problem("local") and not self._closed:
+            self.tasks.spawn(self._check_models(), name="model-check")
+
+    async def _watch_models(self) -> None:
+        """Check the models now, then again every minute while one is unhealthy (every 10 minutes if not)."""
+        while True:
+            healthy = await self._check_models()
+            await self.clock.sleep(600.0 if healthy else 60.0)
+
     async def _on_heartbeat_file_changed(self) -> None:
         await self.subconscious.sync_heartbeat_file()
 
-    async def _check_models(self) -> None:
+    async def _check_models(self) -> bool:
+        before = dict(self.models.health)
         for tier in ("local", "reasoning"):
             health = await self.models.check(tier)
-            if not health.ok:
+            if not health.ok and before.get(tier) != health:
                 log.warning("model %s: %s", tier, health.message)
-        self.bus.publish(events.StatusChanged())
+        if self.models.health != before:
+            self.bus.publish(events.StatusChanged())
+        return all(health.ok for health in self.models.health.values())
 
     async def aclose(self) -> None:
         """Stop producers first (ticks, heartbeat, watchers, RPC), then close clients and databases.
@@ -153,6 +168,7 @@ async def build(paths: Paths, loaded: config.LoadedConfig, clock: Clock | None =
         reporter=reporter,
         evaluator=ModelEvaluator(lambda: models.get("local"), tokens, lambda: models.context_window("local")),
         executor=TaskExecutor(lambda: models.get("local"), lambda: models.get("reasoning"), skills),
+        model_problem=lambda: models.problem("local"),
     )
     service.attach_engine(engine)
     table = MethodTable()

@@ -74,6 +74,11 @@ class ModelClients:
         self.health[tier] = health
         return health
 
+    def problem(self, tier: str) -> str | None:
+        """Why the tier is unusable according to its last check (None when fine or not checked yet)."""
+        health = self.health.get(tier)
+        return None if health is None or health.ok else health.message
+
     def describe(self, tier: str) -> str:
         client = self.get(tier)
         return client.description if client else f"[models.{tier}] (not configured)"

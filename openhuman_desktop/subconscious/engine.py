@@ -56,7 +56,7 @@ class SubconsciousEngine:
         reporter: Reporter,
         evaluator: Evaluator,
         executor: Executor,
-        retention: Callable[[], tuple[int, int]] | None = None,
+        model_problem: Callable[[], str | None] = lambda: None,
     ) -> None:
         self._store = store
         self._service = service
@@ -67,6 +67,7 @@ class SubconsciousEngine:
         self._reporter = reporter
         self._evaluator = evaluator
         self._executor = executor
+        self._model_problem = model_problem
         self._generation = 0
         self._current: asyncio.Task[None] | None = None
         self._due_count = 0
@@ -147,6 +148,9 @@ class SubconsciousEngine:
             return RuntimeStatus("ticking", f"Looking at {self._due_count} due task(s).", next_tick)
         if self._failures > 0:
             return RuntimeStatus("degraded", self._last_error or "The last evaluation failed.", next_tick)
+        problem = self._model_problem() if heartbeat.inference_enabled else None
+        if problem:
+            return RuntimeStatus("degraded", problem, next_tick)
         if not heartbeat.inference_enabled:
             return RuntimeStatus(
                 "idle", "Model evaluation is off (heartbeat.inference_enabled = false); tasks are not evaluated.",

@@ -66,16 +66,20 @@ def parse(text: object, param: str = "recurrence") -> Recurrence:
             f"it has {len(fields)}"
         )
     try:
-        ok = croniter.is_valid(expr)
-        if ok:
-            croniter(expr, datetime(2026, 1, 1, tzinfo=UTC)).get_next(datetime)
+        croniter(expr, datetime(2026, 1, 1, tzinfo=UTC)).get_next(datetime)
     except CroniterBadDateError as exc:
         raise InvalidInput(param, f"cron expression {expr!r} never fires") from exc
     except (CroniterError, ValueError, KeyError, TypeError) as exc:
-        raise InvalidInput(param, f"cron expression {expr!r} is invalid: {exc}") from exc
-    if not ok:
-        raise InvalidInput(param, f"cron expression {expr!r} is invalid")
+        raise InvalidInput(param, f"cron expression {expr!r} is invalid: {_cron_problem(exc, expr)}") from exc
     return Recurrence("cron", expr)
+
+
+def _cron_problem(exc: Exception, expr: str) -> str:
+    """croniter's complaint in words a user can act on."""
+    text = str(exc).replace(f"[{expr}]", "").strip()
+    if "out of range" in text:
+        return "a value is out of range (minute 0-59, hour 0-23, day 1-31, month 1-12, weekday 0-7)"
+    return text or type(exc).__name__
 
 
 def local_zone() -> tzinfo:
@@ -102,19 +106,34 @@ def next_run(recurrence: Recurrence, after: float, zone: tzinfo | None = None) -
 
     ``pending`` and ``once`` tasks have no fixed time: they are due on the next tick (None).
     Cron schedules are evaluated in ``zone`` (default: the user's local zone), so "0 9 * * *" means
-    9:00 local time on both sides of a DST change.
+    9:00 local time on both sides of a DST change. Like cron: a time skipped when clocks go forward
+    fires at the first valid time after the gap; when clocks go back, a job at a fixed time of day
+    runs once (at the first of the two equal wall times), while a job whose minute or hour field
+    starts with ``*`` (``*/15 * * * *``, ``30 * * * *``) keeps running in real time.
     """
     if not recurrence.is_cron or recurrence.cron is None:
         return None
     zone = zone or local_zone()
     start = datetime.fromtimestamp(after, tz=zone)
-    fixed_time = not any(c in field for field in recurrence.cron.split()[:2] for c in "*/,-")
+    minute, hour = recurrence.cron.split()[:2]
+    fixed_time = not (minute.startswith("*") or hour.startswith("*"))
     try:
         schedule = croniter(recurrence.cron, start)
         fire = schedule.get_next(datetime)
-        # When clocks go back, a fixed wall-clock time happens twice; like cron, run it once.
-        if fixed_time and fire.replace(tzinfo=None) <= start.replace(tzinfo=None):
+        # A wall time that happens twice is at most one per fall-back night; skip its repeat.
+        while fixed_time and _is_repeated_wall_time(fire, zone):
             fire = schedule.get_next(datetime)
     except (CroniterBadDateError, CroniterBadCronError) as exc:
         raise InvalidInput("recurrence", f"cron expression {recurrence.cron!r} never fires: {exc}") from exc
     return float(fire.timestamp())
+
+
+def _is_repeated_wall_time(moment: datetime, zone: tzinfo) -> bool:
+    """True when ``moment`` is the second of two instants with the same local wall time (clocks went back)."""
+    first = moment.replace(fold=0)
+    if first.timestamp() == moment.timestamp():
+        return False
+    # The fold=0 reading is a different instant; it is a real earlier occurrence only if it maps back
+    # to the same wall time (in a spring-forward gap it would not).
+    wall = datetime.fromtimestamp(first.timestamp(), tz=zone).replace(tzinfo=None)
+    return wall == moment.replace(tzinfo=None, fold=0) and first.timestamp() < moment.timestamp()

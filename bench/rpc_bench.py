@@ -1,0 +1,158 @@
+"""RPC benchmark: subconscious_tasks_list over many tasks and subconscious_log_list paging over a huge log."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import sqlite3
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from bench.common import (  # noqa: E402
+    AppProcess, RpcCaller, budget, bulk_insert_log, bulk_insert_tasks, config_text, depths, figure,
+    log_created_at_at_depth, machine, ms_since, note, prepare_workspace,
+)
+from openhuman_desktop.paths import Paths  # noqa: E402
+from openhuman_desktop.store import open_subconscious_store  # noqa: E402
+
+PAGE = 50
+PAGE_BUDGET_MS = 5.0
+WANTED_DEPTHS = (0, 1_000, 100_000, 500_000, 999_000)
+CLOSED_PORT_URL = "http://127.0.0.1:9"  # nothing listens: the app's model check fails fast, no real Ollama
+
+
+def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--quick", action="store_true", help="tiny sizes (1,000 tasks, 20,000 rows, 5 calls)")
+    parser.add_argument("--tasks", type=int, default=10_000)
+    parser.add_argument("--rows", type=int, default=1_000_000)
+    parser.add_argument("--calls", type=int, default=30, help="timed calls per figure")
+    parser.add_argument("--workspace", type=Path, help="keep the workspace here (default: a temporary folder)")
+    args = parser.parse_args(argv)
+    if args.quick:
+        args.tasks, args.rows, args.calls = 1_000, 20_000, 5
+    return args
+
+
+def fill(paths: Paths, tasks: int, rows: int) -> None:
+    started = time.perf_counter()
+    ids = bulk_insert_tasks(paths.subconscious_db, tasks, now=time.time())
+    note(f"inserted {tasks:,} tasks in {ms_since(started) / 1000:.1f} s")
+    started = time.perf_counter()
+    bulk_insert_log(paths.subconscious_db, rows, ids, newest_at=time.time() - 60)
+    note(f"inserted {rows:,} log rows in {ms_since(started) / 1000:.1f} s")
+
+
+def timed_calls(rpc: RpcCaller, method: str, params: dict[str, object], calls: int) -> tuple[list[float], object]:
+    for _ in range(2):  # warm up: connection, caches
+        result = rpc.call(method, params)
+    samples = []
+    for _ in range(calls):
+        started = time.perf_counter()
+        result = rpc.call(method, params)
+        samples.append(ms_since(started))
+    return samples, result
+
+
+def over_rpc(app: AppProcess, args: argparse.Namespace, befores: dict[int, float | None]) -> float:
+    """Round trips through the running app; returns the worst p95 of a log page."""
+    worst = 0.0
+    with RpcCaller(app.url, app.token) as rpc:
+        samples, result = timed_calls(rpc, "subconscious_tasks_list", {}, args.calls)
+        assert isinstance(result, list)
+        figure(f"rpc tasks_list {len(result):,} tasks (round trip)", samples)
+        note(f"tasks_list answer is {len(json.dumps(result)) / 1e6:.1f} MB of JSON")
+        for depth, before in befores.items():
+            params: dict[str, object] = {"limit": PAGE} if before is None else {"limit": PAGE, "before": before}
+            samples, result = timed_calls(rpc, "subconscious_log_list", params, args.calls)
+            assert isinstance(result, list) and len(result) == PAGE, f"depth {depth}: got {len(result)} rows"
+            summary = figure(f"rpc log_list page of {PAGE} at depth {depth:,} of {args.rows:,} rows (round trip)",
+                             samples)
+            worst = max(worst, summary.p95)
+    return worst
+
+
+async def in_process(paths: Paths, args: argparse.Namespace, befores: dict[int, float | None]) -> float:
+    """The same queries through the store (aiosqlite), without HTTP; returns the worst p95."""
+    store = await open_subconscious_store(paths.subconscious_db)
+    worst = 0.0
+    try:
+        samples = []
+        for _ in range(max(3, args.calls // 3)):
+            started = time.perf_counter()
+            tasks = await store.tasks.list()
+            samples.append(ms_since(started))
+        figure(f"in-process TaskRepository.list {len(tasks):,} tasks", samples)
+        samples = []
+        for _ in range(max(3, args.calls // 3)):
+            started = time.perf_counter()
+            json.dumps([task.to_json() for task in tasks])
+            samples.append(ms_since(started))
+        figure(f"in-process to_json + json.dumps of {len(tasks):,} tasks", samples)
+        for depth, before in befores.items():
+            await store.log.page(PAGE, before)
+            samples = []
+            for _ in range(args.calls):
+                started = time.perf_counter()
+                page = await store.log.page(PAGE, before)
+                samples.append(ms_since(started))
+            assert len(page) == PAGE
+            summary = figure(f"in-process ActivityLogRepository.page {PAGE} at depth {depth:,}", samples)
+            worst = max(worst, summary.p95)
+    finally:
+        await store.aclose()
+    return worst
+
+
+def plain_sqlite(paths: Paths, args: argparse.Namespace, befores: dict[int, float | None]) -> None:
+    """The bare query with the stdlib sqlite3 module: the floor under both figures above."""
+    conn = sqlite3.connect(paths.subconscious_db)
+    try:
+        for depth, before in befores.items():
+            sql = "SELECT * FROM subconscious_log {} ORDER BY created_at DESC, id DESC LIMIT ?"
+            query = (sql.format(""), (PAGE,)) if before is None else (sql.format("WHERE created_at < ?"),
+                                                                      (before, PAGE))
+            samples = []
+            for _ in range(args.calls):
+                started = time.perf_counter()
+                conn.execute(*query).fetchall()
+                samples.append(ms_since(started))
+            figure(f"plain sqlite3 page {PAGE} at depth {depth:,}", samples)
+    finally:
+        conn.close()
+
+
+def run(args: argparse.Namespace, root: Path) -> int:
+    paths = prepare_workspace(root, config_text(heartbeat=False, ollama_url=CLOSED_PORT_URL))
+    fill(paths, args.tasks, args.rows)
+    befores: dict[int, float | None] = {
+        depth: (None if depth == 0 else log_created_at_at_depth(paths.subconscious_db, depth - 1))
+        for depth in depths(args.rows, WANTED_DEPTHS)
+    }
+    with AppProcess(paths) as app:
+        note(f"app pid {app.pid} answering on {app.url} after {app.started_in_ms:.0f} ms")
+        rpc_worst = over_rpc(app, args, befores)
+    in_process_worst = asyncio.run(in_process(paths, args, befores))
+    plain_sqlite(paths, args, befores)
+    budget(f"log_list page of {PAGE}, round trip, worst depth p95", rpc_worst, PAGE_BUDGET_MS, "ms")
+    budget(f"log_list page of {PAGE}, in-process page(), worst depth p95", in_process_worst, PAGE_BUDGET_MS, "ms")
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parse_args(argv)
+    note(machine())
+    if args.workspace:
+        args.workspace.mkdir(parents=True, exist_ok=True)
+        return run(args, args.workspace)
+    with tempfile.TemporaryDirectory(prefix="oh-rpc-bench-") as tmp:
+        return run(args, Path(tmp) / "workspace")
+
+
+if __name__ == "__main__":
+    sys.exit(main())
