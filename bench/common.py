@@ -99,6 +99,15 @@ def machine() -> str:
     return f"{os.cpu_count()} cores {model}, Python {platform.python_version()}, SQLite {sqlite3.sqlite_version}"
 
 
+def load_note() -> None:
+    """Print the load average: other processes on a 2-core machine move every figure."""
+    try:
+        load = Path("/proc/loadavg").read_text().split()[:3]
+    except OSError:
+        return
+    note(f"load average {' '.join(load)} (other processes share the {os.cpu_count()} cores)")
+
+
 def ms_since(started: float) -> float:
     """Milliseconds elapsed since ``started`` (a ``time.perf_counter()`` value)."""
     return (time.perf_counter() - started) * 1000
@@ -136,7 +145,7 @@ def thread_count(pid: int) -> int:
 
 
 def config_text(*, heartbeat: bool = False, ollama_url: str | None = None, budget_tokens: int = 40_000,
-                max_rows: int = 100_000_000) -> str:
+                max_rows: int = 100_000_000, retention_days: int = 90) -> str:
     """A config.toml for a benchmark: heartbeat on/off, both model tiers at ``ollama_url``, a big log."""
     lines = [
         "[heartbeat]",
@@ -145,7 +154,7 @@ def config_text(*, heartbeat: bool = False, ollama_url: str | None = None, budge
         f"context_budget_tokens = {budget_tokens}",
         "",
         "[activity_log]",
-        "retention_days = 36500",
+        f"retention_days = {retention_days}",
         f"max_rows = {max_rows}",
         "",
     ]
@@ -253,8 +262,8 @@ def log_created_at_at_depth(db_path: Path, depth: int) -> float:
 
 
 def depths(total: int, wanted: Sequence[int]) -> list[int]:
-    """The wanted depths that exist in a log of ``total`` rows, plus the last full page."""
-    result = [depth for depth in wanted if depth <= total - 50]
+    """The wanted depths that still have a full page of 50 older rows, plus the deepest such depth."""
+    result = [depth for depth in wanted if depth <= total - 51]
     deepest = total - 51 if total > 51 else 0
     if deepest not in result:
         result.append(deepest)
@@ -368,6 +377,12 @@ class RpcCaller:
         if "error" in answer:
             raise RuntimeError(f"{method}: {answer['error']}")
         return answer["result"]
+
+    def post_raw(self, body: bytes) -> int:
+        """POST ``body`` as it is and read the whole answer; returns the HTTP status."""
+        response = self._client.post(self._url, content=body, headers={"Content-Type": "application/json"})
+        response.read()
+        return response.status_code
 
     def close(self) -> None:
         self._client.close()

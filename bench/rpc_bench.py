@@ -14,8 +14,20 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.common import (  # noqa: E402
-    AppProcess, RpcCaller, budget, bulk_insert_log, bulk_insert_tasks, config_text, depths, figure,
-    log_created_at_at_depth, machine, ms_since, note, prepare_workspace,
+    AppProcess,
+    RpcCaller,
+    budget,
+    bulk_insert_log,
+    bulk_insert_tasks,
+    config_text,
+    depths,
+    figure,
+    load_note,
+    log_created_at_at_depth,
+    machine,
+    ms_since,
+    note,
+    prepare_workspace,
 )
 from openhuman_desktop.paths import Paths  # noqa: E402
 from openhuman_desktop.store import open_subconscious_store  # noqa: E402
@@ -59,14 +71,24 @@ def timed_calls(rpc: RpcCaller, method: str, params: dict[str, object], calls: i
     return samples, result
 
 
+def floor(rpc: RpcCaller, calls: int) -> None:
+    """A request that does no work (an unknown method): HTTP, token check and JSON-RPC framing only."""
+    body = json.dumps({"jsonrpc": "2.0", "id": 1, "method": "openhuman.bench_no_such_method"}).encode()
+    for _ in range(2):
+        rpc.post_raw(body)
+    samples = []
+    for _ in range(calls):
+        started = time.perf_counter()
+        rpc.post_raw(body)
+        samples.append(ms_since(started))
+    figure("rpc floor: unknown method, no work (round trip)", samples)
+
+
 def over_rpc(app: AppProcess, args: argparse.Namespace, befores: dict[int, float | None]) -> float:
     """Round trips through the running app; returns the worst p95 of a log page."""
     worst = 0.0
     with RpcCaller(app.url, app.token) as rpc:
-        samples, result = timed_calls(rpc, "subconscious_tasks_list", {}, args.calls)
-        assert isinstance(result, list)
-        figure(f"rpc tasks_list {len(result):,} tasks (round trip)", samples)
-        note(f"tasks_list answer is {len(json.dumps(result)) / 1e6:.1f} MB of JSON")
+        floor(rpc, args.calls)
         for depth, before in befores.items():
             params: dict[str, object] = {"limit": PAGE} if before is None else {"limit": PAGE, "before": before}
             samples, result = timed_calls(rpc, "subconscious_log_list", params, args.calls)
@@ -74,6 +96,10 @@ def over_rpc(app: AppProcess, args: argparse.Namespace, befores: dict[int, float
             summary = figure(f"rpc log_list page of {PAGE} at depth {depth:,} of {args.rows:,} rows (round trip)",
                              samples)
             worst = max(worst, summary.p95)
+        samples, result = timed_calls(rpc, "subconscious_tasks_list", {}, args.calls)
+        assert isinstance(result, list)
+        figure(f"rpc tasks_list {len(result):,} tasks (round trip)", samples)
+        note(f"tasks_list answer is {len(json.dumps(result)) / 1e6:.1f} MB of JSON")
     return worst
 
 
@@ -110,9 +136,16 @@ async def in_process(paths: Paths, args: argparse.Namespace, befores: dict[int, 
 
 
 def plain_sqlite(paths: Paths, args: argparse.Namespace, befores: dict[int, float | None]) -> None:
-    """The bare query with the stdlib sqlite3 module: the floor under both figures above."""
+    """The bare queries with the stdlib sqlite3 module: the floor under the figures above."""
     conn = sqlite3.connect(paths.subconscious_db)
     try:
+        samples = []
+        for _ in range(max(3, args.calls // 3)):
+            started = time.perf_counter()
+            rows = conn.execute("SELECT * FROM subconscious_tasks ORDER BY (source = 'user'), "
+                                "(origin = 'heartbeat_md'), created_at, id").fetchall()
+            samples.append(ms_since(started))
+        figure(f"plain sqlite3 SELECT * of {len(rows):,} tasks (tuples)", samples)
         for depth, before in befores.items():
             sql = "SELECT * FROM subconscious_log {} ORDER BY created_at DESC, id DESC LIMIT ?"
             query = (sql.format(""), (PAGE,)) if before is None else (sql.format("WHERE created_at < ?"),
@@ -131,7 +164,7 @@ def run(args: argparse.Namespace, root: Path) -> int:
     paths = prepare_workspace(root, config_text(heartbeat=False, ollama_url=CLOSED_PORT_URL))
     fill(paths, args.tasks, args.rows)
     befores: dict[int, float | None] = {
-        depth: (None if depth == 0 else log_created_at_at_depth(paths.subconscious_db, depth - 1))
+        depth: (None if depth == 0 else log_created_at_at_depth(paths.subconscious_db, depth))
         for depth in depths(args.rows, WANTED_DEPTHS)
     }
     with AppProcess(paths) as app:
@@ -147,6 +180,7 @@ def run(args: argparse.Namespace, root: Path) -> int:
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
     note(machine())
+    load_note()
     if args.workspace:
         args.workspace.mkdir(parents=True, exist_ok=True)
         return run(args, args.workspace)

@@ -82,8 +82,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                 print(f"openhuman-desktop: {exc}", file=sys.stderr)
                 return 1
             raise
-    print("openhuman-desktop: the GUI is not built yet; use --headless", file=sys.stderr)
-    return 1
+    from openhuman_desktop.qt import app
+    return app.run(paths, loaded)
 
 
 if __name__ == "__main__":

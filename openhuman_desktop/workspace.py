@@ -5,6 +5,7 @@ from __future__ import annotations
 import logging
 import os
 from importlib import resources
+from pathlib import Path
 
 from openhuman_desktop import config
 from openhuman_desktop.paths import Paths
@@ -18,17 +19,30 @@ def default_heartbeat_text() -> str:
 
 
 def prepare(paths: Paths) -> list[str]:
-    """Make sure the workspace exists with its files; returns the names of the files created."""
+    """Make sure the workspace exists with its files; returns the names of the files created.
+
+    An existing file (or symlink, even a dangling one) is never replaced, also when another
+    instance creates it at the same moment.
+    """
     paths.ensure()
     created: list[str] = []
-    if not paths.config_file.exists():
-        config.write_default(paths.config_file)
+    if _create(paths.config_file, config.DEFAULT_CONFIG_TEXT):
         created.append(paths.config_file.name)
-    if not paths.heartbeat_file.exists():
-        fd = os.open(paths.heartbeat_file, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-        with os.fdopen(fd, "w", encoding="utf-8") as out:
-            out.write(default_heartbeat_text())
+    if _create(paths.heartbeat_file, default_heartbeat_text()):
         created.append(paths.heartbeat_file.name)
     for name in created:
         log.info("created %s in %s", name, paths.workspace)
     return created
+
+
+def _create(path: Path, text: str) -> bool:
+    """Write ``text`` to a new private file (mode 0600); False when something is already there."""
+    if os.path.lexists(path):
+        return False
+    try:
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    except FileExistsError:
+        return False
+    with os.fdopen(fd, "w", encoding="utf-8") as out:
+        out.write(text)
+    return True

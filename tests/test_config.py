@@ -9,7 +9,11 @@ import pytest
 
 from openhuman_desktop import config, events
 from openhuman_desktop.config import (
-    ActivityLogSettings, HeartbeatSettings, LoadedConfig, ModelSettings, Settings,
+    ActivityLogSettings,
+    HeartbeatSettings,
+    LoadedConfig,
+    ModelSettings,
+    Settings,
 )
 from openhuman_desktop.errors import ConfigError
 from openhuman_desktop.live_config import LiveSettings

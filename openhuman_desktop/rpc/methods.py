@@ -33,11 +33,22 @@ def _check(param: Param, value: Json) -> Json:
         raise InvalidInput(param.name, "must be true or false")
     if param.kind == "integer" and (isinstance(value, bool) or not isinstance(value, int)):
         raise InvalidInput(param.name, "must be a whole number")
-    if param.kind == "number" and (
-        isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value)
-    ):
-        raise InvalidInput(param.name, "must be a finite number")
+    if param.kind == "number":
+        return _finite(param.name, value)
     return value
+
+
+def _finite(name: str, value: Json) -> float:
+    """A number as a float; an integer too large for a float (or for SQLite) is refused, not a crash."""
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        raise InvalidInput(name, "must be a finite number")
+    try:
+        number = float(value)
+    except OverflowError:
+        raise InvalidInput(name, "must be a finite number") from None
+    if not math.isfinite(number):
+        raise InvalidInput(name, "must be a finite number")
+    return number
 
 
 def bind(declared: tuple[Param, ...], params: dict[str, Json] | list[Json]) -> dict[str, Json]:
@@ -55,7 +66,7 @@ def bind(declared: tuple[Param, ...], params: dict[str, Json] | list[Json]) -> d
         unknown = sorted(set(params) - set(names))
         if unknown:
             allowed = ", ".join(names) or "no parameters"
-            raise InvalidInput(unknown[0], f"is not a parameter of this method (it takes {allowed})")
+            raise InvalidInput(unknown[0][:100], f"is not a parameter of this method (it takes {allowed})")
         given = params
     bound: dict[str, Json] = {}
     for param in declared:

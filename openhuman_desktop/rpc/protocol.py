@@ -46,6 +46,11 @@ def _valid_id(value: Json) -> bool:
     )
 
 
+def _reject_constant(name: str) -> Json:
+    """NaN and Infinity are not JSON (Python's parser would accept them and echo them back)."""
+    raise ValueError(f"{name} is not a JSON value")
+
+
 def map_exception(exc: BaseException) -> tuple[int, str]:
     """The code and message a service exception becomes; never a traceback."""
     if isinstance(exc, RpcError):
@@ -75,7 +80,9 @@ class Dispatcher:
     async def handle_body(self, body: bytes) -> Json | None:
         """The response document for a body (None when it held only notifications)."""
         try:
-            document = json.loads(body)
+            document = json.loads(body, parse_constant=_reject_constant)
+            # A lone surrogate ("\\ud800") parses, but no database or file can store it.
+            json.dumps(document, ensure_ascii=False).encode("utf-8")
         except (ValueError, RecursionError):
             return error_response(None, PARSE_ERROR, "Parse error: the body is not valid JSON")
         if isinstance(document, list):

@@ -11,7 +11,7 @@ from pathlib import Path
 
 from aiohttp import web
 
-from openhuman_desktop.rpc.protocol import Dispatcher
+from openhuman_desktop.rpc.protocol import PARSE_ERROR, Dispatcher, error_response
 
 log = logging.getLogger(__name__)
 
@@ -60,7 +60,8 @@ class RpcServer:
         """Listen, then publish ``rpc.json``; returns the URL."""
         app = web.Application(client_max_size=MAX_BODY)
         app.router.add_route("*", PATH, self._handle)
-        runner = web.AppRunner(app, access_log=None, handle_signals=False)
+        # Bodies are plain JSON: no Content-Encoding is decoded (no zip bombs, no half-decoded streams).
+        runner = web.AppRunner(app, access_log=None, handle_signals=False, auto_decompress=False)
         await runner.setup()
         site = web.TCPSite(runner, HOST, self._port, reuse_address=False)
         try:
@@ -85,7 +86,8 @@ class RpcServer:
         scheme, _, token = header.partition(" ")
         if scheme.lower() != "bearer":
             return False
-        return hmac.compare_digest(token.strip().encode(), self._token.encode())
+        # Header bytes that are not UTF-8 arrive as surrogate escapes; they are a wrong token, not a crash.
+        return hmac.compare_digest(token.strip().encode("utf-8", "surrogateescape"), self._token.encode())
 
     async def _handle(self, request: web.Request) -> web.StreamResponse:
         if not self._authorized(request):
@@ -98,6 +100,10 @@ class RpcServer:
             body = await request.read()
         except web.HTTPRequestEntityTooLarge:
             return _refusal(413, f"Request body too large: the limit is {MAX_BODY} bytes")
+        except web.RequestPayloadError:  # e.g. a broken chunked transfer encoding
+            response = _json(error_response(None, PARSE_ERROR, "Parse error: the body cannot be read"), 400)
+            response.force_close()
+            return response
         answer = await self._dispatcher.handle_body(body)
         if answer is None:
             return web.Response(status=204)

@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import math
 import uuid
 
 from openhuman_desktop.store.database import Database
 from openhuman_desktop.store.records import LogEntry
 
 MAX_PAGE = 1000
+# A clock that stepped back by more than this is taken as it is (rows then sort by the new time).
+_TIE_WINDOW_SECONDS = 1.0
 # Rows the retention policy never deletes: still running, or behind a card the user has not answered.
 _PROTECTED = """decision != 'in_progress' AND id NOT IN
     (SELECT log_id FROM subconscious_escalations WHERE status = 'pending' AND log_id IS NOT NULL)"""
@@ -22,16 +25,23 @@ class ActivityLogRepository:
     async def start(
         self, task_id: str, task_title: str, tick_at: float, generation: int, now: float, result: str = "Evaluating..."
     ) -> LogEntry:
-        """Insert the ``in_progress`` row of a task for one tick."""
-        entry = LogEntry(
-            id=str(uuid.uuid4()), task_id=task_id, tick_at=tick_at, decision="in_progress", result=result,
-            duration_ms=None, created_at=now, task_title=task_title, generation=generation,
-        )
-        await self._db.execute(
-            """INSERT INTO subconscious_log (id, task_id, tick_at, decision, result, duration_ms, created_at,
-                   task_title, generation, updated_at) VALUES (?, ?, ?, ?, ?, NULL, ?, ?, ?, ?)""",
-            (entry.id, task_id, tick_at, entry.decision, result, now, task_title, generation, now),
-        )
+        """Insert the ``in_progress`` row of a task for one tick.
+
+        ``created_at`` is the paging cursor (``before``), so no two rows share it: a row written in the
+        same instant as the newest one is stamped a microsecond after it.
+        """
+        async with self._db.transaction() as tx:
+            newest = await tx.fetchone("SELECT max(created_at) FROM subconscious_log")
+            created = _after(now, newest[0] if newest else None)
+            entry = LogEntry(
+                id=str(uuid.uuid4()), task_id=task_id, tick_at=tick_at, decision="in_progress", result=result,
+                duration_ms=None, created_at=created, task_title=task_title, generation=generation,
+            )
+            await tx.execute(
+                """INSERT INTO subconscious_log (id, task_id, tick_at, decision, result, duration_ms, created_at,
+                       task_title, generation, updated_at) VALUES (?, ?, ?, ?, ?, NULL, ?, ?, ?, ?)""",
+                (entry.id, task_id, tick_at, entry.decision, result, created, task_title, generation, now),
+            )
         return entry
 
     async def finish(
@@ -108,11 +118,18 @@ class ActivityLogRepository:
             f"DELETE FROM subconscious_log WHERE created_at < ? AND {_PROTECTED}", (cutoff,)
         )
         row = await self._db.fetchone(
-            "SELECT created_at FROM subconscious_log ORDER BY created_at DESC, id DESC LIMIT 1 OFFSET ?",
-            (max_rows - 1,),
+            "SELECT created_at, id FROM subconscious_log ORDER BY created_at DESC, id DESC LIMIT 1 OFFSET ?",
+            (max(0, max_rows - 1),),
         )
         if row is not None:
             deleted += await self._db.execute(
-                f"DELETE FROM subconscious_log WHERE created_at < ? AND {_PROTECTED}", (row[0],)
+                f"DELETE FROM subconscious_log WHERE (created_at, id) < (?, ?) AND {_PROTECTED}", (row[0], row[1])
             )
         return deleted
+
+
+def _after(now: float, newest: float | None) -> float:
+    """``now``, or just after ``newest`` when ``now`` would not sort after it (same instant, tiny step back)."""
+    if newest is None or now > newest or newest - now > _TIE_WINDOW_SECONDS:
+        return now
+    return max(newest + 1e-6, math.nextafter(newest, math.inf))

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import sqlite3
+import threading
 from collections.abc import AsyncIterator, Iterable, Sequence
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -74,11 +75,22 @@ class Database:
         Raises:
             StoreUnavailable: the file cannot be opened, is locked, damaged or not a database.
         """
-        path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
         try:
-            conn = await aiosqlite.connect(path, isolation_level=None)
-        except sqlite3.Error as exc:
-            raise (store_error(path, exc) or StoreUnavailable(f"The database {path} cannot be opened: {exc}.")) from exc
+            path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+        except OSError as exc:
+            raise StoreUnavailable(
+                f"The database {path} cannot be created: its folder cannot be made ({exc.strerror})."
+            ) from exc
+        connecting = aiosqlite.connect(path, isolation_level=None)
+        try:
+            conn = await connecting
+        except BaseException as exc:
+            await _join_worker(connecting)
+            if isinstance(exc, sqlite3.Error):
+                raise (
+                    store_error(path, exc) or StoreUnavailable(f"The database {path} cannot be opened: {exc}.")
+                ) from exc
+            raise
         conn.row_factory = sqlite3.Row
         db = cls(path, conn)
         try:
@@ -104,8 +116,9 @@ class Database:
         row = await (await self._conn.execute("PRAGMA user_version")).fetchone()
         version = int(row[0]) if row else 0
         if version > len(migrations):
-            raise sqlite3.DatabaseError(
-                f"schema version {version} is newer than this app knows ({len(migrations)}); update the app"
+            raise StoreUnavailable(
+                f"The database {self.path} was written by a newer version of OpenHuman (schema {version}, "
+                f"this version knows up to {len(migrations)}); update the app to use it."
             )
         for number, statements in enumerate(migrations[version:], start=version + 1):
             await self._conn.execute("BEGIN IMMEDIATE")
@@ -193,6 +206,18 @@ class Database:
             except sqlite3.Error as exc:
                 log.warning("database %s: checkpoint on close failed: %s", self.path, exc)
             await self._conn.close()
+
+
+async def _join_worker(connection: aiosqlite.Connection) -> None:
+    """Wait for the worker thread of a connection that failed to open.
+
+    WORKAROUND: https://github.com/omnilib/aiosqlite/issues/387 — after a failed connect aiosqlite
+    stops its worker thread without waiting; the thread later reports to the event loop, and if
+    that loop has closed by then it dies with "Event loop is closed".
+    """
+    thread = getattr(connection, "_thread", None)
+    if isinstance(thread, threading.Thread) and thread.is_alive():
+        await asyncio.to_thread(thread.join, 5.0)
 
 
 class Transaction:

@@ -10,8 +10,9 @@ from typing import Any
 from openhuman_desktop.store.database import Database, Transaction
 from openhuman_desktop.store.records import Task
 
-# System tasks first (built-in defaults, then HEARTBEAT.md lines), then the user's, oldest first.
-_ORDER = "ORDER BY (source = 'user'), (origin = 'heartbeat_md'), created_at, id"
+# System tasks first (built-in defaults, then HEARTBEAT.md lines), then the user's, oldest first;
+# rows added in the same instant (the defaults, one file sync) keep the order they were inserted in.
+_ORDER = "ORDER BY (source = 'user'), (origin = 'heartbeat_md'), created_at, rowid"
 _COLUMNS = frozenset({"title", "recurrence", "enabled", "last_run_at", "next_run_at", "completed", "intent",
                       "intent_source"})
 

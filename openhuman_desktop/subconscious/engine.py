@@ -35,6 +35,8 @@ log = logging.getLogger(__name__)
 CANCELLED_SUPERSEDED = "Cancelled: a newer tick (Run Now) replaced this one"
 CANCELLED_SHUTDOWN = "Cancelled: the app was shutting down"
 CANCELLED_CRASH = "Cancelled: the app stopped while this was running"
+GENERATION_KEY = "tick_generation"
+TICK_FAILED = "Something went wrong in this tick (details in the log file)."
 
 
 class SubconsciousEngine:
@@ -68,6 +70,9 @@ class SubconsciousEngine:
         self._evaluator = evaluator
         self._executor = executor
         self._model_problem = model_problem
+        # Generations number the ticks; log rows keep theirs, and a superseded tick cancels only the
+        # in_progress rows of its own generation. The counter is persisted (``start``), so the numbers
+        # of this run never repeat those of rows from earlier runs (an approved escalation, say).
         self._generation = 0
         self._current: asyncio.Task[None] | None = None
         self._due_count = 0
@@ -83,6 +88,9 @@ class SubconsciousEngine:
         for entry in await self._store.log.cancel_in_progress(CANCELLED_CRASH, self._clock.now()):
             log.info("log row %s was left in progress by a crash; marked cancelled", entry.id)
             self._bus.publish(events.ActivityLogged(entry))
+        saved = await self._store.state.get(GENERATION_KEY)
+        if saved is not None and saved.isdigit():
+            self._generation = max(self._generation, int(saved))
         state = await self._store.state.load()
         self._failures = state.consecutive_failures
         self._last_error = state.last_error
@@ -168,6 +176,7 @@ class SubconsciousEngine:
         started = time.perf_counter()
         rows: dict[str, LogEntry] = {}
         try:
+            await self._store.state.set(GENERATION_KEY, str(generation))
             await self._service.sync_heartbeat_file()
             due = await self._store.tasks.due(tick_at)
             self._due_count = len(due)
@@ -181,7 +190,11 @@ class SubconsciousEngine:
             raise
         except StoreUnavailable as exc:
             log.warning("tick %d stopped: %s", generation, exc)
-            await self._record_failure(str(exc))
+            await self._abandon(rows, str(exc))
+            outcome = "failed"
+        except Exception:  # a bug must not leave rows "in progress" forever; the log keeps the trace
+            log.exception("tick %d failed unexpectedly", generation)
+            await self._abandon(rows, TICK_FAILED)
             outcome = "failed"
         self.last_tick_stats["tick_ms"] = (time.perf_counter() - started) * 1000
         log.info("tick %d (%s) finished: %s, %d due", generation, reason, outcome, len(rows))
@@ -358,10 +371,23 @@ class SubconsciousEngine:
         if updated:
             self._bus.publish(events.TaskChanged(updated))
 
+    async def _abandon(self, rows: dict[str, LogEntry], message: str) -> None:
+        """A tick that stopped half-way: its rows still open fail with ``message``, and it counts as failed."""
+        try:
+            for row in rows.values():
+                await self._finish(row, "failed", message)
+        except StoreUnavailable as exc:
+            log.warning("could not mark the rows of a stopped tick failed: %s", exc)
+        await self._record_failure(message)
+
     async def _record_failure(self, message: str) -> None:
-        state = await self._store.state.load()
-        failures = state.consecutive_failures + 1
-        await self._store.state.save(replace(state, consecutive_failures=failures, last_error=message))
+        failures = self._failures + 1
+        try:
+            state = await self._store.state.load()
+            failures = state.consecutive_failures + 1
+            await self._store.state.save(replace(state, consecutive_failures=failures, last_error=message))
+        except StoreUnavailable as exc:
+            log.warning("could not record the failed evaluation: %s", exc)
         self._failures, self._last_error = failures, message
         log.warning("evaluation failed (%d in a row): %s", failures, message)
 

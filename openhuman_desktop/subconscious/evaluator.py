@@ -55,16 +55,21 @@ ANSWER_TOKENS_BASE = 256
 
 
 class TokenCount(Protocol):
-    """Counts tokens the way the models do."""
+    """Counts (and cuts) text in tokens the way the models do."""
 
     def count(self, text: str) -> int:
         ...
 
+    def truncate(self, text: str, max_tokens: int) -> str:
+        ...
+
 
 def task_line(task: Task) -> str:
-    """How a task appears in the prompt: ``- [TASK_ID] TITLE`` (CONTRACT §7), plus its intent."""
-    kind = "may change things" if task.is_write else "read-only"
-    return f"- [{task.id}] {task.title}   ({kind}, schedule: {task.recurrence})"
+    """How a task appears in the prompt: exactly ``- [TASK_ID] TITLE`` on a line of its own (CONTRACT §7).
+
+    Its intent and schedule are in the report's Tasks section, so this line stays machine-readable.
+    """
+    return f"- [{task.id}] {task.title}"
 
 
 class ModelEvaluator:
@@ -86,12 +91,36 @@ class ModelEvaluator:
         self._tokens = tokens
         self._context_window = context_window
 
+    def fit_report(self, tasks: Sequence[Task], report: Report) -> Report:
+        """The report, cut (saying so) when it would leave no room in the context window for the tasks.
+
+        The report's own budget (``context_budget_tokens``) may be larger than the local model's window;
+        the whole prompt must still fit, with room for at least the longest task line and its answer.
+        """
+        window = self._context_window()
+        if window is None:
+            return report
+        longest = max((self._tokens.count(task_line(task)) for task in tasks), default=0)
+        room = window - self._fixed_tokens() - longest - ANSWER_TOKENS_PER_TASK
+        if report.tokens <= room:
+            return report
+        note = f"[The situation report was cut to fit the local model's context window of {window} tokens.]"
+        keep = max(0, room - self._tokens.count(note) - 2)
+        text = f"{self._tokens.truncate(report.text, keep)}\n{note}" if keep else note
+        log.info("situation report cut from %d to about %d tokens for a %d-token context window",
+                 report.tokens, room, window)
+        return Report(text=text, signature=report.signature, tokens=self._tokens.count(text))
+
+    def _fixed_tokens(self) -> int:
+        return self._tokens.count(SYSTEM_PROMPT) + self._tokens.count(self._user_prompt([], None)) \
+            + ANSWER_TOKENS_BASE + 64
+
     def batches(self, tasks: Sequence[Task], report: Report) -> list[list[Task]]:
         """Split the due tasks so that each prompt fits the model's context window (normally one)."""
         window = self._context_window()
         if window is None:
             return [list(tasks)]
-        fixed = self._tokens.count(SYSTEM_PROMPT) + report.tokens + ANSWER_TOKENS_BASE + 64
+        fixed = self._fixed_tokens() + report.tokens
         room = window - fixed
         result: list[list[Task]] = []
         current: list[Task] = []
@@ -121,39 +150,50 @@ class ModelEvaluator:
         problems: dict[str, str] = {}
         calls = 0
         prompt_tokens = 0
+        report = self.fit_report(tasks, report)
         for batch in self.batches(tasks, report):
-            messages = [
-                Message("system", SYSTEM_PROMPT),
-                Message("user", self._user_prompt(batch, report)),
-            ]
-            prompt_tokens += sum(self._tokens.count(m.content) for m in messages)
-            response = await client.chat(ChatRequest(messages, json_schema=EVALUATION_SCHEMA,
-                                                     schema_name="evaluations", temperature=0))
-            calls += 1
-            try:
-                items = parse_items(response.content)
-            except LlmReplyError as first:
-                log.info("evaluation answer unusable (%s); asking once for a repair", first)
-                repair = [
-                    *messages,
-                    Message("assistant", response.content[:4000]),
-                    Message("user", f"That answer could not be used: {first}. Reply again with only the JSON "
-                                    "object in the required shape, one evaluation per task id."),
-                ]
-                prompt_tokens += self._tokens.count(repair[-1].content) + self._tokens.count(repair[-2].content)
-                response = await client.chat(ChatRequest(repair, json_schema=EVALUATION_SCHEMA,
-                                                         schema_name="evaluations", temperature=0))
-                calls += 1
-                items = parse_items(response.content)
+            items, batch_calls, batch_tokens = await self._ask(client, batch, report)
+            calls += batch_calls
+            prompt_tokens += batch_tokens
             found, bad = validate_items(items, batch)
             decisions.update(found)
             problems.update(bad)
         return Evaluation(decisions=decisions, problems=problems, model_calls=calls, prompt_tokens=prompt_tokens)
 
+    async def _ask(self, client: LlmClient, batch: Sequence[Task], report: Report) -> tuple[list[Any], int, int]:
+        """One batch: the evaluation request and, if its answer cannot be parsed, one repair request.
+
+        Returns:
+            The answer's items, the number of model calls and the prompt tokens sent.
+        """
+        messages = [Message("system", SYSTEM_PROMPT), Message("user", self._user_prompt(batch, report))]
+        prompt_tokens = sum(self._tokens.count(m.content) for m in messages)
+        content: str | None = None
+        try:
+            content = (await client.chat(_request(messages))).content
+            return parse_items(content), 1, prompt_tokens
+        except LlmReplyError as exc:
+            # An answer that is not the JSON asked for, or a body that could not even be read.
+            first = exc
+        log.info("evaluation answer unusable (%s); asking once for a repair", first)
+        repair = list(messages)
+        if content is not None:
+            repair.append(Message("assistant", content[:4000]))
+        problem = str(first).rstrip(".")
+        repair.append(Message("user", f"That answer could not be used: {problem}. Reply again with only the JSON "
+                                      "object in the required shape, one evaluation per task id."))
+        prompt_tokens += sum(self._tokens.count(m.content) for m in repair[len(messages):])
+        response = await client.chat(_request(repair))
+        return parse_items(response.content), 2, prompt_tokens
+
     @staticmethod
-    def _user_prompt(batch: Sequence[Task], report: Report) -> str:
+    def _user_prompt(batch: Sequence[Task], report: Report | None) -> str:
         lines = "\n".join(task_line(task) for task in batch)
-        return f"Due tasks:\n{lines}\n\nSituation report:\n{report.text}\n"
+        return f"Due tasks:\n{lines}\n\nSituation report:\n{report.text if report else ''}\n"
+
+
+def _request(messages: Sequence[Message]) -> ChatRequest:
+    return ChatRequest(messages, json_schema=EVALUATION_SCHEMA, schema_name="evaluations", temperature=0)
 
 
 def parse_items(content: str) -> list[Any]:

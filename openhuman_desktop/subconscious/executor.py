@@ -107,20 +107,21 @@ class TaskExecutor:
                 text = await self._run("local", ACT_PROMPT, prompt, writes=True)
                 return Outcome(ACT, _clip(text), completes_task=True)
             text = await self._run("local", ANALYSIS_PROMPT, prompt, writes=False)
-            return self._read_only_outcome(task, decision, text)
+            return self._read_only_outcome(task, decision, text, label="")
         if decision.decision == ESCALATE:
             if task.is_write:
                 text = await self._run("reasoning", WRITE_PROMPT, prompt, writes=True)
                 return Outcome(ACT, _clip(f"agentic-v1: {text}"), completes_task=True)
             text = await self._run("reasoning", ANALYSIS_PROMPT, prompt, writes=False)
-            return self._read_only_outcome(task, decision, f"agentic-v1 (analysis only): {text}")
+            return self._read_only_outcome(task, decision, text, label="agentic-v1 (analysis only): ")
         return Outcome("noop", decision.reason or "Nothing new")
 
     @staticmethod
-    def _read_only_outcome(task: Task, decision: Decision, text: str) -> Outcome:
+    def _read_only_outcome(task: Task, decision: Decision, text: str, *, label: str) -> Outcome:
+        # Look for the line in the model's own text: a label in front would hide an answer's first line.
         action = recommended_action(text)
         if action is None:
-            return Outcome(ACT, _clip(text), completes_task=True)
+            return Outcome(ACT, label + _clip(text), completes_task=True)
         return Outcome(
             ESCALATE, "Waiting for approval",
             escalation=ProposedEscalation(title=task.title, description=action[:2000], priority=decision.priority),

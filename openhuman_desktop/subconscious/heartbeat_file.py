@@ -10,6 +10,10 @@ from pathlib import Path
 log = logging.getLogger(__name__)
 
 _FENCE = re.compile(r"^\s*(`{3,}|~{3,})")
+# A closing fence carries nothing after its markers (CommonMark: no info string).
+_CLOSING_FENCE = re.compile(r"^\s*(`{3,}|~{3,})\s*$")
+# "- - -" is a horizontal rule in Markdown, not a task.
+_THEMATIC_BREAK = re.compile(r"^[ \t]*-(?:[ \t]*-){2,}[ \t]*$")
 MAX_TITLE = 500
 
 
@@ -17,7 +21,8 @@ def parse(text: str) -> list[str]:
     """The task titles in a HEARTBEAT.md text, in order, each once.
 
     A task is a line whose text after leading spaces starts with ``- ``. Headings, prose, blank
-    lines, HTML comments (also over several lines) and fenced code blocks are not tasks.
+    lines, HTML comments (also over several lines), fenced code blocks and horizontal rules
+    (``- - -``) are not tasks.
     """
     titles: list[str] = []
     seen: set[str] = set()
@@ -25,7 +30,7 @@ def parse(text: str) -> list[str]:
     in_comment = False
     for line in text.splitlines():
         if fence is not None:
-            match = _FENCE.match(line)
+            match = _CLOSING_FENCE.match(line)
             if match and match.group(1)[0] == fence[0] and len(match.group(1)) >= len(fence):
                 fence = None
             continue
@@ -41,7 +46,7 @@ def parse(text: str) -> list[str]:
             fence = match.group(1)
             continue
         stripped = line.lstrip(" \t")
-        if not stripped.startswith("- "):
+        if not stripped.startswith("- ") or _THEMATIC_BREAK.match(stripped):
             continue
         title = stripped[2:].strip()
         if not title or title in seen:

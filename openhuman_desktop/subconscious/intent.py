@@ -94,11 +94,26 @@ class ModelIntentClassifier:
         try:
             async with asyncio.timeout(self._timeout):
                 response = await client.chat(request)
-            answer = json.loads(response.content)
-            intent = answer.get("intent") if isinstance(answer, dict) else None
-        except (AppError, ValueError, TimeoutError) as exc:
+        except (AppError, TimeoutError) as exc:
             log.info("intent of a task decided by keywords (model: %s)", exc or type(exc).__name__)
             return classify_by_keywords(title), "keyword"
-        if intent not in INTENTS:
+        intent = parse_intent(response.content)
+        if intent is None:
+            log.info("intent of a task decided by keywords (the model answered %r)", response.content[:80])
             return classify_by_keywords(title), "keyword"
-        return str(intent), "model"
+        return intent, "model"
+
+
+def parse_intent(content: str) -> str | None:
+    """``read`` or ``write`` from an answer like ``{"intent": "write"}`` (fences and chatter tolerated)."""
+    start, end = content.find("{"), content.rfind("}")
+    if start < 0 or end <= start:
+        return None
+    try:
+        answer = json.loads(content[start:end + 1])
+    except ValueError:
+        return None
+    intent = answer.get("intent") if isinstance(answer, dict) else None
+    if not isinstance(intent, str) or intent.strip().lower() not in INTENTS:
+        return None
+    return intent.strip().lower()

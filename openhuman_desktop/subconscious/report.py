@@ -6,7 +6,8 @@ import asyncio
 import hashlib
 import os
 import platform
-from collections.abc import Awaitable, Callable, Sequence
+import stat
+from collections.abc import Awaitable, Callable, Iterator, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
@@ -16,8 +17,11 @@ from openhuman_desktop.store import Task
 from openhuman_desktop.subconscious.decisions import Report
 from openhuman_desktop.subconscious.recurrence import local_zone
 
-# Folders of the workspace that belong to the app itself, never reported as the user's files.
-INTERNAL = frozenset({"subconscious", "run", "logs", "memory", ".git", "__pycache__", "node_modules"})
+# Folders at the top of the workspace that belong to the app itself, never reported as the user's files.
+INTERNAL = frozenset({"subconscious", "run", "logs", "memory"})
+# Folders skipped wherever they are (tool caches and version control), as are hidden ones.
+SKIPPED = frozenset({".git", "__pycache__", "node_modules"})
+ROOT_FILES_SKIPPED = frozenset({"config.toml"})
 MAX_FILES_SCANNED = 20_000
 MAX_FILES_LISTED = 50
 EXCERPT_CHARS = 400
@@ -35,7 +39,12 @@ class TokenCount(Protocol):
 
 @dataclass(frozen=True)
 class Section:
-    """One part of the report: its heading, its text, and what identifies its content for the idle gate."""
+    """One part of the report: its heading, its text, and what identifies its content for the idle gate.
+
+    The signature describes the *state* the section looks at (every workspace file, the newest
+    memories), not the text, which covers only what changed since the last tick: an unchanged world
+    gives the same signature on every tick, so the idle gate can skip the model.
+    """
 
     title: str
     text: str
@@ -53,37 +62,73 @@ class ChangedFile:
     excerpt: str | None
 
 
-def scan_changed_files(root: Path, since: float | None) -> list[ChangedFile]:
-    """Files under ``root`` modified after ``since`` (newest first), skipping the app's own folders."""
-    found: list[tuple[float, Path, int]] = []
+@dataclass(frozen=True)
+class WorkspaceScan:
+    """The user's files changed since a moment (newest first) and a signature of all of them."""
+
+    changed: list[ChangedFile]
+    signature: str
+
+
+def one_line(text: str) -> str:
+    """``text`` on one line: data in the report must never start a line of its own (a fake task line)."""
+    return " ".join("".join(c if c.isprintable() else " " for c in text).split())
+
+
+def _user_files(root: Path) -> Iterator[tuple[Path, os.stat_result]]:
+    """Regular files of the workspace (no symbolic links), skipping the app's own and hidden folders."""
     scanned = 0
     for directory, dirnames, filenames in os.walk(root):
-        dirnames[:] = [d for d in dirnames if d not in INTERNAL and not d.startswith(".")]
-        for name in filenames:
+        at_root = Path(directory) == root
+        dirnames[:] = sorted(
+            d for d in dirnames
+            if not d.startswith(".") and d not in SKIPPED and not (at_root and d in INTERNAL)
+        )
+        for name in sorted(filenames):
+            if name.startswith(".") or (at_root and name in ROOT_FILES_SKIPPED):
+                continue
             scanned += 1
             if scanned > MAX_FILES_SCANNED:
-                break
-            if name.startswith(".") or (directory == str(root) and name in ("config.toml",)):
-                continue
+                return
             path = Path(directory) / name
             try:
                 info = path.lstat()
             except OSError:
                 continue
-            if since is None or info.st_mtime > since:
-                found.append((info.st_mtime, path, info.st_size))
-    found.sort(reverse=True)
-    result = []
-    for mtime, path, size in found[:MAX_FILES_LISTED]:
-        excerpt = None
-        if path.suffix.lower() in TEXT_SUFFIXES and path.is_file():
-            try:
-                with path.open("r", encoding="utf-8") as handle:
-                    excerpt = " ".join(handle.read(EXCERPT_CHARS).split())
-            except (OSError, UnicodeDecodeError):
-                excerpt = None
-        result.append(ChangedFile(str(path.relative_to(root)), size, mtime, excerpt))
-    return result
+            if stat.S_ISREG(info.st_mode):  # a symlink could lead out of the workspace: never read it
+                yield path, info
+
+
+def _excerpt(path: Path) -> str | None:
+    if path.suffix.lower() not in TEXT_SUFFIXES:
+        return None
+    try:
+        with path.open("r", encoding="utf-8") as handle:
+            return one_line(handle.read(EXCERPT_CHARS))
+    except (OSError, UnicodeDecodeError):
+        return None
+
+
+def scan_workspace(root: Path, since: float | None) -> WorkspaceScan:
+    """Files under ``root`` modified after ``since`` (newest first), and a signature of every file."""
+    digest = hashlib.sha256()
+    found: list[tuple[float, Path, int]] = []
+    for path, info in _user_files(root):
+        relative = path.relative_to(root).as_posix()
+        digest.update(f"{relative}\x00{info.st_size}\x00{info.st_mtime_ns}\x00".encode())
+        if since is None or info.st_mtime > since:
+            found.append((info.st_mtime, path, info.st_size))
+    found.sort(key=lambda item: (-item[0], str(item[1])))
+    changed = [
+        ChangedFile(path.relative_to(root).as_posix(), size, mtime, _excerpt(path))
+        for mtime, path, size in found[:MAX_FILES_LISTED]
+    ]
+    return WorkspaceScan(changed, digest.hexdigest())
+
+
+def scan_changed_files(root: Path, since: float | None) -> list[ChangedFile]:
+    """Files under ``root`` modified after ``since`` (newest first), skipping the app's own folders."""
+    return scan_workspace(root, since).changed
 
 
 class SituationReporter:
@@ -104,31 +149,58 @@ class SituationReporter:
         return await asyncio.to_thread(self.assemble, sections)
 
     def assemble(self, sections: Sequence[Section]) -> Report:
-        """Join sections within the token budget (CPU-bound; runs off the event loop)."""
+        """Join sections within the token budget (CPU-bound; runs off the event loop).
+
+        Sections go in whole while they fit. The first one that does not is cut and says so; the ones
+        after it are left out, named in a closing note. The whole text never exceeds the budget.
+        """
         budget = self._budget()
-        parts: list[str] = []
-        used = 0
         signature = hashlib.sha256()
         for section in sections:
             signature.update(section.title.encode() + b"\x00" + section.signature.encode() + b"\x00")
+        parts: list[str] = []
+        used = 0  # each block counted once, plus one token per joining newline (never less than the whole)
+        for index, section in enumerate(sections):
             block = f"## {section.title}\n{section.text.strip()}\n"
-            cost = self._tokens.count(block)
-            left = budget - used
-            if cost <= left:
+            cost = self._tokens.count(block) + (1 if parts else 0)
+            if used + cost <= budget:
                 parts.append(block)
                 used += cost
                 continue
-            note = f"[{section.title}: cut to fit the report budget of {budget} tokens]"
-            room = left - self._tokens.count(note) - 4
-            if room > 20:
-                cut = self._tokens.truncate(block, room)
-                parts.append(f"{cut}\n{note}\n")
-                used += self._tokens.count(parts[-1])
-            else:
-                parts.append(f"[{section.title}: left out, the report budget of {budget} tokens is used up]\n")
-                used += self._tokens.count(parts[-1])
-        text = "\n".join(parts)
-        return Report(text=text, signature=signature.hexdigest(), tokens=used)
+            later = [other.title for other in sections[index + 1:]]
+            text = _join([*parts, *self._cut(parts, used, section, block, later, budget)])
+            return Report(text=text, signature=signature.hexdigest(), tokens=self._tokens.count(text))
+        return Report(text=_join(parts), signature=signature.hexdigest(), tokens=used)
+
+    def _cut(
+        self, parts: list[str], used: int, section: Section, block: str, later: list[str], budget: int
+    ) -> list[str]:
+        """The cut ``block`` with its note, and a note naming the sections left out after it.
+
+        Only here, near the budget, is the whole text counted exactly (once per attempt).
+        """
+        note = f"[{section.title}: cut to fit the report budget of {budget} tokens]\n"
+        tail = _left_out(later, budget)
+        room = budget - used - self._tokens.count(note) - self._tokens.count(tail) - 4
+        while room > 20:
+            cut = f"{self._tokens.truncate(block, room).rstrip()}\n{note}"
+            candidate = [cut, tail] if tail else [cut]
+            over = self._tokens.count(_join([*parts, *candidate])) - budget
+            if over <= 0:
+                return candidate
+            room -= over + 2  # tokens can merge differently at the cut; shrink and try again
+        tail = _left_out([section.title, *later], budget)
+        return [tail] if tail and used + self._tokens.count(tail) + 1 <= budget else []
+
+
+def _join(parts: Sequence[str]) -> str:
+    return "\n".join(parts)
+
+
+def _left_out(titles: Sequence[str], budget: int) -> str:
+    if not titles:
+        return ""
+    return f"[Left out, the report budget of {budget} tokens is used up: {', '.join(titles)}]\n"
 
 
 # --- the standard sections ----------------------------------------------------------------------
@@ -139,7 +211,8 @@ def environment_section(workspace: Path) -> SectionSource:
 
     async def build(tasks: Sequence[Task], since: float | None, now: float) -> Section:
         moment = datetime.fromtimestamp(now, tz=local_zone())
-        text = (f"Local time: {moment:%A %Y-%m-%d %H:%M} ({moment.tzname()})\n"
+        offset = moment.strftime("%z")
+        text = (f"Local time: {moment:%A %Y-%m-%d %H:%M} ({moment.tzname()}, UTC{offset[:3]}:{offset[3:]})\n"
                 f"System: {platform.system()} {platform.release()}\nWorkspace: {workspace}")
         return Section("Environment", text, signature=f"{platform.system()}|{workspace}")
 
@@ -152,19 +225,26 @@ async def tasks_section(tasks: Sequence[Task], since: float | None, now: float) 
     for task in tasks:
         last = (datetime.fromtimestamp(task.last_run_at, tz=local_zone()).strftime("%Y-%m-%d %H:%M")
                 if task.last_run_at else "never")
-        lines.append(f"- {task.title} (schedule {task.recurrence}, last looked at {last})")
+        kind = "may change things" if task.is_write else "read-only"
+        lines.append(f"- {task.title} ({kind}; schedule {task.recurrence}; last looked at {last})")
     return Section("Tasks", "\n".join(lines) or "No tasks are due.", signature="")
 
 
 def memory_section(recent: Callable[[float | None], Awaitable[list[tuple[str, str, float]]]]) -> SectionSource:
-    """Memories added since the last successful tick. ``recent(since)`` gives (id, text, created_at)."""
+    """Memories added since the last successful tick.
+
+    ``recent(since)`` gives ``(id, text, created_at)`` newest first; ``recent(None)`` the newest of all,
+    whose ids are the section's signature.
+    """
 
     async def build(tasks: Sequence[Task], since: float | None, now: float) -> Section:
         items = await recent(since)
+        newest = items if since is None else await recent(None)
+        signature = ",".join(item_id for item_id, _, _ in newest) or "none"
         if not items:
-            return Section("New memories", "None since the last check.", signature="none")
-        lines = [f"- {text}" for _, text, _ in items]
-        return Section("New memories", "\n".join(lines), signature=",".join(item_id for item_id, _, _ in items))
+            return Section("New memories", "None since the last check.", signature=signature)
+        lines = [f"- {one_line(text)}" for _, text, _ in items]
+        return Section("New memories", "\n".join(lines), signature=signature)
 
     return build
 
@@ -173,17 +253,16 @@ def files_section(root: Path) -> SectionSource:
     """Workspace files changed since the last successful tick: names, sizes, short excerpts."""
 
     async def build(tasks: Sequence[Task], since: float | None, now: float) -> Section:
-        changed = await asyncio.to_thread(scan_changed_files, root, since)
-        if not changed:
-            return Section("Changed workspace files", "None since the last check.", signature="none")
+        scan = await asyncio.to_thread(scan_workspace, root, since)
+        if not scan.changed:
+            return Section("Changed workspace files", "None since the last check.", signature=scan.signature)
         lines = []
-        for item in changed:
-            line = f"- {item.path} ({item.size} bytes)"
+        for item in scan.changed:
+            line = f"- {one_line(item.path)} ({item.size} bytes)"
             if item.excerpt:
                 line += f": {item.excerpt}"
             lines.append(line)
-        signature = ",".join(f"{item.path}:{item.size}:{item.mtime}" for item in changed)
-        return Section("Changed workspace files", "\n".join(lines), signature=signature)
+        return Section("Changed workspace files", "\n".join(lines), signature=scan.signature)
 
     return build
 
@@ -193,7 +272,7 @@ def lines_section(title: str, lines: Callable[[], Awaitable[list[str]]]) -> Sect
 
     async def build(tasks: Sequence[Task], since: float | None, now: float) -> Section:
         content = await lines()
-        text = "\n".join(f"- {line}" for line in content) or "Nothing to report."
+        text = "\n".join(f"- {one_line(line)}" for line in content) or "Nothing to report."
         return Section(title, text, signature=text)
 
     return build

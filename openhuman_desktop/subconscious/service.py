@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -96,6 +97,8 @@ class SubconsciousService:
         self._heartbeat_path = heartbeat_path
         self._classifier = classifier
         self._engine = engine
+        # The file watcher and every tick sync HEARTBEAT.md; one at a time, or both would add the same lines.
+        self._sync_lock = asyncio.Lock()
 
     def attach_engine(self, engine: EngineControl) -> None:
         """Connect the engine (it is built after the service, which it also uses)."""
@@ -116,7 +119,11 @@ class SubconsciousService:
             self._bus.publish(events.TaskChanged(task))
 
     async def sync_heartbeat_file(self) -> heartbeat_file.SyncPlan:
-        """Bring the HEARTBEAT.md tasks in the database in line with the file."""
+        """Bring the HEARTBEAT.md tasks in the database in line with the file (one sync at a time)."""
+        async with self._sync_lock:
+            return await self._sync_heartbeat_file()
+
+    async def _sync_heartbeat_file(self) -> heartbeat_file.SyncPlan:
         text = heartbeat_file.read(self._heartbeat_path)
         titles = heartbeat_file.parse(text) if text is not None else []
         existing = await self.store.tasks.file_tasks()
@@ -289,6 +296,7 @@ class SubconsciousService:
             now_status = current.status if current else "gone"
             raise Conflict(f"This escalation is already {now_status}; nothing was done.")
         self._bus.publish(events.EscalationChanged(resolved))
+        self._bus.publish(events.StatusChanged())  # pending_escalations went down
         return resolved
 
     async def escalations_approve(self, escalation_id: object) -> str:
@@ -312,5 +320,4 @@ class SubconsciousService:
             )
             if entry is not None:
                 self._bus.publish(events.ActivityLogged(entry))
-        self._bus.publish(events.StatusChanged())
         return escalation.id

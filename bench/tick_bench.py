@@ -1,0 +1,311 @@
+"""Tick benchmark: engine overhead of one tick with many due tasks over a big log, without model time."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import cProfile
+import io
+import json
+import pstats
+import re
+import sys
+import tempfile
+import time
+import uuid
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from bench.common import (  # noqa: E402
+    budget,
+    bulk_insert_log,
+    bulk_insert_tasks,
+    config_text,
+    figure,
+    load_note,
+    machine,
+    ms_since,
+    note,
+    prepare_workspace,
+)
+from openhuman_desktop import bootstrap, config  # noqa: E402
+from openhuman_desktop.llm.base import ChatRequest, Message  # noqa: E402
+from openhuman_desktop.llm.tokens import TokenCounter  # noqa: E402
+from openhuman_desktop.paths import Paths  # noqa: E402
+from openhuman_desktop.store import Task, open_subconscious_store  # noqa: E402
+from openhuman_desktop.subconscious.decisions import Decision, Evaluation, Report  # noqa: E402
+from openhuman_desktop.subconscious.defaults import DEFAULT_TASKS  # noqa: E402
+from openhuman_desktop.subconscious.engine import SubconsciousEngine  # noqa: E402
+from openhuman_desktop.subconscious.evaluator import EVALUATION_SCHEMA  # noqa: E402
+from tests.fakes.model_servers import FakeOllama, Reply  # noqa: E402
+
+TICK_BUDGET_MS = 100.0
+TASK_LINE = re.compile(r"^- \[([^\]]+)\]", re.MULTILINE)
+
+
+def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--quick", action="store_true", help="tiny sizes (100 due tasks, 5,000 rows, 1 repeat)")
+    parser.add_argument("--tasks", type=int, default=1_000, help="due tasks (including the 3 system tasks)")
+    parser.add_argument("--rows", type=int, default=100_000, help="activity log rows before the first tick")
+    parser.add_argument("--repeats", type=int, default=5, help="timed ticks per figure")
+    parser.add_argument("--context", type=int, default=131_072, help="context window the fake model reports")
+    parser.add_argument("--profile", action="store_true", help="cProfile one stub-evaluator tick")
+    args = parser.parse_args(argv)
+    if args.quick:
+        args.tasks, args.rows, args.repeats = 100, 5_000, 1
+    return args
+
+
+def noop_responder(body: Any) -> Reply:
+    """What an instant model would say: ``noop`` for every ``- [ID]`` line of the prompt."""
+    text = "\n".join(str(m.get("content", "")) for m in body.get("messages", []) if isinstance(m, dict))
+    ids = TASK_LINE.findall(text)
+    evaluations = [{"task_id": task_id, "decision": "noop", "reason": "Nothing new.", "priority": "normal"}
+                   for task_id in ids]
+    return Reply(content=json.dumps({"evaluations": evaluations}))
+
+
+class InstantNoop:
+    """An evaluator stub: every task is ``noop`` at once, no model, no prompt (isolates the engine)."""
+
+    async def evaluate(self, tasks: Sequence[Task], report: Report) -> Evaluation:
+        return Evaluation({task.id: Decision(task.id, "noop", "bench") for task in tasks})
+
+
+async def tick(engine: SubconsciousEngine) -> tuple[float, dict[str, float | int]]:
+    engine.last_tick_stats.clear()
+    started = time.perf_counter()
+    await engine.run_tick("bench")
+    return ms_since(started), dict(engine.last_tick_stats)
+
+
+def stub_engine(services: bootstrap.Services) -> SubconsciousEngine:
+    """A second engine over the same store and parts, but with :class:`InstantNoop` (its heartbeat never runs)."""
+    real = services.engine
+    return SubconsciousEngine(
+        store=services.store, service=services.subconscious, clock=services.clock, bus=services.bus,
+        settings=services.settings, supervisor=services.tasks,
+        reporter=real._reporter,  # bench-only access to the real reporter and executor
+        evaluator=InstantNoop(), executor=real._executor,
+    )
+
+
+async def chat_round_trips(services: bootstrap.Services, fake: FakeOllama, repeats: int) -> list[float]:
+    """Replay the last evaluation request on the fake model: the "model time" of a tick on this machine."""
+    recorded = fake.chat_requests[-1].json
+    messages = [Message(m["role"], m["content"]) for m in recorded["messages"]]
+    client = services.models.get("local")
+    assert client is not None
+    samples = []
+    for _ in range(repeats):
+        started = time.perf_counter()
+        await client.chat(ChatRequest(messages, json_schema=EVALUATION_SCHEMA, schema_name="evaluations",
+                                      temperature=0))
+        samples.append(ms_since(started))
+    return samples
+
+
+async def phases(services: bootstrap.Services, due_count: int, repeats: int) -> None:
+    """Two parts of a tick on their own: the due-task query and the situation report."""
+    reporter = services.engine._reporter
+    samples, report_samples = [], []
+    state = await services.store.state.load()
+    for _ in range(repeats):
+        now = time.time()
+        started = time.perf_counter()
+        due = await services.store.tasks.due(now)
+        samples.append(ms_since(started))
+        started = time.perf_counter()
+        report = await reporter.build(due, state.last_tick_at, now)
+        report_samples.append(ms_since(started))
+    assert len(due) == due_count
+    figure(f"phase TaskRepository.due -> {len(due):,} tasks", samples)
+    figure(f"phase SituationReporter.build ({report.tokens:,} tokens)", report_samples)
+
+
+def prepare(args: argparse.Namespace, root: Path, fake: FakeOllama) -> Paths:
+    """The workspace with ``args.tasks`` due tasks (the 3 system tasks are seeded on start) and the log."""
+    paths = prepare_workspace(root, config_text(heartbeat=False, ollama_url=fake.url, max_rows=200_000))
+    ids = bulk_insert_tasks(paths.subconscious_db, args.tasks - len(DEFAULT_TASKS), now=time.time())
+    bulk_insert_log(paths.subconscious_db, args.rows, ids, newest_at=time.time() - 3600)
+    return paths
+
+
+async def run(args: argparse.Namespace, paths: Paths, fake: FakeOllama) -> int:
+    started = time.perf_counter()
+    TokenCounter().count("warm up")
+    note(f"tokenizer first load: {ms_since(started):.0f} ms (once per process, not counted below)")
+    services = await bootstrap.build(paths, config.load(paths.config_file))
+    try:
+        await services.start()
+        health = await services.models.check("local")
+        note(f"local model: {health.message}")
+        engine = services.engine
+        wall, info = await tick(engine)
+        note(f"first tick (cold, report since ever): {wall:.1f} ms wall, engine tick_ms {info.get('tick_ms', 0):.1f}, "
+             f"model calls {info.get('model_calls')}, prompt tokens {info.get('prompt_tokens')}")
+        print(f"tick model calls per tick ({args.tasks:,} due): {info.get('model_calls')}, "
+              f"prompt tokens per tick: {info.get('prompt_tokens')}", flush=True)
+        idle_calls = []
+        for n in (2, 3):
+            before = len(fake.chat_requests)
+            wall, info = await tick(engine)
+            idle_calls.append(len(fake.chat_requests) - before)
+            print(f"tick idle gate, tick {n} (nothing changed): {wall:.1f} ms wall, "
+                  f"model calls {idle_calls[-1]}, prompt tokens {info.get('prompt_tokens')}", flush=True)
+
+        model_samples, tick_ms = [], []
+        for _ in range(args.repeats):
+            await services.store.state.set_idle_signature(None)  # force a real evaluation
+            wall, info = await tick(engine)
+            model_samples.append(wall)
+            tick_ms.append(float(info["tick_ms"]))
+        model = figure(f"tick wall with fake Ollama, {args.tasks:,} due tasks", model_samples)
+        figure("tick engine tick_ms with fake Ollama (excludes log pruning)", tick_ms)
+        chat = figure("chat round trip of the same evaluation request (fake Ollama)",
+                      await chat_round_trips(services, fake, args.repeats))
+
+        stub = stub_engine(services)
+        stub_samples = []
+        for _ in range(args.repeats):
+            await services.store.state.set_idle_signature(None)  # the full path, not the idle gate
+            wall, _ = await tick(stub)
+            stub_samples.append(wall)
+        stub_stats = figure(f"tick wall with instant in-process evaluator, {args.tasks:,} due tasks", stub_samples)
+        overhead = model.median - chat.median
+        print(f"tick overhead = tick with fake Ollama - chat round trip: {overhead:.1f} ms", flush=True)
+        await phases(services, args.tasks, args.repeats)
+        await breakdown(services, stub)
+        await batched_floor(paths.workspace, args.tasks)
+        if args.profile:
+            await profile(stub)
+        rows = await services.store.log.count()
+        note(f"log rows now {rows:,}")
+        budget(f"tick overhead, {args.tasks:,} due tasks, instant evaluator (median)", stub_stats.median,
+               TICK_BUDGET_MS, "ms")
+        budget(f"tick overhead, {args.tasks:,} due tasks, fake Ollama minus round trip (median)", overhead,
+               TICK_BUDGET_MS, "ms")
+        budget("idle gate: model calls on a tick with nothing changed (tick 2)", idle_calls[0], 0, "calls")
+    finally:
+        await services.aclose()
+    return 0
+
+
+class Breakdown:
+    """Wraps async methods of the tick's collaborators and adds up their wall time (bench-only)."""
+
+    def __init__(self) -> None:
+        self.totals: dict[str, list[float]] = {}
+        self._undo: list[tuple[object, str]] = []
+
+    def wrap(self, owner: object, name: str, label: str) -> None:
+        original = getattr(owner, name)
+        samples = self.totals.setdefault(label, [])
+
+        async def timed(*args: Any, **kwargs: Any) -> Any:
+            started = time.perf_counter()
+            try:
+                return await original(*args, **kwargs)
+            finally:
+                samples.append(ms_since(started))
+
+        setattr(owner, name, timed)
+        self._undo.append((owner, name))
+
+    def restore(self) -> None:
+        for owner, name in self._undo:
+            delattr(owner, name)  # the instance attribute goes; the class method shows again
+        self._undo.clear()
+
+    def print(self, total_ms: float) -> None:
+        accounted = 0.0
+        for label, samples in self.totals.items():
+            spent = sum(samples)
+            accounted += spent
+            each = spent / len(samples) if samples else 0.0
+            print(f"breakdown {label}: {len(samples):,} calls, {spent:.1f} ms total ({each:.3f} ms each)",
+                  flush=True)
+        print(f"breakdown rest of the tick (events, loop, bookkeeping): {total_ms - accounted:.1f} ms", flush=True)
+
+
+async def breakdown(services: bootstrap.Services, engine: SubconsciousEngine) -> None:
+    """One instant-evaluator tick with its store calls and report timed one by one."""
+    store = services.store
+    await store.state.set_idle_signature(None)  # the full path, not the idle gate
+    parts = Breakdown()
+    parts.wrap(services.subconscious, "sync_heartbeat_file", "service.sync_heartbeat_file")
+    parts.wrap(store.tasks, "due", "tasks.due")
+    parts.wrap(store.log, "start", "log.start (insert in_progress row, 1 transaction each)")
+    parts.wrap(engine._reporter, "build", "reporter.build (situation report)")
+    parts.wrap(engine._evaluator, "evaluate", "evaluator.evaluate (instant stub)")
+    parts.wrap(store.log, "finish", "log.finish (update row + re-read, 1 transaction each)")
+    parts.wrap(store.tasks, "update", "tasks.update (advance schedule + re-read, 1 transaction each)")
+    parts.wrap(store.state, "load", "state.load")
+    parts.wrap(store.state, "save", "state.save")
+    parts.wrap(store.state, "set_idle_signature", "state.set_idle_signature")
+    parts.wrap(store.log, "prune", "log.prune (retention)")
+    try:
+        wall, _ = await tick(engine)
+    finally:
+        parts.restore()
+    note(f"breakdown of one instant-evaluator tick: {wall:.1f} ms wall")
+    parts.print(wall)
+
+
+async def batched_floor(root: Path, count: int) -> None:
+    """What the same writes cost batched: one transaction with executemany each (a scratch database)."""
+    store = await open_subconscious_store(root / "scratch.db")
+    try:
+        now = time.time()
+        rows = [(str(uuid.uuid4()), f"task-{n}", now, "in_progress", "Evaluating...", now, "t", 1, now)
+                for n in range(count)]
+        started = time.perf_counter()
+        async with store.db.transaction() as tx:
+            await tx.executemany(
+                """INSERT INTO subconscious_log (id, task_id, tick_at, decision, result, duration_ms, created_at,
+                       task_title, generation, updated_at) VALUES (?, ?, ?, ?, ?, NULL, ?, ?, ?, ?)""", rows)
+        insert_ms = ms_since(started)
+        started = time.perf_counter()
+        async with store.db.transaction() as tx:
+            await tx.executemany(
+                "UPDATE subconscious_log SET decision = 'noop', result = ?, duration_ms = ?, updated_at = ? "
+                "WHERE id = ? AND decision = 'in_progress'",
+                [("Nothing new", 5, now, row[0]) for row in rows])
+            await tx.fetchall("SELECT * FROM subconscious_log WHERE generation = ?", (1,))
+        update_ms = ms_since(started)
+    finally:
+        await store.aclose()
+    print(f"what-if batched: insert {count:,} in_progress rows in one transaction: {insert_ms:.1f} ms; "
+          f"update them to noop + re-read in one transaction: {update_ms:.1f} ms", flush=True)
+
+
+async def profile(engine: SubconsciousEngine) -> None:
+    profiler = cProfile.Profile()
+    profiler.enable()
+    await engine.run_tick("profile")
+    profiler.disable()
+    for key in ("tottime", "cumulative"):
+        out = io.StringIO()
+        pstats.Stats(profiler, stream=out).sort_stats(key).print_stats(25)
+        print(f"# --- cProfile of one instant-evaluator tick, by {key} ---")
+        print(out.getvalue())
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parse_args(argv)
+    note(machine())
+    load_note()
+    with FakeOllama() as fake, tempfile.TemporaryDirectory(prefix="oh-tick-bench-") as tmp:
+        fake.add_model("llama3.2:3b", context_length=args.context)
+        fake.add_model("qwen2.5:14b", context_length=args.context)
+        fake.set_responder(noop_responder)
+        paths = prepare(args, Path(tmp) / "workspace", fake)
+        return asyncio.run(run(args, paths, fake))
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,676 @@
+"""Activity Log: a lazily paged list model over subconscious_log, its delegate, view and section."""
+
+from __future__ import annotations
+
+import logging
+import math
+from collections.abc import Awaitable, Callable, Iterable, Sequence
+from typing import Any
+
+from PySide6.QtCore import (
+    QAbstractListModel,
+    QEvent,
+    QModelIndex,
+    QPersistentModelIndex,
+    QRect,
+    QSize,
+    Qt,
+    QTimer,
+    Signal,
+)
+from PySide6.QtGui import QColor, QFont, QFontMetrics, QKeyEvent, QPainter, QPalette, QResizeEvent
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QFrame,
+    QHBoxLayout,
+    QListView,
+    QStyle,
+    QStyledItemDelegate,
+    QStyleOptionViewItem,
+    QVBoxLayout,
+    QWidget,
+)
+
+from openhuman_desktop.errors import UserFacingError
+from openhuman_desktop.qt.asyncutil import Jobs
+from openhuman_desktop.qt.intelligence.widgets import (
+    DECISION_ACCENT,
+    DECISION_WORDS,
+    EmptyState,
+    ErrorLabel,
+    MutedLabel,
+    SectionHeader,
+    accent,
+    clock_time,
+    duration_text,
+    em,
+    exact_time,
+    muted,
+    pulse_alpha,
+)
+from openhuman_desktop.store import LogEntry
+
+log = logging.getLogger(__name__)
+
+Fetch = Callable[[int, float | None, str | None], Awaitable[list[LogEntry]]]
+PAGE_SIZE = 100
+ROW_LIMIT = 5_000
+MAX_FETCH = 1_000          # the service's page limit
+POLL_MS = 2_000            # fallback refresh while a visible row is in progress (other processes' changes)
+PULSE_MS = 60
+
+_AnyIndex = QModelIndex | QPersistentModelIndex
+
+
+def _key(entry: LogEntry) -> tuple[float, str]:
+    return (entry.created_at, entry.id)
+
+
+def _newest_first(entries: Iterable[LogEntry]) -> list[LogEntry]:
+    """The store's order: ``created_at DESC, id DESC``."""
+    return sorted(entries, key=_key, reverse=True)
+
+
+def _position(rows: Sequence[LogEntry], entry: LogEntry) -> int:
+    """Where ``entry`` goes in ``rows`` (newest first) to keep them in order."""
+    key = _key(entry)
+    low, high = 0, len(rows)
+    while low < high:
+        middle = (low + high) // 2
+        if _key(rows[middle]) > key:
+            low = middle + 1
+        else:
+            high = middle
+    return low
+
+
+class ActivityModel(QAbstractListModel):
+    """The activity log, newest first, loaded page by page from SQLite (STYLE G4).
+
+    Only the first page is read when the window opens; ``fetchMore`` reads the next one (``before`` the
+    oldest row shown) when the view scrolls to the end. At most ``limit`` rows are kept in memory: rows
+    pushed past it by new activity are dropped from the end and can be fetched again.
+    """
+
+    EntryRole = Qt.ItemDataRole.UserRole + 1
+    ExpandedRole = Qt.ItemDataRole.UserRole + 2
+
+    load_state_changed = Signal()   # loaded / loading / error / has-more changed
+
+    def __init__(
+        self,
+        fetch: Fetch,
+        jobs: Jobs,
+        *,
+        now: Callable[[], float],
+        page_size: int = PAGE_SIZE,
+        limit: int = ROW_LIMIT,
+        parent: QWidget | None = None,
+    ) -> None:
+        super().__init__(parent)
+        self._fetch = fetch
+        self._jobs = jobs
+        self._now = now
+        self.page_size = page_size
+        self.limit = limit
+        self._rows: list[LogEntry] = []
+        self._index: dict[str, int] = {}
+        self._expanded: set[str] = set()
+        self._has_more = False
+        self._is_fetching = False
+        self._is_loaded = False
+        self._is_loading = False
+        self._load_generation = 0
+        self._early: dict[str, LogEntry] = {}   # updates that arrived while the first page was loading
+        self.error = ""
+
+    # --- Qt model API ---------------------------------------------------------------------------
+
+    def rowCount(self, parent: _AnyIndex = QModelIndex()) -> int:  # noqa: B008 (Qt default)
+        return 0 if parent.isValid() else len(self._rows)
+
+    def data(self, index: _AnyIndex, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        if not index.isValid() or index.parent().isValid() or not 0 <= index.row() < len(self._rows):
+            return None
+        entry = self._rows[index.row()]
+        if role == Qt.ItemDataRole.DisplayRole:
+            return f"{entry.task_title or 'Task'} — {entry.result}"
+        if role == self.EntryRole:
+            return entry
+        if role == self.ExpandedRole:
+            return entry.id in self._expanded
+        if role == Qt.ItemDataRole.ToolTipRole:
+            words = DECISION_WORDS.get(entry.decision, entry.decision)
+            return f"{exact_time(entry.created_at)} — {words}\n{entry.result}"
+        if role == Qt.ItemDataRole.AccessibleTextRole:
+            words = DECISION_WORDS.get(entry.decision, entry.decision)
+            took = duration_text(entry.duration_ms)
+            return (f"{clock_time(entry.created_at, self._now())}, {entry.task_title}, {words}: {entry.result}"
+                    + (f", took {took}" if took else ""))
+        return None
+
+    def canFetchMore(self, parent: _AnyIndex) -> bool:  # noqa: N802 (Qt override)
+        if parent.isValid():
+            return False
+        return self._is_loaded and self._has_more and not self._is_fetching and len(self._rows) < self.limit
+
+    def fetchMore(self, parent: _AnyIndex) -> None:  # noqa: N802 (Qt override)
+        if self.canFetchMore(parent):
+            self._is_fetching = True
+            self._jobs.spawn(self.load_more(), name="activity-fetch-more")
+
+    # --- queries --------------------------------------------------------------------------------
+
+    @property
+    def is_loaded(self) -> bool:
+        return self._is_loaded
+
+    @property
+    def is_loading(self) -> bool:
+        return self._is_loading or self._is_fetching
+
+    @property
+    def has_more(self) -> bool:
+        return self._has_more
+
+    @property
+    def is_at_limit(self) -> bool:
+        return len(self._rows) >= self.limit
+
+    def entry(self, row: int) -> LogEntry:
+        return self._rows[row]
+
+    def entries(self) -> list[LogEntry]:
+        return list(self._rows)
+
+    def row_of(self, log_id: str) -> int | None:
+        return self._index.get(log_id)
+
+    def in_progress_rows(self, rows: Iterable[int] | None = None) -> list[int]:
+        candidates = range(len(self._rows)) if rows is None else rows
+        return [r for r in candidates if 0 <= r < len(self._rows) and self._rows[r].decision == "in_progress"]
+
+    def is_expanded(self, row: int) -> bool:
+        return self._rows[row].id in self._expanded
+
+    def toggle_expanded(self, row: int) -> None:
+        entry_id = self._rows[row].id
+        if entry_id in self._expanded:
+            self._expanded.discard(entry_id)
+        else:
+            self._expanded.add(entry_id)
+        index = self.index(row, 0)
+        self.dataChanged.emit(index, index, [self.ExpandedRole])
+
+    # --- loading --------------------------------------------------------------------------------
+
+    async def load_first_page(self) -> None:
+        """(Re)load the newest page; what was loaded before is replaced."""
+        self._load_generation += 1
+        generation = self._load_generation
+        self._is_loading = True
+        self._early.clear()
+        self.load_state_changed.emit()
+        try:
+            entries = await self._fetch(self.page_size, None, None)
+        except UserFacingError as exc:
+            if generation == self._load_generation:
+                self._is_loading = False
+                self.error = str(exc)
+                self.load_state_changed.emit()
+            return
+        if generation != self._load_generation:
+            return
+        self.beginResetModel()
+        self._rows = _newest_first(entries)[: self.limit]
+        self._reindex()
+        self._expanded &= set(self._index)
+        self._has_more = len(entries) >= self.page_size
+        self._is_loaded = True
+        self._is_loading = False
+        self._is_fetching = False
+        self.error = ""
+        self.endResetModel()
+        early, self._early = list(self._early.values()), {}
+        if early:
+            self.merge(early)
+        self.load_state_changed.emit()
+
+    async def load_more(self) -> None:
+        """Append the next older page."""
+        generation = self._load_generation
+        self._is_fetching = True
+        try:
+            if not self._rows:
+                return
+            oldest = self._rows[-1]
+            # ``before`` is exclusive; rows sharing the oldest timestamp would be skipped, so ask from just
+            # above it and drop what we already have.
+            same = sum(1 for entry in reversed(self._rows[-MAX_FETCH:]) if entry.created_at == oldest.created_at)
+            limit = min(self.page_size + same, MAX_FETCH)
+            try:
+                entries = await self._fetch(limit, math.nextafter(oldest.created_at, math.inf), None)
+            except UserFacingError as exc:
+                self.error = str(exc)
+                return
+            if generation != self._load_generation:
+                return
+            self.error = ""
+            fresh = _newest_first(e for e in entries if e.id not in self._index)
+            older = [e for e in fresh if _key(e) < _key(self._rows[-1])] if self._rows else fresh
+            room = self.limit - len(self._rows)
+            if older and room > 0:
+                older = older[:room]
+                first = len(self._rows)
+                self.beginInsertRows(QModelIndex(), first, first + len(older) - 1)
+                self._rows.extend(older)
+                for offset, entry in enumerate(older):
+                    self._index[entry.id] = first + offset
+                self.endInsertRows()
+            newer = [e for e in fresh if _key(e) > _key(oldest)]
+            if newer:
+                self.merge(newer)
+            self._has_more = len(entries) >= limit and bool(older)
+        finally:
+            self._is_fetching = False
+            self.load_state_changed.emit()
+
+    async def poll_in_progress(self) -> None:
+        """Fallback refresh of in-progress rows (changes made by another process publish no events here)."""
+        waiting = [entry for entry in self._rows if entry.decision == "in_progress"]
+        if not waiting:
+            return
+        try:
+            found = await self._fetch(self.page_size, None, None)
+            seen = {entry.id for entry in found}
+            for entry in waiting:
+                if entry.id not in seen:
+                    more = await self._fetch(20, math.nextafter(entry.created_at, math.inf), entry.task_id)
+                    found.extend(e for e in more if e.id == entry.id)
+        except UserFacingError as exc:
+            log.info("activity poll failed: %s", exc)
+            return
+        self.merge(found)
+
+    # --- live updates ---------------------------------------------------------------------------
+
+    def merge(self, entries: Sequence[LogEntry]) -> None:
+        """Apply new or changed rows (from the bridge or a poll): in place when known, else inserted in order."""
+        if not self._is_loaded:
+            for entry in entries:
+                self._early[entry.id] = entry
+            return
+        changed: list[int] = []
+        new: dict[str, LogEntry] = {}
+        for entry in entries:
+            row = self._index.get(entry.id)
+            if row is not None:
+                if self._rows[row] != entry:
+                    self._rows[row] = entry
+                    changed.append(row)
+            else:
+                new[entry.id] = entry
+        for row in sorted(changed):
+            index = self.index(row, 0)
+            self.dataChanged.emit(index, index)
+        if new:
+            self._insert(_newest_first(new.values()))
+
+    def _insert(self, entries: list[LogEntry]) -> None:
+        oldest = self._rows[-1] if self._rows else None
+        if self._has_more and oldest is not None:
+            # Rows older than the loaded window arrive with the page that reaches them.
+            entries = [e for e in entries if _key(e) > _key(oldest)]
+        if not entries:
+            return
+        if not self._rows or _key(entries[-1]) > _key(self._rows[0]):
+            self.beginInsertRows(QModelIndex(), 0, len(entries) - 1)
+            self._rows[0:0] = entries
+            self.endInsertRows()
+        else:
+            for entry in entries:
+                position = _position(self._rows, entry)
+                self.beginInsertRows(QModelIndex(), position, position)
+                self._rows.insert(position, entry)
+                self.endInsertRows()
+        self._reindex()
+        self._trim()
+
+    def _trim(self) -> None:
+        extra = len(self._rows) - self.limit
+        if extra <= 0:
+            return
+        first = self.limit
+        self.beginRemoveRows(QModelIndex(), first, len(self._rows) - 1)
+        for entry in self._rows[first:]:
+            self._index.pop(entry.id, None)
+            self._expanded.discard(entry.id)
+        del self._rows[first:]
+        self.endRemoveRows()
+        self._has_more = True
+        self.load_state_changed.emit()
+
+    def _reindex(self) -> None:
+        self._index = {entry.id: row for row, entry in enumerate(self._rows)}
+
+
+class ActivityDelegate(QStyledItemDelegate):
+    """Paints one log row: time, coloured dot (pulsing while in progress), task title, duration, result.
+
+    The result is one elided line; an expanded row (click, Space or Enter) shows all of it, wrapped.
+    """
+
+    def __init__(self, view: QListView, now: Callable[[], float]) -> None:
+        super().__init__(view)
+        self._view = view
+        self._now = now
+
+    def _metrics(self, option: QStyleOptionViewItem) -> tuple[QFont, QFont, QFontMetrics, QFontMetrics, int]:
+        font = QFont(option.font)  # type: ignore[attr-defined]
+        bold = QFont(font)
+        bold.setBold(True)
+        fm = QFontMetrics(font)
+        pad = max(4, fm.height() // 3)
+        return font, bold, fm, QFontMetrics(bold), pad
+
+    def _columns(self, fm: QFontMetrics, pad: int, left: int) -> tuple[int, int, int]:
+        time_w = fm.horizontalAdvance("Wed 00:00") + pad
+        dot_x = left + pad * 2 + time_w
+        text_x = dot_x + max(8, round(fm.height() * 0.55)) + pad * 2
+        return time_w, dot_x, text_x
+
+    def _text_width(self, fm: QFontMetrics, pad: int, width: int) -> int:
+        _, _, text_x = self._columns(fm, pad, 0)
+        return max(40, width - text_x - pad * 3)
+
+    def sizeHint(self, option: QStyleOptionViewItem, index: _AnyIndex) -> QSize:
+        font, bold, fm, bfm, pad = self._metrics(option)
+        width = self._view.viewport().width()
+        result_h = fm.height()
+        entry = index.data(ActivityModel.EntryRole)
+        if entry is not None and index.data(ActivityModel.ExpandedRole):
+            text_w = self._text_width(fm, pad, width)
+            bounds = fm.boundingRect(QRect(0, 0, text_w, 100_000), int(Qt.TextFlag.TextWordWrap), entry.result)
+            result_h = max(fm.height(), bounds.height())
+        return QSize(width, pad * 2 + bfm.height() + max(2, pad // 2) + result_h)
+
+    def paint(self, painter: QPainter, option: QStyleOptionViewItem, index: _AnyIndex) -> None:
+        entry: LogEntry | None = index.data(ActivityModel.EntryRole)
+        if entry is None:
+            return
+        font, bold, fm, bfm, pad = self._metrics(option)
+        rect: QRect = option.rect  # type: ignore[attr-defined]
+        state = option.state  # type: ignore[attr-defined]
+        palette: QPalette = option.palette  # type: ignore[attr-defined]
+        painter.save()
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+        selected = bool(state & QStyle.StateFlag.State_Selected)
+        if selected:
+            painter.fillRect(rect, palette.color(QPalette.ColorRole.Highlight))
+        elif state & QStyle.StateFlag.State_MouseOver:
+            hover = QColor(palette.color(QPalette.ColorRole.Highlight))
+            hover.setAlphaF(0.08)
+            painter.fillRect(rect, hover)
+        text_color = palette.color(QPalette.ColorRole.HighlightedText if selected else QPalette.ColorRole.Text)
+        quiet = text_color if selected else muted(palette)
+        time_w, dot_x, text_x = self._columns(fm, pad, rect.left())
+        line1 = QRect(rect.left(), rect.top() + pad, rect.width(), bfm.height())
+        # time
+        painter.setFont(font)
+        painter.setPen(quiet)
+        painter.drawText(QRect(rect.left() + pad * 2, line1.top(), time_w, line1.height()),
+                         int(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter),
+                         clock_time(entry.created_at, self._now()))
+        # dot
+        side = max(8, round(fm.height() * 0.55))
+        color = accent(DECISION_ACCENT.get(entry.decision, "grey"), palette)
+        if entry.decision == "in_progress":
+            color.setAlphaF(pulse_alpha())
+        painter.setPen(Qt.PenStyle.NoPen)
+        painter.setBrush(color)
+        painter.drawEllipse(dot_x, line1.center().y() - side // 2, side, side)
+        # duration (right)
+        took = duration_text(entry.duration_ms) if entry.decision != "in_progress" else ""
+        right = rect.right() - pad * 3
+        took_w = fm.horizontalAdvance(took) if took else 0
+        if took:
+            painter.setFont(font)
+            painter.setPen(quiet)
+            painter.drawText(QRect(right - took_w, line1.top(), took_w, line1.height()),
+                             int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter), took)
+        # title
+        title_w = max(20, right - text_x - (took_w + pad * 2 if took else 0))
+        painter.setFont(bold)
+        painter.setPen(text_color)
+        title = bfm.elidedText(entry.task_title or "Task", Qt.TextElideMode.ElideRight, title_w)
+        painter.drawText(QRect(text_x, line1.top(), title_w, line1.height()),
+                         int(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter), title)
+        # result
+        painter.setFont(font)
+        result_color = text_color if entry.decision not in ("noop", "cancelled", "dismissed") else quiet
+        if entry.decision == "failed" and not selected:
+            result_color = accent("coral", palette)
+        painter.setPen(result_color)
+        text_w = self._text_width(fm, pad, rect.width())
+        top2 = line1.bottom() + 1 + max(2, pad // 2)
+        if index.data(ActivityModel.ExpandedRole):
+            box = QRect(text_x, top2, text_w, rect.bottom() - top2)
+            painter.drawText(box, int(Qt.TextFlag.TextWordWrap | Qt.AlignmentFlag.AlignTop), entry.result)
+        else:
+            one_line = " ".join(entry.result.split())
+            painter.drawText(QRect(text_x, top2, text_w, fm.height()),
+                             int(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter),
+                             fm.elidedText(one_line, Qt.TextElideMode.ElideRight, text_w))
+        # separator
+        line = QColor(palette.color(QPalette.ColorRole.WindowText))
+        line.setAlphaF(0.08)
+        painter.setPen(line)
+        painter.drawLine(rect.left() + pad * 2, rect.bottom(), rect.right() - pad * 2, rect.bottom())
+        if state & QStyle.StateFlag.State_HasFocus:
+            focus = QColor(palette.color(QPalette.ColorRole.Highlight))
+            painter.setPen(focus)
+            painter.setBrush(Qt.BrushStyle.NoBrush)
+            painter.drawRect(rect.adjusted(0, 0, -1, -1))
+        painter.restore()
+
+    def is_elided(self, index: _AnyIndex) -> bool:
+        """Whether the row's result does not fit on one line (so expanding it shows more)."""
+        entry: LogEntry | None = index.data(ActivityModel.EntryRole)
+        if entry is None:
+            return False
+        fm = QFontMetrics(self._view.font())
+        pad = max(4, fm.height() // 3)
+        return "\n" in entry.result or fm.horizontalAdvance(entry.result) > self._text_width(
+            fm, pad, self._view.viewport().width())
+
+
+class ActivityListView(QListView):
+    """The log's list: click, Space or Enter expands a long result; in-progress dots pulse while visible."""
+
+    def __init__(self, now: Callable[[], float], parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("activityList")
+        self.setAccessibleName("Activity log")
+        self.setUniformItemSizes(False)
+        self.setVerticalScrollMode(QAbstractItemView.ScrollMode.ScrollPerPixel)
+        self.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+        self.setMouseTracking(True)
+        self.setFrameShape(QFrame.Shape.NoFrame)
+        self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.activity_delegate = ActivityDelegate(self, now)
+        self.setItemDelegate(self.activity_delegate)
+        self.clicked.connect(self._on_self_clicked)
+        self._pulse = QTimer(self)
+        self._pulse.setInterval(PULSE_MS)
+        self._pulse.timeout.connect(self._on_pulse_timeout)
+        self._last_width = 0
+
+    def activity_model(self) -> ActivityModel:
+        model = self.model()
+        assert isinstance(model, ActivityModel)
+        return model
+
+    def visible_rows(self) -> range:
+        model = self.model()
+        if model is None or model.rowCount() == 0:
+            return range(0)
+        viewport = self.viewport().rect()
+        first = self.indexAt(viewport.topLeft())
+        last = self.indexAt(viewport.bottomLeft())
+        start = first.row() if first.isValid() else 0
+        end = last.row() if last.isValid() else model.rowCount() - 1
+        return range(start, end + 1)
+
+    def visible_in_progress(self) -> list[int]:
+        if not self.isVisible():
+            return []
+        return self.activity_model().in_progress_rows(self.visible_rows())
+
+    def set_pulsing(self, on: bool) -> None:
+        if on and not self._pulse.isActive():
+            self._pulse.start()
+        elif not on:
+            self._pulse.stop()
+
+    @property
+    def is_pulsing(self) -> bool:
+        return self._pulse.isActive()
+
+    def _on_pulse_timeout(self) -> None:
+        model = self.activity_model()
+        for row in self.visible_in_progress():
+            self.viewport().update(self.visualRect(model.index(row, 0)))
+
+    def toggle_row(self, row: int) -> None:
+        model = self.activity_model()
+        model.toggle_expanded(row)
+        self.activity_delegate.sizeHintChanged.emit(model.index(row, 0))
+
+    def _on_self_clicked(self, index: QModelIndex) -> None:
+        if index.isValid():
+            self.toggle_row(index.row())
+
+    def keyPressEvent(self, event: QKeyEvent) -> None:  # noqa: N802 (Qt override)
+        if event.key() in (Qt.Key.Key_Space, Qt.Key.Key_Return, Qt.Key.Key_Enter):
+            index = self.currentIndex()
+            if index.isValid():
+                self.toggle_row(index.row())
+                return
+        super().keyPressEvent(event)
+
+    def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802 (Qt override)
+        super().resizeEvent(event)
+        if event.size().width() != self._last_width:
+            self._last_width = event.size().width()
+            self.scheduleDelayedItemsLayout()
+
+
+class ActivityView(QWidget):
+    """The Activity Log section: header, list, empty and error states, the fallback poll."""
+
+    def __init__(self, fetch: Fetch, now: Callable[[], float], jobs: Jobs, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self._jobs = jobs
+        self.model = ActivityModel(fetch, jobs, now=now, parent=self)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        pad = max(4, em(self) // 3)
+        layout.setSpacing(pad)
+        header = QHBoxLayout()
+        self.header = SectionHeader("Activity Log", self)
+        header.addWidget(self.header)
+        header.addStretch(1)
+        self.hint_label = MutedLabel("Newest first · click a row to read all of it", self, factor=0.9)
+        self.hint_label.setAccessibleName("Activity log hint")
+        header.addWidget(self.hint_label)
+        layout.addLayout(header)
+        self.error_label = ErrorLabel(self)
+        layout.addWidget(self.error_label)
+        self.list_view = ActivityListView(now, self)
+        self.list_view.setModel(self.model)
+        layout.addWidget(self.list_view, 1)
+        self.empty_label = EmptyState(
+            "No activity yet.\nThe assistant looks at your tasks on every tick — press Run Now to start one.", self
+        )
+        self.empty_label.setAccessibleName("No activity yet")
+        self.empty_label.hide()
+        layout.addWidget(self.empty_label, 1)
+        self.footer_label = MutedLabel("", self, factor=0.9)
+        self.footer_label.setAccessibleName("Activity log footer")
+        self.footer_label.hide()
+        layout.addWidget(self.footer_label)
+        self._poll = QTimer(self)
+        self._poll.setInterval(POLL_MS)
+        self._poll.timeout.connect(self._on_poll_timeout)
+        self._check = QTimer(self)
+        self._check.setSingleShot(True)
+        self._check.setInterval(0)
+        self._check.timeout.connect(self._on_check_timeout)
+        for signal in (self.model.rowsInserted, self.model.rowsRemoved, self.model.dataChanged,
+                       self.model.modelReset):
+            signal.connect(self._schedule_check)
+        self.model.load_state_changed.connect(self._on_model_load_state_changed)
+        self.list_view.verticalScrollBar().valueChanged.connect(self._schedule_check)
+
+    # --- data -----------------------------------------------------------------------------------
+
+    async def refresh(self) -> None:
+        """Reload the newest page."""
+        await self.model.load_first_page()
+
+    def on_activity_batch(self, entries: list[LogEntry]) -> None:
+        self.model.merge(entries)
+
+    # --- states ---------------------------------------------------------------------------------
+
+    def _on_model_load_state_changed(self) -> None:
+        model = self.model
+        if model.error:
+            prefix = "Could not load the activity log" if not model.is_loaded else "Could not load older activity"
+            self.error_label.show_text(f"{prefix}: {model.error}")
+        else:
+            self.error_label.clear_text()
+        empty = model.is_loaded and model.rowCount() == 0
+        self.empty_label.setVisible(empty)
+        self.list_view.setVisible(not empty)
+        if model.is_at_limit and model.has_more:
+            self.footer_label.setText(f"Showing the newest {model.limit:,} entries; older ones stay in the database.")
+            self.footer_label.show()
+        else:
+            self.footer_label.hide()
+        self._schedule_check()
+
+    def _schedule_check(self, *_args: object) -> None:
+        if not self._check.isActive():
+            self._check.start()
+
+    def _on_check_timeout(self) -> None:
+        empty = self.model.is_loaded and self.model.rowCount() == 0
+        self.empty_label.setVisible(empty)
+        self.list_view.setVisible(not empty)
+        self.update_timers()
+
+    def update_timers(self) -> None:
+        """Pulse and poll only while an in-progress row is on screen (no polling when idle)."""
+        active = self.isVisible() and bool(self.list_view.visible_in_progress())
+        self.list_view.set_pulsing(active)
+        if active and not self._poll.isActive():
+            self._poll.start()
+        elif not active:
+            self._poll.stop()
+
+    @property
+    def is_polling(self) -> bool:
+        return self._poll.isActive()
+
+    def _on_poll_timeout(self) -> None:
+        self._jobs.spawn(self.model.poll_in_progress(), name="activity-poll", group="activity-poll")
+
+    def showEvent(self, event: QEvent) -> None:  # noqa: N802 (Qt override)
+        super().showEvent(event)
+        self._schedule_check()
+
+    def hideEvent(self, event: QEvent) -> None:  # noqa: N802 (Qt override)
+        super().hideEvent(event)
+        self._poll.stop()
+        self.list_view.set_pulsing(False)

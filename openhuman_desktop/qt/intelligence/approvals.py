@@ -1,0 +1,405 @@
+"""Approval Needed: amber cards for pending escalations with "Go ahead" (or "Fix in Skills") and "Skip"."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Awaitable, Callable, Mapping
+from typing import Protocol
+
+from PySide6.QtCore import QEvent, Qt, QTimer, Signal
+from PySide6.QtGui import QColor
+from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
+
+from openhuman_desktop.errors import UserFacingError
+from openhuman_desktop.qt.asyncutil import Jobs
+from openhuman_desktop.qt.intelligence.widgets import (
+    Badge,
+    EmptyState,
+    ErrorLabel,
+    MutedLabel,
+    SectionHeader,
+    Spinner,
+    accent,
+    app_palette,
+    em,
+    exact_time,
+    is_dark,
+    scaled_font,
+    set_style_sheet,
+)
+from openhuman_desktop.store import Escalation
+
+log = logging.getLogger(__name__)
+
+# Words that make an escalation a skills problem: the fix is in the Skills tab, not "Go ahead".
+SKILL_KEYWORDS = ("skill", "oauth", "notion", "gmail", "integration", "disconnect", "reconnect", "re-auth", "reauth")
+PRIORITY_ACCENT = {"critical": "coral", "important": "amber", "normal": "grey"}
+PRIORITY_RANK = {"critical": 0, "important": 1, "normal": 2}
+APPROVED = "approved"
+DISMISSED = "dismissed"
+
+Action = Callable[[str], Awaitable[object]]
+
+
+class EscalationService(Protocol):
+    """What the approvals section needs from the subconscious service."""
+
+    async def escalations_list(self, status: object = None) -> list[Escalation]:
+        ...
+
+    async def escalations_approve(self, escalation_id: object) -> str:
+        ...
+
+    async def escalations_dismiss(self, escalation_id: object) -> str:
+        ...
+
+
+def is_skill_related(escalation: Escalation) -> bool:
+    """Whether the escalation is about a skill (connection, authorisation, integration)."""
+    text = f"{escalation.title} {escalation.description}".lower()
+    return any(word in text for word in SKILL_KEYWORDS)
+
+
+def skill_for(escalation: Escalation, skills: Mapping[str, str]) -> str:
+    """The name of the skill an escalation talks about (``skills`` maps name → title), or ``""``."""
+    text = f"{escalation.title} {escalation.description}".lower()
+    for name, title in skills.items():
+        if name.lower() in text or (title and title.lower() in text):
+            return name
+    return ""
+
+
+class ApprovalCard(QFrame):
+    """One pending escalation.
+
+    The buttons trampoline into :meth:`approve` / :meth:`skip` (tests await them). While an action is in
+    flight both buttons are disabled; the card emits ``decided`` only when the action succeeded, and
+    shows the error on itself otherwise.
+    """
+
+    decided = Signal(str, str)               # escalation id, "approved" | "dismissed"
+    fix_in_skills_requested = Signal(str)    # skill name ("" when the text names none)
+    closed = Signal(str)                     # escalation id: resolved elsewhere, the user closed the card
+
+    def __init__(
+        self,
+        escalation: Escalation,
+        *,
+        approve: Action,
+        dismiss: Action,
+        jobs: Jobs,
+        skills: Mapping[str, str] | None = None,
+        parent: QWidget | None = None,
+    ) -> None:
+        super().__init__(parent)
+        self.setObjectName("approvalCard")
+        self.escalation = escalation
+        self._approve = approve
+        self._dismiss = dismiss
+        self._jobs = jobs
+        self._is_busy = False
+        self.resolved_elsewhere: str | None = None
+        self.is_skill_related = is_skill_related(escalation)
+        self.skill_name = skill_for(escalation, skills or {}) if self.is_skill_related else ""
+        self._build()
+        self._restyle()
+
+    def _build(self) -> None:
+        esc = self.escalation
+        pad = max(6, em(self) // 2)
+        outer = QVBoxLayout(self)
+        outer.setContentsMargins(pad * 2, pad * 2, pad * 2, pad * 2)
+        outer.setSpacing(pad)
+        top = QHBoxLayout()
+        top.setSpacing(pad)
+        self.title_label = QLabel(esc.title, self)
+        self.title_label.setFont(scaled_font(self, 1.05, bold=True))
+        self.title_label.setWordWrap(True)
+        self.title_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.title_label.setAccessibleName("Approval title")
+        top.addWidget(self.title_label, 1)
+        self.priority_badge = Badge(esc.priority, PRIORITY_ACCENT.get(esc.priority, "grey"), self)
+        self.priority_badge.setAccessibleName(f"Priority: {esc.priority}")
+        top.addWidget(self.priority_badge, 0, Qt.AlignmentFlag.AlignTop)
+        outer.addLayout(top)
+        self.description_label = QLabel(esc.description, self)
+        self.description_label.setWordWrap(True)
+        self.description_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.description_label.setAccessibleName("What the assistant wants to do")
+        outer.addWidget(self.description_label)
+        self.note_label = MutedLabel("Requires your approval to proceed", self, factor=0.9)
+        self.note_label.setToolTip(f"Asked {exact_time(esc.created_at)}")
+        self.note_label.setAccessibleName("Requires your approval to proceed")
+        outer.addWidget(self.note_label)
+        self.error_label = ErrorLabel(self)
+        outer.addWidget(self.error_label)
+        buttons = QHBoxLayout()
+        buttons.setSpacing(pad)
+        self.spinner = Spinner(self)
+        self.spinner.setAccessibleName("Working")
+        buttons.addWidget(self.spinner)
+        buttons.addStretch(1)
+        self.skip_button = QPushButton("Skip", self)
+        self.skip_button.setAccessibleName(f"Skip: {esc.title}")
+        self.skip_button.setToolTip("Do nothing; the assistant will not carry this out")
+        self.skip_button.clicked.connect(self._on_skip_button_clicked)
+        buttons.addWidget(self.skip_button)
+        self.approve_button = QPushButton("Go ahead", self)
+        self.approve_button.setProperty("primary", True)
+        self.approve_button.setAccessibleName(f"Go ahead: {esc.title}")
+        self.approve_button.setToolTip("Let the assistant carry this out now")
+        self.approve_button.clicked.connect(self._on_approve_button_clicked)
+        buttons.addWidget(self.approve_button)
+        self.fix_button = QPushButton("Fix in Skills", self)
+        self.fix_button.setProperty("primary", True)
+        self.fix_button.setAccessibleName(f"Fix in Skills: {esc.title}")
+        self.fix_button.setToolTip("Open the Skills tab" + (f" on {self.skill_name}" if self.skill_name else ""))
+        self.fix_button.clicked.connect(self._on_fix_button_clicked)
+        buttons.addWidget(self.fix_button)
+        self.close_button = QPushButton("Close", self)
+        self.close_button.setAccessibleName(f"Close card: {esc.title}")
+        self.close_button.clicked.connect(self._on_close_button_clicked)
+        self.close_button.hide()
+        buttons.addWidget(self.close_button)
+        outer.addLayout(buttons)
+        self.approve_button.setVisible(not self.is_skill_related)
+        self.fix_button.setVisible(self.is_skill_related)
+        self.setAccessibleName(f"Approval needed: {esc.title}")
+        self.setFocusProxy(self.primary_button)
+
+    @property
+    def primary_button(self) -> QPushButton:
+        return self.fix_button if self.is_skill_related else self.approve_button
+
+    @property
+    def is_busy(self) -> bool:
+        return self._is_busy
+
+    def retheme(self) -> None:
+        self._restyle()
+
+    def _restyle(self) -> None:
+        palette = app_palette()
+        border = accent("amber", palette)
+        # A warm amber wash: light amber on light themes, a deep amber on dark ones; the text keeps the
+        # palette's own colour, which reads on both.
+        fill = QColor("#4A3508") if is_dark(palette) else QColor("#FEF3C7")
+        width = 2 if self.property("highlighted") else 1
+        set_style_sheet(
+            self,
+            f"QFrame#approvalCard {{ background-color: {fill.name()};"
+            f" border: {width}px solid {border.name()}; border-radius: 8px; }}"
+            f" QFrame#approvalCard QLabel {{ background: transparent; }}",
+        )
+
+    def changeEvent(self, event: QEvent) -> None:  # noqa: N802 (Qt override)
+        if event.type() in (QEvent.Type.PaletteChange, QEvent.Type.ApplicationPaletteChange):
+            self._restyle()
+        super().changeEvent(event)
+
+    def flash(self) -> None:
+        """Draw attention to the card for a moment (after a notification was clicked)."""
+        self.setProperty("highlighted", True)
+        self._restyle()
+        QTimer.singleShot(1600, self._on_flash_timeout)
+
+    def _on_flash_timeout(self) -> None:
+        self.setProperty("highlighted", False)
+        self._restyle()
+
+    # --- actions --------------------------------------------------------------------------------
+
+    def _set_busy(self, busy: bool) -> None:
+        self._is_busy = busy
+        for button in (self.approve_button, self.skip_button, self.fix_button):
+            button.setEnabled(not busy)
+        if busy:
+            self.spinner.start()
+        else:
+            self.spinner.stop()
+
+    async def _run(self, action: Action, decision: str) -> bool:
+        if self._is_busy:
+            return False
+        self.error_label.clear_text()
+        self._set_busy(True)
+        try:
+            await action(self.escalation.id)
+        except UserFacingError as exc:
+            self._set_busy(False)
+            self.error_label.show_text(str(exc))
+            if self.resolved_elsewhere:
+                self._show_resolved()
+            return False
+        self._set_busy(False)
+        self.decided.emit(self.escalation.id, decision)
+        return True
+
+    async def approve(self) -> bool:
+        """"Go ahead": approve the escalation (its action runs in the background)."""
+        return await self._run(self._approve, APPROVED)
+
+    async def skip(self) -> bool:
+        """"Skip": dismiss without executing anything."""
+        return await self._run(self._dismiss, DISMISSED)
+
+    def fix_in_skills(self) -> None:
+        """"Fix in Skills": open the Skills tab on the skill this is about."""
+        self.fix_in_skills_requested.emit(self.skill_name)
+
+    def mark_resolved(self, status: str) -> None:
+        """The escalation was resolved elsewhere (RPC, another window) while this card was busy."""
+        self.resolved_elsewhere = status
+
+    def _show_resolved(self) -> None:
+        for button in (self.approve_button, self.skip_button, self.fix_button):
+            button.hide()
+        self.close_button.show()
+        self.close_button.setFocus()
+
+    def _on_approve_button_clicked(self) -> None:
+        self._jobs.spawn(self.approve(), name="approve-escalation")
+
+    def _on_skip_button_clicked(self) -> None:
+        self._jobs.spawn(self.skip(), name="skip-escalation")
+
+    def _on_fix_button_clicked(self) -> None:
+        self.fix_in_skills()
+
+    def _on_close_button_clicked(self) -> None:
+        self.closed.emit(self.escalation.id)
+
+
+class ApprovalsView(QWidget):
+    """The Approval Needed section: pending escalations, most urgent first."""
+
+    fix_in_skills_requested = Signal(str)
+
+    def __init__(
+        self,
+        service: EscalationService,
+        jobs: Jobs,
+        skills: Callable[[], Mapping[str, str]] = dict,
+        parent: QWidget | None = None,
+    ) -> None:
+        super().__init__(parent)
+        self._service = service
+        self._jobs = jobs
+        self._skills = skills
+        self._cards: dict[str, ApprovalCard] = {}
+        self._is_loaded = False
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        pad = max(4, em(self) // 3)
+        layout.setSpacing(pad * 2)
+        header = QHBoxLayout()
+        self.header = SectionHeader("Approval Needed", self)
+        header.addWidget(self.header)
+        self.count_badge = Badge("0", "amber", self)
+        self.count_badge.setAccessibleName("Pending approvals")
+        self.count_badge.hide()
+        header.addWidget(self.count_badge)
+        header.addStretch(1)
+        layout.addLayout(header)
+        self.list_error = ErrorLabel(self)
+        layout.addWidget(self.list_error)
+        self.empty_label = EmptyState("Nothing needs your approval right now.", self)
+        self.empty_label.setAccessibleName("Nothing needs your approval")
+        self.empty_label.setAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter)
+        self.empty_label.setContentsMargins(0, 0, 0, 0)
+        self.empty_label.hide()
+        layout.addWidget(self.empty_label)
+        self._list = QVBoxLayout()
+        self._list.setSpacing(pad * 2)
+        layout.addLayout(self._list)
+
+    def card(self, escalation_id: str) -> ApprovalCard | None:
+        return self._cards.get(escalation_id)
+
+    def cards(self) -> list[ApprovalCard]:
+        return sorted(self._cards.values(), key=lambda c: (PRIORITY_RANK.get(c.escalation.priority, 3),
+                                                           -c.escalation.created_at))
+
+    async def refresh(self) -> None:
+        """Reload the pending escalations (cards that are busy keep their state)."""
+        try:
+            pending = await self._service.escalations_list("pending")
+        except UserFacingError as exc:
+            self.list_error.show_text(f"Could not load what needs your approval: {exc}")
+            return
+        self.list_error.clear_text()
+        self._is_loaded = True
+        ids = {esc.id for esc in pending}
+        for esc_id in [eid for eid, card in self._cards.items() if eid not in ids and not card.is_busy]:
+            self._drop(esc_id)
+        for esc in pending:
+            if esc.id not in self._cards:
+                self._add(esc)
+        self._relayout()
+
+    def on_escalation_changed(self, escalation: Escalation) -> None:
+        card = self._cards.get(escalation.id)
+        if escalation.status == "pending":
+            if card is None:
+                self._add(escalation)
+                self._relayout()
+            return
+        if card is None:
+            return
+        if card.is_busy:
+            card.mark_resolved(escalation.status)   # the card's own action decides when it leaves
+            return
+        self._drop(escalation.id)
+        self._relayout()
+
+    def _add(self, escalation: Escalation) -> ApprovalCard:
+        card = ApprovalCard(
+            escalation, approve=self._service.escalations_approve, dismiss=self._service.escalations_dismiss,
+            jobs=self._jobs, skills=self._skills(), parent=self,
+        )
+        card.decided.connect(self._on_card_decided)
+        card.closed.connect(self._on_card_closed)
+        card.fix_in_skills_requested.connect(self.fix_in_skills_requested)
+        self._cards[escalation.id] = card
+        return card
+
+    def _drop(self, escalation_id: str) -> None:
+        card = self._cards.pop(escalation_id, None)
+        if card is None:
+            return
+        had_focus = card.isAncestorOf(self.focusWidget()) if self.focusWidget() else False
+        self._list.removeWidget(card)
+        card.hide()
+        card.deleteLater()
+        if had_focus:
+            remaining = self.cards()
+            if remaining:
+                remaining[0].primary_button.setFocus()
+
+    def _relayout(self) -> None:
+        ordered = self.cards()
+        for index, card in enumerate(ordered):
+            if self._list.indexOf(card) != index:
+                self._list.removeWidget(card)
+                self._list.insertWidget(index, card)
+            card.show()
+        self.empty_label.setVisible(self._is_loaded and not ordered)
+        self.count_badge.setText(str(len(ordered)))
+        self.count_badge.setVisible(bool(ordered))
+
+    def focus_escalation(self, escalation_id: str) -> ApprovalCard | None:
+        """Give the card's main button the keyboard focus and flash it; None when there is no such card."""
+        card = self._cards.get(escalation_id)
+        if card is None:
+            return None
+        card.primary_button.setFocus(Qt.FocusReason.OtherFocusReason)
+        card.flash()
+        return card
+
+    def _on_card_decided(self, escalation_id: str, _decision: str) -> None:
+        self._drop(escalation_id)
+        self._relayout()
+
+    def _on_card_closed(self, escalation_id: str) -> None:
+        self._drop(escalation_id)
+        self._relayout()

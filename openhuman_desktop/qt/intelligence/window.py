@@ -1,0 +1,337 @@
+"""The Intelligence window: Subconscious (status, approvals, tasks, activity), Skills and Memory tabs."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from PySide6.QtCore import QEvent, Qt, QTimer
+from PySide6.QtGui import QCloseEvent, QGuiApplication, QKeySequence, QShortcut
+from PySide6.QtWidgets import (
+    QFrame,
+    QMainWindow,
+    QScrollArea,
+    QSplitter,
+    QTabWidget,
+    QVBoxLayout,
+    QWidget,
+)
+
+from openhuman_desktop.qt.asyncutil import Jobs, Refresher
+from openhuman_desktop.qt.bridge import CoreBridge
+from openhuman_desktop.qt.intelligence.activity import ActivityView
+from openhuman_desktop.qt.intelligence.approvals import ApprovalsView
+from openhuman_desktop.qt.intelligence.status_bar import StatusBarView
+from openhuman_desktop.qt.intelligence.tasks import TasksView
+from openhuman_desktop.qt.intelligence.widgets import Banner, em, retheme
+from openhuman_desktop.qt.memory_tab import MemoryView
+from openhuman_desktop.qt.skills_tab import SkillsView
+from openhuman_desktop.store import Escalation, LogEntry, Task
+
+if TYPE_CHECKING:
+    from openhuman_desktop.bootstrap import Services
+
+log = logging.getLogger(__name__)
+
+WINDOW_TITLE = "OpenHuman — Intelligence"
+TAB_NAMES = ("subconscious", "skills", "memory")
+TIME_REFRESH_MS = 30_000
+NO_WINDOW_MANAGER = ("offscreen", "minimal")
+
+_STYLE = """
+QFrame#statusBar, QFrame#panel {
+    background-color: palette(base);
+    border: 1px solid palette(midlight);
+    border-radius: 8px;
+}
+QFrame#taskCard { border-radius: 6px; }
+QFrame#taskCard[hovered="true"] { background-color: palette(alternate-base); }
+QFrame#undoBar { background-color: palette(alternate-base); border-radius: 6px; }
+QScrollArea#leftScroll, QWidget#leftContent { background: transparent; }
+QPushButton[primary="true"] {
+    background-color: palette(highlight);
+    color: palette(highlighted-text);
+    border: 1px solid palette(highlight);
+    border-radius: 5px;
+    padding: 4px 14px;
+    font-weight: 600;
+}
+QPushButton[primary="true"]:focus { border: 2px solid palette(window-text); }
+QPushButton[primary="true"]:disabled {
+    background-color: palette(midlight);
+    border-color: palette(midlight);
+    color: palette(mid);
+}
+QToolButton#intentChip { padding: 0px 2px; }
+QLineEdit { padding: 3px 4px; }
+"""
+
+
+class IntelligenceWindow(QMainWindow):
+    """The main window of the tray app. Closing it only hides it: the app lives on in the tray.
+
+    Args:
+        services: the running instance (only ``subconscious``, ``memory``, ``skills``, ``clock`` and
+            ``models.health`` are used).
+        bridge: where core events arrive as Qt signals.
+    """
+
+    def __init__(self, services: Services, bridge: CoreBridge, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self._services = services
+        self._bridge = bridge
+        self.jobs = Jobs()
+        self._has_refreshed = False
+        self._is_closed = False
+        now: Callable[[], float] = services.clock.now
+        self.setWindowTitle(WINDOW_TITLE)
+        self.setObjectName("intelligenceWindow")
+        self.setStyleSheet(_STYLE)
+        unit = em(self)
+        self.resize(unit * 80, unit * 54)
+        self.setMinimumSize(unit * 44, unit * 30)
+
+        central = QWidget(self)
+        outer = QVBoxLayout(central)
+        pad = max(6, unit // 2)
+        outer.setContentsMargins(pad * 2, pad * 2, pad * 2, pad * 2)
+        outer.setSpacing(pad)
+        self.notice_banner = Banner(central, accent_name="blue")
+        outer.addWidget(self.notice_banner)
+        self.tabs = QTabWidget(central)
+        self.tabs.setAccessibleName("Sections")
+        self.tabs.setDocumentMode(True)
+        outer.addWidget(self.tabs, 1)
+        self.setCentralWidget(central)
+
+        service = services.subconscious
+        self.status_bar_view = StatusBarView(service, now, self.jobs, model_problem=self._model_problem)
+        self.approvals_view = ApprovalsView(service, self.jobs, skills=self._skill_titles)
+        self.tasks_view = TasksView(service, now, self.jobs)
+        self.activity_view = ActivityView(service.log_list, now, self.jobs)
+        self.skills_view = SkillsView(services.skills, self.jobs)
+        self.memory_view = MemoryView(services.memory, now, self.jobs)
+        self.tabs.addTab(self._subconscious_page(pad), "Subconscious")
+        self.tabs.addTab(self.skills_view, "Skills")
+        self.tabs.addTab(self.memory_view, "Memory")
+        for index, name in enumerate(("Subconscious", "Skills", "Memory")):
+            self.tabs.setTabToolTip(index, f"{name} (Ctrl+{index + 1})")
+            shortcut = QShortcut(QKeySequence(f"Ctrl+{index + 1}"), self)
+            shortcut.activated.connect(lambda i=index: self.tabs.setCurrentIndex(i))
+        close = QShortcut(QKeySequence(QKeySequence.StandardKey.Close), self)
+        close.activated.connect(self.close)
+        refresh = QShortcut(QKeySequence(QKeySequence.StandardKey.Refresh), self)
+        refresh.activated.connect(self._on_refresh_shortcut_activated)
+
+        self._status = Refresher(self.jobs, self.status_bar_view.refresh, "status-refresh")
+        self._approvals = Refresher(self.jobs, self.approvals_view.refresh, "approvals-refresh")
+        self._times = QTimer(self)
+        self._times.setInterval(TIME_REFRESH_MS)
+        self._times.timeout.connect(self._on_times_timeout)
+        self.approvals_view.fix_in_skills_requested.connect(self._on_approvals_view_fix_in_skills_requested)
+        self.tabs.currentChanged.connect(self._on_tabs_current_changed)
+        self._connections: list[tuple[Any, Callable[..., None]]] = [
+            (bridge.task_changed, self._on_bridge_task_changed),
+            (bridge.task_removed, self._on_bridge_task_removed),
+            (bridge.activity_batch, self._on_bridge_activity_batch),
+            (bridge.escalation_changed, self._on_bridge_escalation_changed),
+            (bridge.tick_started, self._on_bridge_tick_started),
+            (bridge.tick_finished, self._on_bridge_tick_finished),
+            (bridge.status_changed, self._on_bridge_status_changed),
+        ]
+        for signal, slot in self._connections:
+            signal.connect(slot)
+
+    def _subconscious_page(self, pad: int) -> QWidget:
+        page = QWidget()
+        layout = QVBoxLayout(page)
+        layout.setContentsMargins(0, pad, 0, 0)
+        layout.setSpacing(pad)
+        layout.addWidget(self.status_bar_view)
+        splitter = QSplitter(Qt.Orientation.Horizontal, page)
+        splitter.setChildrenCollapsible(False)
+        splitter.setHandleWidth(pad)
+        left = QWidget(splitter)
+        left_layout = QVBoxLayout(left)
+        left_layout.setContentsMargins(0, 0, 0, 0)
+        left_layout.setSpacing(pad)
+        self.left_scroll = QScrollArea(left)
+        self.left_scroll.setObjectName("leftScroll")
+        self.left_scroll.setWidgetResizable(True)
+        self.left_scroll.setFrameShape(QFrame.Shape.NoFrame)
+        self.left_scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        content = QWidget()
+        content.setObjectName("leftContent")
+        content_layout = QVBoxLayout(content)
+        content_layout.setContentsMargins(pad, pad, pad * 2, pad)
+        content_layout.setSpacing(pad * 3)
+        content_layout.addWidget(self.approvals_view)
+        content_layout.addWidget(self.tasks_view)
+        content_layout.addStretch(1)
+        self.left_scroll.setWidget(content)
+        left_layout.addWidget(self.left_scroll, 1)
+        add_box = QWidget(left)
+        add_layout = QVBoxLayout(add_box)
+        add_layout.setContentsMargins(pad, 0, pad * 2, 0)
+        add_layout.addWidget(self.tasks_view.add_view)
+        left_layout.addWidget(add_box)
+        panel = QFrame(splitter)
+        panel.setObjectName("panel")
+        panel_layout = QVBoxLayout(panel)
+        panel_layout.setContentsMargins(pad * 2, pad * 2, pad, pad)
+        panel_layout.addWidget(self.activity_view)
+        splitter.addWidget(left)
+        splitter.addWidget(panel)
+        splitter.setStretchFactor(0, 5)
+        splitter.setStretchFactor(1, 6)
+        unit = em(self)
+        splitter.setSizes([unit * 30, unit * 36])
+        self.splitter = splitter
+        layout.addWidget(splitter, 1)
+        return page
+
+    # --- the interface the app shell uses -------------------------------------------------------
+
+    def bring_to_front(self) -> None:
+        """Show the window (restored if minimised), raise it and give it the focus."""
+        self.setWindowState((self.windowState() & ~Qt.WindowState.WindowMinimized) | Qt.WindowState.WindowActive)
+        self.show()
+        if QGuiApplication.platformName() not in NO_WINDOW_MANAGER:   # offscreen warns "does not support raise()"
+            self.raise_()
+            self.activateWindow()
+
+    def show_tab(self, name: str) -> None:
+        """Switch to ``"subconscious"``, ``"skills"`` or ``"memory"``."""
+        if name not in TAB_NAMES:
+            raise ValueError(f"unknown tab {name!r}; expected one of {', '.join(TAB_NAMES)}")
+        self.tabs.setCurrentIndex(TAB_NAMES.index(name))
+
+    @property
+    def current_tab(self) -> str:
+        return TAB_NAMES[self.tabs.currentIndex()]
+
+    def focus_escalation(self, escalation_id: str) -> None:
+        """Bring the window up on the Subconscious tab with the escalation's card focused."""
+        self.bring_to_front()
+        self.show_tab("subconscious")
+        if not self._focus_card(escalation_id):
+            self.jobs.spawn(self._load_and_focus(escalation_id), name="focus-escalation")
+
+    def _focus_card(self, escalation_id: str) -> bool:
+        card = self.approvals_view.focus_escalation(escalation_id)
+        if card is None:
+            return False
+        self.left_scroll.ensureWidgetVisible(card)
+        return True
+
+    async def _load_and_focus(self, escalation_id: str) -> None:
+        await self.approvals_view.refresh()
+        if not self._focus_card(escalation_id):
+            self.show_notice("That request was already answered.")
+
+    def open_skill(self, name: str) -> bool:
+        """Switch to the Skills tab on skill ``name`` (the list when there is no such skill)."""
+        self.show_tab("skills")
+        return self.skills_view.select_skill(name) if name else False
+
+    def show_notice(self, text: str) -> None:
+        """Show ``text`` in a dismissible banner at the top of the window."""
+        self.notice_banner.show_text(text)
+
+    async def refresh(self) -> None:
+        """Reload every section from the services."""
+        self._has_refreshed = True
+        await asyncio.gather(
+            self.activity_view.refresh(),
+            self.status_bar_view.refresh(),
+            self.approvals_view.refresh(),
+            self.tasks_view.refresh(),
+            self.skills_view.refresh(),
+            self.memory_view.refresh(),
+        )
+
+    async def aclose(self) -> None:
+        """Stop listening to the bridge, stop timers and cancel the window's jobs; safe to call twice."""
+        if self._is_closed:
+            return
+        self._is_closed = True
+        for signal, slot in self._connections:
+            with contextlib.suppress(RuntimeError, TypeError):
+                signal.disconnect(slot)
+        self._times.stop()
+        await self.jobs.aclose()
+
+    def closeEvent(self, event: QCloseEvent) -> None:
+        event.ignore()
+        self.hide()
+
+    # --- helpers --------------------------------------------------------------------------------
+
+    def _model_problem(self) -> str | None:
+        models = getattr(self._services, "models", None)
+        health = getattr(models, "health", {}).get("local") if models is not None else None
+        return None if health is None or health.ok else str(health.message)
+
+    def _skill_titles(self) -> dict[str, str]:
+        return {skill.name: skill.title for skill in self._services.skills.skills}
+
+    def changeEvent(self, event: QEvent) -> None:  # noqa: N802 (Qt override)
+        if event.type() in (QEvent.Type.ApplicationPaletteChange, QEvent.Type.PaletteChange):
+            retheme(self)   # the system switched between light and dark
+        super().changeEvent(event)
+
+    def showEvent(self, event: QEvent) -> None:  # noqa: N802 (Qt override)
+        super().showEvent(event)
+        self._times.start()
+        if not self._has_refreshed and not self._is_closed:
+            self._has_refreshed = True
+            self.jobs.spawn(self.refresh(), name="window-refresh")
+
+    def hideEvent(self, event: QEvent) -> None:  # noqa: N802 (Qt override)
+        super().hideEvent(event)
+        self._times.stop()
+
+    # --- slots ----------------------------------------------------------------------------------
+
+    def _on_bridge_task_changed(self, task: Task) -> None:
+        self.tasks_view.on_task_changed(task)
+        self._status.request()
+
+    def _on_bridge_task_removed(self, task_id: str) -> None:
+        self.tasks_view.on_task_removed(task_id)
+        self._status.request()
+
+    def _on_bridge_activity_batch(self, entries: list[LogEntry]) -> None:
+        self.activity_view.on_activity_batch(entries)
+
+    def _on_bridge_escalation_changed(self, escalation: Escalation) -> None:
+        self.approvals_view.on_escalation_changed(escalation)
+        self._status.request()
+
+    def _on_bridge_tick_started(self, generation: int, due_count: int) -> None:
+        self.status_bar_view.on_tick_started(generation, due_count)
+
+    def _on_bridge_tick_finished(self, generation: int, outcome: str) -> None:
+        self.status_bar_view.on_tick_finished(generation, outcome)
+        self._status.request()
+
+    def _on_bridge_status_changed(self) -> None:
+        self._status.request()
+
+    def _on_approvals_view_fix_in_skills_requested(self, skill_name: str) -> None:
+        self.open_skill(skill_name)
+
+    def _on_tabs_current_changed(self, index: int) -> None:
+        if self._has_refreshed and TAB_NAMES[index] == "skills":
+            self.jobs.spawn(self.skills_view.refresh(), name="skills-refresh", group="skills-refresh")
+        elif self._has_refreshed and TAB_NAMES[index] == "memory":
+            self.jobs.spawn(self.memory_view.refresh(), name="memory-refresh", group="memory-refresh")
+
+    def _on_times_timeout(self) -> None:
+        self.tasks_view.refresh_times()
+
+    def _on_refresh_shortcut_activated(self) -> None:
+        self.jobs.spawn(self.refresh(), name="window-refresh")

@@ -1,0 +1,369 @@
+"""The tray icon: state at a glance (idle, thinking, attention, problem), its menu, its notifications."""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any, Protocol
+
+from PySide6.QtCore import QObject, Signal
+from PySide6.QtGui import QAction
+from PySide6.QtWidgets import QMenu, QSystemTrayIcon
+
+from openhuman_desktop.qt import icons
+from openhuman_desktop.qt.asyncutil import Jobs, Refresher
+from openhuman_desktop.qt.errors import ErrorReporter, Notify
+
+log = logging.getLogger(__name__)
+
+APP_NAME = "OpenHuman"
+MESSAGE_MS = 10_000
+MAX_BODY = 240
+MAX_TOOLTIP_REASON = 160
+
+
+class StatusSource(Protocol):
+    """What the tray needs from the subconscious service (``services.subconscious``)."""
+
+    async def status(self) -> dict[str, Any]: ...
+
+    def trigger(self) -> None: ...
+
+    async def set_paused(self, paused: bool) -> None: ...
+
+
+class BridgeSignals(Protocol):
+    """The :class:`~openhuman_desktop.qt.bridge.CoreBridge` signals the tray listens to."""
+
+    status_changed: Any
+    tick_started: Any
+    tick_finished: Any
+    escalation_changed: Any
+    notified: Any
+
+
+OpenWindow = Callable[[str | None], None]  # escalation id to show, or None for the window as it is
+
+
+# --- what the tray shows (pure, so it is easy to test) --------------------------------------------
+
+
+@dataclass(frozen=True)
+class TrayView:
+    """Everything the tray shows for one status."""
+
+    icon_state: str      # one of icons.TRAY_STATES
+    badge: int           # pending approvals (0 = no badge)
+    headline: str        # first line of the tooltip and the menu's status line
+    tooltip: str
+    is_paused: bool
+    can_pause: bool      # False when the heartbeat is off in config.toml
+
+
+STARTING = TrayView(icons.IDLE, 0, "Starting…", f"{APP_NAME} — starting…", False, False)
+
+
+def format_time(timestamp: float | None, now: float) -> str:
+    """A clock time for the tooltip: ``14:05`` today, ``Tue 14:05`` this week, else ``3 Mar 14:05``."""
+    if timestamp is None:
+        return "never"
+    moment = datetime.fromtimestamp(timestamp)
+    today = datetime.fromtimestamp(now).date()
+    if moment.date() == today:
+        return moment.strftime("%H:%M")
+    if abs((moment.date() - today).days) < 7:
+        return moment.strftime("%a %H:%M")
+    return f"{moment.day} {moment.strftime('%b %H:%M')}"
+
+
+def plural(count: int, word: str) -> str:
+    return f"{count} {word}" if count == 1 else f"{count} {word}s"
+
+
+def describe(status: Mapping[str, Any], now: float) -> TrayView:
+    """Turn ``subconscious_status`` into what the tray shows.
+
+    The icon says the most urgent thing: a problem, then thinking, then approvals waiting, then
+    paused. The approval count is painted on whichever icon is showing.
+    """
+    state = str(status.get("state", "idle"))
+    reason = " ".join(str(status.get("state_reason") or "").split())
+    pending = int(status.get("pending_escalations") or 0)
+    tasks = int(status.get("task_count") or 0)
+    if state == "degraded":
+        icon, headline = icons.PROBLEM, "Problem"
+    elif state == "ticking":
+        icon, headline = icons.THINKING, "Thinking…"
+    elif pending:
+        icon, headline = icons.ATTENTION, f"{plural(pending, 'approval')} waiting"
+    elif state == "paused":
+        icon, headline = icons.PAUSED, "Paused"
+    elif state == "disabled":
+        icon, headline = icons.PAUSED, "Heartbeat off"
+    else:
+        icon, headline = icons.IDLE, "Idle"
+    lines = [f"{APP_NAME} — {headline}"]
+    if state in ("degraded", "paused", "disabled", "ticking") and reason:
+        if len(reason) > MAX_TOOLTIP_REASON:
+            reason = reason[: MAX_TOOLTIP_REASON - 1] + "…"
+        lines.append(reason)
+    counts = plural(tasks, "task")
+    if pending and icon != icons.ATTENTION:
+        counts += f" · {plural(pending, 'approval')} waiting"
+    lines.append(counts)
+    last = format_time(status.get("last_tick_at"), now)
+    if state in ("paused", "disabled"):
+        next_text = "paused" if state == "paused" else "off"
+    else:
+        next_text = format_time(status.get("next_tick_at"), now) if status.get("next_tick_at") else "—"
+    lines.append(f"Last tick: {last} · Next tick: {next_text}")
+    return TrayView(
+        icon_state=icon, badge=pending, headline=headline, tooltip="\n".join(lines),
+        is_paused=state == "paused", can_pause=state != "disabled",
+    )
+
+
+def shorten(text: str, limit: int = MAX_BODY) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+# --- the tray -------------------------------------------------------------------------------------
+
+
+class TrayShell(QObject):
+    """The tray icon and its menu; works (and is testable) without a system tray.
+
+    Args:
+        is_available: whether the desktop has a system tray. Without one the icon is never shown and
+            messages go to ``fallback_notify`` (the window's banner) instead.
+        request_quit: sets the app's stop event (Quit never calls ``QApplication.quit``).
+        reporter: the UI-boundary error reporter (it also tells the user through :meth:`notify`).
+    """
+
+    message_shown = Signal(str, str)   # title, text — whatever the user was notified of
+    view_changed = Signal(object)      # TrayView
+
+    def __init__(
+        self,
+        *,
+        is_available: bool,
+        request_quit: Callable[[], None],
+        reporter: ErrorReporter,
+        now: Callable[[], float] = time.time,
+        parent: QObject | None = None,
+    ) -> None:
+        super().__init__(parent)
+        self.is_available = is_available
+        self._request_quit = request_quit
+        self._reporter = reporter
+        self._now = now
+        self._source: StatusSource | None = None
+        self._open_window: OpenWindow | None = None
+        self._fallback_notify: Notify | None = None
+        self._bridge: BridgeSignals | None = None
+        self._announced: set[str] = set()
+        self._message_target: str | None = None
+        self._jobs = Jobs()
+        self._refresher = Refresher(self._jobs, self._load_status, "tray-status")
+        self.view = STARTING
+        self.menu = QMenu()
+        self.menu.setAccessibleName(f"{APP_NAME} menu")
+        self.status_action = self._add_action("Starting…", None, "What the assistant is doing now")
+        self.status_action.setEnabled(False)
+        self.menu.addSeparator()
+        self.open_action = self._add_action("Open Intelligence", self._on_open_action_triggered,
+                                            "Show tasks, activity and approvals")
+        self.run_now_action = self._add_action("Run Now", self._on_run_now_action_triggered,
+                                               "Look at the due tasks now instead of waiting for the next tick")
+        self.pause_action = self._add_action("Pause heartbeat", self._on_pause_action_triggered,
+                                             "Stop scheduled ticks until you resume them")
+        self.menu.addSeparator()
+        self.quit_action = self._add_action("Quit", self._on_quit_action_triggered,
+                                            "Stop the assistant and close OpenHuman")
+        for action in (self.open_action, self.run_now_action, self.pause_action):
+            action.setEnabled(False)
+        self.tray = QSystemTrayIcon(self)
+        self.tray.setContextMenu(self.menu)
+        self.tray.activated.connect(self._on_tray_activated)
+        self.tray.messageClicked.connect(self._on_tray_message_clicked)
+        self._apply(STARTING)
+
+    def _add_action(self, text: str, slot: Callable[[], None] | None, tip: str) -> QAction:
+        action = QAction(text, self.menu)
+        action.setToolTip(tip)
+        action.setStatusTip(tip)
+        if slot is not None:
+            action.triggered.connect(slot)
+        self.menu.addAction(action)
+        return action
+
+    # --- wiring ---------------------------------------------------------------------------------
+
+    def attach(
+        self,
+        source: StatusSource,
+        bridge: BridgeSignals,
+        open_window: OpenWindow,
+        fallback_notify: Notify | None = None,
+    ) -> None:
+        """Connect to the running core: the status source, the bridge's signals, the window."""
+        self._source = source
+        self._open_window = open_window
+        self._fallback_notify = fallback_notify
+        self._bridge = bridge
+        for signal in (bridge.status_changed, bridge.tick_started, bridge.tick_finished):
+            signal.connect(self._on_core_status_hint)
+        bridge.escalation_changed.connect(self._on_bridge_escalation_changed)
+        bridge.notified.connect(self._on_bridge_notified)
+        for action in (self.open_action, self.run_now_action):
+            action.setEnabled(True)
+        self.request_refresh()
+
+    def detach(self) -> None:
+        """Stop listening to the bridge (shutdown)."""
+        bridge, self._bridge = self._bridge, None
+        if bridge is None:
+            return
+        for signal in (bridge.status_changed, bridge.tick_started, bridge.tick_finished):
+            signal.disconnect(self._on_core_status_hint)
+        bridge.escalation_changed.disconnect(self._on_bridge_escalation_changed)
+        bridge.notified.disconnect(self._on_bridge_notified)
+
+    def show(self) -> None:
+        """Show the icon (only where a system tray exists)."""
+        if self.is_available:
+            self.tray.show()
+
+    def hide(self) -> None:
+        self.tray.hide()
+
+    async def aclose(self) -> None:
+        """Detach, hide, and cancel status loads in flight; safe to call twice."""
+        self.detach()
+        self.hide()
+        await self._jobs.aclose()
+
+    async def wait_idle(self) -> None:
+        """Wait until no status load or menu action is running (for tests and shutdown)."""
+        await self._jobs.wait_idle()
+
+    # --- status ---------------------------------------------------------------------------------
+
+    def request_refresh(self) -> None:
+        """Reload the status soon; a burst of requests costs at most two loads."""
+        if self._source is not None:
+            self._refresher.request()
+
+    async def refresh(self) -> None:
+        """Reload the status now and show it."""
+        await self._load_status()
+
+    async def _load_status(self) -> None:
+        if self._source is None:
+            return
+        try:
+            status = await self._source.status()
+        except Exception as exc:
+            self._reporter.report(exc, "tray status")
+            return
+        self._apply(describe(status, self._now()))
+
+    def _apply(self, view: TrayView) -> None:
+        self.view = view
+        self.tray.setIcon(icons.tray_icon(view.icon_state, view.badge))
+        self.tray.setToolTip(view.tooltip)
+        self.status_action.setText(view.headline)
+        self.pause_action.setText("Resume heartbeat" if view.is_paused else "Pause heartbeat")
+        self.pause_action.setToolTip(
+            "Start scheduled ticks again" if view.is_paused
+            else "Stop scheduled ticks until you resume them" if view.can_pause
+            else "The heartbeat is off in config.toml (heartbeat.enabled = false)"
+        )
+        self.pause_action.setEnabled(self._source is not None and view.can_pause)
+        self.view_changed.emit(view)
+
+    # --- notifications --------------------------------------------------------------------------
+
+    def notify(self, title: str, text: str, target: str | None = None) -> None:
+        """Tell the user something: a tray message, or the fallback (window banner) without a tray.
+
+        ``target`` is the escalation a click on the message opens, if any.
+        """
+        self.message_shown.emit(title, text)
+        if self.is_available and QSystemTrayIcon.supportsMessages():
+            self._message_target = target
+            self.tray.showMessage(title, text, icons.app_icon(), MESSAGE_MS)
+        elif self._fallback_notify is not None:
+            self._fallback_notify(title, text)
+        else:
+            log.info("notification (nowhere to show it yet): %s — %s", title, text)
+
+    def _on_bridge_escalation_changed(self, escalation: Any) -> None:
+        self.request_refresh()
+        if getattr(escalation, "status", None) != "pending" or escalation.id in self._announced:
+            return
+        self._announced.add(escalation.id)
+        body = shorten(f"{escalation.title}: {escalation.description}" if escalation.description
+                       else escalation.title)
+        title = "Approval needed" + (" (critical)" if escalation.priority == "critical" else "")
+        self.notify(title, body, target=escalation.id)
+
+    def _on_bridge_notified(self, title: str, body: str) -> None:
+        self.notify(shorten(title, 80) or APP_NAME, shorten(body))
+
+    def _on_tray_message_clicked(self) -> None:
+        target, self._message_target = self._message_target, None
+        self._open(target)
+
+    # --- menu and clicks ------------------------------------------------------------------------
+
+    def _open(self, escalation_id: str | None = None) -> None:
+        if self._open_window is None:
+            self.notify(APP_NAME, "OpenHuman is still starting; the window opens in a moment.")
+            return
+        try:
+            self._open_window(escalation_id)
+        except Exception as exc:
+            self._reporter.report(exc, "open window")
+
+    def _on_core_status_hint(self, *_args: object) -> None:
+        self.request_refresh()
+
+    def _on_tray_activated(self, reason: QSystemTrayIcon.ActivationReason) -> None:
+        if reason in (QSystemTrayIcon.ActivationReason.Trigger, QSystemTrayIcon.ActivationReason.DoubleClick):
+            self._open(None)
+
+    def _on_open_action_triggered(self) -> None:
+        self._open(None)
+
+    def _on_run_now_action_triggered(self) -> None:
+        if self._source is None:
+            return
+        try:
+            self._source.trigger()
+        except Exception as exc:
+            self._reporter.report(exc, "Run Now")
+            return
+        log.info("Run Now from the tray")
+
+    def _on_pause_action_triggered(self) -> None:
+        self._jobs.spawn(self.toggle_pause(), name="tray-pause")
+
+    async def toggle_pause(self) -> None:
+        """Pause the heartbeat, or resume it when paused."""
+        if self._source is None:
+            return
+        paused = not self.view.is_paused
+        try:
+            await self._source.set_paused(paused)
+        except Exception as exc:
+            self._reporter.report(exc, "pause" if paused else "resume")
+        await self._load_status()
+
+    def _on_quit_action_triggered(self) -> None:
+        log.info("Quit from the tray")
+        self._request_quit()

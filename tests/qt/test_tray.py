@@ -1,0 +1,294 @@
+"""The tray: what it shows for each status, its menu actions, its notifications (offscreen)."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Coroutine, Iterator
+from datetime import datetime
+from typing import Any
+
+import pytest
+from PySide6.QtCore import QPoint
+from PySide6.QtGui import QColor
+from PySide6.QtWidgets import QSystemTrayIcon
+
+from openhuman_desktop import events
+from openhuman_desktop.errors import StoreUnavailable
+from openhuman_desktop.qt import icons
+from openhuman_desktop.qt.bridge import CoreBridge
+from openhuman_desktop.qt.errors import ErrorReporter
+from openhuman_desktop.qt.tray import TrayShell, describe, format_time
+from openhuman_desktop.store import Escalation
+
+NOW = datetime(2024, 5, 14, 15, 0).timestamp()
+TRAY_SHOW_WARNING = "systemTrayWindowChanged"  # offscreen Qt warns when a tray icon is shown
+
+
+def status(**changes: Any) -> dict[str, Any]:
+    base: dict[str, Any] = {
+        "enabled": True, "inference_enabled": True, "interval_minutes": 5, "state": "idle",
+        "state_reason": "Waiting for the next tick.", "task_count": 12, "total_ticks": 3,
+        "last_tick_at": datetime(2024, 5, 14, 14, 2).timestamp(), "consecutive_failures": 0,
+        "pending_escalations": 0, "next_tick_at": datetime(2024, 5, 14, 14, 7).timestamp(),
+    }
+    base.update(changes)
+    return base
+
+
+def escalation(escalation_id: str = "esc-1", state: str = "pending", priority: str = "normal") -> Escalation:
+    return Escalation(
+        id=escalation_id, task_id="task-1", log_id=None, title="Forward 3 urgent emails",
+        description="Forward them to #team-alerts", priority=priority, status=state, created_at=NOW,
+        resolved_at=None,
+    )
+
+
+class FakeSubconscious:
+    """The three calls the tray makes, recorded; ``current`` is what status() returns."""
+
+    def __init__(self) -> None:
+        self.current = status()
+        self.status_calls = 0
+        self.triggers = 0
+        self.paused_calls: list[bool] = []
+        self.fail_with: Exception | None = None
+
+    async def status(self) -> dict[str, Any]:
+        self.status_calls += 1
+        await asyncio.sleep(0)
+        if self.fail_with is not None:
+            raise self.fail_with
+        return dict(self.current)
+
+    def trigger(self) -> None:
+        self.triggers += 1
+
+    async def set_paused(self, paused: bool) -> None:
+        self.paused_calls.append(paused)
+        self.current = status(state="paused" if paused else "idle", state_reason="Paused by you.")
+
+
+class Harness:
+    def __init__(self, shell: TrayShell, source: FakeSubconscious, bus: events.EventBus, reporter: ErrorReporter,
+                 loop: asyncio.AbstractEventLoop) -> None:
+        self.shell = shell
+        self.source = source
+        self.bus = bus
+        self.reporter = reporter
+        self.loop = loop
+        self.opened: list[str | None] = []
+        self.quits: list[bool] = []
+        self.fallback: list[tuple[str, str]] = []
+        self.messages: list[tuple[str, str]] = []
+        shell.message_shown.connect(lambda title, text: self.messages.append((title, text)))
+
+    def run(self, coro: Coroutine[Any, Any, Any]) -> Any:
+        return self.loop.run_until_complete(asyncio.wait_for(coro, 10))
+
+    def settle(self) -> None:
+        self.run(self.shell.wait_idle())
+
+
+@pytest.fixture
+def harness(qloop: asyncio.AbstractEventLoop, tmp_path: Any) -> Iterator[Harness]:
+    yield from make_harness(qloop, tmp_path, is_available=False)
+
+
+@pytest.fixture
+def tray_harness(qloop: asyncio.AbstractEventLoop, tmp_path: Any) -> Iterator[Harness]:
+    yield from make_harness(qloop, tmp_path, is_available=True)
+
+
+def make_harness(loop: asyncio.AbstractEventLoop, tmp_path: Any, *, is_available: bool) -> Iterator[Harness]:
+    reporter = ErrorReporter(tmp_path / "openhuman.log")
+    quits: list[bool] = []
+    shell = TrayShell(is_available=is_available, request_quit=lambda: quits.append(True), reporter=reporter,
+                      now=lambda: NOW)
+    reporter.set_notifier(shell.notify)
+    bus = events.EventBus()
+    bridge = CoreBridge(bus)
+    h = Harness(shell, FakeSubconscious(), bus, reporter, loop)
+    h.quits = quits
+    shell.attach(h.source, bridge, h.opened.append, lambda title, text: h.fallback.append((title, text)))
+    h.settle()
+    yield h
+    h.run(shell.aclose())
+    bridge.detach()
+
+
+def menu_texts(shell: TrayShell) -> list[str]:
+    return [action.text() for action in shell.menu.actions() if not action.isSeparator()]
+
+
+# --- what the tray shows -----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("changes", "icon", "headline"), [
+    ({}, icons.IDLE, "Idle"),
+    ({"state": "ticking", "state_reason": "Looking at 4 due task(s)."}, icons.THINKING, "Thinking…"),
+    ({"pending_escalations": 2}, icons.ATTENTION, "2 approvals waiting"),
+    ({"pending_escalations": 1}, icons.ATTENTION, "1 approval waiting"),
+    ({"state": "degraded", "state_reason": "Ollama did not answer."}, icons.PROBLEM, "Problem"),
+    ({"state": "paused"}, icons.PAUSED, "Paused"),
+    ({"state": "disabled"}, icons.PAUSED, "Heartbeat off"),
+])
+def test_each_state_has_its_own_icon_and_headline(changes: dict[str, Any], icon: str, headline: str) -> None:
+    view = describe(status(**changes), NOW)
+    assert (view.icon_state, view.headline) == (icon, headline)
+    assert view.tooltip.splitlines()[0] == f"OpenHuman — {headline}"
+
+
+def test_problem_tooltip_says_why() -> None:
+    view = describe(status(state="degraded", state_reason="Ollama at http://127.0.0.1:11434 did not answer.",
+                           pending_escalations=3), NOW)
+    lines = view.tooltip.splitlines()
+    assert lines[1] == "Ollama at http://127.0.0.1:11434 did not answer."
+    assert "3 approvals waiting" in view.tooltip  # the count is still said, and painted as a badge
+    assert view.badge == 3
+
+
+def test_tooltip_has_task_count_last_and_next_tick() -> None:
+    view = describe(status(), NOW)
+    assert view.tooltip.splitlines()[1:] == ["12 tasks", "Last tick: 14:02 · Next tick: 14:07"]
+    paused = describe(status(state="paused", state_reason="Paused by you."), NOW)
+    assert paused.tooltip.splitlines()[-1] == "Last tick: 14:02 · Next tick: paused"
+    fresh = describe(status(last_tick_at=None, task_count=1), NOW)
+    assert "1 task\n" in fresh.tooltip and "Last tick: never" in fresh.tooltip
+
+
+def test_format_time_names_the_day_when_not_today() -> None:
+    assert format_time(datetime(2024, 5, 14, 9, 5).timestamp(), NOW) == "09:05"
+    assert format_time(datetime(2024, 5, 12, 9, 5).timestamp(), NOW) == "Sun 09:05"
+    assert format_time(datetime(2024, 3, 3, 9, 5).timestamp(), NOW) == "3 Mar 09:05"
+    assert format_time(None, NOW) == "never"
+
+
+def test_badge_is_painted_on_the_attention_icon(qapp: Any) -> None:
+    inside_badge = QPoint(17, 9)
+    assert icons.render(icons.ATTENTION, 32).pixelColor(inside_badge) != QColor(icons.BADGE_FILL)
+    assert icons.render(icons.ATTENTION, 32, count=3).pixelColor(inside_badge) == QColor(icons.BADGE_FILL)
+    assert icons.badge_text(12) == "9+" and icons.badge_text(4) == "4"
+    for state in icons.TRAY_STATES:
+        assert not icons.tray_icon(state).isNull()
+        assert not icons.tray_icon(state, 5).pixmap(22, 22).isNull()
+    assert not icons.app_icon().isNull()
+
+
+# --- menu ----------------------------------------------------------------------------------------------
+
+
+def test_menu_offers_the_four_commands_with_accessible_texts(harness: Harness) -> None:
+    assert menu_texts(harness.shell) == ["Idle", "Open Intelligence", "Run Now", "Pause heartbeat", "Quit"]
+    assert harness.shell.menu.accessibleName()
+    for action in harness.shell.menu.actions():
+        if not action.isSeparator():
+            assert action.toolTip() and action.toolTip() != action.text()
+
+
+def test_before_the_core_runs_only_quit_works(qapp: Any, tmp_path: Any) -> None:
+    shell = TrayShell(is_available=False, request_quit=lambda: None, reporter=ErrorReporter(tmp_path / "x.log"))
+    assert shell.tray.toolTip() == "OpenHuman — starting…"
+    assert not shell.run_now_action.isEnabled() and not shell.pause_action.isEnabled()
+    assert shell.quit_action.isEnabled()
+    shell.open_action.trigger()  # nothing to open yet: says so instead of failing
+    shell.deleteLater()
+
+
+def test_run_now_triggers_a_tick(harness: Harness) -> None:
+    harness.shell.run_now_action.trigger()
+    assert harness.source.triggers == 1
+
+
+def test_pause_then_resume(harness: Harness) -> None:
+    harness.shell.pause_action.trigger()
+    harness.settle()
+    assert harness.source.paused_calls == [True]
+    assert harness.shell.pause_action.text() == "Resume heartbeat"
+    assert harness.shell.view.icon_state == icons.PAUSED
+    harness.shell.pause_action.trigger()
+    harness.settle()
+    assert harness.source.paused_calls == [True, False]
+    assert harness.shell.pause_action.text() == "Pause heartbeat"
+
+
+def test_pause_is_disabled_when_the_heartbeat_is_off_in_config(harness: Harness) -> None:
+    harness.source.current = status(state="disabled", state_reason="off in config.toml")
+    harness.run(harness.shell.refresh())
+    assert not harness.shell.pause_action.isEnabled()
+    assert "config.toml" in harness.shell.pause_action.toolTip()
+
+
+def test_quit_only_requests_the_quit(harness: Harness) -> None:
+    harness.shell.quit_action.trigger()
+    assert harness.quits == [True]
+
+
+def test_open_and_left_click_open_the_window(harness: Harness) -> None:
+    harness.shell.open_action.trigger()
+    harness.shell.tray.activated.emit(QSystemTrayIcon.ActivationReason.Trigger)
+    harness.shell.tray.activated.emit(QSystemTrayIcon.ActivationReason.Context)  # the menu, not the window
+    assert harness.opened == [None, None]
+
+
+# --- status follows the core -------------------------------------------------------------------------
+
+
+def test_status_follows_core_events_and_bursts_are_coalesced(harness: Harness) -> None:
+    before = harness.source.status_calls
+    harness.source.current = status(state="ticking", state_reason="Looking at 3 due task(s).")
+    harness.bus.publish(events.TickStarted(1, 3))
+    for _ in range(20):
+        harness.bus.publish(events.StatusChanged())
+    harness.settle()
+    assert harness.shell.view.icon_state == icons.THINKING
+    assert harness.shell.tray.toolTip().startswith("OpenHuman — Thinking…")
+    assert harness.source.status_calls - before <= 2
+    harness.source.current = status(pending_escalations=2)
+    harness.bus.publish(events.TickFinished(1, "ok"))
+    harness.settle()
+    assert (harness.shell.view.icon_state, harness.shell.view.badge) == (icons.ATTENTION, 2)
+    assert harness.shell.status_action.text() == "2 approvals waiting"
+
+
+def test_a_failing_status_is_reported_not_raised(harness: Harness, caplog: pytest.LogCaptureFixture) -> None:
+    harness.source.fail_with = StoreUnavailable("The database is locked by another program.")
+    harness.run(harness.shell.refresh())
+    assert "The database is locked by another program." in harness.reporter.shown
+    assert any("database is locked" in record.getMessage() for record in caplog.records)
+
+
+# --- notifications -------------------------------------------------------------------------------------
+
+
+def test_new_escalation_is_announced_once_and_falls_back_to_the_window_without_a_tray(harness: Harness) -> None:
+    harness.bus.publish(events.EscalationChanged(escalation()))
+    harness.bus.publish(events.EscalationChanged(escalation()))  # same one again: no second message
+    harness.bus.publish(events.EscalationChanged(escalation("esc-2", state="approved")))  # not new
+    harness.settle()
+    assert harness.messages == [("Approval needed", "Forward 3 urgent emails: Forward them to #team-alerts")]
+    assert harness.fallback == harness.messages
+
+
+@pytest.mark.qt_log_ignore(TRAY_SHOW_WARNING)
+def test_clicking_the_escalation_message_opens_its_card(tray_harness: Harness) -> None:
+    tray_harness.shell.show()
+    tray_harness.bus.publish(events.EscalationChanged(escalation("esc-9", priority="critical")))
+    assert tray_harness.messages[-1][0] == "Approval needed (critical)"
+    assert tray_harness.fallback == []
+    tray_harness.shell.tray.messageClicked.emit()
+    assert tray_harness.opened == ["esc-9"]
+    tray_harness.bus.publish(events.Notified("Digest ready", "Your weekly digest is in the workspace."))
+    assert tray_harness.messages[-1] == ("Digest ready", "Your weekly digest is in the workspace.")
+    tray_harness.shell.tray.messageClicked.emit()
+    assert tray_harness.opened == ["esc-9", None]
+
+
+def test_notification_skill_messages_are_shown(harness: Harness) -> None:
+    harness.bus.publish(events.Notified("Heads up", "  The build  finished.\n"))
+    assert harness.messages == [("Heads up", "The build finished.")]
+
+
+def test_tray_icon_is_only_shown_where_a_tray_exists(harness: Harness) -> None:
+    harness.shell.show()
+    assert not harness.shell.tray.isVisible()
+

@@ -1,0 +1,387 @@
+"""The Intelligence window: the shell's interface, the status bar, Run Now, accessibility and the theme."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+import pytest
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QColor, QPalette
+from PySide6.QtWidgets import (
+    QAbstractButton,
+    QAbstractItemView,
+    QApplication,
+    QComboBox,
+    QLineEdit,
+    QPlainTextEdit,
+    QTabWidget,
+    QWidget,
+)
+
+from openhuman_desktop.errors import StoreUnavailable
+from openhuman_desktop.qt.intelligence import IntelligenceWindow
+from openhuman_desktop.qt.intelligence.status_bar import StatusBarView
+from openhuman_desktop.qt.intelligence.widgets import ACCENTS, exact_time, relative_time
+
+CONTROLS = (QAbstractButton, QLineEdit, QComboBox, QPlainTextEdit, QAbstractItemView, QTabWidget)
+
+
+def status_bar(window: IntelligenceWindow) -> StatusBarView:
+    return window.status_bar_view
+
+
+# --- the interface the app shell relies on ------------------------------------------------------------
+
+
+def test_the_window_is_titled_and_has_the_three_tabs(fake_window: IntelligenceWindow) -> None:
+    assert fake_window.windowTitle() == "OpenHuman — Intelligence"
+    tabs = [fake_window.tabs.tabText(i) for i in range(fake_window.tabs.count())]
+    assert tabs == ["Subconscious", "Skills", "Memory"]
+    assert fake_window.current_tab == "subconscious"
+
+
+@pytest.mark.parametrize("name", ["skills", "memory", "subconscious"])
+def test_show_tab_switches_by_name(fake_window: IntelligenceWindow, settle: Any, name: str) -> None:
+    fake_window.show_tab(name)
+    settle(fake_window)
+    assert fake_window.current_tab == name
+
+
+def test_show_tab_refuses_an_unknown_name(fake_window: IntelligenceWindow) -> None:
+    with pytest.raises(ValueError, match="unknown tab"):
+        fake_window.show_tab("settings")
+
+
+def test_closing_hides_the_window_and_the_app_lives_on(fake_window: IntelligenceWindow) -> None:
+    assert fake_window.isVisible()
+    assert not fake_window.close()   # the close event is ignored …
+    assert fake_window.isHidden()    # … and the window hidden
+    fake_window.bring_to_front()
+    assert fake_window.isVisible()
+    assert not fake_window.windowState() & Qt.WindowState.WindowMinimized
+
+
+def test_bring_to_front_restores_a_minimised_window(fake_window: IntelligenceWindow) -> None:
+    fake_window.showMinimized()
+    fake_window.bring_to_front()
+    assert fake_window.isVisible()
+    assert not fake_window.windowState() & Qt.WindowState.WindowMinimized
+
+
+def test_show_notice_is_a_dismissible_banner(fake_window: IntelligenceWindow, qtbot: Any) -> None:
+    banner = fake_window.notice_banner
+    assert banner.isHidden()
+    fake_window.show_notice("OpenHuman is already running; here it is.")
+    assert banner.isVisible()
+    assert banner.label.text() == "OpenHuman is already running; here it is."
+    qtbot.mouseClick(banner.close_button, Qt.MouseButton.LeftButton)
+    assert banner.isHidden()
+
+
+def test_open_skill_shows_that_skill(fake_window: IntelligenceWindow, settle: Any) -> None:
+    assert fake_window.open_skill("gmail")
+    settle(fake_window)
+    assert fake_window.current_tab == "skills"
+    assert fake_window.skills_view.current_skill_name() == "gmail"
+    assert fake_window.skills_view.detail.title_label.text() == "Gmail"
+    assert not fake_window.open_skill("no-such-skill")
+
+
+def test_focus_escalation_raises_the_window_on_the_card(
+    fake_window: IntelligenceWindow, fake_services: Any, fakes: Any, settle: Any, qrun: Any
+) -> None:
+    escalation = fakes.make_escalation(escalation_id="esc-9")
+    fake_services.subconscious.escalations[escalation.id] = escalation
+    fake_window.show_tab("memory")
+    fake_window.hide()
+    fake_window.focus_escalation("esc-9")     # not loaded yet: the window loads it, then focuses it
+    settle(fake_window)
+    assert fake_window.isVisible()
+    assert fake_window.current_tab == "subconscious"
+    card = fake_window.approvals_view.card("esc-9")
+    assert card is not None
+    assert card.property("highlighted")
+    fake_window.focus_escalation("esc-9")
+    assert fake_window.focusWidget() is card.approve_button
+
+
+def test_focus_escalation_of_an_answered_request_says_so(fake_window: IntelligenceWindow, settle: Any) -> None:
+    fake_window.focus_escalation("gone")
+    settle(fake_window)
+    assert "already answered" in fake_window.notice_banner.label.text()
+
+
+def test_refresh_loads_every_section_from_the_real_services(intelligence_window: IntelligenceWindow) -> None:
+    window = intelligence_window
+    titles = {card.task.title for card in window.tasks_view.cards()}
+    assert titles == {
+        "Check connected skills for errors or disconnections",
+        "Review new memory updates for actionable items",
+        "Monitor system health (Ollama, memory, connections)",
+    }
+    assert all(card.default_badge.isVisibleTo(card) for card in window.tasks_view.cards())
+    assert status_bar(window).tasks_label.text() == "3 tasks"
+    assert status_bar(window).ticks_label.text() == "0 ticks"
+    assert status_bar(window).last_tick_label.text() == "No tick yet"
+    assert window.approvals_view.empty_label.isVisible()
+    assert window.activity_view.empty_label.isVisible()
+    assert window.skills_view.skills_list.count() >= 4
+
+
+def test_aclose_disconnects_the_bridge_and_is_idempotent(
+    fake_window: IntelligenceWindow, fake_bridge: Any, fakes: Any, qrun: Any
+) -> None:
+    qrun(fake_window.aclose())
+    qrun(fake_window.aclose())
+    fake_bridge.task_changed.emit(fakes.make_task("Arrives after closing", task_id="late"))
+    assert fake_window.tasks_view.card("late") is None
+
+
+# --- status bar ---------------------------------------------------------------------------------------
+
+
+def test_status_bar_shows_counts_and_relative_last_tick_with_exact_tooltip(
+    fake_window: IntelligenceWindow, fakes: Any
+) -> None:
+    bar = status_bar(fake_window)
+    bar.set_status(fakes.base_status(task_count=1, total_ticks=12, last_tick_at=fakes.NOW - 240))
+    assert bar.tasks_label.text() == "1 task"
+    assert bar.ticks_label.text() == "12 ticks"
+    assert bar.last_tick_label.text() == "Last tick 4 min ago"
+    assert bar.last_tick_label.toolTip() == exact_time(fakes.NOW - 240)
+    assert bar.next_tick_label.text().startswith("Next tick ")
+    assert bar.failed_label.isHidden()
+    assert bar.reason_label.isHidden()
+    assert bar.state_label.text() == "Idle"
+
+
+def test_status_bar_shows_failures_in_coral(fake_window: IntelligenceWindow, fakes: Any) -> None:
+    bar = status_bar(fake_window)
+    bar.set_status(fakes.base_status(consecutive_failures=2, state="degraded",
+                                     state_reason="Ollama is not running at http://127.0.0.1:11434"))
+    assert bar.failed_label.isVisible()
+    assert bar.failed_label.text() == "2 failed"
+    coral = {QColor(c).name() for c in ACCENTS["coral"]}
+    assert any(c in bar.failed_label.styleSheet().lower() for c in coral)
+    assert bar.reason_label.isVisible()
+    assert bar.reason_label.text() == "Ollama is not running at http://127.0.0.1:11434"
+    assert bar.state_label.text() == "Degraded"
+
+
+@pytest.mark.parametrize("state, reason, shown", [
+    ("paused", "Paused by you; resume it to let the assistant look at your tasks.", True),
+    ("disabled", "The heartbeat is off (heartbeat.enabled = false in config.toml).", True),
+    ("idle", "Waiting for the next tick.", False),
+])
+def test_status_bar_shows_the_reason_when_degraded_or_paused(
+    fake_window: IntelligenceWindow, fakes: Any, state: str, reason: str, shown: bool
+) -> None:
+    bar = status_bar(fake_window)
+    bar.set_status(fakes.base_status(state=state, state_reason=reason, next_tick_at=None))
+    assert bar.reason_label.isVisible() is shown
+    if shown:
+        assert bar.reason_label.text() == reason
+        assert bar.next_tick_label.text() == ""
+
+
+def test_status_bar_ages_relative_times(fake_window: IntelligenceWindow, fake_services: Any, fakes: Any) -> None:
+    bar = status_bar(fake_window)
+    bar.set_status(fakes.base_status(last_tick_at=fakes.NOW - 60))
+    assert bar.last_tick_label.text() == "Last tick 1 min ago"
+    fake_services.clock.set_wall(fakes.NOW + 3 * 3600)
+    bar._on_clock_timeout()
+    assert bar.last_tick_label.text() == "Last tick 3 h ago"
+
+
+def test_status_bar_shows_a_store_error(fake_window: IntelligenceWindow, fake_services: Any, qrun: Any) -> None:
+    fake_services.subconscious.fail["status"] = StoreUnavailable("The database is locked by another program.")
+    qrun(fake_window.status_bar_view.refresh())
+    assert fake_window.status_bar_view.error_label.isVisible()
+    assert "locked by another program" in fake_window.status_bar_view.error_label.text()
+
+
+def test_status_bar_follows_status_changed_events(
+    fake_window: IntelligenceWindow, fake_services: Any, fake_bridge: Any, fakes: Any, settle: Any
+) -> None:
+    fake_services.subconscious.current = fakes.base_status(total_ticks=13)
+    fake_bridge.status_changed.emit()
+    settle(fake_window)
+    assert status_bar(fake_window).ticks_label.text() == "13 ticks"
+
+
+def test_relative_time_words() -> None:
+    assert relative_time(1000, 1010) == "just now"
+    assert relative_time(1000, 1000 + 4 * 60) == "4 min ago"
+    assert relative_time(1000, 1000 + 2 * 3600) == "2 h ago"
+    assert relative_time(1000, 1000 + 3 * 86400) == "3 days ago"
+    assert relative_time(1000 + 600, 1000) == "in 10 min"
+
+
+# --- Run Now ------------------------------------------------------------------------------------------
+
+
+def test_run_now_shows_progress_for_the_whole_tick(
+    fake_window: IntelligenceWindow, fake_services: Any, fake_bridge: Any, qtbot: Any, settle: Any
+) -> None:
+    bar = status_bar(fake_window)
+    qtbot.mouseClick(bar.run_now_button, Qt.MouseButton.LeftButton)
+    settle(fake_window)
+    assert fake_services.subconscious.triggered == 1
+    assert bar.is_busy and not bar.run_now_button.isEnabled()
+    assert bar.progress_label.text() == "Starting…"
+    fake_bridge.tick_finished.emit(6, "cancelled")   # an older tick ending (superseded) is not ours
+    fake_services.subconscious.current["state"] = "ticking"
+    settle(fake_window)
+    assert bar.is_busy
+    fake_bridge.tick_started.emit(7, 3)
+    assert bar.progress_label.text() == "Looking at 3 tasks…"
+    assert bar.is_busy and not bar.run_now_button.isEnabled()
+    fake_services.subconscious.current["state"] = "idle"
+    fake_bridge.tick_finished.emit(7, "ok")
+    settle(fake_window)
+    assert not bar.is_busy
+    assert bar.run_now_button.isEnabled()
+    assert bar.progress_label.isHidden()
+
+
+def test_run_now_settles_when_its_tick_never_started(
+    fake_window: IntelligenceWindow, fake_services: Any, fake_bridge: Any, qtbot: Any, settle: Any
+) -> None:
+    bar = status_bar(fake_window)
+    qtbot.mouseClick(bar.run_now_button, Qt.MouseButton.LeftButton)
+    settle(fake_window)
+    fake_bridge.tick_finished.emit(4, "cancelled")
+    settle(fake_window)
+    assert not bar.is_busy
+    assert bar.run_now_button.isEnabled()
+
+
+def test_run_now_error_is_shown_on_the_status_bar(
+    fake_window: IntelligenceWindow, fake_services: Any, qtbot: Any, settle: Any
+) -> None:
+    fake_services.subconscious.fail["trigger"] = RuntimeError("the subconscious engine is not attached")
+    bar = status_bar(fake_window)
+    qtbot.mouseClick(bar.run_now_button, Qt.MouseButton.LeftButton)
+    settle(fake_window)
+    assert "not attached" in bar.error_label.text()
+    assert bar.run_now_button.isEnabled()
+
+
+def test_run_now_on_the_real_engine(
+    intelligence_window: IntelligenceWindow, gui_harness: Any, qtbot: Any, settle: Any, until: Any
+) -> None:
+    bar = status_bar(intelligence_window)
+    gui_harness.local.decide_by_title({}, default="noop")
+    qtbot.mouseClick(bar.run_now_button, Qt.MouseButton.LeftButton)
+    settle(intelligence_window)
+    assert bar.is_busy
+    until(lambda: not bar.is_busy and bar.ticks_label.text() == "1 tick", message="tick did not finish")
+    assert bar.run_now_button.isEnabled()
+    assert bar.last_tick_label.text() == "Last tick just now"
+    model = intelligence_window.activity_view.model
+    until(lambda: model.rowCount() == 3 and all(e.decision == "noop" for e in model.entries()))
+
+
+def test_an_unreachable_model_is_shown(
+    qtbot: Any, qrun: Any, tmp_path: Any, monkeypatch: Any, settle: Any
+) -> None:
+    from openhuman_desktop.qt.bridge import CoreBridge
+    from tests.fakes.engine_harness import open_harness
+
+    manager = open_harness(tmp_path, monkeypatch, local="down", keep_system_tasks=True)
+    harness = qrun(manager.__aenter__())
+    core_bridge = CoreBridge(harness.services.bus)
+    window = IntelligenceWindow(harness.services, core_bridge)
+    qtbot.addWidget(window)
+    try:
+        qrun(window.refresh())
+        bar = status_bar(window)
+        assert bar.state_label.text() == "Degraded"
+        shown = bar.reason_label.text() + bar.model_label.text()
+        assert "127.0.0.1" in shown
+    finally:
+        qrun(window.aclose())
+        core_bridge.detach()
+        qrun(manager.__aexit__(None, None, None))
+
+
+# --- accessibility, keyboard, theme -------------------------------------------------------------------
+
+
+def _is_qt_internal(widget: QWidget) -> bool:
+    parent = widget.parentWidget()
+    while parent is not None:
+        if isinstance(parent, (QComboBox, QAbstractItemView, QTabWidget)) and parent is not widget:
+            return True
+        parent = parent.parentWidget()
+    return widget.objectName().startswith("qt_")
+
+
+@pytest.mark.parametrize("tab", ["subconscious", "skills", "memory"])
+def test_every_control_has_an_accessible_name(
+    fake_window: IntelligenceWindow, fake_services: Any, fakes: Any, settle: Any, qrun: Any, tab: str
+) -> None:
+    fake_services.subconscious.escalations["e"] = fakes.make_escalation(escalation_id="e")
+    qrun(fake_window.refresh())
+    fake_window.show_tab(tab)
+    settle(fake_window)
+    unnamed = [f"{type(w).__name__} {w.text() if hasattr(w, 'text') else ''!r}"
+               for w in fake_window.findChildren(QWidget)
+               if isinstance(w, CONTROLS) and not _is_qt_internal(w) and not w.accessibleName()]
+    assert unnamed == []
+
+
+def test_controls_are_reachable_with_the_keyboard(fake_window: IntelligenceWindow) -> None:
+    unreachable = [w.accessibleName() for w in fake_window.findChildren(QWidget)
+                   if isinstance(w, (QAbstractButton, QLineEdit, QComboBox, QAbstractItemView))
+                   and not _is_qt_internal(w) and not (w.focusPolicy() & Qt.FocusPolicy.TabFocus)]
+    assert unreachable == []
+
+
+def test_tab_shortcuts_switch_tabs(fake_window: IntelligenceWindow, qtbot: Any, settle: Any) -> None:
+    fake_window.activateWindow()
+    qtbot.keyClick(fake_window, Qt.Key.Key_2, Qt.KeyboardModifier.ControlModifier)
+    settle(fake_window)
+    assert fake_window.current_tab == "skills"
+
+
+def _dark_palette() -> QPalette:
+    palette = QPalette()
+    for role, color in [(QPalette.ColorRole.Window, "#202124"), (QPalette.ColorRole.WindowText, "#E8EAED"),
+                        (QPalette.ColorRole.Base, "#2A2B2E"), (QPalette.ColorRole.Text, "#E8EAED"),
+                        (QPalette.ColorRole.Button, "#303134"), (QPalette.ColorRole.ButtonText, "#E8EAED"),
+                        (QPalette.ColorRole.PlaceholderText, "#9AA0A6")]:
+        palette.setColor(role, QColor(color))
+    return palette
+
+
+def test_the_window_follows_a_dark_palette(
+    fake_window: IntelligenceWindow, fake_services: Any, fakes: Any, qrun: Any, qapp: QApplication
+) -> None:
+    fake_services.subconscious.escalations["e"] = fakes.make_escalation(escalation_id="e", priority="critical")
+    qrun(fake_window.refresh())
+    card = fake_window.approvals_view.card("e")
+    assert card is not None
+    light_badge = card.priority_badge.styleSheet()
+    original = qapp.palette()
+    try:
+        qapp.setPalette(_dark_palette())
+        qrun(asyncio.sleep(0.05))   # palette changes reach the widgets as posted events
+        assert card.priority_badge.styleSheet() != light_badge
+        assert QColor(ACCENTS["coral"][1]).name() in card.priority_badge.styleSheet().lower()
+        assert fake_window.grab().width() > 0
+    finally:
+        qapp.setPalette(original)
+        qrun(asyncio.sleep(0.05))
+    assert card.priority_badge.styleSheet() == light_badge
+
+
+def test_sizes_follow_the_font(fake_window: IntelligenceWindow) -> None:
+    button = fake_window.status_bar_view.run_now_button
+    small = fake_window.status_bar_view.state_dot.sizeHint()
+    font = fake_window.font()
+    font.setPointSizeF(font.pointSizeF() * 2)
+    fake_window.status_bar_view.state_dot.setFont(font)
+    assert fake_window.status_bar_view.state_dot.sizeHint().width() > small.width()
+    assert button.sizeHint().height() > 0

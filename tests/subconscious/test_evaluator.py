@@ -1,0 +1,234 @@
+"""Evaluation: the request of CONTRACT §7 on both providers, fitting the context window, tolerant parsing."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from openhuman_desktop.errors import LlmReplyError, LlmUnavailable
+from openhuman_desktop.llm import OllamaClient, OpenAICompatClient
+from openhuman_desktop.llm.tokens import TokenCounter
+from openhuman_desktop.store import Task
+from openhuman_desktop.subconscious.decisions import Decision, Report
+from openhuman_desktop.subconscious.evaluator import (
+    ANSWER_TOKENS_BASE,
+    EVALUATION_SCHEMA,
+    ModelEvaluator,
+    parse_items,
+    task_line,
+    validate_items,
+)
+from tests.fakes.engine_harness import (
+    LOCAL_MODEL,
+    Brain,
+    bodies,
+    first_user_text,
+    messages_of,
+    open_harness,
+    schema_of,
+    task_lines,
+)
+from tests.fakes.model_servers import FakeOllama, FakeOpenAI, Reply
+
+TOKENS = TokenCounter()
+
+
+def make_task(number: int, title: str | None = None) -> Task:
+    return Task(id=f"task-{number:03}", title=title or f"Check mailbox number {number} for invoices", source="user",
+                recurrence="pending", enabled=True, last_run_at=None, next_run_at=None, completed=False,
+                created_at=0.0, intent="read", origin="user", intent_source="keyword", updated_at=0.0)
+
+
+def report(text: str = "## Environment\nLocal time: Monday") -> Report:
+    return Report(text=text, signature="sig", tokens=TOKENS.count(text))
+
+
+@pytest.fixture
+async def ollama() -> AsyncIterator[FakeOllama]:
+    with FakeOllama() as server:
+        server.add_model(LOCAL_MODEL)
+        brain = Brain()
+        server.set_responder(brain)
+        yield server
+
+
+@pytest.fixture
+async def ollama_client(ollama: FakeOllama) -> AsyncIterator[OllamaClient]:
+    client = OllamaClient(LOCAL_MODEL, ollama.url)
+    yield client
+    await client.aclose()
+
+
+# --- the request on both providers ----------------------------------------------------------------------
+
+
+def test_a_task_line_is_exactly_id_and_title() -> None:
+    assert task_line(make_task(7, "Send the report")) == "- [task-007] Send the report"
+
+
+async def test_ollama_gets_the_schema_in_format(ollama: FakeOllama, ollama_client: OllamaClient) -> None:
+    tasks = [make_task(1), make_task(2)]
+    evaluation = await ModelEvaluator(lambda: ollama_client, TOKENS).evaluate(tasks, report())
+    [body] = bodies(ollama)
+    assert body["format"] == EVALUATION_SCHEMA
+    assert body["options"] == {"temperature": 0}
+    assert task_lines(body) == [(t.id, t.title) for t in tasks]
+    assert set(evaluation.decisions) == {"task-001", "task-002"}
+    assert evaluation.model_calls == 1
+
+
+@pytest.mark.parametrize("rejects_json_schema", [False, True])
+async def test_openai_compatible_servers_get_the_schema_in_response_format(rejects_json_schema: bool) -> None:
+    with FakeOpenAI(reject_json_schema=rejects_json_schema) as server:
+        server.set_responder(Brain())
+        client = OpenAICompatClient("local-model", server.url, api_key_env=None)
+        try:
+            tasks = [make_task(1), make_task(2), make_task(3)]
+            evaluation = await ModelEvaluator(lambda: client, TOKENS).evaluate(tasks, report())
+        finally:
+            await client.aclose()
+        sent = bodies(server)
+        body = sent[-1]
+        assert schema_of(body) == EVALUATION_SCHEMA
+        if rejects_json_schema:
+            assert body["response_format"] == {"type": "json_object", "schema": EVALUATION_SCHEMA}
+            assert sent[0]["response_format"]["type"] == "json_schema"
+        else:
+            assert len(sent) == 1
+            assert body["response_format"]["type"] == "json_schema"
+            assert body["response_format"]["json_schema"]["schema"] == EVALUATION_SCHEMA
+        assert task_lines(body) == [(t.id, t.title) for t in tasks]
+        assert set(evaluation.decisions) == {t.id for t in tasks}
+
+
+async def test_no_local_model_is_a_clear_error() -> None:
+    with pytest.raises(LlmUnavailable, match=r"\[models.local\]"):
+        await ModelEvaluator(lambda: None, TOKENS).evaluate([make_task(1)], report())
+
+
+# --- fitting the context window -------------------------------------------------------------------------
+
+
+def prompt_tokens(body: dict[str, Any]) -> int:
+    return sum(TOKENS.count(str(m.get("content") or "")) for m in messages_of(body))
+
+
+async def test_many_tasks_are_split_so_every_request_fits_the_window(
+    ollama: FakeOllama, ollama_client: OllamaClient
+) -> None:
+    tasks = [make_task(n) for n in range(60)]
+    evaluator = ModelEvaluator(lambda: ollama_client, TOKENS, lambda: 2048)
+
+    evaluation = await evaluator.evaluate(tasks, report())
+
+    sent = bodies(ollama)
+    assert len(sent) > 1
+    seen = [task_id for body in sent for task_id, _ in task_lines(body)]
+    assert sorted(seen) == sorted(t.id for t in tasks), "every task exactly once"
+    for body in sent:
+        assert prompt_tokens(body) + ANSWER_TOKENS_BASE <= 2048
+    assert evaluation.model_calls == len(sent)
+    assert set(evaluation.decisions) == {t.id for t in tasks}
+
+
+async def test_a_report_larger_than_the_window_is_cut_and_says_so(
+    ollama: FakeOllama, ollama_client: OllamaClient
+) -> None:
+    big = report("## Changed workspace files\n" + " ".join(f"word{i}" for i in range(6000)))
+    evaluator = ModelEvaluator(lambda: ollama_client, TOKENS, lambda: 2048)
+    tasks = [make_task(1), make_task(2)]
+
+    await evaluator.evaluate(tasks, big)
+
+    sent = bodies(ollama)
+    assert sorted(task_id for body in sent for task_id, _ in task_lines(body)) == [t.id for t in tasks]
+    for body in sent:
+        assert prompt_tokens(body) + ANSWER_TOKENS_BASE <= 2048
+        assert "[The situation report was cut to fit the local model's context window of 2048 tokens.]" \
+            in first_user_text(body)
+        assert "word0 word1" in first_user_text(body)
+
+
+async def test_the_models_context_window_is_respected_end_to_end(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    async with open_harness(tmp_path, monkeypatch, context_length=2048) as h:
+        tasks = [await h.add_task(f"Check project {n} for overdue items") for n in range(25)]
+        for n in range(20):
+            h.write_file(f"projects/p{n}.md", " ".join(f"p{n}w{i}" for i in range(300)))
+
+        await h.tick()
+
+        sent = h.local_bodies("evaluation")
+        assert sorted(task_id for body in sent for task_id, _ in task_lines(body)) == sorted(t.id for t in tasks)
+        for body in sent:
+            assert prompt_tokens(body) + ANSWER_TOKENS_BASE <= 2048
+        assert {row.decision for row in await h.rows()} == {"noop"}
+
+
+# --- reading the answer ---------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("content", [
+    '{"evaluations": [{"task_id": "a", "decision": "noop"}]}',
+    '```json\n{"evaluations": [{"task_id": "a", "decision": "noop"}]}\n```',
+    'Here you go:\n{"evaluations": [{"task_id": "a", "decision": "noop"}]}\nHope that helps.',
+])
+def test_parse_items_tolerates_fences_and_chatter(content: str) -> None:
+    assert parse_items(content) == [{"task_id": "a", "decision": "noop"}]
+
+
+@pytest.mark.parametrize("content", ["", "no json here", '{"evaluations": {"a": 1}}', '{"evaluations": [', "[1, 2]"])
+def test_parse_items_refuses_what_is_not_an_evaluation(content: str) -> None:
+    with pytest.raises(LlmReplyError):
+        parse_items(content)
+
+
+def test_validate_items_checks_each_item_on_its_own() -> None:
+    tasks = [make_task(n) for n in range(1, 7)]
+    items: list[Any] = [
+        {"task_id": "task-001", "decision": "noop", "reason": "Nothing.", "priority": "normal"},
+        {"task_id": "task-001", "decision": "act", "reason": "a duplicate: the first one counts"},
+        {"task_id": " [task-002] ", "decision": " Escalate ", "reason": "  spread\n over   lines ",
+         "priority": "CRITICAL"},
+        {"task_id": "task-003", "decision": "maybe"},
+        {"task_id": "task-004", "decision": "act", "priority": "urgent", "reason": 5},
+        {"task_id": "task-999", "decision": "act"},
+        {"decision": "act"},
+        "not an object",
+        {"task_id": "task-005", "decision": None},
+    ]
+
+    decisions, problems = validate_items(items, tasks)
+
+    assert decisions == {
+        "task-001": Decision("task-001", "noop", "Nothing.", "normal"),
+        "task-002": Decision("task-002", "escalate", "spread over lines", "critical"),
+        "task-004": Decision("task-004", "act", "", "normal"),
+    }
+    assert set(problems) == {"task-003", "task-005", "task-006"}
+    assert "'maybe'" in problems["task-003"]
+    assert "did not mention" in problems["task-006"]
+
+
+def test_a_long_reason_is_cut() -> None:
+    [task] = [make_task(1)]
+    decisions, _ = validate_items([{"task_id": task.id, "decision": "noop", "reason": "x" * 5000}], [task])
+    assert len(decisions[task.id].reason) == 500
+
+
+async def test_the_repair_request_quotes_the_bad_answer(ollama: FakeOllama, ollama_client: OllamaClient) -> None:
+    ollama.script_chat(Reply(content="I think everything is fine"),
+                       Reply(content=json.dumps({"evaluations": [{"task_id": "task-001", "decision": "act"}]})))
+    evaluation = await ModelEvaluator(lambda: ollama_client, TOKENS).evaluate([make_task(1)], report())
+    first, repair = bodies(ollama)
+    assert repair["format"] == EVALUATION_SCHEMA
+    assert messages_of(repair)[:2] == messages_of(first)
+    assert messages_of(repair)[2] == {"role": "assistant", "content": "I think everything is fine"}
+    assert "could not be used: the answer holds no JSON object." in messages_of(repair)[3]["content"]
+    assert evaluation.decisions["task-001"].decision == "act"
+    assert evaluation.model_calls == 2

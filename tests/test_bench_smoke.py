@@ -1,0 +1,71 @@
+"""The benchmark scripts under bench/ still run: each with --quick, as a subprocess (no timing asserted)."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parent.parent
+BENCH = REPO / "bench"
+
+
+def run_bench(script: str) -> list[str]:
+    """Run ``bench/<script> --quick``; return its stdout lines after checking it exited 0."""
+    env = {key: value for key, value in os.environ.items() if key != "OLLAMA_HOST"}
+    result = subprocess.run(
+        [sys.executable, str(BENCH / script), "--quick"],
+        capture_output=True, text=True, timeout=110, cwd=str(REPO), env=env, stdin=subprocess.DEVNULL,
+    )
+    assert result.returncode == 0, f"{script} exited {result.returncode}:\n{result.stdout}\n{result.stderr}"
+    return result.stdout.splitlines()
+
+
+def figures(lines: list[str], prefix: str) -> list[str]:
+    return [line for line in lines if line.startswith(prefix)]
+
+
+def assert_budgets(lines: list[str], count: int) -> None:
+    verdicts = figures(lines, "BUDGET ")
+    assert len(verdicts) == count, lines
+    assert all(line.split()[1] in ("ok", "MISSED") for line in verdicts), verdicts
+
+
+@pytest.mark.e2e
+def test_rpc_bench_prints_its_figures() -> None:
+    lines = run_bench("rpc_bench.py")
+    assert len(figures(lines, "rpc tasks_list ")) == 1
+    pages = figures(lines, "rpc log_list page of 50 at depth ")
+    assert len(pages) >= 3 and all("median" in line and "p95" in line for line in pages)
+    assert len(figures(lines, "in-process ActivityLogRepository.page 50 at depth ")) == len(pages)
+    assert_budgets(lines, 2)
+
+
+def test_tick_bench_prints_its_figures() -> None:
+    lines = run_bench("tick_bench.py")
+    assert figures(lines, "tick model calls per tick ")
+    assert len(figures(lines, "tick idle gate, tick ")) == 2
+    assert figures(lines, "tick wall with fake Ollama, ")
+    assert figures(lines, "tick wall with instant in-process evaluator, ")
+    assert figures(lines, "chat round trip ")
+    assert figures(lines, "breakdown log.start ")
+    assert_budgets(lines, 3)
+
+
+def test_report_bench_prints_its_figures() -> None:
+    lines = run_bench("report_bench.py")
+    assert any("tokenizer first load" in line for line in lines)
+    assert len(figures(lines, "report build() ")) == 2
+    assert len(figures(lines, "report assemble() ")) == 2
+    assert_budgets(lines, 2)
+
+
+@pytest.mark.e2e
+def test_idle_bench_prints_its_figures() -> None:
+    lines = run_bench("idle_bench.py")
+    assert figures(lines, "idle RSS headless: median ")
+    assert figures(lines, "idle CPU headless over ")
+    assert_budgets(lines, 3)
