@@ -179,6 +179,9 @@ class DesktopApp(QObject):
         self._build = build
         self.stop = asyncio.Event()
         self.reporter = ErrorReporter(paths.log_file)
+        qapp = QApplication.instance()
+        if isinstance(qapp, QApplication):
+            qapp.setQuitOnLastWindowClosed(False)  # a tray app lives on without windows
         available = tray_is_available() if tray_available is None else tray_available
         self.tray = TrayShell(is_available=available, request_quit=self.request_quit, reporter=self.reporter)
         self.reporter.set_notifier(self.tray.notify)

@@ -4,18 +4,19 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import weakref
 from collections.abc import Awaitable, Callable, Coroutine
-from typing import Any
+from typing import Any, ClassVar
 
 log = logging.getLogger(__name__)
 
 
-def current_loop() -> asyncio.AbstractEventLoop:
-    """The running loop, or (in a synchronous test between two ``run_until_complete``) the current one."""
+def running_loop() -> asyncio.AbstractEventLoop | None:
+    """The running loop, or None (a synchronous test between two ``run_until_complete`` calls)."""
     try:
         return asyncio.get_running_loop()
     except RuntimeError:
-        return asyncio.get_event_loop_policy().get_event_loop()
+        return None
 
 
 class Jobs:
@@ -25,29 +26,54 @@ class Jobs:
     The owner keeps strong references, logs failures, cancels everything in :meth:`aclose`, and lets a
     test wait until the window is idle (:meth:`wait_idle`). Expected errors (``UserFacingError``) are
     handled by the coroutine itself, next to the control that caused them; anything reaching here is a bug.
+
+    In the app the qasync loop always runs while Qt delivers events. Only a synchronous test can click a
+    button while it does not; such a job waits in ``deferred`` until the test runs the loop again
+    (:meth:`start_deferred`, :meth:`wait_idle`), because a task stepped by ``processEvents`` outside
+    ``run_until_complete`` would find no running loop.
     """
+
+    _all: ClassVar[weakref.WeakSet[Jobs]] = weakref.WeakSet()
 
     def __init__(self) -> None:
         self._tasks: set[asyncio.Task[Any]] = set()
         self._groups: dict[str, asyncio.Task[Any]] = {}
+        self.deferred: list[tuple[Coroutine[Any, Any, Any], str, str | None]] = []
         self.failures: list[BaseException] = []
         self._closed = False
+        Jobs._all.add(self)
 
     def spawn(self, coro: Coroutine[Any, Any, Any], *, name: str, group: str | None = None) -> asyncio.Task[Any] | None:
         """Run ``coro`` in the background; with ``group``, a job of the same group still running is cancelled."""
         if self._closed:
             coro.close()
             return None
+        loop = running_loop()
+        if loop is None:
+            self.deferred.append((coro, name, group))
+            return None
         if group is not None:
             previous = self._groups.get(group)
             if previous is not None and not previous.done():
                 previous.cancel()
-        task = current_loop().create_task(coro, name=name)
+        task = loop.create_task(coro, name=name)
         self._tasks.add(task)
         if group is not None:
             self._groups[group] = task
         task.add_done_callback(self._on_task_done)
         return task
+
+    def start_deferred(self) -> None:
+        """Start the jobs spawned while the loop was not running (call with the loop running)."""
+        deferred, self.deferred = self.deferred, []
+        for coro, name, group in deferred:
+            self.spawn(coro, name=name, group=group)
+
+    @classmethod
+    def start_all_deferred(cls) -> None:
+        """:meth:`start_deferred` on every owner (test helpers call it when they run the loop)."""
+        for jobs in list(cls._all):
+            jobs.start_deferred()
 
     def _on_task_done(self, task: asyncio.Task[Any]) -> None:
         self._tasks.discard(task)
@@ -64,18 +90,21 @@ class Jobs:
 
     async def wait_idle(self, *, raise_failures: bool = True) -> None:
         """Wait until no job runs (jobs started by other jobs included); re-raise the first failure."""
+        self.start_deferred()
         while self._tasks:
             await asyncio.gather(*list(self._tasks), return_exceptions=True)
-        for _ in range(3):  # let done-callbacks that start follow-up jobs run
-            await asyncio.sleep(0)
-        if self._tasks:
-            await self.wait_idle(raise_failures=raise_failures)
+            for _ in range(3):  # let done-callbacks and follow-up jobs start
+                await asyncio.sleep(0)
+            self.start_deferred()
         if raise_failures and self.failures:
             raise self.failures[0]
 
     async def aclose(self) -> None:
-        """Cancel every job and wait for them; safe to call twice."""
+        """Cancel every job (and drop those never started); safe to call twice."""
         self._closed = True
+        deferred, self.deferred = self.deferred, []
+        for coro, _name, _group in deferred:
+            coro.close()
         tasks = list(self._tasks)
         for task in tasks:
             task.cancel()

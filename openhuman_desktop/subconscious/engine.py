@@ -78,7 +78,7 @@ class SubconsciousEngine:
         self._due_count = 0
         self._last_error: str | None = None
         self._failures = 0
-        self.heartbeat = Heartbeat(clock, settings, self.run_tick)
+        self.heartbeat = Heartbeat(clock, settings, self.run_tick, busy=lambda: self.is_ticking)
         self.last_tick_stats: dict[str, float | int] = {}
 
     # --- lifecycle ------------------------------------------------------------------------------

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import shutil
 import socket
 from collections.abc import Iterator
 from pathlib import Path
@@ -190,26 +191,44 @@ def test_an_unknown_config_key_is_a_warning(tmp_path: Path) -> None:
 # --- doctor -----------------------------------------------------------------------------------------
 
 
-def test_doctor_all_ok_with_the_models_present(tmp_path: Path) -> None:
-    workspace = tmp_path / "ws"
+@pytest.fixture(scope="module")
+def started_once(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A fresh workspace as its first run leaves it (config.toml, HEARTBEAT.md, the database)."""
+    workspace = tmp_path_factory.mktemp("doctor") / "ws"
+    AppProcess(workspace, config=None).start().stop()
+    return workspace
+
+
+@pytest.fixture
+def fresh(started_once: Path, tmp_path: Path) -> Path:
+    """A private copy of :func:`started_once` (modes kept: the workspace stays 0700)."""
+    return Path(shutil.copytree(started_once, tmp_path / "ws"))
+
+
+def test_doctor_all_ok_with_the_models_present(fresh: Path) -> None:
     with FakeOllama() as ollama:
         ollama.add_model(LOCAL_MODEL, context_length=8192)
         ollama.add_model(REASONING_MODEL, context_length=32768)
-        AppProcess(workspace, ollama_url=ollama.url).start().stop()  # a fresh workspace, created by a first run
-        done = run_cli("--workspace", workspace, "doctor", ollama_url=ollama.url)
+        done = run_cli("--workspace", fresh, "doctor", ollama_url=ollama.url)
     lines = done.stdout.strip().splitlines()
     assert done.returncode == 0, done.stdout + done.stderr
     assert len(lines) >= 5  # workspace, config, database and the two model tiers
     assert all(line.startswith("ok") for line in lines), done.stdout
-    text = done.stdout
-    for word in ("workspace", "config", "database", LOCAL_MODEL, REASONING_MODEL):
-        assert word in text
+    for word in ("workspace", "config", "database", "integrity ok", LOCAL_MODEL, REASONING_MODEL):
+        assert word in done.stdout
 
 
-def test_doctor_with_ollama_down(tmp_path: Path) -> None:
-    workspace = tmp_path / "ws"
-    AppProcess(workspace).start().stop()
-    done = run_cli("--workspace", workspace, "doctor", ollama_url="http://127.0.0.1:1")
+def test_doctor_with_a_model_missing(fresh: Path) -> None:
+    with FakeOllama() as ollama:
+        ollama.add_model(LOCAL_MODEL)
+        done = run_cli("--workspace", fresh, "doctor", ollama_url=ollama.url)
+    assert done.returncode == 1
+    [failure] = [line for line in done.stdout.splitlines() if line.startswith("FAIL")]
+    assert REASONING_MODEL in failure and "fix:" in failure
+
+
+def test_doctor_with_ollama_down(fresh: Path) -> None:
+    done = run_cli("--workspace", fresh, "doctor", ollama_url="http://127.0.0.1:1")
     assert done.returncode == 1
     lines = done.stdout.strip().splitlines()
     failures = [line for line in lines if line.startswith("FAIL")]
@@ -222,11 +241,9 @@ def test_doctor_with_ollama_down(tmp_path: Path) -> None:
     assert "Traceback" not in done.stdout + done.stderr
 
 
-def test_doctor_reports_an_invalid_config(tmp_path: Path) -> None:
-    workspace = tmp_path / "ws"
-    AppProcess(workspace).start().stop()
-    write_config(workspace, '[heartbeat]\ninterval_minutes = "soon"\n')
-    done = run_cli("--workspace", workspace, "doctor")
+def test_doctor_reports_an_invalid_config(fresh: Path) -> None:
+    write_config(fresh, '[heartbeat]\ninterval_minutes = "soon"\n')
+    done = run_cli("--workspace", fresh, "doctor")
     assert done.returncode == 1
     [line] = [line for line in done.stdout.splitlines() if "interval_minutes" in line]
     assert line.startswith("FAIL") and "soon" in line and "fix:" in line

@@ -12,7 +12,7 @@ import threading
 import time
 from collections import deque
 from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -263,7 +263,6 @@ class Harness:
     local: Brain
     reasoning: Brain
     started: bool = False
-    _cleanups: list[Callable[[], Awaitable[None]]] = field(default_factory=list)
 
     @property
     def workspace(self) -> Path:

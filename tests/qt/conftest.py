@@ -29,6 +29,7 @@ Services:
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import time
 import uuid
 from collections.abc import Awaitable, Callable, Iterable, Iterator, Sequence
@@ -89,6 +90,7 @@ def qrun(qloop: qasync.QEventLoop) -> Run:
 
     def run(awaitable: Awaitable[T], timeout: float = 30.0) -> T:
         async def bounded() -> T:
+            Jobs.start_all_deferred()   # jobs clicked into existence while the loop was not running
             return await asyncio.wait_for(awaitable, timeout)
 
         return qloop.run_until_complete(bounded())
@@ -104,6 +106,7 @@ def until(qrun: Run) -> Callable[..., None]:
         async def poll() -> None:
             deadline = time.monotonic() + timeout
             while not predicate():
+                Jobs.start_all_deferred()
                 if time.monotonic() > deadline:
                     raise AssertionError(f"condition not reached within {timeout} s {message}".strip())
                 await asyncio.sleep(0.01)
@@ -153,24 +156,34 @@ def bridge(qapp: QApplication, gui_services: Any) -> Iterator[CoreBridge]:
         core_bridge.deleteLater()
 
 
-def _open_window(qtbot: Any, qrun: Run, services: Any, core_bridge: CoreBridge) -> IntelligenceWindow:
+@contextlib.contextmanager
+def open_window(qrun: Run, services: Any, core_bridge: CoreBridge) -> Iterator[IntelligenceWindow]:
+    """Build, refresh and show the window; at the end ``aclose()`` it (on the loop) and delete it.
+
+    Not registered with ``qtbot.addWidget``: pytest-qt would close and delete it before fixture teardown.
+    """
     window = IntelligenceWindow(services, core_bridge)
-    qtbot.addWidget(window)
-    qrun(window.refresh())
-    window.show()
-    qrun(window.jobs.wait_idle())
-    return window
+    try:
+        qrun(window.refresh())
+        window.show()
+        qrun(window.jobs.wait_idle())
+        yield window
+    finally:
+        qrun(window.aclose())
+        window.hide()
+        window.deleteLater()
+    assert not window_failures(window), window_failures(window)
+
+
+def window_failures(window: IntelligenceWindow) -> list[BaseException]:
+    return list(window.jobs.failures)
 
 
 @pytest.fixture
 def intelligence_window(qtbot: Any, qrun: Run, gui_services: Any, bridge: CoreBridge) -> Iterator[IntelligenceWindow]:
     """The Intelligence window on the real services, refreshed and shown (offscreen)."""
-    window = _open_window(qtbot, qrun, gui_services, bridge)
-    try:
+    with open_window(qrun, gui_services, bridge) as window:
         yield window
-    finally:
-        qrun(window.aclose())
-        assert not window.jobs.failures, window.jobs.failures
 
 
 # --- a faked engine -------------------------------------------------------------------------------------
@@ -436,12 +449,8 @@ def fake_bridge(qapp: QApplication, fake_services: FakeServices) -> Iterator[Cor
 def fake_window(qtbot: Any, qrun: Run, fake_services: FakeServices,
                 fake_bridge: CoreBridge) -> Iterator[IntelligenceWindow]:
     """The Intelligence window over the faked engine, refreshed and shown (offscreen)."""
-    window = _open_window(qtbot, qrun, fake_services, fake_bridge)
-    try:
+    with open_window(qrun, fake_services, fake_bridge) as window:
         yield window
-    finally:
-        qrun(window.aclose())
-        assert not window.jobs.failures, window.jobs.failures
 
 
 @pytest.fixture

@@ -293,7 +293,6 @@ def test_an_unreachable_model_is_shown(
     harness = qrun(manager.__aenter__())
     core_bridge = CoreBridge(harness.services.bus)
     window = IntelligenceWindow(harness.services, core_bridge)
-    qtbot.addWidget(window)
     try:
         qrun(window.refresh())
         bar = status_bar(window)
@@ -302,6 +301,7 @@ def test_an_unreachable_model_is_shown(
         assert "127.0.0.1" in shown
     finally:
         qrun(window.aclose())
+        window.deleteLater()
         core_bridge.detach()
         qrun(manager.__aexit__(None, None, None))
 

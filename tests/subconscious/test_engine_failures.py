@@ -2,13 +2,19 @@
 
 from __future__ import annotations
 
-import asyncio
 import json
 from pathlib import Path
 
 import pytest
 
-from openhuman_desktop.subconscious.engine import CANCELLED_CRASH, CANCELLED_SHUTDOWN, CANCELLED_SUPERSEDED
+from openhuman_desktop.store import open_subconscious_store
+from openhuman_desktop.subconscious import report
+from openhuman_desktop.subconscious.engine import (
+    CANCELLED_CRASH,
+    CANCELLED_SHUTDOWN,
+    CANCELLED_SUPERSEDED,
+    TICK_FAILED,
+)
 from tests.fakes.engine_harness import (
     LOCAL_MODEL,
     Brain,
@@ -266,8 +272,6 @@ async def test_shutdown_during_a_slow_tick_records_it_as_cancelled(
         await h.wait_for_requests(1, h.ollama, "evaluation")
         await h.services.aclose()
         store_path = h.paths.subconscious_db
-    from openhuman_desktop.store import open_subconscious_store
-
     store = await open_subconscious_store(store_path)
     try:
         [row] = await store.log.page(task_id=task.id)
@@ -338,17 +342,12 @@ async def test_a_tick_with_a_missing_local_model_says_how_to_fix_it(
             assert row.decision == "failed"
             assert f"ollama pull {LOCAL_MODEL}" in row.result
         finally:
-            await h.services.models.aclose()
             server.stop()
-        await asyncio.sleep(0)
 
 
 async def test_a_bug_in_a_tick_fails_its_rows_instead_of_leaving_them_running(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from openhuman_desktop.subconscious import report
-    from openhuman_desktop.subconscious.engine import TICK_FAILED
-
     async with open_harness(tmp_path, monkeypatch) as h:
         task = await h.add_task("Check my inbox")
         real_scan = report.scan_workspace
