@@ -45,6 +45,13 @@ class EscalationRepository:
             )
         return [Escalation.from_row(row) for row in rows]
 
+    async def pending_for_task(self, task_id: str) -> builtins.list[Escalation]:
+        """The task's escalations still waiting for the user."""
+        rows = await self._db.fetchall(
+            "SELECT * FROM subconscious_escalations WHERE task_id = ? AND status = 'pending'", (task_id,)
+        )
+        return [Escalation.from_row(row) for row in rows]
+
     async def pending_count(self) -> int:
         row = await self._db.fetchone("SELECT count(*) FROM subconscious_escalations WHERE status = 'pending'")
         return int(row[0]) if row else 0

@@ -134,6 +134,8 @@ class SubconsciousService:
         for title in plan.add:
             intent, how = await self._classifier.classify(title)
             additions.append((title, intent, how))
+        for task_id in plan.remove:
+            await self._dismiss_open_escalations(task_id)
         added = await self.store.tasks.replace_file_tasks(additions, plan.remove, self._clock.now())
         log.info("HEARTBEAT.md synced: %d added, %d removed", len(plan.add), len(plan.remove))
         for task_id in plan.remove:
@@ -265,10 +267,18 @@ class SubconsciousService:
         task = await self._existing(task_id)
         if task.is_system:
             raise Conflict("System tasks cannot be removed; disable them instead.")
+        await self._dismiss_open_escalations(task.id)
         await self.store.tasks.remove(task.id)
         log.info("task %s removed", task.id)
         self._bus.publish(events.TaskRemoved(task.id))
         return task.id
+
+    async def _dismiss_open_escalations(self, task_id: str) -> None:
+        """A task that goes away takes its pending cards with it: they are dismissed, and the window told."""
+        for pending in await self.store.escalations.pending_for_task(task_id):
+            resolved = await self.store.escalations.resolve(pending.id, "dismissed", self._clock.now())
+            if resolved is not None:
+                self._bus.publish(events.EscalationChanged(resolved))
 
     # --- activity log ---------------------------------------------------------------------------
 

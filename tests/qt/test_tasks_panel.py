@@ -92,13 +92,12 @@ def test_empty_and_error_states(qtbot: Any, qrun: Any, fakes: Any) -> None:
     jobs = Jobs()
     view = TasksView(service, lambda: fakes.NOW, jobs)
     qtbot.addWidget(view)
-    view.show()
     qrun(view.refresh())
-    assert view.empty_label.isVisible()
+    assert view.empty_label.isVisibleTo(view)
     assert "No tasks yet" in view.empty_label.text()
     service.fail["tasks_list"] = StoreUnavailable("The database is read-only.")
     qrun(view.refresh())
-    assert view.list_error.isVisible()
+    assert view.list_error.isVisibleTo(view)
     assert view.list_error.text() == "Could not load the tasks: The database is read-only."
     qrun(jobs.aclose())
 

@@ -436,3 +436,24 @@ async def test_log_list_pages(service: SubconsciousService, clock: FakeClock) ->
     rest = await service.log_list(limit=10, before=page[-1].created_at)
     assert len(rest) == 3
     assert len(await service.log_list(task_id="other")) == 0
+
+
+async def test_removing_a_task_dismisses_its_pending_cards_and_says_so(tmp_path: Path) -> None:
+    from openhuman_desktop.store import open_subconscious_store
+
+    store = await open_subconscious_store(tmp_path / "s.db")
+    bus = events.EventBus()
+    seen: list[events.EscalationChanged] = []
+    bus.subscribe(events.EscalationChanged, seen.append)
+    service = SubconsciousService(store, FakeClock(), bus, Settings, tmp_path / "HEARTBEAT.md",
+                                  KeywordIntentClassifier())
+    try:
+        task = await service.tasks_add("Check my inbox")
+        card = await store.escalations.create(task_id=task.id, log_id=None, title="t", description="d",
+                                              priority="normal", now=1.0)
+        await service.tasks_remove(task.id)
+        assert [event.escalation.id for event in seen] == [card.id]
+        assert seen[0].escalation.status == "dismissed"
+        assert await store.escalations.get(card.id) is None
+    finally:
+        await store.aclose()

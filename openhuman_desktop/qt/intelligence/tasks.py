@@ -545,7 +545,8 @@ class TasksView(QWidget):
         self.undo_bar = UndoBar(self)
         self.undo_bar.undo_requested.connect(self._on_undo_bar_undo_requested)
         layout.addWidget(self.undo_bar)
-        self.add_view = AddTaskView(now)
+        self.add_view = AddTaskView(now, self)   # the window moves it into its own layout
+        self.add_view.hide()
         self.add_view.add_requested.connect(self._on_add_view_add_requested)
 
     # --- queries --------------------------------------------------------------------------------
