@@ -124,7 +124,7 @@ async def build(paths: Paths, loaded: config.LoadedConfig, clock: Clock | None =
     supervisor = TaskSupervisor()
     store = await open_subconscious_store(paths.subconscious_db)
     try:
-        memory = await open_memory_store(paths.workspace / "memory" / "memory.db")
+        memory = await open_memory_store(paths.workspace / "memory" / "memory.db", clock)
     except BaseException:
         await store.aclose()
         raise

@@ -21,6 +21,7 @@ NOT_FOUND = -32001
 CONFLICT = -32002
 
 MAX_BATCH = 1000
+MAX_MESSAGE = 500  # an error message never echoes a megabyte of the request back
 METHOD_PREFIX = "openhuman."
 
 Json = Any
@@ -52,7 +53,12 @@ def _reject_constant(name: str) -> Json:
 
 
 def map_exception(exc: BaseException) -> tuple[int, str]:
-    """The code and message a service exception becomes; never a traceback."""
+    """The code and message a service exception becomes; never a traceback, never longer than MAX_MESSAGE."""
+    code, message = _classify(exc)
+    return code, message if len(message) <= MAX_MESSAGE else message[: MAX_MESSAGE - 1] + "…"
+
+
+def _classify(exc: BaseException) -> tuple[int, str]:
     if isinstance(exc, RpcError):
         return exc.code, exc.message
     if isinstance(exc, InvalidInput):

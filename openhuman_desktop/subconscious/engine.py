@@ -223,14 +223,13 @@ class SubconsciousEngine:
             ))
             self._failures, self._last_error = 0, None
             return "idle"
+        if not settings.inference_enabled:
+            # Nothing is evaluated, so nothing is logged: the status says evaluation is off.
+            return "idle"
         for task in due:
             entry = await self._store.log.start(task.id, task.title, tick_at, generation, self._clock.now())
             rows[task.id] = entry
             self._bus.publish(events.ActivityLogged(entry))
-        if not settings.inference_enabled:
-            for task in due:
-                await self._finish(rows[task.id], NOOP, "Not evaluated: model evaluation is off in config.toml")
-            return "idle"
         report = await self._reporter.build(due, state.last_tick_at, tick_at)
         signature = _signature(due, report)
         if signature == state.idle_signature:

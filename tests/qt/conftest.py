@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import gc
 import time
 import uuid
 from collections.abc import Awaitable, Callable, Iterable, Iterator, Sequence
@@ -40,6 +41,7 @@ from typing import Any, TypeVar
 
 import pytest
 import qasync
+from PySide6.QtCore import QEvent
 from PySide6.QtWidgets import QApplication
 
 from openhuman_desktop import events
@@ -61,6 +63,20 @@ NOW = 1_790_000_000.0
 
 
 # --- the loop -----------------------------------------------------------------------------------------
+
+
+@pytest.fixture(autouse=True)
+def _delete_qt_objects_on_this_thread(qapp: QApplication) -> Iterator[None]:
+    """Delete what tests ``deleteLater``-ed and collect reference cycles here, on the GUI thread.
+
+    Otherwise a parentless widget kept alive by a cycle may be collected later by the garbage collector
+    running on an aiosqlite or fake-server thread, and Qt warns "Timers cannot be stopped from another
+    thread" (a WARNING, which fails whatever test is running then).
+    """
+    yield
+    QApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete.value)
+    gc.collect()
+    QApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete.value)
 
 
 @pytest.fixture

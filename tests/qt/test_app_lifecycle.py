@@ -129,6 +129,9 @@ class Running:
             self.task.result()
         assert isinstance(self.desktop.window, FakeWindow)
         self.window = self.desktop.window
+        # Let the start-up model check finish: quitting in the middle of its HTTP connect leaves an
+        # un-awaited anyio coroutine behind (a warning, hence an error, in the next test).
+        run(self.loop, poll_until(lambda: {"local", "reasoning"} <= set(self.services.models.health)))
         return self
 
     @property

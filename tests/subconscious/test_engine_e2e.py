@@ -381,3 +381,18 @@ async def test_intent_falls_back_to_keywords_when_the_model_is_down(
         assert (send.intent, send.intent_source) == ("write", "keyword")
         assert (check.intent, check.intent_source) == ("read", "keyword")
         assert (await h.task(send.id)).intent == "write"
+
+
+async def test_with_inference_off_a_tick_calls_no_model_and_logs_nothing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    async with open_harness(tmp_path, monkeypatch, inference=False) as h:
+        task = await h.add_task("Check the backups")
+        requests_before = len(h.local_bodies())
+
+        await h.tick()
+
+        assert await h.rows(task.id) == []
+        assert len(h.local_bodies()) == requests_before
+        status = await h.service.status()
+        assert status["state"] == "idle" and "inference_enabled = false" in status["state_reason"]

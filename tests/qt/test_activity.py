@@ -1,0 +1,322 @@
+"""Activity Log: the lazily paged model, in-place updates, pulsing in-progress rows, the fallback poll."""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import replace
+from typing import Any
+
+import pytest
+from PySide6.QtCore import QModelIndex, Qt
+from PySide6.QtWidgets import QMainWindow
+
+from openhuman_desktop.errors import StoreUnavailable
+from openhuman_desktop.qt.asyncutil import Jobs
+from openhuman_desktop.qt.intelligence import IntelligenceWindow
+from openhuman_desktop.qt.intelligence.activity import ActivityModel, ActivityView
+from openhuman_desktop.store import LogEntry
+
+
+class LogSource:
+    """``log_list`` over an in-memory list, newest first, counting calls."""
+
+    def __init__(self, entries: list[LogEntry]) -> None:
+        self.entries = entries
+        self.calls: list[tuple[int, float | None, str | None]] = []
+        self.error: Exception | None = None
+
+    async def __call__(self, limit: int, before: float | None, task_id: str | None) -> list[LogEntry]:
+        self.calls.append((limit, before, task_id))
+        await asyncio.sleep(0)
+        if self.error is not None:
+            raise self.error
+        rows = [e for e in self.entries if (before is None or e.created_at < before)
+                and (task_id is None or e.task_id == task_id)]
+        rows.sort(key=lambda e: (e.created_at, e.id), reverse=True)
+        return rows[:limit]
+
+
+@pytest.fixture
+def jobs(qrun: Any) -> Any:
+    owner = Jobs()
+    yield owner
+    qrun(owner.aclose())
+
+
+def many(fakes: Any, count: int, **kwargs: Any) -> list[LogEntry]:
+    return [fakes.make_entry(n, **kwargs) for n in range(count)]
+
+
+def model_over(source: LogSource, jobs: Jobs, fakes: Any, **kwargs: Any) -> ActivityModel:
+    return ActivityModel(source, jobs, now=lambda: fakes.NOW, **kwargs)
+
+
+# --- the model ----------------------------------------------------------------------------------------
+
+
+def test_the_model_passes_the_model_tester(qtmodeltester: Any, qrun: Any, jobs: Jobs, fakes: Any) -> None:
+    entries = many(fakes, 30) + [fakes.make_entry(100, decision="in_progress", result="Evaluating...")]
+    model = model_over(LogSource(entries), jobs, fakes, page_size=10)
+    qtmodeltester.check(model)
+    qrun(model.load_first_page())
+    qtmodeltester.check(model)
+    qrun(jobs.wait_idle())   # the tester asked for more: that page arrives here
+    model.merge([fakes.make_entry(-5, decision="act", result="new"), replace(entries[3], decision="failed")])
+    model.toggle_expanded(0)
+    qtmodeltester.check(model)
+    assert model.rowCount(model.index(0, 0)) == 0
+    assert model.data(QModelIndex()) is None
+
+
+def test_first_paint_reads_only_one_page(qrun: Any, jobs: Jobs, fakes: Any) -> None:
+    source = LogSource(many(fakes, 1000))
+    model = model_over(source, jobs, fakes, page_size=100)
+    qrun(model.load_first_page())
+    assert model.rowCount() == 100
+    assert source.calls == [(100, None, None)]
+    assert model.canFetchMore(QModelIndex())
+    assert [model.entry(r).id for r in range(3)] == ["log-0000000", "log-0000001", "log-0000002"]
+
+
+def test_fetch_more_reads_the_next_older_page(qrun: Any, jobs: Jobs, fakes: Any) -> None:
+    source = LogSource(many(fakes, 250))
+    model = model_over(source, jobs, fakes, page_size=100)
+    qrun(model.load_first_page())
+    model.fetchMore(QModelIndex())
+    assert not model.canFetchMore(QModelIndex()), "one fetch at a time"
+    qrun(jobs.wait_idle())
+    assert model.rowCount() == 200
+    assert source.calls[1][1] is not None and source.calls[1][1] > fakes.NOW - 99
+    qrun(model.load_more())
+    assert model.rowCount() == 250
+    assert not model.canFetchMore(QModelIndex())
+    ids = [model.entry(r).id for r in range(model.rowCount())]
+    assert ids == sorted(ids) and len(set(ids)) == 250
+
+
+def test_paging_does_not_skip_rows_that_share_a_timestamp(qrun: Any, jobs: Jobs, fakes: Any) -> None:
+    same = [fakes.make_entry(n, created_at=fakes.NOW - 50, entry_id=f"same-{n:02d}") for n in range(30)]
+    source = LogSource(many(fakes, 20) + same + [fakes.make_entry(n, created_at=fakes.NOW - 100 - n)
+                                                  for n in range(20)])
+    model = model_over(source, jobs, fakes, page_size=25)
+    qrun(model.load_first_page())
+    while model.canFetchMore(QModelIndex()):
+        qrun(model.load_more())
+    assert model.rowCount() == 70
+    assert len({e.id for e in model.entries()}) == 70
+
+
+def test_rows_update_in_place_and_new_rows_arrive_on_top(qrun: Any, jobs: Jobs, fakes: Any, qtbot: Any) -> None:
+    entries = many(fakes, 5)
+    model = model_over(LogSource(entries), jobs, fakes)
+    qrun(model.load_first_page())
+    changed: list[int] = []
+    model.dataChanged.connect(lambda top, bottom, roles=(): changed.append(top.row()))
+    with qtbot.assert_not_emitted(model.rowsInserted):
+        model.merge([replace(entries[2], decision="act", result="Done")])
+    assert changed == [2]
+    assert model.rowCount() == 5
+    assert model.entry(2).result == "Done"
+    newer = [fakes.make_entry(-2), fakes.make_entry(-1)]
+    with qtbot.wait_signal(model.rowsInserted) as blocker:
+        model.merge(newer)
+    assert blocker.args[1:] == [0, 1]
+    assert [model.entry(r).id for r in range(3)] == [newer[0].id, newer[1].id, entries[0].id]
+
+
+def test_a_row_between_others_is_inserted_in_order(qrun: Any, jobs: Jobs, fakes: Any) -> None:
+    model = model_over(LogSource([fakes.make_entry(0), fakes.make_entry(10)]), jobs, fakes)
+    qrun(model.load_first_page())
+    model.merge([fakes.make_entry(5)])
+    assert [model.entry(r).id for r in range(3)] == ["log-0000000", "log-0000005", "log-0000010"]
+
+
+def test_updates_that_arrive_while_loading_are_kept(qrun: Any, jobs: Jobs, fakes: Any) -> None:
+    entry = fakes.make_entry(0, decision="in_progress", result="Evaluating...")
+    source = LogSource([entry])
+    model = model_over(source, jobs, fakes)
+
+    async def load_with_an_update_in_between() -> None:
+        loading = asyncio.ensure_future(model.load_first_page())
+        await asyncio.sleep(0)
+        model.merge([replace(entry, decision="act", result="Done")])
+        await loading
+
+    qrun(load_with_an_update_in_between())
+    assert model.entry(0).decision == "act"
+
+
+def test_the_model_keeps_at_most_its_limit(qrun: Any, jobs: Jobs, fakes: Any) -> None:
+    model = model_over(LogSource(many(fakes, 10)), jobs, fakes, page_size=10, limit=12)
+    qrun(model.load_first_page())
+    assert not model.has_more
+    model.merge([fakes.make_entry(-n) for n in range(1, 6)])
+    assert model.rowCount() == 12
+    assert model.has_more, "the oldest rows were dropped and can be fetched again"
+    assert model.entry(11).id == "log-0000006"
+
+
+def test_load_errors_are_reported(qrun: Any, jobs: Jobs, fakes: Any) -> None:
+    source = LogSource([])
+    source.error = StoreUnavailable("The database is locked.")
+    model = model_over(source, jobs, fakes)
+    qrun(model.load_first_page())
+    assert model.error == "The database is locked."
+    assert not model.is_loaded
+
+
+def test_expanding_a_row(qrun: Any, jobs: Jobs, fakes: Any) -> None:
+    model = model_over(LogSource([fakes.make_entry(0, result="word " * 200)]), jobs, fakes)
+    qrun(model.load_first_page())
+    index = model.index(0, 0)
+    assert model.data(index, ActivityModel.ExpandedRole) is False
+    model.toggle_expanded(0)
+    assert model.data(index, ActivityModel.ExpandedRole) is True
+    assert "word" in model.data(index, Qt.ItemDataRole.ToolTipRole)
+    assert "nothing new" in model.data(model.index(0, 0), Qt.ItemDataRole.AccessibleTextRole)
+
+
+# --- the section (view, delegate, timers) -------------------------------------------------------------
+
+
+@pytest.fixture
+def activity_view(qtbot: Any, qrun: Any, jobs: Jobs, fakes: Any) -> Any:
+    source = LogSource(many(fakes, 40) + [fakes.make_entry(-1, decision="in_progress", result="Evaluating...",
+                                                           entry_id="running")])
+    holder = QMainWindow()   # a real top-level window (a bare widget makes offscreen Qt warn)
+    qtbot.addWidget(holder)
+    view = ActivityView(source, lambda: fakes.NOW, jobs)
+    holder.setCentralWidget(view)
+    holder.resize(700, 500)
+    holder.show()
+    qrun(view.refresh())
+    view.source = source
+    return view
+
+
+def test_in_progress_rows_pulse_and_poll_only_while_visible(
+    activity_view: ActivityView, qrun: Any, jobs: Jobs, fakes: Any
+) -> None:
+    view = activity_view
+    qrun(asyncio.sleep(0.05))
+    assert view.list_view.visible_in_progress() == [0]
+    assert view.list_view.is_pulsing
+    assert view.is_polling
+    view.list_view.scrollToBottom()
+    qrun(asyncio.sleep(0.05))
+    assert not view.list_view.is_pulsing and not view.is_polling, "no in-progress row on screen"
+    view.list_view.scrollToTop()
+    qrun(asyncio.sleep(0.05))
+    assert view.is_polling
+    running = view.model.entry(0)
+    view.on_activity_batch([replace(running, decision="act", result="Done", duration_ms=900)])
+    qrun(asyncio.sleep(0.05))
+    assert view.model.entry(0).decision == "act"
+    assert not view.list_view.is_pulsing and not view.is_polling, "idle: no timers"
+
+
+def test_the_fallback_poll_picks_up_changes_made_elsewhere(
+    activity_view: ActivityView, qrun: Any, fakes: Any
+) -> None:
+    view = activity_view
+    source = view.source
+    source.entries = [replace(e, decision="act", result="Finished in another process")
+                      if e.id == "running" else e for e in source.entries]
+    calls = len(source.calls)
+    view._on_poll_timeout()
+    qrun(view._jobs.wait_idle())
+    assert len(source.calls) > calls
+    assert view.model.entry(0).result == "Finished in another process"
+    assert view.model.rowCount() == 41
+
+
+def test_clicking_a_row_expands_it(activity_view: ActivityView, qtbot: Any, qrun: Any) -> None:
+    list_view = activity_view.list_view
+    rect = list_view.visualRect(activity_view.model.index(1, 0))
+    before = rect.height()
+    qtbot.mouseClick(list_view.viewport(), Qt.MouseButton.LeftButton, pos=rect.center())
+    assert activity_view.model.is_expanded(1)
+    qrun(asyncio.sleep(0.05))
+    list_view.setCurrentIndex(activity_view.model.index(1, 0))
+    qtbot.keyClick(list_view, Qt.Key.Key_Space)
+    assert not activity_view.model.is_expanded(1)
+    assert list_view.visualRect(activity_view.model.index(1, 0)).height() == before
+
+
+def test_long_results_grow_when_expanded(activity_view: ActivityView, fakes: Any, qrun: Any) -> None:
+    view = activity_view
+    view.on_activity_batch([fakes.make_entry(-10, decision="act", result="A long answer. " * 60, entry_id="long")])
+    row = view.model.row_of("long")
+    assert row == 0
+    index = view.model.index(row, 0)
+    delegate = view.list_view.activity_delegate
+    assert delegate.is_elided(index)
+    collapsed = view.list_view.visualRect(index).height()
+    view.list_view.toggle_row(row)
+    qrun(asyncio.sleep(0.05))
+    assert view.list_view.visualRect(index).height() > collapsed * 2
+    assert not view.list_view.grab().isNull()
+
+
+def test_fetching_more_when_scrolled_to_the_end(activity_view: ActivityView, qrun: Any, fakes: Any) -> None:
+    view = activity_view
+    view.source.entries += many(fakes, 400, task_id="old")[100:]
+    view.model.page_size = 41
+    qrun(view.refresh())
+    assert view.model.rowCount() == 41
+    view.list_view.scrollToBottom()
+    qrun(view._jobs.wait_idle())
+    assert view.model.rowCount() > 41
+
+
+def test_empty_and_error_states(qtbot: Any, qrun: Any, jobs: Jobs, fakes: Any) -> None:
+    holder = QMainWindow()
+    qtbot.addWidget(holder)
+    source = LogSource([])
+    view = ActivityView(source, lambda: fakes.NOW, jobs)
+    holder.setCentralWidget(view)
+    holder.show()
+    qrun(view.refresh())
+    qrun(asyncio.sleep(0.02))
+    assert view.empty_label.isVisible()
+    assert view.empty_label.text().startswith("No activity yet.")
+    assert not view.list_view.isVisible()
+    source.error = StoreUnavailable("The database file is damaged.")
+    qrun(view.refresh())
+    assert view.error_label.text() == "Could not load the activity log: The database file is damaged."
+
+
+def test_the_footer_says_when_older_rows_are_not_kept(qtbot: Any, qrun: Any, jobs: Jobs, fakes: Any) -> None:
+    holder = QMainWindow()
+    qtbot.addWidget(holder)
+    view = ActivityView(LogSource(many(fakes, 20)), lambda: fakes.NOW, jobs)
+    view.model.limit = 10
+    view.model.page_size = 10
+    holder.setCentralWidget(view)
+    holder.show()
+    qrun(view.refresh())
+    assert view.footer_label.isVisible()
+    assert "newest 10 entries" in view.footer_label.text()
+
+
+# --- the real engine ----------------------------------------------------------------------------------
+
+
+def test_rows_of_a_real_tick_update_in_place(
+    intelligence_window: IntelligenceWindow, gui_harness: Any, qtbot: Any, until: Any, settle: Any
+) -> None:
+    window = intelligence_window
+    model = window.activity_view.model
+    gui_harness.local.decide_by_title({"Monitor": "act"}, default="noop")
+    gui_harness.reasoning.execute = lambda body: __import__("tests.fakes.model_servers", fromlist=["Reply"]).Reply(
+        content="All fine.")
+    inserted: list[int] = []
+    model.rowsInserted.connect(lambda parent, first, last: inserted.append(last - first + 1))
+    qtbot.mouseClick(window.status_bar_view.run_now_button, Qt.MouseButton.LeftButton)
+    until(lambda: model.rowCount() == 3 and all(e.decision != "in_progress" for e in model.entries()),
+          message="the tick's rows did not finish")
+    assert sum(inserted) == 3, "one row per due task, updated in place: no duplicates"
+    decisions = sorted(e.decision for e in model.entries())
+    assert decisions == ["act", "noop", "noop"]
+    assert not window.activity_view.is_polling
+    settle(window)
