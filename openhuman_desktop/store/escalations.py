@@ -52,6 +52,27 @@ class EscalationRepository:
         )
         return [Escalation.from_row(row) for row in rows]
 
+    async def interrupted(self) -> builtins.list[Escalation]:
+        """Approved escalations whose run never finished (their log row is still ``in_progress``)."""
+        rows = await self._db.fetchall(
+            """SELECT e.* FROM subconscious_escalations AS e JOIN subconscious_log AS l ON l.id = e.log_id
+               WHERE e.status = 'approved' AND l.decision = 'in_progress'"""
+        )
+        return [Escalation.from_row(row) for row in rows]
+
+    async def reopen(self, escalation_id: str) -> Escalation | None:
+        """Put an approved escalation whose run was interrupted back to ``pending`` (the user decides again)."""
+        async with self._db.transaction() as tx:
+            changed = await tx.execute(
+                """UPDATE subconscious_escalations SET status = 'pending', resolved_at = NULL
+                   WHERE id = ? AND status = 'approved'""",
+                (escalation_id,),
+            )
+            row = await tx.fetchone(
+                "SELECT * FROM subconscious_escalations WHERE id = ?", (escalation_id,)
+            ) if changed else None
+        return Escalation.from_row(row) if row else None
+
     async def pending_count(self) -> int:
         row = await self._db.fetchone("SELECT count(*) FROM subconscious_escalations WHERE status = 'pending'")
         return int(row[0]) if row else 0

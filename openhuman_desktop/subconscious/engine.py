@@ -34,6 +34,9 @@ log = logging.getLogger(__name__)
 
 CANCELLED_SUPERSEDED = "Cancelled: a newer tick (Run Now) replaced this one"
 CANCELLED_SHUTDOWN = "Cancelled: the app was shutting down"
+INTERRUPTED_APPROVAL = (
+    "Waiting for approval: the approved run was interrupted when the app stopped; approve again to retry"
+)
 CANCELLED_CRASH = "Cancelled: the app stopped while this was running"
 GENERATION_KEY = "tick_generation"
 TICK_FAILED = "Something went wrong in this tick (details in the log file)."
@@ -85,6 +88,8 @@ class SubconsciousEngine:
 
     async def start(self) -> None:
         """Recover from a crash (rows left ``in_progress``), load the state, start the heartbeat."""
+        for escalation in await self._store.escalations.interrupted():
+            await self._reopen(escalation, INTERRUPTED_APPROVAL)
         for entry in await self._store.log.cancel_in_progress(CANCELLED_CRASH, self._clock.now()):
             log.info("log row %s was left in progress by a crash; marked cancelled", entry.id)
             self._bus.publish(events.ActivityLogged(entry))
@@ -318,13 +323,7 @@ class SubconsciousEngine:
         try:
             outcome = await self._executor.execute_approved(task, escalation)
         except asyncio.CancelledError:
-            if escalation.log_id:
-                entry = await asyncio.shield(self._store.log.finish(
-                    escalation.log_id, "cancelled", CANCELLED_SHUTDOWN, None, self._clock.now(),
-                    only_in_progress=False,
-                ))
-                if entry:
-                    self._bus.publish(events.ActivityLogged(entry))
+            await asyncio.shield(self._reopen(escalation, INTERRUPTED_APPROVAL))
             raise
         except AppError as exc:
             outcome = Outcome("failed", str(exc))
@@ -344,6 +343,21 @@ class SubconsciousEngine:
             if updated:
                 self._bus.publish(events.TaskChanged(updated))
         self._bus.publish(events.StatusChanged())
+
+    async def _reopen(self, escalation: Escalation, reason: str) -> None:
+        """An approved run that did not finish: the card comes back, so the approval is never silently lost
+        and the action never runs twice without the user saying so."""
+        reopened = await self._store.escalations.reopen(escalation.id)
+        if reopened is None:
+            return
+        log.info("approved escalation %s was interrupted; it waits for approval again", escalation.id)
+        self._bus.publish(events.EscalationChanged(reopened))
+        if escalation.log_id:
+            entry = await self._store.log.finish(
+                escalation.log_id, ESCALATE, reason, None, self._clock.now(), only_in_progress=False
+            )
+            if entry:
+                self._bus.publish(events.ActivityLogged(entry))
 
     # --- helpers --------------------------------------------------------------------------------
 

@@ -96,8 +96,8 @@ def test_fetch_more_reads_the_next_older_page(qrun: Any, jobs: Jobs, fakes: Any)
 
 def test_paging_does_not_skip_rows_that_share_a_timestamp(qrun: Any, jobs: Jobs, fakes: Any) -> None:
     same = [fakes.make_entry(n, created_at=fakes.NOW - 50, entry_id=f"same-{n:02d}") for n in range(30)]
-    source = LogSource(many(fakes, 20) + same + [fakes.make_entry(n, created_at=fakes.NOW - 100 - n)
-                                                  for n in range(20)])
+    source = LogSource(many(fakes, 20) + same + [fakes.make_entry(n, created_at=fakes.NOW - 100 - n,
+                                                                  entry_id=f"old-{n:02d}") for n in range(20)])
     model = model_over(source, jobs, fakes, page_size=25)
     qrun(model.load_first_page())
     while model.canFetchMore(QModelIndex()):
@@ -147,7 +147,7 @@ def test_updates_that_arrive_while_loading_are_kept(qrun: Any, jobs: Jobs, fakes
 
 
 def test_the_model_keeps_at_most_its_limit(qrun: Any, jobs: Jobs, fakes: Any) -> None:
-    model = model_over(LogSource(many(fakes, 10)), jobs, fakes, page_size=10, limit=12)
+    model = model_over(LogSource(many(fakes, 10)), jobs, fakes, page_size=20, limit=12)
     qrun(model.load_first_page())
     assert not model.has_more
     model.merge([fakes.make_entry(-n) for n in range(1, 6)])
@@ -179,19 +179,28 @@ def test_expanding_a_row(qrun: Any, jobs: Jobs, fakes: Any) -> None:
 # --- the section (view, delegate, timers) -------------------------------------------------------------
 
 
+def host(qtbot: Any, widget: Any) -> QMainWindow:
+    """Show ``widget`` in a top-level window with a fixed minimum size (offscreen Qt warns when a
+    top-level window's size hints change after it is shown)."""
+    holder = QMainWindow()
+    holder.setMinimumSize(600, 400)
+    holder.resize(700, 500)
+    holder.setCentralWidget(widget)
+    qtbot.addWidget(holder)
+    holder.show()
+    return holder
+
+
 @pytest.fixture
 def activity_view(qtbot: Any, qrun: Any, jobs: Jobs, fakes: Any) -> Any:
     source = LogSource(many(fakes, 40) + [fakes.make_entry(-1, decision="in_progress", result="Evaluating...",
                                                            entry_id="running")])
-    holder = QMainWindow()   # a real top-level window (a bare widget makes offscreen Qt warn)
-    qtbot.addWidget(holder)
     view = ActivityView(source, lambda: fakes.NOW, jobs)
-    holder.setCentralWidget(view)
-    holder.resize(700, 500)
-    holder.show()
+    holder = host(qtbot, view)
     qrun(view.refresh())
     view.source = source
-    return view
+    yield view
+    del holder
 
 
 def test_in_progress_rows_pulse_and_poll_only_while_visible(
@@ -270,12 +279,9 @@ def test_fetching_more_when_scrolled_to_the_end(activity_view: ActivityView, qru
 
 
 def test_empty_and_error_states(qtbot: Any, qrun: Any, jobs: Jobs, fakes: Any) -> None:
-    holder = QMainWindow()
-    qtbot.addWidget(holder)
     source = LogSource([])
     view = ActivityView(source, lambda: fakes.NOW, jobs)
-    holder.setCentralWidget(view)
-    holder.show()
+    holder = host(qtbot, view)
     qrun(view.refresh())
     qrun(asyncio.sleep(0.02))
     assert view.empty_label.isVisible()
@@ -284,18 +290,16 @@ def test_empty_and_error_states(qtbot: Any, qrun: Any, jobs: Jobs, fakes: Any) -
     source.error = StoreUnavailable("The database file is damaged.")
     qrun(view.refresh())
     assert view.error_label.text() == "Could not load the activity log: The database file is damaged."
+    assert holder.isVisible()
 
 
 def test_the_footer_says_when_older_rows_are_not_kept(qtbot: Any, qrun: Any, jobs: Jobs, fakes: Any) -> None:
-    holder = QMainWindow()
-    qtbot.addWidget(holder)
     view = ActivityView(LogSource(many(fakes, 20)), lambda: fakes.NOW, jobs)
     view.model.limit = 10
     view.model.page_size = 10
-    holder.setCentralWidget(view)
-    holder.show()
+    holder = host(qtbot, view)
     qrun(view.refresh())
-    assert view.footer_label.isVisible()
+    assert holder.isVisible() and view.footer_label.isVisible()
     assert "newest 10 entries" in view.footer_label.text()
 
 

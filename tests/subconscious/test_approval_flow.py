@@ -240,3 +240,30 @@ async def test_a_pending_escalation_survives_a_restart_and_can_be_approved_after
         await wait_for_final_row(h, escalation.log_id or "")
         assert len(h.reasoning_bodies()) == 1
         assert "Done after the restart." in (await h.row(task.id)).result
+
+
+async def test_an_approved_run_cut_short_by_shutdown_asks_again_after_restart(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    async with open_harness(tmp_path, monkeypatch) as h:
+        task, escalation = await escalate_once(h)
+        assert h.openai is not None
+        h.reasoning.execution_replies.append(Reply(content="too late", delay=30))
+        before = len(h.openai.chat_requests)
+        await h.service.escalations_approve(escalation.id)
+        await h.wait_until(lambda: _arrived(h, before + 1))
+    async with open_harness(tmp_path, monkeypatch) as h:
+        [again] = await h.escalations("pending")
+        assert again.id == escalation.id and again.resolved_at is None
+        row = await h.row(task.id)
+        assert (row.id, row.decision) == (escalation.log_id, "escalate")
+        assert "interrupted" in row.result
+        h.reasoning.execution_replies.append(Reply(content="Done on the second try."))
+        await h.service.escalations_approve(escalation.id)
+        await wait_for_final_row(h, escalation.log_id or "")
+        assert "Done on the second try." in (await h.row(task.id)).result
+
+
+async def _arrived(h: Harness, count: int) -> bool:
+    assert h.openai is not None
+    return len(h.openai.chat_requests) >= count

@@ -217,6 +217,7 @@ class ActivityModel(QAbstractListModel):
             if generation == self._load_generation:
                 self._is_loading = False
                 self.error = str(exc)
+                self.is_error_on_more = False
                 self.load_state_changed.emit()
             return
         if generation != self._load_generation:
@@ -252,6 +253,7 @@ class ActivityModel(QAbstractListModel):
                 entries = await self._fetch(limit, math.nextafter(oldest.created_at, math.inf), None)
             except UserFacingError as exc:
                 self.error = str(exc)
+                self.is_error_on_more = True
                 return
             if generation != self._load_generation:
                 return
@@ -626,7 +628,7 @@ class ActivityView(QWidget):
     def _on_model_load_state_changed(self) -> None:
         model = self.model
         if model.error:
-            prefix = "Could not load the activity log" if not model.is_loaded else "Could not load older activity"
+            prefix = "Could not load older activity" if model.is_error_on_more else "Could not load the activity log"
             self.error_label.show_text(f"{prefix}: {model.error}")
         else:
             self.error_label.clear_text()
