@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import functools
 import importlib
 import logging
 import os
@@ -74,6 +75,47 @@ def intelligence_window(services: Services, bridge: CoreBridge) -> WindowLike:
 
     window: WindowLike = IntelligenceWindow(services, bridge)
     return window
+
+
+# --- the one loop ---------------------------------------------------------------------------------
+
+
+@functools.cache
+def _loop_class() -> Callable[..., asyncio.AbstractEventLoop]:
+    import qasync  # type: ignore[import-untyped]  # only here: PySide6 is imported, so qasync binds to it
+
+    class QtEventLoop(qasync.QEventLoop):  # type: ignore[misc]
+        """qasync's loop, minus the extra Qt pass at the end of ``run_until_complete``.
+
+        WORKAROUND: qasync 0.28 (``QEventLoop.run_until_complete``) processes Qt events once more
+        after the loop stopped and no longer counts as running, so asyncio callbacks due then run
+        outside the loop and httpx/anyio fail with "no running event loop". Left for the next run,
+        as a stopped asyncio loop does.
+        """
+
+        def run_until_complete(self, future: Any) -> Any:
+            if self.is_running():
+                raise RuntimeError("Event loop already running")
+            task = asyncio.ensure_future(future, loop=self)
+
+            def stop(_done: object) -> None:
+                self.stop()
+
+            task.add_done_callback(stop)
+            try:
+                self.run_forever()
+            finally:
+                task.remove_done_callback(stop)
+            if not task.done():
+                raise RuntimeError("Event loop stopped before Future completed.")
+            return task.result()
+
+    return QtEventLoop
+
+
+def new_event_loop(qapp: QApplication | None = None) -> asyncio.AbstractEventLoop:
+    """The qasync loop the app (and its tests) run on: Qt and asyncio in one loop (STYLE G2)."""
+    return _loop_class()(qapp or QApplication.instance())
 
 
 # --- looks ----------------------------------------------------------------------------------------
@@ -327,8 +369,6 @@ def run(paths: Paths, loaded: config.LoadedConfig) -> int:
         lock.acquire()
     except AlreadyRunning as exc:
         return hand_over(paths, exc)
-    import qasync  # type: ignore[import-untyped]  # only now: PySide6 is imported, so qasync binds to it
-
     instance = InstanceServer(server_name(paths.workspace))
     try:
         instance.listen()  # we hold the lock: any socket left behind is stale and removed
@@ -336,7 +376,7 @@ def run(paths: Paths, loaded: config.LoadedConfig) -> int:
         # Last resort (the session ends and Qt leaves its loop). Not in serve(): a test's loop leaves
         # Qt's loop after every run_until_complete, which emits aboutToQuit each time.
         qapp.aboutToQuit.connect(desktop.request_quit)
-        with asyncio.Runner(loop_factory=qasync.QEventLoop) as runner:
+        with asyncio.Runner(loop_factory=new_event_loop) as runner:
             return runner.run(serve(desktop, instance))
     except UserFacingError as exc:
         log.error("could not start: %s", exc)

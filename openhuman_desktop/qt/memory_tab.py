@@ -368,7 +368,10 @@ class MemoryView(QWidget):
         self._is_adding = adding
         self.add_button.setText("Remembering…" if adding else "Remember")
         self.text_edit.setReadOnly(adding)
-        self._on_text_edit_text_changed()
+        self._update_add_button()
+
+    def _update_add_button(self) -> None:
+        self.add_button.setEnabled(bool(self.text_edit.toPlainText().strip()) and not self._is_adding)
 
     # --- states ---------------------------------------------------------------------------------
 
@@ -398,8 +401,8 @@ class MemoryView(QWidget):
         self._jobs.spawn(self.search(self.search_edit.text()), name="memory-search", group="memory-search")
 
     def _on_text_edit_text_changed(self) -> None:
-        self.add_button.setEnabled(bool(self.text_edit.toPlainText().strip()) and not self._is_adding)
-        if self.text_edit.toPlainText().strip():
+        self._update_add_button()
+        if self.text_edit.toPlainText().strip() and not self._is_adding:
             self.add_error.clear_text()
 
     def _on_add_button_clicked(self) -> None:

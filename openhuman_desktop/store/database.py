@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import sqlite3
 import threading
@@ -169,25 +170,45 @@ class Database:
 
     @asynccontextmanager
     async def transaction(self) -> AsyncIterator[Transaction]:
-        """``async with db.transaction() as tx:`` — all of it is written, or nothing is."""
+        """``async with db.transaction() as tx:`` — all of it is written, or nothing is.
+
+        Cancellation-safe: a statement already handed to aiosqlite's thread runs to its end even when the
+        awaiting task is cancelled, so BEGIN and COMMIT are awaited to completion (shielded) and a
+        transaction left open by a cancellation is always rolled back.
+        """
         async with self._lock:
-            await self._run(lambda: self._conn.execute("BEGIN IMMEDIATE"))
+            await self._finish_shielded("BEGIN IMMEDIATE")
             tx = Transaction(self)
             try:
                 yield tx
             except BaseException:
-                try:
-                    await self._conn.execute("ROLLBACK")
-                except sqlite3.Error:
-                    log.exception("database %s: rollback failed", self.path)
+                await asyncio.shield(self._rollback())
                 raise
-            else:
-                try:
-                    await self._run(lambda: self._conn.execute("COMMIT"))
-                except BaseException:
-                    if self._conn.in_transaction:
-                        await self._conn.execute("ROLLBACK")
-                    raise
+            try:
+                await self._finish_shielded("COMMIT")
+            except BaseException:
+                await asyncio.shield(self._rollback())
+                raise
+
+    async def _finish_shielded(self, statement: str) -> None:
+        """Run ``statement``; if the caller is cancelled meanwhile, let it finish, undo BEGIN, then re-raise."""
+        step = asyncio.ensure_future(self._run(lambda: self._conn.execute(statement)))
+        try:
+            await asyncio.shield(step)
+        except asyncio.CancelledError:
+            with contextlib.suppress(Exception):
+                await step
+            if statement.startswith("BEGIN"):
+                await asyncio.shield(self._rollback())
+            raise
+
+    async def _rollback(self) -> None:
+        if not self._conn.in_transaction:
+            return
+        try:
+            await self._conn.execute("ROLLBACK")
+        except sqlite3.Error:
+            log.exception("database %s: rollback failed", self.path)
 
     async def integrity_check(self) -> str:
         """``PRAGMA integrity_check``: "ok" when the file is sound."""

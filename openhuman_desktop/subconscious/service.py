@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -68,6 +69,8 @@ def clean_title(value: object, param: str = "title") -> str:
     title = " ".join(value.split())
     if not title:
         raise InvalidInput(param, "must not be empty or only spaces")
+    if any(unicodedata.category(char) in ("Cc", "Cs") for char in title):
+        raise InvalidInput(param, "must not contain control characters")
     if len(title) > MAX_TITLE:
         raise InvalidInput(param, f"is {len(title)} characters long; the limit is {MAX_TITLE}")
     return title

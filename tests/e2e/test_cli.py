@@ -72,6 +72,13 @@ def test_rpc_with_params_changes_the_running_instance(app: AppProcess) -> None:
     assert json.loads(out) == {"removed": task["id"]}
 
 
+def test_rpc_prints_unicode(app: AppProcess) -> None:
+    title = "Café ☕ — 日本語 \U0001f642"
+    code, out, err = rpc(app.workspace, "subconscious_tasks_add", json.dumps({"title": title}, ensure_ascii=False))
+    assert code == 0, err
+    assert json.loads(out)["title"] == title
+
+
 def test_workspace_may_follow_the_command(app: AppProcess) -> None:
     done = run_cli("rpc", "--workspace", app.workspace, "subconscious_status")
     assert done.returncode == 0, done.stderr

@@ -45,10 +45,21 @@ MIB = 1024 * 1024
 # --- helpers --------------------------------------------------------------------------------------
 
 
+FILE_TASK = "Watch the build server"
+
+
 @pytest.fixture(scope="module")
 def app(tmp_path_factory: pytest.TempPathFactory) -> Iterator[AppProcess]:
-    """One running app shared by the API tests of this module (tests use their own tasks)."""
-    with AppProcess(tmp_path_factory.mktemp("rpc-e2e") / "workspace") as running:
+    """One running app shared by the API tests of this module (tests use their own tasks).
+
+    Its HEARTBEAT.md holds one task line, so a HEARTBEAT.md task exists from the start. The folder is
+    created readable by others (0755): the app must make it private.
+    """
+    workspace = tmp_path_factory.mktemp("rpc-e2e") / "workspace"
+    workspace.mkdir()
+    workspace.chmod(0o755)
+    (workspace / "HEARTBEAT.md").write_text(f"# Mine\n\n- {FILE_TASK}\n", encoding="utf-8")
+    with AppProcess(workspace) as running:
         yield running
 
 
@@ -309,6 +320,43 @@ def test_removing_a_system_task_is_a_conflict(app: AppProcess) -> None:
     assert [t["id"] for t in app.result("subconscious_tasks_list") if t["source"] == "system"] == [
         t["id"] for t in system
     ]
+
+
+def test_a_heartbeat_md_task_is_a_system_task(app: AppProcess) -> None:
+    [task] = [t for t in app.result("subconscious_tasks_list") if t["title"] == FILE_TASK]
+    assert task["source"] == "system"
+    assert_error(app.call("subconscious_tasks_remove", {"task_id": task["id"]}), -32002)
+    assert_error(app.call("subconscious_tasks_update", {"task_id": task["id"], "title": "Renamed"}), -32002,
+                 "HEARTBEAT.md")
+    updated = app.result("subconscious_tasks_update", {"task_id": task["id"], "enabled": False})
+    assert (updated["title"], updated["enabled"]) == (FILE_TASK, False)
+    assert app.result("subconscious_tasks_update", {"task_id": task["id"], "enabled": True})["enabled"] is True
+
+
+def test_concurrent_requests(app: AppProcess) -> None:
+    prefix = unique("Concurrent")
+    answers: list[dict[str, Any]] = []
+    lock = threading.Lock()
+
+    def client(number: int) -> None:
+        with httpx.Client(timeout=60) as http:
+            for i in range(10):
+                body = request("subconscious_tasks_add", {"title": f"{prefix} {number}-{i}"}, f"{number}-{i}")
+                response = http.post(app.url, json=body, headers={"Authorization": f"Bearer {app.token}"})
+                reading = http.post(app.url, json=request("subconscious_status"),
+                                    headers={"Authorization": f"Bearer {app.token}"})
+                with lock:
+                    answers.extend([response.json(), reading.json()])
+
+    threads = [threading.Thread(target=client, args=(number,)) for number in range(8)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(60)
+    assert len(answers) == 160
+    assert all("result" in answer for answer in answers), [a for a in answers if "error" in a][:3]
+    added = [title for title in titles(app) if title.startswith(prefix)]
+    assert sorted(added) == sorted(f"{prefix} {n}-{i}" for n in range(8) for i in range(10))
 
 
 # --- invalid params (-32602) ----------------------------------------------------------------------
@@ -788,6 +836,7 @@ def non_loopback_addresses() -> list[tuple[int, str]]:
 def test_files_are_private_and_the_server_is_local(app: AppProcess) -> None:
     assert stat.S_IMODE(app.rpc_file.stat().st_mode) == 0o600
     assert stat.S_IMODE(app.workspace.stat().st_mode) == 0o700
+    assert stat.S_IMODE(app.rpc_file.parent.stat().st_mode) == 0o700
     data = app.read_rpc_file()
     assert data is not None
     assert data["pid"] == app.pid
@@ -802,6 +851,13 @@ def test_files_are_private_and_the_server_is_local(app: AppProcess) -> None:
         pass
     with contextlib.suppress(OSError), socket.create_connection(("::1", port), timeout=5):
         pytest.fail("the server answers on ::1")
+
+
+def test_the_token_is_not_logged(app: AppProcess) -> None:
+    assert app.token not in app.stderr_text()
+    assert app.token not in app.stdout_text()
+    for log_file in (app.workspace / "logs").iterdir():
+        assert app.token not in log_file.read_text(encoding="utf-8", errors="replace")
 
 
 def test_not_reachable_from_other_addresses(app: AppProcess) -> None:
@@ -877,6 +933,8 @@ def test_sigterm_exits_0_and_removes_rpc_json(tmp_path: Path) -> None:
     app = AppProcess(tmp_path / "workspace").start()
     title = unique("Survives a restart")
     app.result("subconscious_tasks_add", {"title": title})
+    app.result("subconscious_pause")
+    old_token = app.token
     assert app.rpc_file.exists()
     assert app.stop() == 0
     assert not app.rpc_file.exists()
@@ -884,6 +942,9 @@ def test_sigterm_exits_0_and_removes_rpc_json(tmp_path: Path) -> None:
     with AppProcess(tmp_path / "workspace") as again:
         assert titles(again).count(title) == 1
         assert [t["title"] for t in again.result("subconscious_tasks_list")].count(DEFAULT_TITLES[2]) == 1
+        assert again.result("subconscious_status")["state"] == "paused"  # remembered across restarts
+        assert again.token != old_token
+        assert post_json(again, request("subconscious_status"), token=old_token).status_code == 401
 
 
 def test_a_second_instance_on_the_same_workspace_refuses(app: AppProcess) -> None:
@@ -900,8 +961,11 @@ def test_a_second_instance_on_the_same_workspace_refuses(app: AppProcess) -> Non
 
 
 def test_two_workspaces_side_by_side(tmp_path: Path) -> None:
-    with AppProcess(tmp_path / "one") as one, AppProcess(tmp_path / "two") as two:
+    with AppProcess(tmp_path / "one", config=None) as one, AppProcess(tmp_path / "two", config=None) as two:
         assert one.url != two.url
+        for running in (one, two):  # workspaces the app created itself
+            assert stat.S_IMODE(running.workspace.stat().st_mode) == 0o700
+            assert stat.S_IMODE(running.rpc_file.stat().st_mode) == 0o600
         title = unique("Only in one")
         one.result("subconscious_tasks_add", {"title": title})
         assert title in titles(one)

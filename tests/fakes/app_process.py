@@ -113,6 +113,7 @@ class AppProcess:
         self.token = ""
         self._stderr: IO[bytes] | None = None
         self._stdout: IO[bytes] | None = None
+        self._last_output = ("", "")  # (stdout, stderr) of the last run, kept after it ended
         self._http: httpx.Client | None = None
         self._next_id = 0
 
@@ -134,11 +135,12 @@ class AppProcess:
         return self.process.pid
 
     def stderr_text(self) -> str:
-        """Everything the process wrote to stderr so far (also while it runs)."""
-        return self._read(self._stderr)
+        """Everything the process wrote to stderr (while it runs, or of the last run once it ended)."""
+        return self._read(self._stderr) if self._stderr is not None else self._last_output[1]
 
     def stdout_text(self) -> str:
-        return self._read(self._stdout)
+        """Like :meth:`stderr_text`, for stdout."""
+        return self._read(self._stdout) if self._stdout is not None else self._last_output[0]
 
     @staticmethod
     def _read(stream: IO[bytes] | None) -> str:
@@ -160,7 +162,7 @@ class AppProcess:
             raise RuntimeError("the app is already started")
         if self.config is not None:
             write_config(self.workspace, self.config)
-        self._close_streams()
+        self._last_output = ("", "")
         self._stdout = tempfile.TemporaryFile()  # noqa: SIM115 - closed in _close_streams
         self._stderr = tempfile.TemporaryFile()  # noqa: SIM115 - closed in _close_streams
         self.process = subprocess.Popen(
@@ -229,7 +231,7 @@ class AppProcess:
         self._close_streams()
 
     def wait_exit(self, timeout: float = STOP_TIMEOUT) -> int:
-        """Wait for the process to exit on its own and return its exit code."""
+        """Wait for the process to exit on its own and return its exit code (then ``stop``/``kill`` cleans up)."""
         code = self._require_process().wait(timeout)
         return code
 
@@ -244,6 +246,8 @@ class AppProcess:
             http.close()
 
     def _close_streams(self) -> None:
+        if self._stdout is not None and self._stderr is not None:
+            self._last_output = (self._read(self._stdout), self._read(self._stderr))
         for stream in (self._stdout, self._stderr):
             if stream is not None:
                 stream.close()

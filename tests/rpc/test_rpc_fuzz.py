@@ -24,6 +24,7 @@ from openhuman_desktop.rpc.methods import Method, subconscious_methods
 from tests.fakes.app_process import QUIET_CONFIG, UNREACHABLE_OLLAMA, write_config
 
 SEED = 20_240_601
+TRIGGER = "openhuman.subconscious_trigger"
 MIB = 1024 * 1024
 CONTRACT_CODES = {-32700, -32600, -32601, -32602, -32001, -32002}
 RESPONSE_KEYS = {"jsonrpc", "id", "result", "error"}
@@ -94,7 +95,9 @@ class Fuzzer:
 
     def __init__(self, methods: dict[str, Method], task_ids: list[str]) -> None:
         self.rng = random.Random(SEED)
-        self.methods = methods
+        # A valid trigger starts a tick that calls the (absent) model; ticks and supersedes are tested
+        # elsewhere, so triggers get only invalid params here.
+        self.methods = {name: method for name, method in methods.items() if name != TRIGGER}
         self.task_ids = task_ids
 
     def cases(self) -> Iterator[Case]:
@@ -107,6 +110,9 @@ class Fuzzer:
         yield from self.unknown_methods(200)
         yield from self.envelopes(400)
         yield from self.batches(150)
+        for value in JUNK:
+            yield Case("trigger with params", dumps(envelope(TRIGGER, {"now": value}, 1)))
+            yield Case("trigger with params", dumps(envelope(TRIGGER, [value], 1)))
 
     # -- raw bytes and text --
 
@@ -360,3 +366,26 @@ async def test_unauthorized_junk_is_refused_before_parsing(served: Served) -> No
         response = await client.post(served.url, headers={"Authorization": f"Bearer {served.token}"},
                                      json=envelope("openhuman.subconscious_status", {}, 1))
         assert response.status_code == 200
+
+
+# --- product bugs the fuzzer found (fixed; kept as regression tests) ---------------------------------
+
+
+async def test_a_nul_title_is_invalid_params(served: Served) -> None:
+    async with httpx.AsyncClient(timeout=30) as client:
+        for title in ("\x00", "\x00 Check my inbox"):
+            response = await client.post(served.url, headers={"Authorization": f"Bearer {served.token}"},
+                                         json=envelope("openhuman.subconscious_tasks_add", {"title": title}, 1))
+            error = response.json().get("error")
+            assert error is not None and error["code"] == -32602, response.text
+            assert "title" in error["message"]
+
+
+async def test_a_cancelled_write_leaves_no_open_transaction(served: Served) -> None:
+    db = served.services.store.db
+    write = asyncio.ensure_future(db.execute("INSERT OR REPLACE INTO engine_state (key, value) VALUES ('fuzz', '1')"))
+    await asyncio.sleep(0)  # it takes the lock and hands BEGIN IMMEDIATE to the database thread
+    write.cancel()
+    await asyncio.gather(write, return_exceptions=True)
+    await db.execute("INSERT OR REPLACE INTO engine_state (key, value) VALUES ('fuzz', '2')")
+    await served.services.subconscious.tasks_add("Still writable after a cancelled write")

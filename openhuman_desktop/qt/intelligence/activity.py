@@ -123,6 +123,7 @@ class ActivityModel(QAbstractListModel):
         self._load_generation = 0
         self._early: dict[str, LogEntry] = {}   # updates that arrived while the first page was loading
         self.error = ""
+        self.is_error_on_more = False   # the error came from loading older rows (the newest are shown)
 
     # --- Qt model API ---------------------------------------------------------------------------
 
