@@ -32,6 +32,7 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 APP_ID = "io.openhuman.Desktop"
+PROGRAM = "openhuman-desktop"
 COLOR_SCHEME_ENV = "OPENHUMAN_COLOR_SCHEME"  # "dark" / "light": override what the desktop says
 NO_TRAY_NOTICE = (
     "This desktop has no system tray, so OpenHuman runs in this window instead. "
@@ -184,7 +185,8 @@ def configure_application(qapp: QApplication) -> None:
 def make_application() -> QApplication:
     """The process's QApplication (the existing one, if any), configured."""
     existing = QApplication.instance()
-    qapp = existing if isinstance(existing, QApplication) else QApplication(sys.argv[:1])
+    # Our own name as argv[0]: X11 takes the WM_CLASS instance from it (not "__main__.py").
+    qapp = existing if isinstance(existing, QApplication) else QApplication([PROGRAM])
     configure_application(qapp)
     return qapp
 

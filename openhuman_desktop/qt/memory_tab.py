@@ -35,6 +35,7 @@ from openhuman_desktop.qt.intelligence.widgets import (
     clock_time,
     em,
     exact_time,
+    make_primary,
     muted,
 )
 
@@ -308,7 +309,7 @@ class MemoryView(QWidget):
         self.tags_edit.setAccessibleName("Tags of the new memory")
         row.addWidget(self.tags_edit, 1)
         self.add_button = QPushButton("Remember", add_frame)
-        self.add_button.setProperty("primary", True)
+        make_primary(self.add_button)
         self.add_button.setAccessibleName("Remember")
         self.add_button.setEnabled(False)
         self.add_button.clicked.connect(self._on_add_button_clicked)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import time
 from collections.abc import Callable, Mapping
@@ -9,9 +10,17 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, Protocol
 
-from PySide6.QtCore import QObject, Signal
-from PySide6.QtGui import QAction
-from PySide6.QtWidgets import QMenu, QSystemTrayIcon
+from PySide6.QtCore import QObject, Qt, Signal
+from PySide6.QtGui import QAction, QFont, QPalette
+from PySide6.QtWidgets import (
+    QHBoxLayout,
+    QLabel,
+    QMenu,
+    QSystemTrayIcon,
+    QVBoxLayout,
+    QWidget,
+    QWidgetAction,
+)
 
 from openhuman_desktop.qt import icons
 from openhuman_desktop.qt.asyncutil import Jobs, Refresher
@@ -23,6 +32,8 @@ APP_NAME = "OpenHuman"
 MESSAGE_MS = 10_000
 MAX_BODY = 240
 MAX_TOOLTIP_REASON = 160
+SETTLE_DELAY = 0.2   # seconds between status reads while a finished tick is still winding down
+SETTLE_CHECKS = 25
 
 
 class StatusSource(Protocol):
@@ -61,9 +72,12 @@ class TrayView:
     tooltip: str
     is_paused: bool
     can_pause: bool      # False when the heartbeat is off in config.toml
+    detail: str = ""     # the menu header's second line
 
 
-STARTING = TrayView(icons.IDLE, 0, "Starting…", f"{APP_NAME} — starting…", False, False)
+STARTING = TrayView(icons.IDLE, 0, "Starting…", f"{APP_NAME} — starting…", False, False,
+                    "Starting the assistant…")
+MAX_DETAIL = 60
 
 
 def format_time(timestamp: float | None, now: float) -> str:
@@ -120,9 +134,13 @@ def describe(status: Mapping[str, Any], now: float) -> TrayView:
     else:
         next_text = format_time(status.get("next_tick_at"), now) if status.get("next_tick_at") else "—"
     lines.append(f"Last tick: {last} · Next tick: {next_text}")
+    if state in ("degraded", "paused", "disabled") and reason:
+        detail = shorten(reason, MAX_DETAIL)
+    else:
+        detail = f"{plural(tasks, 'task')} · next tick {next_text}"
     return TrayView(
         icon_state=icon, badge=pending, headline=headline, tooltip="\n".join(lines),
-        is_paused=state == "paused", can_pause=state != "disabled",
+        is_paused=state == "paused", can_pause=state != "disabled", detail=detail,
     )
 
 
@@ -166,14 +184,15 @@ class TrayShell(QObject):
         self._fallback_notify: Notify | None = None
         self._bridge: BridgeSignals | None = None
         self._announced: set[str] = set()
+        self._open_ticks: set[int] = set()
+        self._settle_checks = 0
         self._message_target: str | None = None
         self._jobs = Jobs()
         self._refresher = Refresher(self._jobs, self._load_status, "tray-status")
         self.view = STARTING
         self.menu = QMenu()
         self.menu.setAccessibleName(f"{APP_NAME} menu")
-        self.status_action = self._add_action("Starting…", None, "What the assistant is doing now")
-        self.status_action.setEnabled(False)
+        self.status_action = self._add_status_header()
         self.menu.addSeparator()
         self.open_action = self._add_action("Open Intelligence", self._on_open_action_triggered,
                                             "Show tasks, activity and approvals")
@@ -191,6 +210,41 @@ class TrayShell(QObject):
         self.tray.activated.connect(self._on_tray_activated)
         self.tray.messageClicked.connect(self._on_tray_message_clicked)
         self._apply(STARTING)
+
+    def _add_status_header(self) -> QWidgetAction:
+        """The menu's first line: the state icon and the headline, in normal (not greyed) text.
+
+        Desktops that export tray menus over D-Bus show the action's text instead of the widget;
+        activating it there opens the window.
+        """
+        header = QWidget(self.menu)
+        layout = QHBoxLayout(header)
+        unit = max(4, header.fontMetrics().height() // 3)
+        layout.setContentsMargins(unit * 2, unit, unit * 4, unit)
+        layout.setSpacing(unit * 2)
+        self.status_icon = QLabel(header)
+        self.status_icon.setAccessibleName("Status icon")
+        self.status_label = QLabel(header)
+        font = QFont(self.status_label.font())
+        font.setBold(True)
+        self.status_label.setFont(font)
+        self.status_detail = QLabel(header)
+        detail_font = QFont(self.status_detail.font())
+        detail_font.setPointSizeF(detail_font.pointSizeF() * 0.9)
+        self.status_detail.setFont(detail_font)
+        self.status_detail.setForegroundRole(QPalette.ColorRole.PlaceholderText)
+        texts = QVBoxLayout()
+        texts.setSpacing(0)
+        texts.addWidget(self.status_label)
+        texts.addWidget(self.status_detail)
+        layout.addWidget(self.status_icon, 0, Qt.AlignmentFlag.AlignVCenter)
+        layout.addLayout(texts, 1)
+        action = QWidgetAction(self.menu)
+        action.setDefaultWidget(header)
+        action.setToolTip("What the assistant is doing now")
+        action.triggered.connect(self._on_open_action_triggered)
+        self.menu.addAction(action)
+        return action
 
     def _add_action(self, text: str, slot: Callable[[], None] | None, tip: str) -> QAction:
         action = QAction(text, self.menu)
@@ -215,8 +269,9 @@ class TrayShell(QObject):
         self._open_window = open_window
         self._fallback_notify = fallback_notify
         self._bridge = bridge
-        for signal in (bridge.status_changed, bridge.tick_started, bridge.tick_finished):
-            signal.connect(self._on_core_status_hint)
+        bridge.status_changed.connect(self._on_core_status_hint)
+        bridge.tick_started.connect(self._on_bridge_tick_started)
+        bridge.tick_finished.connect(self._on_bridge_tick_finished)
         bridge.escalation_changed.connect(self._on_bridge_escalation_changed)
         bridge.notified.connect(self._on_bridge_notified)
         for action in (self.open_action, self.run_now_action):
@@ -228,8 +283,9 @@ class TrayShell(QObject):
         bridge, self._bridge = self._bridge, None
         if bridge is None:
             return
-        for signal in (bridge.status_changed, bridge.tick_started, bridge.tick_finished):
-            signal.disconnect(self._on_core_status_hint)
+        bridge.status_changed.disconnect(self._on_core_status_hint)
+        bridge.tick_started.disconnect(self._on_bridge_tick_started)
+        bridge.tick_finished.disconnect(self._on_bridge_tick_finished)
         bridge.escalation_changed.disconnect(self._on_bridge_escalation_changed)
         bridge.notified.disconnect(self._on_bridge_notified)
 
@@ -271,12 +327,27 @@ class TrayShell(QObject):
             self._reporter.report(exc, "tray status")
             return
         self._apply(describe(status, self._now()))
+        if status.get("state") == "ticking" and not self._open_ticks and self._settle_checks > 0:
+            # The engine announces the end of a tick a moment before its task is over (it still
+            # prunes the log), so a status read right then still says "ticking": look once more.
+            self._settle_checks -= 1
+            self._jobs.spawn(self._refresh_after(SETTLE_DELAY), name="tray-status-settle")
+
+    async def _refresh_after(self, seconds: float) -> None:
+        await asyncio.sleep(seconds)
+        self.request_refresh()
 
     def _apply(self, view: TrayView) -> None:
         self.view = view
         self.tray.setIcon(icons.tray_icon(view.icon_state, view.badge))
         self.tray.setToolTip(view.tooltip)
         self.status_action.setText(view.headline)
+        self.status_label.setText(view.headline)
+        self.status_label.setAccessibleName(f"Status: {view.headline}")
+        self.status_detail.setText(view.detail)
+        self.status_detail.setVisible(bool(view.detail))
+        size = round(self.status_label.fontMetrics().height() * (1.7 if view.detail else 1.1))
+        self.status_icon.setPixmap(icons.tray_icon(view.icon_state, view.badge).pixmap(size, size))
         self.pause_action.setText("Resume heartbeat" if view.is_paused else "Pause heartbeat")
         self.pause_action.setToolTip(
             "Start scheduled ticks again" if view.is_paused
@@ -330,7 +401,16 @@ class TrayShell(QObject):
         except Exception as exc:
             self._reporter.report(exc, "open window")
 
-    def _on_core_status_hint(self, *_args: object) -> None:
+    def _on_core_status_hint(self) -> None:
+        self.request_refresh()
+
+    def _on_bridge_tick_started(self, generation: int, _due: int) -> None:
+        self._open_ticks.add(generation)
+        self.request_refresh()
+
+    def _on_bridge_tick_finished(self, generation: int, _outcome: str) -> None:
+        self._open_ticks.discard(generation)
+        self._settle_checks = SETTLE_CHECKS
         self.request_refresh()
 
     def _on_tray_activated(self, reason: QSystemTrayIcon.ActivationReason) -> None:

@@ -48,6 +48,7 @@ class FakeSubconscious:
 
     def __init__(self) -> None:
         self.current = status()
+        self.upcoming: list[dict[str, Any]] = []  # answered first, one per call
         self.status_calls = 0
         self.triggers = 0
         self.paused_calls: list[bool] = []
@@ -58,6 +59,8 @@ class FakeSubconscious:
         await asyncio.sleep(0)
         if self.fail_with is not None:
             raise self.fail_with
+        if self.upcoming:
+            return self.upcoming.pop(0)
         return dict(self.current)
 
     def trigger(self) -> None:
@@ -248,6 +251,21 @@ def test_status_follows_core_events_and_bursts_are_coalesced(harness: Harness) -
     harness.settle()
     assert (harness.shell.view.icon_state, harness.shell.view.badge) == (icons.ATTENTION, 2)
     assert harness.shell.status_action.text() == "2 approvals waiting"
+
+
+def test_a_tick_that_is_still_winding_down_is_looked_at_again(harness: Harness) -> None:
+    ticking = status(state="ticking", state_reason="Looking at 3 due task(s).")
+    harness.source.current = ticking
+    harness.bus.publish(events.TickStarted(7, 3))
+    harness.settle()
+    assert harness.shell.view.icon_state == icons.THINKING
+    # The engine says "finished" while its task still prunes the log: the first read still says ticking.
+    harness.source.upcoming = [ticking, ticking]
+    harness.source.current = status(state="degraded", state_reason="The model runner crashed.")
+    harness.bus.publish(events.TickFinished(7, "failed"))
+    harness.settle()
+    assert harness.shell.view.icon_state == icons.PROBLEM
+    assert "The model runner crashed." in harness.shell.tray.toolTip()
 
 
 def test_a_failing_status_is_reported_not_raised(harness: Harness, caplog: pytest.LogCaptureFixture) -> None:

@@ -163,7 +163,7 @@ def test_status_bar_shows_failures_in_coral(fake_window: IntelligenceWindow, fak
     assert bar.failed_label.isVisible()
     assert bar.failed_label.text() == "2 failed"
     coral = {QColor(c).name() for c in ACCENTS["coral"]}
-    assert any(c in bar.failed_label.styleSheet().lower() for c in coral)
+    assert bar.failed_label.color().name() in coral
     assert bar.reason_label.isVisible()
     assert bar.reason_label.text() == "Ollama is not running at http://127.0.0.1:11434"
     assert bar.state_label.text() == "Degraded"
@@ -363,18 +363,19 @@ def test_the_window_follows_a_dark_palette(
     qrun(fake_window.refresh())
     card = fake_window.approvals_view.card("e")
     assert card is not None
-    light_badge = card.priority_badge.styleSheet()
+    light_badge = card.priority_badge.color().name()
+    light_button = card.approve_button.styleSheet()
     original = qapp.palette()
     try:
         qapp.setPalette(_dark_palette())
         qrun(asyncio.sleep(0.05))   # palette changes reach the widgets as posted events
-        assert card.priority_badge.styleSheet() != light_badge
-        assert QColor(ACCENTS["coral"][1]).name() in card.priority_badge.styleSheet().lower()
+        assert card.priority_badge.color().name() == QColor(ACCENTS["coral"][1]).name() != light_badge
+        assert card.approve_button.styleSheet() != light_button, "primary buttons follow the highlight colour"
         assert fake_window.grab().width() > 0
     finally:
         qapp.setPalette(original)
         qrun(asyncio.sleep(0.05))
-    assert card.priority_badge.styleSheet() == light_badge
+    assert card.priority_badge.color().name() == light_badge
 
 
 def test_sizes_follow_the_font(fake_window: IntelligenceWindow) -> None:

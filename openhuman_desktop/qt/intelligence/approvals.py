@@ -24,6 +24,7 @@ from openhuman_desktop.qt.intelligence.widgets import (
     em,
     exact_time,
     is_dark,
+    make_primary,
     scaled_font,
     set_style_sheet,
 )
@@ -145,13 +146,13 @@ class ApprovalCard(QFrame):
         self.skip_button.clicked.connect(self._on_skip_button_clicked)
         buttons.addWidget(self.skip_button)
         self.approve_button = QPushButton("Go ahead", self)
-        self.approve_button.setProperty("primary", True)
+        make_primary(self.approve_button)
         self.approve_button.setAccessibleName(f"Go ahead: {esc.title}")
         self.approve_button.setToolTip("Let the assistant carry this out now")
         self.approve_button.clicked.connect(self._on_approve_button_clicked)
         buttons.addWidget(self.approve_button)
         self.fix_button = QPushButton("Fix in Skills", self)
-        self.fix_button.setProperty("primary", True)
+        make_primary(self.fix_button)
         self.fix_button.setAccessibleName(f"Fix in Skills: {esc.title}")
         self.fix_button.setToolTip("Open the Skills tab" + (f" on {self.skill_name}" if self.skill_name else ""))
         self.fix_button.clicked.connect(self._on_fix_button_clicked)

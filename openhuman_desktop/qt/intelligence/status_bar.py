@@ -7,18 +7,20 @@ from collections.abc import Callable, Mapping
 from typing import Any, Protocol
 
 from PySide6.QtCore import QEvent, QTimer
-from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
 
 from openhuman_desktop.errors import UserFacingError
 from openhuman_desktop.qt.asyncutil import Jobs
 from openhuman_desktop.qt.intelligence.widgets import (
     AccentLabel,
     MutedLabel,
+    PanelFrame,
     Spinner,
     StatusDot,
     clock_time,
     em,
     exact_time,
+    make_primary,
     relative_time,
     separator_dot,
 )
@@ -44,7 +46,7 @@ def plural(count: int, word: str) -> str:
     return f"{count:,} {word}" if count == 1 else f"{count:,} {word}s"
 
 
-class StatusBarView(QFrame):
+class StatusBarView(PanelFrame):
     """One line of engine status, a second line with the state reason when something is wrong, Run Now.
 
     Run Now shows progress for the whole tick it starts: busy from the click until ``tick_finished``
@@ -119,7 +121,7 @@ class StatusBarView(QFrame):
         self.next_tick_label.setAccessibleName("Next tick")
         row.addWidget(self.next_tick_label)
         self.run_now_button = QPushButton("Run Now", self)
-        self.run_now_button.setProperty("primary", True)
+        make_primary(self.run_now_button)
         self.run_now_button.setAccessibleName("Run Now")
         self.run_now_button.setAccessibleDescription("Look at the due tasks now instead of waiting for the next tick")
         self.run_now_button.setToolTip("Look at the due tasks now instead of waiting for the next tick")

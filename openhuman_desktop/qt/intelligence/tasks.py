@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections.abc import Callable
 from typing import Protocol
 
-from PySide6.QtCore import QEvent, QObject, Qt, QTimer, Signal
-from PySide6.QtGui import QAction, QActionGroup, QContextMenuEvent, QKeyEvent
+from PySide6.QtCore import QEvent, QRectF, Qt, QTimer, Signal
+from PySide6.QtGui import QAction, QActionGroup, QContextMenuEvent, QKeyEvent, QPainter, QPalette, QPen
 from PySide6.QtWidgets import (
+    QApplication,
     QComboBox,
     QFrame,
     QHBoxLayout,
@@ -30,12 +32,15 @@ from openhuman_desktop.qt.intelligence.widgets import (
     EmptyState,
     ErrorLabel,
     MutedLabel,
+    PanelFrame,
     SectionHeader,
     StatusDot,
     ToggleSwitch,
     clock_time,
     em,
     exact_time,
+    make_primary,
+    muted,
     relative_time,
     scaled_font,
 )
@@ -61,6 +66,7 @@ INTENT_HELP = {
     "write": "May write: you asked for changes (send, post, write), so the assistant may make them",
 }
 UNDO_SECONDS = 10
+CARD_BATCH = 25
 
 
 class TaskService(Protocol):
@@ -204,8 +210,6 @@ class TaskCard(QFrame):
         policy.setRetainSizeWhenHidden(True)
         self.delete_button.setSizePolicy(policy)
         outer.addWidget(self.delete_button, 0, Qt.AlignmentFlag.AlignTop)
-        for child in (self.toggle, self.delete_button, self.intent_button):
-            child.installEventFilter(self)
 
     def set_task(self, task: Task) -> None:
         """Show a new snapshot of the task."""
@@ -252,7 +256,10 @@ class TaskCard(QFrame):
         font = self.title_label.font()
         font.setStrikeOut(task.completed)
         self.title_label.setFont(font)
-        self.title_label.setEnabled(task.enabled)
+        palette = QPalette(self.palette())
+        if not task.enabled or task.completed:   # a switched-off task reads quieter, in any theme
+            palette.setColor(QPalette.ColorRole.WindowText, muted(palette))
+        self.title_label.setPalette(palette)
 
     def refresh_times(self) -> None:
         self._render_details()
@@ -285,13 +292,33 @@ class TaskCard(QFrame):
 
     def _set_highlight(self, on: bool) -> None:
         self.setProperty("hovered", on)
-        self.style().unpolish(self)
-        self.style().polish(self)
+        self.update()
 
-    def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 (Qt override)
-        if event.type() in (QEvent.Type.FocusIn, QEvent.Type.FocusOut):
-            QTimer.singleShot(0, self._update_delete_visibility)
-        return super().eventFilter(watched, event)
+    def on_focus_changed(self) -> None:
+        """Keyboard focus moved into or out of this card (the delete button shows while it is inside)."""
+        self._update_delete_visibility()
+
+    def paintEvent(self, event: QEvent) -> None:
+        if self._hovered or self.hasFocus():
+            painter = QPainter(self)
+            painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+            palette = self.palette()
+            if self.hasFocus():   # a system card takes the focus for its context menu: show where it is
+                painter.setPen(QPen(palette.color(QPalette.ColorRole.Highlight), 1.5))
+            else:
+                painter.setPen(Qt.PenStyle.NoPen)
+            painter.setBrush(palette.color(QPalette.ColorRole.AlternateBase))
+            radius = max(4.0, em(self) * 0.4)
+            painter.drawRoundedRect(QRectF(self.rect()).adjusted(1, 1, -1, -1), radius, radius)
+        super().paintEvent(event)
+
+    def focusInEvent(self, event: QEvent) -> None:  # noqa: N802 (Qt override)
+        self.update()
+        super().focusInEvent(event)
+
+    def focusOutEvent(self, event: QEvent) -> None:  # noqa: N802 (Qt override)
+        self.update()
+        super().focusOutEvent(event)
 
     def keyPressEvent(self, event: QKeyEvent) -> None:  # noqa: N802 (Qt override)
         if event.key() == Qt.Key.Key_Delete and not self._task.is_system:
@@ -367,7 +394,7 @@ class AddTaskView(QFrame):
         self.cron_edit.hide()
         row.addWidget(self.cron_edit)
         self.add_button = QPushButton("Add", self)
-        self.add_button.setProperty("primary", True)
+        make_primary(self.add_button)
         self.add_button.setAccessibleName("Add task")
         self.add_button.setDefault(False)
         self.add_button.clicked.connect(self._on_add_button_clicked)
@@ -467,13 +494,13 @@ class AddTaskView(QFrame):
             self.add_requested.emit(self.title_edit.text(), self.recurrence_text)
 
 
-class UndoBar(QFrame):
+class UndoBar(PanelFrame):
     """"Deleted “X”. Undo" for a few seconds after a task was deleted."""
 
     undo_requested = Signal()
 
     def __init__(self, parent: QWidget | None = None) -> None:
-        super().__init__(parent)
+        super().__init__(parent, role=QPalette.ColorRole.AlternateBase, border=False)
         self.setObjectName("undoBar")
         layout = QHBoxLayout(self)
         pad = max(4, em(self) // 3)
@@ -537,17 +564,21 @@ class TasksView(QWidget):
         layout.addWidget(self.list_error)
         self.empty_label = EmptyState("No tasks yet. Add one below, for example “Check urgent emails”.", self)
         self.empty_label.setAccessibleName("No tasks yet")
+        self.empty_label.setAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter)
         self.empty_label.hide()
-        layout.addWidget(self.empty_label)
         self._list = QVBoxLayout()
         self._list.setSpacing(2)
         layout.addLayout(self._list)
+        layout.addWidget(self.empty_label)
         self.undo_bar = UndoBar(self)
         self.undo_bar.undo_requested.connect(self._on_undo_bar_undo_requested)
         layout.addWidget(self.undo_bar)
         self.add_view = AddTaskView(now, self)   # the window moves it into its own layout
         self.add_view.hide()
         self.add_view.add_requested.connect(self._on_add_view_add_requested)
+        app = QApplication.instance()
+        if isinstance(app, QApplication):
+            app.focusChanged.connect(self._on_app_focus_changed)
 
     # --- queries --------------------------------------------------------------------------------
 
@@ -575,8 +606,12 @@ class TasksView(QWidget):
         seen = {task.id for task in tasks}
         for task_id in [tid for tid in self._cards if tid not in seen]:
             self._drop_card(task_id)
-        for task in tasks:
-            self.upsert(task, relayout=False)
+        for start in range(0, len(tasks), CARD_BATCH):
+            if start:
+                self._relayout()
+                await asyncio.sleep(0)   # let Qt paint between batches: many tasks never freeze the window
+            for task in tasks[start:start + CARD_BATCH]:
+                self.upsert(task, relayout=False)
         self._relayout()
 
     def upsert(self, task: Task, *, relayout: bool = True) -> None:
@@ -614,8 +649,12 @@ class TasksView(QWidget):
                 self._list.removeWidget(card)
                 self._list.insertWidget(index, card)
             card.show()
-        self.empty_label.setVisible(self._is_loaded and not ordered)
         users = sum(1 for card in ordered if not card.task.is_system)
+        if not ordered:
+            self.empty_label.setText("No tasks yet. Add one below, for example “Check urgent emails”.")
+        else:
+            self.empty_label.setText("None of your own yet. Add one below, for example “Check urgent emails”.")
+        self.empty_label.setVisible(self._is_loaded and users == 0)
         self.count_label.setText(f"{len(ordered)} · {users} yours" if ordered else "")
 
     def refresh_times(self) -> None:
@@ -729,6 +768,12 @@ class TasksView(QWidget):
 
     def _on_card_intent_chosen(self, task_id: str, intent: str) -> None:
         self._jobs.spawn(self.set_intent(task_id, intent), name="task-intent")
+
+    def _on_app_focus_changed(self, old: QWidget | None, new: QWidget | None) -> None:
+        for widget in (old, new):
+            card = widget.parentWidget() if widget is not None else None
+            if isinstance(card, TaskCard) and card.parentWidget() is self:
+                card.on_focus_changed()
 
     def _on_undo_bar_undo_requested(self) -> None:
         self._jobs.spawn(self.undo_remove(), name="undo-remove-task")

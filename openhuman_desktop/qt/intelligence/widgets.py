@@ -14,6 +14,7 @@ from PySide6.QtWidgets import (
     QFrame,
     QHBoxLayout,
     QLabel,
+    QPushButton,
     QSizePolicy,
     QToolButton,
     QWidget,
@@ -72,6 +73,8 @@ def retheme(root: QWidget) -> None:
         hook = getattr(widget, "retheme", None)
         if callable(hook):
             hook()
+        elif isinstance(widget, QPushButton) and widget.property("primary"):
+            make_primary(widget)
 
 
 def muted(palette: QPalette) -> QColor:
@@ -224,15 +227,17 @@ def pulse_alpha(period: float = 1.4) -> float:
 
 
 class Badge(QLabel):
-    """A small rounded label ("default", "critical", "writes") tinted with an accent colour."""
+    """A small rounded label ("default", "critical", "writes") tinted with an accent colour.
+
+    Painted by hand rather than styled with a style sheet: there is one per task card, and style sheets
+    make every widget slow to create and polish.
+    """
 
     def __init__(self, text: str, accent_name: str = "grey", parent: QWidget | None = None) -> None:
         super().__init__(text, parent)
         self._accent = accent_name
         self.setFont(scaled_font(self, 0.85, bold=True))
         self.setSizePolicy(QSizePolicy.Policy.Fixed, QSizePolicy.Policy.Fixed)
-        self.setAlignment(Qt.AlignmentFlag.AlignCenter)
-        self._restyle()
 
     @property
     def accent_name(self) -> str:
@@ -240,26 +245,86 @@ class Badge(QLabel):
 
     def set_accent(self, accent_name: str) -> None:
         self._accent = accent_name
-        self._restyle()
+        self.update()
+
+    def color(self) -> QColor:
+        """The accent colour the badge is drawn in right now (depends on the theme)."""
+        return accent(self._accent, app_palette())
 
     def retheme(self) -> None:
-        self._restyle()
+        self.update()
 
-    def _restyle(self) -> None:
-        color = accent(self._accent, app_palette())
+    def _padding(self) -> int:
+        return max(3, round(self.fontMetrics().height() * 0.4))
+
+    def sizeHint(self) -> QSize:
+        fm = self.fontMetrics()
+        return QSize(fm.horizontalAdvance(self.text()) + 2 * self._padding() + 2, fm.height() + 2)
+
+    def minimumSizeHint(self) -> QSize:  # noqa: N802 (Qt override)
+        return self.sizeHint()
+
+    def paintEvent(self, event: QEvent) -> None:
+        painter = QPainter(self)
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+        color = self.color()
         fill = QColor(color)
         fill.setAlphaF(0.16)
-        pad = max(2, round(em(self) * 0.35))
-        set_style_sheet(
-            self,
-            f"QLabel {{ color: {color.name()}; background-color: {fill.name(QColor.NameFormat.HexArgb)};"
-            f" border: 1px solid {color.name()}; border-radius: {pad + 2}px; padding: 0px {pad}px; }}"
-        )
+        rect = QRectF(self.rect()).adjusted(0.5, 0.5, -0.5, -0.5)
+        radius = rect.height() / 2
+        painter.setPen(QPen(color, 1.0))
+        painter.setBrush(fill)
+        painter.drawRoundedRect(rect, radius, radius)
+        painter.setFont(self.font())
+        painter.drawText(self.rect(), int(Qt.AlignmentFlag.AlignCenter), self.text())
 
-    def changeEvent(self, event: QEvent) -> None:  # noqa: N802 (Qt override)
-        if event.type() in (QEvent.Type.PaletteChange, QEvent.Type.ApplicationPaletteChange):
-            self._restyle()
-        super().changeEvent(event)
+
+class PanelFrame(QFrame):
+    """A rounded panel in a palette colour (``Base`` for the status bar and log, ``AlternateBase`` for bars)."""
+
+    def __init__(self, parent: QWidget | None = None, *, role: QPalette.ColorRole = QPalette.ColorRole.Base,
+                 border: bool = True) -> None:
+        super().__init__(parent)
+        self._role = role
+        self._border = border
+
+    def paintEvent(self, event: QEvent) -> None:
+        painter = QPainter(self)
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+        palette = self.palette()
+        painter.setBrush(palette.color(self._role))
+        if self._border:
+            line = blend(palette.color(QPalette.ColorRole.Window), palette.color(QPalette.ColorRole.WindowText), 0.18)
+            painter.setPen(QPen(line, 1.0))
+        else:
+            painter.setPen(Qt.PenStyle.NoPen)
+        radius = max(4.0, em(self) * 0.45)
+        painter.drawRoundedRect(QRectF(self.rect()).adjusted(0.5, 0.5, -0.5, -0.5), radius, radius)
+
+
+PRIMARY_BUTTON_STYLE = """
+QPushButton {{
+    background-color: {fill}; color: {text}; border: 1px solid {fill};
+    border-radius: 5px; padding: 4px 14px; font-weight: 600;
+}}
+QPushButton:hover {{ background-color: {hover}; border-color: {hover}; }}
+QPushButton:focus {{ border: 2px solid {focus}; }}
+QPushButton:disabled {{ background-color: {off}; border-color: {off}; color: {off_text}; }}
+"""
+
+
+def make_primary(button: QPushButton) -> None:
+    """Style ``button`` as the main action of its area (highlight colour), following the theme."""
+    palette = app_palette()
+    fill = palette.color(QPalette.ColorRole.Highlight)
+    window = palette.color(QPalette.ColorRole.Window)
+    set_style_sheet(button, PRIMARY_BUTTON_STYLE.format(
+        fill=fill.name(), text=palette.color(QPalette.ColorRole.HighlightedText).name(),
+        hover=blend(fill, window, 0.15).name(), focus=palette.color(QPalette.ColorRole.WindowText).name(),
+        off=blend(window, palette.color(QPalette.ColorRole.WindowText), 0.12).name(),
+        off_text=blend(window, palette.color(QPalette.ColorRole.WindowText), 0.4).name(),
+    ))
+    button.setProperty("primary", True)
 
 
 class ToggleSwitch(QAbstractButton):
@@ -416,8 +481,14 @@ class AccentLabel(QLabel):
     def retheme(self) -> None:
         self._recolor()
 
+    def color(self) -> QColor:
+        return self.palette().color(QPalette.ColorRole.WindowText)
+
     def _recolor(self) -> None:
-        set_style_sheet(self, f"QLabel {{ color: {accent(self._accent, app_palette()).name()}; }}")
+        palette = QPalette(self.palette())
+        palette.setColor(QPalette.ColorRole.WindowText, accent(self._accent, app_palette()))
+        if palette != self.palette():
+            self.setPalette(palette)
 
     def show_text(self, text: str) -> None:
         self.setText(text)

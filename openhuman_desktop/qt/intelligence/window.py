@@ -26,7 +26,7 @@ from openhuman_desktop.qt.intelligence.activity import ActivityView
 from openhuman_desktop.qt.intelligence.approvals import ApprovalsView
 from openhuman_desktop.qt.intelligence.status_bar import StatusBarView
 from openhuman_desktop.qt.intelligence.tasks import TasksView
-from openhuman_desktop.qt.intelligence.widgets import Banner, em, retheme
+from openhuman_desktop.qt.intelligence.widgets import Banner, PanelFrame, em, retheme
 from openhuman_desktop.qt.memory_tab import MemoryView
 from openhuman_desktop.qt.skills_tab import SkillsView
 from openhuman_desktop.store import Escalation, LogEntry, Task
@@ -40,34 +40,6 @@ WINDOW_TITLE = "OpenHuman — Intelligence"
 TAB_NAMES = ("subconscious", "skills", "memory")
 TIME_REFRESH_MS = 30_000
 NO_WINDOW_MANAGER = ("offscreen", "minimal")
-
-_STYLE = """
-QFrame#statusBar, QFrame#panel {
-    background-color: palette(base);
-    border: 1px solid palette(midlight);
-    border-radius: 8px;
-}
-QFrame#taskCard { border-radius: 6px; }
-QFrame#taskCard[hovered="true"] { background-color: palette(alternate-base); }
-QFrame#undoBar { background-color: palette(alternate-base); border-radius: 6px; }
-QScrollArea#leftScroll, QWidget#leftContent { background: transparent; }
-QPushButton[primary="true"] {
-    background-color: palette(highlight);
-    color: palette(highlighted-text);
-    border: 1px solid palette(highlight);
-    border-radius: 5px;
-    padding: 4px 14px;
-    font-weight: 600;
-}
-QPushButton[primary="true"]:focus { border: 2px solid palette(window-text); }
-QPushButton[primary="true"]:disabled {
-    background-color: palette(midlight);
-    border-color: palette(midlight);
-    color: palette(mid);
-}
-QToolButton#intentChip { padding: 0px 2px; }
-QLineEdit { padding: 3px 4px; }
-"""
 
 
 class IntelligenceWindow(QMainWindow):
@@ -89,7 +61,6 @@ class IntelligenceWindow(QMainWindow):
         now: Callable[[], float] = services.clock.now
         self.setWindowTitle(WINDOW_TITLE)
         self.setObjectName("intelligenceWindow")
-        self.setStyleSheet(_STYLE)
         unit = em(self)
         self.resize(unit * 80, unit * 54)
         self.setMinimumSize(unit * 44, unit * 30)
@@ -172,6 +143,8 @@ class IntelligenceWindow(QMainWindow):
         content_layout.addWidget(self.tasks_view)
         content_layout.addStretch(1)
         self.left_scroll.setWidget(content)
+        self.left_scroll.viewport().setAutoFillBackground(False)   # the window colour shows through
+        content.setAutoFillBackground(False)
         left_layout.addWidget(self.left_scroll, 1)
         add_box = QWidget(left)
         add_layout = QVBoxLayout(add_box)
@@ -179,7 +152,7 @@ class IntelligenceWindow(QMainWindow):
         add_layout.addWidget(self.tasks_view.add_view)
         self.tasks_view.add_view.show()
         left_layout.addWidget(add_box)
-        panel = QFrame(splitter)
+        panel = PanelFrame(splitter)
         panel.setObjectName("panel")
         panel_layout = QVBoxLayout(panel)
         panel_layout.setContentsMargins(pad * 2, pad * 2, pad, pad)
@@ -245,14 +218,11 @@ class IntelligenceWindow(QMainWindow):
     async def refresh(self) -> None:
         """Reload every section from the services."""
         self._has_refreshed = True
-        await asyncio.gather(
-            self.activity_view.refresh(),
-            self.status_bar_view.refresh(),
-            self.approvals_view.refresh(),
-            self.tasks_view.refresh(),
-            self.skills_view.refresh(),
-            self.memory_view.refresh(),
-        )
+        # What the first paint shows comes first; the tasks' widgets and the other tabs after it.
+        await asyncio.gather(self.activity_view.refresh(), self.status_bar_view.refresh(),
+                             self.approvals_view.refresh())
+        await asyncio.sleep(0)
+        await asyncio.gather(self.tasks_view.refresh(), self.skills_view.refresh(), self.memory_view.refresh())
 
     async def aclose(self) -> None:
         """Stop listening to the bridge, stop timers and cancel the window's jobs; safe to call twice."""
