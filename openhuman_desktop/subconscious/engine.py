@@ -78,6 +78,7 @@ class SubconsciousEngine:
         # of this run never repeat those of rows from earlier runs (an approved escalation, say).
         self._generation = 0
         self._current: asyncio.Task[None] | None = None
+        self._running: int | None = None  # the generation in its active phase (cleared before TickFinished)
         self._due_count = 0
         self._last_error: str | None = None
         self._failures = 0
@@ -148,7 +149,7 @@ class SubconsciousEngine:
 
     @property
     def is_ticking(self) -> bool:
-        return self._current is not None and not self._current.done()
+        return self._running is not None
 
     def runtime_status(self) -> RuntimeStatus:
         heartbeat = self._settings().heartbeat
@@ -180,6 +181,7 @@ class SubconsciousEngine:
         self.heartbeat.ticked(tick_at)
         started = time.perf_counter()
         rows: dict[str, LogEntry] = {}
+        self._running = generation
         try:
             await self._store.state.set(GENERATION_KEY, str(generation))
             await self._service.sync_heartbeat_file()
@@ -191,6 +193,7 @@ class SubconsciousEngine:
         except asyncio.CancelledError:
             superseded = generation != self._generation
             await asyncio.shield(self._cancel_rows(generation, superseded))
+            self._stopped_running(generation)
             self._bus.publish(events.TickFinished(generation, "cancelled"))
             raise
         except StoreUnavailable as exc:
@@ -203,12 +206,18 @@ class SubconsciousEngine:
             outcome = "failed"
         self.last_tick_stats["tick_ms"] = (time.perf_counter() - started) * 1000
         log.info("tick %d (%s) finished: %s, %d due", generation, reason, outcome, len(rows))
+        self._stopped_running(generation)
         self._bus.publish(events.TickFinished(generation, outcome))
         self._bus.publish(events.StatusChanged())
         try:
             await self._prune()
         except StoreUnavailable as exc:
             log.warning("log retention skipped: %s", exc)
+
+    def _stopped_running(self, generation: int) -> None:
+        # Cleared before TickFinished is published, so a status read in response no longer says "ticking".
+        if self._running == generation:
+            self._running = None
 
     async def _cancel_rows(self, generation: int, superseded: bool) -> None:
         reason = CANCELLED_SUPERSEDED if superseded else CANCELLED_SHUTDOWN

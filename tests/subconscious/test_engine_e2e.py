@@ -396,3 +396,16 @@ async def test_with_inference_off_a_tick_calls_no_model_and_logs_nothing(
         assert len(h.local_bodies()) == requests_before
         status = await h.service.status()
         assert status["state"] == "idle" and "inference_enabled = false" in status["state_reason"]
+
+
+async def test_status_read_when_a_tick_finishes_no_longer_says_ticking(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from openhuman_desktop import events
+
+    async with open_harness(tmp_path, monkeypatch) as h:
+        await h.add_task("Check the backups")
+        states: list[str] = []
+        h.services.bus.subscribe(events.TickFinished, lambda e: states.append(h.engine.runtime_status().state))
+        await h.tick()
+        assert states and "ticking" not in states
