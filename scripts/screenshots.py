@@ -386,9 +386,24 @@ def open_tray_menu(session: XSession) -> tuple[int, int, int, int]:
     return rect
 
 
+def pointer_away(session: XSession) -> None:
+    session.mouse("mousemove", "400", "500")
+    time.sleep(0.3)
+
+
+def hover_tray_icon(session: XSession) -> None:
+    """Rest the pointer on the tray icon until its tooltip shows (it must arrive from elsewhere)."""
+    x, y, width, height = wait_for("the tray icon", session.tray_icon_rect)
+    session.mouse("mousemove", "400", "500")
+    time.sleep(0.3)
+    session.mouse("mousemove", str(x + width // 2), str(y + height // 2))
+    time.sleep(2.0)  # the tooltip needs a moment of hovering
+
+
 def close_menu(session: XSession) -> None:
     session.mouse("key", "Escape")
     time.sleep(0.3)
+    pointer_away(session)
 
 
 def settle(seconds: float = 1.2) -> None:
@@ -409,11 +424,8 @@ def tray_scenario(session: XSession, grab: Grabber, workspace: Path, logs: Path,
         settle(1.0)
         x, y, width, height = session.tray_icon_rect() or rect
         grab.region("tray-attention", x - 8, y, width + 16, height, scale=4)
-        session.mouse("mousemove", str(x + width // 2), str(y + height // 2))
-        time.sleep(2.0)  # the tooltip needs a moment of hovering
+        hover_tray_icon(session)
         grab.region("tray-tooltip", SCREEN[0] - 420, 0, 420, 160)
-        session.mouse("mousemove", "400", "500")
-        time.sleep(0.4)
         open_tray_menu(session)
         grab.region("tray-menu", SCREEN[0] - 360, 0, 360, 240)
         close_menu(session)
@@ -450,11 +462,8 @@ def tray_scenario(session: XSession, grab: Grabber, workspace: Path, logs: Path,
         settle(0.8)
         x, y, width, height = session.tray_icon_rect() or rect
         grab.region("tray-problem", x - 8, y, width + 16, height, scale=4)
-        session.mouse("mousemove", str(x + width // 2), str(y + height // 2))
-        time.sleep(2.0)
-        grab.region("tray-problem-tooltip", SCREEN[0] - 520, 0, 520, 160)
-        session.mouse("mousemove", "400", "500")
-        time.sleep(0.4)
+        hover_tray_icon(session)
+        grab.region("tray-problem-tooltip", SCREEN[0] - 720, 0, 720, 160)
         open_tray_menu(session)
         grab.region("tray-problem-menu", SCREEN[0] - 420, 0, 420, 240)
         close_menu(session)

@@ -132,10 +132,6 @@ class Refresher:
         self._running = True
         self._jobs.spawn(self._run(), name=self._name)
 
-    async def run_now(self) -> None:
-        """Refresh and wait for it (used by ``refresh()`` methods that tests await)."""
-        await self._refresh()
-
     async def _run(self) -> None:
         try:
             while True:

@@ -198,7 +198,7 @@ class MemoryDelegate(QStyledItemDelegate):
         self._now = now
 
     def _layout(self, option: QStyleOptionViewItem, memory: Memory) -> tuple[QFont, QFontMetrics, int, int, int]:
-        font = QFont(option.font)  # type: ignore[attr-defined]
+        font = QFont(option.font)
         fm = QFontMetrics(font)
         pad = max(4, fm.height() // 3)
         width = max(60, self._view.viewport().width() - pad * 6)
@@ -219,9 +219,9 @@ class MemoryDelegate(QStyledItemDelegate):
         if memory is None:
             return
         font, fm, pad, width, text_h = self._layout(option, memory)
-        rect: QRect = option.rect  # type: ignore[attr-defined]
-        palette: QPalette = option.palette  # type: ignore[attr-defined]
-        state = option.state  # type: ignore[attr-defined]
+        rect: QRect = option.rect
+        palette: QPalette = option.palette
+        state = option.state
         painter.save()
         selected = bool(state & QStyle.StateFlag.State_Selected)
         if selected:

@@ -185,6 +185,7 @@ class TrayShell(QObject):
         self._bridge: BridgeSignals | None = None
         self._announced: set[str] = set()
         self._open_ticks: set[int] = set()
+        self._has_applied = False
         self._settle_checks = 0
         self._message_target: str | None = None
         self._jobs = Jobs()
@@ -338,16 +339,27 @@ class TrayShell(QObject):
         self.request_refresh()
 
     def _apply(self, view: TrayView) -> None:
-        self.view = view
-        self.tray.setIcon(icons.tray_icon(view.icon_state, view.badge))
-        self.tray.setToolTip(view.tooltip)
-        self.status_action.setText(view.headline)
+        previous, self.view = self.view, view
+        is_first = not self._has_applied
+        self._has_applied = True
+        if is_first or (view.icon_state, view.badge) != (previous.icon_state, previous.badge):
+            icon = icons.tray_icon(view.icon_state, view.badge)
+            self.tray.setIcon(icon)
+            size = round(self.status_label.fontMetrics().height() * 1.7)
+            self.status_icon.setPixmap(icon.pixmap(size, size))
+        if is_first or view.tooltip != previous.tooltip:  # re-setting it would hide a tooltip being read
+            self.tray.setToolTip(view.tooltip)
         self.status_label.setText(view.headline)
         self.status_label.setAccessibleName(f"Status: {view.headline}")
         self.status_detail.setText(view.detail)
         self.status_detail.setVisible(bool(view.detail))
-        size = round(self.status_label.fontMetrics().height() * (1.7 if view.detail else 1.1))
-        self.status_icon.setPixmap(icons.tray_icon(view.icon_state, view.badge).pixmap(size, size))
+        # A hidden header's layout would keep its old size: measure again, then set the action's text
+        # (it changes with either line), which makes the menu measure the header again.
+        header = self.status_action.defaultWidget()
+        if header is not None and header.layout() is not None:
+            header.layout().invalidate()
+            header.adjustSize()
+        self.status_action.setText(f"{view.headline} — {view.detail}" if view.detail else view.headline)
         self.pause_action.setText("Resume heartbeat" if view.is_paused else "Pause heartbeat")
         self.pause_action.setToolTip(
             "Start scheduled ticks again" if view.is_paused

@@ -337,3 +337,28 @@ def test_approving_twice_from_two_places_is_refused_on_the_card(
     qtbot.mouseClick(card.close_button, Qt.MouseButton.LeftButton)
     assert window.approvals_view.cards() == []
     settle(window)
+
+
+def test_fix_in_skills_on_the_real_engine(
+    intelligence_window: IntelligenceWindow, gui_harness: Any, qtbot: Any, qrun: Any, until: Any, settle: Any
+) -> None:
+    window = intelligence_window
+    qrun(gui_harness.add_task("Check that my integrations work", intent="read"))
+    gui_harness.local.decide_by_title({"integrations": "escalate"})
+    gui_harness.reasoning.execution_replies.append(Reply(
+        content="The Workspace files skill lost access.\nRECOMMENDED ACTION: Reconnect the Workspace files skill"))
+    qtbot.mouseClick(window.status_bar_view.run_now_button, Qt.MouseButton.LeftButton)
+    until(lambda: window.approvals_view.cards(), message="no card appeared")
+    [card] = window.approvals_view.cards()
+    assert card.approve_button.isHidden() and not card.fix_button.isHidden()
+    assert card.skill_name == "files"
+    qtbot.mouseClick(card.fix_button, Qt.MouseButton.LeftButton)
+    settle(window)
+    assert window.current_tab == "skills"
+    assert window.skills_view.current_skill_name() == "files"
+    [stored] = qrun(gui_harness.escalations())
+    assert stored.status == "pending", "fixing in Skills resolves nothing by itself"
+    window.show_tab("subconscious")
+    qtbot.mouseClick(card.skip_button, Qt.MouseButton.LeftButton)
+    until(lambda: not window.approvals_view.cards())
+    settle(window)

@@ -181,7 +181,11 @@ def test_badge_is_painted_on_the_attention_icon(qapp: Any) -> None:
 
 
 def test_menu_offers_the_four_commands_with_accessible_texts(harness: Harness) -> None:
-    assert menu_texts(harness.shell) == ["Idle", "Open Intelligence", "Run Now", "Pause heartbeat", "Quit"]
+    texts = menu_texts(harness.shell)
+    assert texts[1:] == ["Open Intelligence", "Run Now", "Pause heartbeat", "Quit"]
+    assert texts[0] == "Idle — 12 tasks · next tick 14:07"  # what menus exported over D-Bus show
+    assert harness.shell.status_label.text() == "Idle"
+    assert harness.shell.status_detail.text() == "12 tasks · next tick 14:07"
     assert harness.shell.menu.accessibleName()
     for action in harness.shell.menu.actions():
         if not action.isSeparator():
@@ -250,7 +254,7 @@ def test_status_follows_core_events_and_bursts_are_coalesced(harness: Harness) -
     harness.bus.publish(events.TickFinished(1, "ok"))
     harness.settle()
     assert (harness.shell.view.icon_state, harness.shell.view.badge) == (icons.ATTENTION, 2)
-    assert harness.shell.status_action.text() == "2 approvals waiting"
+    assert harness.shell.status_label.text() == "2 approvals waiting"
 
 
 def test_a_tick_that_is_still_winding_down_is_looked_at_again(harness: Harness) -> None:
@@ -266,6 +270,14 @@ def test_a_tick_that_is_still_winding_down_is_looked_at_again(harness: Harness) 
     harness.settle()
     assert harness.shell.view.icon_state == icons.PROBLEM
     assert "The model runner crashed." in harness.shell.tray.toolTip()
+
+
+def test_the_menu_grows_with_a_long_problem_text(harness: Harness) -> None:
+    harness.source.current = status(state="degraded", state_reason="Ollama at http://127.0.0.1:11434 answered "
+                                    "HTTP 500: the model runner crashed (out of memory)")
+    harness.run(harness.shell.refresh())
+    assert harness.shell.status_detail.text().startswith("Ollama at http://127.0.0.1:11434 answered")
+    assert harness.shell.menu.sizeHint().width() >= harness.shell.status_detail.sizeHint().width()
 
 
 def test_a_failing_status_is_reported_not_raised(harness: Harness, caplog: pytest.LogCaptureFixture) -> None:

@@ -121,6 +121,8 @@ def test_refresh_loads_every_section_from_the_real_services(intelligence_window:
         "Monitor system health (Ollama, memory, connections)",
     }
     assert all(card.default_badge.isVisibleTo(card) for card in window.tasks_view.cards())
+    assert window.tasks_view.empty_label.isVisible()
+    assert window.tasks_view.empty_label.text().startswith("None of your own yet.")
     assert status_bar(window).tasks_label.text() == "3 tasks"
     assert status_bar(window).ticks_label.text() == "0 ticks"
     assert status_bar(window).last_tick_label.text() == "No tick yet"
@@ -386,3 +388,18 @@ def test_sizes_follow_the_font(fake_window: IntelligenceWindow) -> None:
     fake_window.status_bar_view.state_dot.setFont(font)
     assert fake_window.status_bar_view.state_dot.sizeHint().width() > small.width()
     assert button.sizeHint().height() > 0
+
+
+def test_a_hidden_window_reloads_the_status_only_when_shown_again(
+    fake_window: IntelligenceWindow, fake_services: Any, fake_bridge: Any, fakes: Any, settle: Any
+) -> None:
+    fake_window.close()
+    calls = len(fake_services.subconscious.called("status"))
+    fake_services.subconscious.current = fakes.base_status(total_ticks=40)
+    for _ in range(5):
+        fake_bridge.status_changed.emit()
+    settle(fake_window)
+    assert len(fake_services.subconscious.called("status")) == calls, "no work while hidden"
+    fake_window.bring_to_front()
+    settle(fake_window)
+    assert status_bar(fake_window).ticks_label.text() == "40 ticks"

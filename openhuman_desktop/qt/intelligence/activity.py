@@ -9,7 +9,6 @@ from typing import Any
 
 from PySide6.QtCore import (
     QAbstractListModel,
-    QEvent,
     QModelIndex,
     QPersistentModelIndex,
     QRect,
@@ -18,7 +17,17 @@ from PySide6.QtCore import (
     QTimer,
     Signal,
 )
-from PySide6.QtGui import QColor, QFont, QFontMetrics, QKeyEvent, QPainter, QPalette, QResizeEvent
+from PySide6.QtGui import (
+    QColor,
+    QFont,
+    QFontMetrics,
+    QHideEvent,
+    QKeyEvent,
+    QPainter,
+    QPalette,
+    QResizeEvent,
+    QShowEvent,
+)
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QFrame,
@@ -300,9 +309,10 @@ class ActivityModel(QAbstractListModel):
     def merge(self, entries: Sequence[LogEntry]) -> None:
         """Apply new or changed rows (from the bridge or a poll): in place when known, else inserted in order."""
         if not self._is_loaded:
-            for entry in entries:
-                self._early[entry.id] = entry
-            return
+            if self._is_loading:   # the page being read may predate these: apply them after it
+                for entry in entries:
+                    self._early[entry.id] = entry
+            return                 # not loaded yet: the first page will read them from the database
         changed: list[int] = []
         new: dict[str, LogEntry] = {}
         for entry in entries:
@@ -369,7 +379,7 @@ class ActivityDelegate(QStyledItemDelegate):
         self._now = now
 
     def _metrics(self, option: QStyleOptionViewItem) -> tuple[QFont, QFont, QFontMetrics, QFontMetrics, int]:
-        font = QFont(option.font)  # type: ignore[attr-defined]
+        font = QFont(option.font)
         bold = QFont(font)
         bold.setBold(True)
         fm = QFontMetrics(font)
@@ -402,9 +412,9 @@ class ActivityDelegate(QStyledItemDelegate):
         if entry is None:
             return
         font, bold, fm, bfm, pad = self._metrics(option)
-        rect: QRect = option.rect  # type: ignore[attr-defined]
-        state = option.state  # type: ignore[attr-defined]
-        palette: QPalette = option.palette  # type: ignore[attr-defined]
+        rect: QRect = option.rect
+        state = option.state
+        palette: QPalette = option.palette
         painter.save()
         painter.setRenderHint(QPainter.RenderHint.Antialiasing)
         selected = bool(state & QStyle.StateFlag.State_Selected)
@@ -611,9 +621,9 @@ class ActivityView(QWidget):
         self._check.timeout.connect(self._on_check_timeout)
         for signal in (self.model.rowsInserted, self.model.rowsRemoved, self.model.dataChanged,
                        self.model.modelReset):
-            signal.connect(self._schedule_check)
+            signal.connect(self._on_model_changed)
         self.model.load_state_changed.connect(self._on_model_load_state_changed)
-        self.list_view.verticalScrollBar().valueChanged.connect(self._schedule_check)
+        self.list_view.verticalScrollBar().valueChanged.connect(self._on_model_changed)
 
     # --- data -----------------------------------------------------------------------------------
 
@@ -641,9 +651,9 @@ class ActivityView(QWidget):
             self.footer_label.show()
         else:
             self.footer_label.hide()
-        self._schedule_check()
+        self._on_model_changed()
 
-    def _schedule_check(self, *_args: object) -> None:
+    def _on_model_changed(self, *_args: object) -> None:
         if not self._check.isActive():
             self._check.start()
 
@@ -669,11 +679,11 @@ class ActivityView(QWidget):
     def _on_poll_timeout(self) -> None:
         self._jobs.spawn(self.model.poll_in_progress(), name="activity-poll", group="activity-poll")
 
-    def showEvent(self, event: QEvent) -> None:  # noqa: N802 (Qt override)
+    def showEvent(self, event: QShowEvent) -> None:  # noqa: N802 (Qt override)
         super().showEvent(event)
-        self._schedule_check()
+        self._on_model_changed()
 
-    def hideEvent(self, event: QEvent) -> None:  # noqa: N802 (Qt override)
+    def hideEvent(self, event: QHideEvent) -> None:  # noqa: N802 (Qt override)
         super().hideEvent(event)
         self._poll.stop()
         self.list_view.set_pulsing(False)

@@ -6,7 +6,8 @@ import logging
 from collections.abc import Callable, Mapping
 from typing import Any, Protocol
 
-from PySide6.QtCore import QEvent, QTimer
+from PySide6.QtCore import QTimer
+from PySide6.QtGui import QHideEvent, QShowEvent
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
 
 from openhuman_desktop.errors import UserFacingError
@@ -288,19 +289,20 @@ class StatusBarView(PanelFrame):
         self.set_status(status)
 
     def _on_follow_up_timeout(self) -> None:
-        self._jobs.spawn(self.refresh(), name="status-follow-up", group="status-follow-up")
+        if self.isVisible():
+            self._jobs.spawn(self.refresh(), name="status-follow-up", group="status-follow-up")
 
     # --- relative times age ---------------------------------------------------------------------
 
     def _on_clock_timeout(self) -> None:
         self._render()
 
-    def showEvent(self, event: QEvent) -> None:  # noqa: N802 (Qt override)
+    def showEvent(self, event: QShowEvent) -> None:  # noqa: N802 (Qt override)
         self._clock.start()
         self._render()
         super().showEvent(event)
 
-    def hideEvent(self, event: QEvent) -> None:  # noqa: N802 (Qt override)
+    def hideEvent(self, event: QHideEvent) -> None:  # noqa: N802 (Qt override)
         self._clock.stop()
         super().hideEvent(event)
 

@@ -8,7 +8,18 @@ from collections.abc import Callable
 from typing import Protocol
 
 from PySide6.QtCore import QEvent, QRectF, Qt, QTimer, Signal
-from PySide6.QtGui import QAction, QActionGroup, QContextMenuEvent, QKeyEvent, QPainter, QPalette, QPen
+from PySide6.QtGui import (
+    QAction,
+    QActionGroup,
+    QContextMenuEvent,
+    QEnterEvent,
+    QFocusEvent,
+    QKeyEvent,
+    QPainter,
+    QPaintEvent,
+    QPalette,
+    QPen,
+)
 from PySide6.QtWidgets import (
     QApplication,
     QComboBox,
@@ -278,7 +289,7 @@ class TaskCard(QFrame):
         focused = any(w.hasFocus() for w in (self.toggle, self.delete_button, self.intent_button))
         self.delete_button.setVisible(not self._task.is_system and (self._hovered or focused))
 
-    def enterEvent(self, event: QEvent) -> None:  # noqa: N802 (Qt override)
+    def enterEvent(self, event: QEnterEvent) -> None:  # noqa: N802 (Qt override)
         self._hovered = True
         self._set_highlight(True)
         self._update_delete_visibility()
@@ -298,7 +309,7 @@ class TaskCard(QFrame):
         """Keyboard focus moved into or out of this card (the delete button shows while it is inside)."""
         self._update_delete_visibility()
 
-    def paintEvent(self, event: QEvent) -> None:
+    def paintEvent(self, event: QPaintEvent) -> None:
         if self._hovered or self.hasFocus():
             painter = QPainter(self)
             painter.setRenderHint(QPainter.RenderHint.Antialiasing)
@@ -312,11 +323,11 @@ class TaskCard(QFrame):
             painter.drawRoundedRect(QRectF(self.rect()).adjusted(1, 1, -1, -1), radius, radius)
         super().paintEvent(event)
 
-    def focusInEvent(self, event: QEvent) -> None:  # noqa: N802 (Qt override)
+    def focusInEvent(self, event: QFocusEvent) -> None:  # noqa: N802 (Qt override)
         self.update()
         super().focusInEvent(event)
 
-    def focusOutEvent(self, event: QEvent) -> None:  # noqa: N802 (Qt override)
+    def focusOutEvent(self, event: QFocusEvent) -> None:  # noqa: N802 (Qt override)
         self.update()
         super().focusOutEvent(event)
 
@@ -388,17 +399,25 @@ class AddTaskView(QFrame):
         self.cron_edit.setPlaceholderText("min hour day month weekday")
         self.cron_edit.setAccessibleName("Cron expression")
         self.cron_edit.setToolTip("Five fields: minute hour day-of-month month weekday, e.g. 30 8 * * 1-5")
-        self.cron_edit.setMinimumWidth(em(self) * 9)
         self.cron_edit.textChanged.connect(self._on_cron_edit_text_changed)
         self.cron_edit.returnPressed.connect(self._on_title_edit_return_pressed)
-        self.cron_edit.hide()
-        row.addWidget(self.cron_edit)
         self.add_button = QPushButton("Add", self)
         make_primary(self.add_button)
         self.add_button.setAccessibleName("Add task")
         self.add_button.setDefault(False)
         self.add_button.clicked.connect(self._on_add_button_clicked)
         row.addWidget(self.add_button)
+        self.cron_row = QWidget(self)   # only for "Custom cron…": a row of its own keeps the task text wide
+        cron_layout = QHBoxLayout(self.cron_row)
+        cron_layout.setContentsMargins(0, 0, 0, 0)
+        cron_layout.setSpacing(pad * 2)
+        self.cron_label = MutedLabel("Cron (local time):", self.cron_row)
+        self.cron_label.setBuddy(self.cron_edit)
+        cron_layout.addWidget(self.cron_label)
+        self.cron_edit.setParent(self.cron_row)
+        cron_layout.addWidget(self.cron_edit, 1)
+        self.cron_row.hide()
+        outer.addWidget(self.cron_row)
         self.hint_label = MutedLabel("", self, factor=0.9)
         self.hint_label.setAccessibleName("Schedule hint")
         outer.addWidget(self.hint_label)
@@ -477,7 +496,7 @@ class AddTaskView(QFrame):
 
     def _on_schedule_combo_current_index_changed(self, _index: int) -> None:
         custom = self.schedule_combo.currentData() == CUSTOM_CRON
-        self.cron_edit.setVisible(custom)
+        self.cron_row.setVisible(custom)
         if custom:
             self.cron_edit.setFocus()
         self._validate()
@@ -565,6 +584,7 @@ class TasksView(QWidget):
         self.empty_label = EmptyState("No tasks yet. Add one below, for example “Check urgent emails”.", self)
         self.empty_label.setAccessibleName("No tasks yet")
         self.empty_label.setAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter)
+        self.empty_label.setContentsMargins(pad * 2, pad, 0, pad)
         self.empty_label.hide()
         self._list = QVBoxLayout()
         self._list.setSpacing(2)

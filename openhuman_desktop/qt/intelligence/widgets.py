@@ -7,7 +7,7 @@ import time
 from datetime import datetime
 
 from PySide6.QtCore import QEvent, QRectF, QSize, Qt, QTimer, Signal
-from PySide6.QtGui import QColor, QFont, QPainter, QPalette, QPen
+from PySide6.QtGui import QColor, QFont, QHideEvent, QPainter, QPaintEvent, QPalette, QPen, QShowEvent
 from PySide6.QtWidgets import (
     QAbstractButton,
     QApplication,
@@ -195,12 +195,12 @@ class StatusDot(QWidget):
         self.setProperty("pulsing", pulsing)
         self.update()
 
-    def showEvent(self, event: QEvent) -> None:  # noqa: N802 (Qt override)
+    def showEvent(self, event: QShowEvent) -> None:  # noqa: N802 (Qt override)
         if self.property("pulsing"):
             self._pulse.start()
         super().showEvent(event)
 
-    def hideEvent(self, event: QEvent) -> None:  # noqa: N802 (Qt override)
+    def hideEvent(self, event: QHideEvent) -> None:  # noqa: N802 (Qt override)
         self._pulse.stop()
         super().hideEvent(event)
 
@@ -208,7 +208,7 @@ class StatusDot(QWidget):
         side = max(8, round(em(self) * 0.6))
         return QSize(side, side)
 
-    def paintEvent(self, event: QEvent) -> None:
+    def paintEvent(self, event: QPaintEvent) -> None:
         painter = QPainter(self)
         painter.setRenderHint(QPainter.RenderHint.Antialiasing)
         color = accent(self._accent, self.palette())
@@ -264,7 +264,7 @@ class Badge(QLabel):
     def minimumSizeHint(self) -> QSize:  # noqa: N802 (Qt override)
         return self.sizeHint()
 
-    def paintEvent(self, event: QEvent) -> None:
+    def paintEvent(self, event: QPaintEvent) -> None:
         painter = QPainter(self)
         painter.setRenderHint(QPainter.RenderHint.Antialiasing)
         color = self.color()
@@ -288,7 +288,7 @@ class PanelFrame(QFrame):
         self._role = role
         self._border = border
 
-    def paintEvent(self, event: QEvent) -> None:
+    def paintEvent(self, event: QPaintEvent) -> None:
         painter = QPainter(self)
         painter.setRenderHint(QPainter.RenderHint.Antialiasing)
         palette = self.palette()
@@ -341,7 +341,7 @@ class ToggleSwitch(QAbstractButton):
         height = max(16, round(em(self) * 1.1))
         return QSize(round(height * 1.8), height)
 
-    def paintEvent(self, event: QEvent) -> None:
+    def paintEvent(self, event: QPaintEvent) -> None:
         palette = self.palette()
         painter = QPainter(self)
         painter.setRenderHint(QPainter.RenderHint.Antialiasing)
@@ -382,7 +382,8 @@ class Spinner(QWidget):
 
     @property
     def is_running(self) -> bool:
-        return self.isVisibleTo(self.parentWidget()) if self.parentWidget() else self.isVisible()
+        parent = self.parentWidget()
+        return self.isVisibleTo(parent) if parent is not None else self.isVisible()
 
     def start(self) -> None:
         self.show()
@@ -400,7 +401,7 @@ class Spinner(QWidget):
         side = max(12, round(em(self) * 0.9))
         return QSize(side, side)
 
-    def paintEvent(self, event: QEvent) -> None:
+    def paintEvent(self, event: QPaintEvent) -> None:
         painter = QPainter(self)
         painter.setRenderHint(QPainter.RenderHint.Antialiasing)
         pen = QPen(self.palette().color(QPalette.ColorRole.Highlight))
@@ -550,7 +551,7 @@ class Banner(QFrame):
 
     @property
     def text(self) -> str:
-        return self.label.text() if self.isVisibleTo(self.parentWidget()) else ""
+        return "" if self.isHidden() else self.label.text()
 
     def _on_close_button_clicked(self) -> None:
         self.hide()

@@ -9,7 +9,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QEvent, Qt, QTimer
-from PySide6.QtGui import QCloseEvent, QGuiApplication, QKeySequence, QShortcut
+from PySide6.QtGui import QCloseEvent, QGuiApplication, QHideEvent, QKeySequence, QShortcut, QShowEvent
 from PySide6.QtWidgets import (
     QFrame,
     QMainWindow,
@@ -254,43 +254,52 @@ class IntelligenceWindow(QMainWindow):
             retheme(self)   # the system switched between light and dark
         super().changeEvent(event)
 
-    def showEvent(self, event: QEvent) -> None:  # noqa: N802 (Qt override)
+    def showEvent(self, event: QShowEvent) -> None:  # noqa: N802 (Qt override)
         super().showEvent(event)
         self._times.start()
-        if not self._has_refreshed and not self._is_closed:
+        if self._is_closed:
+            return
+        if not self._has_refreshed:
             self._has_refreshed = True
             self.jobs.spawn(self.refresh(), name="window-refresh")
+        else:
+            self._status.request()   # events were not turned into status reloads while hidden
 
-    def hideEvent(self, event: QEvent) -> None:  # noqa: N802 (Qt override)
+    def hideEvent(self, event: QHideEvent) -> None:  # noqa: N802 (Qt override)
         super().hideEvent(event)
         self._times.stop()
 
     # --- slots ----------------------------------------------------------------------------------
 
+    def _request_status(self) -> None:
+        """Reload the status now when it is on screen; a hidden window reloads it when shown again."""
+        if self.isVisible():
+            self._status.request()
+
     def _on_bridge_task_changed(self, task: Task) -> None:
         self.tasks_view.on_task_changed(task)
-        self._status.request()
+        self._request_status()
 
     def _on_bridge_task_removed(self, task_id: str) -> None:
         self.tasks_view.on_task_removed(task_id)
-        self._status.request()
+        self._request_status()
 
     def _on_bridge_activity_batch(self, entries: list[LogEntry]) -> None:
         self.activity_view.on_activity_batch(entries)
 
     def _on_bridge_escalation_changed(self, escalation: Escalation) -> None:
         self.approvals_view.on_escalation_changed(escalation)
-        self._status.request()
+        self._request_status()
 
     def _on_bridge_tick_started(self, generation: int, due_count: int) -> None:
         self.status_bar_view.on_tick_started(generation, due_count)
 
     def _on_bridge_tick_finished(self, generation: int, outcome: str) -> None:
         self.status_bar_view.on_tick_finished(generation, outcome)
-        self._status.request()
+        self._request_status()
 
     def _on_bridge_status_changed(self) -> None:
-        self._status.request()
+        self._request_status()
 
     def _on_approvals_view_fix_in_skills_requested(self, skill_name: str) -> None:
         self.open_skill(skill_name)
