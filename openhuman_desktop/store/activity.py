@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import math
 import uuid
+from collections.abc import Sequence
+from dataclasses import replace
 
 from openhuman_desktop.store.database import Database
 from openhuman_desktop.store.records import LogEntry
@@ -43,6 +45,51 @@ class ActivityLogRepository:
                 (entry.id, task_id, tick_at, entry.decision, result, created, task_title, generation, now),
             )
         return entry
+
+    async def start_many(
+        self, tasks: Sequence[tuple[str, str]], tick_at: float, generation: int, now: float,
+        result: str = "Evaluating...",
+    ) -> list[LogEntry]:
+        """Insert the ``in_progress`` rows of a tick's due tasks (``(task_id, title)`` pairs) in one transaction.
+
+        Each row gets its own ``created_at`` (a microsecond apart), so paging never skips or repeats one.
+        """
+        if not tasks:
+            return []
+        async with self._db.transaction() as tx:
+            newest = await tx.fetchone("SELECT max(created_at) FROM subconscious_log")
+            created = _after(now, newest[0] if newest else None)
+            entries = []
+            for index, (task_id, title) in enumerate(tasks):
+                entries.append(LogEntry(
+                    id=str(uuid.uuid4()), task_id=task_id, tick_at=tick_at, decision="in_progress", result=result,
+                    duration_ms=None, created_at=created + index * 1e-6, task_title=title, generation=generation,
+                ))
+            await tx.executemany(
+                """INSERT INTO subconscious_log (id, task_id, tick_at, decision, result, duration_ms, created_at,
+                       task_title, generation, updated_at) VALUES (?, ?, ?, 'in_progress', ?, NULL, ?, ?, ?, ?)""",
+                [(e.id, e.task_id, tick_at, result, e.created_at, e.task_title, generation, now) for e in entries],
+            )
+        return entries
+
+    async def finish_many(self, outcomes: Sequence[tuple[LogEntry, str, str, int | None]], now: float) -> list[LogEntry]:
+        """Update many ``in_progress`` rows to their outcomes in one transaction.
+
+        Args:
+            outcomes: ``(row, decision, result, duration_ms)``; rows must still be ``in_progress``.
+        Returns:
+            The new snapshots (built from what was written, without reading the rows back).
+        """
+        if not outcomes:
+            return []
+        async with self._db.transaction() as tx:
+            await tx.executemany(
+                """UPDATE subconscious_log SET decision = ?, result = ?, duration_ms = ?, updated_at = ?
+                   WHERE id = ? AND decision = 'in_progress'""",
+                [(decision, result, duration, now, row.id) for row, decision, result, duration in outcomes],
+            )
+        return [replace(row, decision=decision, result=result, duration_ms=duration)
+                for row, decision, result, duration in outcomes]
 
     async def finish(
         self, log_id: str, decision: str, result: str, duration_ms: int | None, now: float,

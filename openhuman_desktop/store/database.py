@@ -148,25 +148,29 @@ class Database:
     async def fetchall(self, sql: str, params: Params = ()) -> list[sqlite3.Row]:
         """Rows of one query."""
         async with self._lock:
-            async def go() -> list[sqlite3.Row]:
-                async with self._conn.execute(sql, params) as cursor:
-                    return list(await cursor.fetchall())
-            result: list[sqlite3.Row] = await self._run(go)
-            return result
+            return await self._fetchall(sql, params)
+
+    async def _fetchall(self, sql: str, params: Params) -> list[sqlite3.Row]:
+        async def go() -> list[sqlite3.Row]:
+            return list(await self._conn.execute_fetchall(sql, params))  # one hop to the database thread
+        result: list[sqlite3.Row] = await self._run(go)
+        return result
 
     async def fetchone(self, sql: str, params: Params = ()) -> sqlite3.Row | None:
         """The first row of one query, or None."""
-        async with self._lock:
-            async def go() -> sqlite3.Row | None:
-                async with self._conn.execute(sql, params) as cursor:
-                    return await cursor.fetchone()
-            row: sqlite3.Row | None = await self._run(go)
-            return row
+        rows = await self.fetchall(sql, params)
+        return rows[0] if rows else None
 
     async def execute(self, sql: str, params: Params = ()) -> int:
-        """Run one statement in its own transaction; return the number of rows it changed."""
-        async with self.transaction() as tx:
-            return await tx.execute(sql, params)
+        """Run one statement (atomic on its own); return the number of rows it changed."""
+        async with self._lock:
+            async def go() -> int:
+                cursor = await self._conn.execute(sql, params)
+                count = int(cursor.rowcount)
+                await cursor.close()
+                return count
+            result: int = await self._run(go)
+            return result
 
     @asynccontextmanager
     async def transaction(self) -> AsyncIterator[Transaction]:
@@ -263,11 +267,7 @@ class Transaction:
 
     async def fetchall(self, sql: str, params: Params = ()) -> list[sqlite3.Row]:
         """Rows of one query, seeing this transaction's own writes."""
-        async def go() -> list[sqlite3.Row]:
-            async with self._db._conn.execute(sql, params) as cursor:
-                return list(await cursor.fetchall())
-        result: list[sqlite3.Row] = await self._db._run(go)
-        return result
+        return await self._db._fetchall(sql, params)
 
     async def fetchone(self, sql: str, params: Params = ()) -> sqlite3.Row | None:
         """The first row of one query, or None."""

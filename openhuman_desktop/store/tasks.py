@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import builtins
 import uuid
+from dataclasses import replace
 from collections.abc import Iterable, Sequence
 from typing import Any
 
@@ -100,6 +101,24 @@ class TaskRepository:
                 return None
             row = await tx.fetchone("SELECT * FROM subconscious_tasks WHERE id = ?", (task_id,))
         return Task.from_row(row) if row else None
+
+    async def advance_many(self, tasks: Sequence[Task], changes: Sequence[dict[str, Any]], now: float) -> builtins.list[Task]:
+        """Apply per-task schedule changes (``last_run_at``, ``next_run_at``, ``completed``) in one transaction.
+
+        Returns:
+            The new snapshots, built from the old ones and the changes (no read-back).
+        """
+        if not tasks:
+            return []
+        async with self._db.transaction() as tx:
+            await tx.executemany(
+                """UPDATE subconscious_tasks
+                   SET last_run_at = ?, next_run_at = ?, completed = ?, updated_at = ? WHERE id = ?""",
+                [(change.get("last_run_at", task.last_run_at), change.get("next_run_at", task.next_run_at),
+                  int(change.get("completed", task.completed)), now, task.id)
+                 for task, change in zip(tasks, changes, strict=True)],
+            )
+        return [replace(task, updated_at=now, **change) for task, change in zip(tasks, changes, strict=True)]
 
     async def remove(self, task_id: str) -> bool:
         return await self._db.execute("DELETE FROM subconscious_tasks WHERE id = ?", (task_id,)) > 0

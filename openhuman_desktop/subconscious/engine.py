@@ -37,6 +37,7 @@ CANCELLED_SHUTDOWN = "Cancelled: the app was shutting down"
 INTERRUPTED_APPROVAL = (
     "Waiting for approval: the approved run was interrupted when the app stopped; approve again to retry"
 )
+PRUNE_EVERY_SECONDS = 3600.0
 CANCELLED_CRASH = "Cancelled: the app stopped while this was running"
 GENERATION_KEY = "tick_generation"
 TICK_FAILED = "Something went wrong in this tick (details in the log file)."
@@ -78,6 +79,7 @@ class SubconsciousEngine:
         # of this run never repeat those of rows from earlier runs (an approved escalation, say).
         self._generation = 0
         self._current: asyncio.Task[None] | None = None
+        self._last_prune: float | None = None
         self._running: int | None = None  # the generation in its active phase (cleared before TickFinished)
         self._due_count = 0
         self._last_error: str | None = None
@@ -240,16 +242,18 @@ class SubconsciousEngine:
         if not settings.inference_enabled:
             # Nothing is evaluated, so nothing is logged: the status says evaluation is off.
             return "idle"
-        for task in due:
-            entry = await self._store.log.start(task.id, task.title, tick_at, generation, self._clock.now())
+        started = await self._store.log.start_many(
+            [(task.id, task.title) for task in due], tick_at, generation, self._clock.now()
+        )
+        for task, entry in zip(due, started, strict=True):
             rows[task.id] = entry
             self._bus.publish(events.ActivityLogged(entry))
         report = await self._reporter.build(due, state.last_tick_at, tick_at)
         signature = _signature(due, report)
         if signature == state.idle_signature:
-            for task in due:
-                await self._finish(rows[task.id], NOOP, "Nothing new (unchanged since the last check)")
-                await self._advance(task, tick_at, completes=False)
+            await self._finish_all([(rows[task.id], NOOP, "Nothing new (unchanged since the last check)")
+                                    for task in due])
+            await self._advance_all(due, tick_at)
             await self._store.state.save(replace(
                 state, total_ticks=state.total_ticks + 1, last_tick_at=tick_at, consecutive_failures=0,
                 last_error=None,
@@ -261,8 +265,7 @@ class SubconsciousEngine:
             evaluation = await self._evaluator.evaluate(due, report)
         except (LlmUnavailable, LlmReplyError) as exc:
             message = str(exc) if isinstance(exc, LlmUnavailable) else f"The local model's answer was unusable: {exc}"
-            for task in due:
-                await self._finish(rows[task.id], "failed", message)
+            await self._finish_all([(rows[task.id], "failed", message) for task in due])
             await self._record_failure(message)
             return "failed"
         self.last_tick_stats.update(model_calls=evaluation.model_calls, prompt_tokens=evaluation.prompt_tokens)
@@ -271,18 +274,25 @@ class SubconsciousEngine:
             idle_signature=None,
         ))
         self._failures, self._last_error = 0, None
-        all_noop = True
+        unusable: list[tuple[LogEntry, str, str]] = []
+        quiet: list[tuple[Task, Decision]] = []
+        actions: list[tuple[Task, Decision]] = []
         for task in due:
             decision = evaluation.decisions.get(task.id)
             if decision is None:
-                all_noop = False
                 problem = evaluation.problems.get(task.id, "the model gave no decision for this task")
-                await self._finish(rows[task.id], "failed", f"No usable decision: {problem}")
-                continue
-            if decision.decision != NOOP:
-                all_noop = False
+                unusable.append((rows[task.id], "failed", f"No usable decision: {problem}"))
+            elif decision.decision == NOOP:
+                quiet.append((task, decision))
+            else:
+                actions.append((task, decision))
+        # The many quiet answers are written together; actions run one by one.
+        await self._finish_all(unusable)
+        await self._finish_all([(rows[task.id], NOOP, decision.reason or "Nothing new") for task, decision in quiet])
+        await self._advance_all([task for task, _ in quiet], tick_at)
+        for task, decision in actions:
             await self._carry_out(task, decision, report, rows[task.id], tick_at)
-        if all_noop:
+        if not unusable and not actions:
             await self._store.state.set_idle_signature(signature)
         return "ok"
 
@@ -381,16 +391,30 @@ class SubconsciousEngine:
         if entry:
             self._bus.publish(events.ActivityLogged(entry))
 
+    async def _finish_all(self, items: Sequence[tuple[LogEntry, str, str]]) -> None:
+        """Write many rows' outcomes ``(row, decision, result)`` in one transaction."""
+        now = self._clock.now()
+        outcomes = [(row, decision, result, int(max(0.0, now - row.created_at) * 1000))
+                    for row, decision, result in items]
+        for entry in await self._store.log.finish_many(outcomes, now):
+            self._bus.publish(events.ActivityLogged(entry))
+
     async def _advance(self, task: Task, tick_at: float, *, completes: bool) -> None:
         """Move the task's schedule past this tick (and complete a ``once`` task that acted)."""
-        schedule = recurrence.parse(task.recurrence)
-        changes: dict[str, object] = {"last_run_at": tick_at}
-        if schedule.is_cron:
-            changes["next_run_at"] = recurrence.next_run(schedule, max(tick_at, self._clock.now()))
-        if completes and schedule.kind == recurrence.ONCE:
-            changes["completed"] = True
-        updated = await self._store.tasks.update(task.id, self._clock.now(), **changes)
-        if updated:
+        await self._advance_all([task], tick_at, completes=completes)
+
+    async def _advance_all(self, tasks: Sequence[Task], tick_at: float, *, completes: bool = False) -> None:
+        now = self._clock.now()
+        changes = []
+        for task in tasks:
+            schedule = recurrence.parse(task.recurrence)
+            change: dict[str, object] = {"last_run_at": tick_at}
+            if schedule.is_cron:
+                change["next_run_at"] = recurrence.next_run(schedule, max(tick_at, now))
+            if completes and schedule.kind == recurrence.ONCE:
+                change["completed"] = True
+            changes.append(change)
+        for updated in await self._store.tasks.advance_many(tasks, changes, now):
             self._bus.publish(events.TaskChanged(updated))
 
     async def _abandon(self, rows: dict[str, LogEntry], message: str) -> None:
@@ -414,6 +438,10 @@ class SubconsciousEngine:
         log.warning("evaluation failed (%d in a row): %s", failures, message)
 
     async def _prune(self) -> None:
+        """Apply the log retention policy, at most once an hour (it walks an index, so not every tick)."""
+        if self._last_prune is not None and self._clock.monotonic() - self._last_prune < PRUNE_EVERY_SECONDS:
+            return
+        self._last_prune = self._clock.monotonic()
         retention = self._settings().activity_log
         deleted = await self._store.log.prune(
             retention_days=retention.retention_days, max_rows=retention.max_rows, now=self._clock.now()
