@@ -72,7 +72,9 @@ class ActivityLogRepository:
             )
         return entries
 
-    async def finish_many(self, outcomes: Sequence[tuple[LogEntry, str, str, int | None]], now: float) -> list[LogEntry]:
+    async def finish_many(
+        self, outcomes: Sequence[tuple[LogEntry, str, str, int | None]], now: float
+    ) -> list[LogEntry]:
         """Update many ``in_progress`` rows to their outcomes in one transaction.
 
         Args:

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import builtins
 import uuid
-from dataclasses import replace
 from collections.abc import Iterable, Sequence
+from dataclasses import replace
 from typing import Any
 
 from openhuman_desktop.store.database import Database, Transaction
@@ -102,7 +102,9 @@ class TaskRepository:
             row = await tx.fetchone("SELECT * FROM subconscious_tasks WHERE id = ?", (task_id,))
         return Task.from_row(row) if row else None
 
-    async def advance_many(self, tasks: Sequence[Task], changes: Sequence[dict[str, Any]], now: float) -> builtins.list[Task]:
+    async def advance_many(
+        self, tasks: Sequence[Task], changes: Sequence[dict[str, Any]], now: float
+    ) -> builtins.list[Task]:
         """Apply per-task schedule changes (``last_run_at``, ``next_run_at``, ``completed``) in one transaction.
 
         Returns:
