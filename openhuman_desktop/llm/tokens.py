@@ -10,6 +10,7 @@ import hashlib
 import importlib.util
 import logging
 import threading
+from collections import OrderedDict
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -168,12 +169,22 @@ def estimate(text: str) -> int:
     return len(text) // 4 + 1 if text else 0
 
 
+COUNT_CACHE_ENTRIES = 8192
+"""Counts remembered per counter (LRU): task lines, sections and prompts repeat from tick to tick."""
+CUT_CACHE_ENTRIES = 64
+_SHORT_KEY_CHARS = 256  # shorter texts are their own cache key; longer ones are keyed by a digest
+_KEEP_TOKENS_CHARS = 2000  # the last text at least this long keeps its tokens, for a truncate that follows
+
+
 class TokenCounter:
     """Counts and cuts text in real tokens, offline.
 
     The encoding is loaded on first use (a fraction of a second; call ``warm_up`` from async code to do
     it in a worker thread) and shared by every counter in the process. If it cannot be loaded, counts
     are estimates (``len(text) // 4 + 1``) and one warning is logged; the counter never raises.
+
+    Counts are remembered (a bounded LRU keyed by the text, or a digest of a long text), so text that
+    repeats from tick to tick is tokenized once. Safe to use from several threads.
 
     Special-token text such as ``<|endoftext|>`` is counted as ordinary text.
 
@@ -188,6 +199,11 @@ class TokenCounter:
         if encoding_name not in _SPECS:
             raise ValueError(f"unknown encoding {encoding_name!r}; known: {', '.join(ENCODINGS)}")
         self._encoding_name = encoding_name
+        self._cache_lock = threading.Lock()
+        self._counts: OrderedDict[str | bytes, int] = OrderedDict()
+        self._cuts: OrderedDict[tuple[str | bytes, int], int] = OrderedDict()  # (text, max) -> chars kept
+        self._cache_owner: tiktoken.Encoding | None = None  # the encoding the cached counts belong to
+        self._last_tokens: tuple[str | bytes, list[int]] | None = None  # (digest, tokens) of the last long text
 
     @property
     def encoding_name(self) -> str:
@@ -200,7 +216,12 @@ class TokenCounter:
         return self._encoding() is not None
 
     async def warm_up(self) -> None:
-        """Load the encoding in a worker thread, so the first count does not stall the event loop."""
+        """Load the encoding in a worker thread, so the first count does not stall the event loop.
+
+        Cheap to call again: once loaded, the encoding is shared by the whole process.
+        """
+        if self._encoding_name in _loaded:
+            return
         await asyncio.to_thread(self._encoding)
 
     def count(self, text: str) -> int:
@@ -208,7 +229,18 @@ class TokenCounter:
         encoding = self._encoding()
         if encoding is None:
             return estimate(text)
-        return len(encoding.encode_ordinary(text))
+        if not text:
+            return 0
+        key = _key(text)
+        with self._cache_lock:
+            self._own(encoding)
+            found = self._counts.get(key)
+            if found is not None:
+                self._counts.move_to_end(key)
+                return found
+        tokens = encoding.encode_ordinary(text)
+        self._remember(key, tokens, keep=len(text) >= _KEEP_TOKENS_CHARS)
+        return len(tokens)
 
     def truncate(self, text: str, max_tokens: int) -> str:
         """The longest prefix of ``text`` that is at most ``max_tokens`` tokens (never splits a character)."""
@@ -217,13 +249,74 @@ class TokenCounter:
         encoding = self._encoding()
         if encoding is None:
             return text if estimate(text) <= max_tokens else text[: 4 * max_tokens - 1]
-        tokens = encoding.encode_ordinary(text)
+        key = _key(text)
+        known, chars = self._known_cut(encoding, key, max_tokens)
+        if known is not None and known <= max_tokens:
+            return text
+        if chars is not None:
+            return text[:chars]
+        tokens = self._tokens_of(key)
+        if tokens is None:
+            tokens = encoding.encode_ordinary(text)
+            self._remember(key, tokens, keep=False)
         if len(tokens) <= max_tokens:
             return text
-        cut = b"".join(encoding.decode_tokens_bytes(tokens[:max_tokens])).decode("utf-8", errors="ignore")
-        while cut and len(encoding.encode_ordinary(cut)) > max_tokens:  # a prefix may re-encode differently
-            cut = cut[:-1]
+        cut = self._cut(encoding, tokens, max_tokens)
+        with self._cache_lock:
+            self._cuts[(key, max_tokens)] = len(cut)
+            while len(self._cuts) > CUT_CACHE_ENTRIES:
+                self._cuts.popitem(last=False)
         return cut
+
+    def _cut(self, encoding: tiktoken.Encoding, tokens: list[int], max_tokens: int) -> str:
+        """The text of the first ``max_tokens`` tokens, shortened by whole tokens until it re-encodes within them."""
+        keep = max_tokens
+        while keep > 0:
+            # The tokens' bytes are a prefix of the text's UTF-8; "ignore" drops a partial last character.
+            cut = encoding.decode_bytes(tokens[:keep]).decode("utf-8", errors="ignore")
+            over = self.count(cut) - max_tokens  # a prefix may re-encode differently
+            if over <= 0:
+                return cut
+            keep -= over
+        return ""
+
+    def _known_cut(
+        self, encoding: tiktoken.Encoding, key: str | bytes, max_tokens: int
+    ) -> tuple[int | None, int | None]:
+        """The cached count of the text and the cached length of its cut to ``max_tokens`` (None if unknown)."""
+        with self._cache_lock:
+            self._own(encoding)
+            return self._counts.get(key), self._cuts.get((key, max_tokens))
+
+    def _own(self, encoding: tiktoken.Encoding) -> None:
+        """Forget what was cached under another encoding object (call with the lock held)."""
+        if encoding is not self._cache_owner:
+            self._counts.clear()
+            self._cuts.clear()
+            self._last_tokens = None
+            self._cache_owner = encoding
+
+    def _tokens_of(self, key: str | bytes) -> list[int] | None:
+        """The tokens of the last long text counted, if ``key`` is that text's."""
+        with self._cache_lock:
+            last = self._last_tokens
+        return last[1] if last is not None and last[0] == key else None
+
+    def _remember(self, key: str | bytes, tokens: list[int], keep: bool) -> None:
+        with self._cache_lock:
+            self._counts[key] = len(tokens)
+            self._counts.move_to_end(key)
+            while len(self._counts) > COUNT_CACHE_ENTRIES:
+                self._counts.popitem(last=False)
+            if keep:
+                self._last_tokens = (key, tokens)
 
     def _encoding(self) -> tiktoken.Encoding | None:
         return load_encoding(self._encoding_name)
+
+
+def _key(text: str) -> str | bytes:
+    """The cache key of ``text``: itself when short, else a digest of its UTF-8."""
+    if len(text) <= _SHORT_KEY_CHARS:
+        return text
+    return hashlib.blake2b(text.encode("utf-8", errors="surrogatepass"), digest_size=16).digest()

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
 from collections.abc import Callable, Sequence
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeVar
 
 from openhuman_desktop.errors import LlmReplyError, LlmUnavailable
 from openhuman_desktop.llm.base import ChatRequest, ChatResponse, LlmClient, Message
@@ -13,6 +14,8 @@ from openhuman_desktop.store import Task
 from openhuman_desktop.subconscious.decisions import DECISIONS, PRIORITIES, Decision, Evaluation, Report
 
 log = logging.getLogger(__name__)
+
+_T = TypeVar("_T")
 
 EVALUATION_SCHEMA: dict[str, Any] = {
     "type": "object",
@@ -91,16 +94,19 @@ class ModelEvaluator:
         self._tokens = tokens
         self._context_window = context_window
 
-    def fit_report(self, tasks: Sequence[Task], report: Report) -> Report:
+    def fit_report(self, tasks: Sequence[Task], report: Report, costs: Sequence[int] | None = None) -> Report:
         """The report, cut (saying so) when it would leave no room in the context window for the tasks.
 
         The report's own budget (``context_budget_tokens``) may be larger than the local model's window;
         the whole prompt must still fit, with room for at least the longest task line and its answer.
+        ``costs`` are the tokens of each task's line when already counted (``line_tokens``).
         """
-        window = self._context_window()
+        return self._fit(tasks, report, self._context_window(), costs)
+
+    def _fit(self, tasks: Sequence[Task], report: Report, window: int | None, costs: Sequence[int] | None) -> Report:
         if window is None:
             return report
-        longest = max((self._tokens.count(task_line(task)) for task in tasks), default=0)
+        longest = max(costs if costs is not None else self.line_tokens(tasks), default=0)
         room = window - self._fixed_tokens() - longest - ANSWER_TOKENS_PER_TASK
         if report.tokens <= room:
             return report
@@ -111,22 +117,37 @@ class ModelEvaluator:
                  report.tokens, room, window)
         return Report(text=text, signature=report.signature, tokens=self._tokens.count(text))
 
-    def _fixed_tokens(self) -> int:
-        return self._tokens.count(SYSTEM_PROMPT) + self._tokens.count(self._user_prompt([], None)) \
-            + ANSWER_TOKENS_BASE + 64
+    def line_tokens(self, tasks: Sequence[Task]) -> list[int]:
+        """The tokens of each task's prompt line (CPU-bound for many tasks; counts repeat from the cache)."""
+        return [self._tokens.count(task_line(task)) for task in tasks]
 
-    def batches(self, tasks: Sequence[Task], report: Report) -> list[list[Task]]:
-        """Split the due tasks so that each prompt fits the model's context window (normally one)."""
-        window = self._context_window()
+    def _fixed_tokens(self) -> int:
+        return self._frame_tokens() + ANSWER_TOKENS_BASE + 64
+
+    def _frame_tokens(self) -> int:
+        """The system prompt and the user prompt without tasks or report (both counts are cached)."""
+        return self._tokens.count(SYSTEM_PROMPT) + self._tokens.count(self._user_prompt([], None))
+
+    def batches(self, tasks: Sequence[Task], report: Report, costs: Sequence[int] | None = None) -> list[list[Task]]:
+        """Split the due tasks so that each prompt fits the model's context window (normally one).
+
+        ``costs`` are the tokens of each task's line when already counted (``line_tokens``).
+        """
+        return self._split(tasks, report, self._context_window(), costs)
+
+    def _split(
+        self, tasks: Sequence[Task], report: Report, window: int | None, costs: Sequence[int] | None
+    ) -> list[list[Task]]:
         if window is None:
             return [list(tasks)]
-        fixed = self._fixed_tokens() + report.tokens
-        room = window - fixed
+        if costs is None:
+            costs = self.line_tokens(tasks)
+        room = window - self._fixed_tokens() - report.tokens
         result: list[list[Task]] = []
         current: list[Task] = []
         used = 0
-        for task in tasks:
-            cost = self._tokens.count(task_line(task)) + ANSWER_TOKENS_PER_TASK
+        for task, line_cost in zip(tasks, costs, strict=True):
+            cost = line_cost + ANSWER_TOKENS_PER_TASK
             if current and used + cost > room:
                 result.append(current)
                 current, used = [], 0
@@ -139,6 +160,8 @@ class ModelEvaluator:
     async def evaluate(self, tasks: Sequence[Task], report: Report) -> Evaluation:
         """Decide for every task.
 
+        Token counting for many tasks or a long report runs in a worker thread, off the event loop.
+
         Raises:
             LlmUnavailable: no local model is configured or it cannot be reached.
             LlmReplyError: the answer could not be parsed, even after one repair request.
@@ -150,9 +173,12 @@ class ModelEvaluator:
         problems: dict[str, str] = {}
         calls = 0
         prompt_tokens = 0
-        report = self.fit_report(tasks, report)
-        for batch in self.batches(tasks, report):
-            items, batch_calls, batch_tokens = await self._ask(client, batch, report)
+        window = self._context_window()
+        report, plan = await _off_loop(
+            sum(len(task.title) + 40 for task in tasks) + len(report.text), self._plan, tasks, report, window
+        )
+        for batch, lines_tokens in plan:
+            items, batch_calls, batch_tokens = await self._ask(client, batch, report, lines_tokens)
             calls += batch_calls
             prompt_tokens += batch_tokens
             found, bad = validate_items(items, batch)
@@ -160,14 +186,33 @@ class ModelEvaluator:
             problems.update(bad)
         return Evaluation(decisions=decisions, problems=problems, model_calls=calls, prompt_tokens=prompt_tokens)
 
-    async def _ask(self, client: LlmClient, batch: Sequence[Task], report: Report) -> tuple[list[Any], int, int]:
+    def _plan(
+        self, tasks: Sequence[Task], report: Report, window: int | None
+    ) -> tuple[Report, list[tuple[list[Task], int]]]:
+        """The fitted report and the batches with the tokens of their task lines, counting every line once."""
+        costs = self.line_tokens(tasks)
+        report = self._fit(tasks, report, window, costs)
+        cost_of = {id(task): cost for task, cost in zip(tasks, costs, strict=True)}
+        plan = []
+        for batch in self._split(tasks, report, window, costs):
+            # The lines of a batch joined by newlines: each line's tokens plus one per newline.
+            plan.append((batch, sum(cost_of[id(task)] for task in batch) + max(0, len(batch) - 1)))
+        return report, plan
+
+    async def _ask(
+        self, client: LlmClient, batch: Sequence[Task], report: Report, lines_tokens: int
+    ) -> tuple[list[Any], int, int]:
         """One batch: the evaluation request and, if its answer cannot be parsed, one repair request.
+
+        The prompt tokens are counted from the prompt's parts: the system prompt, the frame of the user
+        prompt, the task lines (``lines_tokens``) and the report (counted when it was built); a few
+        tokens may differ where they join.
 
         Returns:
             The answer's items, the number of model calls and the prompt tokens sent.
         """
         messages = [Message("system", SYSTEM_PROMPT), Message("user", self._user_prompt(batch, report))]
-        prompt_tokens = sum(self._tokens.count(m.content) for m in messages)
+        prompt_tokens = self._frame_tokens() + lines_tokens + report.tokens
         content: str | None = None
         try:
             content = (await client.chat(_request(messages))).content
@@ -182,14 +227,28 @@ class ModelEvaluator:
         problem = str(first).rstrip(".")
         repair.append(Message("user", f"That answer could not be used: {problem}. Reply again with only the JSON "
                                       "object in the required shape, one evaluation per task id."))
-        prompt_tokens += sum(self._tokens.count(m.content) for m in repair[len(messages):])
+        prompt_tokens += self._count_parts(*(m.content for m in repair[len(messages):]))
         response = await client.chat(_request(repair))
         return parse_items(response.content), 2, prompt_tokens
+
+    def _count_parts(self, *parts: str) -> int:
+        return sum(self._tokens.count(part) for part in parts)
 
     @staticmethod
     def _user_prompt(batch: Sequence[Task], report: Report | None) -> str:
         lines = "\n".join(task_line(task) for task in batch)
         return f"Due tasks:\n{lines}\n\nSituation report:\n{report.text if report else ''}\n"
+
+
+OFF_LOOP_CHARS = 2000
+"""Text longer than this is counted in a worker thread: tokenizing ~40k tokens would stall the loop ~25 ms."""
+
+
+async def _off_loop(size: int, function: Callable[..., _T], *args: Any) -> _T:
+    """``function(*args)``, in a worker thread when ``size`` (characters to tokenize) is large."""
+    if size > OFF_LOOP_CHARS:
+        return await asyncio.to_thread(function, *args)
+    return function(*args)
 
 
 def _request(messages: Sequence[Message]) -> ChatRequest:

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import os
+import threading
+import time
 from dataclasses import dataclass
 from datetime import UTC, datetime, tzinfo
 from pathlib import Path
@@ -82,9 +84,33 @@ def _cron_problem(exc: Exception, expr: str) -> str:
     return text or type(exc).__name__
 
 
+LOCAL_ZONE_TTL = 60.0
+"""Seconds a zone read from /etc/localtime is reused (a change of the system zone shows within a minute)."""
+
+_zone_lock = threading.Lock()
+_zone_cache: tuple[str, float, tzinfo] | None = None  # ($TZ, monotonic expiry, zone)
+
+
 def local_zone() -> tzinfo:
-    """The user's time zone with its DST rules (TZ, then /etc/localtime, then the fixed current offset)."""
-    name = os.environ.get("TZ", "").lstrip(":")
+    """The user's time zone with its DST rules (TZ, then /etc/localtime, then the fixed current offset).
+
+    Cached: reading /etc/localtime costs ~70 µs, so the zone is reused until ``$TZ`` changes or for
+    ``LOCAL_ZONE_TTL`` seconds. The zone keeps its DST rules, so a cached zone is never a stale offset.
+    """
+    global _zone_cache
+    name = os.environ.get("TZ", "")
+    now = time.monotonic()
+    with _zone_lock:
+        cached = _zone_cache
+        if cached is not None and cached[0] == name and now < cached[1]:
+            return cached[2]
+    zone = _read_local_zone(name.lstrip(":"))
+    with _zone_lock:
+        _zone_cache = (name, now + LOCAL_ZONE_TTL, zone)
+    return zone
+
+
+def _read_local_zone(name: str) -> tzinfo:
     if name:
         try:
             return ZoneInfo(name)

@@ -4,13 +4,15 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
+import heapq
+import operator
 import os
 import platform
-import stat
 from collections.abc import Awaitable, Callable, Iterator, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
+from stat import S_ISREG
 from typing import Protocol
 
 from openhuman_desktop.store import Task
@@ -23,6 +25,7 @@ INTERNAL = frozenset({"subconscious", "run", "logs", "memory"})
 SKIPPED = frozenset({".git", "__pycache__", "node_modules"})
 ROOT_FILES_SKIPPED = frozenset({"config.toml"})
 MAX_FILES_SCANNED = 20_000
+_NAME = operator.attrgetter("name")
 MAX_FILES_LISTED = 50
 EXCERPT_CHARS = 400
 TEXT_SUFFIXES = frozenset({".md", ".txt", ".json", ".toml", ".yaml", ".yml", ".csv", ".py", ".rst", ".log",
@@ -71,32 +74,73 @@ class WorkspaceScan:
 
 
 def one_line(text: str) -> str:
-    """``text`` on one line: data in the report must never start a line of its own (a fake task line)."""
-    return " ".join("".join(c if c.isprintable() else " " for c in text).split())
+    """``text`` on one line: data in the report must never start a line of its own (a fake task line).
+
+    Characters that are not printable become spaces, and runs of whitespace one space.
+    """
+    joined = " ".join(text.split())
+    if joined.isprintable():  # the usual case, all in C: only words with unprintable characters need a loop
+        return joined
+    words: list[str] = []
+    for word in joined.split(" "):
+        if word.isprintable():
+            words.append(word)
+        else:
+            words.extend("".join(c if c.isprintable() else " " for c in word).split())
+    return " ".join(words)
 
 
-def _user_files(root: Path) -> Iterator[tuple[Path, os.stat_result]]:
-    """Regular files of the workspace (no symbolic links), skipping the app's own and hidden folders."""
+def _user_files(root: str) -> Iterator[tuple[str, os.stat_result]]:
+    """Regular files of the workspace (no symbolic links), skipping the app's own and hidden folders.
+
+    Yields ``(relative posix path, lstat)`` in ``os.walk``'s top-down order with names sorted: a folder's
+    files, then each subfolder in turn. Plain strings and ``os.scandir`` (no ``Path`` per file): this runs
+    on every tick over the whole workspace.
+    """
     scanned = 0
-    for directory, dirnames, filenames in os.walk(root):
-        at_root = Path(directory) == root
-        dirnames[:] = sorted(
-            d for d in dirnames
-            if not d.startswith(".") and d not in SKIPPED and not (at_root and d in INTERNAL)
-        )
-        for name in sorted(filenames):
-            if name.startswith(".") or (at_root and name in ROOT_FILES_SKIPPED):
+    pending: list[tuple[str, str]] = [(root, "")]  # (folder, its relative path with a trailing "/")
+    while pending:
+        directory, prefix = pending.pop()
+        at_root = not prefix
+        folders, files = _entries(directory)
+        for entry in files:
+            name = entry.name
+            if name[:1] == "." or (at_root and name in ROOT_FILES_SKIPPED):
                 continue
             scanned += 1
             if scanned > MAX_FILES_SCANNED:
                 return
-            path = Path(directory) / name
             try:
-                info = path.lstat()
+                info = entry.stat(follow_symlinks=False)
             except OSError:
                 continue
-            if stat.S_ISREG(info.st_mode):  # a symlink could lead out of the workspace: never read it
-                yield path, info
+            if S_ISREG(info.st_mode):  # a symlink could lead out of the workspace: never read it
+                yield prefix + name, info
+        below = [
+            (entry.path, f"{prefix}{entry.name}/") for entry in folders
+            if entry.name[:1] != "." and entry.name not in SKIPPED and not (at_root and entry.name in INTERNAL)
+            and not entry.is_symlink()  # listed as a folder by os.walk, never entered
+        ]
+        pending.extend(reversed(below))
+
+
+def _entries(directory: str) -> tuple[list[os.DirEntry[str]], list[os.DirEntry[str]]]:
+    """The folders and the other entries of ``directory``, each sorted by name (none if unreadable)."""
+    folders: list[os.DirEntry[str]] = []
+    files: list[os.DirEntry[str]] = []
+    try:
+        with os.scandir(directory) as listing:
+            for entry in listing:
+                try:
+                    is_dir = entry.is_dir()
+                except OSError:
+                    is_dir = False
+                (folders if is_dir else files).append(entry)
+    except OSError:
+        return [], []
+    folders.sort(key=_NAME)
+    files.sort(key=_NAME)
+    return folders, files
 
 
 def _excerpt(path: Path) -> str | None:
@@ -111,19 +155,17 @@ def _excerpt(path: Path) -> str | None:
 
 def scan_workspace(root: Path, since: float | None) -> WorkspaceScan:
     """Files under ``root`` modified after ``since`` (newest first), and a signature of every file."""
-    digest = hashlib.sha256()
-    found: list[tuple[float, Path, int]] = []
-    for path, info in _user_files(root):
-        relative = path.relative_to(root).as_posix()
-        digest.update(f"{relative}\x00{info.st_size}\x00{info.st_mtime_ns}\x00".encode())
+    stamps: list[str] = []
+    found: list[tuple[float, str, int]] = []  # (-mtime, path, size): tuple order is newest first, then path
+    for relative, info in _user_files(os.fspath(root)):
+        stamps.append(f"{relative}\x00{info.st_size}\x00{info.st_mtime_ns}\x00")
         if since is None or info.st_mtime > since:
-            found.append((info.st_mtime, path, info.st_size))
-    found.sort(key=lambda item: (-item[0], str(item[1])))
+            found.append((-info.st_mtime, relative, info.st_size))
     changed = [
-        ChangedFile(path.relative_to(root).as_posix(), size, mtime, _excerpt(path))
-        for mtime, path, size in found[:MAX_FILES_LISTED]
+        ChangedFile(relative, size, -negative_mtime, _excerpt(root / relative))
+        for negative_mtime, relative, size in heapq.nsmallest(MAX_FILES_LISTED, found)
     ]
-    return WorkspaceScan(changed, digest.hexdigest())
+    return WorkspaceScan(changed, hashlib.sha256("".join(stamps).encode()).hexdigest())
 
 
 def scan_changed_files(root: Path, since: float | None) -> list[ChangedFile]:
@@ -222,8 +264,9 @@ def environment_section(workspace: Path) -> SectionSource:
 async def tasks_section(tasks: Sequence[Task], since: float | None, now: float) -> Section:
     """The due tasks with their schedule and last run."""
     lines = []
+    zone = local_zone()
     for task in tasks:
-        last = (datetime.fromtimestamp(task.last_run_at, tz=local_zone()).strftime("%Y-%m-%d %H:%M")
+        last = (datetime.fromtimestamp(task.last_run_at, tz=zone).strftime("%Y-%m-%d %H:%M")
                 if task.last_run_at else "never")
         kind = "may change things" if task.is_write else "read-only"
         lines.append(f"- {task.title} ({kind}; schedule {task.recurrence}; last looked at {last})")
