@@ -179,7 +179,8 @@ async def run(args: argparse.Namespace, paths: Paths, fake: FakeOllama) -> int:
         overhead = model.median - chat.median
         print(f"tick overhead = tick with fake Ollama - chat round trip: {overhead:.1f} ms", flush=True)
         await phases(services, args.tasks, args.repeats)
-        await breakdown(services, stub)
+        await breakdown(services, stub, "instant stub")
+        await breakdown(services, engine, "fake Ollama")
         await batched_floor(paths.workspace, args.tasks)
         if args.profile:
             await profile(stub)
@@ -232,8 +233,8 @@ class Breakdown:
         print(f"breakdown rest of the tick (events, loop, bookkeeping): {total_ms - accounted:.1f} ms", flush=True)
 
 
-async def breakdown(services: bootstrap.Services, engine: SubconsciousEngine) -> None:
-    """One instant-evaluator tick with its store calls and report timed one by one."""
+async def breakdown(services: bootstrap.Services, engine: SubconsciousEngine, evaluator: str) -> None:
+    """One tick with its store calls, report and evaluation timed one by one."""
     store = services.store
     await store.state.set_idle_signature(None)  # the full path, not the idle gate
     parts = Breakdown()
@@ -241,7 +242,7 @@ async def breakdown(services: bootstrap.Services, engine: SubconsciousEngine) ->
     parts.wrap(store.tasks, "due", "tasks.due")
     parts.wrap(store.log, "start", "log.start (insert in_progress row, 1 transaction each)")
     parts.wrap(engine._reporter, "build", "reporter.build (situation report)")
-    parts.wrap(engine._evaluator, "evaluate", "evaluator.evaluate (instant stub)")
+    parts.wrap(engine._evaluator, "evaluate", f"evaluator.evaluate ({evaluator})")
     parts.wrap(store.log, "finish", "log.finish (update row + re-read, 1 transaction each)")
     parts.wrap(store.tasks, "update", "tasks.update (advance schedule + re-read, 1 transaction each)")
     parts.wrap(store.state, "load", "state.load")
@@ -252,7 +253,7 @@ async def breakdown(services: bootstrap.Services, engine: SubconsciousEngine) ->
         wall, _ = await tick(engine)
     finally:
         parts.restore()
-    note(f"breakdown of one instant-evaluator tick: {wall:.1f} ms wall")
+    note(f"breakdown of one tick with the {evaluator} evaluator: {wall:.1f} ms wall")
     parts.print(wall)
 
 
