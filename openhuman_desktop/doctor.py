@@ -64,12 +64,12 @@ async def check_database(paths: Paths) -> Check:
     try:
         store = await open_subconscious_store(paths.subconscious_db)
     except StoreUnavailable as exc:
-        return Check("database", False, str(exc), "see the sentence before")
+        return Check("database", False, str(exc))
     try:
         verdict = await store.db.integrity_check()
         tasks = await store.tasks.count()
     except StoreUnavailable as exc:
-        return Check("database", False, str(exc), "see the sentence before")
+        return Check("database", False, str(exc))
     finally:
         await store.aclose()
     if verdict != "ok":
@@ -85,8 +85,8 @@ async def check_models(loaded: config.LoadedConfig) -> list[Check]:
             if tier == "embedding":
                 continue
             health = await models.check(tier)
-            fix = "" if health.ok else "see the sentence before, then run doctor again"
-            checks.append(Check(f"model {tier}", health.ok, health.message, fix))
+            # The sentence of a failed model check already says what to do (e.g. "start it with `ollama serve`").
+            checks.append(Check(f"model {tier}", health.ok, health.message))
     finally:
         await models.aclose()
     return checks
