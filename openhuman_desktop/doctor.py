@@ -33,6 +33,17 @@ class Check:
         return text if self.ok or not self.fix else f"{text} — fix: {self.fix}"
 
 
+def _split_remedy(sentence: str, default_fix: str) -> tuple[str, str]:
+    """Split "problem — what to do." (how our error sentences are written) into its two parts."""
+    problem, sep, remedy = sentence.partition(" — ")
+    if sep and remedy:
+        return problem.rstrip("."), remedy.rstrip(".")
+    if "; " in sentence:
+        problem, _, remedy = sentence.partition("; ")
+        return problem, remedy.rstrip(".")
+    return sentence.rstrip("."), default_fix
+
+
 def check_workspace(paths: Paths) -> Check:
     folder = paths.workspace
     if not folder.is_dir():
@@ -64,12 +75,12 @@ async def check_database(paths: Paths) -> Check:
     try:
         store = await open_subconscious_store(paths.subconscious_db)
     except StoreUnavailable as exc:
-        return Check("database", False, str(exc))
+        return Check("database", False, *_split_remedy(str(exc), "see the log file for details"))
     try:
         verdict = await store.db.integrity_check()
         tasks = await store.tasks.count()
     except StoreUnavailable as exc:
-        return Check("database", False, str(exc))
+        return Check("database", False, *_split_remedy(str(exc), "see the log file for details"))
     finally:
         await store.aclose()
     if verdict != "ok":
@@ -85,8 +96,8 @@ async def check_models(loaded: config.LoadedConfig) -> list[Check]:
             if tier == "embedding":
                 continue
             health = await models.check(tier)
-            # The sentence of a failed model check already says what to do (e.g. "start it with `ollama serve`").
-            checks.append(Check(f"model {tier}", health.ok, health.message))
+            detail, fix = _split_remedy(health.message, f"check [models.{tier}] in config.toml")
+            checks.append(Check(f"model {tier}", health.ok, health.message if health.ok else detail, fix))
     finally:
         await models.aclose()
     return checks
