@@ -498,6 +498,24 @@ def dark_scenario(session: XSession, grab: Grabber, workspace: Path, logs: Path)
         app.close()
 
 
+def hidpi_scenario(session: XSession, grab: Grabber, workspace: Path, logs: Path) -> None:
+    print("HiDPI (QT_SCALE_FACTOR=2), with a system tray:")
+    app = App(session, workspace, logs, extra_env={"QT_SCALE_FACTOR": "2"}, label="hidpi")
+    try:
+        wait_for("the tray icon", session.tray_icon_rect, timeout=30)
+        app.wait_ready()
+        settle(0.8)
+        x, y, width, height = wait_for("the tray icon", session.tray_icon_rect)
+        grab.region("tray-attention-hidpi", x - 8, y, width + 16, height, scale=4)
+        open_tray_menu(session)
+        grab.region("tray-menu-hidpi", SCREEN[0] - 560, 0, 560, 420)
+        close_menu(session)
+        app.process.send_signal(signal.SIGTERM)
+        app.wait_exit("SIGTERM")
+    finally:
+        app.close()
+
+
 def no_tray_scenario(session: XSession, grab: Grabber, workspace: Path, logs: Path) -> None:
     print("no system tray:")
     session.stop_tray()
@@ -576,6 +594,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             scenarios: list[tuple[str, Callable[[Path], None]]] = [
                 ("tray", lambda ws: tray_scenario(session, grab, ws, logs, ollama)),
                 ("dark", lambda ws: dark_scenario(session, grab, ws, logs)),
+                ("hidpi", lambda ws: hidpi_scenario(session, grab, ws, logs)),
                 ("no-tray", lambda ws: no_tray_scenario(session, grab, ws, logs)),
             ]
             session.start_tray()

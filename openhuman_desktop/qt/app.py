@@ -9,7 +9,7 @@ import logging
 import os
 import signal
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, Protocol
 
 from PySide6.QtCore import QEvent, QObject, Qt
@@ -38,8 +38,25 @@ NO_TRAY_NOTICE = (
     "This desktop has no system tray, so OpenHuman runs in this window instead. "
     "Closing the window quits OpenHuman."
 )
+QT_QUIT_RERUNS = 5  # how often the loop is re-entered after Qt quit by itself (see QtEventLoop)
 # Platforms without a screen a person can see: no modal dialog there (it would wait forever).
 HEADLESS_PLATFORMS = ("offscreen", "minimal")
+
+
+# Imported in a worker thread while the tray is already on screen. The last two are what httpx loads
+# lazily on its first request: done here, the first model check does not stall the loop (≈ 100 ms).
+STARTUP_IMPORTS = ("openhuman_desktop.bootstrap", "anyio._backends._asyncio", "httpcore._async")
+
+
+def import_all(names: Sequence[str]) -> Any:
+    """Import ``names`` (a missing optional one is skipped); returns the first module."""
+    first = importlib.import_module(names[0])
+    for name in names[1:]:
+        try:
+            importlib.import_module(name)
+        except ImportError:
+            log.debug("optional warm-up import %s is not available", name)
+    return first
 
 
 class WindowLike(Protocol):
@@ -86,25 +103,36 @@ def _loop_class() -> Callable[..., asyncio.AbstractEventLoop]:
     import qasync  # type: ignore[import-untyped]  # only here: PySide6 is imported, so qasync binds to it
 
     class QtEventLoop(qasync.QEventLoop):  # type: ignore[misc]
-        """qasync's loop, minus the extra Qt pass at the end of ``run_until_complete``.
+        """qasync's loop with two fixes to ``run_until_complete``.
 
-        WORKAROUND: qasync 0.28 (``QEventLoop.run_until_complete``) processes Qt events once more
+        WORKAROUND (qasync 0.28, ``QEventLoop.run_until_complete``): it processes Qt events once more
         after the loop stopped and no longer counts as running, so asyncio callbacks due then run
-        outside the loop and httpx/anyio fail with "no running event loop". Left for the next run,
-        as a stopped asyncio loop does.
+        outside the loop and httpx/anyio fail with "no running event loop". They are left for the
+        next run instead, as a stopped asyncio loop does.
+
+        When Qt leaves its loop on its own (the session ends: ``QApplication.quit``), the future has
+        not finished; the loop runs again (a few times at most) so the app's shutdown, started by
+        ``aboutToQuit``, can complete while the loop is alive.
         """
 
         def run_until_complete(self, future: Any) -> Any:
             if self.is_running():
                 raise RuntimeError("Event loop already running")
             task = asyncio.ensure_future(future, loop=self)
+            stopped_by_us = False
 
             def stop(_done: object) -> None:
+                nonlocal stopped_by_us
+                stopped_by_us = True
                 self.stop()
 
             task.add_done_callback(stop)
             try:
-                self.run_forever()
+                for _attempt in range(QT_QUIT_RERUNS + 1):
+                    self.run_forever()
+                    if task.done() or stopped_by_us:
+                        break
+                    log.info("Qt left its event loop; running it again to finish shutting down")
             finally:
                 task.remove_done_callback(stop)
             if not task.done():
@@ -249,7 +277,7 @@ class DesktopApp(QObject):
         build = self._build
         if build is None:
             # ≈ 1 s of imports (httpx, aiohttp, ollama, tiktoken): off the loop, so the tray stays alive.
-            bootstrap = await asyncio.to_thread(importlib.import_module, "openhuman_desktop.bootstrap")
+            bootstrap = await asyncio.to_thread(import_all, STARTUP_IMPORTS)
             build = bootstrap.build
         from openhuman_desktop.qt.bridge import CoreBridge
 
@@ -383,6 +411,10 @@ def run(paths: Paths, loaded: config.LoadedConfig) -> int:
     except UserFacingError as exc:
         log.error("could not start: %s", exc)
         show_startup_error(qapp, str(exc))
+        return 1
+    except Exception:
+        log.exception("OpenHuman stopped on an unexpected error")
+        show_startup_error(qapp, f"Something went wrong (details in {paths.log_file})")
         return 1
     finally:
         instance.close()

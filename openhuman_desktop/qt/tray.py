@@ -356,8 +356,9 @@ class TrayShell(QObject):
         # A hidden header's layout would keep its old size: measure again, then set the action's text
         # (it changes with either line), which makes the menu measure the header again.
         header = self.status_action.defaultWidget()
-        if header is not None and header.layout() is not None:
-            header.layout().invalidate()
+        layout = header.layout() if header is not None else None
+        if header is not None and layout is not None:
+            layout.invalidate()
             header.adjustSize()
         self.status_action.setText(f"{view.headline} — {view.detail}" if view.detail else view.headline)
         self.pause_action.setText("Resume heartbeat" if view.is_paused else "Pause heartbeat")

@@ -291,6 +291,20 @@ def test_tray_quit_ends_serve(start: Start) -> None:
         assert run(running.loop, running.task) == 0
 
 
+def test_when_the_session_ends_qt_quits_and_the_app_still_shuts_down_cleanly(
+        start: Start, workspace: tuple[Paths, config.LoadedConfig]) -> None:
+    with start() as running:
+        qapp = QApplication.instance()
+        qapp.aboutToQuit.connect(running.desktop.request_quit)  # as app.run() wires it
+        try:
+            running.loop.call_later(0.1, qapp.quit)  # the session manager ends Qt's loop under us
+            assert run(running.loop, running.task) == 0
+        finally:
+            qapp.aboutToQuit.disconnect(running.desktop.request_quit)
+    assert not workspace[0].rpc_file.exists()
+    assert running.window is not None and running.window.is_closed
+
+
 # --- second launch, notifications ----------------------------------------------------------------
 
 
