@@ -567,6 +567,11 @@ class TasksView(QWidget):
         self._cards: dict[str, TaskCard] = {}
         self._removed: Task | None = None
         self._is_loaded = False
+        # Live updates arrive in bursts (a tick advances every due task): lay out once per burst.
+        self._relayout_timer = QTimer(self)
+        self._relayout_timer.setSingleShot(True)
+        self._relayout_timer.setInterval(0)
+        self._relayout_timer.timeout.connect(self._relayout)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         pad = max(4, em(self) // 3)
@@ -649,12 +654,17 @@ class TasksView(QWidget):
             self._relayout()
 
     def on_task_changed(self, task: Task) -> None:
-        self.upsert(task)
+        card = self._cards.get(task.id)
+        moved = card is None or sort_key(card.task) != sort_key(task)
+        self.upsert(task, relayout=False)
+        if moved and not self._relayout_timer.isActive():
+            self._relayout_timer.start()
 
     def on_task_removed(self, task_id: str) -> None:
         if task_id in self._cards:
             self._drop_card(task_id)
-            self._relayout()
+            if not self._relayout_timer.isActive():
+                self._relayout_timer.start()
 
     def _drop_card(self, task_id: str) -> None:
         card = self._cards.pop(task_id)
