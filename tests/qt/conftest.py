@@ -48,6 +48,7 @@ from openhuman_desktop import events
 from openhuman_desktop.errors import Conflict, NotFound
 from openhuman_desktop.llm.base import ToolSpec
 from openhuman_desktop.memory.store import Memory, clean_text, query_terms
+from openhuman_desktop.qt.app import new_event_loop
 from openhuman_desktop.qt.asyncutil import Jobs
 from openhuman_desktop.qt.bridge import CoreBridge
 from openhuman_desktop.qt.intelligence import IntelligenceWindow
@@ -80,9 +81,10 @@ def _delete_qt_objects_on_this_thread(qapp: QApplication) -> Iterator[None]:
 
 
 @pytest.fixture
-def qloop(qapp: QApplication) -> Iterator[qasync.QEventLoop]:
-    """The one qasync loop of a test; pending tasks are cancelled and the loop closed at teardown."""
-    loop = qasync.QEventLoop(qapp)
+def qloop(qapp: QApplication) -> Iterator[asyncio.AbstractEventLoop]:
+    """The one qasync loop of a test — the app's own loop class (``app.new_event_loop``, which works around
+    qasync running callbacks outside the loop); pending tasks are cancelled and the loop closed at teardown."""
+    loop = new_event_loop(qapp)
     asyncio.set_event_loop(loop)
     try:
         yield loop

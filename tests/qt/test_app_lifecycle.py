@@ -68,25 +68,6 @@ class FakeWindow(QMainWindow):
         self.hide()
 
 
-@pytest.fixture
-def qloop(qapp: QApplication) -> Iterator[asyncio.AbstractEventLoop]:
-    """The app's own loop class (``app.new_event_loop``), not bare qasync: qasync 0.28 runs asyncio
-    callbacks outside the loop after each ``run_until_complete`` (see ``app._loop_class``)."""
-    loop = app.new_event_loop(qapp)
-    asyncio.set_event_loop(loop)
-    try:
-        yield loop
-    finally:
-        pending = [task for task in asyncio.all_tasks(loop) if not task.done()]
-        for task in pending:
-            task.cancel()
-        if pending:
-            loop.run_until_complete(asyncio.gather(*pending, return_exceptions=True))
-        loop.run_until_complete(loop.shutdown_asyncgens())
-        loop.close()
-        asyncio.set_event_loop(None)
-
-
 @pytest.fixture(autouse=True)
 def collect_garbage_on_the_main_thread() -> Iterator[None]:
     """Free this test's Qt objects now: a collection started later by a worker thread (aiosqlite) would
