@@ -591,9 +591,11 @@ class TasksView(QWidget):
         self.empty_label.setAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter)
         self.empty_label.setContentsMargins(pad * 2, pad, 0, pad)
         self.empty_label.hide()
-        self._list = QVBoxLayout()
+        self._list_host = QWidget(self)   # the cards live here, so many of them can be shown in one go
+        self._list = QVBoxLayout(self._list_host)
+        self._list.setContentsMargins(0, 0, 0, 0)
         self._list.setSpacing(2)
-        layout.addLayout(self._list)
+        layout.addWidget(self._list_host)
         layout.addWidget(self.empty_label)
         self.undo_bar = UndoBar(self)
         self.undo_bar.undo_requested.connect(self._on_undo_bar_undo_requested)
@@ -674,11 +676,19 @@ class TasksView(QWidget):
 
     def _relayout(self) -> None:
         ordered = self.cards()
+        # Showing a card inside a visible parent lays the whole list out again, so showing hundreds of new
+        # cards one by one is quadratic (seconds for 1,000 tasks): hide the host, show them, show it once.
+        bulk = self._list_host.isVisible() and sum(1 for card in ordered if card.isHidden()) > 4
+        if bulk:
+            self._list_host.hide()
         for index, card in enumerate(ordered):
             if self._list.indexOf(card) != index:
                 self._list.removeWidget(card)
                 self._list.insertWidget(index, card)
-            card.show()
+            if card.isHidden():
+                card.show()
+        if bulk:
+            self._list_host.show()
         users = sum(1 for card in ordered if not card.task.is_system)
         if not ordered:
             self.empty_label.setText("No tasks yet. Add one below, for example “Check urgent emails”.")
