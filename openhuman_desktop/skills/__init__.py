@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from openhuman_desktop.skills._args import check_arguments, checked_tool, object_schema
 from openhuman_desktop.skills.base import (
     CONNECTED,
     DISCONNECTED,
@@ -13,7 +14,7 @@ from openhuman_desktop.skills.base import (
     Tool,
     ToolResult,
 )
-from openhuman_desktop.skills.files import WorkspaceFilesSkill, check_arguments, checked_tool, object_schema
+from openhuman_desktop.skills.files import WorkspaceFilesSkill
 from openhuman_desktop.skills.memory_skill import MemorySkill
 from openhuman_desktop.skills.notify import NotificationSkill
 from openhuman_desktop.skills.tasks_skill import SubconsciousTasksSkill

@@ -10,8 +10,8 @@ from typing import Any
 from openhuman_desktop.errors import StoreUnavailable
 from openhuman_desktop.llm.base import ToolSpec
 from openhuman_desktop.memory.store import MAX_TEXT_CHARS, Memory, MemoryStore
+from openhuman_desktop.skills._args import checked_tool, object_schema
 from openhuman_desktop.skills.base import CONNECTED, ERROR, SkillHealth, SkillSetting, Tool, ToolResult
-from openhuman_desktop.skills.files import checked_tool, object_schema
 
 log = logging.getLogger(__name__)
 

@@ -8,8 +8,8 @@ from typing import Any
 from openhuman_desktop import events
 from openhuman_desktop.errors import InvalidInput
 from openhuman_desktop.llm.base import ToolSpec
+from openhuman_desktop.skills._args import checked_tool, object_schema
 from openhuman_desktop.skills.base import CONNECTED, SkillHealth, SkillSetting, Tool, ToolResult
-from openhuman_desktop.skills.files import checked_tool, object_schema
 
 MAX_TITLE_CHARS = 200
 MAX_BODY_CHARS = 2_000

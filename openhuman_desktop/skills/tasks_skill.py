@@ -7,8 +7,8 @@ from datetime import datetime
 from typing import Any
 
 from openhuman_desktop.llm.base import ToolSpec
+from openhuman_desktop.skills._args import checked_tool, object_schema
 from openhuman_desktop.skills.base import CONNECTED, SkillHealth, SkillSetting, Tool, ToolResult
-from openhuman_desktop.skills.files import checked_tool, object_schema
 from openhuman_desktop.store.records import Task
 
 ListTasks = Callable[[], Awaitable[list[Task]]]

@@ -9,8 +9,8 @@ from typing import Any
 
 import pytest
 
-from openhuman_desktop.skills import CONNECTED, ERROR, ToolResult, WorkspaceFilesSkill
-from openhuman_desktop.skills.files import MAX_LIST_ENTRIES, check_arguments
+from openhuman_desktop.skills import CONNECTED, ERROR, ToolResult, WorkspaceFilesSkill, check_arguments
+from openhuman_desktop.skills.files import MAX_LIST_ENTRIES
 
 
 @pytest.fixture
