@@ -9,7 +9,7 @@ from collections.abc import Callable, Sequence
 from typing import Any, Protocol, TypeVar
 
 from openhuman_desktop.errors import LlmReplyError, LlmUnavailable
-from openhuman_desktop.llm.base import ChatRequest, ChatResponse, LlmClient, Message
+from openhuman_desktop.llm.base import ChatRequest, LlmClient, Message
 from openhuman_desktop.store import Task
 from openhuman_desktop.subconscious.decisions import DECISIONS, PRIORITIES, Decision, Evaluation, Report
 
@@ -311,7 +311,3 @@ def validate_items(items: Sequence[Any], tasks: Sequence[Task]) -> tuple[dict[st
         problems.setdefault(task_id, "the model's answer did not mention this task")
     return decisions, problems
 
-
-def response_tokens(response: ChatResponse) -> int:
-    """Prompt tokens as the server reported them (0 when it did not)."""
-    return response.prompt_tokens or 0

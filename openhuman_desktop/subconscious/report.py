@@ -168,11 +168,6 @@ def scan_workspace(root: Path, since: float | None) -> WorkspaceScan:
     return WorkspaceScan(changed, hashlib.sha256("".join(stamps).encode()).hexdigest())
 
 
-def scan_changed_files(root: Path, since: float | None) -> list[ChangedFile]:
-    """Files under ``root`` modified after ``since`` (newest first), skipping the app's own folders."""
-    return scan_workspace(root, since).changed
-
-
 class SituationReporter:
     """Builds the report from sections, in priority order, counted in real tokens.
 

@@ -722,31 +722,22 @@ class TasksView(QWidget):
         return task
 
     async def set_enabled(self, task_id: str, enabled: bool) -> None:
-        card = self._cards.get(task_id)
-        if card is None:
-            return
-        card.set_busy(True)
-        card.error_label.clear_text()
-        try:
-            task = await self._service.tasks_update(task_id, enabled=enabled)
-        except UserFacingError as exc:
-            card.set_task(card.task)   # puts the switch back
-            card.show_error(str(exc))
-        else:
-            card.set_task(task)
-        finally:
-            card.set_busy(False)
+        await self._update(task_id, enabled=enabled)
 
     async def set_intent(self, task_id: str, intent: str) -> None:
+        await self._update(task_id, intent=intent)
+
+    async def _update(self, task_id: str, **changes: object) -> None:
+        """Change a task from its card; on failure the card shows its old state and the error."""
         card = self._cards.get(task_id)
         if card is None:
             return
         card.set_busy(True)
         card.error_label.clear_text()
         try:
-            task = await self._service.tasks_update(task_id, intent=intent)
+            task = await self._service.tasks_update(task_id, **changes)
         except UserFacingError as exc:
-            card.set_task(card.task)
+            card.set_task(card.task)   # puts the switch / intent back
             card.show_error(str(exc))
         else:
             card.set_task(task)
