@@ -67,10 +67,10 @@ LOG_ROWS = (
 )
 ESCALATIONS = (
     (0, "Forward 3 urgent emails to #team-alerts",
-     "RECOMMENDED ACTION: forward the emails from the landlord and HR to #team-alerts so the team sees them today.",
+     "Forward the emails from the landlord and HR to #team-alerts so the team sees them today.",
      "critical"),
     (2, "Create a Notion page for the new project",
-     "RECOMMENDED ACTION: create a page 'Project Atlas' under Projects with the three notes found today.",
+     "Create a page 'Project Atlas' under Projects with the three notes found today.",
      "normal"),
 )
 MEMORIES = (

@@ -62,7 +62,7 @@ def test_each_task_shows_its_schedule_next_run_and_intent(fake_window: Intellige
     every_tick = view.card("user-1")
     cron = view.card("user-2")
     assert every_tick is not None and cron is not None
-    assert every_tick.details_label.text() == "Every tick · Next tick"
+    assert every_tick.details_label.text() == "Every tick · due at the next tick"
     assert every_tick.intent_button.text() == "Read only"
     assert cron.details_label.text().startswith("Weekdays at 9:00 · Next ")
     assert cron.intent_button.text() == "May write"

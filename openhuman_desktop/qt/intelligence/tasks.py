@@ -117,7 +117,7 @@ def next_run_text(task: Task, now: float) -> tuple[str, str]:
     if not task.enabled:
         return "Off", "Switched off: the assistant skips this task"
     if task.next_run_at is None or task.next_run_at <= now:
-        return "Next tick", "Looked at on the next tick"
+        return "due at the next tick", "Looked at on the next tick"
     return f"Next {clock_time(task.next_run_at, now)}", exact_time(task.next_run_at)
 
 
