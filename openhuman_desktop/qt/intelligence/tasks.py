@@ -565,6 +565,7 @@ class TasksView(QWidget):
         self._now = now
         self._jobs = jobs
         self._cards: dict[str, TaskCard] = {}
+        self._arrival: dict[str, int] = {}   # order in which tasks were first seen (store order on refresh)
         self._removed: Task | None = None
         self._is_loaded = False
         # Live updates arrive in bursts (a tick advances every due task): lay out once per burst.
@@ -614,7 +615,8 @@ class TasksView(QWidget):
 
     def cards(self) -> list[TaskCard]:
         """The cards in display order."""
-        return sorted(self._cards.values(), key=lambda card: sort_key(card.task))
+        # Tasks created in the same instant (the three defaults) keep the order the store gave them.
+        return sorted(self._cards.values(), key=lambda card: (*sort_key(card.task)[:3], self._arrival[card.task.id]))
 
     def card_by_title(self, title: str) -> TaskCard | None:
         return next((card for card in self._cards.values() if card.task.title == title), None)
@@ -646,6 +648,7 @@ class TasksView(QWidget):
         card = self._cards.get(task.id)
         if card is None:
             card = TaskCard(task, self._now, self)
+            self._arrival.setdefault(task.id, len(self._arrival))
             card.enabled_toggled.connect(self._on_card_enabled_toggled)
             card.delete_requested.connect(self._on_card_delete_requested)
             card.intent_chosen.connect(self._on_card_intent_chosen)
