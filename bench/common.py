@@ -13,7 +13,6 @@ import sqlite3
 import subprocess
 import sys
 import time
-import uuid
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -26,6 +25,7 @@ if str(REPO) not in sys.path:  # so ``python bench/x.py`` finds openhuman_deskto
 
 from openhuman_desktop.paths import Paths  # noqa: E402
 from openhuman_desktop.store import open_subconscious_store  # noqa: E402
+from openhuman_desktop.store.ids import time_ordered_id  # noqa: E402
 
 CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
 PAGE_SIZE = os.sysconf("SC_PAGE_SIZE")
@@ -186,13 +186,13 @@ def _bulk_connection(db_path: Path) -> sqlite3.Connection:
     conn = sqlite3.connect(db_path, isolation_level=None)
     conn.execute("PRAGMA journal_mode = DELETE")  # no giant WAL; the app switches back to WAL on open
     conn.execute("PRAGMA synchronous = OFF")
-    conn.execute("PRAGMA cache_size = -262144")  # 256 MiB: the random-uuid primary key stays in memory
+    conn.execute("PRAGMA cache_size = -262144")  # 256 MiB: the task-keyed index stays in memory
     return conn
 
 
 def bulk_insert_tasks(db_path: Path, count: int, *, now: float, due: bool = True) -> list[str]:
     """Insert ``count`` user tasks (``pending``, so due on every tick when ``due``) in one transaction."""
-    ids = [str(uuid.uuid4()) for _ in range(count)]
+    ids = [time_ordered_id(now - count + n) for n in range(count)]
     next_run = None if due else now + 86_400 * 365
     rows = (
         (task_id, f"Bench task {n}: check the project folder for changes and summarise them", "pending",
@@ -229,7 +229,7 @@ def bulk_insert_log(db_path: Path, count: int, task_ids: Sequence[str], *, newes
             created = oldest + n * spacing
             decision = DECISION_MIX[n % len(DECISION_MIX)]
             task_id = ids[rng.randrange(len(ids))]
-            yield (str(uuid.uuid4()), task_id, created, decision,
+            yield (time_ordered_id(created), task_id, created, decision,
                    f"Nothing new in the project folder since the last check ({n})", 12 + n % 900, created,
                    "Bench task: check the project folder for changes", n // 1000, created)
 

@@ -8,11 +8,13 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.common import (  # noqa: E402
     AppProcess,
+    RpcCaller,
     budget,
     config_text,
     cpu_seconds,
@@ -24,6 +26,7 @@ from bench.common import (  # noqa: E402
     stats,
     status_kb,
 )
+from bench.tick_bench import noop_responder  # noqa: E402
 from tests.fakes.model_servers import FakeOllama  # noqa: E402
 
 RSS_BUDGET_MB = 80.0
@@ -81,31 +84,59 @@ def sample(pid: int, seconds: float) -> tuple[list[float], float, float]:
     return rss, cpu / elapsed * 100, wakeups
 
 
+def idle_window(app: AppProcess, fake: FakeOllama, seconds: float, label: str) -> tuple[float, float, int]:
+    """Sample one idle window; print its figures; return (max RSS MB, CPU %, chat requests during it)."""
+    chats_before = len(fake.chat_requests)
+    requests_before = len(fake.requests)
+    rss, cpu_percent, wakeups = sample(app.pid, seconds)
+    chats = len(fake.chat_requests) - chats_before
+    other_requests = len(fake.requests) - requests_before
+    peak = status_kb(app.pid, "VmHWM") / 1024
+    threads = status_kb(app.pid, "Threads")
+    summary = stats(rss)
+    print(f"idle RSS headless, {label}: median {summary.median:.1f} MB, max {summary.maximum:.1f} MB "
+          f"(peak since start VmHWM {peak:.1f} MB, {threads} threads, n={summary.count})", flush=True)
+    print(f"idle CPU headless, {label}, over {seconds:.0f} s: {cpu_percent:.2f} % of one core, "
+          f"{wakeups:.1f} context switches/s", flush=True)
+    print(f"idle model requests, {label}: {chats} chat, {other_requests} requests of any kind", flush=True)
+    return summary.maximum, cpu_percent, chats
+
+
+def tick_once(app: AppProcess, timeout: float = 60.0) -> dict[str, Any]:
+    """Run Now through RPC and wait until the tick is over; the status after it."""
+    with RpcCaller(app.url, app.token) as rpc:
+        before = rpc.call("subconscious_status")["total_ticks"]
+        rpc.call("subconscious_trigger")
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            status: dict[str, Any] = rpc.call("subconscious_status")
+            if status["state"] != "ticking" and (status["total_ticks"] > before or status["consecutive_failures"]):
+                return status
+            time.sleep(0.2)
+    raise TimeoutError("the tick did not finish")
+
+
 def run(args: argparse.Namespace, root: Path, fake: FakeOllama) -> int:
     paths = prepare_workspace(root, config_text(heartbeat=True, ollama_url=fake.url))
     with AppProcess(paths) as app:
         note(f"app pid {app.pid} answering after {app.started_in_ms:.0f} ms; settling {args.settle:.0f} s")
         time.sleep(args.settle)
-        requests_before = len(fake.requests)
-        rss, cpu_percent, wakeups = sample(app.pid, args.seconds)
-        chats = len(fake.chat_requests)
-        other_requests = len(fake.requests) - requests_before
-        peak = status_kb(app.pid, "VmHWM") / 1024
-        threads = status_kb(app.pid, "Threads")
-        summary = stats(rss)
-        print(f"idle RSS headless: median {summary.median:.1f} MB, max {summary.maximum:.1f} MB "
-              f"(peak since start VmHWM {peak:.1f} MB, {threads} threads, n={summary.count})", flush=True)
-        print(f"idle CPU headless over {args.seconds:.0f} s: {cpu_percent:.2f} % of one core, "
-              f"{wakeups:.1f} context switches/s", flush=True)
-        print(f"idle model requests during the window: {chats} chat, {other_requests} requests of any kind",
-              flush=True)
+        before_rss, before_cpu, before_chats = idle_window(app, fake, args.seconds, "before any tick")
+        fake.set_responder(noop_responder)
+        status = tick_once(app)
+        fake.set_responder(None)
+        note(f"one tick over the {status['task_count']} default tasks: state {status['state']}, "
+             f"{len(fake.chat_requests)} chat request(s) so far; settling {args.settle / 2:.0f} s")
+        time.sleep(args.settle / 2)
+        after_rss, after_cpu, after_chats = idle_window(app, fake, args.seconds, "after a tick")
         code = app.stop()
         note(f"app stopped with exit code {code}")
     print(f"baseline RSS: bare interpreter {baseline_rss('pass'):.1f} MB, after importing the headless core "
           f"{baseline_rss('import openhuman_desktop.headless'):.1f} MB", flush=True)
-    budget("idle RSS headless (max over the window)", summary.maximum, RSS_BUDGET_MB, "MB")
-    budget("idle CPU headless (expectation, not a DESIGN budget)", cpu_percent, CPU_EXPECTATION_PERCENT, "%")
-    budget("idle model chat calls during the window", chats, 0, "calls")
+    budget("idle RSS headless (max over both windows)", max(before_rss, after_rss), RSS_BUDGET_MB, "MB")
+    budget("idle CPU headless (expectation, not a DESIGN budget)", max(before_cpu, after_cpu),
+           CPU_EXPECTATION_PERCENT, "%")
+    budget("idle model chat calls during the windows", before_chats + after_chats, 0, "calls")
     return 0
 
 

@@ -12,7 +12,6 @@ import re
 import sys
 import tempfile
 import time
-import uuid
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -35,7 +34,7 @@ from openhuman_desktop import bootstrap, config  # noqa: E402
 from openhuman_desktop.llm.base import ChatRequest, Message  # noqa: E402
 from openhuman_desktop.llm.tokens import TokenCounter  # noqa: E402
 from openhuman_desktop.paths import Paths  # noqa: E402
-from openhuman_desktop.store import Task, open_subconscious_store  # noqa: E402
+from openhuman_desktop.store import Task  # noqa: E402
 from openhuman_desktop.subconscious.decisions import Decision, Evaluation, Report  # noqa: E402
 from openhuman_desktop.subconscious.defaults import DEFAULT_TASKS  # noqa: E402
 from openhuman_desktop.subconscious.engine import SubconsciousEngine  # noqa: E402
@@ -146,10 +145,11 @@ async def run(args: argparse.Namespace, paths: Paths, fake: FakeOllama) -> int:
         note(f"local model: {health.message}")
         engine = services.engine
         wall, info = await tick(engine)
-        note(f"first tick (cold, report since ever): {wall:.1f} ms wall, engine tick_ms {info.get('tick_ms', 0):.1f}, "
-             f"model calls {info.get('model_calls')}, prompt tokens {info.get('prompt_tokens')}")
+        note(f"first tick (cold, report since ever): {wall:.1f} ms wall, engine tick_ms {info.get('tick_ms', 0):.1f}")
+        counter = TokenCounter()
+        sent = sum(counter.count(str(m.get("content", ""))) for m in fake.chat_requests[-1].json["messages"])
         print(f"tick model calls per tick ({args.tasks:,} due): {info.get('model_calls')}, "
-              f"prompt tokens per tick: {info.get('prompt_tokens')}", flush=True)
+              f"prompt tokens per tick: {sent} (cl100k count of the request)", flush=True)
         idle_calls = []
         for n in (2, 3):
             before = len(fake.chat_requests)
@@ -158,30 +158,32 @@ async def run(args: argparse.Namespace, paths: Paths, fake: FakeOllama) -> int:
             print(f"tick idle gate, tick {n} (nothing changed): {wall:.1f} ms wall, "
                   f"model calls {idle_calls[-1]}, prompt tokens {info.get('prompt_tokens')}", flush=True)
 
-        model_samples, tick_ms = [], []
+        model_ticks, upkeeps, walls = [], [], []
         for _ in range(args.repeats):
             await services.store.state.set_idle_signature(None)  # force a real evaluation
             wall, info = await tick(engine)
-            model_samples.append(wall)
-            tick_ms.append(float(info["tick_ms"]))
-        model = figure(f"tick wall with fake Ollama, {args.tasks:,} due tasks", model_samples)
-        figure("tick engine tick_ms with fake Ollama (excludes log pruning)", tick_ms)
+            walls.append(wall)
+            model_ticks.append(float(info["tick_ms"]))
+            upkeeps.append(float(info["upkeep_ms"]))
+        model = figure(f"tick with fake Ollama, {args.tasks:,} due tasks (start to TickFinished)", model_ticks)
+        figure("upkeep after the tick, off its path (WAL checkpoint; retention at most hourly)", upkeeps)
+        figure("tick wall with fake Ollama including the upkeep", walls)
         chat = figure("chat round trip of the same evaluation request (fake Ollama)",
                       await chat_round_trips(services, fake, args.repeats))
 
         stub = stub_engine(services)
-        stub_samples = []
+        stub_ticks = []
         for _ in range(args.repeats):
             await services.store.state.set_idle_signature(None)  # the full path, not the idle gate
-            wall, _ = await tick(stub)
-            stub_samples.append(wall)
-        stub_stats = figure(f"tick wall with instant in-process evaluator, {args.tasks:,} due tasks", stub_samples)
+            _, info = await tick(stub)
+            stub_ticks.append(float(info["tick_ms"]))
+        stub_stats = figure(f"tick with instant in-process evaluator, {args.tasks:,} due tasks (start to TickFinished)",
+                            stub_ticks)
         overhead = model.median - chat.median
         print(f"tick overhead = tick with fake Ollama - chat round trip: {overhead:.1f} ms", flush=True)
         await phases(services, args.tasks, args.repeats)
         await breakdown(services, stub, "instant stub")
         await breakdown(services, engine, "fake Ollama")
-        await batched_floor(paths.workspace, args.tasks)
         if args.profile:
             await profile(stub)
         rows = await services.store.log.count()
@@ -240,52 +242,21 @@ async def breakdown(services: bootstrap.Services, engine: SubconsciousEngine, ev
     parts = Breakdown()
     parts.wrap(services.subconscious, "sync_heartbeat_file", "service.sync_heartbeat_file")
     parts.wrap(store.tasks, "due", "tasks.due")
-    parts.wrap(store.log, "start", "log.start (insert in_progress row, 1 transaction each)")
+    parts.wrap(store.log, "start_many", "log.start_many (insert the in_progress rows, 1 transaction)")
     parts.wrap(engine._reporter, "build", "reporter.build (situation report)")
     parts.wrap(engine._evaluator, "evaluate", f"evaluator.evaluate ({evaluator})")
-    parts.wrap(store.log, "finish", "log.finish (update row + re-read, 1 transaction each)")
-    parts.wrap(store.tasks, "update", "tasks.update (advance schedule + re-read, 1 transaction each)")
+    parts.wrap(store.log, "finish_many", "log.finish_many (rows to their outcomes, 1 transaction)")
+    parts.wrap(store.tasks, "advance_many", "tasks.advance_many (schedules past the tick, 1 transaction)")
     parts.wrap(store.state, "load", "state.load")
     parts.wrap(store.state, "save", "state.save")
     parts.wrap(store.state, "set_idle_signature", "state.set_idle_signature")
-    parts.wrap(store.log, "prune", "log.prune (retention)")
     try:
-        wall, _ = await tick(engine)
+        _, info = await tick(engine)
     finally:
         parts.restore()
-    note(f"breakdown of one tick with the {evaluator} evaluator: {wall:.1f} ms wall")
-    parts.print(wall)
-
-
-async def batched_floor(root: Path, count: int) -> None:
-    """What the same writes cost batched: one transaction with executemany each (a scratch database)."""
-    store = await open_subconscious_store(root / "scratch.db")
-    try:
-        now = time.time()
-        rows = [(str(uuid.uuid4()), f"task-{n}", now, "in_progress", "Evaluating...", now, "t", 1, now)
-                for n in range(count)]
-        ids = [row[0] for row in rows]
-        started = time.perf_counter()
-        async with store.db.transaction() as tx:
-            await tx.executemany(
-                """INSERT INTO subconscious_log (id, task_id, tick_at, decision, result, duration_ms, created_at,
-                       task_title, generation, updated_at) VALUES (?, ?, ?, ?, ?, NULL, ?, ?, ?, ?)""", rows)
-        insert_ms = ms_since(started)
-        started = time.perf_counter()
-        async with store.db.transaction() as tx:
-            await tx.executemany(
-                "UPDATE subconscious_log SET decision = 'noop', result = ?, duration_ms = ?, updated_at = ? "
-                "WHERE id = ? AND decision = 'in_progress'",
-                [("Nothing new", 5, now, row_id) for row_id in ids])
-            update_ms = ms_since(started)
-            for chunk in range(0, len(ids), 500):
-                part = ids[chunk:chunk + 500]
-                await tx.fetchall(f"SELECT * FROM subconscious_log WHERE id IN ({','.join('?' * len(part))})", part)
-        both_ms = ms_since(started)
-    finally:
-        await store.aclose()
-    print(f"what-if batched: insert {count:,} in_progress rows in one transaction: {insert_ms:.1f} ms; "
-          f"update them to noop: {update_ms:.1f} ms, + re-read by id: {both_ms:.1f} ms", flush=True)
+    total = float(info["tick_ms"])
+    note(f"breakdown of one tick with the {evaluator} evaluator: {total:.1f} ms from start to TickFinished")
+    parts.print(total)
 
 
 async def profile(engine: SubconsciousEngine) -> None:

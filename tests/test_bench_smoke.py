@@ -48,10 +48,11 @@ def test_tick_bench_prints_its_figures() -> None:
     lines = run_bench("tick_bench.py")
     assert figures(lines, "tick model calls per tick ")
     assert len(figures(lines, "tick idle gate, tick ")) == 2
-    assert figures(lines, "tick wall with fake Ollama, ")
-    assert figures(lines, "tick wall with instant in-process evaluator, ")
+    assert figures(lines, "tick with fake Ollama, ")
+    assert figures(lines, "upkeep after the tick")
+    assert figures(lines, "tick with instant in-process evaluator, ")
     assert figures(lines, "chat round trip ")
-    assert figures(lines, "breakdown log.start ")
+    assert figures(lines, "breakdown log.start_many ")
     assert_budgets(lines, 3)
 
 
@@ -66,6 +67,7 @@ def test_report_bench_prints_its_figures() -> None:
 @pytest.mark.e2e
 def test_idle_bench_prints_its_figures() -> None:
     lines = run_bench("idle_bench.py")
-    assert figures(lines, "idle RSS headless: median ")
-    assert figures(lines, "idle CPU headless over ")
+    assert figures(lines, "idle RSS headless, before any tick: median ")
+    assert figures(lines, "idle RSS headless, after a tick: median ")
+    assert figures(lines, "idle CPU headless, after a tick, over ")
     assert_budgets(lines, 3)

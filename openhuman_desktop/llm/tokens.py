@@ -164,6 +164,15 @@ def _build(name: str) -> tiktoken.Encoding:
     return encoding
 
 
+def upper_bound(text: str) -> int:
+    """At least the number of tokens in ``text``, without loading an encoding: its UTF-8 length.
+
+    Every token of these byte-level BPE encodings is at least one byte, so a text that fits a budget in
+    bytes fits it in tokens; only text near a budget has to be counted (and the ≈ 25 MB encoding loaded).
+    """
+    return len(text.encode("utf-8", errors="surrogatepass"))
+
+
 def estimate(text: str) -> int:
     """The fallback count when no encoding can be loaded: about four characters per token."""
     return len(text) // 4 + 1 if text else 0

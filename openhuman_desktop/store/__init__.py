@@ -11,10 +11,10 @@ from openhuman_desktop.store.engine_state import EngineState, EngineStateReposit
 from openhuman_desktop.store.escalations import EscalationRepository
 from openhuman_desktop.store.records import Escalation, LogEntry, Task
 from openhuman_desktop.store.schema import MIGRATIONS
-from openhuman_desktop.store.tasks import TaskRepository
+from openhuman_desktop.store.tasks import Advance, TaskRepository
 
 __all__ = [
-    "ActivityLogRepository", "Database", "EngineState", "EngineStateRepository", "Escalation",
+    "ActivityLogRepository", "Advance", "Database", "EngineState", "EngineStateRepository", "Escalation",
     "EscalationRepository", "LogEntry", "SubconsciousStore", "Task", "TaskRepository", "Transaction",
     "open_subconscious_store",
 ]

@@ -3,12 +3,11 @@
 from __future__ import annotations
 
 import math
-import uuid
 from collections.abc import Sequence
-from dataclasses import replace
 
-from openhuman_desktop.store.database import Database
-from openhuman_desktop.store.records import LogEntry
+from openhuman_desktop.store.database import Database, Transaction
+from openhuman_desktop.store.ids import time_ordered_id
+from openhuman_desktop.store.records import LOG_COLUMNS, LogEntry
 
 MAX_PAGE = 1000
 # A clock that stepped back by more than this is taken as it is (rows then sort by the new time).
@@ -16,6 +15,8 @@ _TIE_WINDOW_SECONDS = 1.0
 # Rows the retention policy never deletes: still running, or behind a card the user has not answered.
 _PROTECTED = """decision != 'in_progress' AND id NOT IN
     (SELECT log_id FROM subconscious_escalations WHERE status = 'pending' AND log_id IS NOT NULL)"""
+
+_BY_ID = f"SELECT {LOG_COLUMNS} FROM subconscious_log WHERE id = ?"
 
 
 class ActivityLogRepository:
@@ -36,7 +37,7 @@ class ActivityLogRepository:
             newest = await tx.fetchone("SELECT max(created_at) FROM subconscious_log")
             created = _after(now, newest[0] if newest else None)
             entry = LogEntry(
-                id=str(uuid.uuid4()), task_id=task_id, tick_at=tick_at, decision="in_progress", result=result,
+                id=time_ordered_id(now), task_id=task_id, tick_at=tick_at, decision="in_progress", result=result,
                 duration_ms=None, created_at=created, task_title=task_title, generation=generation,
             )
             await tx.execute(
@@ -62,7 +63,7 @@ class ActivityLogRepository:
             entries = []
             for index, (task_id, title) in enumerate(tasks):
                 entries.append(LogEntry(
-                    id=str(uuid.uuid4()), task_id=task_id, tick_at=tick_at, decision="in_progress", result=result,
+                    id=time_ordered_id(now), task_id=task_id, tick_at=tick_at, decision="in_progress", result=result,
                     duration_ms=None, created_at=created + index * 1e-6, task_title=title, generation=generation,
                 ))
             await tx.executemany(
@@ -73,9 +74,9 @@ class ActivityLogRepository:
         return entries
 
     async def finish_many(
-        self, outcomes: Sequence[tuple[LogEntry, str, str, int | None]], now: float
+        self, outcomes: Sequence[tuple[LogEntry, str, str, int | None]], now: float, *, tx: Transaction | None = None
     ) -> list[LogEntry]:
-        """Update many ``in_progress`` rows to their outcomes in one transaction.
+        """Update many ``in_progress`` rows to their outcomes in one transaction (``tx``'s, when given).
 
         Args:
             outcomes: ``(row, decision, result, duration_ms)``; rows must still be ``in_progress``.
@@ -84,13 +85,16 @@ class ActivityLogRepository:
         """
         if not outcomes:
             return []
-        async with self._db.transaction() as tx:
-            await tx.executemany(
-                """UPDATE subconscious_log SET decision = ?, result = ?, duration_ms = ?, updated_at = ?
-                   WHERE id = ? AND decision = 'in_progress'""",
-                [(decision, result, duration, now, row.id) for row, decision, result, duration in outcomes],
-            )
-        return [replace(row, decision=decision, result=result, duration_ms=duration)
+        if tx is None:
+            async with self._db.transaction() as own:
+                return await self.finish_many(outcomes, now, tx=own)
+        await tx.executemany(
+            """UPDATE subconscious_log SET decision = ?, result = ?, duration_ms = ?, updated_at = ?
+               WHERE id = ? AND decision = 'in_progress'""",
+            [(decision, result, duration, now, row.id) for row, decision, result, duration in outcomes],
+        )
+        return [LogEntry(row.id, row.task_id, row.tick_at, decision, result, duration, row.created_at, row.task_title,
+                         row.generation)
                 for row, decision, result, duration in outcomes]
 
     async def finish(
@@ -110,11 +114,11 @@ class ActivityLogRepository:
                     WHERE id = ? {guard}""",
                 (decision, result, duration_ms, now, log_id),
             )
-            row = await tx.fetchone("SELECT * FROM subconscious_log WHERE id = ?", (log_id,)) if changed else None
+            row = await tx.fetchone(_BY_ID, (log_id,)) if changed else None
         return LogEntry.from_row(row) if row else None
 
     async def get(self, log_id: str) -> LogEntry | None:
-        row = await self._db.fetchone("SELECT * FROM subconscious_log WHERE id = ?", (log_id,))
+        row = await self._db.fetchone(_BY_ID, (log_id,))
         return LogEntry.from_row(row) if row else None
 
     async def page(self, limit: int = 50, before: float | None = None, task_id: str | None = None) -> list[LogEntry]:
@@ -130,12 +134,12 @@ class ActivityLogRepository:
         where = ("WHERE " + " AND ".join(clauses)) if clauses else ""
         params.append(max(1, min(limit, MAX_PAGE)))
         rows = await self._db.fetchall(
-            f"SELECT * FROM subconscious_log {where} ORDER BY created_at DESC, id DESC LIMIT ?", params
+            f"SELECT {LOG_COLUMNS} FROM subconscious_log {where} ORDER BY created_at DESC, id DESC LIMIT ?", params
         )
         return [LogEntry.from_row(row) for row in rows]
 
     async def in_progress(self) -> list[LogEntry]:
-        rows = await self._db.fetchall("SELECT * FROM subconscious_log WHERE decision = 'in_progress'")
+        rows = await self._db.fetchall(f"SELECT {LOG_COLUMNS} FROM subconscious_log WHERE decision = 'in_progress'")
         return [LogEntry.from_row(row) for row in rows]
 
     async def cancel_in_progress(self, reason: str, now: float, generation: int | None = None) -> list[LogEntry]:
@@ -151,7 +155,7 @@ class ActivityLogRepository:
             )
             ids = [row[0] for row in rows]
             changed = await tx.fetchall(
-                f"SELECT * FROM subconscious_log WHERE id IN ({','.join('?' * len(ids))})", ids
+                f"SELECT {LOG_COLUMNS} FROM subconscious_log WHERE id IN ({','.join('?' * len(ids))})", ids
             ) if ids else []
         return [LogEntry.from_row(row) for row in changed]
 

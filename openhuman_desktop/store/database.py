@@ -19,8 +19,8 @@ from openhuman_desktop.errors import StoreUnavailable
 log = logging.getLogger(__name__)
 
 BUSY_TIMEOUT_MS = 5_000
-# Checkpoint the WAL every ~40 MB rather than SQLite's default ~4 MB: a big tick then does not pay for a
-# checkpoint (with its fsync) in the middle; the WAL is truncated on close.
+# The engine checkpoints the WAL after each tick (``checkpoint``), off the tick's path; SQLite's own
+# automatic checkpoint is only a safety net at ~40 MB (its default ~4 MB would land inside a big tick).
 WAL_AUTOCHECKPOINT_PAGES = 10_000
 Params = Sequence[Any] | dict[str, Any]
 
@@ -217,6 +217,10 @@ class Database:
             await self._conn.execute("ROLLBACK")
         except sqlite3.Error:
             log.exception("database %s: rollback failed", self.path)
+
+    async def checkpoint(self) -> None:
+        """Copy the WAL back into the database file without waiting for readers (``PASSIVE``)."""
+        await self.execute("PRAGMA wal_checkpoint(PASSIVE)")
 
     async def integrity_check(self) -> str:
         """``PRAGMA integrity_check``: "ok" when the file is sound."""

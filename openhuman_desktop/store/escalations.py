@@ -3,10 +3,14 @@
 from __future__ import annotations
 
 import builtins
-import uuid
 
 from openhuman_desktop.store.database import Database
-from openhuman_desktop.store.records import Escalation
+from openhuman_desktop.store.ids import time_ordered_id
+from openhuman_desktop.store.records import ESCALATION_COLUMNS, Escalation
+
+_SELECT = f"SELECT {ESCALATION_COLUMNS} FROM subconscious_escalations"
+_BY_ID = f"{_SELECT} WHERE id = ?"
+_E_COLUMNS = ", ".join(f"e.{column}" for column in ESCALATION_COLUMNS.split(", "))
 
 
 class EscalationRepository:
@@ -19,7 +23,7 @@ class EscalationRepository:
         self, *, task_id: str, log_id: str | None, title: str, description: str, priority: str, now: float
     ) -> Escalation:
         escalation = Escalation(
-            id=str(uuid.uuid4()), task_id=task_id, log_id=log_id, title=title, description=description,
+            id=time_ordered_id(now), task_id=task_id, log_id=log_id, title=title, description=description,
             priority=priority, status="pending", created_at=now, resolved_at=None,
         )
         await self._db.execute(
@@ -30,33 +34,29 @@ class EscalationRepository:
         return escalation
 
     async def get(self, escalation_id: str) -> Escalation | None:
-        row = await self._db.fetchone("SELECT * FROM subconscious_escalations WHERE id = ?", (escalation_id,))
+        row = await self._db.fetchone(_BY_ID, (escalation_id,))
         return Escalation.from_row(row) if row else None
 
     async def list(self, status: str | None = None, limit: int = 1000) -> builtins.list[Escalation]:
         if status is None:
-            rows = await self._db.fetchall(
-                "SELECT * FROM subconscious_escalations ORDER BY created_at DESC, id DESC LIMIT ?", (limit,)
-            )
+            rows = await self._db.fetchall(f"{_SELECT} ORDER BY created_at DESC, id DESC LIMIT ?", (limit,))
         else:
             rows = await self._db.fetchall(
-                "SELECT * FROM subconscious_escalations WHERE status = ? ORDER BY created_at DESC, id DESC LIMIT ?",
+                f"{_SELECT} WHERE status = ? ORDER BY created_at DESC, id DESC LIMIT ?",
                 (status, limit),
             )
         return [Escalation.from_row(row) for row in rows]
 
     async def pending_for_task(self, task_id: str) -> builtins.list[Escalation]:
         """The task's escalations still waiting for the user."""
-        rows = await self._db.fetchall(
-            "SELECT * FROM subconscious_escalations WHERE task_id = ? AND status = 'pending'", (task_id,)
-        )
+        rows = await self._db.fetchall(f"{_SELECT} WHERE task_id = ? AND status = 'pending'", (task_id,))
         return [Escalation.from_row(row) for row in rows]
 
     async def interrupted(self) -> builtins.list[Escalation]:
         """Approved escalations whose run never finished (their log row is still ``in_progress``)."""
         rows = await self._db.fetchall(
-            """SELECT e.* FROM subconscious_escalations AS e JOIN subconscious_log AS l ON l.id = e.log_id
-               WHERE e.status = 'approved' AND l.decision = 'in_progress'"""
+            f"""SELECT {_E_COLUMNS} FROM subconscious_escalations AS e JOIN subconscious_log AS l ON l.id = e.log_id
+                WHERE e.status = 'approved' AND l.decision = 'in_progress'"""
         )
         return [Escalation.from_row(row) for row in rows]
 
@@ -68,9 +68,7 @@ class EscalationRepository:
                    WHERE id = ? AND status = 'approved'""",
                 (escalation_id,),
             )
-            row = await tx.fetchone(
-                "SELECT * FROM subconscious_escalations WHERE id = ?", (escalation_id,)
-            ) if changed else None
+            row = await tx.fetchone(_BY_ID, (escalation_id,)) if changed else None
         return Escalation.from_row(row) if row else None
 
     async def pending_count(self) -> int:
@@ -90,7 +88,5 @@ class EscalationRepository:
                    WHERE id = ? AND status = 'pending'""",
                 (status, now, escalation_id),
             )
-            row = await tx.fetchone(
-                "SELECT * FROM subconscious_escalations WHERE id = ?", (escalation_id,)
-            ) if changed else None
+            row = await tx.fetchone(_BY_ID, (escalation_id,)) if changed else None
         return Escalation.from_row(row) if row else None

@@ -8,6 +8,12 @@ from typing import Any
 
 JsonDict = dict[str, Any]
 
+# What each repository selects, in the order of the dataclass fields (``from_row`` reads by position).
+TASK_COLUMNS = ("id, title, source, recurrence, enabled, last_run_at, next_run_at, completed, created_at, intent, "
+                "origin, intent_source, updated_at")
+LOG_COLUMNS = "id, task_id, tick_at, decision, result, duration_ms, created_at, task_title, generation"
+ESCALATION_COLUMNS = "id, task_id, log_id, title, description, priority, status, created_at, resolved_at"
+
 
 @dataclass(frozen=True)
 class Task:
@@ -37,12 +43,11 @@ class Task:
 
     @classmethod
     def from_row(cls, row: sqlite3.Row) -> Task:
-        return cls(
-            id=row["id"], title=row["title"], source=row["source"], recurrence=row["recurrence"],
-            enabled=bool(row["enabled"]), last_run_at=row["last_run_at"], next_run_at=row["next_run_at"],
-            completed=bool(row["completed"]), created_at=row["created_at"], intent=row["intent"],
-            origin=row["origin"], intent_source=row["intent_source"], updated_at=row["updated_at"],
-        )
+        """A task from a row selected as ``TASK_COLUMNS`` (by position: the tick reads thousands)."""
+        (task_id, title, source, recurrence, enabled, last_run_at, next_run_at, completed, created_at, intent,
+         origin, intent_source, updated_at) = row
+        return cls(task_id, title, source, recurrence, bool(enabled), last_run_at, next_run_at, bool(completed),
+                   created_at, intent, origin, intent_source, updated_at)
 
     def to_json(self) -> JsonDict:
         return {
@@ -69,11 +74,8 @@ class LogEntry:
 
     @classmethod
     def from_row(cls, row: sqlite3.Row) -> LogEntry:
-        return cls(
-            id=row["id"], task_id=row["task_id"], tick_at=row["tick_at"], decision=row["decision"],
-            result=row["result"], duration_ms=row["duration_ms"], created_at=row["created_at"],
-            task_title=row["task_title"], generation=row["generation"],
-        )
+        """A log entry from a row selected as ``LOG_COLUMNS``."""
+        return cls(*row)
 
     def to_json(self) -> JsonDict:
         return {
@@ -99,11 +101,8 @@ class Escalation:
 
     @classmethod
     def from_row(cls, row: sqlite3.Row) -> Escalation:
-        return cls(
-            id=row["id"], task_id=row["task_id"], log_id=row["log_id"], title=row["title"],
-            description=row["description"], priority=row["priority"], status=row["status"],
-            created_at=row["created_at"], resolved_at=row["resolved_at"],
-        )
+        """An escalation from a row selected as ``ESCALATION_COLUMNS``."""
+        return cls(*row)
 
     def to_json(self) -> JsonDict:
         return {

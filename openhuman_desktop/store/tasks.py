@@ -3,19 +3,29 @@
 from __future__ import annotations
 
 import builtins
-import uuid
 from collections.abc import Iterable, Sequence
-from dataclasses import replace
+from dataclasses import dataclass
 from typing import Any
 
 from openhuman_desktop.store.database import Database, Transaction
-from openhuman_desktop.store.records import Task
+from openhuman_desktop.store.ids import time_ordered_id
+from openhuman_desktop.store.records import TASK_COLUMNS, Task
 
 # System tasks first (built-in defaults, then HEARTBEAT.md lines), then the user's, oldest first;
 # rows added in the same instant (the defaults, one file sync) keep the order they were inserted in.
 _ORDER = "ORDER BY (source = 'user'), (origin = 'heartbeat_md'), created_at, rowid"
 _COLUMNS = frozenset({"title", "recurrence", "enabled", "last_run_at", "next_run_at", "completed", "intent",
                       "intent_source"})
+
+
+@dataclass(frozen=True)
+class Advance:
+    """A task's schedule after a tick: when it last ran, when it runs next, whether it is done."""
+
+    task: Task
+    last_run_at: float
+    next_run_at: float | None
+    completed: bool
 
 
 class TaskRepository:
@@ -26,11 +36,11 @@ class TaskRepository:
 
     async def list(self, *, enabled_only: bool = False) -> builtins.list[Task]:
         where = "WHERE enabled = 1" if enabled_only else ""
-        rows = await self._db.fetchall(f"SELECT * FROM subconscious_tasks {where} {_ORDER}")
+        rows = await self._db.fetchall(f"SELECT {TASK_COLUMNS} FROM subconscious_tasks {where} {_ORDER}")
         return [Task.from_row(row) for row in rows]
 
     async def get(self, task_id: str) -> Task | None:
-        row = await self._db.fetchone("SELECT * FROM subconscious_tasks WHERE id = ?", (task_id,))
+        row = await self._db.fetchone(f"SELECT {TASK_COLUMNS} FROM subconscious_tasks WHERE id = ?", (task_id,))
         return Task.from_row(row) if row else None
 
     async def count(self) -> int:
@@ -40,7 +50,7 @@ class TaskRepository:
     async def due(self, now: float) -> builtins.list[Task]:
         """Enabled, not completed, due by ``now`` (or never scheduled), and not waiting on an approval."""
         rows = await self._db.fetchall(
-            f"""SELECT * FROM subconscious_tasks AS t
+            f"""SELECT {TASK_COLUMNS} FROM subconscious_tasks AS t
                 WHERE enabled = 1 AND completed = 0 AND (next_run_at IS NULL OR next_run_at <= ?)
                   AND NOT EXISTS (SELECT 1 FROM subconscious_escalations AS e
                                   WHERE e.task_id = t.id AND e.status = 'pending')
@@ -71,7 +81,7 @@ class TaskRepository:
         tx: Transaction | None = None,
     ) -> Task:
         task = Task(
-            id=str(uuid.uuid4()), title=title, source=source, recurrence=recurrence, enabled=True,
+            id=time_ordered_id(now), title=title, source=source, recurrence=recurrence, enabled=True,
             last_run_at=None, next_run_at=next_run_at, completed=False, created_at=now, intent=intent,
             origin=origin, intent_source=intent_source, updated_at=now,
         )
@@ -99,28 +109,30 @@ class TaskRepository:
             )
             if not changed:
                 return None
-            row = await tx.fetchone("SELECT * FROM subconscious_tasks WHERE id = ?", (task_id,))
+            row = await tx.fetchone(f"SELECT {TASK_COLUMNS} FROM subconscious_tasks WHERE id = ?", (task_id,))
         return Task.from_row(row) if row else None
 
     async def advance_many(
-        self, tasks: Sequence[Task], changes: Sequence[dict[str, Any]], now: float
+        self, advances: Sequence[Advance], now: float, *, tx: Transaction | None = None
     ) -> builtins.list[Task]:
-        """Apply per-task schedule changes (``last_run_at``, ``next_run_at``, ``completed``) in one transaction.
+        """Move many tasks' schedules past a tick, in one transaction (``tx``'s, when given).
 
         Returns:
             The new snapshots, built from the old ones and the changes (no read-back).
         """
-        if not tasks:
+        if not advances:
             return []
-        async with self._db.transaction() as tx:
-            await tx.executemany(
-                """UPDATE subconscious_tasks
-                   SET last_run_at = ?, next_run_at = ?, completed = ?, updated_at = ? WHERE id = ?""",
-                [(change.get("last_run_at", task.last_run_at), change.get("next_run_at", task.next_run_at),
-                  int(change.get("completed", task.completed)), now, task.id)
-                 for task, change in zip(tasks, changes, strict=True)],
-            )
-        return [replace(task, updated_at=now, **change) for task, change in zip(tasks, changes, strict=True)]
+        if tx is None:
+            async with self._db.transaction() as own:
+                return await self.advance_many(advances, now, tx=own)
+        await tx.executemany(
+            """UPDATE subconscious_tasks SET last_run_at = ?, next_run_at = ?, completed = ?, updated_at = ?
+               WHERE id = ?""",
+            [(a.last_run_at, a.next_run_at, int(a.completed), now, a.task.id) for a in advances],
+        )
+        return [Task(t.id, t.title, t.source, t.recurrence, t.enabled, a.last_run_at, a.next_run_at, a.completed,
+                     t.created_at, t.intent, t.origin, t.intent_source, now)
+                for a in advances for t in (a.task,)]
 
     async def remove(self, task_id: str) -> bool:
         return await self._db.execute("DELETE FROM subconscious_tasks WHERE id = ?", (task_id,)) > 0
@@ -178,6 +190,6 @@ class TaskRepository:
     async def file_tasks(self) -> builtins.list[Task]:
         """Tasks that came from HEARTBEAT.md."""
         rows = await self._db.fetchall(
-            f"SELECT * FROM subconscious_tasks WHERE origin = 'heartbeat_md' {_ORDER}"
+            f"SELECT {TASK_COLUMNS} FROM subconscious_tasks WHERE origin = 'heartbeat_md' {_ORDER}"
         )
         return [Task.from_row(row) for row in rows]

@@ -41,7 +41,11 @@ class Evaluation:
 
 @dataclass(frozen=True)
 class Report:
-    """The situation report: text for the prompt, a signature for the idle gate, its size."""
+    """The situation report: text for the prompt, a signature for the idle gate, its size.
+
+    ``tokens`` is never less than the real count: exact when the report came near its budget, otherwise
+    the UTF-8 length (``llm.tokens.upper_bound``), which spares loading the tokenizer for small reports.
+    """
 
     text: str
     signature: str

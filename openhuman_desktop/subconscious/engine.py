@@ -13,7 +13,7 @@ from openhuman_desktop import events
 from openhuman_desktop.clock import Clock
 from openhuman_desktop.config import Settings
 from openhuman_desktop.errors import AppError, LlmReplyError, LlmUnavailable, StoreUnavailable
-from openhuman_desktop.store import Escalation, LogEntry, SubconsciousStore, Task
+from openhuman_desktop.store import Advance, Escalation, LogEntry, SubconsciousStore, Task
 from openhuman_desktop.subconscious import recurrence
 from openhuman_desktop.subconscious.decisions import (
     ACT,
@@ -211,10 +211,12 @@ class SubconsciousEngine:
         self._stopped_running(generation)
         self._bus.publish(events.TickFinished(generation, outcome))
         self._bus.publish(events.StatusChanged())
+        started = time.perf_counter()
         try:
-            await self._prune()
+            await self._maintain()
         except StoreUnavailable as exc:
-            log.warning("log retention skipped: %s", exc)
+            log.warning("database upkeep after tick %d skipped: %s", generation, exc)
+        self.last_tick_stats["upkeep_ms"] = (time.perf_counter() - started) * 1000
 
     def _stopped_running(self, generation: int) -> None:
         # Cleared before TickFinished is published, so a status read in response no longer says "ticking".
@@ -251,9 +253,8 @@ class SubconsciousEngine:
         report = await self._reporter.build(due, state.last_tick_at, tick_at)
         signature = _signature(due, report)
         if signature == state.idle_signature:
-            await self._finish_all([(rows[task.id], NOOP, "Nothing new (unchanged since the last check)")
-                                    for task in due])
-            await self._advance_all(due, tick_at)
+            await self._settle([(rows[task.id], NOOP, "Nothing new (unchanged since the last check)") for task in due],
+                               tick_at, advance=due)
             await self._store.state.save(replace(
                 state, total_ticks=state.total_ticks + 1, last_tick_at=tick_at, consecutive_failures=0,
                 last_error=None,
@@ -265,7 +266,7 @@ class SubconsciousEngine:
             evaluation = await self._evaluator.evaluate(due, report)
         except (LlmUnavailable, LlmReplyError) as exc:
             message = str(exc) if isinstance(exc, LlmUnavailable) else f"The local model's answer was unusable: {exc}"
-            await self._finish_all([(rows[task.id], "failed", message) for task in due])
+            await self._settle([(rows[task.id], "failed", message) for task in due], tick_at)
             await self._record_failure(message)
             return "failed"
         self.last_tick_stats.update(model_calls=evaluation.model_calls, prompt_tokens=evaluation.prompt_tokens)
@@ -274,33 +275,28 @@ class SubconsciousEngine:
             idle_signature=None,
         ))
         self._failures, self._last_error = 0, None
-        unusable: list[tuple[LogEntry, str, str]] = []
-        quiet: list[tuple[Task, Decision]] = []
+        # The many quiet answers (and unusable ones) are written together; actions run one by one.
+        outcomes: list[tuple[LogEntry, str, str]] = []
+        quiet: list[Task] = []
         actions: list[tuple[Task, Decision]] = []
         for task in due:
             decision = evaluation.decisions.get(task.id)
             if decision is None:
                 problem = evaluation.problems.get(task.id, "the model gave no decision for this task")
-                unusable.append((rows[task.id], "failed", f"No usable decision: {problem}"))
+                outcomes.append((rows[task.id], "failed", f"No usable decision: {problem}"))
             elif decision.decision == NOOP:
-                quiet.append((task, decision))
+                outcomes.append((rows[task.id], NOOP, decision.reason or "Nothing new"))
+                quiet.append(task)
             else:
                 actions.append((task, decision))
-        # The many quiet answers are written together; actions run one by one.
-        await self._finish_all(unusable)
-        await self._finish_all([(rows[task.id], NOOP, decision.reason or "Nothing new") for task, decision in quiet])
-        await self._advance_all([task for task, _ in quiet], tick_at)
+        await self._settle(outcomes, tick_at, advance=quiet)
         for task, decision in actions:
             await self._carry_out(task, decision, report, rows[task.id], tick_at)
-        if not unusable and not actions:
+        if len(quiet) == len(due):
             await self._store.state.set_idle_signature(signature)
         return "ok"
 
     async def _carry_out(self, task: Task, decision: Decision, report: Report, row: LogEntry, tick_at: float) -> None:
-        if decision.decision == NOOP:
-            await self._finish(row, NOOP, decision.reason or "Nothing new")
-            await self._advance(task, tick_at, completes=False)
-            return
         if decision.decision == ESCALATE:
             await self._update_row(row, "Escalated to agentic-v1…")
         elif decision.decision == ACT:
@@ -322,9 +318,8 @@ class SubconsciousEngine:
             )
             self._bus.publish(events.EscalationChanged(escalation))
             self._bus.publish(events.Notified("Approval needed", escalation.title))
-        await self._finish(row, outcome.decision, outcome.result)
-        if outcome.decision != "failed":
-            await self._advance(task, tick_at, completes=outcome.completes_task)
+        await self._settle([(row, outcome.decision, outcome.result)], tick_at,
+                           advance=[task] if outcome.decision != "failed" else [], completes=outcome.completes_task)
 
     async def _run_approved(self, escalation: Escalation) -> None:
         task = await self._store.tasks.get(escalation.task_id)
@@ -391,31 +386,25 @@ class SubconsciousEngine:
         if entry:
             self._bus.publish(events.ActivityLogged(entry))
 
-    async def _finish_all(self, items: Sequence[tuple[LogEntry, str, str]]) -> None:
-        """Write many rows' outcomes ``(row, decision, result)`` in one transaction."""
+    async def _settle(
+        self, outcomes: Sequence[tuple[LogEntry, str, str]], tick_at: float, *, advance: Sequence[Task] = (),
+        completes: bool = False,
+    ) -> None:
+        """Write ``in_progress`` rows' outcomes ``(row, decision, result)`` and move the schedules of the tasks in
+        ``advance`` past this tick (completing a ``once`` task when ``completes``), all in one transaction."""
+        if not outcomes and not advance:
+            return
         now = self._clock.now()
-        outcomes = [(row, decision, result, int(max(0.0, now - row.created_at) * 1000))
-                    for row, decision, result in items]
-        for entry in await self._store.log.finish_many(outcomes, now):
+        finished = [(row, decision, result, int(max(0.0, now - row.created_at) * 1000))
+                    for row, decision, result in outcomes]
+        advances = [_advance(task, tick_at, now, completes) for task in advance]
+        async with self._store.db.transaction() as tx:
+            entries = await self._store.log.finish_many(finished, now, tx=tx)
+            tasks = await self._store.tasks.advance_many(advances, now, tx=tx)
+        for entry in entries:
             self._bus.publish(events.ActivityLogged(entry))
-
-    async def _advance(self, task: Task, tick_at: float, *, completes: bool) -> None:
-        """Move the task's schedule past this tick (and complete a ``once`` task that acted)."""
-        await self._advance_all([task], tick_at, completes=completes)
-
-    async def _advance_all(self, tasks: Sequence[Task], tick_at: float, *, completes: bool = False) -> None:
-        now = self._clock.now()
-        changes = []
         for task in tasks:
-            schedule = recurrence.parse(task.recurrence)
-            change: dict[str, object] = {"last_run_at": tick_at}
-            if schedule.is_cron:
-                change["next_run_at"] = recurrence.next_run(schedule, max(tick_at, now))
-            if completes and schedule.kind == recurrence.ONCE:
-                change["completed"] = True
-            changes.append(change)
-        for updated in await self._store.tasks.advance_many(tasks, changes, now):
-            self._bus.publish(events.TaskChanged(updated))
+            self._bus.publish(events.TaskChanged(task))
 
     async def _abandon(self, rows: dict[str, LogEntry], message: str) -> None:
         """A tick that stopped half-way: its rows still open fail with ``message``, and it counts as failed."""
@@ -437,17 +426,26 @@ class SubconsciousEngine:
         self._failures, self._last_error = failures, message
         log.warning("evaluation failed (%d in a row): %s", failures, message)
 
-    async def _prune(self) -> None:
-        """Apply the log retention policy, at most once an hour (it walks an index, so not every tick)."""
-        if self._last_prune is not None and self._clock.monotonic() - self._last_prune < PRUNE_EVERY_SECONDS:
-            return
-        self._last_prune = self._clock.monotonic()
-        retention = self._settings().activity_log
-        deleted = await self._store.log.prune(
-            retention_days=retention.retention_days, max_rows=retention.max_rows, now=self._clock.now()
-        )
-        if deleted:
-            log.info("activity log retention removed %d old rows", deleted)
+    async def _maintain(self) -> None:
+        """Upkeep once a tick is over: the log retention policy (at most hourly: it walks an index) and a
+        WAL checkpoint (so the tick's writes are not copied back in the middle of a later tick)."""
+        if self._last_prune is None or self._clock.monotonic() - self._last_prune >= PRUNE_EVERY_SECONDS:
+            self._last_prune = self._clock.monotonic()
+            retention = self._settings().activity_log
+            deleted = await self._store.log.prune(
+                retention_days=retention.retention_days, max_rows=retention.max_rows, now=self._clock.now()
+            )
+            if deleted:
+                log.info("activity log retention removed %d old rows", deleted)
+        await self._store.db.checkpoint()
+
+
+def _advance(task: Task, tick_at: float, now: float, completes: bool) -> Advance:
+    """Where a task's schedule goes after this tick: cron tasks to their next slot, a ``once`` task that acted
+    to completed; the others only remember that they ran."""
+    schedule = recurrence.parse(task.recurrence)
+    next_run = recurrence.next_run(schedule, max(tick_at, now)) if schedule.is_cron else task.next_run_at
+    return Advance(task, tick_at, next_run, task.completed or (completes and schedule.kind == recurrence.ONCE))
 
 
 def _signature(tasks: Sequence[Task], report: Report) -> str:

@@ -6,10 +6,12 @@ import asyncio
 import json
 import logging
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 from typing import Any, Protocol, TypeVar
 
 from openhuman_desktop.errors import LlmReplyError, LlmUnavailable
 from openhuman_desktop.llm.base import ChatRequest, LlmClient, Message
+from openhuman_desktop.llm.tokens import upper_bound
 from openhuman_desktop.store import Task
 from openhuman_desktop.subconscious.decisions import DECISIONS, PRIORITIES, Decision, Evaluation, Report
 
@@ -177,8 +179,8 @@ class ModelEvaluator:
         report, plan = await _off_loop(
             sum(len(task.title) + 40 for task in tasks) + len(report.text), self._plan, tasks, report, window
         )
-        for batch, lines_tokens in plan:
-            items, batch_calls, batch_tokens = await self._ask(client, batch, report, lines_tokens)
+        for batch in plan:
+            items, batch_calls, batch_tokens = await self._ask(client, batch, report)
             calls += batch_calls
             prompt_tokens += batch_tokens
             found, bad = validate_items(items, batch)
@@ -186,36 +188,37 @@ class ModelEvaluator:
             problems.update(bad)
         return Evaluation(decisions=decisions, problems=problems, model_calls=calls, prompt_tokens=prompt_tokens)
 
-    def _plan(
-        self, tasks: Sequence[Task], report: Report, window: int | None
-    ) -> tuple[Report, list[tuple[list[Task], int]]]:
-        """The fitted report and the batches with the tokens of their task lines, counting every line once."""
+    def _plan(self, tasks: Sequence[Task], report: Report, window: int | None) -> tuple[Report, list[list[Task]]]:
+        """The fitted report and the batches of tasks, counting every line at most once.
+
+        When the whole prompt fits the window even at one token per byte, nothing is counted: one batch.
+        """
+        if window is None or self._bound(tasks, report) <= window:
+            return report, [list(tasks)]
+        report = replace(report, tokens=self._tokens.count(report.text))  # exact from here on
         costs = self.line_tokens(tasks)
         report = self._fit(tasks, report, window, costs)
-        cost_of = {id(task): cost for task, cost in zip(tasks, costs, strict=True)}
-        plan = []
-        for batch in self._split(tasks, report, window, costs):
-            # The lines of a batch joined by newlines: each line's tokens plus one per newline.
-            plan.append((batch, sum(cost_of[id(task)] for task in batch) + max(0, len(batch) - 1)))
-        return report, plan
+        return report, self._split(tasks, report, window, costs)
 
-    async def _ask(
-        self, client: LlmClient, batch: Sequence[Task], report: Report, lines_tokens: int
-    ) -> tuple[list[Any], int, int]:
+    def _bound(self, tasks: Sequence[Task], report: Report) -> int:
+        """At least the tokens the prompt and its answer need (``upper_bound``: no tokenizer involved)."""
+        lines = sum(upper_bound(task_line(task)) + 1 for task in tasks)
+        frame = upper_bound(SYSTEM_PROMPT) + upper_bound(self._user_prompt([], None))
+        return frame + ANSWER_TOKENS_BASE + 64 + lines + report.tokens + ANSWER_TOKENS_PER_TASK * len(tasks)
+
+    async def _ask(self, client: LlmClient, batch: Sequence[Task], report: Report) -> tuple[list[Any], int, int]:
         """One batch: the evaluation request and, if its answer cannot be parsed, one repair request.
 
-        The prompt tokens are counted from the prompt's parts: the system prompt, the frame of the user
-        prompt, the task lines (``lines_tokens``) and the report (counted when it was built); a few
-        tokens may differ where they join.
-
         Returns:
-            The answer's items, the number of model calls and the prompt tokens sent.
+            The answer's items, the number of model calls and the prompt tokens the model says it read.
         """
         messages = [Message("system", SYSTEM_PROMPT), Message("user", self._user_prompt(batch, report))]
-        prompt_tokens = self._frame_tokens() + lines_tokens + report.tokens
+        prompt_tokens = 0
         content: str | None = None
         try:
-            content = (await client.chat(_request(messages))).content
+            response = await client.chat(_request(messages))
+            content = response.content
+            prompt_tokens += response.prompt_tokens or 0
             return parse_items(content), 1, prompt_tokens
         except LlmReplyError as exc:
             # An answer that is not the JSON asked for, or a body that could not even be read.
@@ -227,12 +230,8 @@ class ModelEvaluator:
         problem = str(first).rstrip(".")
         repair.append(Message("user", f"That answer could not be used: {problem}. Reply again with only the JSON "
                                       "object in the required shape, one evaluation per task id."))
-        prompt_tokens += self._count_parts(*(m.content for m in repair[len(messages):]))
         response = await client.chat(_request(repair))
-        return parse_items(response.content), 2, prompt_tokens
-
-    def _count_parts(self, *parts: str) -> int:
-        return sum(self._tokens.count(part) for part in parts)
+        return parse_items(response.content), 2, prompt_tokens + (response.prompt_tokens or 0)
 
     @staticmethod
     def _user_prompt(batch: Sequence[Task], report: Report | None) -> str:

@@ -15,6 +15,7 @@ from pathlib import Path
 from stat import S_ISREG
 from typing import Protocol
 
+from openhuman_desktop.llm.tokens import upper_bound
 from openhuman_desktop.store import Task
 from openhuman_desktop.subconscious.decisions import Report
 from openhuman_desktop.subconscious.recurrence import local_zone
@@ -195,10 +196,14 @@ class SituationReporter:
         signature = hashlib.sha256()
         for section in sections:
             signature.update(section.title.encode() + b"\x00" + section.signature.encode() + b"\x00")
+        blocks = [f"## {section.title}\n{section.text.strip()}\n" for section in sections]
+        whole = _join(blocks)
+        bound = upper_bound(whole)
+        if bound <= budget:  # fits even at one token per byte: no counting needed
+            return Report(text=whole, signature=signature.hexdigest(), tokens=bound)
         parts: list[str] = []
         used = 0  # each block counted once, plus one token per joining newline (never less than the whole)
-        for index, section in enumerate(sections):
-            block = f"## {section.title}\n{section.text.strip()}\n"
+        for index, (section, block) in enumerate(zip(sections, blocks, strict=True)):
             cost = self._tokens.count(block) + (1 if parts else 0)
             if used + cost <= budget:
                 parts.append(block)

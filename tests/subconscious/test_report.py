@@ -11,7 +11,7 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
-from openhuman_desktop.llm.tokens import TokenCounter
+from openhuman_desktop.llm.tokens import TokenCounter, upper_bound
 from openhuman_desktop.subconscious.report import (
     Section,
     SituationReporter,
@@ -44,7 +44,8 @@ def test_sections_that_fit_go_in_whole_and_in_order() -> None:
     report = reporter.assemble([Section("First", "one"), Section("Second", "two"), Section("Third", "three")])
     assert report.text.index("## First") < report.text.index("## Second") < report.text.index("## Third")
     assert "cut" not in report.text and "Left out" not in report.text
-    assert TOKENS.count(report.text) <= report.tokens <= TOKENS.count(report.text) + 3
+    assert report.tokens == upper_bound(report.text), "far below the budget: the byte length, nothing counted"
+    assert TOKENS.count(report.text) <= report.tokens
 
 
 @pytest.mark.parametrize("budget", [1000, 1500, 4000])

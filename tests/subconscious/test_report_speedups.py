@@ -3,19 +3,21 @@
 from __future__ import annotations
 
 import hashlib
+import json
 import os
 import random
 import stat
 from collections import Counter
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from openhuman_desktop.llm import OllamaClient
-from openhuman_desktop.llm.tokens import TokenCounter, load_encoding
+from openhuman_desktop.llm.tokens import TokenCounter, load_encoding, upper_bound
 from openhuman_desktop.store import Task
 from openhuman_desktop.subconscious import recurrence
-from openhuman_desktop.subconscious.decisions import Report
+from openhuman_desktop.subconscious.decisions import Evaluation, Report
 from openhuman_desktop.subconscious.evaluator import SYSTEM_PROMPT, ModelEvaluator, task_line
 from openhuman_desktop.subconscious.report import (
     INTERNAL,
@@ -162,12 +164,8 @@ def make_task(number: int) -> Task:
                 created_at=0.0, intent="read", origin="user", intent_source="keyword", updated_at=0.0)
 
 
-@pytest.mark.parametrize("window", [None, 8192])
-async def test_an_evaluation_counts_each_task_line_once_and_never_the_whole_prompt(window: int | None) -> None:
-    tasks = [make_task(n) for n in range(120)]
-    text = "## Environment\nLocal time: Monday\n" + "files changed " * 200
-    tokens = CountingTokens()
-    report = Report(text=text, signature="s", tokens=tokens.inner.count(text))
+async def evaluate_counting(tasks: list[Task], report: Report, window: int | None,
+                            tokens: CountingTokens) -> tuple[Evaluation, list[Any]]:
     with FakeOllama() as server:
         server.add_model("llama3.2:3b")
         server.default_reply = Reply(content='{"evaluations": []}')
@@ -176,9 +174,31 @@ async def test_an_evaluation_counts_each_task_line_once_and_never_the_whole_prom
             evaluation = await ModelEvaluator(lambda: client, tokens, lambda: window).evaluate(tasks, report)
         finally:
             await client.aclose()
-        sent = server.chat_requests
+        return evaluation, server.chat_requests
+
+
+async def test_an_evaluation_that_fits_by_bytes_counts_nothing() -> None:
+    tasks = [make_task(n) for n in range(120)]
+    text = "## Environment\nLocal time: Monday\n" + "files changed " * 200
+    tokens = CountingTokens()
+    report = Report(text=text, signature="s", tokens=upper_bound(text))
+    for window in (None, 131_072):
+        evaluation, sent = await evaluate_counting(tasks, report, window, tokens)
+        assert len(sent) == 1 and evaluation.model_calls == 1
+    assert not tokens.counted, "nothing near the window: the tokenizer is not needed"
+    # The prompt tokens are the model's own figure (the fake's is a quarter of the messages' JSON length).
+    assert evaluation.prompt_tokens == max(1, len(json.dumps(sent[0].json["messages"])) // 4)
+
+
+async def test_an_evaluation_near_the_window_counts_each_task_line_once_and_never_the_whole_prompt() -> None:
+    tasks = [make_task(n) for n in range(120)]
+    text = "## Environment\nLocal time: Monday\n" + "files changed " * 200
+    tokens = CountingTokens()
+    report = Report(text=text, signature="s", tokens=upper_bound(text))
+    evaluation, sent = await evaluate_counting(tasks, report, 8192, tokens)
     assert all(tokens.counted[task_line(task)] == 1 for task in tasks)
-    assert not any(text in counted and counted != text for counted in tokens.counted), "the report is not recounted"
-    exact = sum(tokens.inner.count(str(m["content"])) for request in sent for m in request.json["messages"])
-    assert abs(evaluation.prompt_tokens - exact) <= 8, "counted from its parts, close to the exact count"
+    assert tokens.counted[text] == 1, "the report is counted once, exactly"
+    assert not any(text in counted and counted != text for counted in tokens.counted), "the prompt is not counted"
     assert SYSTEM_PROMPT in tokens.counted
+    for request in sent:
+        assert sum(tokens.inner.count(str(m["content"])) for m in request.json["messages"]) < 8192
