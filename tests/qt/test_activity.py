@@ -124,6 +124,19 @@ def test_rows_update_in_place_and_new_rows_arrive_on_top(qrun: Any, jobs: Jobs, 
     assert [model.entry(r).id for r in range(3)] == [newer[0].id, newer[1].id, entries[0].id]
 
 
+def test_a_batch_of_neighbouring_changes_is_one_signal_per_run(qrun: Any, jobs: Jobs, fakes: Any) -> None:
+    entries = many(fakes, 8)
+    model = model_over(LogSource(entries), jobs, fakes)
+    qrun(model.load_first_page())
+    runs: list[tuple[int, int]] = []
+    model.dataChanged.connect(lambda top, bottom, roles=(): runs.append((top.row(), bottom.row())))
+    shown = model.entries()
+    model.merge([replace(shown[row], decision="act", result="Changed") for row in (6, 0, 2, 1, 3)])
+    assert runs == [(0, 3), (6, 6)]
+    assert [model.entry(row).result for row in range(8)] == ["Changed"] * 4 + [shown[4].result, shown[5].result,
+                                                                                "Changed", shown[7].result]
+
+
 def test_a_row_between_others_is_inserted_in_order(qrun: Any, jobs: Jobs, fakes: Any) -> None:
     model = model_over(LogSource([fakes.make_entry(0), fakes.make_entry(10)]), jobs, fakes)
     qrun(model.load_first_page())
@@ -263,8 +276,15 @@ def test_long_results_grow_when_expanded(activity_view: ActivityView, fakes: Any
     collapsed = view.list_view.visualRect(index).height()
     view.list_view.toggle_row(row)
     qrun(asyncio.sleep(0.05))
-    assert view.list_view.visualRect(index).height() > collapsed * 2
+    expanded = view.list_view.visualRect(index).height()
+    assert expanded > collapsed * 2
     assert not view.list_view.grab().isNull()
+    # The remembered wrapped height follows the text: a longer result makes the expanded row taller.
+    view.on_activity_batch([fakes.make_entry(-10, decision="act", result="A long answer. " * 120, entry_id="long")])
+    qrun(asyncio.sleep(0.15))
+    view.list_view.activity_delegate.sizeHintChanged.emit(index)
+    qrun(asyncio.sleep(0.05))
+    assert view.list_view.visualRect(index).height() > expanded
 
 
 def test_fetching_more_when_scrolled_to_the_end(activity_view: ActivityView, qrun: Any, fakes: Any) -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import logging
 import math
 from collections.abc import Awaitable, Callable, Iterable, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from PySide6.QtCore import (
@@ -91,6 +92,17 @@ def _position(rows: Sequence[LogEntry], entry: LogEntry) -> int:
         else:
             high = middle
     return low
+
+
+def _runs(rows: Sequence[int]) -> list[tuple[int, int]]:
+    """Sorted row numbers as ``(first, last)`` runs of consecutive rows."""
+    runs: list[tuple[int, int]] = []
+    for row in rows:
+        if runs and runs[-1][1] == row - 1:
+            runs[-1] = (runs[-1][0], row)
+        else:
+            runs.append((row, row))
+    return runs
 
 
 class ActivityModel(QAbstractListModel):
@@ -323,9 +335,8 @@ class ActivityModel(QAbstractListModel):
                     changed.append(row)
             else:
                 new[entry.id] = entry
-        for row in sorted(changed):
-            index = self.index(row, 0)
-            self.dataChanged.emit(index, index)
+        for first, last in _runs(sorted(changed)):  # a tick's rows are neighbours: one signal per run
+            self.dataChanged.emit(self.index(first, 0), self.index(last, 0))
         if new:
             self._insert(_newest_first(new.values()))
 
@@ -367,51 +378,81 @@ class ActivityModel(QAbstractListModel):
         self._index = {entry.id: row for row, entry in enumerate(self._rows)}
 
 
+@dataclass(frozen=True)
+class _Metrics:
+    """Fonts and sizes of a row for one font (computed once, not per row)."""
+
+    font: QFont
+    bold: QFont
+    fm: QFontMetrics
+    bfm: QFontMetrics
+    pad: int
+    time_w: int
+    dot_offset: int     # from the row's left edge
+    text_offset: int
+    line_h: int         # a collapsed row's height
+
+
+def _row_metrics(font: QFont) -> _Metrics:
+    bold = QFont(font)
+    bold.setBold(True)
+    fm, bfm = QFontMetrics(font), QFontMetrics(bold)
+    pad = max(4, fm.height() // 3)
+    time_w = fm.horizontalAdvance("Wed 00:00") + pad
+    dot_offset = pad * 2 + time_w
+    text_offset = dot_offset + max(8, round(fm.height() * 0.55)) + pad * 2
+    line_h = pad * 2 + bfm.height() + max(2, pad // 2) + fm.height()
+    return _Metrics(QFont(font), bold, fm, bfm, pad, time_w, dot_offset, text_offset, line_h)
+
+
 class ActivityDelegate(QStyledItemDelegate):
     """Paints one log row: time, coloured dot (pulsing while in progress), task title, duration, result.
 
     The result is one elided line; an expanded row (click, Space or Enter) shows all of it, wrapped.
+    Sizes are cheap: a collapsed row's height comes from the font alone, and an expanded row's wrapped
+    height is remembered (the list asks for every row's size whenever rows come or go).
     """
 
     def __init__(self, view: QListView, now: Callable[[], float]) -> None:
         super().__init__(view)
         self._view = view
         self._now = now
+        self._metrics_by_font: dict[str, _Metrics] = {}
+        self._wrapped: dict[tuple[str, str, int, str], int] = {}  # (id, result, width, font) -> height
 
-    def _metrics(self, option: QStyleOptionViewItem) -> tuple[QFont, QFont, QFontMetrics, QFontMetrics, int]:
-        font = QFont(option.font)
-        bold = QFont(font)
-        bold.setBold(True)
-        fm = QFontMetrics(font)
-        pad = max(4, fm.height() // 3)
-        return font, bold, fm, QFontMetrics(bold), pad
+    def metrics(self, font: QFont) -> _Metrics:
+        key = font.key()
+        found = self._metrics_by_font.get(key)
+        if found is None:
+            found = self._metrics_by_font[key] = _row_metrics(font)
+        return found
 
-    def _columns(self, fm: QFontMetrics, pad: int, left: int) -> tuple[int, int, int]:
-        time_w = fm.horizontalAdvance("Wed 00:00") + pad
-        dot_x = left + pad * 2 + time_w
-        text_x = dot_x + max(8, round(fm.height() * 0.55)) + pad * 2
-        return time_w, dot_x, text_x
-
-    def _text_width(self, fm: QFontMetrics, pad: int, width: int) -> int:
-        _, _, text_x = self._columns(fm, pad, 0)
-        return max(40, width - text_x - pad * 3)
+    def _text_width(self, m: _Metrics, width: int) -> int:
+        return max(40, width - m.text_offset - m.pad * 3)
 
     def sizeHint(self, option: QStyleOptionViewItem, index: _AnyIndex) -> QSize:
-        font, bold, fm, bfm, pad = self._metrics(option)
+        m = self.metrics(option.font)
         width = self._view.viewport().width()
-        result_h = fm.height()
-        entry = index.data(ActivityModel.EntryRole)
-        if entry is not None and index.data(ActivityModel.ExpandedRole):
-            text_w = self._text_width(fm, pad, width)
-            bounds = fm.boundingRect(QRect(0, 0, text_w, 100_000), int(Qt.TextFlag.TextWordWrap), entry.result)
-            result_h = max(fm.height(), bounds.height())
-        return QSize(width, pad * 2 + bfm.height() + max(2, pad // 2) + result_h)
+        model = index.model()
+        if not isinstance(model, ActivityModel) or not model.is_expanded(index.row()):
+            return QSize(width, m.line_h)
+        entry = model.entry(index.row())
+        key = (entry.id, entry.result, width, option.font.key())
+        height = self._wrapped.get(key)
+        if height is None:
+            if len(self._wrapped) > 256:
+                self._wrapped.clear()
+            bounds = m.fm.boundingRect(QRect(0, 0, self._text_width(m, width), 100_000),
+                                       int(Qt.TextFlag.TextWordWrap), entry.result)
+            height = self._wrapped[key] = m.line_h - m.fm.height() + max(m.fm.height(), bounds.height())
+        return QSize(width, height)
 
     def paint(self, painter: QPainter, option: QStyleOptionViewItem, index: _AnyIndex) -> None:
         entry: LogEntry | None = index.data(ActivityModel.EntryRole)
         if entry is None:
             return
-        font, bold, fm, bfm, pad = self._metrics(option)
+        m = self.metrics(option.font)
+        font, bold, fm, bfm, pad = m.font, m.bold, m.fm, m.bfm, m.pad
         rect: QRect = option.rect
         state = option.state
         palette: QPalette = option.palette
@@ -426,7 +467,7 @@ class ActivityDelegate(QStyledItemDelegate):
             painter.fillRect(rect, hover)
         text_color = palette.color(QPalette.ColorRole.HighlightedText if selected else QPalette.ColorRole.Text)
         quiet = text_color if selected else muted(palette)
-        time_w, dot_x, text_x = self._columns(fm, pad, rect.left())
+        time_w, dot_x, text_x = m.time_w, rect.left() + m.dot_offset, rect.left() + m.text_offset
         line1 = QRect(rect.left(), rect.top() + pad, rect.width(), bfm.height())
         # time
         painter.setFont(font)
@@ -464,7 +505,7 @@ class ActivityDelegate(QStyledItemDelegate):
         if entry.decision == "failed" and not selected:
             result_color = accent("coral", palette)
         painter.setPen(result_color)
-        text_w = self._text_width(fm, pad, rect.width())
+        text_w = self._text_width(m, rect.width())
         top2 = line1.bottom() + 1 + max(2, pad // 2)
         if index.data(ActivityModel.ExpandedRole):
             box = QRect(text_x, top2, text_w, rect.bottom() - top2)
@@ -491,10 +532,9 @@ class ActivityDelegate(QStyledItemDelegate):
         entry: LogEntry | None = index.data(ActivityModel.EntryRole)
         if entry is None:
             return False
-        fm = QFontMetrics(self._view.font())
-        pad = max(4, fm.height() // 3)
-        return "\n" in entry.result or fm.horizontalAdvance(entry.result) > self._text_width(
-            fm, pad, self._view.viewport().width())
+        m = self.metrics(self._view.font())
+        return "\n" in entry.result or m.fm.horizontalAdvance(entry.result) > self._text_width(
+            m, self._view.viewport().width())
 
 
 class ActivityListView(QListView):
