@@ -8,7 +8,7 @@ import heapq
 import operator
 import os
 import platform
-from collections.abc import Awaitable, Callable, Iterator, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
@@ -91,40 +91,6 @@ def one_line(text: str) -> str:
     return " ".join(words)
 
 
-def _user_files(root: str) -> Iterator[tuple[str, os.stat_result]]:
-    """Regular files of the workspace (no symbolic links), skipping the app's own and hidden folders.
-
-    Yields ``(relative posix path, lstat)`` in ``os.walk``'s top-down order with names sorted: a folder's
-    files, then each subfolder in turn. Plain strings and ``os.scandir`` (no ``Path`` per file): this runs
-    on every tick over the whole workspace.
-    """
-    scanned = 0
-    pending: list[tuple[str, str]] = [(root, "")]  # (folder, its relative path with a trailing "/")
-    while pending:
-        directory, prefix = pending.pop()
-        at_root = not prefix
-        folders, files = _entries(directory)
-        for entry in files:
-            name = entry.name
-            if name[:1] == "." or (at_root and name in ROOT_FILES_SKIPPED):
-                continue
-            scanned += 1
-            if scanned > MAX_FILES_SCANNED:
-                return
-            try:
-                info = entry.stat(follow_symlinks=False)
-            except OSError:
-                continue
-            if S_ISREG(info.st_mode):  # a symlink could lead out of the workspace: never read it
-                yield prefix + name, info
-        below = [
-            (entry.path, f"{prefix}{entry.name}/") for entry in folders
-            if entry.name[:1] != "." and entry.name not in SKIPPED and not (at_root and entry.name in INTERNAL)
-            and not entry.is_symlink()  # listed as a folder by os.walk, never entered
-        ]
-        pending.extend(reversed(below))
-
-
 def _entries(directory: str) -> tuple[list[os.DirEntry[str]], list[os.DirEntry[str]]]:
     """The folders and the other entries of ``directory``, each sorted by name (none if unreadable)."""
     folders: list[os.DirEntry[str]] = []
@@ -155,13 +121,43 @@ def _excerpt(path: Path) -> str | None:
 
 
 def scan_workspace(root: Path, since: float | None) -> WorkspaceScan:
-    """Files under ``root`` modified after ``since`` (newest first), and a signature of every file."""
+    """Files under ``root`` modified after ``since`` (newest first), and a signature of every file.
+
+    The user's regular files only: no symbolic links (one could lead out of the workspace), nothing in
+    the app's own folders, hidden folders or tool caches. Folders are walked top-down with names sorted
+    (a folder's files, then each subfolder in turn), so the signature is stable. One ``lstat`` per file
+    is the floor of this scan; everything else stays off the per-file path (no ``Path``, no generator).
+    """
     stamps: list[str] = []
     found: list[tuple[float, str, int]] = []  # (-mtime, path, size): tuple order is newest first, then path
-    for relative, info in _user_files(os.fspath(root)):
-        stamps.append(f"{relative}\x00{info.st_size}\x00{info.st_mtime_ns}\x00")
-        if since is None or info.st_mtime > since:
-            found.append((-info.st_mtime, relative, info.st_size))
+    scanned = 0
+    pending: list[tuple[str, str]] = [(os.fspath(root), "")]  # (folder, its relative path with a trailing "/")
+    while pending and scanned <= MAX_FILES_SCANNED:
+        directory, prefix = pending.pop()
+        at_root = not prefix
+        folders, files = _entries(directory)
+        for entry in files:
+            name = entry.name
+            if name[:1] == "." or (at_root and name in ROOT_FILES_SKIPPED):
+                continue
+            scanned += 1
+            if scanned > MAX_FILES_SCANNED:
+                break
+            try:
+                info = entry.stat(follow_symlinks=False)
+            except OSError:
+                continue
+            if not S_ISREG(info.st_mode):  # a symlink could lead out of the workspace: never read it
+                continue
+            relative = prefix + name
+            stamps.append(f"{relative}\x00{info.st_size}\x00{info.st_mtime_ns}\x00")
+            if since is None or info.st_mtime > since:
+                found.append((-info.st_mtime, relative, info.st_size))
+        pending.extend(reversed([
+            (entry.path, f"{prefix}{entry.name}/") for entry in folders
+            if entry.name[:1] != "." and entry.name not in SKIPPED and not (at_root and entry.name in INTERNAL)
+            and not entry.is_symlink()  # listed as a folder by os.walk, never entered
+        ]))
     changed = [
         ChangedFile(relative, size, -negative_mtime, _excerpt(root / relative))
         for negative_mtime, relative, size in heapq.nsmallest(MAX_FILES_LISTED, found)
@@ -265,9 +261,12 @@ async def tasks_section(tasks: Sequence[Task], since: float | None, now: float) 
     """The due tasks with their schedule and last run."""
     lines = []
     zone = local_zone()
+    stamps: dict[float, str] = {}  # the tasks of one tick share their last run: format each time once
     for task in tasks:
-        last = (datetime.fromtimestamp(task.last_run_at, tz=zone).strftime("%Y-%m-%d %H:%M")
-                if task.last_run_at else "never")
+        last = "never"
+        if task.last_run_at:
+            last = stamps.get(task.last_run_at) or stamps.setdefault(
+                task.last_run_at, datetime.fromtimestamp(task.last_run_at, tz=zone).strftime("%Y-%m-%d %H:%M"))
         kind = "may change things" if task.is_write else "read-only"
         lines.append(f"- {task.title} ({kind}; schedule {task.recurrence}; last looked at {last})")
     return Section("Tasks", "\n".join(lines) or "No tasks are due.", signature="")
