@@ -52,7 +52,7 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--rows", type=int, default=100_000, help="activity log rows before the first tick")
     parser.add_argument("--repeats", type=int, default=5, help="timed ticks per figure")
     parser.add_argument("--context", type=int, default=131_072, help="context window the fake model reports")
-    parser.add_argument("--profile", action="store_true", help="cProfile one stub-evaluator tick")
+    parser.add_argument("--profile", action="store_true", help="cProfile one tick with each evaluator")
     args = parser.parse_args(argv)
     if args.quick:
         args.tasks, args.rows, args.repeats = 100, 5_000, 1
@@ -185,7 +185,9 @@ async def run(args: argparse.Namespace, paths: Paths, fake: FakeOllama) -> int:
         await breakdown(services, stub, "instant stub")
         await breakdown(services, engine, "fake Ollama")
         if args.profile:
-            await profile(stub)
+            await profile(stub, "instant-evaluator")
+            await services.store.state.set_idle_signature(None)
+            await profile(engine, "fake-Ollama")
         rows = await services.store.log.count()
         note(f"log rows now {rows:,}")
         budget(f"tick overhead, {args.tasks:,} due tasks, instant evaluator (median)", stub_stats.median,
@@ -259,7 +261,7 @@ async def breakdown(services: bootstrap.Services, engine: SubconsciousEngine, ev
     parts.print(total)
 
 
-async def profile(engine: SubconsciousEngine) -> None:
+async def profile(engine: SubconsciousEngine, label: str) -> None:
     profiler = cProfile.Profile()
     profiler.enable()
     await engine.run_tick("profile")
@@ -267,7 +269,7 @@ async def profile(engine: SubconsciousEngine) -> None:
     for key in ("tottime", "cumulative"):
         out = io.StringIO()
         pstats.Stats(profiler, stream=out).sort_stats(key).print_stats(25)
-        print(f"# --- cProfile of one instant-evaluator tick, by {key} ---")
+        print(f"# --- cProfile of one {label} tick, by {key} ---")
         print(out.getvalue())
 
 

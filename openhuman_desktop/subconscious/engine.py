@@ -13,7 +13,7 @@ from openhuman_desktop import events
 from openhuman_desktop.clock import Clock
 from openhuman_desktop.config import Settings
 from openhuman_desktop.errors import AppError, LlmReplyError, LlmUnavailable, StoreUnavailable
-from openhuman_desktop.store import Advance, Escalation, LogEntry, SubconsciousStore, Task
+from openhuman_desktop.store import Advance, EngineState, Escalation, LogEntry, SubconsciousStore, Task
 from openhuman_desktop.subconscious import recurrence
 from openhuman_desktop.subconscious.decisions import (
     ACT,
@@ -244,15 +244,33 @@ class SubconsciousEngine:
         if not settings.inference_enabled:
             # Nothing is evaluated, so nothing is logged: the status says evaluation is off.
             return "idle"
+        # The in_progress rows are written while the report is built and the model thinks; every use of
+        # ``rows`` below waits for them first. A tick that fails still gets its rows (to mark them failed);
+        # a cancelled one stops writing them.
+        recording = asyncio.ensure_future(self._record_rows(due, tick_at, generation, rows))
+        try:
+            return await self._decide(tick_at, due, rows, state, recording)
+        except asyncio.CancelledError:
+            recording.cancel()
+            raise
+        finally:
+            await asyncio.gather(recording, return_exceptions=True)
+
+    async def _record_rows(self, due: Sequence[Task], tick_at: float, generation: int,
+                           rows: dict[str, LogEntry]) -> None:
         started = await self._store.log.start_many(
             [(task.id, task.title) for task in due], tick_at, generation, self._clock.now()
         )
         for task, entry in zip(due, started, strict=True):
             rows[task.id] = entry
             self._bus.publish(events.ActivityLogged(entry))
+
+    async def _decide(self, tick_at: float, due: Sequence[Task], rows: dict[str, LogEntry], state: EngineState,
+                      recording: asyncio.Future[None]) -> str:
         report = await self._reporter.build(due, state.last_tick_at, tick_at)
         signature = _signature(due, report)
         if signature == state.idle_signature:
+            await recording
             await self._settle([(rows[task.id], NOOP, "Nothing new (unchanged since the last check)") for task in due],
                                tick_at, advance=due)
             await self._store.state.save(replace(
@@ -266,10 +284,12 @@ class SubconsciousEngine:
             evaluation = await self._evaluator.evaluate(due, report)
         except (LlmUnavailable, LlmReplyError) as exc:
             message = str(exc) if isinstance(exc, LlmUnavailable) else f"The local model's answer was unusable: {exc}"
+            await recording
             await self._settle([(rows[task.id], "failed", message) for task in due], tick_at)
             await self._record_failure(message)
             return "failed"
         self.last_tick_stats.update(model_calls=evaluation.model_calls, prompt_tokens=evaluation.prompt_tokens)
+        await recording
         await self._store.state.save(replace(
             state, total_ticks=state.total_ticks + 1, last_tick_at=tick_at, consecutive_failures=0, last_error=None,
             idle_signature=None,
