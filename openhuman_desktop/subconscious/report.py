@@ -178,7 +178,8 @@ class SituationReporter:
         self._budget = budget
 
     async def build(self, tasks: Sequence[Task], since: float | None, now: float) -> Report:
-        built = [await source(tasks, since, now) for source in self._sections]
+        # Together: the file scan (a worker thread) and the memory query (the database's) overlap.
+        built = await asyncio.gather(*(source(tasks, since, now) for source in self._sections))
         sections = [section for section in built if section is not None]
         return await asyncio.to_thread(self.assemble, sections)
 
