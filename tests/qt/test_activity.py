@@ -287,6 +287,26 @@ def test_long_results_grow_when_expanded(activity_view: ActivityView, fakes: Any
     assert view.list_view.visualRect(index).height() > expanded
 
 
+def test_changed_rows_are_repainted_without_measuring_the_list(
+    activity_view: ActivityView, fakes: Any, qrun: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    view = activity_view
+    qrun(asyncio.sleep(0.05))
+    assert view.list_view.uniformItemSizes(), "nothing expanded: every row has the same height"
+    delegate = view.list_view.activity_delegate
+    asked: list[int] = []
+    real = delegate.sizeHint
+    monkeypatch.setattr(delegate, "sizeHint", lambda option, index: asked.append(index.row()) or real(option, index))
+    view.on_activity_batch([replace(entry, result="Changed") for entry in view.model.entries()[:30]])
+    qrun(asyncio.sleep(0.05))
+    assert len(asked) <= 2, "a changed row keeps its height: the other rows are not measured again"
+    assert view.model.entry(0).result == "Changed"
+    view.list_view.toggle_row(3)
+    assert not view.list_view.uniformItemSizes(), "an expanded row has its own height"
+    view.list_view.toggle_row(3)
+    assert view.list_view.uniformItemSizes()
+
+
 def test_fetching_more_when_scrolled_to_the_end(activity_view: ActivityView, qrun: Any, fakes: Any) -> None:
     view = activity_view
     view.source.entries += many(fakes, 400, task_id="old")[100:]

@@ -114,13 +114,14 @@ def test_focus_escalation_of_an_answered_request_says_so(fake_window: Intelligen
 
 def test_refresh_loads_every_section_from_the_real_services(intelligence_window: IntelligenceWindow) -> None:
     window = intelligence_window
-    titles = {card.task.title for card in window.tasks_view.cards()}
-    assert titles == {
+    tasks = window.tasks_view.tasks()
+    assert {task.title for task in tasks} == {
         "Check connected skills for errors or disconnections",
         "Review new memory updates for actionable items",
         "Monitor system health (Ollama, memory, connections)",
     }
-    assert all(card.default_badge.isVisibleTo(card) for card in window.tasks_view.cards())
+    assert all(task.is_system for task in tasks), "each is shown with the “default” badge"
+    assert window.tasks_view.list_view.isVisible()
     assert window.tasks_view.empty_label.isVisible()
     assert window.tasks_view.empty_label.text().startswith("None of your own yet.")
     assert status_bar(window).tasks_label.text() == "3 tasks"
@@ -137,7 +138,7 @@ def test_aclose_disconnects_the_bridge_and_is_idempotent(
     qrun(fake_window.aclose())
     qrun(fake_window.aclose())
     fake_bridge.task_changed.emit(fakes.make_task("Arrives after closing", task_id="late"))
-    assert fake_window.tasks_view.card("late") is None
+    assert fake_window.tasks_view.task("late") is None
 
 
 # --- status bar ---------------------------------------------------------------------------------------

@@ -2,24 +2,12 @@
 
 from __future__ import annotations
 
-import asyncio
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import Protocol
 
-from PySide6.QtCore import QEvent, QRectF, Qt, QTimer, Signal
-from PySide6.QtGui import (
-    QAction,
-    QActionGroup,
-    QContextMenuEvent,
-    QEnterEvent,
-    QFocusEvent,
-    QKeyEvent,
-    QPainter,
-    QPaintEvent,
-    QPalette,
-    QPen,
-)
+from PySide6.QtCore import Qt, QTimer, Signal
+from PySide6.QtGui import QPalette
 from PySide6.QtWidgets import (
     QApplication,
     QComboBox,
@@ -27,57 +15,46 @@ from PySide6.QtWidgets import (
     QHBoxLayout,
     QLabel,
     QLineEdit,
-    QMenu,
     QPushButton,
-    QSizePolicy,
-    QStyle,
-    QToolButton,
     QVBoxLayout,
     QWidget,
 )
 
 from openhuman_desktop.errors import InvalidInput, UserFacingError
 from openhuman_desktop.qt.asyncutil import Jobs
+from openhuman_desktop.qt.intelligence.task_list import (
+    CUSTOM_CRON,
+    INTENT_HELP,
+    INTENT_WORDS,
+    SCHEDULE_CHOICES,
+    TaskCard,
+    TaskListModel,
+    TaskListView,
+    describe_schedule,
+    next_run_text,
+    sort_key,
+)
 from openhuman_desktop.qt.intelligence.widgets import (
-    Badge,
     EmptyState,
     ErrorLabel,
     MutedLabel,
     PanelFrame,
     SectionHeader,
-    StatusDot,
-    ToggleSwitch,
     clock_time,
     em,
-    exact_time,
     make_primary,
-    muted,
-    relative_time,
-    scaled_font,
 )
 from openhuman_desktop.store import Task
 from openhuman_desktop.subconscious import recurrence
 
+__all__ = [
+    "CUSTOM_CRON", "INTENT_HELP", "INTENT_WORDS", "SCHEDULE_CHOICES", "AddTaskView", "TaskCard", "TaskService",
+    "TasksView", "UndoBar", "cron_problem", "describe_schedule", "next_run_text", "sort_key",
+]
+
 log = logging.getLogger(__name__)
 
-CUSTOM_CRON = "custom"
-# (label, recurrence string); the last entry opens the free cron field.
-SCHEDULE_CHOICES: tuple[tuple[str, str], ...] = (
-    ("Every tick", recurrence.PENDING),
-    ("Once", recurrence.ONCE),
-    ("Every hour", "cron:0 * * * *"),
-    ("Every day at 9:00", "cron:0 9 * * *"),
-    ("Weekdays at 9:00", "cron:0 9 * * 1-5"),
-    ("Mondays at 9:00", "cron:0 9 * * 1"),
-    ("Custom cron…", CUSTOM_CRON),
-)
-INTENT_WORDS = {"read": "Read only", "write": "May write"}
-INTENT_HELP = {
-    "read": "Read only: the assistant only looks; any change it suggests needs your approval",
-    "write": "May write: you asked for changes (send, post, write), so the assistant may make them",
-}
 UNDO_SECONDS = 10
-CARD_BATCH = 25
 
 
 class TaskService(Protocol):
@@ -99,33 +76,6 @@ class TaskService(Protocol):
         ...
 
 
-def describe_schedule(text: str) -> str:
-    """"Every tick", "Once", a preset's name, or "cron 0 9 * * 1-5"."""
-    for label, value in SCHEDULE_CHOICES:
-        if value == text and value != CUSTOM_CRON:
-            return label
-    try:
-        return recurrence.parse(text).describe().capitalize()
-    except InvalidInput:
-        return text
-
-
-def next_run_text(task: Task, now: float) -> tuple[str, str]:
-    """(short text, tooltip) for when a task runs next."""
-    if task.completed:
-        return "Done", "This one-off task has been carried out"
-    if not task.enabled:
-        return "Off", "Switched off: the assistant skips this task"
-    if task.next_run_at is None or task.next_run_at <= now:
-        return "due at the next tick", "Looked at on the next tick"
-    return f"Next {clock_time(task.next_run_at, now)}", exact_time(task.next_run_at)
-
-
-def sort_key(task: Task) -> tuple[bool, bool, float, str]:
-    """System defaults, then HEARTBEAT.md tasks, then the user's, each oldest first (like the store)."""
-    return (task.source == "user", task.origin == "heartbeat_md", task.created_at, task.id)
-
-
 def cron_problem(expression: str) -> str | None:
     """What is wrong with a 5-field cron expression typed by the user, or None when it is valid."""
     try:
@@ -133,234 +83,6 @@ def cron_problem(expression: str) -> str | None:
     except InvalidInput as exc:
         return exc.problem[0].upper() + exc.problem[1:]
     return None
-
-
-class TaskCard(QFrame):
-    """One task: dot, title, badges, schedule and next run, intent; for user tasks a switch and delete."""
-
-    enabled_toggled = Signal(str, bool)
-    delete_requested = Signal(str)
-    intent_chosen = Signal(str, str)
-
-    def __init__(self, task: Task, now: Callable[[], float], parent: QWidget | None = None) -> None:
-        super().__init__(parent)
-        self.setObjectName("taskCard")
-        self._now = now
-        self._task = task
-        self._hovered = False
-        self._build()
-        self.set_task(task)
-
-    @property
-    def task(self) -> Task:
-        return self._task
-
-    def _build(self) -> None:
-        pad = max(4, em(self) // 3)
-        outer = QHBoxLayout(self)
-        outer.setContentsMargins(pad * 2, pad, pad, pad)
-        outer.setSpacing(pad * 2)
-        self.dot = StatusDot("green", self)
-        dot_box = QVBoxLayout()
-        dot_box.setContentsMargins(0, max(2, em(self) // 4), 0, 0)
-        dot_box.addWidget(self.dot)
-        dot_box.addStretch(1)
-        outer.addLayout(dot_box)
-        text = QVBoxLayout()
-        text.setSpacing(max(1, pad // 2))
-        outer.addLayout(text, 1)
-        top = QHBoxLayout()
-        top.setSpacing(pad * 2)
-        text.addLayout(top)
-        self.title_label = QLabel(self)
-        self.title_label.setWordWrap(True)
-        self.title_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        self.title_label.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Preferred)
-        top.addWidget(self.title_label, 1)
-        self.default_badge = Badge("default", "grey", self)
-        top.addWidget(self.default_badge, 0, Qt.AlignmentFlag.AlignTop)
-        details = QHBoxLayout()
-        details.setSpacing(pad)
-        text.addLayout(details)
-        self.details_label = MutedLabel("", self, factor=0.9)
-        details.addWidget(self.details_label)
-        self.intent_button = QToolButton(self)
-        self.intent_button.setObjectName("intentChip")
-        self.intent_button.setPopupMode(QToolButton.ToolButtonPopupMode.InstantPopup)
-        self.intent_button.setAutoRaise(True)
-        self.intent_button.setFont(scaled_font(self, 0.9))
-        menu = QMenu(self.intent_button)
-        group = QActionGroup(menu)
-        self._intent_actions: dict[str, QAction] = {}
-        for intent, words in INTENT_WORDS.items():
-            action = QAction(words, menu)
-            action.setCheckable(True)
-            action.setToolTip(INTENT_HELP[intent])
-            action.setData(intent)
-            group.addAction(action)
-            menu.addAction(action)
-            self._intent_actions[intent] = action
-        menu.triggered.connect(self._on_intent_menu_triggered)
-        self.intent_button.setMenu(menu)
-        details.addWidget(self.intent_button)
-        details.addStretch(1)
-        self.error_label = ErrorLabel(self)
-        text.addWidget(self.error_label)
-        self.toggle = ToggleSwitch(self)
-        self.toggle.toggled.connect(self._on_toggle_toggled)
-        outer.addWidget(self.toggle, 0, Qt.AlignmentFlag.AlignTop)
-        self.delete_button = QToolButton(self)
-        self.delete_button.setAutoRaise(True)
-        icon = self.style().standardIcon(QStyle.StandardPixmap.SP_TrashIcon)
-        if icon.isNull():
-            self.delete_button.setText("✕")
-        else:
-            self.delete_button.setIcon(icon)
-        self.delete_button.clicked.connect(self._on_delete_button_clicked)
-        policy = self.delete_button.sizePolicy()
-        policy.setRetainSizeWhenHidden(True)
-        self.delete_button.setSizePolicy(policy)
-        outer.addWidget(self.delete_button, 0, Qt.AlignmentFlag.AlignTop)
-
-    def set_task(self, task: Task) -> None:
-        """Show a new snapshot of the task."""
-        self._task = task
-        title = task.title
-        self.title_label.setText(title)
-        self.setAccessibleName(f"Task: {title}")
-        system = task.is_system
-        self.default_badge.setVisible(system)
-        self.default_badge.setToolTip(
-            "Built-in task" if task.origin == "default" else "From HEARTBEAT.md in your workspace"
-        )
-        self.default_badge.setAccessibleName("default task")
-        self.dot.set_accent("green" if task.enabled and not task.completed else "grey")
-        self.dot.setAccessibleName("enabled" if task.enabled else "disabled")
-        self.dot.setToolTip("On" if task.enabled else "Off")
-        self.toggle.setVisible(not system)
-        self.toggle.blockSignals(True)
-        self.toggle.setChecked(task.enabled)
-        self.toggle.blockSignals(False)
-        self.toggle.setAccessibleName(f"Enable task {title}")
-        self.toggle.setToolTip("Switch this task on or off")
-        self.delete_button.setAccessibleName(f"Delete task {title}")
-        self.delete_button.setToolTip("Delete this task")
-        self.intent_button.setText(INTENT_WORDS.get(task.intent, task.intent))
-        self.intent_button.setAccessibleName(f"Intent of task {title}: {INTENT_WORDS.get(task.intent, task.intent)}")
-        self.intent_button.setToolTip(INTENT_HELP.get(task.intent, "") + "\nClick to change.")
-        action = self._intent_actions.get(task.intent)
-        if action is not None:
-            action.setChecked(True)
-        self.setFocusPolicy(Qt.FocusPolicy.TabFocus if system else Qt.FocusPolicy.NoFocus)
-        self._render_details()
-        self._update_delete_visibility()
-
-    def _render_details(self) -> None:
-        task = self._task
-        now = self._now()
-        when, tooltip = next_run_text(task, now)
-        parts = [describe_schedule(task.recurrence), when]
-        if task.last_run_at is not None:
-            parts.append(f"last run {relative_time(task.last_run_at, now)}")
-        self.details_label.setText(" · ".join(parts))
-        self.details_label.setToolTip(tooltip)
-        font = self.title_label.font()
-        font.setStrikeOut(task.completed)
-        self.title_label.setFont(font)
-        palette = QPalette(self.palette())
-        if not task.enabled or task.completed:   # a switched-off task reads quieter, in any theme
-            palette.setColor(QPalette.ColorRole.WindowText, muted(palette))
-        self.title_label.setPalette(palette)
-
-    def refresh_times(self) -> None:
-        self._render_details()
-
-    def set_busy(self, busy: bool) -> None:
-        """Disable the controls while a change is in flight."""
-        for control in (self.toggle, self.delete_button, self.intent_button):
-            control.setEnabled(not busy)
-
-    def show_error(self, text: str) -> None:
-        self.error_label.show_text(text)
-
-    # --- hover and focus reveal the delete button -----------------------------------------------
-
-    def _update_delete_visibility(self) -> None:
-        focused = any(w.hasFocus() for w in (self.toggle, self.delete_button, self.intent_button))
-        self.delete_button.setVisible(not self._task.is_system and (self._hovered or focused))
-
-    def enterEvent(self, event: QEnterEvent) -> None:  # noqa: N802 (Qt override)
-        self._hovered = True
-        self._set_highlight(True)
-        self._update_delete_visibility()
-        super().enterEvent(event)
-
-    def leaveEvent(self, event: QEvent) -> None:  # noqa: N802 (Qt override)
-        self._hovered = False
-        self._set_highlight(False)
-        self._update_delete_visibility()
-        super().leaveEvent(event)
-
-    def _set_highlight(self, on: bool) -> None:
-        self.setProperty("hovered", on)
-        self.update()
-
-    def on_focus_changed(self) -> None:
-        """Keyboard focus moved into or out of this card (the delete button shows while it is inside)."""
-        self._update_delete_visibility()
-
-    def paintEvent(self, event: QPaintEvent) -> None:
-        if self._hovered or self.hasFocus():
-            painter = QPainter(self)
-            painter.setRenderHint(QPainter.RenderHint.Antialiasing)
-            palette = self.palette()
-            if self.hasFocus():   # a system card takes the focus for its context menu: show where it is
-                painter.setPen(QPen(palette.color(QPalette.ColorRole.Highlight), 1.5))
-            else:
-                painter.setPen(Qt.PenStyle.NoPen)
-            painter.setBrush(palette.color(QPalette.ColorRole.AlternateBase))
-            radius = max(4.0, em(self) * 0.4)
-            painter.drawRoundedRect(QRectF(self.rect()).adjusted(1, 1, -1, -1), radius, radius)
-        super().paintEvent(event)
-
-    def focusInEvent(self, event: QFocusEvent) -> None:  # noqa: N802 (Qt override)
-        self.update()
-        super().focusInEvent(event)
-
-    def focusOutEvent(self, event: QFocusEvent) -> None:  # noqa: N802 (Qt override)
-        self.update()
-        super().focusOutEvent(event)
-
-    def keyPressEvent(self, event: QKeyEvent) -> None:  # noqa: N802 (Qt override)
-        if event.key() == Qt.Key.Key_Delete and not self._task.is_system:
-            self.delete_requested.emit(self._task.id)
-            return
-        super().keyPressEvent(event)
-
-    def contextMenuEvent(self, event: QContextMenuEvent) -> None:  # noqa: N802 (Qt override)
-        menu = QMenu(self)
-        toggle = menu.addAction("Switch off" if self._task.enabled else "Switch on")
-        toggle.triggered.connect(self._on_toggle_action_triggered)
-        if not self._task.is_system:
-            delete = menu.addAction("Delete")
-            delete.triggered.connect(self._on_delete_button_clicked)
-        menu.popup(event.globalPos())
-
-    # --- slots ----------------------------------------------------------------------------------
-
-    def _on_toggle_toggled(self, checked: bool) -> None:
-        self.enabled_toggled.emit(self._task.id, checked)
-
-    def _on_toggle_action_triggered(self) -> None:
-        self.enabled_toggled.emit(self._task.id, not self._task.enabled)
-
-    def _on_delete_button_clicked(self) -> None:
-        self.delete_requested.emit(self._task.id)
-
-    def _on_intent_menu_triggered(self, action: QAction) -> None:
-        intent = str(action.data())
-        if intent != self._task.intent:
-            self.intent_chosen.emit(self._task.id, intent)
 
 
 class AddTaskView(QFrame):
@@ -555,8 +277,13 @@ class UndoBar(PanelFrame):
         self.hide()
 
 
+
 class TasksView(QWidget):
-    """The Active Tasks section (cards) plus the Add-task row (``add_view``, placed by the window)."""
+    """The Active Tasks section (a list model and view) plus the Add-task row (``add_view``, placed by the window).
+
+    One model row per task and no widget per task: rows are painted by a delegate, and only the hovered
+    and the current row get a real ``TaskCard`` with the switch, the intent menu and the delete button.
+    """
 
     def __init__(self, service: TaskService, now: Callable[[], float], jobs: Jobs,
                  parent: QWidget | None = None) -> None:
@@ -564,15 +291,9 @@ class TasksView(QWidget):
         self._service = service
         self._now = now
         self._jobs = jobs
-        self._cards: dict[str, TaskCard] = {}
-        self._arrival: dict[str, int] = {}   # order in which tasks were first seen (store order on refresh)
         self._removed: Task | None = None
         self._is_loaded = False
-        # Live updates arrive in bursts (a tick advances every due task): lay out once per burst.
-        self._relayout_timer = QTimer(self)
-        self._relayout_timer.setSingleShot(True)
-        self._relayout_timer.setInterval(0)
-        self._relayout_timer.timeout.connect(self._relayout)
+        self.model = TaskListModel(now, self)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         pad = max(4, em(self) // 3)
@@ -592,11 +313,9 @@ class TasksView(QWidget):
         self.empty_label.setAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter)
         self.empty_label.setContentsMargins(pad * 2, pad, 0, pad)
         self.empty_label.hide()
-        self._list_host = QWidget(self)   # the cards live here, so many of them can be shown in one go
-        self._list = QVBoxLayout(self._list_host)
-        self._list.setContentsMargins(0, 0, 0, 0)
-        self._list.setSpacing(2)
-        layout.addWidget(self._list_host)
+        self.list_view = TaskListView(self.model, now, self)
+        self.list_view.hide()
+        layout.addWidget(self.list_view)
         layout.addWidget(self.empty_label)
         self.undo_bar = UndoBar(self)
         self.undo_bar.undo_requested.connect(self._on_undo_bar_undo_requested)
@@ -604,22 +323,42 @@ class TasksView(QWidget):
         self.add_view = AddTaskView(now, self)   # the window moves it into its own layout
         self.add_view.hide()
         self.add_view.add_requested.connect(self._on_add_view_add_requested)
+        self.list_view.enabled_toggled.connect(self._on_list_view_enabled_toggled)
+        self.list_view.delete_requested.connect(self._on_list_view_delete_requested)
+        self.list_view.intent_chosen.connect(self._on_list_view_intent_chosen)
+        self.model.counts_changed.connect(self._on_model_counts_changed)
         app = QApplication.instance()
         if isinstance(app, QApplication):
             app.focusChanged.connect(self._on_app_focus_changed)
 
     # --- queries --------------------------------------------------------------------------------
 
-    def card(self, task_id: str) -> TaskCard | None:
-        return self._cards.get(task_id)
+    def task_ids(self) -> list[str]:
+        """The tasks' ids in display order."""
+        return self.model.task_ids()
 
-    def cards(self) -> list[TaskCard]:
-        """The cards in display order."""
-        # Tasks created in the same instant (the three defaults) keep the order the store gave them.
-        return sorted(self._cards.values(), key=lambda card: (*sort_key(card.task)[:3], self._arrival[card.task.id]))
+    def tasks(self) -> list[Task]:
+        return self.model.tasks()
 
-    def card_by_title(self, title: str) -> TaskCard | None:
-        return next((card for card in self._cards.values() if card.task.title == title), None)
+    def task(self, task_id: str) -> Task | None:
+        return self.model.task(task_id)
+
+    def task_by_title(self, title: str) -> Task | None:
+        return next((task for task in self.model.tasks() if task.title == title), None)
+
+    def row_of(self, task_id: str) -> int | None:
+        return self.model.row_of(task_id)
+
+    def error_of(self, task_id: str) -> str:
+        """The error shown on a task's row ("" when there is none)."""
+        return self.model.error(task_id)
+
+    def is_busy(self, task_id: str) -> bool:
+        return self.model.is_busy(task_id)
+
+    def open_row(self, task_id: str) -> TaskCard | None:
+        """The interactive row of a task, opened as if the mouse were on it (``None`` for an unknown task)."""
+        return self.list_view.open_row(task_id)
 
     # --- loading and live updates ---------------------------------------------------------------
 
@@ -632,77 +371,45 @@ class TasksView(QWidget):
             return
         self.list_error.clear_text()
         self._is_loaded = True
-        seen = {task.id for task in tasks}
-        for task_id in [tid for tid in self._cards if tid not in seen]:
-            self._drop_card(task_id)
-        for start in range(0, len(tasks), CARD_BATCH):
-            if start:
-                self._relayout()
-                await asyncio.sleep(0)   # let Qt paint between batches: many tasks never freeze the window
-            for task in tasks[start:start + CARD_BATCH]:
-                self.upsert(task, relayout=False)
-        self._relayout()
+        self.model.set_tasks(tasks)
+        self._update_states()
 
-    def upsert(self, task: Task, *, relayout: bool = True) -> None:
+    def upsert(self, task: Task) -> None:
         """Show a new or changed task."""
-        card = self._cards.get(task.id)
-        if card is None:
-            card = TaskCard(task, self._now, self)
-            self._arrival.setdefault(task.id, len(self._arrival))
-            card.enabled_toggled.connect(self._on_card_enabled_toggled)
-            card.delete_requested.connect(self._on_card_delete_requested)
-            card.intent_chosen.connect(self._on_card_intent_chosen)
-            self._cards[task.id] = card
-        else:
-            card.set_task(task)
-        if relayout:
-            self._relayout()
+        self.model.upsert(task)
 
     def on_task_changed(self, task: Task) -> None:
-        card = self._cards.get(task.id)
-        moved = card is None or sort_key(card.task) != sort_key(task)
-        self.upsert(task, relayout=False)
-        if moved and not self._relayout_timer.isActive():
-            self._relayout_timer.start()
+        self.model.upsert(task)
+
+    def on_tasks_changed(self, tasks: Iterable[Task]) -> None:
+        """Many changes at once (a batched bridge signal would call this)."""
+        for task in tasks:
+            self.model.upsert(task)
 
     def on_task_removed(self, task_id: str) -> None:
-        if task_id in self._cards:
-            self._drop_card(task_id)
-            if not self._relayout_timer.isActive():
-                self._relayout_timer.start()
-
-    def _drop_card(self, task_id: str) -> None:
-        card = self._cards.pop(task_id)
-        self._list.removeWidget(card)
-        card.hide()
-        card.deleteLater()
-
-    def _relayout(self) -> None:
-        ordered = self.cards()
-        # Showing a card inside a visible parent lays the whole list out again, so showing hundreds of new
-        # cards one by one is quadratic (seconds for 1,000 tasks): hide the host, show them, show it once.
-        bulk = self._list_host.isVisible() and sum(1 for card in ordered if card.isHidden()) > 4
-        if bulk:
-            self._list_host.hide()
-        for index, card in enumerate(ordered):
-            if self._list.indexOf(card) != index:
-                self._list.removeWidget(card)
-                self._list.insertWidget(index, card)
-            if card.isHidden():
-                card.show()
-        if bulk:
-            self._list_host.show()
-        users = sum(1 for card in ordered if not card.task.is_system)
-        if not ordered:
-            self.empty_label.setText("No tasks yet. Add one below, for example “Check urgent emails”.")
-        else:
-            self.empty_label.setText("None of your own yet. Add one below, for example “Check urgent emails”.")
-        self.empty_label.setVisible(self._is_loaded and users == 0)
-        self.count_label.setText(f"{len(ordered)} · {users} yours" if ordered else "")
+        self.model.remove(task_id)
 
     def refresh_times(self) -> None:
-        for card in self._cards.values():
-            card.refresh_times()
+        """Times are computed when rows are painted: repaint the visible ones."""
+        self.list_view.refresh_times()
+
+    def _update_states(self) -> None:
+        total = self.model.rowCount()
+        users = self.model.user_count
+        if not total:
+            empty = "No tasks yet. Add one below, for example “Check urgent emails”."
+        else:
+            empty = "None of your own yet. Add one below, for example “Check urgent emails”."
+        if self.empty_label.text() != empty:
+            self.empty_label.setText(empty)
+        self.empty_label.setVisible(self._is_loaded and users == 0)
+        if total and self.list_view.isHidden():
+            # Shown rows are measured at once: at the width they will have, not a hidden widget's default.
+            self.list_view.task_delegate.set_row_width(self.contentsRect().width())
+        self.list_view.setVisible(total > 0)
+        count = f"{total} · {users} yours" if total else ""
+        if self.count_label.text() != count:
+            self.count_label.setText(count)
 
     # --- actions (awaited directly by tests) ----------------------------------------------------
 
@@ -731,37 +438,38 @@ class TasksView(QWidget):
         await self._update(task_id, intent=intent)
 
     async def _update(self, task_id: str, **changes: object) -> None:
-        """Change a task from its card; on failure the card shows its old state and the error."""
-        card = self._cards.get(task_id)
-        if card is None:
+        """Change a task from its row; on failure the row shows its stored state again, and the error."""
+        model = self.model
+        if model.task(task_id) is None:
             return
-        card.set_busy(True)
-        card.error_label.clear_text()
+        model.set_busy(task_id, True)
+        model.set_error(task_id, "")
         try:
             task = await self._service.tasks_update(task_id, **changes)
         except UserFacingError as exc:
-            card.set_task(card.task)   # puts the switch / intent back
-            card.show_error(str(exc))
+            model.set_error(task_id, str(exc))
         else:
-            card.set_task(task)
+            if model.task(task_id) is not None:   # not deleted meanwhile
+                model.upsert(task)
         finally:
-            card.set_busy(False)
+            model.set_busy(task_id, False)   # the row's controls show the stored state again
 
     async def remove_task(self, task_id: str) -> bool:
-        """Delete a user task; the card goes only when that worked, and "Undo" is offered."""
-        card = self._cards.get(task_id)
-        if card is None:
+        """Delete a user task; the row goes only when that worked, and "Undo" is offered."""
+        model = self.model
+        task = model.task(task_id)
+        if task is None:
             return False
-        card.set_busy(True)
-        card.error_label.clear_text()
+        model.set_busy(task_id, True)
+        model.set_error(task_id, "")
         try:
             await self._service.tasks_remove(task_id)
         except UserFacingError as exc:
-            card.show_error(str(exc))
-            card.set_busy(False)
+            model.set_error(task_id, str(exc))
+            model.set_busy(task_id, False)
             return False
-        self._removed = card.task
-        self.on_task_removed(task_id)
+        self._removed = model.task(task_id) or task
+        model.remove(task_id)
         self.undo_bar.offer(self._removed.title)
         return True
 
@@ -794,20 +502,20 @@ class TasksView(QWidget):
     def _on_add_view_add_requested(self, title: str, recurrence_text: str) -> None:
         self._jobs.spawn(self.add_task(title, recurrence_text), name="add-task")
 
-    def _on_card_enabled_toggled(self, task_id: str, enabled: bool) -> None:
+    def _on_list_view_enabled_toggled(self, task_id: str, enabled: bool) -> None:
         self._jobs.spawn(self.set_enabled(task_id, enabled), name="toggle-task")
 
-    def _on_card_delete_requested(self, task_id: str) -> None:
+    def _on_list_view_delete_requested(self, task_id: str) -> None:
         self._jobs.spawn(self.remove_task(task_id), name="remove-task")
 
-    def _on_card_intent_chosen(self, task_id: str, intent: str) -> None:
+    def _on_list_view_intent_chosen(self, task_id: str, intent: str) -> None:
         self._jobs.spawn(self.set_intent(task_id, intent), name="task-intent")
 
+    def _on_model_counts_changed(self) -> None:
+        self._update_states()
+
     def _on_app_focus_changed(self, old: QWidget | None, new: QWidget | None) -> None:
-        for widget in (old, new):
-            card = widget.parentWidget() if widget is not None else None
-            if isinstance(card, TaskCard) and card.parentWidget() is self:
-                card.on_focus_changed()
+        self.list_view.on_focus_changed(old, new)
 
     def _on_undo_bar_undo_requested(self) -> None:
         self._jobs.spawn(self.undo_remove(), name="undo-remove-task")

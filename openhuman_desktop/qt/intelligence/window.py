@@ -277,8 +277,10 @@ class IntelligenceWindow(QMainWindow):
             self._status.request()
 
     def _on_bridge_task_changed(self, task: Task) -> None:
+        is_new = self.tasks_view.task(task.id) is None
         self.tasks_view.on_task_changed(task)
-        self._request_status()
+        if is_new:   # the status bar counts tasks; a tick's schedule changes (1,000 of them) show nowhere there
+            self._request_status()
 
     def _on_bridge_task_removed(self, task_id: str) -> None:
         self.tasks_view.on_task_removed(task_id)
