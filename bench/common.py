@@ -270,6 +270,61 @@ def depths(total: int, wanted: Sequence[int]) -> list[int]:
     return sorted(set(result))
 
 
+# --- a fake model server in a process of its own -------------------------------------------------
+
+_MODEL_SERVER = """
+import importlib, sys
+from tests.fakes.model_servers import FakeOllama
+module, _, name = sys.argv[2].partition(":")
+with FakeOllama() as fake:
+    for model in sys.argv[3:]:
+        fake.add_model(model, context_length=int(sys.argv[1]))
+    fake.set_responder(getattr(importlib.import_module(module), name))
+    print(fake.url, flush=True)
+    sys.stdin.read()  # until the bench closes our stdin
+"""
+
+
+class ModelServerProcess:
+    """The fake Ollama server in a child process, as a real Ollama is: its work never holds our GIL.
+
+    Args:
+        responder: ``"module:function"`` answering each chat body (see ``FakeOllama.set_responder``).
+        models: the model names it knows, each with ``context`` tokens of context window.
+    """
+
+    def __init__(self, responder: str, models: Sequence[str], *, context: int = 131_072) -> None:
+        env = {**os.environ, "PYTHONPATH": str(REPO) + os.pathsep + os.environ.get("PYTHONPATH", "")}
+        self.process = subprocess.Popen(
+            [sys.executable, "-c", _MODEL_SERVER, str(context), responder, *models],
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE, env=env, cwd=str(REPO), text=True,
+        )
+        assert self.process.stdout is not None
+        self.url = self.process.stdout.readline().strip()
+        if not self.url:
+            self.close()
+            raise RuntimeError("the fake model server did not start")
+
+    def close(self) -> None:
+        process = self.process
+        if process.stdin is not None and not process.stdin.closed:
+            process.stdin.close()
+        try:
+            process.wait(10)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
+        if process.stdout is not None:
+            process.stdout.close()
+
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(self, exc_type: type[BaseException] | None, exc: BaseException | None,
+                 traceback: TracebackType | None) -> None:
+        self.close()
+
+
 # --- the real app as a subprocess ---------------------------------------------------------------
 
 

@@ -19,6 +19,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.common import (  # noqa: E402
+    ModelServerProcess,
     budget,
     bulk_insert_log,
     bulk_insert_tasks,
@@ -31,15 +32,14 @@ from bench.common import (  # noqa: E402
     prepare_workspace,
 )
 from openhuman_desktop import bootstrap, config  # noqa: E402
-from openhuman_desktop.llm.base import ChatRequest, Message  # noqa: E402
+from openhuman_desktop.llm.base import ChatRequest  # noqa: E402
 from openhuman_desktop.llm.tokens import TokenCounter  # noqa: E402
 from openhuman_desktop.paths import Paths  # noqa: E402
 from openhuman_desktop.store import Task  # noqa: E402
 from openhuman_desktop.subconscious.decisions import Decision, Evaluation, Report  # noqa: E402
 from openhuman_desktop.subconscious.defaults import DEFAULT_TASKS  # noqa: E402
 from openhuman_desktop.subconscious.engine import SubconsciousEngine  # noqa: E402
-from openhuman_desktop.subconscious.evaluator import EVALUATION_SCHEMA  # noqa: E402
-from tests.fakes.model_servers import FakeOllama, Reply  # noqa: E402
+from tests.fakes.model_servers import Reply  # noqa: E402
 
 TICK_BUDGET_MS = 100.0
 TASK_LINE = re.compile(r"^- \[([^\]]+)\]", re.MULTILINE)
@@ -93,17 +93,27 @@ def stub_engine(services: bootstrap.Services) -> SubconsciousEngine:
     )
 
 
-async def chat_round_trips(services: bootstrap.Services, fake: FakeOllama, repeats: int) -> list[float]:
+class ChatRecorder:
+    """Keeps the local model client's chat requests (the model server is another process)."""
+
+    def __init__(self, client: Any) -> None:
+        self.requests: list[ChatRequest] = []
+        self.send = client.chat  # the real method, for replays that are not recorded
+
+        async def chat(request: ChatRequest) -> Any:
+            self.requests.append(request)
+            return await self.send(request)
+
+        client.chat = chat
+
+
+async def chat_round_trips(recorder: ChatRecorder, repeats: int) -> list[float]:
     """Replay the last evaluation request on the fake model: the "model time" of a tick on this machine."""
-    recorded = fake.chat_requests[-1].json
-    messages = [Message(m["role"], m["content"]) for m in recorded["messages"]]
-    client = services.models.get("local")
-    assert client is not None
+    request = recorder.requests[-1]
     samples = []
     for _ in range(repeats):
         started = time.perf_counter()
-        await client.chat(ChatRequest(messages, json_schema=EVALUATION_SCHEMA, schema_name="evaluations",
-                                      temperature=0))
+        await recorder.send(request)
         samples.append(ms_since(started))
     return samples
 
@@ -126,15 +136,15 @@ async def phases(services: bootstrap.Services, due_count: int, repeats: int) -> 
     figure(f"phase SituationReporter.build ({report.tokens:,} tokens)", report_samples)
 
 
-def prepare(args: argparse.Namespace, root: Path, fake: FakeOllama) -> Paths:
+def prepare(args: argparse.Namespace, root: Path, model_url: str) -> Paths:
     """The workspace with ``args.tasks`` due tasks (the 3 system tasks are seeded on start) and the log."""
-    paths = prepare_workspace(root, config_text(heartbeat=False, ollama_url=fake.url, max_rows=200_000))
+    paths = prepare_workspace(root, config_text(heartbeat=False, ollama_url=model_url, max_rows=200_000))
     ids = bulk_insert_tasks(paths.subconscious_db, args.tasks - len(DEFAULT_TASKS), now=time.time())
     bulk_insert_log(paths.subconscious_db, args.rows, ids, newest_at=time.time() - 3600)
     return paths
 
 
-async def run(args: argparse.Namespace, paths: Paths, fake: FakeOllama) -> int:
+async def run(args: argparse.Namespace, paths: Paths) -> int:
     started = time.perf_counter()
     TokenCounter().count("warm up")
     note(f"tokenizer first load: {ms_since(started):.0f} ms (once per process, not counted below)")
@@ -144,17 +154,18 @@ async def run(args: argparse.Namespace, paths: Paths, fake: FakeOllama) -> int:
         health = await services.models.check("local")
         note(f"local model: {health.message}")
         engine = services.engine
+        recorder = ChatRecorder(services.models.get("local"))
         wall, info = await tick(engine)
         note(f"first tick (cold, report since ever): {wall:.1f} ms wall, engine tick_ms {info.get('tick_ms', 0):.1f}")
         counter = TokenCounter()
-        sent = sum(counter.count(str(m.get("content", ""))) for m in fake.chat_requests[-1].json["messages"])
+        sent = sum(counter.count(message.content) for message in recorder.requests[-1].messages)
         print(f"tick model calls per tick ({args.tasks:,} due): {info.get('model_calls')}, "
               f"prompt tokens per tick: {sent} (cl100k count of the request)", flush=True)
         idle_calls = []
         for n in (2, 3):
-            before = len(fake.chat_requests)
+            before = len(recorder.requests)
             wall, info = await tick(engine)
-            idle_calls.append(len(fake.chat_requests) - before)
+            idle_calls.append(len(recorder.requests) - before)
             print(f"tick idle gate, tick {n} (nothing changed): {wall:.1f} ms wall, "
                   f"model calls {idle_calls[-1]}, prompt tokens {info.get('prompt_tokens')}", flush=True)
 
@@ -169,7 +180,7 @@ async def run(args: argparse.Namespace, paths: Paths, fake: FakeOllama) -> int:
         figure("upkeep after the tick, off its path (WAL checkpoint; retention at most hourly)", upkeeps)
         figure("tick wall with fake Ollama including the upkeep", walls)
         chat = figure("chat round trip of the same evaluation request (fake Ollama)",
-                      await chat_round_trips(services, fake, args.repeats))
+                      await chat_round_trips(recorder, args.repeats))
 
         stub = stub_engine(services)
         stub_ticks = []
@@ -244,7 +255,8 @@ async def breakdown(services: bootstrap.Services, engine: SubconsciousEngine, ev
     parts = Breakdown()
     parts.wrap(services.subconscious, "sync_heartbeat_file", "service.sync_heartbeat_file")
     parts.wrap(store.tasks, "due", "tasks.due")
-    parts.wrap(store.log, "start_many", "log.start_many (insert the in_progress rows, 1 transaction)")
+    parts.wrap(store.log, "start_many", "log.start_many (insert the in_progress rows, 1 transaction; runs "
+               "alongside the report and the evaluation, so the parts add up to more than the tick)")
     parts.wrap(engine._reporter, "build", "reporter.build (situation report)")
     parts.wrap(engine._evaluator, "evaluate", f"evaluator.evaluate ({evaluator})")
     parts.wrap(store.log, "finish_many", "log.finish_many (rows to their outcomes, 1 transaction)")
@@ -277,13 +289,11 @@ def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
     note(machine())
     load_note()
-    with FakeOllama() as fake, tempfile.TemporaryDirectory(prefix="oh-tick-bench-") as tmp:
-        fake.add_model("llama3.2:3b", context_length=args.context)
-        fake.add_model("qwen2.5:14b", context_length=args.context)
-        fake.set_responder(noop_responder)
-        paths = prepare(args, Path(tmp) / "workspace", fake)
-        return asyncio.run(run(args, paths, fake))
-
+    models = ("llama3.2:3b", "qwen2.5:14b")
+    with ModelServerProcess("bench.tick_bench:noop_responder", models, context=args.context) as server, \
+            tempfile.TemporaryDirectory(prefix="oh-tick-bench-") as tmp:
+        paths = prepare(args, Path(tmp) / "workspace", server.url)
+        return asyncio.run(run(args, paths))
 
 if __name__ == "__main__":
     sys.exit(main())

@@ -13,13 +13,22 @@ _RAND_A_MASK = (1 << 12) - 1
 _RAND_B_MASK = (1 << 62) - 1
 _VERSION_7 = 0x7 << 76
 _VARIANT = 0b10 << 62
+_RANDOM_BYTES = 10  # 74 random bits are used of these 80
 
 
 def time_ordered_id(now: float) -> str:
     """A new UUIDv7 string for a row created at ``now`` (Unix seconds): 48 bits of milliseconds, then 74
     random bits."""
-    random = int.from_bytes(os.urandom(10), "big")
-    value = (((int(now * 1000) & _MILLIS_MASK) << 80) | _VERSION_7 | ((random >> 62 & _RAND_A_MASK) << 64)
-             | _VARIANT | (random & _RAND_B_MASK))
-    text = f"{value:032x}"
-    return f"{text[:8]}-{text[8:12]}-{text[12:16]}-{text[16:20]}-{text[20:]}"
+    return time_ordered_ids(now, 1)[0]
+
+
+def time_ordered_ids(now: float, count: int) -> list[str]:
+    """``count`` new UUIDv7 strings for rows created at ``now`` (one read of the system's randomness)."""
+    head = ((int(now * 1000) & _MILLIS_MASK) << 80) | _VERSION_7 | _VARIANT
+    pool = os.urandom(_RANDOM_BYTES * count)
+    ids = []
+    for start in range(0, len(pool), _RANDOM_BYTES):
+        random = int.from_bytes(pool[start:start + _RANDOM_BYTES], "big")
+        text = f"{head | ((random >> 62 & _RAND_A_MASK) << 64) | (random & _RAND_B_MASK):032x}"
+        ids.append(f"{text[:8]}-{text[8:12]}-{text[12:16]}-{text[16:20]}-{text[20:]}")
+    return ids

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import builtins
+import json
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -125,11 +126,22 @@ class TaskRepository:
         if tx is None:
             async with self._db.transaction() as own:
                 return await self.advance_many(advances, now, tx=own)
-        await tx.executemany(
-            """UPDATE subconscious_tasks SET last_run_at = ?, next_run_at = ?, completed = ?, updated_at = ?
-               WHERE id = ?""",
-            [(a.last_run_at, a.next_run_at, int(a.completed), now, a.task.id) for a in advances],
-        )
+        # Most tasks only remember when they ran (one statement for all of them); cron tasks move on and a
+        # ``once`` task may complete (one row each).
+        ran_only = [a for a in advances if a.next_run_at == a.task.next_run_at and a.completed == a.task.completed]
+        moved = [a for a in advances if a.next_run_at != a.task.next_run_at or a.completed != a.task.completed]
+        for last_run_at in {a.last_run_at for a in ran_only}:
+            await tx.execute(
+                """UPDATE subconscious_tasks SET last_run_at = ?, updated_at = ?
+                   WHERE id IN (SELECT value FROM json_each(?))""",
+                (last_run_at, now, json.dumps([a.task.id for a in ran_only if a.last_run_at == last_run_at])),
+            )
+        if moved:
+            await tx.executemany(
+                """UPDATE subconscious_tasks SET last_run_at = ?, next_run_at = ?, completed = ?, updated_at = ?
+                   WHERE id = ?""",
+                [(a.last_run_at, a.next_run_at, int(a.completed), now, a.task.id) for a in moved],
+            )
         return [Task(t.id, t.title, t.source, t.recurrence, t.enabled, a.last_run_at, a.next_run_at, a.completed,
                      t.created_at, t.intent, t.origin, t.intent_source, now)
                 for a in advances for t in (a.task,)]

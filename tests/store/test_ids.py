@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import uuid
 
-from openhuman_desktop.store.ids import time_ordered_id
+from openhuman_desktop.store.ids import time_ordered_id, time_ordered_ids
 
 
 def test_an_id_is_a_version_7_uuid_with_its_millisecond_in_front() -> None:
@@ -21,3 +21,10 @@ def test_ids_sort_by_time_and_never_repeat() -> None:
     assert sorted(ids) == ids
     same_instant = {time_ordered_id(1_700_000_000.0) for _ in range(10_000)}
     assert len(same_instant) == 10_000
+
+
+def test_a_batch_of_ids_shares_the_instant_and_never_repeats() -> None:
+    batch = time_ordered_ids(1_700_000_000.5, 5000)
+    assert len(set(batch)) == 5000
+    assert {uuid.UUID(text).int >> 80 for text in batch} == {1_700_000_000_500}
+    assert all(uuid.UUID(text).version == 7 for text in batch)
