@@ -6,8 +6,8 @@
    them in CI); without them this part is skipped, with a note.
 2. Event-loop stall (budget p99 ≤ 16 ms): in this process, the app's own ``serve()`` on its qasync loop
    with the Intelligence window open (offscreen unless QT_QPA_PLATFORM says otherwise), while a tick over
-   ``--tasks`` due tasks (1,000) runs against a fake Ollama (90 % noop, 10 % act). A 4 ms Qt timer probes
-   the loop; a stall is how late each timeout came.
+   ``--tasks`` due tasks (1,000) runs against a fake Ollama in a process of its own (90 % noop, 10 % act).
+   A 4 ms Qt timer probes the loop; a stall is how late each timeout came.
 3. GUI idle RSS (budget ≤ 200 MB) and idle CPU: the real app after it settled, tray only and then with the
    window open (on Xvfb; offscreen, where the window opens at once, without the X tools).
 """
@@ -16,9 +16,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import json
 import os
-import re
 import shutil
 import signal
 import subprocess
@@ -37,6 +35,7 @@ from PySide6.QtWidgets import QApplication, QMainWindow  # noqa: E402
 
 from bench.common import (  # noqa: E402
     REPO,
+    ModelServerProcess,
     budget,
     bulk_insert_log,
     bulk_insert_tasks,
@@ -61,7 +60,6 @@ RSS_BUDGET_MB = 200.0
 CPU_EXPECTATION_PERCENT = 1.0
 PROBE_MS = 4
 MODEL = "llama3.2:3b"
-TASK_LINE = re.compile(r"^- \[([^\]]+)\]", re.MULTILINE)
 X_TOOLS = ("Xvfb", "trayer", "xdotool")
 
 
@@ -91,20 +89,6 @@ def config_for(ollama_url: str, context: int = 131_072) -> str:
         f'[models.reasoning]\nprovider = "ollama"\nmodel = "{MODEL}"\n\n'
         "[activity_log]\nmax_rows = 100000000\n"
     )
-
-
-def mixed_responder(body: Any) -> Reply:
-    """Evaluations: every tenth task ``act``, the rest ``noop``; executions answer a line at once."""
-    if not isinstance(body, dict):
-        return Reply(content="ok")
-    text = "\n".join(str(m.get("content", "")) for m in body.get("messages", []) if isinstance(m, dict))
-    ids = TASK_LINE.findall(text)
-    if not body.get("format") or not ids:
-        return Reply(content="Checked the project folder: nothing needs doing.")
-    evaluations = [{"task_id": task_id, "decision": "act" if n % 10 == 0 else "noop",
-                    "reason": "Something changed." if n % 10 == 0 else "Nothing new.", "priority": "normal"}
-                   for n, task_id in enumerate(ids)]
-    return Reply(content=json.dumps({"evaluations": evaluations}))
 
 
 # --- 2. event-loop stall ------------------------------------------------------------------------------
@@ -212,14 +196,20 @@ async def stall_run(args: argparse.Namespace, paths: Paths) -> tuple[list[float]
     return during, idle
 
 
-def stall_part(args: argparse.Namespace, root: Path, fake: FakeOllama) -> bool:
-    paths = prepare_workspace(root / "stall", config_for(fake.url))
+def stall_part(args: argparse.Namespace, root: Path) -> bool:
+    """The stall figure; the model server runs in a process of its own, as Ollama does (its work would
+    otherwise hold this process's GIL and show up as stalls of the app's loop)."""
+    with ModelServerProcess("bench.responders:mixed_responder", (MODEL,)) as server:
+        return _stall(args, root, server.url)
+
+
+def _stall(args: argparse.Namespace, root: Path, model_url: str) -> bool:
+    paths = prepare_workspace(root / "stall", config_for(model_url))
     now = time.time()
     task_ids = bulk_insert_tasks(paths.subconscious_db, args.tasks, now=now, due=True)
     bulk_insert_log(paths.subconscious_db, args.rows, task_ids, newest_at=now - 60)
     note(f"stall workspace: {args.tasks:,} due tasks, {args.rows:,} log rows; Qt platform "
          f"{os.environ.get('QT_QPA_PLATFORM')}; window: {args.window}")
-    fake.set_responder(mixed_responder)
     qapp = desktop_app.make_application()
     none_before = sys.getrefcount(None)
     with asyncio.Runner(loop_factory=lambda: desktop_app.new_event_loop(qapp)) as runner:
@@ -228,7 +218,6 @@ def stall_part(args: argparse.Namespace, root: Path, fake: FakeOllama) -> bool:
     if drift < -1000:
         note(f"WARNING: references to None fell by {-drift:,} during the run: this PySide6 build drops a "
              "reference to None on every call returning nothing (fatal once it reaches 0); see the report")
-    fake.set_responder(None)
     p99 = percentile(during, 0.99)
     print(f"event-loop stall while idle with the window open: p50 {percentile(idle, 0.5):.2f} ms, "
           f"p99 {percentile(idle, 0.99):.2f} ms, max {max(idle):.2f} ms (n={len(idle)})", flush=True)
@@ -382,7 +371,7 @@ def main(argv: list[str] | None = None) -> int:
             ok = idle_offscreen(args, root, fake)
         else:
             ok = tray_and_idle_on_x(args, root, fake)
-        ok = stall_part(args, root, fake) and ok
+        ok = stall_part(args, root) and ok
     return 0 if ok else 1  # budgets are reported (BUDGET ok|MISSED); only a broken run fails
 
 

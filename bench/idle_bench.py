@@ -26,7 +26,7 @@ from bench.common import (  # noqa: E402
     stats,
     status_kb,
 )
-from bench.tick_bench import noop_responder  # noqa: E402
+from bench.responders import noop_responder  # noqa: E402
 from tests.fakes.model_servers import FakeOllama  # noqa: E402
 
 RSS_BUDGET_MB = 80.0

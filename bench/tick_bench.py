@@ -6,9 +6,7 @@ import argparse
 import asyncio
 import cProfile
 import io
-import json
 import pstats
-import re
 import sys
 import tempfile
 import time
@@ -39,10 +37,8 @@ from openhuman_desktop.store import Task  # noqa: E402
 from openhuman_desktop.subconscious.decisions import Decision, Evaluation, Report  # noqa: E402
 from openhuman_desktop.subconscious.defaults import DEFAULT_TASKS  # noqa: E402
 from openhuman_desktop.subconscious.engine import SubconsciousEngine  # noqa: E402
-from tests.fakes.model_servers import Reply  # noqa: E402
 
 TICK_BUDGET_MS = 100.0
-TASK_LINE = re.compile(r"^- \[([^\]]+)\]", re.MULTILINE)
 
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
@@ -57,15 +53,6 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     if args.quick:
         args.tasks, args.rows, args.repeats = 100, 5_000, 1
     return args
-
-
-def noop_responder(body: Any) -> Reply:
-    """What an instant model would say: ``noop`` for every ``- [ID]`` line of the prompt."""
-    text = "\n".join(str(m.get("content", "")) for m in body.get("messages", []) if isinstance(m, dict))
-    ids = TASK_LINE.findall(text)
-    evaluations = [{"task_id": task_id, "decision": "noop", "reason": "Nothing new.", "priority": "normal"}
-                   for task_id in ids]
-    return Reply(content=json.dumps({"evaluations": evaluations}))
 
 
 class InstantNoop:
@@ -290,7 +277,7 @@ def main(argv: list[str] | None = None) -> int:
     note(machine())
     load_note()
     models = ("llama3.2:3b", "qwen2.5:14b")
-    with ModelServerProcess("bench.tick_bench:noop_responder", models, context=args.context) as server, \
+    with ModelServerProcess("bench.responders:noop_responder", models, context=args.context) as server, \
             tempfile.TemporaryDirectory(prefix="oh-tick-bench-") as tmp:
         paths = prepare(args, Path(tmp) / "workspace", server.url)
         return asyncio.run(run(args, paths))
