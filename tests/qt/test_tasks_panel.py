@@ -14,16 +14,16 @@ from PySide6.QtWidgets import QApplication, QFrame, QMenu, QWidget
 
 from openhuman_desktop.errors import InvalidInput, StoreUnavailable
 from openhuman_desktop.qt.intelligence import IntelligenceWindow
-from openhuman_desktop.qt.intelligence.task_list import TaskListModel, TaskListView, details_text
-from openhuman_desktop.qt.intelligence.tasks import (
+from openhuman_desktop.qt.intelligence.task_card import TaskCard
+from openhuman_desktop.qt.intelligence.task_list import TaskListView
+from openhuman_desktop.qt.intelligence.task_model import (
     CUSTOM_CRON,
     SCHEDULE_CHOICES,
-    AddTaskView,
-    TaskCard,
-    TasksView,
-    cron_problem,
+    TaskListModel,
     describe_schedule,
+    details_text,
 )
+from openhuman_desktop.qt.intelligence.tasks import AddTaskView, TasksView, cron_problem
 from openhuman_desktop.qt.intelligence.widgets import ACCENTS
 from openhuman_desktop.store import Task
 
@@ -182,7 +182,7 @@ def test_the_delete_button_shows_on_hover_and_on_keyboard_focus(fake_window: Int
     assert not card.delete_button.isVisibleTo(card)
     hover(card)
     assert card.delete_button.isVisibleTo(card)
-    assert card.property("hovered")
+    assert card.is_hovered
     unhover(card)
     assert not card.delete_button.isVisibleTo(card)
     card.toggle.setFocus()

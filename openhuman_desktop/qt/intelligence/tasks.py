@@ -22,18 +22,9 @@ from PySide6.QtWidgets import (
 
 from openhuman_desktop.errors import InvalidInput, UserFacingError
 from openhuman_desktop.qt.asyncutil import Jobs
-from openhuman_desktop.qt.intelligence.task_list import (
-    CUSTOM_CRON,
-    INTENT_HELP,
-    INTENT_WORDS,
-    SCHEDULE_CHOICES,
-    TaskCard,
-    TaskListModel,
-    TaskListView,
-    describe_schedule,
-    next_run_text,
-    sort_key,
-)
+from openhuman_desktop.qt.intelligence.task_card import TaskCard
+from openhuman_desktop.qt.intelligence.task_list import TaskListView
+from openhuman_desktop.qt.intelligence.task_model import CUSTOM_CRON, SCHEDULE_CHOICES, TaskListModel
 from openhuman_desktop.qt.intelligence.widgets import (
     EmptyState,
     ErrorLabel,
@@ -47,10 +38,7 @@ from openhuman_desktop.qt.intelligence.widgets import (
 from openhuman_desktop.store import Task
 from openhuman_desktop.subconscious import recurrence
 
-__all__ = [
-    "CUSTOM_CRON", "INTENT_HELP", "INTENT_WORDS", "SCHEDULE_CHOICES", "AddTaskView", "TaskCard", "TaskService",
-    "TasksView", "UndoBar", "cron_problem", "describe_schedule", "next_run_text", "sort_key",
-]
+__all__ = ["AddTaskView", "TaskService", "TasksView", "UndoBar", "cron_problem"]
 
 log = logging.getLogger(__name__)
 
@@ -277,7 +265,6 @@ class UndoBar(PanelFrame):
         self.hide()
 
 
-
 class TasksView(QWidget):
     """The Active Tasks section (a list model and view) plus the Add-task row (``add_view``, placed by the window).
 
@@ -374,11 +361,8 @@ class TasksView(QWidget):
         self.model.set_tasks(tasks)
         self._update_states()
 
-    def upsert(self, task: Task) -> None:
-        """Show a new or changed task."""
-        self.model.upsert(task)
-
     def on_task_changed(self, task: Task) -> None:
+        """Show a new or changed task."""
         self.model.upsert(task)
 
     def on_tasks_changed(self, tasks: Iterable[Task]) -> None:
@@ -427,7 +411,7 @@ class TasksView(QWidget):
             return None
         finally:
             view.set_busy(False)
-        self.upsert(task)
+        self.model.upsert(task)
         view.reset()
         return task
 
@@ -494,7 +478,7 @@ class TasksView(QWidget):
             return None
         self._removed = None
         self.undo_bar.withdraw()
-        self.upsert(task)
+        self.model.upsert(task)
         return task
 
     # --- slots (trampolines) --------------------------------------------------------------------

@@ -6,8 +6,18 @@ import math
 import time
 from datetime import datetime
 
-from PySide6.QtCore import QEvent, QRectF, QSize, Qt, QTimer, Signal
-from PySide6.QtGui import QColor, QFont, QHideEvent, QPainter, QPaintEvent, QPalette, QPen, QShowEvent
+from PySide6.QtCore import QEvent, QRect, QRectF, QSize, Qt, QTimer, Signal
+from PySide6.QtGui import (
+    QColor,
+    QFont,
+    QFontMetrics,
+    QHideEvent,
+    QPainter,
+    QPaintEvent,
+    QPalette,
+    QPen,
+    QShowEvent,
+)
 from PySide6.QtWidgets import (
     QAbstractButton,
     QApplication,
@@ -91,15 +101,20 @@ def blend(a: QColor, b: QColor, amount: float) -> QColor:
     )
 
 
+def scale_font(font: QFont, factor: float = 1.0, *, bold: bool = False) -> QFont:
+    """A copy of ``font`` scaled by ``factor`` (point sizes, so HiDPI scaling stays Qt's business)."""
+    result = QFont(font)
+    if result.pointSizeF() > 0:
+        result.setPointSizeF(result.pointSizeF() * factor)
+    elif result.pixelSize() > 0:
+        result.setPixelSize(max(1, round(result.pixelSize() * factor)))
+    result.setBold(bold)
+    return result
+
+
 def scaled_font(widget: QWidget, factor: float = 1.0, *, bold: bool = False) -> QFont:
-    """The widget's font scaled by ``factor`` (point sizes, so HiDPI scaling stays Qt's business)."""
-    font = QFont(widget.font())
-    if font.pointSizeF() > 0:
-        font.setPointSizeF(font.pointSizeF() * factor)
-    elif font.pixelSize() > 0:
-        font.setPixelSize(max(1, round(font.pixelSize() * factor)))
-    font.setBold(bold)
-    return font
+    """The widget's font scaled by ``factor`` (see ``scale_font``)."""
+    return scale_font(widget.font(), factor, bold=bold)
 
 
 def em(widget: QWidget) -> int:
@@ -160,6 +175,72 @@ def duration_text(ms: int | None) -> str:
     return f"{minutes} min {rest} s" if rest else f"{minutes} min"
 
 
+# --- pictures: what the widgets below paint, shared with list delegates that paint rows of them ------
+
+
+def dot_side(line: int) -> int:
+    """The diameter of a status dot next to text whose line is ``line`` px high."""
+    return max(8, round(line * 0.6))
+
+
+def paint_dot(painter: QPainter, rect: QRect, color: QColor) -> None:
+    """A filled circle centred in ``rect`` (a ``StatusDot``); the painter should antialias."""
+    side = min(rect.width(), rect.height()) - 1
+    painter.setPen(Qt.PenStyle.NoPen)
+    painter.setBrush(color)
+    painter.drawEllipse(QRectF(rect.left() + (rect.width() - side) / 2, rect.top() + (rect.height() - side) / 2,
+                               side, side))
+
+
+def badge_size(metrics: QFontMetrics, text: str) -> QSize:
+    """The size of a badge showing ``text`` in a font with these metrics."""
+    padding = max(3, round(metrics.height() * 0.4))
+    return QSize(metrics.horizontalAdvance(text) + 2 * padding + 2, metrics.height() + 2)
+
+
+def badge_colors(color: QColor) -> tuple[QPen, QColor]:
+    """The outline pen (also the text colour) and the tinted fill of a badge in ``color``."""
+    fill = QColor(color)
+    fill.setAlphaF(0.16)
+    return QPen(color, 1.0), fill
+
+
+def paint_badge(painter: QPainter, rect: QRect, text: str, font: QFont, pen: QPen, fill: QColor) -> None:
+    """A ``Badge``: ``text`` centred in a rounded, tinted box filling ``rect``; the painter should antialias."""
+    area = QRectF(rect).adjusted(0.5, 0.5, -0.5, -0.5)
+    radius = area.height() / 2
+    painter.setPen(pen)
+    painter.setBrush(fill)
+    painter.drawRoundedRect(area, radius, radius)
+    painter.setFont(font)
+    painter.drawText(rect, int(Qt.AlignmentFlag.AlignCenter), text)
+
+
+def toggle_size(line: int) -> QSize:
+    """The size of a toggle switch next to text whose line is ``line`` px high."""
+    height = max(16, round(line * 1.1))
+    return QSize(round(height * 1.8), height)
+
+
+def paint_toggle(painter: QPainter, rect: QRect, palette: QPalette, *, checked: bool, enabled: bool) -> None:
+    """A ``ToggleSwitch``'s track and knob in ``rect`` (without the focus ring); the painter should antialias."""
+    area = QRectF(rect).adjusted(1.5, 1.5, -1.5, -1.5)
+    radius = area.height() / 2
+    if checked:
+        track = palette.color(QPalette.ColorRole.Highlight)
+    else:
+        track = blend(palette.color(QPalette.ColorRole.Window), palette.color(QPalette.ColorRole.WindowText), 0.35)
+    if not enabled:
+        track.setAlphaF(0.4)
+    painter.setPen(Qt.PenStyle.NoPen)
+    painter.setBrush(track)
+    painter.drawRoundedRect(area, radius, radius)
+    knob = area.height() - 4
+    x = area.right() - knob - 2 if checked else area.left() + 2
+    painter.setBrush(QColor("#FFFFFF"))
+    painter.drawEllipse(QRectF(x, area.top() + 2, knob, knob))
+
+
 # --- widgets ------------------------------------------------------------------------------------
 
 
@@ -205,7 +286,7 @@ class StatusDot(QWidget):
         super().hideEvent(event)
 
     def sizeHint(self) -> QSize:
-        side = max(8, round(em(self) * 0.6))
+        side = dot_side(em(self))
         return QSize(side, side)
 
     def paintEvent(self, event: QPaintEvent) -> None:
@@ -214,10 +295,7 @@ class StatusDot(QWidget):
         color = accent(self._accent, self.palette())
         if self.property("pulsing"):
             color.setAlphaF(pulse_alpha())
-        painter.setPen(Qt.PenStyle.NoPen)
-        painter.setBrush(color)
-        side = min(self.width(), self.height()) - 1
-        painter.drawEllipse(QRectF((self.width() - side) / 2, (self.height() - side) / 2, side, side))
+        paint_dot(painter, self.rect(), color)
 
 
 def pulse_alpha(period: float = 1.4) -> float:
@@ -229,8 +307,8 @@ def pulse_alpha(period: float = 1.4) -> float:
 class Badge(QLabel):
     """A small rounded label ("default", "critical", "writes") tinted with an accent colour.
 
-    Painted by hand rather than styled with a style sheet: there is one per task card, and style sheets
-    make every widget slow to create and polish.
+    Painted by hand (``paint_badge``) rather than styled with a style sheet: style sheets make every widget
+    slow to create and polish, and task rows paint the same picture without a widget.
     """
 
     def __init__(self, text: str, accent_name: str = "grey", parent: QWidget | None = None) -> None:
@@ -254,12 +332,8 @@ class Badge(QLabel):
     def retheme(self) -> None:
         self.update()
 
-    def _padding(self) -> int:
-        return max(3, round(self.fontMetrics().height() * 0.4))
-
     def sizeHint(self) -> QSize:
-        fm = self.fontMetrics()
-        return QSize(fm.horizontalAdvance(self.text()) + 2 * self._padding() + 2, fm.height() + 2)
+        return badge_size(self.fontMetrics(), self.text())
 
     def minimumSizeHint(self) -> QSize:  # noqa: N802 (Qt override)
         return self.sizeHint()
@@ -267,16 +341,7 @@ class Badge(QLabel):
     def paintEvent(self, event: QPaintEvent) -> None:
         painter = QPainter(self)
         painter.setRenderHint(QPainter.RenderHint.Antialiasing)
-        color = self.color()
-        fill = QColor(color)
-        fill.setAlphaF(0.16)
-        rect = QRectF(self.rect()).adjusted(0.5, 0.5, -0.5, -0.5)
-        radius = rect.height() / 2
-        painter.setPen(QPen(color, 1.0))
-        painter.setBrush(fill)
-        painter.drawRoundedRect(rect, radius, radius)
-        painter.setFont(self.font())
-        painter.drawText(self.rect(), int(Qt.AlignmentFlag.AlignCenter), self.text())
+        paint_badge(painter, self.rect(), self.text(), self.font(), *badge_colors(self.color()))
 
 
 class PanelFrame(QFrame):
@@ -338,34 +403,20 @@ class ToggleSwitch(QAbstractButton):
         self.setSizePolicy(QSizePolicy.Policy.Fixed, QSizePolicy.Policy.Fixed)
 
     def sizeHint(self) -> QSize:
-        height = max(16, round(em(self) * 1.1))
-        return QSize(round(height * 1.8), height)
+        return toggle_size(em(self))
 
     def paintEvent(self, event: QPaintEvent) -> None:
         palette = self.palette()
         painter = QPainter(self)
         painter.setRenderHint(QPainter.RenderHint.Antialiasing)
-        rect = QRectF(self.rect()).adjusted(1.5, 1.5, -1.5, -1.5)
-        radius = rect.height() / 2
-        if self.isChecked():
-            track = palette.color(QPalette.ColorRole.Highlight)
-        else:
-            track = blend(palette.color(QPalette.ColorRole.Window), palette.color(QPalette.ColorRole.WindowText), 0.35)
-        if not self.isEnabled():
-            track.setAlphaF(0.4)
-        painter.setPen(Qt.PenStyle.NoPen)
-        painter.setBrush(track)
-        painter.drawRoundedRect(rect, radius, radius)
-        knob = rect.height() - 4
-        x = rect.right() - knob - 2 if self.isChecked() else rect.left() + 2
-        painter.setBrush(QColor("#FFFFFF"))
-        painter.drawEllipse(QRectF(x, rect.top() + 2, knob, knob))
+        paint_toggle(painter, self.rect(), palette, checked=self.isChecked(), enabled=self.isEnabled())
         if self.hasFocus():
             pen = QPen(palette.color(QPalette.ColorRole.Highlight))
             pen.setWidthF(1.5)
             painter.setPen(pen)
             painter.setBrush(Qt.BrushStyle.NoBrush)
-            painter.drawRoundedRect(QRectF(self.rect()).adjusted(0.75, 0.75, -0.75, -0.75), radius + 1, radius + 1)
+            radius = (self.height() - 3) / 2 + 1   # the track's radius, one px out
+            painter.drawRoundedRect(QRectF(self.rect()).adjusted(0.75, 0.75, -0.75, -0.75), radius, radius)
 
 
 class Spinner(QWidget):

@@ -1,0 +1,334 @@
+"""The interactive task row (switch, intent chip, delete button) and the task context menu."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+from PySide6.QtCore import QEvent, QRect, Qt, Signal
+from PySide6.QtGui import (
+    QAction,
+    QActionGroup,
+    QContextMenuEvent,
+    QEnterEvent,
+    QHelpEvent,
+    QKeyEvent,
+    QKeySequence,
+    QMouseEvent,
+    QResizeEvent,
+    QWheelEvent,
+)
+from PySide6.QtWidgets import (
+    QApplication,
+    QMenu,
+    QStyle,
+    QStyleOptionToolButton,
+    QToolButton,
+    QToolTip,
+    QWidget,
+)
+
+from openhuman_desktop.qt.intelligence.task_model import (
+    INTENT_HELP,
+    INTENT_WORDS,
+    details_text,
+    intent_tip,
+    intent_words,
+    row_description,
+)
+from openhuman_desktop.qt.intelligence.widgets import ToggleSwitch, scale_font
+from openhuman_desktop.store import Task
+
+if TYPE_CHECKING:
+    from openhuman_desktop.qt.intelligence.task_row import TaskDelegate
+
+TOGGLE_TIP = "Switch this task on or off"
+DELETE_TIP = "Delete this task"
+
+
+class IntentChip(QToolButton):
+    """The intent of a task ("Read only ▾"): a flat tool button that opens the intent menu."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("intentChip")
+        self.setPopupMode(QToolButton.ToolButtonPopupMode.InstantPopup)
+        self.setAutoRaise(True)
+        self.setFont(scale_font(self.font(), 0.9))
+
+    def style_option(self) -> QStyleOptionToolButton:
+        """How the button would be drawn now (the delegate paints rows without a real chip with it)."""
+        option = QStyleOptionToolButton()
+        self.initStyleOption(option)
+        return option
+
+
+def make_delete_button(parent: QWidget) -> QToolButton:
+    button = QToolButton(parent)
+    button.setAutoRaise(True)
+    icon = button.style().standardIcon(QStyle.StandardPixmap.SP_TrashIcon)
+    if icon.isNull():
+        button.setText("✕")
+    else:
+        button.setIcon(icon)
+    button.setAccessibleName("Delete task")
+    button.setToolTip(DELETE_TIP)
+    return button
+
+
+def add_intent_actions(menu: QMenu, current: str) -> dict[str, QAction]:
+    """One checkable action per intent (``data()`` is the intent), ``current`` checked, exclusive."""
+    group = QActionGroup(menu)
+    actions: dict[str, QAction] = {}
+    for intent, words in INTENT_WORDS.items():
+        action = menu.addAction(words)
+        action.setCheckable(True)
+        action.setChecked(intent == current)
+        action.setToolTip(INTENT_HELP[intent])
+        action.setData(intent)
+        group.addAction(action)
+        actions[intent] = action
+    return actions
+
+
+def task_menu(parent: QWidget, task: Task, *, on_toggle: Callable[[], None], on_intent: Callable[[str], None],
+              on_delete: Callable[[], None]) -> QMenu:
+    """The context menu of a task: switch on/off, intent, delete (user tasks), copy the title."""
+    menu = QMenu(parent)
+    menu.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+    toggle = menu.addAction("Switch off" if task.enabled else "Switch on")
+    toggle.triggered.connect(on_toggle)
+    intents = menu.addMenu("Intent")
+    add_intent_actions(intents, task.intent)
+    intents.triggered.connect(lambda action: on_intent(str(action.data())))
+    if not task.is_system:
+        delete = menu.addAction("Delete")
+        delete.setShortcut(QKeySequence(QKeySequence.StandardKey.Delete))
+        delete.triggered.connect(on_delete)
+    menu.addSeparator()
+    copy = menu.addAction("Copy title")
+    copy.setShortcut(QKeySequence(QKeySequence.StandardKey.Copy))
+    copy.triggered.connect(lambda: copy_title(task))
+    return menu
+
+
+def copy_title(task: Task) -> None:
+    clipboard = QApplication.clipboard()
+    if clipboard is not None:
+        clipboard.setText(task.title)
+
+
+def show_tooltip(event: QHelpEvent, text: str, widget: QWidget, rect: QRect | None = None) -> None:
+    """Show ``text`` as the tooltip for ``event`` (while the mouse stays in ``rect``); no text hides it."""
+    if text:
+        QToolTip.showText(event.globalPos(), text, widget, QRect() if rect is None else rect)
+    else:
+        QToolTip.hideText()
+
+
+class TaskCard(QWidget):
+    """The interactive row on top of the hovered or current task: switch, intent menu, delete, context menu.
+
+    It paints nothing itself (the delegate paints the row below it); its controls sit exactly where the
+    delegate paints their pictures, and it is told about its task by the view (``set_task``).
+    """
+
+    enabled_toggled = Signal(str, bool)
+    delete_requested = Signal(str)
+    intent_chosen = Signal(str, str)
+    entered = Signal(str)
+    pressed = Signal(str)
+    pinned_changed = Signal()   # a menu of this card opened or closed
+
+    def __init__(self, task: Task, delegate: TaskDelegate, now: Callable[[], float], home: QWidget,
+                 parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("taskCard")
+        self._delegate = delegate
+        self._home = home   # where the focus goes when this row's focused control is disabled
+        self._now = now
+        self._task = task
+        self._error = ""
+        self._hovered = False
+        self._menus_open = 0
+        self.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+        self.toggle = ToggleSwitch(self)
+        self.toggle.setToolTip(TOGGLE_TIP)
+        self.toggle.toggled.connect(self._on_toggle_toggled)
+        self.intent_button = IntentChip(self)
+        menu = QMenu(self.intent_button)
+        self._intent_actions = add_intent_actions(menu, task.intent)
+        menu.triggered.connect(self._on_intent_menu_triggered)
+        self._watch_menu(menu)
+        self.intent_button.setMenu(menu)
+        self.delete_button = make_delete_button(self)
+        self.delete_button.clicked.connect(self._on_delete_button_clicked)
+        self.set_task(task)
+
+    @property
+    def task(self) -> Task:
+        return self._task
+
+    @property
+    def is_pinned(self) -> bool:
+        """A menu of this card is open: the card must stay."""
+        return self._menus_open > 0
+
+    @property
+    def error(self) -> str:
+        return self._error
+
+    def set_task(self, task: Task, *, busy: bool = False, error: str = "") -> None:
+        """Show a new snapshot of the task (while busy, the controls keep what the user just chose)."""
+        self._task = task
+        self._error = error
+        title = task.title
+        words = intent_words(task)
+        self.setAccessibleName(f"Task: {title}")
+        self.setAccessibleDescription(row_description(task, self._now(), error))
+        self.toggle.setVisible(not task.is_system)
+        self.toggle.setAccessibleName(f"Enable task {title}")
+        self.delete_button.setAccessibleName(f"Delete task {title}")
+        self.intent_button.setText(words)
+        self.intent_button.setAccessibleName(f"Intent of task {title}: {words}")
+        self.intent_button.setToolTip(intent_tip(task))
+        if not busy:
+            self.toggle.blockSignals(True)
+            self.toggle.setChecked(task.enabled)
+            self.toggle.blockSignals(False)
+            action = self._intent_actions.get(task.intent)
+            if action is not None:
+                action.setChecked(True)
+        self.set_busy(busy)
+        self._place()
+        self._update_delete_visibility()
+
+    def set_busy(self, busy: bool) -> None:
+        """Disable the controls while a change is in flight."""
+        if busy and self.has_focus_inside():
+            # A disabled widget passes the focus on to the next one in the window: keep it in the list.
+            self._home.setFocus(Qt.FocusReason.OtherFocusReason)
+        for control in (self.toggle, self.delete_button, self.intent_button):
+            control.setEnabled(not busy)
+
+    def refresh_times(self) -> None:
+        self._place()
+        self.setAccessibleDescription(row_description(self._task, self._now(), self._error))
+
+    def _place(self) -> None:
+        width = self.width() if self.width() > 0 else self._delegate.row_width()
+        geometry = self._delegate.geometry(self._task, self._error, width)
+        metrics = self._delegate.metrics()
+        _, _, chip = metrics.details_and_chip(geometry, details_text(self._task, self._now()),
+                                              intent_words(self._task))
+        self.intent_button.setGeometry(chip)
+        if geometry.toggle is not None:
+            self.toggle.setGeometry(geometry.toggle)
+        if geometry.delete is not None:
+            self.delete_button.setGeometry(geometry.delete)
+
+    def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802 (Qt override)
+        super().resizeEvent(event)
+        self._place()
+
+    # --- hover and focus reveal the delete button -----------------------------------------------
+
+    @property
+    def is_hovered(self) -> bool:
+        return self._hovered
+
+    def set_hovered(self, on: bool) -> None:
+        if on != self._hovered:
+            self._hovered = on
+            self._update_delete_visibility()
+
+    def tab_stops(self) -> list[QWidget]:
+        """The controls Tab visits, in order."""
+        if self._task.is_system:
+            return [self.intent_button]
+        return [self.toggle, self.intent_button, self.delete_button]
+
+    def set_tab_stops(self, on: bool) -> None:
+        """Only the current row's controls are in the Tab order (a hovered row's are for the mouse)."""
+        self.toggle.setFocusPolicy(Qt.FocusPolicy.StrongFocus if on else Qt.FocusPolicy.ClickFocus)
+        for button in (self.intent_button, self.delete_button):
+            button.setFocusPolicy(Qt.FocusPolicy.TabFocus if on else Qt.FocusPolicy.NoFocus)
+
+    def has_focus_inside(self) -> bool:
+        focus = QApplication.focusWidget()
+        return focus is not None and (focus is self or self.isAncestorOf(focus))
+
+    def _update_delete_visibility(self) -> None:
+        focused = any(w.hasFocus() for w in (self.toggle, self.delete_button, self.intent_button))
+        self.delete_button.setVisible(not self._task.is_system and (self._hovered or focused))
+
+    def on_focus_changed(self) -> None:
+        """Keyboard focus moved into or out of this card (the delete button shows while it is inside)."""
+        self._update_delete_visibility()
+
+    def enterEvent(self, event: QEnterEvent) -> None:  # noqa: N802 (Qt override)
+        self.set_hovered(True)
+        self.entered.emit(self._task.id)
+        super().enterEvent(event)
+
+    def leaveEvent(self, event: QEvent) -> None:  # noqa: N802 (Qt override)
+        self.set_hovered(False)
+        super().leaveEvent(event)
+
+    def mousePressEvent(self, event: QMouseEvent) -> None:  # noqa: N802 (Qt override)
+        if event.button() == Qt.MouseButton.LeftButton:
+            self.pressed.emit(self._task.id)
+        super().mousePressEvent(event)
+
+    def wheelEvent(self, event: QWheelEvent) -> None:  # noqa: N802 (Qt override)
+        event.ignore()   # the page scrolls
+
+    def event(self, event: QEvent) -> bool:
+        if event.type() == QEvent.Type.ToolTip and isinstance(event, QHelpEvent):
+            show_tooltip(event, self._delegate.metrics().tooltip_at(self._task, event.pos(), self.width(),
+                                                                     self._error, self._now()), self)
+            return True
+        return super().event(event)
+
+    def keyPressEvent(self, event: QKeyEvent) -> None:  # noqa: N802 (Qt override)
+        if event.key() == Qt.Key.Key_Delete and not self._task.is_system:
+            self.delete_requested.emit(self._task.id)
+            return
+        super().keyPressEvent(event)
+
+    def contextMenuEvent(self, event: QContextMenuEvent) -> None:  # noqa: N802 (Qt override)
+        menu = task_menu(self, self._task, on_toggle=self._on_toggle_action_triggered,
+                         on_intent=self._choose_intent, on_delete=self._on_delete_button_clicked)
+        self._watch_menu(menu)
+        menu.popup(event.globalPos())
+
+    def _watch_menu(self, menu: QMenu) -> None:
+        """While ``menu`` is open the card is pinned (it must outlive the hover that opened it)."""
+        menu.aboutToShow.connect(self._on_menu_about_to_show)
+        menu.aboutToHide.connect(self._on_menu_about_to_hide)
+
+    # --- slots ----------------------------------------------------------------------------------
+
+    def _on_toggle_toggled(self, checked: bool) -> None:
+        self.enabled_toggled.emit(self._task.id, checked)
+
+    def _on_toggle_action_triggered(self) -> None:
+        self.enabled_toggled.emit(self._task.id, not self._task.enabled)
+
+    def _on_delete_button_clicked(self) -> None:
+        self.delete_requested.emit(self._task.id)
+
+    def _on_intent_menu_triggered(self, action: QAction) -> None:
+        self._choose_intent(str(action.data()))
+
+    def _choose_intent(self, intent: str) -> None:
+        if intent != self._task.intent:
+            self.intent_chosen.emit(self._task.id, intent)
+
+    def _on_menu_about_to_show(self) -> None:
+        self._menus_open += 1
+        self.pinned_changed.emit()
+
+    def _on_menu_about_to_hide(self) -> None:
+        self._menus_open = max(0, self._menus_open - 1)
+        self.pinned_changed.emit()
