@@ -66,10 +66,17 @@ class ActivityLogRepository:
                 LogEntry(row_id, task_id, tick_at, "in_progress", result, None, created + n * 1e-6, title, generation)
                 for n, (row_id, (task_id, title)) in enumerate(zip(ids, tasks, strict=True))
             ]
-            await tx.executemany(
+            # One statement over a JSON array, not executemany: that gives up and retakes the GIL for every
+            # row, and with the GUI's thread busy a thousand rows then took seconds instead of ~40 ms.
+            # ``created_at`` is computed in SQL exactly as above (the same IEEE operations), never parsed.
+            await tx.execute(
                 """INSERT INTO subconscious_log (id, task_id, tick_at, decision, result, duration_ms, created_at,
-                       task_title, generation, updated_at) VALUES (?, ?, ?, 'in_progress', ?, NULL, ?, ?, ?, ?)""",
-                [(e.id, e.task_id, tick_at, result, e.created_at, e.task_title, generation, now) for e in entries],
+                       task_title, generation, updated_at)
+                   SELECT json_extract(value, '$[0]'), json_extract(value, '$[1]'), ?, 'in_progress', ?, NULL,
+                          ? + key * 1e-6, json_extract(value, '$[2]'), ?, ?
+                   FROM json_each(?)""",
+                (tick_at, result, created, generation, now,
+                 json.dumps([[e.id, e.task_id, e.task_title] for e in entries])),
             )
         return entries
 
@@ -88,8 +95,8 @@ class ActivityLogRepository:
         if tx is None:
             async with self._db.transaction() as own:
                 return await self.finish_many(outcomes, now, tx=own)
-        # One statement over a JSON array of the outcomes: for a thousand rows, a third faster than binding
-        # a thousand parameter sets.
+        # One statement over a JSON array of the outcomes (see start_many), also a third faster than
+        # executemany on a quiet machine.
         await tx.execute(
             """UPDATE subconscious_log SET decision = json_extract(o.value, '$[1]'),
                       result = json_extract(o.value, '$[2]'), duration_ms = json_extract(o.value, '$[3]'),

@@ -128,13 +128,18 @@ class TaskRepository:
                 return await self.advance_many(advances, now, tx=own)
         # Most tasks only remember when they ran (one statement for all of them); cron tasks move on and a
         # ``once`` task may complete (one row each).
-        ran_only = [a for a in advances if a.next_run_at == a.task.next_run_at and a.completed == a.task.completed]
-        moved = [a for a in advances if a.next_run_at != a.task.next_run_at or a.completed != a.task.completed]
-        for last_run_at in {a.last_run_at for a in ran_only}:
+        ran_only: dict[float, list[str]] = {}  # last_run_at -> ids whose schedule stays as it is
+        moved: list[Advance] = []
+        for advance in advances:
+            if advance.next_run_at == advance.task.next_run_at and advance.completed == advance.task.completed:
+                ran_only.setdefault(advance.last_run_at, []).append(advance.task.id)
+            else:
+                moved.append(advance)
+        for last_run_at, ids in ran_only.items():
             await tx.execute(
                 """UPDATE subconscious_tasks SET last_run_at = ?, updated_at = ?
                    WHERE id IN (SELECT value FROM json_each(?))""",
-                (last_run_at, now, json.dumps([a.task.id for a in ran_only if a.last_run_at == last_run_at])),
+                (last_run_at, now, json.dumps(ids)),
             )
         if moved:
             await tx.executemany(
