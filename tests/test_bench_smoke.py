@@ -71,3 +71,18 @@ def test_idle_bench_prints_its_figures() -> None:
     assert figures(lines, "idle RSS headless, after a tick: median ")
     assert figures(lines, "idle CPU headless, after a tick, over ")
     assert_budgets(lines, 3)
+
+
+@pytest.mark.e2e
+def test_window_first_paint_prints_its_figures() -> None:
+    lines = run_bench("window_first_paint.py")
+    assert figures(lines, "window first paint, ")
+    assert_budgets(lines, 1)
+
+
+@pytest.mark.e2e
+def test_gui_bench_prints_its_figures() -> None:
+    lines = run_bench("gui_bench.py")
+    assert figures(lines, "event-loop stall during a tick over 100 tasks")
+    assert figures(lines, "idle GUI")
+    assert any("event-loop stall p99" in line for line in figures(lines, "BUDGET "))
