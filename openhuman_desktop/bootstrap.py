@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
@@ -32,6 +33,7 @@ from openhuman_desktop.subconscious.evaluator import ModelEvaluator
 from openhuman_desktop.subconscious.executor import TaskExecutor
 from openhuman_desktop.subconscious.intent import ModelIntentClassifier
 from openhuman_desktop.subconscious.service import SubconsciousService
+from openhuman_desktop.subconscious.workspace_index import WorkspaceIndex
 from openhuman_desktop.supervisor import TaskSupervisor
 from openhuman_desktop.watch import watch_file
 
@@ -54,6 +56,7 @@ class Services:
     subconscious: SubconsciousService
     engine: SubconsciousEngine
     rpc: RpcServer
+    workspace_index: WorkspaceIndex | None = None
     _closers: list[Callable[[], Awaitable[None]]] = field(default_factory=list)
     _closed: bool = False
 
@@ -62,6 +65,8 @@ class Services:
         await self.subconscious.seed_defaults()
         await self.subconscious.sync_heartbeat_file()
         await self.engine.start()
+        if self.workspace_index is not None:  # built in the background: the first tick finds it ready
+            self.tasks.spawn(asyncio.to_thread(self.workspace_index.warm), name="workspace-index")
         self.tasks.spawn(watch_file(self.paths.config_file, self.clock, self._on_config_changed), name="watch-config")
         self.tasks.spawn(
             watch_file(self.paths.heartbeat_file, self.clock, self._on_heartbeat_file_changed), name="watch-heartbeat"
@@ -110,6 +115,8 @@ class Services:
         await self.rpc.aclose()
         await self.engine.aclose()
         await self.tasks.cancel_all()
+        if self.workspace_index is not None:
+            await self.workspace_index.aclose()
         await self.models.aclose()
         await self.memory.aclose()
         await self.store.aclose()
@@ -151,12 +158,13 @@ async def build(paths: Paths, loaded: config.LoadedConfig, clock: Clock | None =
     async def model_lines() -> list[str]:
         return [f"{tier} model: {'ok' if h.ok else 'problem'} — {h.message}" for tier, h in models.health.items()]
 
+    files = WorkspaceIndex(paths.workspace)
     reporter = report.SituationReporter(
         [
             report.environment_section(paths.workspace),
             report.tasks_section,
             report.memory_section(recent_memories),
-            report.files_section(paths.workspace),
+            report.files_section(paths.workspace, files),
             report.lines_section("Skill health", skill_lines),
             report.lines_section("Model health", model_lines),
         ],
@@ -177,5 +185,5 @@ async def build(paths: Paths, loaded: config.LoadedConfig, clock: Clock | None =
     rpc = RpcServer(Dispatcher(table), paths.rpc_file, live().rpc_port)
     return Services(
         paths=paths, settings=live, bus=bus, clock=clock, tasks=supervisor, store=store, memory=memory,
-        models=models, skills=skills, subconscious=service, engine=engine, rpc=rpc,
+        models=models, skills=skills, subconscious=service, engine=engine, rpc=rpc, workspace_index=files,
     )

@@ -74,6 +74,13 @@ class WorkspaceScan:
     signature: str
 
 
+class WorkspaceSource(Protocol):
+    """Answers :func:`scan_workspace` for one workspace (the kept index); safe to call from any thread."""
+
+    def scan(self, since: float | None) -> WorkspaceScan:
+        ...
+
+
 def one_line(text: str) -> str:
     """``text`` on one line: data in the report must never start a line of its own (a fake task line).
 
@@ -120,49 +127,90 @@ def _excerpt(path: Path) -> str | None:
         return None
 
 
-def scan_workspace(root: Path, since: float | None) -> WorkspaceScan:
+# One file of the workspace: (relative path, size, mtime_ns, mtime).
+FileStamp = tuple[str, int, int, float]
+
+
+def list_folder(directory: str, prefix: str) -> tuple[list[FileStamp | None], list[str]]:
+    """One folder by the workspace rules: its files and the subfolders to walk, each in name order.
+
+    Args:
+        directory: the folder's path.
+        prefix: its path relative to the workspace root with a trailing "/" ("" for the root itself).
+
+    Returns:
+        Every entry that counts towards ``MAX_FILES_SCANNED`` (a stamp for a regular file, ``None``
+        for anything else: symbolic link, socket, vanished), and the names of the subfolders to enter.
+    """
+    at_root = not prefix
+    folders, files = _entries(directory)
+    counted: list[FileStamp | None] = []
+    for entry in files:
+        name = entry.name
+        if name[:1] == "." or (at_root and name in ROOT_FILES_SKIPPED):
+            continue
+        try:
+            info = entry.stat(follow_symlinks=False)
+        except OSError:
+            counted.append(None)
+            continue
+        # A symlink could lead out of the workspace: never read it.
+        is_regular = S_ISREG(info.st_mode)
+        counted.append((prefix + name, info.st_size, info.st_mtime_ns, info.st_mtime) if is_regular else None)
+    walked = [
+        entry.name for entry in folders
+        if entry.name[:1] != "." and entry.name not in SKIPPED and not (at_root and entry.name in INTERNAL)
+        and not entry.is_symlink()  # listed as a folder by os.walk, never entered
+    ]
+    return counted, walked
+
+
+def stamp_bytes(stamps: Sequence[FileStamp | None]) -> bytes:
+    """What the signature covers of these files, in their order (undecodable names included)."""
+    return "".join(f"{stamp[0]}\x00{stamp[1]}\x00{stamp[2]}\x00" for stamp in stamps if stamp is not None).encode(
+        "utf-8", "surrogateescape")
+
+
+def changed_files(root: Path, found: list[tuple[float, str, int]]) -> list[ChangedFile]:
+    """The newest ``MAX_FILES_LISTED`` of ``found`` ((-mtime, path, size) each), with excerpts read for them only."""
+    return [
+        ChangedFile(relative, size, -negative_mtime, _excerpt(root / relative))
+        for negative_mtime, relative, size in heapq.nsmallest(MAX_FILES_LISTED, found)
+    ]
+
+
+def scan_workspace(root: Path, since: float | None, index: WorkspaceSource | None = None) -> WorkspaceScan:
     """Files under ``root`` modified after ``since`` (newest first), and a signature of every file.
 
     The user's regular files only: no symbolic links (one could lead out of the workspace), nothing in
     the app's own folders, hidden folders or tool caches. Folders are walked top-down with names sorted
-    (a folder's files, then each subfolder in turn), so the signature is stable. One ``lstat`` per file
-    is the floor of this scan; everything else stays off the per-file path (no ``Path``, no generator).
+    (a folder's files, then each subfolder in turn): that canonical order makes the signature stable,
+    and :class:`~openhuman_desktop.subconscious.workspace_index.WorkspaceIndex` keeps the same one.
+
+    Args:
+        root: the workspace.
+        since: the moment after which a file counts as changed (``None``: every file).
+        index: the kept index of this workspace, when there is one: it answers the same without
+            walking folders that did not change. Without it, this is the plain full walk.
     """
-    stamps: list[str] = []
+    if index is not None:
+        return index.scan(since)
+    signed: list[bytes] = []
     found: list[tuple[float, str, int]] = []  # (-mtime, path, size): tuple order is newest first, then path
-    scanned = 0
-    pending: list[tuple[str, str]] = [(os.fspath(root), "")]  # (folder, its relative path with a trailing "/")
-    while pending and scanned <= MAX_FILES_SCANNED:
-        directory, prefix = pending.pop()
-        at_root = not prefix
-        folders, files = _entries(directory)
-        for entry in files:
-            name = entry.name
-            if name[:1] == "." or (at_root and name in ROOT_FILES_SKIPPED):
-                continue
-            scanned += 1
-            if scanned > MAX_FILES_SCANNED:
-                break
-            try:
-                info = entry.stat(follow_symlinks=False)
-            except OSError:
-                continue
-            if not S_ISREG(info.st_mode):  # a symlink could lead out of the workspace: never read it
-                continue
-            relative = prefix + name
-            stamps.append(f"{relative}\x00{info.st_size}\x00{info.st_mtime_ns}\x00")
-            if since is None or info.st_mtime > since:
-                found.append((-info.st_mtime, relative, info.st_size))
-        pending.extend(reversed([
-            (entry.path, f"{prefix}{entry.name}/") for entry in folders
-            if entry.name[:1] != "." and entry.name not in SKIPPED and not (at_root and entry.name in INTERNAL)
-            and not entry.is_symlink()  # listed as a folder by os.walk, never entered
-        ]))
-    changed = [
-        ChangedFile(relative, size, -negative_mtime, _excerpt(root / relative))
-        for negative_mtime, relative, size in heapq.nsmallest(MAX_FILES_LISTED, found)
-    ]
-    return WorkspaceScan(changed, hashlib.sha256("".join(stamps).encode()).hexdigest())
+    remaining = MAX_FILES_SCANNED
+    base = os.fspath(root)
+    pending = [""]  # relative paths of folders, with a trailing "/" (the root is "")
+    while pending and remaining > 0:
+        prefix = pending.pop()
+        counted, walked = list_folder(os.path.join(base, prefix), prefix)
+        if len(counted) > remaining:
+            del counted[remaining:]
+        remaining -= len(counted)
+        signed.append(stamp_bytes(counted))
+        found.extend((-stamp[3], stamp[0], stamp[1]) for stamp in counted
+                     if stamp is not None and (since is None or stamp[3] > since))
+        pending.extend(reversed([f"{prefix}{name}/" for name in walked]))
+    return WorkspaceScan(changed_files(root, found), hashlib.sha256(b"".join(signed)).hexdigest())
 
 
 class SituationReporter:
@@ -292,11 +340,15 @@ def memory_section(recent: Callable[[float | None], Awaitable[list[tuple[str, st
     return build
 
 
-def files_section(root: Path) -> SectionSource:
-    """Workspace files changed since the last successful tick: names, sizes, short excerpts."""
+def files_section(root: Path, index: WorkspaceSource | None = None) -> SectionSource:
+    """Workspace files changed since the last successful tick: names, sizes, short excerpts.
+
+    With ``index`` (kept across ticks, see ``workspace_index``) only the folders that changed are read
+    again; without it every tick walks the whole workspace.
+    """
 
     async def build(tasks: Sequence[Task], since: float | None, now: float) -> Section:
-        scan = await asyncio.to_thread(scan_workspace, root, since)
+        scan = await asyncio.to_thread(scan_workspace, root, since, index)
         if not scan.changed:
             return Section("Changed workspace files", "None since the last check.", signature=scan.signature)
         lines = []
