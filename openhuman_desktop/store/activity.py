@@ -9,6 +9,7 @@ from collections.abc import Sequence
 from openhuman_desktop.store.database import Database, Transaction
 from openhuman_desktop.store.ids import time_ordered_id, time_ordered_ids
 from openhuman_desktop.store.records import LOG_COLUMNS, LogEntry
+from openhuman_desktop.store.schema import TASK_KEY
 
 MAX_PAGE = 1000
 # A clock that stepped back by more than this is taken as it is (rows then sort by the new time).
@@ -139,15 +140,19 @@ class ActivityLogRepository:
         clauses: list[str] = []
         params: list[object] = []
         if task_id is not None:
-            clauses.append("task_id = ?")
-            params.append(task_id)
+            # The index key, then the id itself; "+" keeps SQLite from rewriting the key with the id's value
+            # (constant propagation), which would hide the key from the index.
+            clauses.append(f"{TASK_KEY} = substr(?, -8) AND +task_id = ?")
+            params.extend((task_id, task_id))
         if before is not None:
             clauses.append("created_at < ?")
             params.append(before)
         where = ("WHERE " + " AND ".join(clauses)) if clauses else ""
+        # One task's rows always come from its index (never a walk of the whole log for a task with few rows).
+        table = "subconscious_log INDEXED BY idx_log_task" if task_id is not None else "subconscious_log"
         params.append(max(1, min(limit, MAX_PAGE)))
         rows = await self._db.fetchall(
-            f"SELECT {LOG_COLUMNS} FROM subconscious_log {where} ORDER BY created_at DESC, id DESC LIMIT ?", params
+            f"SELECT {LOG_COLUMNS} FROM {table} {where} ORDER BY created_at DESC, id DESC LIMIT ?", params
         )
         return [LogEntry.from_row(row) for row in rows]
 

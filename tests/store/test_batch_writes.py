@@ -1,8 +1,11 @@
-"""A tick's batched writes: the snapshots they return are exactly what the database holds."""
+"""A tick's batched writes return exactly what the database holds; the per-task index and its migration."""
 
 from __future__ import annotations
 
-from openhuman_desktop.store import Advance, SubconsciousStore, Task
+from pathlib import Path
+
+from openhuman_desktop.store import Advance, Database, SubconsciousStore, Task, open_subconscious_store
+from openhuman_desktop.store.schema import MIGRATIONS, TASK_KEY
 
 NOW = 1_790_000_000.123456
 
@@ -51,3 +54,38 @@ async def test_advancing_stores_each_schedule(store: SubconsciousStore) -> None:
         assert await store.tasks.get(task.id) == task
     assert [(t.last_run_at, t.next_run_at, t.completed) for t in returned] == [
         (NOW, None, False), (NOW, NOW + 3600, False), (NOW, None, True)]
+
+
+async def test_tasks_whose_ids_end_alike_keep_their_own_rows(store: SubconsciousStore) -> None:
+    # The per-task index is keyed by the id's last 8 characters; the id itself still decides.
+    first, second = "first-task-1234abcd", "other-task-1234abcd"
+    await store.log.start_many([(first, "First"), (second, "Second"), (first, "First")], NOW, 1, NOW)
+    assert [entry.task_title for entry in await store.log.page(task_id=first)] == ["First", "First"]
+    assert [entry.task_title for entry in await store.log.page(task_id=second)] == ["Second"]
+    assert await store.log.page(task_id="no-such-task-1234abcd") == []
+
+
+async def test_the_task_filter_is_an_index_search(store: SubconsciousStore) -> None:
+    rows = await store.db.fetchall(
+        "EXPLAIN QUERY PLAN SELECT id FROM subconscious_log INDEXED BY idx_log_task "
+        f"WHERE {TASK_KEY} = substr(?, -8) AND +task_id = ? AND created_at < ? ORDER BY created_at DESC LIMIT 5",
+        ("x", "x", NOW),
+    )
+    assert any("SEARCH subconscious_log USING INDEX idx_log_task (<expr>=? AND created_at<?)" in row[3] for row in rows)
+
+
+async def test_a_version_1_database_is_migrated_with_its_rows(tmp_path: Path) -> None:
+    path = tmp_path / "old.db"
+    old = await Database.open(path, MIGRATIONS[:1])
+    await old.execute(
+        """INSERT INTO subconscious_log (id, task_id, tick_at, decision, result, duration_ms, created_at, task_title)
+           VALUES ('row-1', 'task-0001', 1.0, 'noop', 'Nothing new', 5, 1.0, 'Old task')"""
+    )
+    await old.aclose()
+    store = await open_subconscious_store(path)
+    try:
+        assert [entry.id for entry in await store.log.page(task_id="task-0001")] == ["row-1"]
+        names = {row[0] for row in await store.db.fetchall("SELECT name FROM sqlite_master WHERE type = 'index'")}
+        assert "idx_log_task" in names and "idx_log_task_created" not in names
+    finally:
+        await store.aclose()
