@@ -7,7 +7,7 @@ import math
 from collections.abc import Sequence
 
 from openhuman_desktop.store.database import Database, Transaction
-from openhuman_desktop.store.ids import time_ordered_id, time_ordered_ids
+from openhuman_desktop.store.ids import time_ordered_ids
 from openhuman_desktop.store.records import LOG_COLUMNS, LogEntry
 from openhuman_desktop.store.schema import TASK_KEY
 
@@ -30,24 +30,8 @@ class ActivityLogRepository:
     async def start(
         self, task_id: str, task_title: str, tick_at: float, generation: int, now: float, result: str = "Evaluating..."
     ) -> LogEntry:
-        """Insert the ``in_progress`` row of a task for one tick.
-
-        ``created_at`` is the paging cursor (``before``), so no two rows share it: a row written in the
-        same instant as the newest one is stamped a microsecond after it.
-        """
-        async with self._db.transaction() as tx:
-            newest = await tx.fetchone("SELECT max(created_at) FROM subconscious_log")
-            created = _after(now, newest[0] if newest else None)
-            entry = LogEntry(
-                id=time_ordered_id(now), task_id=task_id, tick_at=tick_at, decision="in_progress", result=result,
-                duration_ms=None, created_at=created, task_title=task_title, generation=generation,
-            )
-            await tx.execute(
-                """INSERT INTO subconscious_log (id, task_id, tick_at, decision, result, duration_ms, created_at,
-                       task_title, generation, updated_at) VALUES (?, ?, ?, ?, ?, NULL, ?, ?, ?, ?)""",
-                (entry.id, task_id, tick_at, entry.decision, result, created, task_title, generation, now),
-            )
-        return entry
+        """Insert the ``in_progress`` row of one task for one tick (see ``start_many``)."""
+        return (await self.start_many([(task_id, task_title)], tick_at, generation, now, result))[0]
 
     async def start_many(
         self, tasks: Sequence[tuple[str, str]], tick_at: float, generation: int, now: float,
@@ -55,7 +39,8 @@ class ActivityLogRepository:
     ) -> list[LogEntry]:
         """Insert the ``in_progress`` rows of a tick's due tasks (``(task_id, title)`` pairs) in one transaction.
 
-        Each row gets its own ``created_at`` (a microsecond apart), so paging never skips or repeats one.
+        ``created_at`` is the paging cursor (``before``), so no two rows share it: each row gets its own, a
+        microsecond apart, and a row written in the same instant as the newest one is stamped after it.
         """
         if not tasks:
             return []
