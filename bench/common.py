@@ -270,6 +270,9 @@ def depths(total: int, wanted: Sequence[int]) -> list[int]:
     return sorted(set(result))
 
 
+CLOSED_PORT_URL = "http://127.0.0.1:9"  # a model endpoint where nothing listens: the app's checks fail fast
+
+
 # --- a fake model server in a process of its own -------------------------------------------------
 
 _MODEL_SERVER = """

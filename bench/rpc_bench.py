@@ -14,6 +14,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.common import (  # noqa: E402
+    CLOSED_PORT_URL,
     AppProcess,
     RpcCaller,
     budget,
@@ -37,7 +38,6 @@ from openhuman_desktop.rpc.protocol import Dispatcher  # noqa: E402
 PAGE = 50
 PAGE_BUDGET_MS = 5.0
 WANTED_DEPTHS = (0, 1_000, 100_000, 500_000, 999_000)
-CLOSED_PORT_URL = "http://127.0.0.1:9"  # nothing listens: the app's model check fails fast, no real Ollama
 
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:

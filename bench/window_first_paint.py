@@ -25,6 +25,7 @@ from PySide6.QtCore import QEvent, QObject  # noqa: E402
 from PySide6.QtWidgets import QApplication  # noqa: E402
 
 from bench.common import (  # noqa: E402
+    CLOSED_PORT_URL,
     budget,
     bulk_insert_log,
     bulk_insert_tasks,
@@ -41,7 +42,6 @@ from openhuman_desktop.qt.bridge import CoreBridge  # noqa: E402
 from openhuman_desktop.qt.intelligence import IntelligenceWindow  # noqa: E402
 
 BUDGET_MS = 300.0
-CLOSED_PORT_URL = "http://127.0.0.1:9"  # nothing listens: no real Ollama is needed
 
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:

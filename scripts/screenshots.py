@@ -411,6 +411,25 @@ def settle(seconds: float = 1.2) -> None:
     time.sleep(seconds)
 
 
+def wait_in_tray(app: App, session: XSession) -> None:
+    """Until the app's tray icon shows and it answers, then a moment to paint."""
+    wait_for("the tray icon", session.tray_icon_rect, timeout=30)
+    print(f"  tray icon visible {time.monotonic() - app.started:.2f} s after launch")
+    app.wait_ready()
+    settle(0.8)
+
+
+def grab_tray_icon(session: XSession, grab: Grabber, name: str) -> None:
+    """The tray icon, magnified four times, with a little of the panel around it."""
+    x, y, width, height = wait_for("the tray icon", session.tray_icon_rect)
+    grab.region(name, x - 8, y, width + 16, height, scale=4)
+
+
+def stop_with_sigterm(app: App) -> None:
+    app.process.send_signal(signal.SIGTERM)
+    app.wait_exit("SIGTERM")
+
+
 # --- the scenarios ----------------------------------------------------------------------------------------
 
 
@@ -418,12 +437,8 @@ def tray_scenario(session: XSession, grab: Grabber, workspace: Path, logs: Path,
     print("light theme, with a system tray:")
     app = App(session, workspace, logs, label="light")
     try:
-        rect = wait_for("the tray icon", session.tray_icon_rect, timeout=30)
-        print(f"  tray icon visible {time.monotonic() - app.started:.2f} s after launch")
-        app.wait_ready()
-        settle(1.0)
-        x, y, width, height = session.tray_icon_rect() or rect
-        grab.region("tray-attention", x - 8, y, width + 16, height, scale=4)
+        wait_in_tray(app, session)
+        grab_tray_icon(session, grab, "tray-attention")
         hover_tray_icon(session)
         grab.region("tray-tooltip", SCREEN[0] - 420, 0, 420, 160)
         open_tray_menu(session)
@@ -447,8 +462,7 @@ def tray_scenario(session: XSession, grab: Grabber, workspace: Path, logs: Path,
         if triggered.returncode != 0:
             raise ScreenshotError(f"rpc subconscious_trigger failed: {triggered.stderr}")
         settle(1.5)
-        x, y, width, height = session.tray_icon_rect() or rect
-        grab.region("tray-thinking", x - 8, y, width + 16, height, scale=4)
+        grab_tray_icon(session, grab, "tray-thinking")
         grab.window("window-thinking", window)
         wait_for("the tick to finish", lambda: app_state(app) != "ticking", timeout=30, interval=0.3)
 
@@ -460,8 +474,7 @@ def tray_scenario(session: XSession, grab: Grabber, workspace: Path, logs: Path,
         app.cli("rpc", "subconscious_trigger")
         wait_for("the degraded state", lambda: app_state(app) == "degraded", timeout=30, interval=0.3)
         settle(0.8)
-        x, y, width, height = session.tray_icon_rect() or rect
-        grab.region("tray-problem", x - 8, y, width + 16, height, scale=4)
+        grab_tray_icon(session, grab, "tray-problem")
         hover_tray_icon(session)
         grab.region("tray-problem-tooltip", SCREEN[0] - 720, 0, 720, 160)
         open_tray_menu(session)
@@ -483,17 +496,14 @@ def dark_scenario(session: XSession, grab: Grabber, workspace: Path, logs: Path)
     print("dark theme, with a system tray:")
     app = App(session, workspace, logs, extra_env={"OPENHUMAN_COLOR_SCHEME": "dark"}, label="dark")
     try:
-        wait_for("the tray icon", session.tray_icon_rect, timeout=30)
-        app.wait_ready()
-        settle(0.8)
+        wait_in_tray(app, session)
         open_tray_menu(session)
         grab.region("tray-menu-dark", SCREEN[0] - 360, 0, 360, 240)
         close_menu(session)
         window = open_window_by_second_launch(app)
         settle()
         grab.window("window-dark", window)
-        app.process.send_signal(signal.SIGTERM)
-        app.wait_exit("SIGTERM")
+        stop_with_sigterm(app)
     finally:
         app.close()
 
@@ -502,16 +512,12 @@ def hidpi_scenario(session: XSession, grab: Grabber, workspace: Path, logs: Path
     print("HiDPI (QT_SCALE_FACTOR=2), with a system tray:")
     app = App(session, workspace, logs, extra_env={"QT_SCALE_FACTOR": "2"}, label="hidpi")
     try:
-        wait_for("the tray icon", session.tray_icon_rect, timeout=30)
-        app.wait_ready()
-        settle(0.8)
-        x, y, width, height = wait_for("the tray icon", session.tray_icon_rect)
-        grab.region("tray-attention-hidpi", x - 8, y, width + 16, height, scale=4)
+        wait_in_tray(app, session)
+        grab_tray_icon(session, grab, "tray-attention-hidpi")
         open_tray_menu(session)
         grab.region("tray-menu-hidpi", SCREEN[0] - 560, 0, 560, 420)
         close_menu(session)
-        app.process.send_signal(signal.SIGTERM)
-        app.wait_exit("SIGTERM")
+        stop_with_sigterm(app)
     finally:
         app.close()
 

@@ -179,7 +179,7 @@ def changed_files(root: Path, found: list[tuple[float, str, int]]) -> list[Chang
     ]
 
 
-def scan_workspace(root: Path, since: float | None, index: WorkspaceSource | None = None) -> WorkspaceScan:
+def scan_workspace(root: Path, since: float | None) -> WorkspaceScan:
     """Files under ``root`` modified after ``since`` (newest first), and a signature of every file.
 
     The user's regular files only: no symbolic links (one could lead out of the workspace), nothing in
@@ -190,11 +190,7 @@ def scan_workspace(root: Path, since: float | None, index: WorkspaceSource | Non
     Args:
         root: the workspace.
         since: the moment after which a file counts as changed (``None``: every file).
-        index: the kept index of this workspace, when there is one: it answers the same without
-            walking folders that did not change. Without it, this is the plain full walk.
     """
-    if index is not None:
-        return index.scan(since)
     signed: list[bytes] = []
     found: list[tuple[float, str, int]] = []  # (-mtime, path, size): tuple order is newest first, then path
     remaining = MAX_FILES_SCANNED
@@ -348,7 +344,10 @@ def files_section(root: Path, index: WorkspaceSource | None = None) -> SectionSo
     """
 
     async def build(tasks: Sequence[Task], since: float | None, now: float) -> Section:
-        scan = await asyncio.to_thread(scan_workspace, root, since, index)
+        if index is not None:
+            scan = await asyncio.to_thread(index.scan, since)
+        else:
+            scan = await asyncio.to_thread(scan_workspace, root, since)
         if not scan.changed:
             return Section("Changed workspace files", "None since the last check.", signature=scan.signature)
         lines = []

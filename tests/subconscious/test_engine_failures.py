@@ -15,6 +15,7 @@ from openhuman_desktop.subconscious.engine import (
     CANCELLED_SUPERSEDED,
     TICK_FAILED,
 )
+from openhuman_desktop.subconscious.workspace_index import WorkspaceIndex
 from tests.fakes.engine_harness import (
     LOCAL_MODEL,
     Brain,
@@ -350,12 +351,12 @@ async def test_a_bug_in_a_tick_fails_its_rows_instead_of_leaving_them_running(
 ) -> None:
     async with open_harness(tmp_path, monkeypatch) as h:
         task = await h.add_task("Check my inbox")
-        real_scan = report.scan_workspace
+        real_scan = WorkspaceIndex.scan
 
         def broken(*args: object) -> report.WorkspaceScan:
             raise RuntimeError("a bug in the file scan")
 
-        monkeypatch.setattr(report, "scan_workspace", broken)
+        monkeypatch.setattr(WorkspaceIndex, "scan", broken)
         await h.tick()
         row = await h.row(task.id)
         assert (row.decision, row.result) == ("failed", TICK_FAILED)
@@ -364,7 +365,7 @@ async def test_a_bug_in_a_tick_fails_its_rows_instead_of_leaving_them_running(
         assert (status["state"], status["consecutive_failures"]) == ("degraded", 1)
         assert h.local_bodies("evaluation") == []
 
-        monkeypatch.setattr(report, "scan_workspace", real_scan)
+        monkeypatch.setattr(WorkspaceIndex, "scan", real_scan)
         await h.tick()
         assert (await h.row(task.id)).decision == "noop"
         assert (await h.service.status())["consecutive_failures"] == 0
