@@ -138,6 +138,7 @@ async def run(args: argparse.Namespace, paths: Paths) -> int:
     services = await bootstrap.build(paths, config.load(paths.config_file))
     try:
         await services.start()
+        bootstrap.freeze_startup_objects()  # as the app does once started
         health = await services.models.check("local")
         note(f"local model: {health.message}")
         engine = services.engine

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import gc
 import logging
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
@@ -120,6 +121,18 @@ class Services:
         await self.models.aclose()
         await self.memory.aclose()
         await self.store.aclose()
+
+
+def freeze_startup_objects() -> None:
+    """Once the app has started: collect, then let the cycle collector skip every object alive now.
+
+    What exists after start-up (modules, clients, settings, the window) lives as long as the process, yet
+    every full collection walked it again: a collection in the middle of a tick took 40-70 ms here. Only
+    for the app's own process (objects frozen here are never collected as cycles, which a test process
+    that starts the app many times would feel).
+    """
+    gc.collect()
+    gc.freeze()
 
 
 async def build(paths: Paths, loaded: config.LoadedConfig, clock: Clock | None = None) -> Services:

@@ -103,7 +103,10 @@ class EventBus:
 
     def publish(self, event: Event) -> None:
         """Deliver ``event`` to its subscribers."""
-        for handler in list(self._handlers.get(type(event), ())):
+        handlers = self._handlers.get(type(event))
+        if not handlers:  # the common case headless: a tick publishes thousands of events nobody follows
+            return
+        for handler in list(handlers):
             try:
                 handler(event)
             except Exception:

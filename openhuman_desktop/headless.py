@@ -24,6 +24,7 @@ async def serve(paths: Paths, loaded: config.LoadedConfig, ready: asyncio.Event 
     services.bus.subscribe(events.Notified, lambda e: log.info("notification: %s — %s", e.title, e.body))
     try:
         await services.start()
+        bootstrap.freeze_startup_objects()
         log.info("OpenHuman is running headless on %s (RPC %s)", paths.workspace, services.rpc.url)
         if ready is not None:
             ready.set()

@@ -359,6 +359,10 @@ async def serve(desktop: DesktopApp, instance: InstanceServer | None = None) -> 
         if failure is not None:
             stopping.cancel()
             raise failure
+        if not stopping.done():
+            from openhuman_desktop.bootstrap import freeze_startup_objects  # loaded by now (see start)
+
+            freeze_startup_objects()
         await stopping
         log.info("quitting")
     finally:

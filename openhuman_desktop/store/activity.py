@@ -19,6 +19,30 @@ _PROTECTED = """decision != 'in_progress' AND id NOT IN
     (SELECT log_id FROM subconscious_escalations WHERE status = 'pending' AND log_id IS NOT NULL)"""
 
 _BY_ID = f"SELECT {LOG_COLUMNS} FROM subconscious_log WHERE id = ?"
+_NEWEST_FIRST = "ORDER BY created_at DESC, id DESC LIMIT ?"
+_RECENT = "INDEXED BY idx_log_task_recent"
+# ``file_recent``: how many recent rows make it worth filing them before the hour is up (a 1,000-task
+# tick adds 1,000; the recent index stays small, so inserting into it stays cheap), and rows filed per
+# transaction (~25 ms each here).
+FILE_WHEN_WAITING = 10_000
+FILE_BATCH_ROWS = 2_000
+
+
+def task_page_sql(before: bool) -> str:
+    """One task's rows, newest first: its filed rows and its recent ones (schema v3), merged.
+
+    Each part is an index search (``INDEXED BY``: never a walk of the whole log for a task with few rows):
+    the key, then the id itself; "+" keeps SQLite from rewriting the key with the id's value (constant
+    propagation), which would hide the key from the index. Parameters: ``task_id, task_id[, before]`` for
+    each part, then the limit.
+    """
+    older = " AND created_at < ?" if before else ""
+    parts = [
+        f"""SELECT {LOG_COLUMNS} FROM subconscious_log INDEXED BY {index}
+            WHERE {TASK_KEY} = substr(?, -8) AND +task_id = ? AND filed = {filed}{older}"""
+        for index, filed in (("idx_log_task", 1), ("idx_log_task_recent", 0))
+    ]
+    return f"{parts[0]} UNION ALL {parts[1]} {_NEWEST_FIRST}"
 
 
 class ActivityLogRepository:
@@ -49,7 +73,9 @@ class ActivityLogRepository:
             created = _after(now, newest[0] if newest else None)
             ids = time_ordered_ids(now, len(tasks))
             entries = [
-                LogEntry(row_id, task_id, tick_at, "in_progress", result, None, created + n * 1e-6, title, generation)
+                LogEntry.from_row(
+                    (row_id, task_id, tick_at, "in_progress", result, None, created + n * 1e-6, title, generation)
+                )
                 for n, (row_id, (task_id, title)) in enumerate(zip(ids, tasks, strict=True))
             ]
             # One statement over a JSON array, not executemany: that gives up and retakes the GIL for every
@@ -57,9 +83,9 @@ class ActivityLogRepository:
             # ``created_at`` is computed in SQL exactly as above (the same IEEE operations), never parsed.
             await tx.execute(
                 """INSERT INTO subconscious_log (id, task_id, tick_at, decision, result, duration_ms, created_at,
-                       task_title, generation, updated_at)
+                       task_title, generation, updated_at, filed)
                    SELECT json_extract(value, '$[0]'), json_extract(value, '$[1]'), ?, 'in_progress', ?, NULL,
-                          ? + key * 1e-6, json_extract(value, '$[2]'), ?, ?
+                          ? + key * 1e-6, json_extract(value, '$[2]'), ?, ?, 0
                    FROM json_each(?)""",
                 (tick_at, result, created, generation, now,
                  json.dumps([[e.id, e.task_id, e.task_title] for e in entries])),
@@ -92,8 +118,8 @@ class ActivityLogRepository:
                  AND subconscious_log.decision = 'in_progress'""",
             (now, json.dumps([[row.id, decision, result, duration] for row, decision, result, duration in outcomes])),
         )
-        return [LogEntry(row.id, row.task_id, row.tick_at, decision, result, duration, row.created_at, row.task_title,
-                         row.generation)
+        return [LogEntry.from_row((row.id, row.task_id, row.tick_at, decision, result, duration, row.created_at,
+                                   row.task_title, row.generation))
                 for row, decision, result, duration in outcomes]
 
     async def finish(
@@ -122,24 +148,38 @@ class ActivityLogRepository:
 
     async def page(self, limit: int = 50, before: float | None = None, task_id: str | None = None) -> list[LogEntry]:
         """Rows newest first, strictly older than ``before`` when given (an index seek at any depth)."""
-        clauses: list[str] = []
         params: list[object] = []
         if task_id is not None:
-            # The index key, then the id itself; "+" keeps SQLite from rewriting the key with the id's value
-            # (constant propagation), which would hide the key from the index.
-            clauses.append(f"{TASK_KEY} = substr(?, -8) AND +task_id = ?")
-            params.extend((task_id, task_id))
-        if before is not None:
-            clauses.append("created_at < ?")
+            sql = task_page_sql(before is not None)
+            for _ in range(2):
+                params.extend((task_id, task_id) if before is None else (task_id, task_id, before))
+        elif before is not None:
+            sql = f"SELECT {LOG_COLUMNS} FROM subconscious_log WHERE created_at < ? {_NEWEST_FIRST}"
             params.append(before)
-        where = ("WHERE " + " AND ".join(clauses)) if clauses else ""
-        # One task's rows always come from its index (never a walk of the whole log for a task with few rows).
-        table = "subconscious_log INDEXED BY idx_log_task" if task_id is not None else "subconscious_log"
+        else:
+            sql = f"SELECT {LOG_COLUMNS} FROM subconscious_log {_NEWEST_FIRST}"
         params.append(max(1, min(limit, MAX_PAGE)))
-        rows = await self._db.fetchall(
-            f"SELECT {LOG_COLUMNS} FROM {table} {where} ORDER BY created_at DESC, id DESC LIMIT ?", params
-        )
-        return [LogEntry.from_row(row) for row in rows]
+        return [LogEntry.from_row(row) for row in await self._db.fetchall(sql, params)]
+
+    async def file_recent(self, *, force: bool = False) -> int:
+        """File the rows waiting in the recent index under their task (schema v3): all of them when
+        ``force``, else only once ``FILE_WHEN_WAITING`` wait. Returns the rows filed.
+
+        Batches follow the key order, so each touches one stretch of the big index, and each is its own
+        transaction, so other statements get their turn in between.
+        """
+        row = await self._db.fetchone(f"SELECT count(*) FROM subconscious_log {_RECENT} WHERE filed = 0")
+        waiting = int(row[0]) if row else 0
+        if waiting == 0 or (waiting < FILE_WHEN_WAITING and not force):
+            return 0
+        filed = 0
+        while changed := await self._db.execute(
+            f"""UPDATE subconscious_log SET filed = 1
+                WHERE rowid IN (SELECT rowid FROM subconscious_log {_RECENT} WHERE filed = 0 LIMIT ?)""",
+            (FILE_BATCH_ROWS,),
+        ):
+            filed += changed
+        return filed
 
     async def in_progress(self) -> list[LogEntry]:
         rows = await self._db.fetchall(f"SELECT {LOG_COLUMNS} FROM subconscious_log WHERE decision = 'in_progress'")

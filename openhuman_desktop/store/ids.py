@@ -8,12 +8,10 @@ from __future__ import annotations
 
 import os
 
-_MILLIS_MASK = (1 << 48) - 1
-_RAND_A_MASK = (1 << 12) - 1
-_RAND_B_MASK = (1 << 62) - 1
-_VERSION_7 = 0x7 << 76
-_VARIANT = 0b10 << 62
-_RANDOM_BYTES = 10  # 74 random bits are used of these 80
+# Random hex digits per id: 3 after the version digit, 1 whose low 2 bits follow the variant bits (0b10),
+# then 15: 74 random bits.
+_RANDOM_HEX = 19
+_VARIANT_DIGIT = "89ab" * 4  # indexed by the random digit's value: its low 2 bits under the variant
 
 
 def time_ordered_id(now: float) -> str:
@@ -24,11 +22,11 @@ def time_ordered_id(now: float) -> str:
 
 def time_ordered_ids(now: float, count: int) -> list[str]:
     """``count`` new UUIDv7 strings for rows created at ``now`` (one read of the system's randomness)."""
-    head = ((int(now * 1000) & _MILLIS_MASK) << 80) | _VERSION_7 | _VARIANT
-    pool = os.urandom(_RANDOM_BYTES * count)
+    millis = f"{int(now * 1000) & 0xFFFF_FFFF_FFFF:012x}"
+    head = f"{millis[:8]}-{millis[8:]}-7"
+    pool = os.urandom((_RANDOM_HEX * count + 1) // 2).hex()
     ids = []
-    for start in range(0, len(pool), _RANDOM_BYTES):
-        random = int.from_bytes(pool[start:start + _RANDOM_BYTES], "big")
-        text = f"{head | ((random >> 62 & _RAND_A_MASK) << 64) | (random & _RAND_B_MASK):032x}"
-        ids.append(f"{text[:8]}-{text[8:12]}-{text[12:16]}-{text[16:20]}-{text[20:]}")
+    for start in range(0, _RANDOM_HEX * count, _RANDOM_HEX):
+        r = pool[start:start + _RANDOM_HEX]
+        ids.append(f"{head}{r[:3]}-{_VARIANT_DIGIT[int(r[3], 16)]}{r[4:7]}-{r[7:]}")
     return ids

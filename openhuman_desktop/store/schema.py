@@ -78,4 +78,17 @@ _V2: Migration = (
     f"CREATE INDEX idx_log_task ON subconscious_log ({TASK_KEY}, created_at)",
 )
 
-MIGRATIONS: tuple[Migration, ...] = (_V1, _V2)
+# Filing rows under their task in batches. A tick adds a row for every due task, and in the per-task index
+# those rows land on as many different pages (a 1,000-task tick dirtied ~500 pages of a 100,000-row log:
+# ~25 ms to insert, ~20 ms more to checkpoint). A new row now starts unfiled (``filed = 0``) in a small index
+# of the recent rows; the upkeep files them in batches (``ActivityLogRepository.file_recent``), in key
+# order, touching each page of the big index once per batch instead of once per tick. A task's page reads
+# both indexes, merged. Rows inserted by anyone else are filed at once (the default).
+_V3: Migration = (
+    "ALTER TABLE subconscious_log ADD COLUMN filed INTEGER NOT NULL DEFAULT 1",
+    "DROP INDEX idx_log_task",
+    f"CREATE INDEX idx_log_task ON subconscious_log ({TASK_KEY}, created_at) WHERE filed = 1",
+    f"CREATE INDEX idx_log_task_recent ON subconscious_log ({TASK_KEY}, created_at) WHERE filed = 0",
+)
+
+MIGRATIONS: tuple[Migration, ...] = (_V1, _V2, _V3)

@@ -147,8 +147,8 @@ class TaskRepository:
                    WHERE id = ?""",
                 [(a.last_run_at, a.next_run_at, int(a.completed), now, a.task.id) for a in moved],
             )
-        return [Task(t.id, t.title, t.source, t.recurrence, t.enabled, a.last_run_at, a.next_run_at, a.completed,
-                     t.created_at, t.intent, t.origin, t.intent_source, now)
+        return [Task.from_row((t.id, t.title, t.source, t.recurrence, t.enabled, a.last_run_at, a.next_run_at,
+                               a.completed, t.created_at, t.intent, t.origin, t.intent_source, now))
                 for a in advances for t in (a.task,)]
 
     async def remove(self, task_id: str) -> bool:

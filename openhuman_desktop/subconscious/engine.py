@@ -447,9 +447,11 @@ class SubconsciousEngine:
         log.warning("evaluation failed (%d in a row): %s", failures, message)
 
     async def _maintain(self) -> None:
-        """Upkeep once a tick is over: the log retention policy (at most hourly: it walks an index) and a
-        WAL checkpoint (so the tick's writes are not copied back in the middle of a later tick)."""
-        if self._last_prune is None or self._clock.monotonic() - self._last_prune >= PRUNE_EVERY_SECONDS:
+        """Upkeep once a tick is over, off its path: the log retention policy (at most hourly: it walks an
+        index), filing the recent log rows under their tasks (hourly, or sooner once many wait) and a WAL
+        checkpoint (so the tick's writes are not copied back in the middle of a later tick)."""
+        hourly = self._last_prune is None or self._clock.monotonic() - self._last_prune >= PRUNE_EVERY_SECONDS
+        if hourly:
             self._last_prune = self._clock.monotonic()
             retention = self._settings().activity_log
             deleted = await self._store.log.prune(
@@ -457,6 +459,7 @@ class SubconsciousEngine:
             )
             if deleted:
                 log.info("activity log retention removed %d old rows", deleted)
+        await self._store.log.file_recent(force=hourly)
         await self._store.db.checkpoint()
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import os
 import threading
 import time
@@ -51,6 +52,12 @@ def parse(text: object, param: str = "recurrence") -> Recurrence:
     """
     if not isinstance(text, str):
         raise InvalidInput(param, 'must be a string: "pending", "once" or "cron:<5-field expression>"')
+    return _parse(text, param)
+
+
+@functools.lru_cache(maxsize=4096)
+def _parse(text: str, param: str) -> Recurrence:
+    # Cached: a tick reads every due task's schedule, and checking a cron expression costs ~50 µs.
     value = text.strip()
     if len(value) > MAX_LENGTH:
         raise InvalidInput(param, f"is longer than {MAX_LENGTH} characters")

@@ -303,18 +303,23 @@ def environment_section(workspace: Path) -> SectionSource:
 
 
 async def tasks_section(tasks: Sequence[Task], since: float | None, now: float) -> Section:
-    """The due tasks with their schedule and last run."""
-    lines = []
+    """The due tasks with their kind and schedule, under when they were last looked at.
+
+    The tasks of one tick share that time, so it is said once per group: the lines then repeat from tick
+    to tick (their token counts come from the cache) and the prompt is ~8 tokens a task shorter.
+    """
     zone = local_zone()
-    stamps: dict[float, str] = {}  # the tasks of one tick share their last run: format each time once
+    times: dict[float, str] = {}  # each distinct last run formatted once
+    groups: dict[str, list[str]] = {}
     for task in tasks:
-        last = "never"
+        when = "never"
         if task.last_run_at:
-            last = stamps.get(task.last_run_at) or stamps.setdefault(
+            when = times.get(task.last_run_at) or times.setdefault(
                 task.last_run_at, datetime.fromtimestamp(task.last_run_at, tz=zone).strftime("%Y-%m-%d %H:%M"))
         kind = "may change things" if task.is_write else "read-only"
-        lines.append(f"- {task.title} ({kind}; schedule {task.recurrence}; last looked at {last})")
-    return Section("Tasks", "\n".join(lines) or "No tasks are due.", signature="")
+        groups.setdefault(when, []).append(f"- {task.title} ({kind}; schedule {task.recurrence})")
+    text = "\n".join(f"Last looked at {when}:\n" + "\n".join(lines) for when, lines in groups.items())
+    return Section("Tasks", text or "No tasks are due.", signature="")
 
 
 def memory_section(recent: Callable[[float | None], Awaitable[list[tuple[str, str, float]]]]) -> SectionSource:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import gzip
 import logging
+import random
 import socket
 from pathlib import Path
 from typing import Any
@@ -87,6 +88,36 @@ def test_special_token_text_is_counted_as_text() -> None:
     counter = TokenCounter()
     assert counter.count("<|endoftext|>") > 1
     assert counter.truncate("<|endoftext|> and more", 100) == "<|endoftext|> and more"
+
+
+PIECES = ("a", "Zeta", " ", "  ", "\n", "\r\n", "\n\n", "\t", ".", ",", "'s", "'", "1", "456", "é", "ß", "中", "🙂",
+          "-", "/", "\u00a0", "\u2028", "\x0b", "(", '"', "<|endoftext|>", "  \n", "\n ", "!\n", "/\n", "#", "\u0301")
+
+
+@pytest.mark.parametrize("name", tokens.ENCODINGS)
+def test_line_starts_split_a_text_into_parts_whose_counts_add_up(name: str) -> None:
+    encoding = tokens.load_encoding(name)
+    assert encoding is not None
+    randomness = random.Random(5)
+    for _ in range(4000):
+        text = "".join(randomness.choice(PIECES) for _ in range(randomness.randrange(1, 50)))
+        parts = tokens._LINE_STARTS.split(text)
+        assert "".join(parts) == text
+        assert sum(len(encoding.encode_ordinary(part)) for part in parts) == len(encoding.encode_ordinary(text)), text
+
+
+@pytest.mark.parametrize("name", tokens.ENCODINGS)
+def test_a_long_text_is_counted_by_its_lines_exactly(name: str) -> None:
+    counter = TokenCounter(name)
+    encoding = tokens.load_encoding(name)
+    assert encoding is not None
+    lines = [f"- Task {n}: check /srv/data/{n}.csv for changes (read-only; schedule pending)" for n in range(300)]
+    text = "Tasks:\n" + "\n".join(lines) + "\n/etc/hosts\n"
+    assert counter.count(text) == len(encoding.encode_ordinary(text))
+    changed = text.replace("Task 7:", "Task seven:")
+    assert counter.count(changed) == len(encoding.encode_ordinary(changed)), "one line counted again, the rest cached"
+    cut = counter.truncate(changed, 50)
+    assert changed.startswith(cut) and 40 < len(encoding.encode_ordinary(cut)) <= 50
 
 
 def test_truncate_keeps_a_prefix_within_the_budget() -> None:

@@ -1,11 +1,12 @@
-"""A tick's batched writes return exactly what the database holds; the per-task index and its migration."""
+"""A tick's batched writes return exactly what the database holds; the per-task indexes and their migrations."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
 from openhuman_desktop.store import Advance, Database, SubconsciousStore, Task, open_subconscious_store
-from openhuman_desktop.store.schema import MIGRATIONS, TASK_KEY
+from openhuman_desktop.store.activity import FILE_WHEN_WAITING, task_page_sql
+from openhuman_desktop.store.schema import MIGRATIONS
 
 NOW = 1_790_000_000.123456
 
@@ -65,27 +66,67 @@ async def test_tasks_whose_ids_end_alike_keep_their_own_rows(store: Subconscious
     assert await store.log.page(task_id="no-such-task-1234abcd") == []
 
 
-async def test_the_task_filter_is_an_index_search(store: SubconsciousStore) -> None:
-    rows = await store.db.fetchall(
-        "EXPLAIN QUERY PLAN SELECT id FROM subconscious_log INDEXED BY idx_log_task "
-        f"WHERE {TASK_KEY} = substr(?, -8) AND +task_id = ? AND created_at < ? ORDER BY created_at DESC LIMIT 5",
-        ("x", "x", NOW),
-    )
-    assert any("SEARCH subconscious_log USING INDEX idx_log_task (<expr>=? AND created_at<?)" in row[3] for row in rows)
+async def test_a_task_page_searches_both_indexes(store: SubconsciousStore) -> None:
+    for before in (False, True):
+        params: list[object] = ["x", "x", NOW] if before else ["x", "x"]
+        rows = await store.db.fetchall("EXPLAIN QUERY PLAN " + task_page_sql(before), [*params, *params, 5])
+        plan = " | ".join(row[3] for row in rows)
+        older = " AND created_at<?" if before else ""
+        assert f"SEARCH subconscious_log USING INDEX idx_log_task (<expr>=?{older})" in plan
+        assert f"SEARCH subconscious_log USING INDEX idx_log_task_recent (<expr>=?{older})" in plan
+        assert "SCAN" not in plan
 
 
-async def test_a_version_1_database_is_migrated_with_its_rows(tmp_path: Path) -> None:
-    path = tmp_path / "old.db"
-    old = await Database.open(path, MIGRATIONS[:1])
-    await old.execute(
+async def test_rows_are_found_before_and_after_they_are_filed(store: SubconsciousStore) -> None:
+    task = await add_task(store, "Every tick")
+    other = await add_task(store, "Another task")
+    first = await store.log.start_many([(task.id, task.title), (other.id, other.title)], NOW, 1, NOW)
+    assert await store.log.file_recent() == 0, "a few rows wait for the hourly filing"
+    assert await store.log.file_recent(force=True) == 2
+    second = await store.log.start_many([(task.id, task.title)], NOW + 300, 2, NOW + 300)
+    third = await store.log.start_many([(task.id, task.title)], NOW + 600, 3, NOW + 600)
+    waiting = await store.db.fetchall("SELECT id FROM subconscious_log WHERE filed = 0 ORDER BY created_at")
+    assert [row[0] for row in waiting] == [second[0].id, third[0].id]
+    newest_first = [third[0], second[0], first[0]]
+    assert await store.log.page(task_id=task.id) == newest_first, "filed and recent rows, merged"
+    assert await store.log.page(task_id=task.id, limit=2) == newest_first[:2]
+    assert await store.log.page(task_id=task.id, before=second[0].created_at) == [first[0]]
+    assert await store.log.page(task_id=other.id) == [first[1]]
+    assert await store.log.file_recent(force=True) == 2
+    assert await store.log.page(task_id=task.id) == newest_first
+
+
+async def test_many_waiting_rows_are_filed_in_batches(store: SubconsciousStore) -> None:
+    count = FILE_WHEN_WAITING + 10
+    tasks = [(f"task-{n:06d}", f"Task {n}") for n in range(count)]
+    await store.log.start_many(tasks, NOW, 1, NOW)
+    assert await store.log.file_recent() == count, "enough rows wait to file them before the hour is up"
+    assert await store.db.fetchall("SELECT id FROM subconscious_log WHERE filed = 0") == []
+    assert [entry.task_title for entry in await store.log.page(task_id="task-000123")] == ["Task 123"]
+
+
+async def test_rows_inserted_by_other_programs_are_filed_at_once(store: SubconsciousStore) -> None:
+    await store.db.execute(
         """INSERT INTO subconscious_log (id, task_id, tick_at, decision, result, duration_ms, created_at, task_title)
            VALUES ('row-1', 'task-0001', 1.0, 'noop', 'Nothing new', 5, 1.0, 'Old task')"""
     )
-    await old.aclose()
-    store = await open_subconscious_store(path)
-    try:
-        assert [entry.id for entry in await store.log.page(task_id="task-0001")] == ["row-1"]
-        names = {row[0] for row in await store.db.fetchall("SELECT name FROM sqlite_master WHERE type = 'index'")}
-        assert "idx_log_task" in names and "idx_log_task_created" not in names
-    finally:
-        await store.aclose()
+    assert [entry.id for entry in await store.log.page(task_id="task-0001")] == ["row-1"]
+    assert await store.log.file_recent(force=True) == 0
+
+
+async def test_older_databases_are_migrated_with_their_rows(tmp_path: Path) -> None:
+    for version in (1, 2):
+        path = tmp_path / f"v{version}.db"
+        old = await Database.open(path, MIGRATIONS[:version])
+        await old.execute(
+            """INSERT INTO subconscious_log (id, task_id, tick_at, decision, result, duration_ms, created_at,
+                   task_title) VALUES ('row-1', 'task-0001', 1.0, 'noop', 'Nothing new', 5, 1.0, 'Old task')"""
+        )
+        await old.aclose()
+        store = await open_subconscious_store(path)
+        try:
+            assert [entry.id for entry in await store.log.page(task_id="task-0001")] == ["row-1"]
+            names = {row[0] for row in await store.db.fetchall("SELECT name FROM sqlite_master WHERE type = 'index'")}
+            assert {"idx_log_task", "idx_log_task_recent"} <= names and "idx_log_task_created" not in names
+        finally:
+            await store.aclose()

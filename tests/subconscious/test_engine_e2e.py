@@ -332,6 +332,27 @@ async def test_a_pending_task_is_due_on_every_tick(tmp_path: Path, monkeypatch: 
         assert not (await h.task(task.id)).completed
 
 
+
+async def test_the_upkeep_files_the_recent_rows_hourly(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    async def waiting() -> int:
+        row = await h.services.store.db.fetchone("SELECT count(*) FROM subconscious_log WHERE filed = 0")
+        assert row is not None
+        return int(row[0])
+
+    async with open_harness(tmp_path, monkeypatch) as h:
+        task = await h.add_task("Check my inbox")
+        await h.tick()
+        assert await waiting() == 0, "the first upkeep files everything"
+        for _ in range(2):
+            await h.clock.advance(300)
+            await h.tick()
+        assert await waiting() == 2, "the rows of the next two ticks wait: filed within the hour"
+        assert len(await h.rows(task.id)) == 3, "a task's page reads filed and recent rows"
+        await h.clock.advance(3600)
+        await h.tick()
+        assert await waiting() == 0
+        assert len(await h.rows(task.id)) == 4
+
 # --- intent ---------------------------------------------------------------------------------------------
 
 

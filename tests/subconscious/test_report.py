@@ -12,6 +12,7 @@ from zoneinfo import ZoneInfo
 import pytest
 
 from openhuman_desktop.llm.tokens import TokenCounter, upper_bound
+from openhuman_desktop.store import Task
 from openhuman_desktop.subconscious.report import (
     Section,
     SituationReporter,
@@ -19,6 +20,7 @@ from openhuman_desktop.subconscious.report import (
     files_section,
     memory_section,
     scan_workspace,
+    tasks_section,
 )
 from tests.fakes.engine_harness import Harness, first_user_text, open_harness
 
@@ -99,7 +101,31 @@ async def test_sections_reach_the_model_in_priority_order(tmp_path: Path, monkey
         assert positions == sorted(positions)
         assert "files: connected" in report
         assert "local model: ok" in report and "llama3.2:3b" in report
-        assert "- Check my inbox (read-only; schedule pending; last looked at never)" in report
+        assert "Last looked at never:\n- Check my inbox (read-only; schedule pending)" in report
+
+
+def task_of(title: str, *, last_run_at: float | None, intent: str = "read", recurrence: str = "pending") -> Task:
+    return Task(id=f"id-{title}", title=title, source="user", recurrence=recurrence, enabled=True,
+                last_run_at=last_run_at, next_run_at=None, completed=False, created_at=0.0, intent=intent,
+                origin="user", intent_source="user", updated_at=0.0)
+
+
+async def test_tasks_are_listed_under_when_they_were_last_looked_at(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("TZ", "UTC")
+    tick = 1_790_000_000.0  # 2026-09-21 14:13 UTC
+    tasks = [task_of("Check my inbox", last_run_at=tick), task_of("Water the plants", last_run_at=None),
+             task_of("Review notes.md", last_run_at=tick, intent="write"),
+             task_of("Backups", last_run_at=tick - 86_400, recurrence="cron:0 9 * * *")]
+    section = await tasks_section(tasks, None, tick + 300)
+    assert section.text == (
+        "Last looked at 2026-09-21 14:13:\n"
+        "- Check my inbox (read-only; schedule pending)\n"
+        "- Review notes.md (may change things; schedule pending)\n"
+        "Last looked at never:\n"
+        "- Water the plants (read-only; schedule pending)\n"
+        "Last looked at 2026-09-20 14:13:\n"
+        "- Backups (read-only; schedule cron:0 9 * * *)"
+    )
 
 
 # --- changed files --------------------------------------------------------------------------------------
