@@ -34,8 +34,11 @@ from openhuman_desktop import bootstrap, config  # noqa: E402
 from openhuman_desktop.paths import Paths  # noqa: E402
 from openhuman_desktop.rpc.methods import MethodTable, subconscious_methods  # noqa: E402
 from openhuman_desktop.rpc.protocol import Dispatcher  # noqa: E402
+from openhuman_desktop.store import SubconsciousStore  # noqa: E402
+from openhuman_desktop.store.activity import MAX_PAGE  # noqa: E402
 
 PAGE = 50
+RECENT_ROWS = 10_000  # as many as wait to be filed at most (a 1,000-task log between upkeeps)
 PAGE_BUDGET_MS = 5.0
 WANTED_DEPTHS = (0, 1_000, 100_000, 500_000, 999_000)
 
@@ -145,9 +148,30 @@ async def in_process(paths: Paths, args: argparse.Namespace, befores: dict[int, 
                 json.dumps(await dispatcher.handle_body(body))
                 samples.append(ms_since(started))
             figure(f"in-process Dispatcher.handle_body log_list {PAGE} at depth {depth:,} + json.dumps", samples)
+        await task_pages(store, args.calls)
     finally:
         await services.aclose()
     return worst
+
+
+async def task_pages(store: SubconsciousStore, calls: int) -> None:
+    """One task's pages, with the newest rows still waiting to be filed under their task (schema v3)."""
+    await store.db.execute(
+        "UPDATE subconscious_log SET filed = 0 WHERE rowid > (SELECT max(rowid) FROM subconscious_log) - ?",
+        (RECENT_ROWS,),
+    )
+    newest = await store.log.page(1)
+    task_id = newest[0].task_id
+    rows = await store.log.page(MAX_PAGE, None, task_id)
+    for label, before in (("newest", None), ("from the middle of its rows", rows[len(rows) // 2].created_at)):
+        samples = []
+        for _ in range(calls):
+            started = time.perf_counter()
+            page = await store.log.page(PAGE, before, task_id)
+            samples.append(ms_since(started))
+        assert page and all(entry.task_id == task_id for entry in page)
+        figure(f"in-process page {PAGE} of one task's rows, {label} ({len(rows):,} rows of the task, "
+               f"the newest {RECENT_ROWS:,} of the log not filed yet)", samples)
 
 
 def plain_sqlite(paths: Paths, args: argparse.Namespace, befores: dict[int, float | None]) -> None:

@@ -165,7 +165,7 @@ async def run(args: argparse.Namespace, paths: Paths) -> int:
             model_ticks.append(float(info["tick_ms"]))
             upkeeps.append(float(info["upkeep_ms"]))
         model = figure(f"tick with fake Ollama, {args.tasks:,} due tasks (start to TickFinished)", model_ticks)
-        figure("upkeep after the tick, off its path (WAL checkpoint; retention at most hourly)", upkeeps)
+        figure("upkeep after the tick, off its path (WAL checkpoint; retention and filing at most hourly)", upkeeps)
         figure("tick wall with fake Ollama including the upkeep", walls)
         chat = figure("chat round trip of the same evaluation request (fake Ollama)",
                       await chat_round_trips(recorder, args.repeats))
@@ -187,6 +187,7 @@ async def run(args: argparse.Namespace, paths: Paths) -> int:
             await profile(stub, "instant-evaluator")
             await services.store.state.set_idle_signature(None)
             await profile(engine, "fake-Ollama")
+        await filing(services)
         rows = await services.store.log.count()
         note(f"log rows now {rows:,}")
         budget(f"tick overhead, {args.tasks:,} due tasks, instant evaluator (median)", stub_stats.median,
@@ -259,6 +260,21 @@ async def breakdown(services: bootstrap.Services, engine: SubconsciousEngine, ev
     total = float(info["tick_ms"])
     note(f"breakdown of one tick with the {evaluator} evaluator: {total:.1f} ms from start to TickFinished")
     parts.print(total)
+
+
+async def filing(services: bootstrap.Services) -> None:
+    """The upkeep's batched filing of the recent log rows under their tasks (schema v3), timed on its own."""
+    store = services.store
+    waiting = await store.db.fetchone("SELECT count(*) FROM subconscious_log WHERE filed = 0")
+    count = int(waiting[0]) if waiting else 0
+    started = time.perf_counter()
+    filed = await store.log.file_recent(force=True)
+    spent = ms_since(started)
+    started = time.perf_counter()
+    await store.db.checkpoint()
+    print(f"upkeep filing {filed:,} recent log rows under their tasks (hourly, or once 10,000 wait): {spent:.1f} ms "
+          f"({spent / max(1, count) * 1000:.1f} ms per 1,000 rows), then its checkpoint {ms_since(started):.1f} ms",
+          flush=True)
 
 
 async def profile(engine: SubconsciousEngine, label: str) -> None:

@@ -101,12 +101,13 @@ class EventBus:
 
         return unsubscribe
 
+    def follows(self, event_type: type[Event]) -> bool:
+        """Whether anything subscribes to ``event_type``: a publisher of thousands can skip building them."""
+        return bool(self._handlers.get(event_type))
+
     def publish(self, event: Event) -> None:
         """Deliver ``event`` to its subscribers."""
-        handlers = self._handlers.get(type(event))
-        if not handlers:  # the common case headless: a tick publishes thousands of events nobody follows
-            return
-        for handler in list(handlers):
+        for handler in list(self._handlers.get(type(event), ())):
             try:
                 handler(event)
             except Exception:

@@ -72,24 +72,27 @@ class ActivityLogRepository:
             newest = await tx.fetchone("SELECT max(created_at) FROM subconscious_log")
             created = _after(now, newest[0] if newest else None)
             ids = time_ordered_ids(now, len(tasks))
-            entries = [
-                LogEntry.from_row(
-                    (row_id, task_id, tick_at, "in_progress", result, None, created + n * 1e-6, title, generation)
-                )
-                for n, (row_id, (task_id, title)) in enumerate(zip(ids, tasks, strict=True))
-            ]
             # One statement over a JSON array, not executemany: that gives up and retakes the GIL for every
             # row, and with the GUI's thread busy a thousand rows then took seconds instead of ~40 ms.
-            # ``created_at`` is computed in SQL exactly as above (the same IEEE operations), never parsed.
-            await tx.execute(
+            # ``created_at`` is computed in SQL exactly as below (the same IEEE operations), never parsed.
+            writing = await tx.started(
                 """INSERT INTO subconscious_log (id, task_id, tick_at, decision, result, duration_ms, created_at,
                        task_title, generation, updated_at, filed)
                    SELECT json_extract(value, '$[0]'), json_extract(value, '$[1]'), ?, 'in_progress', ?, NULL,
                           ? + key * 1e-6, json_extract(value, '$[2]'), ?, ?, 0
                    FROM json_each(?)""",
                 (tick_at, result, created, generation, now,
-                 json.dumps([[e.id, e.task_id, e.task_title] for e in entries])),
+                 json.dumps([[row_id, task_id, title] for row_id, (task_id, title) in zip(ids, tasks, strict=True)])),
             )
+            try:  # the snapshots are built while the rows are written
+                entries = [
+                    LogEntry.from_row(
+                        (row_id, task_id, tick_at, "in_progress", result, None, created + n * 1e-6, title, generation)
+                    )
+                    for n, (row_id, (task_id, title)) in enumerate(zip(ids, tasks, strict=True))
+                ]
+            finally:
+                await writing
         return entries
 
     async def finish_many(
@@ -108,8 +111,8 @@ class ActivityLogRepository:
             async with self._db.transaction() as own:
                 return await self.finish_many(outcomes, now, tx=own)
         # One statement over a JSON array of the outcomes (see start_many), also a third faster than
-        # executemany on a quiet machine.
-        await tx.execute(
+        # executemany on a quiet machine; the snapshots are built while it runs.
+        writing = await tx.started(
             """UPDATE subconscious_log SET decision = json_extract(o.value, '$[1]'),
                       result = json_extract(o.value, '$[2]'), duration_ms = json_extract(o.value, '$[3]'),
                       updated_at = ?
@@ -118,9 +121,12 @@ class ActivityLogRepository:
                  AND subconscious_log.decision = 'in_progress'""",
             (now, json.dumps([[row.id, decision, result, duration] for row, decision, result, duration in outcomes])),
         )
-        return [LogEntry.from_row((row.id, row.task_id, row.tick_at, decision, result, duration, row.created_at,
-                                   row.task_title, row.generation))
-                for row, decision, result, duration in outcomes]
+        try:
+            return [LogEntry.from_row((row.id, row.task_id, row.tick_at, decision, result, duration, row.created_at,
+                                       row.task_title, row.generation))
+                    for row, decision, result, duration in outcomes]
+        finally:
+            await writing
 
     async def finish(
         self, log_id: str, decision: str, result: str, duration_ms: int | None, now: float,

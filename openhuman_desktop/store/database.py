@@ -267,6 +267,17 @@ class Transaction:
         result: int = await self._db._run(go)
         return result
 
+    async def started(self, sql: str, params: Params = ()) -> asyncio.Task[int]:
+        """Hand one statement to the database thread and return at once; await the task for its count.
+
+        SQLite runs a statement without the GIL, so Python work done before awaiting (building the
+        snapshots of what is being written) overlaps with the write. Await the task before the next
+        statement of the transaction.
+        """
+        task = asyncio.ensure_future(self.execute(sql, params))
+        await asyncio.sleep(0)  # the task runs up to the hand-over to aiosqlite's thread
+        return task
+
     async def executemany(self, sql: str, rows: Iterable[Params]) -> None:
         """Run one statement for many parameter sets."""
         async def go() -> None:

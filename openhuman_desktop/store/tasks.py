@@ -135,21 +135,29 @@ class TaskRepository:
                 ran_only.setdefault(advance.last_run_at, []).append(advance.task.id)
             else:
                 moved.append(advance)
-        for last_run_at, ids in ran_only.items():
-            await tx.execute(
+        writing = [
+            await tx.started(
                 """UPDATE subconscious_tasks SET last_run_at = ?, updated_at = ?
                    WHERE id IN (SELECT value FROM json_each(?))""",
                 (last_run_at, now, json.dumps(ids)),
             )
+            for last_run_at, ids in ran_only.items()
+        ]
+        try:  # the snapshots are built while the database writes
+            snapshots = [Task.from_row((t.id, t.title, t.source, t.recurrence, t.enabled, a.last_run_at,
+                                        a.next_run_at, a.completed, t.created_at, t.intent, t.origin,
+                                        t.intent_source, now))
+                         for a in advances for t in (a.task,)]
+        finally:
+            for statement in writing:
+                await statement
         if moved:
             await tx.executemany(
                 """UPDATE subconscious_tasks SET last_run_at = ?, next_run_at = ?, completed = ?, updated_at = ?
                    WHERE id = ?""",
                 [(a.last_run_at, a.next_run_at, int(a.completed), now, a.task.id) for a in moved],
             )
-        return [Task.from_row((t.id, t.title, t.source, t.recurrence, t.enabled, a.last_run_at, a.next_run_at,
-                               a.completed, t.created_at, t.intent, t.origin, t.intent_source, now))
-                for a in advances for t in (a.task,)]
+        return snapshots
 
     async def remove(self, task_id: str) -> bool:
         return await self._db.execute("DELETE FROM subconscious_tasks WHERE id = ?", (task_id,)) > 0

@@ -261,9 +261,8 @@ class SubconsciousEngine:
         started = await self._store.log.start_many(
             [(task.id, task.title) for task in due], tick_at, generation, self._clock.now()
         )
-        for task, entry in zip(due, started, strict=True):
-            rows[task.id] = entry
-            self._bus.publish(events.ActivityLogged(entry))
+        rows.update(zip((task.id for task in due), started, strict=True))
+        self._publish_rows(started)
 
     async def _decide(self, tick_at: float, due: Sequence[Task], rows: dict[str, LogEntry], state: EngineState,
                       recording: asyncio.Future[None]) -> str:
@@ -421,10 +420,15 @@ class SubconsciousEngine:
         async with self._store.db.transaction() as tx:
             entries = await self._store.log.finish_many(finished, now, tx=tx)
             tasks = await self._store.tasks.advance_many(advances, now, tx=tx)
-        for entry in entries:
-            self._bus.publish(events.ActivityLogged(entry))
-        for task in tasks:
-            self._bus.publish(events.TaskChanged(task))
+        self._publish_rows(entries)
+        if self._bus.follows(events.TaskChanged):
+            for task in tasks:
+                self._bus.publish(events.TaskChanged(task))
+
+    def _publish_rows(self, entries: Sequence[LogEntry]) -> None:
+        if self._bus.follows(events.ActivityLogged):  # headless, nobody does: a tick has thousands
+            for entry in entries:
+                self._bus.publish(events.ActivityLogged(entry))
 
     async def _abandon(self, rows: dict[str, LogEntry], message: str) -> None:
         """A tick that stopped half-way: its rows still open fail with ``message``, and it counts as failed."""
@@ -472,8 +476,5 @@ def _advance(task: Task, tick_at: float, now: float, completes: bool) -> Advance
 
 
 def _signature(tasks: Sequence[Task], report: Report) -> str:
-    digest = hashlib.sha256()
-    for task in tasks:
-        digest.update(f"{task.id}\x00{task.title}\x00{task.intent}\x00".encode())
-    digest.update(report.signature.encode())
-    return digest.hexdigest()
+    text = "".join(f"{task.id}\x00{task.title}\x00{task.intent}\x00" for task in tasks) + report.signature
+    return hashlib.sha256(text.encode(errors="surrogatepass")).hexdigest()

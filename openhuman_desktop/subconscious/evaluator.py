@@ -295,7 +295,8 @@ def validate_items(items: Sequence[Any], tasks: Sequence[Task]) -> tuple[dict[st
         if task_id not in known or task_id in decisions:
             continue
         decision = item.get("decision")
-        if not isinstance(decision, str) or decision.strip().lower() not in DECISIONS:
+        verdict = decision.strip().lower() if isinstance(decision, str) else None
+        if verdict is None or verdict not in DECISIONS:
             problems[task_id] = f"the model answered decision {decision!r}, not noop, act or escalate"
             continue
         reason = item.get("reason")
@@ -304,8 +305,9 @@ def validate_items(items: Sequence[Any], tasks: Sequence[Task]) -> tuple[dict[st
         priority_text = priority.strip().lower() if isinstance(priority, str) else "normal"
         if priority_text not in PRIORITIES:
             priority_text = "normal"
-        decisions[task_id] = Decision(task_id, decision.strip().lower(), reason_text, priority_text)
-        problems.pop(task_id, None)
+        decisions[task_id] = Decision(task_id, verdict, reason_text, priority_text)
+        if problems:
+            problems.pop(task_id, None)
     for task_id in known - decisions.keys():
         problems.setdefault(task_id, "the model's answer did not mention this task")
     return decisions, problems
