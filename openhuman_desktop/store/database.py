@@ -275,7 +275,11 @@ class Transaction:
         statement of the transaction.
         """
         task = asyncio.ensure_future(self.execute(sql, params))
-        await asyncio.sleep(0)  # the task runs up to the hand-over to aiosqlite's thread
+        try:
+            await asyncio.sleep(0)  # the task runs up to the hand-over to aiosqlite's thread
+        except asyncio.CancelledError:
+            task.cancel()  # the transaction rolls back whatever it did
+            raise
         return task
 
     async def executemany(self, sql: str, rows: Iterable[Params]) -> None:

@@ -3,6 +3,7 @@ the list model (order, in-place updates), its painted rows, the interactive row,
 
 from __future__ import annotations
 
+import asyncio
 import random
 from dataclasses import replace
 from typing import Any
@@ -231,8 +232,8 @@ def test_a_disabled_task_is_painted_grey_in_light_and_dark(
     from openhuman_desktop.qt.app import dark_palette
 
     view = tasks_of(fake_window)
-    fake_bridge.task_changed.emit(fakes.make_task("Check urgent emails", task_id="user-1", enabled=False,
-                                                  created_at=fakes.NOW - 10))
+    fake_bridge.tasks_changed.emit([fakes.make_task("Check urgent emails", task_id="user-1", enabled=False,
+                                                  created_at=fakes.NOW - 10)])
     light_grey = dot_color(view, "user-1")
     assert same_color(light_grey, "grey")
     assert shown_details(view, "user-1") == "Every tick · Off"
@@ -641,11 +642,11 @@ def test_task_events_update_the_list_in_place(
 ) -> None:
     view = tasks_of(fake_window)
     added = fakes.make_task("Added over RPC", task_id="rpc-1", created_at=fakes.NOW)
-    fake_bridge.task_changed.emit(added)
+    fake_bridge.tasks_changed.emit([added])
     assert view.task("rpc-1") == added and view.task_ids()[-1] == "rpc-1"
     row = view.row_of("rpc-1")
-    fake_bridge.task_changed.emit(fakes.make_task("Added over RPC", task_id="rpc-1", enabled=False,
-                                                  created_at=fakes.NOW))
+    fake_bridge.tasks_changed.emit([fakes.make_task("Added over RPC", task_id="rpc-1", enabled=False,
+                                                  created_at=fakes.NOW)])
     assert view.row_of("rpc-1") == row
     task = view.task("rpc-1")
     assert task is not None and not task.enabled
@@ -669,9 +670,9 @@ def test_a_task_added_elsewhere_appears_at_once(
 def test_an_open_row_follows_its_task(fake_window: IntelligenceWindow, fake_bridge: Any, fakes: Any) -> None:
     view = tasks_of(fake_window)
     card = open_row(view, "user-2")
-    fake_bridge.task_changed.emit(fakes.make_task("Send daily summary to Slack", task_id="user-2",
+    fake_bridge.tasks_changed.emit([fakes.make_task("Send daily summary to Slack", task_id="user-2",
                                                   recurrence_text="cron:0 9 * * 1-5", intent="read",
-                                                  created_at=fakes.NOW - 5, next_run_at=fakes.NOW + 3600))
+                                                  created_at=fakes.NOW - 5, next_run_at=fakes.NOW + 3600)])
     assert card.intent_button.text() == "Read only"
     assert card._intent_actions["read"].isChecked()
 
@@ -728,11 +729,11 @@ def test_a_changed_task_changes_only_its_row(fake_window: IntelligenceWindow, fa
         signal.connect(lambda *_args, name=signal: structure.append(str(name)))
     task = view.task("user-1")
     assert task is not None
-    view.on_task_changed(replace(task, last_run_at=fakes.NOW, next_run_at=fakes.NOW + 300))
+    view.on_tasks_changed([replace(task, last_run_at=fakes.NOW, next_run_at=fakes.NOW + 300)])
     row = view.row_of("user-1")
     assert changes == [(row, row)]
     assert structure == [], "times changed: no move, no relayout of the list"
-    view.on_task_changed(replace(task, created_at=fakes.NOW + 60))
+    view.on_tasks_changed([replace(task, created_at=fakes.NOW + 60)])
     assert view.task_ids()[-1] == "user-1"
     assert len(structure) == 1, "a new sort key moves the row (once)"
 
@@ -742,6 +743,27 @@ def test_a_batch_of_changes_is_taken_at_once(fake_window: IntelligenceWindow, fa
     changed = [replace(task, last_run_at=fakes.NOW) for task in view.tasks()]
     view.on_tasks_changed(changed)
     assert view.tasks() == changed
+
+
+def test_a_tick_of_changes_is_one_signal_per_run_of_rows(qapp: Any, fakes: Any) -> None:
+    model = TaskListModel(lambda: fakes.NOW)
+    tasks = make_tasks(fakes, 12)
+    model.set_tasks(tasks)
+    runs: list[tuple[int, int]] = []
+    structure: list[str] = []
+    model.dataChanged.connect(lambda top, bottom, _roles=(): runs.append((top.row(), bottom.row())))
+    model.rowsMoved.connect(lambda *_args: structure.append("moved"))
+    model.rowsInserted.connect(lambda *_args: structure.append("inserted"))
+    ran = [replace(tasks[row], last_run_at=fakes.NOW) for row in (9, 0, 1, 2, 3, 10)]
+    moved = replace(tasks[5], created_at=fakes.NOW + 100)      # a new sort key: to the end
+    added = fakes.make_task("Arrived during the tick", task_id="late", created_at=fakes.NOW + 200)
+    model.upsert_many([*ran, moved, added, tasks[7]])          # tasks[7] is unchanged
+    assert structure == ["moved", "inserted"]
+    assert model.task_ids() == [t.id for t in tasks[:5] + tasks[6:]] + [moved.id, added.id]
+    rows = sorted(model.row_of(task.id) for task in ran)
+    assert rows == [0, 1, 2, 3, 8, 9]
+    assert sorted(runs) == [(0, 3), (8, 9), (11, 11)], "one run each, at the rows after the move; the moved row"
+    assert [model.task(task.id) for task in ran] == ran
 
 
 # --- scale ----------------------------------------------------------------------------------------------
@@ -769,6 +791,29 @@ def test_a_thousand_tasks_make_no_widget_per_task(qtbot: Any, qrun: Any, until: 
     assert view.list_view.visualRect(view.model.index(999, 0)).bottom() < view.list_view.height()
 
 
+@pytest.mark.qt_log_ignore(OFFSCREEN_TOP_LEVEL_WARNING)
+def test_a_tick_of_schedule_changes_measures_no_row(
+    qtbot: Any, qrun: Any, until: Any, fakes: Any, jobs: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    service = fakes.FakeSubconscious(make_tasks(fakes, 1000))
+    view = TasksView(service, lambda: fakes.NOW, jobs)
+    qtbot.addWidget(view)
+    view.resize(600, 800)
+    view.show()
+    qrun(view.refresh())
+    em = view.list_view.task_delegate.metrics().em
+    until(lambda: view.list_view.height() > 1000 * em * 2, message="laid out")
+    delegate = view.list_view.task_delegate
+    asked: list[int] = []
+    real = delegate.sizeHint
+    monkeypatch.setattr(delegate, "sizeHint", lambda option, index: asked.append(index.row()) or real(option, index))
+    ran = [replace(task, last_run_at=fakes.NOW) for task in view.tasks() if int(task.id[-1:] or 0) % 10 != 3]
+    view.on_tasks_changed(ran)
+    assert asked == [], "runs of changed rows keep their heights: none is measured to find what to repaint"
+    qrun(asyncio.sleep(0.05))
+    assert view.task(ran[500].id) == ran[500]
+
+
 def test_sizes_follow_the_font(fake_window: IntelligenceWindow) -> None:
     view = tasks_of(fake_window)
     lst = view.list_view
@@ -783,8 +828,8 @@ def test_sizes_follow_the_font(fake_window: IntelligenceWindow) -> None:
 def test_times_are_computed_when_painted(fake_window: IntelligenceWindow, fake_services: Any, fake_bridge: Any,
                                          fakes: Any) -> None:
     view = tasks_of(fake_window)
-    fake_bridge.task_changed.emit(fakes.make_task("Check urgent emails", task_id="user-1", created_at=fakes.NOW - 10,
-                                                  last_run_at=fakes.NOW - 60))
+    fake_bridge.tasks_changed.emit([fakes.make_task("Check urgent emails", task_id="user-1", created_at=fakes.NOW - 10,
+                                                  last_run_at=fakes.NOW - 60)])
     assert shown_details(view, "user-1") == "Every tick · due at the next tick · last run 1 min ago"
     fake_services.clock.set_wall(fakes.NOW + 3 * 3600)
     view.refresh_times()

@@ -137,7 +137,7 @@ def test_aclose_disconnects_the_bridge_and_is_idempotent(
 ) -> None:
     qrun(fake_window.aclose())
     qrun(fake_window.aclose())
-    fake_bridge.task_changed.emit(fakes.make_task("Arrives after closing", task_id="late"))
+    fake_bridge.tasks_changed.emit([fakes.make_task("Arrives after closing", task_id="late")])
     assert fake_window.tasks_view.task("late") is None
 
 

@@ -57,6 +57,8 @@ from openhuman_desktop.qt.intelligence.widgets import (
     exact_time,
     muted,
     pulse_alpha,
+    repaint_changed_rows,
+    row_runs,
 )
 from openhuman_desktop.store import LogEntry
 
@@ -92,17 +94,6 @@ def _position(rows: Sequence[LogEntry], entry: LogEntry) -> int:
         else:
             high = middle
     return low
-
-
-def _runs(rows: Sequence[int]) -> list[tuple[int, int]]:
-    """Sorted row numbers as ``(first, last)`` runs of consecutive rows."""
-    runs: list[tuple[int, int]] = []
-    for row in rows:
-        if runs and runs[-1][1] == row - 1:
-            runs[-1] = (runs[-1][0], row)
-        else:
-            runs.append((row, row))
-    return runs
 
 
 class ActivityModel(QAbstractListModel):
@@ -340,7 +331,7 @@ class ActivityModel(QAbstractListModel):
                     changed.append(row)
             else:
                 new[entry.id] = entry
-        for first, last in _runs(sorted(changed)):  # a tick's rows are neighbours: one signal per run
+        for first, last in row_runs(sorted(changed)):  # a tick's rows are neighbours: one signal per run
             self.dataChanged.emit(self.index(first, 0), self.index(last, 0))
         if new:
             self._insert(_newest_first(new.values()))
@@ -623,9 +614,8 @@ class ActivityListView(QListView):
 
     def dataChanged(self, top_left: _AnyIndex, bottom_right: _AnyIndex,  # noqa: N802 (Qt override)
                     roles: Sequence[int] = ()) -> None:
-        # QListView lays every row out again on any dataChanged; a row changes height only when it is
-        # expanded (its text may have grown), so otherwise repaint the rows and no more.
-        QAbstractItemView.dataChanged(self, top_left, bottom_right, list(roles))
+        # A row changes height only when it is expanded (its text may have grown): see below.
+        repaint_changed_rows(self, top_left, bottom_right, roles)
         model = self.activity_model()
         if model.has_expanded and any(model.is_expanded(row) for row in range(top_left.row(), bottom_right.row() + 1)):
             self.scheduleDelayedItemsLayout()

@@ -11,6 +11,7 @@ from PySide6.QtWidgets import QAbstractItemView, QApplication, QFrame, QListView
 from openhuman_desktop.qt.intelligence.task_card import TaskCard, copy_title, task_menu
 from openhuman_desktop.qt.intelligence.task_model import AnyIndex, TaskListModel
 from openhuman_desktop.qt.intelligence.task_row import ROW_GAP, TaskDelegate
+from openhuman_desktop.qt.intelligence.widgets import repaint_changed_rows
 from openhuman_desktop.store import Task
 
 LAYOUT_BATCH = 100          # rows laid out per event-loop turn (~1 ms)
@@ -401,9 +402,8 @@ class TaskListView(QListView):
 
     def dataChanged(self, top_left: AnyIndex, bottom_right: AnyIndex,  # noqa: N802 (Qt override)
                     roles: Sequence[int] = ()) -> None:
-        # QListView lays every row out again on any dataChanged (1,000 size hints per changed task); rows
-        # change height only when the model says so (row_shape_changed), so repaint the row and no more.
-        QAbstractItemView.dataChanged(self, top_left, bottom_right, list(roles))
+        # Rows change height only when the model says so (row_shape_changed).
+        repaint_changed_rows(self, top_left, bottom_right, roles)
 
     def changeEvent(self, event: QEvent) -> None:  # noqa: N802 (Qt override)
         if event.type() in (QEvent.Type.FontChange, QEvent.Type.StyleChange, QEvent.Type.PaletteChange,

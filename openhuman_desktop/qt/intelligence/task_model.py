@@ -9,7 +9,7 @@ from typing import Any
 from PySide6.QtCore import QAbstractListModel, QModelIndex, QObject, QPersistentModelIndex, Qt, Signal
 
 from openhuman_desktop.errors import InvalidInput
-from openhuman_desktop.qt.intelligence.widgets import clock_time, exact_time, relative_time
+from openhuman_desktop.qt.intelligence.widgets import clock_time, exact_time, relative_time, row_runs
 from openhuman_desktop.store import Task
 from openhuman_desktop.subconscious import recurrence
 
@@ -250,6 +250,32 @@ class TaskListModel(QAbstractListModel):
                 self._user_count += 1 if old.is_system else -1
                 self.counts_changed.emit()
         return row
+
+    def upsert_many(self, tasks: Iterable[Task]) -> None:
+        """Apply many changes (a tick's schedule updates): rows that keep their place change in place, with one
+        ``dataChanged`` per run of neighbouring rows; new tasks and new sort keys go through ``upsert``."""
+        changed: list[str] = []
+        shape = counts = False
+        for task in tasks:
+            row = self._index.get(task.id)
+            if row is None or self._key(task) != self._keys[row]:
+                self.upsert(task)
+                continue
+            old = self._rows[row]
+            if old == task:
+                continue
+            self._rows[row] = task
+            changed.append(task.id)
+            shape = shape or old.title != task.title or old.is_system != task.is_system
+            if old.is_system != task.is_system:
+                self._user_count += 1 if old.is_system else -1
+                counts = True
+        for first, last in row_runs(sorted(self._index[task_id] for task_id in changed)):
+            self.dataChanged.emit(self.index(first, 0), self.index(last, 0), [])
+        if shape:
+            self.row_shape_changed.emit()
+        if counts:
+            self.counts_changed.emit()
 
     def _insert(self, task: Task) -> int:
         key = self._key(task)

@@ -361,14 +361,9 @@ class TasksView(QWidget):
         self.model.set_tasks(tasks)
         self._update_states()
 
-    def on_task_changed(self, task: Task) -> None:
-        """Show a new or changed task."""
-        self.model.upsert(task)
-
     def on_tasks_changed(self, tasks: Iterable[Task]) -> None:
-        """Many changes at once (a batched bridge signal would call this)."""
-        for task in tasks:
-            self.model.upsert(task)
+        """Many changes at once (the bridge's batches: a tick changes every due task's schedule)."""
+        self.model.upsert_many(tasks)
 
     def on_task_removed(self, task_id: str) -> None:
         self.model.remove(task_id)

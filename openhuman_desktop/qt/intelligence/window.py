@@ -105,7 +105,7 @@ class IntelligenceWindow(QMainWindow):
         self.approvals_view.fix_in_skills_requested.connect(self._on_approvals_view_fix_in_skills_requested)
         self.tabs.currentChanged.connect(self._on_tabs_current_changed)
         self._connections: list[tuple[Any, Callable[..., None]]] = [
-            (bridge.task_changed, self._on_bridge_task_changed),
+            (bridge.tasks_changed, self._on_bridge_tasks_changed),
             (bridge.task_removed, self._on_bridge_task_removed),
             (bridge.activity_batch, self._on_bridge_activity_batch),
             (bridge.escalation_changed, self._on_bridge_escalation_changed),
@@ -276,9 +276,9 @@ class IntelligenceWindow(QMainWindow):
         if self.isVisible():
             self._status.request()
 
-    def _on_bridge_task_changed(self, task: Task) -> None:
-        is_new = self.tasks_view.task(task.id) is None
-        self.tasks_view.on_task_changed(task)
+    def _on_bridge_tasks_changed(self, tasks: list[Task]) -> None:
+        is_new = any(self.tasks_view.task(task.id) is None for task in tasks)
+        self.tasks_view.on_tasks_changed(tasks)
         if is_new:   # the status bar counts tasks; a tick's schedule changes (1,000 of them) show nowhere there
             self._request_status()
 
