@@ -31,6 +31,8 @@ log = logging.getLogger(__name__)
 
 # A full walk at least this often repairs what inotify cannot see (network file systems, writes through mmap).
 FULL_SCAN_EVERY_SECONDS = 15 * 60.0
+WATCH_RETRY_SECONDS = 3600.0
+"""How long the index stays off after inotify failed (the watch limit, a read error) before it tries again."""
 
 # From <sys/inotify.h>.
 IN_MODIFY = 0x00000002
@@ -158,7 +160,8 @@ class WorkspaceIndex:
     The first scan walks the workspace and watches every walked folder; later scans read the pending
     inotify events and list again only the folders they name (and those that cannot be watched). A full
     walk at least every ``FULL_SCAN_EVERY_SECONDS`` rebuilds the index. Where inotify is unusable (not
-    Linux, no libc symbol, watch limit, read error) every scan is a plain full walk, said once in the log.
+    Linux, no libc symbol, watch limit, read error) every scan is a plain full walk, said once in the log,
+    and the index tries again every ``WATCH_RETRY_SECONDS``.
     Thread-safe: scans run in worker threads and one may outlive its tick.
     """
 
@@ -209,7 +212,7 @@ class WorkspaceIndex:
 
     def _refresh(self) -> bool:
         """Bring the index up to date; False when this scan must be a plain full walk."""
-        if self._closed or self._disabled is not None:
+        if self._closed:
             return False
         now = self._clock()
         if self._retry_at is not None:
@@ -226,9 +229,13 @@ class WorkspaceIndex:
                     log.info("workspace index: %s; walking the workspace again", exc)
                     self._rebuild(now)
         except WatchUnavailable as exc:
+            # The watch limit may be raised or other programs may free watches: try again later.
             self._reset()
+            self._retry_at = now + WATCH_RETRY_SECONDS
+            if self._disabled != str(exc):
+                log.info("workspace index off, every tick walks the workspace (trying again within the hour): %s",
+                         exc)
             self._disabled = str(exc)
-            log.info("workspace index off, every tick walks the workspace: %s", exc)
             return False
         except BaseException:
             self._reset()  # a half-updated index must never answer: rebuilt on the next scan
@@ -238,6 +245,9 @@ class WorkspaceIndex:
             self._retry_at = now + FULL_SCAN_EVERY_SECONDS
             log.info("workspace index: more than %d files, walking the workspace on each tick", MAX_FILES_SCANNED)
             return False
+        if self._disabled is not None:
+            log.info("workspace index on again (%s no more)", self._disabled)
+            self._disabled = None
         return True
 
     def _reset(self) -> None:

@@ -16,7 +16,12 @@ import pytest
 
 from openhuman_desktop.subconscious import report, workspace_index
 from openhuman_desktop.subconscious.report import files_section, scan_workspace
-from openhuman_desktop.subconscious.workspace_index import FULL_SCAN_EVERY_SECONDS, Inotify, WorkspaceIndex
+from openhuman_desktop.subconscious.workspace_index import (
+    FULL_SCAN_EVERY_SECONDS,
+    WATCH_RETRY_SECONDS,
+    Inotify,
+    WorkspaceIndex,
+)
 
 pytestmark = pytest.mark.skipif(not workspace_index.PLATFORM.startswith("linux"), reason="inotify is Linux only")
 
@@ -236,6 +241,27 @@ def test_a_watch_that_cannot_be_added_falls_back_to_full_scans(root: Path, index
         assert_same(index, root)
     assert index.disabled is not None and "No space" in index.disabled
     assert len([r for r in caplog.records if "index off" in r.getMessage()]) == 1, "said once"
+
+
+def test_the_index_tries_again_after_the_watch_limit(root: Path, index: WorkspaceIndex, clock: Clock,
+                                                     monkeypatch: pytest.MonkeyPatch,
+                                                     caplog: pytest.LogCaptureFixture) -> None:
+    write(root / "a" / "one.md")
+    with monkeypatch.context() as limited:
+        limited.setattr(Inotify, "add_watch", fail_add_watch(errno.ENOSPC))
+        assert_same(index, root)
+        clock.now += WATCH_RETRY_SECONDS - 1
+        assert_same(index, root)
+        assert index.disabled is not None and index.full_walks == 1, "no new attempt within the hour"
+    clock.now += 1
+    with caplog.at_level(logging.INFO, logger=workspace_index.__name__):
+        assert_same(index, root)
+    assert index.disabled is None and index.full_walks == 2
+    assert "index on again" in caplog.text
+    write(root / "a" / "two.md")
+    relisted = index.folders_relisted
+    assert_same(index, root)
+    assert index.folders_relisted == relisted + 1, "inotify named the folder: the index answers again"
 
 
 def test_the_watch_limit_is_recognised(root: Path, monkeypatch: pytest.MonkeyPatch) -> None:
