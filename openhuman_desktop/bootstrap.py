@@ -155,7 +155,7 @@ async def build(paths: Paths, loaded: config.LoadedConfig, clock: Clock | None =
     )
     skills = SkillRegistry()
     skills.add(WorkspaceFilesSkill(paths.workspace))
-    skills.add(MemorySkill(memory))
+    skills.add(MemorySkill(memory, bus))
     skills.add(SubconsciousTasksSkill(service.tasks_list, service.tasks_add))
     skills.add(NotificationSkill(bus))
 
@@ -194,7 +194,7 @@ async def build(paths: Paths, loaded: config.LoadedConfig, clock: Clock | None =
     service.attach_engine(engine)
     table = MethodTable()
     table.add(subconscious_methods(service))
-    table.add(memory_methods(memory))
+    table.add(memory_methods(memory, bus))
     rpc = RpcServer(Dispatcher(table), paths.rpc_file, live().rpc_port)
     return Services(
         paths=paths, settings=live, bus=bus, clock=clock, tasks=supervisor, store=store, memory=memory,

@@ -45,6 +45,20 @@ class EscalationChanged(Event):
 
 
 @dataclass(frozen=True)
+class MemoryAdded(Event):
+    """A memory was stored (by the assistant or over RPC); ``memory`` is the new one."""
+
+    memory: Any
+
+
+@dataclass(frozen=True)
+class MemoryRemoved(Event):
+    """A memory was removed."""
+
+    memory_id: str
+
+
+@dataclass(frozen=True)
 class TickStarted(Event):
     """A tick began."""
 

@@ -25,6 +25,8 @@ class CoreBridge(QObject):
     tick_finished = Signal(int, str)       # generation, outcome
     status_changed = Signal()
     notified = Signal(str, str)            # title, body
+    memory_added = Signal(object)          # Memory
+    memory_removed = Signal(str)           # memory id
 
     def __init__(self, bus: events.EventBus, parent: QObject | None = None) -> None:
         super().__init__(parent)
@@ -47,6 +49,8 @@ class CoreBridge(QObject):
             bus.subscribe(events.TickFinished, lambda e: self.tick_finished.emit(e.generation, e.outcome)),
             bus.subscribe(events.StatusChanged, lambda e: self.status_changed.emit()),
             bus.subscribe(events.Notified, lambda e: self.notified.emit(e.title, e.body)),
+            bus.subscribe(events.MemoryAdded, lambda e: self.memory_added.emit(e.memory)),
+            bus.subscribe(events.MemoryRemoved, lambda e: self.memory_removed.emit(e.memory_id)),
         ]
 
     def _on_activity_logged(self, event: events.ActivityLogged) -> None:

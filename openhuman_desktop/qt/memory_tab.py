@@ -178,6 +178,17 @@ class MemoryModel(QAbstractListModel):
             self._is_fetching = False
             self.load_state_changed.emit()
 
+    def forget(self, memory_id: str) -> None:
+        """Drop a memory that was removed."""
+        if memory_id not in self._ids:
+            return
+        row = next(row for row, memory in enumerate(self._rows) if memory.id == memory_id)
+        self.beginRemoveRows(QModelIndex(), row, row)
+        del self._rows[row]
+        self._ids.discard(memory_id)
+        self.endRemoveRows()
+        self.load_state_changed.emit()
+
     def prepend(self, memory: Memory) -> None:
         """Show a memory just added (browsing only; a search shows it when it matches)."""
         if self.query or memory.id in self._ids:
@@ -329,12 +340,24 @@ class MemoryView(QWidget):
     async def refresh(self) -> None:
         """Reload the list (or the current search) and the count."""
         await self.model.load(self.search_edit.text())
+        await self.update_count()
+
+    async def update_count(self) -> None:
         try:
             count = await self._store.count()
         except UserFacingError:
             self.count_label.setText("")
         else:
             self.count_label.setText(f"{count:,} memor{'y' if count == 1 else 'ies'}")
+
+    def on_memory_added(self, memory: Memory) -> None:
+        """A memory stored elsewhere (by the assistant, over RPC): shown at the top while browsing."""
+        self.model.prepend(memory)
+        self._jobs.spawn(self.update_count(), name="memory-count", group="memory-count")
+
+    def on_memory_removed(self, memory_id: str) -> None:
+        self.model.forget(memory_id)
+        self._jobs.spawn(self.update_count(), name="memory-count", group="memory-count")
 
     async def search(self, text: str) -> None:
         await self.model.load(text)
@@ -357,12 +380,7 @@ class MemoryView(QWidget):
         self.tags_edit.clear()
         self.add_error.clear_text()
         self.model.prepend(memory)
-        try:
-            count = await self._store.count()
-        except UserFacingError:
-            pass
-        else:
-            self.count_label.setText(f"{count:,} memor{'y' if count == 1 else 'ies'}")
+        await self.update_count()
         return memory
 
     def _set_adding(self, adding: bool) -> None:

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+from openhuman_desktop import events
 from openhuman_desktop.errors import InvalidInput
+from openhuman_desktop.events import EventBus
 from openhuman_desktop.memory.store import MemoryStore, clean_tags
 from openhuman_desktop.rpc.methods import Json, Method, Param
 from openhuman_desktop.rpc.protocol import METHOD_PREFIX
@@ -27,15 +29,17 @@ def _tags(value: Json) -> tuple[str, ...]:
     return clean_tags(value)
 
 
-def memory_methods(store: MemoryStore) -> dict[str, Method]:
+def memory_methods(store: MemoryStore, bus: EventBus | None = None) -> dict[str, Method]:
     """The memory methods, named ``openhuman.memory_<verb>`` (CONTRACT §4 conventions).
 
     ``memory_add`` stores with source ``"user"``; the results are Memory objects
-    ``{id, text, source, created_at, tags}``.
+    ``{id, text, source, created_at, tags}``. Additions and removals are published on ``bus``.
     """
 
     async def add(p: dict[str, Json]) -> Json:
         memory = await store.add(p["text"], source="user", tags=_tags(p.get("tags")))
+        if bus is not None:
+            bus.publish(events.MemoryAdded(memory))
         return memory.to_json()
 
     async def search(p: dict[str, Json]) -> Json:
@@ -48,6 +52,8 @@ def memory_methods(store: MemoryStore) -> dict[str, Method]:
 
     async def remove(p: dict[str, Json]) -> Json:
         await store.remove(p["memory_id"])
+        if bus is not None:
+            bus.publish(events.MemoryRemoved(str(p["memory_id"])))
         return {"removed": p["memory_id"]}
 
     table = {

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
+from openhuman_desktop import events
 from openhuman_desktop.errors import StoreUnavailable
+from openhuman_desktop.events import EventBus
 from openhuman_desktop.llm.base import ToolSpec
 from openhuman_desktop.memory.store import MAX_TEXT_CHARS, Memory, MemoryStore
 from openhuman_desktop.skills._args import checked_tool, object_schema
@@ -57,16 +59,16 @@ def describe(memory: Memory, max_chars: int = SNIPPET_CHARS) -> str:
 
 
 class MemorySkill:
-    """Long-term memory as tools. ``on_added`` lets the app react to a memory the assistant stored
-    (an event, the world-state timeline); the store itself publishes nothing."""
+    """Long-term memory as tools. A memory the assistant stores is published on ``bus`` (the store itself
+    publishes nothing)."""
 
     name = "memory"
     title = "Memory"
     description = "Searches, lists and stores long-term memories."
 
-    def __init__(self, store: MemoryStore, on_added: Callable[[Memory], None] | None = None) -> None:
+    def __init__(self, store: MemoryStore, bus: EventBus | None = None) -> None:
         self._store = store
-        self._on_added = on_added
+        self._bus = bus
         self._tools = (
             checked_tool(SEARCH_SPEC, writes=False, run=self._search),
             checked_tool(LIST_SPEC, writes=False, run=self._list),
@@ -103,6 +105,6 @@ class MemorySkill:
     async def _add(self, args: dict[str, Any]) -> ToolResult:
         memory = await self._store.add(args["text"], source="assistant")
         log.info("memory %s stored by the assistant", memory.id)
-        if self._on_added is not None:
-            self._on_added(memory)
+        if self._bus is not None:
+            self._bus.publish(events.MemoryAdded(memory))
         return ToolResult(f"Stored memory {memory.id}.")

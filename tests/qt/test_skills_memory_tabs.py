@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
 from typing import Any
 
+import httpx
 import pytest
 from PySide6.QtCore import QModelIndex, Qt
 
@@ -115,6 +118,34 @@ def test_adding_a_memory_by_hand(
     assert view.count_label.text() == "1 memory"
     assert [m.text for m in qrun(gui_services.memory.list(10))] == ["My dentist is Dr. Lee."]
     assert not view.empty_label.isVisibleTo(view)
+
+
+async def rpc_call(rpc_file: Path, method: str, params: dict[str, Any]) -> Any:
+    """One call to the running app's RPC server, as another program would make it."""
+    server = json.loads(rpc_file.read_text(encoding="utf-8"))
+    async with httpx.AsyncClient(headers={"Authorization": f"Bearer {server['token']}"}) as client:
+        response = await client.post(server["url"], json={"jsonrpc": "2.0", "id": 1, "method": f"openhuman.{method}",
+                                                          "params": params})
+    answer = response.json()
+    assert "error" not in answer, answer
+    return answer["result"]
+
+
+def test_a_memory_stored_by_the_assistant_shows_up_and_a_removed_one_goes(
+    intelligence_window: IntelligenceWindow, gui_services: Any, qrun: Any, settle: Any, until: Any
+) -> None:
+    view = memory_view(intelligence_window)
+    intelligence_window.show_tab("memory")
+    qrun(view.refresh())
+    skill = gui_services.skills.get("memory")
+    tool = next(tool for tool in skill.tools() if tool.name == "memory_add")
+    qrun(tool.run({"text": "The boiler was serviced in March."}))
+    until(lambda: view.model.rowCount() == 1 and view.count_label.text() == "1 memory")
+    memory = view.model.memory(0)
+    assert (memory.text, memory.source) == ("The boiler was serviced in March.", "assistant")
+    qrun(rpc_call(gui_services.paths.rpc_file, "memory_remove", {"memory_id": memory.id}))
+    until(lambda: view.model.rowCount() == 0 and view.count_label.text() == "0 memories")
+    assert view.empty_label.isVisibleTo(view)
 
 
 def test_blank_memories_cannot_be_added(fake_window: IntelligenceWindow, fake_services: Any, qrun: Any) -> None:

@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 
+from openhuman_desktop import events
 from openhuman_desktop.errors import InvalidInput, NotFound
 from openhuman_desktop.memory import MemoryStore, open_memory_store
 from openhuman_desktop.rpc.memory_methods import memory_methods
@@ -51,6 +52,29 @@ async def test_add_search_list_remove(memories: MemoryStore, clock: FakeClock) -
     assert await invoke(memories, "memory_remove", {"memory_id": added["id"]}) == {"removed": added["id"]}
     with pytest.raises(NotFound):
         await invoke(memories, "memory_remove", {"memory_id": added["id"]})
+
+
+async def test_additions_and_removals_are_published(memories: MemoryStore) -> None:
+    bus = events.EventBus()
+    seen: list[events.Event] = []
+    bus.subscribe(events.MemoryAdded, seen.append)
+    bus.subscribe(events.MemoryRemoved, seen.append)
+    methods = memory_methods(memories, bus)
+
+    async def call(name: str, params: dict[str, Any]) -> Any:
+        method = methods[f"openhuman.{name}"]
+        return await method.call(bind(method.params, params))
+
+    added = await call("memory_add", {"text": "The spare key is under the blue pot"})
+    await call("memory_search", {"query": "key"})
+    with pytest.raises(InvalidInput):
+        await call("memory_add", {"text": "   "})
+    await call("memory_remove", {"memory_id": added["id"]})
+    with pytest.raises(NotFound):
+        await call("memory_remove", {"memory_id": added["id"]})
+    assert [type(event).__name__ for event in seen] == ["MemoryAdded", "MemoryRemoved"]
+    assert isinstance(seen[0], events.MemoryAdded) and seen[0].memory.to_json() == added
+    assert seen[1] == events.MemoryRemoved(added["id"])
 
 
 @pytest.mark.parametrize(

@@ -80,10 +80,13 @@ def all_skills(tmp_path: Path, memories: MemoryStore, bus: events.EventBus) -> l
 # --- memory -----------------------------------------------------------------------------------------------
 
 async def test_memory_add_then_search_and_list(memories: MemoryStore) -> None:
-    seen: list[Memory] = []
-    skill = MemorySkill(memories, on_added=seen.append)
+    bus = events.EventBus()
+    published: list[events.MemoryAdded] = []
+    bus.subscribe(events.MemoryAdded, published.append)
+    skill = MemorySkill(memories, bus)
     added = await call(skill, "memory_add", {"text": "  The wifi password is on the fridge.  "})
     assert not added.is_error and added.text.startswith("Stored memory ")
+    seen: list[Memory] = [event.memory for event in published]
     assert [m.text for m in seen] == ["The wifi password is on the fridge."]
     assert seen[0].source == "assistant"
     found = await call(skill, "memory_search", {"query": "wifi fridge"})

@@ -112,6 +112,8 @@ class IntelligenceWindow(QMainWindow):
             (bridge.tick_started, self._on_bridge_tick_started),
             (bridge.tick_finished, self._on_bridge_tick_finished),
             (bridge.status_changed, self._on_bridge_status_changed),
+            (bridge.memory_added, self.memory_view.on_memory_added),
+            (bridge.memory_removed, self.memory_view.on_memory_removed),
         ]
         for signal, slot in self._connections:
             signal.connect(slot)
