@@ -13,11 +13,11 @@ import sqlite3
 import subprocess
 import sys
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Awaitable, Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from types import TracebackType
-from typing import Any, Self
+from typing import Any, Self, TypeVar
 
 REPO = Path(__file__).resolve().parent.parent
 if str(REPO) not in sys.path:  # so ``python bench/x.py`` finds openhuman_desktop and tests.fakes
@@ -33,6 +33,8 @@ PAGE_SIZE = os.sysconf("SC_PAGE_SIZE")
 
 # --- statistics and output ----------------------------------------------------------------------
 
+
+T = TypeVar("T")
 
 @dataclass(frozen=True)
 class Stats:
@@ -111,6 +113,26 @@ def load_note() -> None:
 def ms_since(started: float) -> float:
     """Milliseconds elapsed since ``started`` (a ``time.perf_counter()`` value)."""
     return (time.perf_counter() - started) * 1000
+
+
+def timed(times: int, call: Callable[..., T], *args: Any) -> tuple[list[float], T]:
+    """``call(*args)`` ``times`` times (at least once): the milliseconds of each call, and the last result."""
+    samples = []
+    for _ in range(max(1, times)):
+        started = time.perf_counter()
+        result = call(*args)
+        samples.append(ms_since(started))
+    return samples, result
+
+
+async def timed_async(times: int, call: Callable[..., Awaitable[T]], *args: Any) -> tuple[list[float], T]:
+    """:func:`timed` for a coroutine function."""
+    samples = []
+    for _ in range(max(1, times)):
+        started = time.perf_counter()
+        result = await call(*args)
+        samples.append(ms_since(started))
+    return samples, result
 
 
 # --- /proc readers ------------------------------------------------------------------------------

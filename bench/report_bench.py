@@ -19,7 +19,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bench.common import budget, figure, load_note, machine, ms_since, note  # noqa: E402
+from bench.common import budget, figure, load_note, machine, ms_since, note, timed, timed_async  # noqa: E402
 from openhuman_desktop.llm.tokens import TokenCounter  # noqa: E402
 from openhuman_desktop.memory import MemoryStore, open_memory_store  # noqa: E402
 from openhuman_desktop.paths import Paths  # noqa: E402
@@ -135,33 +135,17 @@ async def scenario(label: str, args: argparse.Namespace, paths: Paths, memory: M
     tasks = due_tasks(args.tasks)
     now = time.time()
     result = await built.build(tasks, None, now)  # warm-up: page cache, sqlite cache
-    samples = []
-    for _ in range(args.repeats):
-        started = time.perf_counter()
-        result = await built.build(tasks, None, now)
-        samples.append(ms_since(started))
+    samples, result = await timed_async(args.repeats, lambda: built.build(tasks, None, now))
     content = sum(tokens.count(section.text) for section in await sections(sources, tasks, now))
     note(f"{label}: {result.tokens:,} report tokens (budget {budget_tokens:,}; sections hold {content:,} tokens), "
          f"{len(result.text):,} characters, cut: {'yes' if 'cut to fit' in result.text else 'no'}")
     build = figure(f"report build() {label}, {result.tokens:,} tokens", samples)
     parts = await sections(sources, tasks, now)
-    samples = []
-    for _ in range(args.repeats):
-        started = time.perf_counter()
-        built.assemble(parts)
-        samples.append(ms_since(started))
+    samples, _ = timed(args.repeats, lambda: built.assemble(parts))
     figure(f"report assemble() {label}, {result.tokens:,} tokens", samples)
-    samples = []
-    for _ in range(args.repeats):
-        started = time.perf_counter()
-        await sections(sources, tasks, now)
-        samples.append(ms_since(started))
+    samples, _ = await timed_async(args.repeats, lambda: sections(sources, tasks, now))
     figure(f"report sections only (memory query, warm index of {args.files:,} files) {label}", samples)
-    samples = []
-    for _ in range(args.repeats):
-        started = time.perf_counter()
-        tokens.count(result.text)
-        samples.append(ms_since(started))
+    samples, _ = timed(args.repeats, lambda: tokens.count(result.text))
     figure(f"one TokenCounter.count over the whole report ({result.tokens:,} tokens)", samples)
     return build.median
 
@@ -170,20 +154,12 @@ def file_scans(args: argparse.Namespace, root: Path, index: WorkspaceIndex) -> N
     """The file scan alone: cold (a full walk, as the first tick, the fallback and the periodic walk do it)
     and from the warm index, quiet and after one file changed (since = None: every file is listed)."""
     report.scan_workspace(root, None)  # the page cache warm, as for every figure
-    samples = []
-    for _ in range(args.repeats):
-        started = time.perf_counter()
-        report.scan_workspace(root, None)
-        samples.append(ms_since(started))
+    samples, _ = timed(args.repeats, lambda: report.scan_workspace(root, None))
     figure(f"cold full scan (scan_workspace, no index) of {args.files:,} files", samples)
     started = time.perf_counter()
     index.warm()
     note(f"index first build (full walk + one inotify watch per folder): {ms_since(started):.1f} ms")
-    samples = []
-    for _ in range(args.repeats):
-        started = time.perf_counter()
-        index.scan(None)
-        samples.append(ms_since(started))
+    samples, _ = timed(args.repeats, lambda: index.scan(None))
     figure(f"warm index scan of {args.files:,} files, nothing changed", samples)
     some = next(root.glob("projects/*/notes/*.md"))
     samples = []

@@ -10,6 +10,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
@@ -29,6 +30,8 @@ from bench.common import (  # noqa: E402
     ms_since,
     note,
     prepare_workspace,
+    timed,
+    timed_async,
 )
 from openhuman_desktop import bootstrap, config  # noqa: E402
 from openhuman_desktop.paths import Paths  # noqa: E402
@@ -66,26 +69,15 @@ def fill(paths: Paths, tasks: int, rows: int) -> None:
 
 
 def timed_calls(rpc: RpcCaller, method: str, params: dict[str, object], calls: int) -> tuple[list[float], object]:
-    for _ in range(2):  # warm up: connection, caches
-        result = rpc.call(method, params)
-    samples = []
-    for _ in range(calls):
-        started = time.perf_counter()
-        result = rpc.call(method, params)
-        samples.append(ms_since(started))
-    return samples, result
+    timed(2, rpc.call, method, params)  # warm up: connection, caches
+    return timed(calls, rpc.call, method, params)
 
 
 def floor(rpc: RpcCaller, calls: int) -> None:
     """A request that does no work (an unknown method): HTTP, token check and JSON-RPC framing only."""
     body = json.dumps({"jsonrpc": "2.0", "id": 1, "method": "openhuman.bench_no_such_method"}).encode()
-    for _ in range(2):
-        rpc.post_raw(body)
-    samples = []
-    for _ in range(calls):
-        started = time.perf_counter()
-        rpc.post_raw(body)
-        samples.append(ms_since(started))
+    timed(2, rpc.post_raw, body)  # warm up
+    samples, _ = timed(calls, rpc.post_raw, body)
     figure("rpc floor: unknown method, no work (round trip)", samples)
 
 
@@ -117,41 +109,30 @@ async def in_process(paths: Paths, args: argparse.Namespace, befores: dict[int, 
     store = services.store
     worst = 0.0
     try:
-        samples = []
-        for _ in range(max(3, args.calls // 3)):
-            started = time.perf_counter()
-            tasks = await store.tasks.list()
-            samples.append(ms_since(started))
+        samples, tasks = await timed_async(max(3, args.calls // 3), store.tasks.list)
         figure(f"in-process TaskRepository.list {len(tasks):,} tasks", samples)
-        samples = []
-        for _ in range(max(3, args.calls // 3)):
-            started = time.perf_counter()
-            json.dumps([task.to_json() for task in tasks])
-            samples.append(ms_since(started))
+        samples, _ = timed(max(3, args.calls // 3), lambda: json.dumps([task.to_json() for task in tasks]))
         figure(f"in-process to_json + json.dumps of {len(tasks):,} tasks", samples)
         for depth, before in befores.items():
             await store.log.page(PAGE, before)
-            samples = []
-            for _ in range(args.calls):
-                started = time.perf_counter()
-                page = await store.log.page(PAGE, before)
-                samples.append(ms_since(started))
+            samples, page = await timed_async(args.calls, store.log.page, PAGE, before)
             assert len(page) == PAGE
             summary = figure(f"in-process ActivityLogRepository.page {PAGE} at depth {depth:,}", samples)
             worst = max(worst, summary.median)
             params = {"limit": PAGE} if before is None else {"limit": PAGE, "before": before}
             body = json.dumps({"jsonrpc": "2.0", "id": 1, "method": "openhuman.subconscious_log_list",
                                "params": params}).encode()
-            samples = []
-            for _ in range(args.calls):
-                started = time.perf_counter()
-                json.dumps(await dispatcher.handle_body(body))
-                samples.append(ms_since(started))
+            samples, _ = await timed_async(args.calls, dispatched, dispatcher, body)
             figure(f"in-process Dispatcher.handle_body log_list {PAGE} at depth {depth:,} + json.dumps", samples)
         await task_pages(store, args.calls)
     finally:
         await services.aclose()
     return worst
+
+
+async def dispatched(dispatcher: Dispatcher, body: bytes) -> str:
+    """What the server does with a request body, up to the JSON it sends back."""
+    return json.dumps(await dispatcher.handle_body(body))
 
 
 async def task_pages(store: SubconsciousStore, calls: int) -> None:
@@ -164,36 +145,29 @@ async def task_pages(store: SubconsciousStore, calls: int) -> None:
     task_id = newest[0].task_id
     rows = await store.log.page(MAX_PAGE, None, task_id)
     for label, before in (("newest", None), ("from the middle of its rows", rows[len(rows) // 2].created_at)):
-        samples = []
-        for _ in range(calls):
-            started = time.perf_counter()
-            page = await store.log.page(PAGE, before, task_id)
-            samples.append(ms_since(started))
+        samples, page = await timed_async(calls, store.log.page, PAGE, before, task_id)
         assert page and all(entry.task_id == task_id for entry in page)
         figure(f"in-process page {PAGE} of one task's rows, {label} ({len(rows):,} rows of the task, "
                f"the newest {RECENT_ROWS:,} of the log not filed yet)", samples)
+
+
+def fetchall(conn: sqlite3.Connection, sql: str, params: tuple[object, ...]) -> list[Any]:
+    return conn.execute(sql, params).fetchall()
 
 
 def plain_sqlite(paths: Paths, args: argparse.Namespace, befores: dict[int, float | None]) -> None:
     """The bare queries with the stdlib sqlite3 module: the floor under the figures above."""
     conn = sqlite3.connect(paths.subconscious_db)
     try:
-        samples = []
-        for _ in range(max(3, args.calls // 3)):
-            started = time.perf_counter()
-            rows = conn.execute("SELECT * FROM subconscious_tasks ORDER BY (source = 'user'), "
-                                "(origin = 'heartbeat_md'), created_at, id").fetchall()
-            samples.append(ms_since(started))
+        samples, rows = timed(max(3, args.calls // 3), lambda: conn.execute(
+            "SELECT * FROM subconscious_tasks ORDER BY (source = 'user'), (origin = 'heartbeat_md'), created_at, id"
+        ).fetchall())
         figure(f"plain sqlite3 SELECT * of {len(rows):,} tasks (tuples)", samples)
         for depth, before in befores.items():
             sql = "SELECT * FROM subconscious_log {} ORDER BY created_at DESC, id DESC LIMIT ?"
             query = (sql.format(""), (PAGE,)) if before is None else (sql.format("WHERE created_at < ?"),
                                                                       (before, PAGE))
-            samples = []
-            for _ in range(args.calls):
-                started = time.perf_counter()
-                conn.execute(*query).fetchall()
-                samples.append(ms_since(started))
+            samples, _ = timed(args.calls, fetchall, conn, *query)
             figure(f"plain sqlite3 page {PAGE} at depth {depth:,}", samples)
     finally:
         conn.close()

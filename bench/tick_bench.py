@@ -28,6 +28,7 @@ from bench.common import (  # noqa: E402
     ms_since,
     note,
     prepare_workspace,
+    timed_async,
 )
 from openhuman_desktop import bootstrap, config  # noqa: E402
 from openhuman_desktop.llm.base import ChatRequest  # noqa: E402
@@ -97,11 +98,7 @@ class ChatRecorder:
 async def chat_round_trips(recorder: ChatRecorder, repeats: int) -> list[float]:
     """Replay the last evaluation request on the fake model: the "model time" of a tick on this machine."""
     request = recorder.requests[-1]
-    samples = []
-    for _ in range(repeats):
-        started = time.perf_counter()
-        await recorder.send(request)
-        samples.append(ms_since(started))
+    samples, _ = await timed_async(repeats, recorder.send, request)
     return samples
 
 

@@ -2,10 +2,39 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 from PySide6.QtCore import QObject, QTimer, Signal
 
 from openhuman_desktop import events
-from openhuman_desktop.store import LogEntry, Task
+
+
+class _Batch(QObject):
+    """The newest snapshot of each item by id, handed on as one list ``delay_ms`` after the first arrived."""
+
+    def __init__(self, delay_ms: int, emit: Callable[[list[Any]], None], parent: QObject) -> None:
+        super().__init__(parent)
+        self._items: dict[str, Any] = {}
+        self._emit = emit
+        self._timer = QTimer(self)
+        self._timer.setSingleShot(True)
+        self._timer.setInterval(delay_ms)
+        self._timer.timeout.connect(self._on_timer_timeout)
+
+    def add(self, key: str, item: Any) -> None:
+        self._items[key] = item
+        if not self._timer.isActive():
+            self._timer.start()
+
+    def drop(self, key: str) -> None:
+        self._items.pop(key, None)
+
+    def _on_timer_timeout(self) -> None:
+        items = list(self._items.values())
+        self._items.clear()
+        if items:
+            self._emit(items)
 
 
 class CoreBridge(QObject):
@@ -30,20 +59,12 @@ class CoreBridge(QObject):
 
     def __init__(self, bus: events.EventBus, parent: QObject | None = None) -> None:
         super().__init__(parent)
-        self._pending: dict[str, LogEntry] = {}
-        self._pending_tasks: dict[str, Task] = {}
-        self._flush = QTimer(self)
-        self._flush.setSingleShot(True)
-        self._flush.setInterval(100)
-        self._flush.timeout.connect(self._on_flush_timeout)
-        self._flush_tasks = QTimer(self)
-        self._flush_tasks.setSingleShot(True)
-        self._flush_tasks.setInterval(0)
-        self._flush_tasks.timeout.connect(self._on_flush_tasks_timeout)
+        self._activity = _Batch(100, self.activity_batch.emit, self)
+        self._tasks = _Batch(0, self.tasks_changed.emit, self)
         self._unsubscribe = [
-            bus.subscribe(events.TaskChanged, self._on_task_changed),
+            bus.subscribe(events.TaskChanged, lambda e: self._tasks.add(e.task.id, e.task)),
             bus.subscribe(events.TaskRemoved, self._on_task_removed),
-            bus.subscribe(events.ActivityLogged, self._on_activity_logged),
+            bus.subscribe(events.ActivityLogged, lambda e: self._activity.add(e.entry.id, e.entry)),
             bus.subscribe(events.EscalationChanged, lambda e: self.escalation_changed.emit(e.escalation)),
             bus.subscribe(events.TickStarted, lambda e: self.tick_started.emit(e.generation, e.due_count)),
             bus.subscribe(events.TickFinished, lambda e: self.tick_finished.emit(e.generation, e.outcome)),
@@ -53,31 +74,9 @@ class CoreBridge(QObject):
             bus.subscribe(events.MemoryRemoved, lambda e: self.memory_removed.emit(e.memory_id)),
         ]
 
-    def _on_activity_logged(self, event: events.ActivityLogged) -> None:
-        self._pending[event.entry.id] = event.entry
-        if not self._flush.isActive():
-            self._flush.start()
-
-    def _on_task_changed(self, event: events.TaskChanged) -> None:
-        self._pending_tasks[event.task.id] = event.task
-        if not self._flush_tasks.isActive():
-            self._flush_tasks.start()
-
     def _on_task_removed(self, event: events.TaskRemoved) -> None:
-        self._pending_tasks.pop(event.task_id, None)  # a change still waiting must not bring it back
+        self._tasks.drop(event.task_id)  # a change still waiting must not bring it back
         self.task_removed.emit(event.task_id)
-
-    def _on_flush_tasks_timeout(self) -> None:
-        tasks = list(self._pending_tasks.values())
-        self._pending_tasks.clear()
-        if tasks:
-            self.tasks_changed.emit(tasks)
-
-    def _on_flush_timeout(self) -> None:
-        batch = list(self._pending.values())
-        self._pending.clear()
-        if batch:
-            self.activity_batch.emit(batch)
 
     def detach(self) -> None:
         """Stop listening to the bus (before the window goes away)."""
