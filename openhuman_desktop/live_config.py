@@ -25,7 +25,7 @@ class LiveSettings:
         self.path = path
         self._current = loaded.settings
         self._bus = bus
-        self.problem: str | None = None
+        self.problem: str | None = None  # why the last edit was rejected (the previous settings stay)
 
     def __call__(self) -> Settings:
         return self._current
@@ -42,11 +42,16 @@ class LiveSettings:
             self.problem = str(exc)
             log.warning("config not reloaded, keeping the previous settings: %s", exc)
             self._bus.publish(events.Notified("Configuration not applied", f"{exc} The previous settings stay."))
+            self._bus.publish(events.StatusChanged())  # the status says so until the file is fixed
             return False
+        was_rejected = self.problem is not None
         self.problem = None
         for warning in loaded.warnings:
             log.warning("%s", warning)
         if loaded.settings == self._current:
+            if was_rejected:
+                log.info("config.toml is valid again (the settings in force are unchanged)")
+                self._bus.publish(events.StatusChanged())
             return False
         self._current = loaded.settings
         log.info("configuration reloaded from %s", self.path)
