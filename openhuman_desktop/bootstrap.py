@@ -206,9 +206,10 @@ async def build(paths: Paths, loaded: config.LoadedConfig, clock: Clock | None =
     engine = SubconsciousEngine(
         store=store, service=service, clock=clock, bus=bus, settings=live, supervisor=supervisor,
         reporter=reporter,
-        # Through ``reporting``: the outcome of every real call is the tier's health in the status.
+        # Through ``reporting``, the evaluations and every reasoning call are the tiers' health in the status
+        # (a failed local "act" fails only its row, as before).
         evaluator=ModelEvaluator(lambda: models.reporting("local"), tokens, lambda: models.context_window("local")),
-        executor=TaskExecutor(lambda: models.reporting("local"), lambda: models.reporting("reasoning"), skills),
+        executor=TaskExecutor(lambda: models.get("local"), lambda: models.reporting("reasoning"), skills),
         models=models, config_problem=lambda: live.problem,
     )
     service.attach_engine(engine)
