@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import asyncio
+import threading
 from pathlib import Path
 
 import pytest
+from aiohttp import web
 
 from tests.e2e.test_headless_tick_e2e import wait_for
 from tests.fakes.app_process import AppProcess
@@ -14,8 +17,24 @@ from tests.fakes.model_servers import FakeOllama
 pytestmark = pytest.mark.e2e
 
 
-def test_the_second_tick_of_an_unchanged_world_makes_no_model_call(tmp_path: Path) -> None:
-    with FakeOllama() as ollama:
+class SlowToShow(FakeOllama):
+    """An Ollama whose ``/api/show`` (the model check's second step) waits until the test opens the gate."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.gate = threading.Event()
+        self.shown = 0
+
+    async def _handle_show(self, request: web.Request) -> web.Response:
+        while not self.gate.is_set():
+            await asyncio.sleep(0.01)
+        response = await super()._handle_show(request)
+        self.shown += 1
+        return response
+
+
+def test_the_tick_after_an_all_noop_evaluation_makes_no_model_call(tmp_path: Path) -> None:
+    with SlowToShow() as ollama:
         ollama.add_model(LOCAL_MODEL)
         ollama.add_model("qwen2.5:14b")
         ollama.set_responder(Brain())  # every task: noop
@@ -28,12 +47,16 @@ def test_the_second_tick_of_an_unchanged_world_makes_no_model_call(tmp_path: Pat
                 status = app.result("subconscious_status")
                 return bool(status["total_ticks"] >= count and status["state"] != "ticking")
 
+            # As right after a start: the first tick runs while the model checks have no answer yet.
             app.result("subconscious_trigger")
             wait_for(lambda: ticks_done(1), what="the first tick")
             assert len(bodies(ollama, "evaluation")) == 1
+            ollama.gate.set()
+            wait_for(lambda: ollama.shown >= 2, what="both model checks")
+            wait_for(lambda: app.result("subconscious_status")["state"] == "idle", what="the checks to land")
+
             app.result("subconscious_trigger")
             wait_for(lambda: ticks_done(2), what="the second tick")
 
             assert len(bodies(ollama, "evaluation")) == 1, "nothing changed but the app's own bookkeeping"
-            rows = app.result("subconscious_log_list")
-            assert {row["decision"] for row in rows} == {"noop"}
+            assert {row["decision"] for row in app.result("subconscious_log_list")} == {"noop"}
