@@ -187,7 +187,9 @@ class SubconsciousEngine:
         rejected = self._config_problem()
         if rejected:
             return RuntimeStatus(
-                "degraded", f"Fix config.toml: {rejected.rstrip('.')}. The previous settings stay in force.",
+                "degraded",
+                f"The last edit of config.toml was not applied: {rejected.rstrip('.')}. Fix the file; the previous "
+                "settings stay in force.",
                 next_tick if heartbeat.enabled and not self.heartbeat.is_paused else None,
             )
         if not heartbeat.enabled:
@@ -232,8 +234,8 @@ class SubconsciousEngine:
             return None
         sentence = problem if problem.endswith((".", "!", "?", "`")) else problem + "."
         if " — " not in sentence:  # the clients' messages say what to do after a dash when they know it
-            sentence += " Check that this server is running and healthy; the next escalation tries again."
-        return f"The reasoning model ({models.describe('reasoning')}) fails, so escalations cannot run: {sentence}"
+            sentence += " " + _remedy(sentence)
+        return f"The reasoning model ({models.describe('reasoning')}) is failing, so escalations cannot run: {sentence}"
 
     # --- the tick -------------------------------------------------------------------------------
 
@@ -532,6 +534,15 @@ class SubconsciousEngine:
                 log.info("activity log retention removed %d old rows", deleted)
         await self._store.log.file_recent(force=hourly)
         await self._store.db.checkpoint()
+
+
+def _remedy(problem: str) -> str:
+    """What to do about a reasoning-tier failure whose message does not say it."""
+    if "HTTP 429" in problem:
+        return "Wait for the provider's rate limit to reset; the next escalation tries again."
+    if problem.startswith(("Cannot reach", "Lost the connection")) or "did not answer" in problem:
+        return "Start that server, or correct [models.reasoning] in config.toml."
+    return "See that server's log; the next escalation tries again."
 
 
 def _advance(task: Task, tick_at: float, now: float, completes: bool) -> Advance:

@@ -11,6 +11,7 @@ from openhuman_desktop import events
 from tests.fakes.engine_harness import (
     LOCAL_MODEL,
     Harness,
+    RecordingSleep,
     Reply,
     closed_port_url,
     config_text,
@@ -77,6 +78,22 @@ async def test_a_failing_escalation_marks_the_reasoning_tier_and_a_working_one_c
         assert (await h.row(task.id)).decision == "act"
         status = await h.service.status()
         assert (status["state"], status["state_reason"]) == ("idle", "Waiting for the next tick.")
+
+
+async def test_a_rate_limit_that_outlasts_the_back_off_is_in_the_status(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    async with open_harness(tmp_path, monkeypatch, backoff_sleep=RecordingSleep()) as h:
+        await h.add_task("Create the weekly report in report.md", intent="write")
+        h.local.decide = lambda task_id, title: "escalate"
+        h.reasoning.execution_replies.extend([Reply(status=429)] * 4)
+
+        await h.tick()
+
+        status = await h.service.status()
+        assert status["state"] == "degraded"
+        assert "reasoning model" in status["state_reason"] and "HTTP 429" in status["state_reason"]
+        assert "agentic-v1" in status["state_reason"], "it names the model"
 
 
 async def test_a_local_problem_comes_before_a_reasoning_problem(
