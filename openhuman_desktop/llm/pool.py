@@ -38,8 +38,8 @@ class ModelClients:
     Args:
         settings: the live settings.
         factory: builds a client for a tier (``llm.make_client``).
-        on_change: called when a tier's state changes outside :meth:`check` (a real call failed or
-            worked again, a config change dropped what was known), e.g. to publish ``StatusChanged``.
+        on_change: called when a real call changed a tier's state (it failed, or worked again after a
+            failure), e.g. to publish ``StatusChanged``; :meth:`check`'s callers publish its answers.
     """
 
     def __init__(self, settings: Callable[[], Settings], factory: Factory,
@@ -81,7 +81,7 @@ class ModelClients:
     def reporting(self, tier: str) -> LlmClient | None:
         """The tier's client (as :meth:`get`), wrapped so that every chat's outcome is reported here."""
         client = self.get(tier)
-        return None if client is None else _Reporting(client, self, tier)
+        return None if client is None else _Reporting(client, self, tier, self._key(tier))
 
     def context_window(self, tier: str) -> int | None:
         health = self.health.get(tier)
@@ -106,17 +106,27 @@ class ModelClients:
             self.health[tier] = health
         return health
 
-    def report_failure(self, tier: str, message: str) -> None:
-        """A real call to ``tier`` failed with ``message`` (a user-facing sentence): the tier is failing."""
-        self._forget_if_changed(tier, self._key(tier))
+    def report_failure(self, tier: str, message: str, *, key: Key | None = None) -> None:
+        """A real call to ``tier`` failed with ``message`` (a user-facing sentence): the tier is failing.
+
+        ``key`` is the settings the call was made under; a call to a client config.toml has replaced
+        meanwhile says nothing about the tier now.
+        """
+        current = self._key(tier)
+        if key is not None and key != current:
+            return
+        self._forget_if_changed(tier, current)
         if self._failed.get(tier) != message:
             self._failed[tier] = message
             log.warning("model %s failed a call: %s", tier, message)
             self._changed()
 
-    def report_success(self, tier: str) -> None:
-        """A real call to ``tier`` answered: a failure reported earlier is over."""
-        self._forget_if_changed(tier, self._key(tier))
+    def report_success(self, tier: str, *, key: Key | None = None) -> None:
+        """A real call to ``tier`` answered: a failure reported earlier is over (``key`` as above)."""
+        current = self._key(tier)
+        if key is not None and key != current:
+            return
+        self._forget_if_changed(tier, current)
         if self._failed.pop(tier, None) is not None:
             log.info("model %s answers again", tier)
             self._changed()
@@ -164,10 +174,11 @@ class ModelClients:
 class _Reporting:
     """An :class:`LlmClient` that tells the pool how each chat went (``LlmUnavailable`` = failing)."""
 
-    def __init__(self, client: LlmClient, pool: ModelClients, tier: str) -> None:
+    def __init__(self, client: LlmClient, pool: ModelClients, tier: str, key: Key) -> None:
         self._client = client
         self._pool = pool
         self._tier = tier
+        self._key = key
 
     @property
     def description(self) -> str:
@@ -177,9 +188,9 @@ class _Reporting:
         try:
             response = await self._client.chat(request)
         except LlmUnavailable as exc:
-            self._pool.report_failure(self._tier, str(exc))
+            self._pool.report_failure(self._tier, str(exc), key=self._key)
             raise
-        self._pool.report_success(self._tier)
+        self._pool.report_success(self._tier, key=self._key)
         return response
 
     async def stream(self, request: ChatRequest) -> AsyncIterator[str]:
@@ -187,9 +198,9 @@ class _Reporting:
             async for piece in self._client.stream(request):
                 yield piece
         except LlmUnavailable as exc:
-            self._pool.report_failure(self._tier, str(exc))
+            self._pool.report_failure(self._tier, str(exc), key=self._key)
             raise
-        self._pool.report_success(self._tier)
+        self._pool.report_success(self._tier, key=self._key)
 
     async def check(self) -> ModelInfo:
         return await self._client.check()

@@ -178,12 +178,11 @@ class SubconsciousEngine:
         return self._running is not None
 
     def runtime_status(self) -> RuntimeStatus:
-        """State and reason, most urgent first: ticking, a rejected config edit, off, paused, the local
-        tier (a failed evaluation, a failed check), the reasoning tier, evaluation off, idle."""
+        """State and reason, most urgent first: a rejected config edit (it may be what would turn the
+        heartbeat back on), off, paused, ticking, the local tier (a failed evaluation, a failed check),
+        evaluation off, the reasoning tier, idle."""
         heartbeat = self._settings().heartbeat
         next_tick = self.heartbeat.next_tick_at
-        if self.is_ticking:
-            return RuntimeStatus("ticking", f"Looking at {self._due_count} due task(s).", next_tick)
         rejected = self._config_problem()
         if rejected:
             return RuntimeStatus(
@@ -196,6 +195,8 @@ class SubconsciousEngine:
             return RuntimeStatus("disabled", "The heartbeat is off (heartbeat.enabled = false in config.toml).", None)
         if self.heartbeat.is_paused:
             return RuntimeStatus("paused", "Paused by you; resume it to let the assistant look at your tasks.", None)
+        if self.is_ticking:
+            return RuntimeStatus("ticking", f"Looking at {self._due_count} due task(s).", next_tick)
         if self._failures > 0:
             return RuntimeStatus("degraded", self._failure_reason(), next_tick)
         if not heartbeat.inference_enabled:

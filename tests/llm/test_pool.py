@@ -5,7 +5,10 @@ from __future__ import annotations
 import asyncio
 from dataclasses import replace
 
+import pytest
+
 from openhuman_desktop.config import ModelSettings, Settings
+from openhuman_desktop.errors import LlmUnavailable
 from openhuman_desktop.llm import ChatRequest, Message, make_client
 from openhuman_desktop.llm.pool import ModelClients
 from tests.fakes.model_servers import FakeOllama, Reply
@@ -31,10 +34,9 @@ async def test_a_failed_call_is_the_tiers_problem_until_a_call_works() -> None:
             client = models.reporting("reasoning")
             assert client is not None
 
-            try:
+            with pytest.raises(LlmUnavailable) as raised:
                 await client.chat(REQUEST)
-            except Exception as exc:  # noqa: BLE001 - the type is the client's business; the message is ours
-                message = str(exc)
+            message = str(raised.value)
             problem = models.problem("reasoning")
             assert problem is not None and "CUDA out of memory" in problem and problem == message
             assert not models.is_ready("reasoning")
@@ -82,5 +84,21 @@ async def test_a_check_that_ends_after_a_config_change_is_not_kept() -> None:
             health = await checking
             assert health.ok, "the answer is about the old settings"
             assert models.health.get("local") is None and models.problem("local") is None
+        finally:
+            await models.aclose()
+
+
+async def test_a_call_that_fails_after_a_config_change_says_nothing_about_the_new_settings() -> None:
+    with FakeOllama() as ollama:
+        ollama.add_model(LOCAL)
+        current = settings_for("http://127.0.0.1:9", LOCAL)
+        models = ModelClients(lambda: current, make_client)
+        try:
+            old = models.reporting("reasoning")
+            assert old is not None
+            current = settings_for(ollama.url, LOCAL)
+            with pytest.raises(LlmUnavailable):
+                await old.chat(REQUEST)  # still the old address
+            assert models.problem("reasoning") is None
         finally:
             await models.aclose()
