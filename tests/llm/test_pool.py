@@ -102,3 +102,19 @@ async def test_a_call_that_fails_after_a_config_change_says_nothing_about_the_ne
             assert models.problem("reasoning") is None
         finally:
             await models.aclose()
+
+
+async def test_a_call_that_hangs_past_its_timeout_marks_the_tier_failing() -> None:
+    with FakeOllama() as ollama:
+        ollama.add_model(LOCAL)
+        ollama.script_chat(Reply(content="late", delay=5))
+        models = ModelClients(lambda: settings_for(ollama.url, LOCAL), make_client)
+        try:
+            client = models.reporting("reasoning")
+            assert client is not None
+            with pytest.raises(LlmUnavailable):
+                await client.chat(ChatRequest([Message("user", "hi")], timeout=0.3))
+            problem = models.problem("reasoning")
+            assert problem is not None and "did not answer" in problem
+        finally:
+            await models.aclose()
