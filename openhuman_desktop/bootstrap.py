@@ -210,7 +210,7 @@ async def build(paths: Paths, loaded: config.LoadedConfig, clock: Clock | None =
         # (a failed local "act" fails only its row, as before).
         evaluator=ModelEvaluator(lambda: models.reporting("local"), tokens, lambda: models.context_window("local")),
         executor=TaskExecutor(lambda: models.get("local"), lambda: models.reporting("reasoning"), skills),
-        models=models, config_problem=lambda: live.problem,
+        models=models, config_problem=lambda: live.problem_summary,
     )
     service.attach_engine(engine)
     table = MethodTable()

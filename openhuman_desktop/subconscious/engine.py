@@ -187,8 +187,8 @@ class SubconsciousEngine:
         if rejected:
             return RuntimeStatus(
                 "degraded",
-                f"The last edit of config.toml was not applied: {rejected.rstrip('.')}. Fix the file; the previous "
-                "settings stay in force.",
+                f"config.toml was not applied: {rejected.rstrip('.')}. Fix the file; the previous settings stay "
+                "in force.",
                 next_tick if heartbeat.enabled and not self.heartbeat.is_paused else None,
             )
         if not heartbeat.enabled:
@@ -223,20 +223,25 @@ class SubconsciousEngine:
         return self._last_error or "The last evaluation failed."
 
     def _reasoning_reason(self) -> str | None:
-        """Why escalations cannot run (the reasoning tier is missing or failing), with what to do."""
+        """Why escalations cannot run (the reasoning tier is missing or failing), with what to do.
+
+        Kept short, the tier and the model first: the tray shows the first 160 characters.
+        """
         models = self._models
         if models is None:
             return None
-        if not models.is_configured("reasoning"):
-            return "No reasoning model is configured, so escalations fail: add a [models.reasoning] table " \
-                   "to config.toml."
+        tier = self._settings().model("reasoning")
+        if tier is None or not models.is_configured("reasoning"):
+            return "Escalations fail: no reasoning model is configured — add a [models.reasoning] table to config.toml."
         problem = models.problem("reasoning")
         if not problem:
             return None
         sentence = problem if problem.endswith((".", "!", "?", "`")) else problem + "."
+        if sentence[:1].isupper() and sentence[1:2].islower():
+            sentence = sentence[0].lower() + sentence[1:]
         if " — " not in sentence:  # the clients' messages say what to do after a dash when they know it
             sentence += " " + _remedy(sentence)
-        return f"The reasoning model ({models.describe('reasoning')}) is failing, so escalations cannot run: {sentence}"
+        return f"Escalations fail (reasoning model {tier.model}): {sentence}"
 
     # --- the tick -------------------------------------------------------------------------------
 
@@ -541,7 +546,7 @@ def _remedy(problem: str) -> str:
     """What to do about a reasoning-tier failure whose message does not say it."""
     if "HTTP 429" in problem:
         return "Wait for the provider's rate limit to reset; the next escalation tries again."
-    if problem.startswith(("Cannot reach", "Lost the connection")) or "did not answer" in problem:
+    if problem.startswith(("cannot reach", "lost the connection")) or "did not answer" in problem:
         return "Start that server, or correct [models.reasoning] in config.toml."
     return "See that server's log; the next escalation tries again."
 

@@ -51,7 +51,9 @@ async def test_an_unreachable_reasoning_model_makes_the_status_degraded(
     async with open_harness(tmp_path, monkeypatch, reasoning="down") as h:
         status = await h.service.status()
         assert status["state"] == "degraded"
-        assert "reasoning model" in status["state_reason"] and "Cannot reach" in status["state_reason"]
+        reason = status["state_reason"]
+        assert reason.startswith("Escalations fail (reasoning model agentic-v1): cannot reach http://127.0.0.1:")
+        assert "Start that server" in reason
 
 
 async def test_a_failing_escalation_marks_the_reasoning_tier_and_a_working_one_clears_it(
