@@ -12,7 +12,7 @@ from openhuman_desktop import config, events, workspace
 from openhuman_desktop.clock import Clock, SystemClock
 from openhuman_desktop.live_config import LiveSettings
 from openhuman_desktop.llm import make_client
-from openhuman_desktop.llm.pool import ModelClients
+from openhuman_desktop.llm.pool import TIERS, ModelClients
 from openhuman_desktop.llm.tokens import TokenCounter
 from openhuman_desktop.memory import MemoryStore, open_memory_store
 from openhuman_desktop.paths import Paths
@@ -77,8 +77,12 @@ class Services:
         await self.rpc.start()
 
     async def _on_config_changed(self) -> None:
+        was_rejected = self.settings.problem is not None
         if await self.settings.reload():
             self.engine.heartbeat.poke()
+            self.tasks.spawn(self._check_models(), name="model-check")
+        elif was_rejected and self.settings.problem is None:
+            # A rejected edit fixed back to the settings in force: what the models said may be old news too.
             self.tasks.spawn(self._check_models(), name="model-check")
 
     def _on_tick_finished(self, event: events.TickFinished) -> None:
@@ -96,14 +100,18 @@ class Services:
         await self.subconscious.sync_heartbeat_file()
 
     async def _check_models(self) -> bool:
-        before = dict(self.models.health)
-        for tier in ("local", "reasoning"):
-            health = await self.models.check(tier)
-            if not health.ok and before.get(tier) != health:
+        """Check every tier at once; each answer is published as it comes (a hanging endpoint of one tier
+        must not keep the other's news from the status). Returns whether all tiers are fine."""
+        await asyncio.gather(*(self._check_model(tier) for tier in TIERS))
+        return all(self.models.problem(tier) is None for tier in TIERS)
+
+    async def _check_model(self, tier: str) -> None:
+        before = self.models.health.get(tier)
+        health = await self.models.check(tier)
+        if health != before:
+            if not health.ok:
                 log.warning("model %s: %s", tier, health.message)
-        if self.models.health != before:
             self.bus.publish(events.StatusChanged())
-        return all(health.ok for health in self.models.health.values())
 
     async def aclose(self) -> None:
         """Stop producers first (ticks, heartbeat, watchers, RPC), then close clients and databases.
@@ -148,7 +156,7 @@ async def build(paths: Paths, loaded: config.LoadedConfig, clock: Clock | None =
     except BaseException:
         await store.aclose()
         raise
-    models = ModelClients(live, make_client)
+    models = ModelClients(live, make_client, on_change=lambda: bus.publish(events.StatusChanged()))
     tokens = TokenCounter()
     service = SubconsciousService(
         store, clock, bus, live, paths.heartbeat_file, ModelIntentClassifier(lambda: models.get("local"))
@@ -169,7 +177,18 @@ async def build(paths: Paths, loaded: config.LoadedConfig, clock: Clock | None =
                 for name, item in health.items()]
 
     async def model_lines() -> list[str]:
-        return [f"{tier} model: {'ok' if h.ok else 'problem'} — {h.message}" for tier, h in models.health.items()]
+        lines = []
+        for tier in TIERS:
+            problem, health = models.problem(tier), models.health.get(tier)
+            if problem is not None:
+                lines.append(f"{tier} model: problem — {problem}")
+            elif health is not None:
+                lines.append(f"{tier} model: ok — {health.message}")
+        return lines
+
+    async def model_verdicts() -> str:
+        # Only ok/problem per tier (not checked yet counts as ok): the idle gate ignores the details.
+        return ",".join(f"{tier}:{'ok' if ok else 'problem'}" for tier, ok in models.verdicts().items())
 
     files = WorkspaceIndex(paths.workspace)
     reporter = report.SituationReporter(
@@ -179,7 +198,7 @@ async def build(paths: Paths, loaded: config.LoadedConfig, clock: Clock | None =
             report.memory_section(recent_memories),
             report.files_section(paths.workspace, files),
             report.lines_section("Skill health", skill_lines),
-            report.lines_section("Model health", model_lines),
+            report.verdicts_section("Model health", model_lines, model_verdicts),
         ],
         tokens,
         lambda: live().heartbeat.context_budget_tokens,
@@ -187,9 +206,11 @@ async def build(paths: Paths, loaded: config.LoadedConfig, clock: Clock | None =
     engine = SubconsciousEngine(
         store=store, service=service, clock=clock, bus=bus, settings=live, supervisor=supervisor,
         reporter=reporter,
-        evaluator=ModelEvaluator(lambda: models.get("local"), tokens, lambda: models.context_window("local")),
-        executor=TaskExecutor(lambda: models.get("local"), lambda: models.get("reasoning"), skills),
-        model_problem=lambda: models.problem("local"),
+        # Through ``reporting``, the evaluations and every reasoning call are the tiers' health in the status
+        # (a failed local "act" fails only its row, as before).
+        evaluator=ModelEvaluator(lambda: models.reporting("local"), tokens, lambda: models.context_window("local")),
+        executor=TaskExecutor(lambda: models.get("local"), lambda: models.reporting("reasoning"), skills),
+        models=models, config_problem=lambda: live.problem_summary,
     )
     service.attach_engine(engine)
     table = MethodTable()

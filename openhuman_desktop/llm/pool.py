@@ -4,16 +4,18 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
 
 from openhuman_desktop.config import ModelSettings, Settings
 from openhuman_desktop.errors import LlmUnavailable
-from openhuman_desktop.llm.base import LlmClient
+from openhuman_desktop.llm.base import ChatRequest, ChatResponse, LlmClient, ModelInfo
 
 log = logging.getLogger(__name__)
 
 Factory = Callable[[Settings, str], LlmClient | None]
+Key = tuple[ModelSettings | None, str | None]
+TIERS = ("local", "reasoning")
 
 
 @dataclass(frozen=True)
@@ -26,33 +28,60 @@ class TierHealth:
 
 
 class ModelClients:
-    """Gives the current client of a tier; remembers each tier's last health check.
+    """Gives the current client of a tier; remembers each tier's last health check and real call.
+
+    Two things say whether a tier works: the periodic :meth:`check` (is the endpoint up, is the model
+    there) and the outcome of the real calls made through :meth:`reporting` (a server that lists the
+    model can still answer every chat with HTTP 500). A failed real call is the tier's problem until a
+    later call succeeds or config.toml changes the tier; a check that passes does not clear it.
 
     Args:
         settings: the live settings.
         factory: builds a client for a tier (``llm.make_client``).
+        on_change: called when a real call changed a tier's state (it failed, or worked again after a
+            failure), e.g. to publish ``StatusChanged``; :meth:`check`'s callers publish its answers.
     """
 
-    def __init__(self, settings: Callable[[], Settings], factory: Factory) -> None:
+    def __init__(self, settings: Callable[[], Settings], factory: Factory,
+                 on_change: Callable[[], None] | None = None) -> None:
         self._settings = settings
         self._factory = factory
-        self._clients: dict[str, tuple[tuple[ModelSettings | None, str | None], LlmClient | None]] = {}
+        self._on_change = on_change
+        self._clients: dict[str, tuple[Key, LlmClient | None]] = {}
         self._retired: list[LlmClient] = []
+        self._keys: dict[str, Key] = {}  # the settings ``health`` and ``_failed`` were learnt under
+        self._failed: dict[str, str] = {}
         self.health: dict[str, TierHealth] = {}
+
+    def _key(self, tier: str) -> Key:
+        settings = self._settings()
+        return (settings.model(tier), settings.base_url_for(tier))
+
+    def _forget_if_changed(self, tier: str, key: Key) -> None:
+        """What was learnt about a tier under other settings no longer says anything about it."""
+        known = self._keys.get(tier)
+        if known is not None and known != key:
+            self.health.pop(tier, None)
+            self._failed.pop(tier, None)
+        self._keys[tier] = key
 
     def get(self, tier: str) -> LlmClient | None:
         """The client for ``tier`` under the current settings (None when the tier is not configured)."""
-        settings = self._settings()
-        key = (settings.model(tier), settings.base_url_for(tier))
+        key = self._key(tier)
+        self._forget_if_changed(tier, key)
         cached = self._clients.get(tier)
         if cached is not None and cached[0] == key:
             return cached[1]
         if cached is not None and cached[1] is not None:
             self._retired.append(cached[1])
-            self.health.pop(tier, None)
-        client = self._factory(settings, tier)
+        client = self._factory(self._settings(), tier)
         self._clients[tier] = (key, client)
         return client
+
+    def reporting(self, tier: str) -> LlmClient | None:
+        """The tier's client (as :meth:`get`), wrapped so that every chat's outcome is reported here."""
+        client = self.get(tier)
+        return None if client is None else _Reporting(client, self, tier, self._key(tier))
 
     def context_window(self, tier: str) -> int | None:
         health = self.health.get(tier)
@@ -61,6 +90,7 @@ class ModelClients:
     async def check(self, tier: str) -> TierHealth:
         """Ask the tier's endpoint whether it is reachable and has the model; remembers the answer."""
         client = self.get(tier)
+        asked = self._key(tier)
         if client is None:
             health = TierHealth(False, f"no [models.{tier}] table in config.toml")
         else:
@@ -71,13 +101,61 @@ class ModelClients:
             else:
                 window = f", context window {info.context_window} tokens" if info.context_window else ""
                 health = TierHealth(True, f"{client.description} is ready{window}", info.context_window)
-        self.health[tier] = health
+        if self._key(tier) == asked:  # an answer about settings replaced meanwhile is not kept
+            self._forget_if_changed(tier, asked)
+            self.health[tier] = health
         return health
 
+    def report_failure(self, tier: str, message: str, *, key: Key | None = None) -> None:
+        """A real call to ``tier`` failed with ``message`` (a user-facing sentence): the tier is failing.
+
+        ``key`` is the settings the call was made under; a call to a client config.toml has replaced
+        meanwhile says nothing about the tier now.
+        """
+        current = self._key(tier)
+        if key is not None and key != current:
+            return
+        self._forget_if_changed(tier, current)
+        if self._failed.get(tier) != message:
+            self._failed[tier] = message
+            log.warning("model %s failed a call: %s", tier, message)
+            self._changed()
+
+    def report_success(self, tier: str, *, key: Key | None = None) -> None:
+        """A real call to ``tier`` answered: a failure reported earlier is over (``key`` as above)."""
+        current = self._key(tier)
+        if key is not None and key != current:
+            return
+        self._forget_if_changed(tier, current)
+        if self._failed.pop(tier, None) is not None:
+            log.info("model %s answers again", tier)
+            self._changed()
+
+    def _changed(self) -> None:
+        if self._on_change is not None:
+            self._on_change()
+
     def problem(self, tier: str) -> str | None:
-        """Why the tier is unusable according to its last check (None when fine or not checked yet)."""
+        """Why the tier is unusable: its last failed call, else its last check (None when fine or unknown)."""
+        self._forget_if_changed(tier, self._key(tier))
+        failed = self._failed.get(tier)
+        if failed is not None:
+            return failed
         health = self.health.get(tier)
         return None if health is None or health.ok else health.message
+
+    def is_ready(self, tier: str) -> bool:
+        """The tier's last check passed and no real call failed since (under the current settings)."""
+        self._forget_if_changed(tier, self._key(tier))
+        health = self.health.get(tier)
+        return health is not None and health.ok and tier not in self._failed
+
+    def is_configured(self, tier: str) -> bool:
+        return self._settings().model(tier) is not None
+
+    def verdicts(self) -> dict[str, bool]:
+        """``ok`` per tier (a tier not checked yet counts as ok): what the idle gate looks at."""
+        return {tier: self.problem(tier) is None for tier in TIERS}
 
     def describe(self, tier: str) -> str:
         client = self.get(tier)
@@ -91,3 +169,41 @@ class ModelClients:
         for result in results:
             if isinstance(result, Exception):
                 log.warning("closing a model client failed: %s", result)
+
+
+class _Reporting:
+    """An :class:`LlmClient` that tells the pool how each chat went (``LlmUnavailable`` = failing)."""
+
+    def __init__(self, client: LlmClient, pool: ModelClients, tier: str, key: Key) -> None:
+        self._client = client
+        self._pool = pool
+        self._tier = tier
+        self._key = key
+
+    @property
+    def description(self) -> str:
+        return self._client.description
+
+    async def chat(self, request: ChatRequest) -> ChatResponse:
+        try:
+            response = await self._client.chat(request)
+        except LlmUnavailable as exc:
+            self._pool.report_failure(self._tier, str(exc), key=self._key)
+            raise
+        self._pool.report_success(self._tier, key=self._key)
+        return response
+
+    async def stream(self, request: ChatRequest) -> AsyncIterator[str]:
+        try:
+            async for piece in self._client.stream(request):
+                yield piece
+        except LlmUnavailable as exc:
+            self._pool.report_failure(self._tier, str(exc), key=self._key)
+            raise
+        self._pool.report_success(self._tier, key=self._key)
+
+    async def check(self) -> ModelInfo:
+        return await self._client.check()
+
+    async def aclose(self) -> None:
+        """The pool owns the client: closing the wrapper leaves it open."""

@@ -39,17 +39,29 @@ class Evaluation:
     prompt_tokens: int = 0
 
 
+TASKS_SECTION = "Tasks"
+
+
 @dataclass(frozen=True)
 class Report:
     """The situation report: text for the prompt, a signature for the idle gate, its size.
 
     ``tokens`` is never less than the real count: exact when the report came near its budget, otherwise
     the UTF-8 length (``llm.tokens.upper_bound``), which spares loading the tokenizer for small reports.
+    ``blocks`` holds the report's parts as ``(section title, text as in the report)``, in order.
     """
 
     text: str
     signature: str
     tokens: int
+    blocks: tuple[tuple[str, str], ...] = ()
+
+    def for_task(self) -> str:
+        """The report for a prompt about one task: every section but the list of due tasks, whose other
+        titles have no business in it (a model would act on their words)."""
+        if not self.blocks:
+            return self.text
+        return "\n".join(text for title, text in self.blocks if title != TASKS_SECTION)
 
 
 @dataclass(frozen=True)

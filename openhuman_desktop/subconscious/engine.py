@@ -8,6 +8,7 @@ import logging
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import replace
+from typing import Protocol
 
 from openhuman_desktop import events
 from openhuman_desktop.clock import Clock
@@ -41,6 +42,26 @@ PRUNE_EVERY_SECONDS = 3600.0
 CANCELLED_CRASH = "Cancelled: the app stopped while this was running"
 GENERATION_KEY = "tick_generation"
 TICK_FAILED = "Something went wrong in this tick (details in the log file)."
+IDLE_REASON = "Waiting for the next tick."
+
+
+class ModelHealth(Protocol):
+    """What the status needs to know about the model tiers (``llm.pool.ModelClients``)."""
+
+    def problem(self, tier: str) -> str | None:
+        """Why the tier fails (its last failed call or check), None when fine or not known yet."""
+        ...
+
+    def is_ready(self, tier: str) -> bool:
+        """The tier's last check passed and no call failed since."""
+        ...
+
+    def is_configured(self, tier: str) -> bool:
+        ...
+
+    def describe(self, tier: str) -> str:
+        """e.g. "Ollama model qwen2.5:14b at http://127.0.0.1:11434"."""
+        ...
 
 
 class SubconsciousEngine:
@@ -62,7 +83,8 @@ class SubconsciousEngine:
         reporter: Reporter,
         evaluator: Evaluator,
         executor: Executor,
-        model_problem: Callable[[], str | None] = lambda: None,
+        models: ModelHealth | None = None,
+        config_problem: Callable[[], str | None] = lambda: None,
     ) -> None:
         self._store = store
         self._service = service
@@ -73,7 +95,8 @@ class SubconsciousEngine:
         self._reporter = reporter
         self._evaluator = evaluator
         self._executor = executor
-        self._model_problem = model_problem
+        self._models = models
+        self._config_problem = config_problem
         # Generations number the ticks; log rows keep theirs, and a superseded tick cancels only the
         # in_progress rows of its own generation. The counter is persisted (``start``), so the numbers
         # of this run never repeat those of rows from earlier runs (an approved escalation, say).
@@ -84,6 +107,7 @@ class SubconsciousEngine:
         self._due_count = 0
         self._last_error: str | None = None
         self._failures = 0
+        self._is_model_failure = False  # the last failure was the local model's (a recheck can show it is over)
         self.heartbeat = Heartbeat(clock, settings, self.run_tick, busy=lambda: self.is_ticking)
         self.last_tick_stats: dict[str, float | int] = {}
 
@@ -154,8 +178,19 @@ class SubconsciousEngine:
         return self._running is not None
 
     def runtime_status(self) -> RuntimeStatus:
+        """State and reason, most urgent first: a rejected config edit (it may be what would turn the
+        heartbeat back on), off, paused, ticking, the local tier (a failed evaluation, a failed check),
+        evaluation off, the reasoning tier, idle."""
         heartbeat = self._settings().heartbeat
         next_tick = self.heartbeat.next_tick_at
+        rejected = self._config_problem()
+        if rejected:
+            return RuntimeStatus(
+                "degraded",
+                f"config.toml was not applied: {rejected.rstrip('.')}. Fix the file; the previous settings stay "
+                "in force.",
+                next_tick if heartbeat.enabled and not self.heartbeat.is_paused else None,
+            )
         if not heartbeat.enabled:
             return RuntimeStatus("disabled", "The heartbeat is off (heartbeat.enabled = false in config.toml).", None)
         if self.heartbeat.is_paused:
@@ -163,16 +198,50 @@ class SubconsciousEngine:
         if self.is_ticking:
             return RuntimeStatus("ticking", f"Looking at {self._due_count} due task(s).", next_tick)
         if self._failures > 0:
-            return RuntimeStatus("degraded", self._last_error or "The last evaluation failed.", next_tick)
-        problem = self._model_problem() if heartbeat.inference_enabled else None
-        if problem:
-            return RuntimeStatus("degraded", problem, next_tick)
+            return RuntimeStatus("degraded", self._failure_reason(), next_tick)
         if not heartbeat.inference_enabled:
             return RuntimeStatus(
                 "idle", "Model evaluation is off (heartbeat.inference_enabled = false); tasks are not evaluated.",
                 next_tick,
             )
-        return RuntimeStatus("idle", "Waiting for the next tick.", next_tick)
+        problem = self._models.problem("local") if self._models else None
+        if problem:
+            return RuntimeStatus("degraded", problem, next_tick)
+        reasoning = self._reasoning_reason()
+        if reasoning:
+            return RuntimeStatus("degraded", reasoning, next_tick)
+        return RuntimeStatus("idle", IDLE_REASON, next_tick)
+
+    def _failure_reason(self) -> str:
+        """The last failed evaluation, unless the local model has been checked and answers again since (a
+        config fix, a restarted server): then the old error (an old address, say) is no longer the news."""
+        models = self._models
+        if self._is_model_failure and models is not None and models.is_ready("local"):
+            failed = "The last evaluation" if self._failures == 1 else f"The last {self._failures} evaluations"
+            return f"{failed} failed, but the local model ({models.describe('local')}) answers again; " \
+                   "the next tick tries again."
+        return self._last_error or "The last evaluation failed."
+
+    def _reasoning_reason(self) -> str | None:
+        """Why escalations cannot run (the reasoning tier is missing or failing), with what to do.
+
+        Kept short, the tier and the model first: the tray shows the first 160 characters.
+        """
+        models = self._models
+        if models is None:
+            return None
+        tier = self._settings().model("reasoning")
+        if tier is None or not models.is_configured("reasoning"):
+            return "Escalations fail: no reasoning model is configured — add a [models.reasoning] table to config.toml."
+        problem = models.problem("reasoning")
+        if not problem:
+            return None
+        sentence = problem if problem.endswith((".", "!", "?", "`")) else problem + "."
+        if sentence[:1].isupper() and sentence[1:2].islower():
+            sentence = sentence[0].lower() + sentence[1:]
+        if " — " not in sentence:  # the clients' messages say what to do after a dash when they know it
+            sentence += " " + _remedy(sentence)
+        return f"Escalations fail (reasoning model {tier.model}): {sentence}"
 
     # --- the tick -------------------------------------------------------------------------------
 
@@ -242,7 +311,9 @@ class SubconsciousEngine:
             self._failures, self._last_error = 0, None
             return "idle"
         if not settings.inference_enabled:
-            # Nothing is evaluated, so nothing is logged: the status says evaluation is off.
+            # Nothing is evaluated, so nothing is logged (the status says evaluation is off) and the report's
+            # "since" stays where it was; the tick still ran to its end, so it counts.
+            await self._store.state.save(replace(state, total_ticks=state.total_ticks + 1))
             return "idle"
         # The in_progress rows are written while the report is built and the model thinks; every use of
         # ``rows`` below waits for them first. A tick that fails still gets its rows (to mark them failed);
@@ -285,7 +356,7 @@ class SubconsciousEngine:
             message = str(exc) if isinstance(exc, LlmUnavailable) else f"The local model's answer was unusable: {exc}"
             await recording
             await self._settle([(rows[task.id], "failed", message) for task in due], tick_at)
-            await self._record_failure(message)
+            await self._record_failure(message, is_model_failure=isinstance(exc, LlmUnavailable))
             return "failed"
         self.last_tick_stats.update(model_calls=evaluation.model_calls, prompt_tokens=evaluation.prompt_tokens)
         await recording
@@ -439,15 +510,19 @@ class SubconsciousEngine:
             log.warning("could not mark the rows of a stopped tick failed: %s", exc)
         await self._record_failure(message)
 
-    async def _record_failure(self, message: str) -> None:
+    async def _record_failure(self, message: str, *, is_model_failure: bool = False) -> None:
+        """A tick that ran to its end but failed: one more failure in a row, and one more tick (CONTRACT §4)."""
         failures = self._failures + 1
         try:
             state = await self._store.state.load()
             failures = state.consecutive_failures + 1
-            await self._store.state.save(replace(state, consecutive_failures=failures, last_error=message))
+            await self._store.state.save(replace(
+                state, total_ticks=state.total_ticks + 1, consecutive_failures=failures, last_error=message,
+            ))
         except StoreUnavailable as exc:
             log.warning("could not record the failed evaluation: %s", exc)
         self._failures, self._last_error = failures, message
+        self._is_model_failure = is_model_failure
         log.warning("evaluation failed (%d in a row): %s", failures, message)
 
     async def _maintain(self) -> None:
@@ -465,6 +540,15 @@ class SubconsciousEngine:
                 log.info("activity log retention removed %d old rows", deleted)
         await self._store.log.file_recent(force=hourly)
         await self._store.db.checkpoint()
+
+
+def _remedy(problem: str) -> str:
+    """What to do about a reasoning-tier failure whose message does not say it."""
+    if "HTTP 429" in problem:
+        return "Wait for the provider's rate limit to reset; the next escalation tries again."
+    if problem.startswith(("cannot reach", "lost the connection")) or "did not answer" in problem:
+        return "Start that server, or correct [models.reasoning] in config.toml."
+    return "See that server's log; the next escalation tries again."
 
 
 def _advance(task: Task, tick_at: float, now: float, completes: bool) -> Advance:

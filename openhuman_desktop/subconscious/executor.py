@@ -96,8 +96,9 @@ class TaskExecutor:
 
     @staticmethod
     def _task_prompt(task: Task, decision: Decision, report: Report) -> str:
+        """One task, why now, and the report without the list of due tasks (the others are not this run's)."""
         return (f"Task: {task.title}\nWhy now: {decision.reason or '(no reason given)'}\n\n"
-                f"Situation report:\n{report.text}")
+                f"Situation report (for this task only):\n{report.for_task()}")
 
     async def execute(self, task: Task, decision: Decision, report: Report) -> Outcome:
         """Carry out ``act`` or ``escalate`` for one task."""

@@ -17,7 +17,7 @@ from typing import Protocol
 
 from openhuman_desktop.llm.tokens import upper_bound
 from openhuman_desktop.store import Task
-from openhuman_desktop.subconscious.decisions import Report
+from openhuman_desktop.subconscious.decisions import TASKS_SECTION, Report
 from openhuman_desktop.subconscious.recurrence import local_zone
 
 # Folders at the top of the workspace that belong to the app itself, never reported as the user's files.
@@ -238,10 +238,12 @@ class SituationReporter:
         for section in sections:
             signature.update(section.title.encode() + b"\x00" + section.signature.encode() + b"\x00")
         blocks = [f"## {section.title}\n{section.text.strip()}\n" for section in sections]
+        titles = [section.title for section in sections]
         whole = _join(blocks)
         bound = upper_bound(whole)
         if bound <= budget:  # fits even at one token per byte: no counting needed
-            return Report(text=whole, signature=signature.hexdigest(), tokens=bound)
+            return Report(text=whole, signature=signature.hexdigest(), tokens=bound,
+                          blocks=tuple(zip(titles, blocks, strict=True)))
         parts: list[str] = []
         used = 0  # each block counted once, plus one token per joining newline (never less than the whole)
         for index, (section, block) in enumerate(zip(sections, blocks, strict=True)):
@@ -251,9 +253,14 @@ class SituationReporter:
                 used += cost
                 continue
             later = [other.title for other in sections[index + 1:]]
-            text = _join([*parts, *self._cut(parts, used, section, block, later, budget)])
-            return Report(text=text, signature=signature.hexdigest(), tokens=self._tokens.count(text))
-        return Report(text=_join(parts), signature=signature.hexdigest(), tokens=used)
+            cut = self._cut(parts, used, section, block, later, budget)
+            text = _join([*parts, *cut])
+            # The cut block ("## Title …") keeps its section's title; the closing note has none.
+            kept = (*zip(titles[:index], parts, strict=True),
+                    *((section.title if piece.startswith("## ") else "", piece) for piece in cut))
+            return Report(text=text, signature=signature.hexdigest(), tokens=self._tokens.count(text), blocks=kept)
+        return Report(text=_join(parts), signature=signature.hexdigest(), tokens=used,
+                      blocks=tuple(zip(titles, parts, strict=True)))
 
     def _cut(
         self, parts: list[str], used: int, section: Section, block: str, later: list[str], budget: int
@@ -319,7 +326,9 @@ async def tasks_section(tasks: Sequence[Task], since: float | None, now: float) 
         kind = "may change things" if task.is_write else "read-only"
         groups.setdefault(when, []).append(f"- {task.title} ({kind}; schedule {task.recurrence})")
     text = "\n".join(f"Last looked at {when}:\n" + "\n".join(lines) for when, lines in groups.items())
-    return Section("Tasks", text or "No tasks are due.", signature="")
+    # No signature: the engine signs the due tasks themselves, and when they were last looked at is the
+    # product's own bookkeeping (it changes on every tick).
+    return Section(TASKS_SECTION, text or "No tasks are due.", signature="")
 
 
 def memory_section(recent: Callable[[float | None], Awaitable[list[tuple[str, str, float]]]]) -> SectionSource:
@@ -367,11 +376,27 @@ def files_section(root: Path, index: WorkspaceSource | None = None) -> SectionSo
 
 
 def lines_section(title: str, lines: Callable[[], Awaitable[list[str]]]) -> SectionSource:
-    """A section made of status lines (skill health, model health)."""
+    """A section made of status lines (skill health); the lines are its signature."""
 
     async def build(tasks: Sequence[Task], since: float | None, now: float) -> Section:
         content = await lines()
         text = "\n".join(f"- {one_line(line)}" for line in content) or "Nothing to report."
         return Section(title, text, signature=text)
+
+    return build
+
+
+def verdicts_section(title: str, lines: Callable[[], Awaitable[list[str]]],
+                     verdicts: Callable[[], Awaitable[str]]) -> SectionSource:
+    """Status lines whose signature is only ``verdicts()`` (model health: ok or problem per tier).
+
+    The lines carry details the product itself fills in or rewords (a first check's answer, a context
+    window, the exact error of a retry); the idle gate must see only what changed in the world.
+    """
+
+    async def build(tasks: Sequence[Task], since: float | None, now: float) -> Section:
+        content, signature = await asyncio.gather(lines(), verdicts())
+        text = "\n".join(f"- {one_line(line)}" for line in content) or "Nothing to report."
+        return Section(title, text, signature=signature)
 
     return build

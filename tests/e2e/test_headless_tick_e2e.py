@@ -81,9 +81,13 @@ def test_a_kill_during_a_slow_evaluation_is_recovered_at_the_next_start(tmp_path
             fresh = wait_for(noop_rows, what="a normal tick")
             assert {row["task_id"] for row in fresh} == due
             assert len(bodies(ollama, "evaluation")) == 2
-            status = wait_for(lambda: (s := again.result("subconscious_status"))["state"] == "idle" and s,
+            status = wait_for(lambda: (s := again.result("subconscious_status"))["state"] == "degraded" and s,
                               what="the tick to end")
             assert (status["total_ticks"], status["consecutive_failures"]) == (1, 0)
+            # The config names no reasoning tier: the default (qwen2.5:14b) is not in this Ollama, and the
+            # status says so rather than "idle" (issue 9, item 7).
+            assert status["state"] == "degraded"
+            assert "reasoning model" in status["state_reason"] and "ollama pull qwen2.5:14b" in status["state_reason"]
             assert status["last_tick_at"] is not None
             assert len(again.result("subconscious_log_list")) == 8
         assert integrity(workspace / "subconscious" / "subconscious.db") == "ok"
