@@ -172,7 +172,7 @@ async def test_files_changed_since_the_last_tick_appear_with_size_and_excerpt(
 async def test_the_apps_own_folders_and_secrets_never_appear(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     async with open_harness(tmp_path, monkeypatch) as h:
         outside = tmp_path / "outside-secret.txt"
-        outside.write_text("the bank PIN is 4711", encoding="utf-8")
+        outside.write_text("the bank PIN is PIN-SECRET-QX", encoding="utf-8")
 
         def write(first_tick: float) -> None:
             for relative in ("subconscious/notes.md", "run/token.txt", "logs/today.log", "memory/dump.txt",
@@ -185,7 +185,7 @@ async def test_the_apps_own_folders_and_secrets_never_appear(tmp_path: Path, mon
         first = report_of(h.local_bodies("evaluation")[0])
 
         for text in (first, report):
-            assert "INTERNAL" not in text and "4711" not in text
+            assert "INTERNAL" not in text and "PIN-SECRET-QX" not in text
             part = files_part(text)
             for name in ("subconscious/", "run/", "logs/", "memory/", ".hidden", ".env", "config.toml",
                          "link.txt", "node_modules"):
