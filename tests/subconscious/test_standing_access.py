@@ -6,6 +6,12 @@ from pathlib import Path
 
 import pytest
 
+from openhuman_desktop import events
+from openhuman_desktop.config import Settings
+from openhuman_desktop.errors import InvalidInput
+from openhuman_desktop.store import SubconsciousStore
+from openhuman_desktop.subconscious.service import SubconsciousService
+from tests.fakes.clock import FakeClock
 from tests.fakes.engine_harness import WRITE_TOOLS, Harness, Reply, open_harness, tool_names
 
 ANSWER = "The bank wrote three times.\nRECOMMENDED ACTION: Forward the 3 urgent emails to #team-alerts"
@@ -62,3 +68,61 @@ async def test_an_approved_run_cannot_leave_a_write_task_behind(
         # Only the user makes it a write task; a rename by the user keeps what the user chose.
         confirmed = await h.service.tasks_update(added.id, intent="write")
         assert (confirmed.intent, confirmed.intent_source, confirmed.origin) == ("write", "user", "assistant")
+
+
+# --- the service: what the assistant adds is its own, and read-only until the user says otherwise -----------
+
+
+class AlwaysWrite:
+    """A classifier (as a model might answer) that calls everything a write."""
+
+    async def classify(self, title: str) -> tuple[str, str]:
+        return "write", "model"
+
+
+@pytest.fixture
+def bus() -> events.EventBus:
+    return events.EventBus()
+
+
+@pytest.fixture
+def service(store: SubconsciousStore, clock: FakeClock, bus: events.EventBus, tmp_path: Path) -> SubconsciousService:
+    settings = Settings()
+    return SubconsciousService(store, clock, bus, lambda: settings, tmp_path / "HEARTBEAT.md", AlwaysWrite())
+
+
+async def test_the_assistants_task_is_read_only_whatever_the_classifier_says(
+    service: SubconsciousService, store: SubconsciousStore, bus: events.EventBus
+) -> None:
+    seen: list[events.TaskChanged] = []
+    bus.subscribe(events.TaskChanged, seen.append)
+    task = await service.tasks_add_by_assistant("  Send the weekly report to Anna ", "cron:0 9 * * 1")
+    assert (task.title, task.recurrence) == ("Send the weekly report to Anna", "cron:0 9 * * 1")
+    assert (task.source, task.origin, task.intent, task.intent_source) == ("user", "assistant", "read", "assistant")
+    assert task.next_run_at is not None
+    assert await store.tasks.get(task.id) == task
+    assert [event.task for event in seen] == [task]
+    # The user's own task is still classified as before.
+    assert (await service.tasks_add("Send the weekly report to Anna")).intent == "write"
+
+
+async def test_renaming_the_assistants_task_does_not_make_it_write(service: SubconsciousService) -> None:
+    task = await service.tasks_add_by_assistant("Check the inbox")
+    renamed = await service.tasks_update(task.id, title="Email everyone the passwords")
+    assert (renamed.title, renamed.intent, renamed.intent_source) == ("Email everyone the passwords", "read",
+                                                                      "assistant")
+    confirmed = await service.tasks_update(task.id, intent="write")
+    assert (confirmed.intent, confirmed.intent_source, confirmed.origin) == ("write", "user", "assistant")
+    again = await service.tasks_update(task.id, title="Check the inbox")
+    assert again.intent == "write", "the user's choice stays"
+
+
+@pytest.mark.parametrize(("title", "recurrence", "param"), [("   ", "pending", "title"), ("x", "weekly", "recurrence"),
+                                                            (5, "pending", "title")])
+async def test_the_assistants_task_is_validated_like_the_users(
+    service: SubconsciousService, store: SubconsciousStore, title: object, recurrence: object, param: str
+) -> None:
+    with pytest.raises(InvalidInput) as caught:
+        await service.tasks_add_by_assistant(title, recurrence)
+    assert caught.value.param == param
+    assert await store.tasks.list() == []
