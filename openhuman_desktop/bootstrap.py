@@ -164,7 +164,7 @@ async def build(paths: Paths, loaded: config.LoadedConfig, clock: Clock | None =
     skills = SkillRegistry()
     skills.add(WorkspaceFilesSkill(paths.workspace))
     skills.add(MemorySkill(memory, bus))
-    skills.add(SubconsciousTasksSkill(service.tasks_list, service.tasks_add))
+    skills.add(SubconsciousTasksSkill(service.tasks_list, service.tasks_add_by_assistant))
     skills.add(NotificationSkill(bus))
 
     async def recent_memories(since: float | None) -> list[tuple[str, str, float]]:

@@ -4,34 +4,40 @@ from __future__ import annotations
 
 import asyncio
 import codecs
+import contextlib
 import heapq
 import logging
 import os
 import stat
-from collections.abc import Sequence
+import unicodedata
+from collections.abc import Iterator, Sequence
 from pathlib import Path, PurePosixPath, PureWindowsPath
 from typing import Any
 
 from openhuman_desktop.errors import UserFacingError
 from openhuman_desktop.llm.base import ToolSpec
+from openhuman_desktop.skills import _dirfd
 from openhuman_desktop.skills._args import checked_tool, object_schema
 from openhuman_desktop.skills.base import CONNECTED, ERROR, SkillHealth, SkillSetting, Tool, ToolResult
 
 log = logging.getLogger(__name__)
 
-# The app's own files: the assistant must not rewrite its database, RPC token, logs, memory or config.
-INTERNAL_NAMES = frozenset({"subconscious", "run", "logs", "memory", "config.toml"})
-# Not even readable: run/ holds the RPC token, which must never reach a model (it may be a cloud one).
-SECRET_NAMES = frozenset({"run"})
+# The app's own entries at the top of the workspace (paths.py, workspace.py, and memory/ from bootstrap.py),
+# by folded name: no tool may change them, and the listing of the workspace top leaves them out.
+# HEARTBEAT.md is among them: a line added to it is a standing task, and only the user adds those.
+APP_ENTRIES = {"config.toml": "config.toml", "heartbeat.md": "HEARTBEAT.md", "subconscious": "subconscious/",
+               "memory": "memory/", "run": "run/", "logs": "logs/"}
+INTERNAL_NAMES = frozenset(APP_ENTRIES)
+# Not even readable: config.toml may hold API keys, logs/ records what the app did and run/ holds the RPC
+# token (none of which may reach a model, which may be a cloud one); subconscious/ and memory/ are binary
+# databases the task and memory tools already read. HEARTBEAT.md stays readable: it is the user's task list.
+SECRET_NAMES = INTERNAL_NAMES - {"heartbeat.md"}
 MAX_LIST_ENTRIES = 500
 DEFAULT_MAX_CHARS = 20_000
 MAX_READ_CHARS = 200_000
 MAX_WRITE_CHARS = 1_000_000
 MAX_PATH_CHARS = 1_024
 _BINARY_SNIFF_BYTES = 8_192
-_NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
-_NONBLOCK = getattr(os, "O_NONBLOCK", 0)
-_CLOEXEC = getattr(os, "O_CLOEXEC", 0)
 
 # --- the files skill -------------------------------------------------------------------------------------
 
@@ -84,10 +90,44 @@ def _refuse_syntax(raw: str) -> None:
         raise AccessRefusedError(f"{raw!r} contains '..'; paths must stay inside the workspace folder.")
 
 
-def _is_internal(parts: Sequence[str], names: frozenset[str]) -> bool:
-    """Whether ``parts`` (relative to the root) name one of ``names`` or something inside it."""
-    # casefold: on a case-insensitive file system "Config.TOML" is config.toml.
-    return bool(parts) and parts[0].casefold() in names
+def fold_name(name: str) -> str:
+    """``name`` as a case-insensitive, normalising file system may see it.
+
+    Unicode compatibility forms (full-width letters, the long s, the one-dot leader) become their plain
+    letters, case is folded, invisible format characters (zero-width space and joiner, bidi marks) are
+    dropped, and so are trailing dots and spaces (Windows ignores them): every look-alike of
+    ``HEARTBEAT.md`` folds to ``heartbeat.md``.
+    """
+    text = unicodedata.normalize("NFKC", name)
+    text = "".join(ch for ch in text if unicodedata.category(ch) != "Cf")
+    return unicodedata.normalize("NFKC", text.casefold()).rstrip(" .")
+
+
+def _app_entry(parts: Sequence[str]) -> str | None:
+    """The folded name of the app's entry that ``parts`` (relative to the root) name or lead into."""
+    if not parts:
+        return None
+    folded = fold_name(parts[0])
+    return folded if folded in INTERNAL_NAMES else None
+
+
+def _refusal(entry: str, display: str, *, for_write: bool) -> AccessRefusedError | None:
+    """Why the app's entry ``entry`` may not be read (or written), or None when it may."""
+    where = APP_ENTRIES[entry]
+    if for_write:
+        return AccessRefusedError(f"{display!r} belongs to the app itself ({where}); the assistant may not change it.")
+    if entry not in SECRET_NAMES:
+        return None
+    if where.endswith("/"):
+        return AccessRefusedError(f"{display!r} is in the app's private folder {where}; it cannot be read.")
+    return AccessRefusedError(f"{display!r} is the app's private file {where}; it cannot be read.")
+
+
+def _changed(display: str, verb: str) -> AccessRefusedError:
+    return AccessRefusedError(
+        f"{display!r} changed while it was being opened (a symbolic link took a folder's or the file's place); "
+        f"nothing was {verb}."
+    )
 
 
 def _read_up_to(fd: int, limit: int) -> bytes:
@@ -112,7 +152,12 @@ class WorkspaceFilesSkill:
 
     Every path is relative to ``root``. Absolute paths and ``..`` are refused; so is any path whose real
     location (following symbolic links, of the folders and of the file itself) is outside the root. The
-    app's own folders and config.toml cannot be written; run/ (the RPC token) cannot be read either.
+    checked path is then opened from a descriptor of the root one name at a time without following a
+    symbolic link, so a folder swapped for a link after the check is never followed out; a file with more
+    than one name (a hard link, perhaps to a file outside) is never written. The app's own entries
+    (HEARTBEAT.md, config.toml and its folders) cannot be written, whatever name or link leads to them;
+    config.toml, logs/, run/ and the databases cannot be read either, and the listing of the workspace top
+    leaves them all out.
     """
 
     name = "files"
@@ -142,26 +187,31 @@ class WorkspaceFilesSkill:
         def probe() -> bool:
             return self._root.is_dir() and os.access(self._root, os.R_OK | os.X_OK)
 
+        if not _dirfd.SUPPORTED:
+            return SkillHealth(ERROR, _UNSUPPORTED)
         if await asyncio.to_thread(probe):
             return SkillHealth(CONNECTED, f"Workspace folder {self._root}")
         return SkillHealth(ERROR, f"The workspace folder {self._root} is missing or not readable.")
 
     # -- confinement --
 
+    def _real_root(self) -> Path:
+        try:
+            return self._root.resolve(strict=True)
+        except OSError as exc:
+            problem = f"The workspace folder {self._root} cannot be opened ({exc.strerror})."
+            raise AccessRefusedError(problem) from exc
+
     def resolve(self, raw: str, *, for_write: bool = False, allow_root: bool = False) -> tuple[Path, str]:
         """The real path ``raw`` leads to, and its name relative to the root (blocking: call it in a worker
         thread).
 
         Raises:
-            AccessRefusedError: the path is absolute, has ``..``, leads outside the root, into run/, or (for
-                writing) into the app's own files.
+            AccessRefusedError: the path is absolute, has ``..``, leads outside the root, into the app's
+                private files, or (for writing) into any of the app's own entries.
         """
         _refuse_syntax(raw)
-        try:
-            root = self._root.resolve(strict=True)
-        except OSError as exc:
-            problem = f"The workspace folder {self._root} cannot be opened ({exc.strerror})."
-            raise AccessRefusedError(problem) from exc
+        root = self._real_root()
         try:
             # strict=False still follows every symlink on the way, even a dangling one at the end.
             target = (root / raw).resolve(strict=False)
@@ -175,16 +225,30 @@ class WorkspaceFilesSkill:
             raise AccessRefusedError("A file path is needed, not the workspace folder itself.")
         literal = PurePosixPath(raw.replace("\\", "/")).parts
         for parts in (relative.parts, literal):
-            if for_write and _is_internal(parts, INTERNAL_NAMES):
-                where = parts[0] if parts[0].casefold() == "config.toml" else f"{parts[0]}/"
-                raise AccessRefusedError(
-                    f"{display!r} belongs to the app itself ({where}); the assistant may not change it."
-                )
-            if _is_internal(parts, SECRET_NAMES):
-                raise AccessRefusedError(
-                    f"{display!r} is in the app's private folder {parts[0]}/; it cannot be read."
-                )
+            entry = _app_entry(parts)
+            refusal = None if entry is None else _refusal(entry, display, for_write=for_write)
+            if refusal is not None:
+                raise refusal
         return target, display
+
+    @contextlib.contextmanager
+    def _opened(
+        self, raw: str, *, for_write: bool = False, allow_root: bool = False
+    ) -> Iterator[tuple[_Opened, str]]:
+        """Check ``raw`` (:meth:`resolve`), then open the root and the folder the path ends in."""
+        if not _dirfd.SUPPORTED:
+            raise AccessRefusedError(_UNSUPPORTED)
+        target, display = self.resolve(raw, for_write=for_write, allow_root=allow_root)
+        root = self._real_root()
+        if not target.is_relative_to(root):  # the root itself moved since the check
+            raise AccessRefusedError(f"{raw!r} leads outside the workspace folder.")
+        names = target.relative_to(root).parts
+        try:
+            root_fd = _dirfd.open_folder(root)
+        except OSError as exc:
+            raise AccessRefusedError(f"The workspace folder {self._root} cannot be opened ({exc.strerror}).") from exc
+        with _dirfd.closing(root_fd):
+            yield _Opened(root_fd, names, display, for_write), display
 
     # -- the tools --
 
@@ -192,22 +256,29 @@ class WorkspaceFilesSkill:
         return await asyncio.to_thread(self._list_sync, args["path"])
 
     def _list_sync(self, raw: str) -> ToolResult:
-        target, display = self.resolve(raw or ".", allow_root=True)
-        folder = "The workspace folder" if display == "." else f"The folder {display!r}"
-        try:
-            with os.scandir(target) as entries:
-                every = list(entries)
-        except FileNotFoundError:
-            return ToolResult(f"{display!r} does not exist.", is_error=True)
-        except NotADirectoryError:
-            return ToolResult(f"{display!r} is a file, not a folder; use files_read.", is_error=True)
-        except OSError as exc:
-            return ToolResult(f"Could not list {display!r}: {exc.strerror}.", is_error=True)
-        if not every:
-            return ToolResult(f"{folder} is empty.")
-        first = heapq.nsmallest(MAX_LIST_ENTRIES, every, key=lambda entry: entry.name)
+        with self._opened(raw or ".", allow_root=True) as (opened, display):
+            folder = "The workspace folder" if display == "." else f"The folder {display!r}"
+            try:
+                fd = opened.folder(opened.names, create=False)
+            except FileNotFoundError:
+                return ToolResult(f"{display!r} does not exist.", is_error=True)
+            except _dirfd.InTheWayError:
+                return ToolResult(f"{display!r} is a file, not a folder; use files_read.", is_error=True)
+            except _dirfd.PathChangedError as exc:
+                raise _changed(display, "listed") from exc
+            except OSError as exc:
+                return ToolResult(f"Could not list {display!r}: {exc.strerror}.", is_error=True)
+            try:
+                with _dirfd.closing(fd), os.scandir(fd) as entries:
+                    every = [entry for entry in entries if opened.names or fold_name(entry.name) not in INTERNAL_NAMES]
+                    if not every:
+                        return ToolResult(f"{folder} is empty.")
+                    first = heapq.nsmallest(MAX_LIST_ENTRIES, every, key=lambda entry: entry.name)
+                    described = [self._describe(entry) for entry in first]
+            except OSError as exc:
+                return ToolResult(f"Could not list {display!r}: {exc.strerror}.", is_error=True)
         count = "1 entry" if len(every) == 1 else f"{len(every):,} entries"
-        lines = [f"{folder} has {count}:", *(self._describe(entry) for entry in first)]
+        lines = [f"{folder} has {count}:", *described]
         if len(every) > len(first):
             more = len(every) - len(first)
             lines.append(f"… and {more:,} more (only the first {len(first)} by name are shown).")
@@ -230,28 +301,31 @@ class WorkspaceFilesSkill:
         return await asyncio.to_thread(self._read_sync, args["path"], args["max_chars"])
 
     def _read_sync(self, raw: str, max_chars: int) -> ToolResult:
-        target, display = self.resolve(raw)
-        try:
-            # O_NONBLOCK: opening a FIFO must not hang the worker thread; fstat below refuses it.
-            fd = os.open(target, os.O_RDONLY | _NOFOLLOW | _NONBLOCK | _CLOEXEC)
-        except FileNotFoundError:
-            return ToolResult(f"{display!r} does not exist.", is_error=True)
-        except IsADirectoryError:
-            return ToolResult(f"{display!r} is a folder; use files_list.", is_error=True)
-        except OSError as exc:
-            return ToolResult(f"Could not read {display!r}: {exc.strerror}.", is_error=True)
-        budget = max_chars * 4 + 4  # UTF-8 needs at most 4 bytes per character
-        try:
-            info = os.fstat(fd)
-            if stat.S_ISDIR(info.st_mode):
+        with self._opened(raw) as (opened, display):
+            try:
+                fd = opened.file(os.O_RDONLY)
+            except FileNotFoundError:
+                return ToolResult(f"{display!r} does not exist.", is_error=True)
+            except IsADirectoryError:
                 return ToolResult(f"{display!r} is a folder; use files_list.", is_error=True)
-            if not stat.S_ISREG(info.st_mode):
-                return ToolResult(f"{display!r} is not a regular file.", is_error=True)
-            data = _read_up_to(fd, budget)
-        except OSError as exc:
-            return ToolResult(f"Could not read {display!r}: {exc.strerror}.", is_error=True)
-        finally:
-            os.close(fd)
+            except _dirfd.PathChangedError as exc:
+                raise _changed(display, "read") from exc
+            except (_dirfd.InTheWayError, NotADirectoryError):
+                return ToolResult(f"Could not read {display!r}: a file is in the way.", is_error=True)
+            except OSError as exc:
+                return ToolResult(f"Could not read {display!r}: {exc.strerror}.", is_error=True)
+            budget = max_chars * 4 + 4  # UTF-8 needs at most 4 bytes per character
+            with _dirfd.closing(fd):
+                try:
+                    info = os.fstat(fd)
+                    if stat.S_ISDIR(info.st_mode):
+                        return ToolResult(f"{display!r} is a folder; use files_list.", is_error=True)
+                    if not stat.S_ISREG(info.st_mode):
+                        return ToolResult(f"{display!r} is not a regular file.", is_error=True)
+                    opened.check_private_link(info)
+                    data = _read_up_to(fd, budget)
+                except OSError as exc:
+                    return ToolResult(f"Could not read {display!r}: {exc.strerror}.", is_error=True)
         complete = len(data) < budget
         if b"\x00" in data[:_BINARY_SNIFF_BYTES]:
             return ToolResult(f"{display!r} is a binary file; files_read reads text files only.",
@@ -278,36 +352,97 @@ class WorkspaceFilesSkill:
         return await asyncio.to_thread(self._write_sync, args["path"], args["text"], True)
 
     def _write_sync(self, raw: str, text: str, append: bool) -> ToolResult:
-        target, display = self.resolve(raw, for_write=True)
         data = text.encode("utf-8", errors="replace")  # lone surrogates from JSON must not crash the write
-        try:
-            target.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
-            # The resolved path contains no symlink; O_NOFOLLOW keeps one swapped in meanwhile from being
-            # followed. No O_TRUNC before fstat: truncating is only for regular files.
-            flags = os.O_WRONLY | os.O_CREAT | _NOFOLLOW | _NONBLOCK | _CLOEXEC
-            fd = os.open(target, flags | (os.O_APPEND if append else 0), 0o600)
-        except FileExistsError:
-            return ToolResult(f"Could not create the folders for {display!r}: a file is in the way.",
-                              is_error=True)
-        except (IsADirectoryError, NotADirectoryError):
-            return ToolResult(f"Could not write {display!r}: it is a folder or a file is in the way.",
-                              is_error=True)
-        except OSError as exc:
-            return ToolResult(f"Could not write {display!r}: {exc.strerror}.", is_error=True)
-        try:
-            if not stat.S_ISREG(os.fstat(fd).st_mode):
-                return ToolResult(f"{display!r} is not a regular file; it cannot be written.", is_error=True)
-            if not append:
-                os.ftruncate(fd, 0)
-            view = memoryview(data)
-            while view:
-                written = os.write(fd, view)
-                view = view[written:]
-        except OSError as exc:
-            return ToolResult(f"Could not write {display!r}: {exc.strerror}.", is_error=True)
-        finally:
-            os.close(fd)
+        with self._opened(raw, for_write=True) as (opened, display):
+            try:
+                # No O_TRUNC before fstat: truncating is only for regular files with one name.
+                fd = opened.file(os.O_WRONLY | os.O_CREAT | (os.O_APPEND if append else 0), create=True)
+            except _dirfd.PathChangedError as exc:
+                raise _changed(display, "written") from exc
+            except (IsADirectoryError, NotADirectoryError, _dirfd.InTheWayError):
+                return ToolResult(f"Could not write {display!r}: it is a folder or a file is in the way.",
+                                  is_error=True)
+            except OSError as exc:
+                return ToolResult(f"Could not write {display!r}: {exc.strerror}.", is_error=True)
+            with _dirfd.closing(fd):
+                try:
+                    info = os.fstat(fd)
+                    if not stat.S_ISREG(info.st_mode):
+                        return ToolResult(f"{display!r} is not a regular file; it cannot be written.",
+                                          is_error=True)
+                    if info.st_nlink > 1:
+                        return ToolResult(
+                            f"{display!r} has other names too (hard links, perhaps to a file outside the "
+                            "workspace folder); it cannot be written.", is_error=True,
+                        )
+                    if not append:
+                        os.ftruncate(fd, 0)
+                    view = memoryview(data)
+                    while view:
+                        written = os.write(fd, view)
+                        view = view[written:]
+                except OSError as exc:
+                    return ToolResult(f"Could not write {display!r}: {exc.strerror}.", is_error=True)
         log.info("files skill: %s %d bytes %s %s", "appended" if append else "wrote", len(data),
                  "to" if append else "into", display)
         verb = "Appended" if append else "Wrote"
         return ToolResult(f"{verb} {len(text):,} characters {'to' if append else 'into'} {display!r}.")
+
+
+_UNSUPPORTED = "The files tool needs a system that can open files relative to a folder (Linux, macOS, BSD)."
+
+
+class _Opened:
+    """One checked path below an open root: opens its folder and file, refusing the app's own entries by
+    identity too (a hard link, a case-insensitive or normalising file system's other spelling)."""
+
+    def __init__(self, root_fd: int, names: tuple[str, ...], display: str, for_write: bool) -> None:
+        self.root_fd = root_fd
+        self.names = names
+        self._display = display
+        self._for_write = for_write
+        self._app: dict[_dirfd.Identity, str] = {}
+        for folded, where in APP_ENTRIES.items():
+            for follow in (False, True):  # the entry, and where it leads when it is a symbolic link
+                with contextlib.suppress(OSError):
+                    info = os.stat(where.rstrip("/"), dir_fd=root_fd, follow_symlinks=follow)
+                    self._app.setdefault(_dirfd.identity(info), folded)
+
+    def _check(self, info: os.stat_result) -> None:
+        entry = self._app.get(_dirfd.identity(info))
+        refusal = None if entry is None else _refusal(entry, self._display, for_write=self._for_write)
+        if refusal is not None:
+            raise refusal
+
+    def folder(self, names: Sequence[str], *, create: bool) -> int:
+        """A descriptor of the folder ``names`` lead to (checked on the way)."""
+        return _dirfd.walk(self.root_fd, names, create=create, visit=self._check)
+
+    def file(self, flags: int, *, create: bool = False) -> int:
+        """A descriptor of the file itself (checked; ``create`` makes missing folders)."""
+        parent = self.folder(self.names[:-1], create=create)
+        with _dirfd.closing(parent):
+            fd = _dirfd.open_file(self.names[-1], parent, flags)
+        try:
+            self._check(os.fstat(fd))
+        except BaseException:
+            os.close(fd)
+            raise
+        return fd
+
+    def check_private_link(self, info: os.stat_result) -> None:
+        """Refuse a read of a hard link to a file in one of the app's private folders."""
+        if info.st_nlink < 2:
+            return
+        for folded in SECRET_NAMES:
+            try:
+                fd = _dirfd.walk(self.root_fd, (APP_ENTRIES[folded].rstrip("/"),))
+            except (OSError, _dirfd.PathChangedError, _dirfd.InTheWayError):
+                continue
+            with _dirfd.closing(fd), os.scandir(fd) as entries:
+                for entry in entries:
+                    with contextlib.suppress(OSError):
+                        if _dirfd.identity(entry.stat(follow_symlinks=False)) == _dirfd.identity(info):
+                            refusal = _refusal(folded, self._display, for_write=False)
+                            if refusal is not None:
+                                raise refusal

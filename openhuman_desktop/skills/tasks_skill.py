@@ -1,4 +1,4 @@
-"""The subconscious tasks skill: the assistant lists the user's standing tasks and adds new ones."""
+"""The subconscious tasks skill: the assistant lists the user's standing tasks and adds new (read-only) ones."""
 
 from __future__ import annotations
 
@@ -23,7 +23,8 @@ LIST_SPEC = ToolSpec(
 )
 ADD_SPEC = ToolSpec(
     name="subconscious_tasks_add",
-    description='Add a standing task for the background heartbeat. recurrence: "pending" (every heartbeat), '
+    description='Add a standing task for the background heartbeat. It is added read-only (no write tools) '
+                'until the user confirms it in the app. recurrence: "pending" (every heartbeat), '
                 '"once" (until done once) or "cron:<5-field cron expression>" in local time.',
     parameters=object_schema(
         {"title": {"type": "string", "minLength": 1,
@@ -42,12 +43,17 @@ def _when(ts: float | None) -> str:
 def describe(task: Task) -> str:
     """One task as one line of a tool answer."""
     state = "done" if task.completed else ("enabled" if task.enabled else "disabled")
-    return (f"- {task.id}: {task.title!r} — {task.recurrence}, {state}, {task.source} task, "
+    who = "assistant's" if task.origin == "assistant" else task.source
+    return (f"- {task.id}: {task.title!r} — {task.recurrence}, {state}, {who} task, "
             f"{task.intent} intent, last run {_when(task.last_run_at)}, next run {_when(task.next_run_at)}")
 
 
 class SubconsciousTasksSkill:
-    """The subconscious task list as tools; the service's methods are injected (no engine import)."""
+    """The subconscious task list as tools; the service's methods are injected (no engine import).
+
+    ``add_task`` must add the task as the assistant's own and read-only (``tasks_add_by_assistant``): a
+    task the assistant adds must never be a standing licence to write.
+    """
 
     name = "subconscious_tasks"
     title = "Subconscious tasks"
@@ -81,4 +87,7 @@ class SubconsciousTasksSkill:
 
     async def _add(self, args: dict[str, Any]) -> ToolResult:
         task = await self._add_task(args["title"], args["recurrence"])
+        if task.intent == "read":
+            return ToolResult(f"Added task {task.id}: {task.title!r} ({task.recurrence}). It was added as "
+                              "read-only until the user confirms it: it gets no write tools before that.")
         return ToolResult(f"Added task {task.id}: {task.title!r} ({task.recurrence}, {task.intent} intent).")

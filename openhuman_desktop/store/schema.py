@@ -91,4 +91,83 @@ _V3: Migration = (
     f"CREATE INDEX idx_log_task_recent ON subconscious_log ({TASK_KEY}, created_at) WHERE filed = 0",
 )
 
-MIGRATIONS: tuple[Migration, ...] = (_V1, _V2, _V3)
+# Tasks the assistant adds through its tasks tool are marked as its own (``origin = 'assistant'``). SQLite
+# cannot change a CHECK constraint, so the tasks table is rebuilt. Migrations run inside one transaction with
+# foreign keys on (they cannot be turned off there), and a DROP TABLE of the tasks would then delete every
+# escalation through ON DELETE CASCADE. So the escalations are rebuilt too, pointing at the new tasks table
+# first: the old escalations are dropped (nothing references them), then the old tasks (nothing references
+# them any more), and the renames carry the new escalations' reference along to the final name. Rowids are
+# copied (same-instant tasks keep their order); every index is made again under its own name.
+# The guard row refuses to run (and rolls everything back) on a schema this migration does not know: another
+# table referencing either table, or columns added to them, would otherwise be lost or cascaded away.
+_TASK_COLUMNS = ("id, title, source, recurrence, enabled, last_run_at, next_run_at, completed, created_at, origin, "
+                 "seed_key, intent, intent_source, updated_at")
+_ESCALATION_COLUMNS = "id, task_id, log_id, title, description, priority, status, created_at, resolved_at"
+_V4: Migration = (
+    """
+    CREATE TEMP TABLE v4_guard (
+        others INTEGER CONSTRAINT "another table references the tasks or escalations" CHECK (others = 0),
+        task_columns INTEGER CONSTRAINT "subconscious_tasks has unknown columns" CHECK (task_columns = 14),
+        escalation_columns INTEGER
+            CONSTRAINT "subconscious_escalations has unknown columns" CHECK (escalation_columns = 9)
+    )
+    """,
+    """
+    INSERT INTO temp.v4_guard SELECT
+        (SELECT count(*) FROM sqlite_master AS m, pragma_foreign_key_list(m.name) AS f
+          WHERE m.type = 'table' AND m.name != 'subconscious_escalations'
+            AND f."table" IN ('subconscious_tasks', 'subconscious_escalations')),
+        (SELECT count(*) FROM pragma_table_info('subconscious_tasks')),
+        (SELECT count(*) FROM pragma_table_info('subconscious_escalations'))
+    """,
+    "DROP TABLE temp.v4_guard",
+    """
+    CREATE TABLE subconscious_tasks_v4 (
+        id            TEXT PRIMARY KEY,
+        title         TEXT NOT NULL CHECK (length(trim(title)) > 0),
+        source        TEXT NOT NULL CHECK (source IN ('system', 'user')),
+        recurrence    TEXT NOT NULL DEFAULT 'pending',
+        enabled       INTEGER NOT NULL DEFAULT 1,
+        last_run_at   REAL,
+        next_run_at   REAL,
+        completed     INTEGER NOT NULL DEFAULT 0,
+        created_at    REAL NOT NULL,
+        -- extras: where a task came from (built-in defaults, HEARTBEAT.md, the user, the assistant's tasks
+        -- tool) and write intent
+        origin        TEXT NOT NULL DEFAULT 'user'
+                      CHECK (origin IN ('assistant', 'default', 'heartbeat_md', 'user')),
+        seed_key      TEXT UNIQUE,
+        intent        TEXT NOT NULL DEFAULT 'read' CHECK (intent IN ('read', 'write')),
+        intent_source TEXT NOT NULL DEFAULT 'keyword',
+        updated_at    REAL NOT NULL
+    )
+    """,
+    f"INSERT INTO subconscious_tasks_v4 (rowid, {_TASK_COLUMNS}) "
+    f"SELECT rowid, {_TASK_COLUMNS} FROM subconscious_tasks ORDER BY rowid",
+    """
+    CREATE TABLE subconscious_escalations_v4 (
+        id           TEXT PRIMARY KEY,
+        task_id      TEXT NOT NULL REFERENCES subconscious_tasks_v4 (id) ON DELETE CASCADE,
+        log_id       TEXT REFERENCES subconscious_log (id) ON DELETE SET NULL,
+        title        TEXT NOT NULL,
+        description  TEXT NOT NULL,
+        priority     TEXT NOT NULL CHECK (priority IN ('critical', 'important', 'normal')),
+        status       TEXT NOT NULL DEFAULT 'pending' CHECK (status IN ('pending', 'approved', 'dismissed')),
+        created_at   REAL NOT NULL,
+        resolved_at  REAL
+    )
+    """,
+    f"INSERT INTO subconscious_escalations_v4 (rowid, {_ESCALATION_COLUMNS}) "
+    f"SELECT rowid, {_ESCALATION_COLUMNS} FROM subconscious_escalations ORDER BY rowid",
+    "DROP TABLE subconscious_escalations",
+    "DROP TABLE subconscious_tasks",
+    "ALTER TABLE subconscious_tasks_v4 RENAME TO subconscious_tasks",
+    "ALTER TABLE subconscious_escalations_v4 RENAME TO subconscious_escalations",
+    "CREATE INDEX idx_tasks_due ON subconscious_tasks (enabled, completed, next_run_at)",
+    "CREATE INDEX idx_tasks_origin ON subconscious_tasks (origin)",
+    "CREATE INDEX idx_escalations_status ON subconscious_escalations (status, created_at)",
+    "CREATE INDEX idx_escalations_task ON subconscious_escalations (task_id, status)",
+    "CREATE INDEX idx_escalations_log ON subconscious_escalations (log_id)",
+)
+
+MIGRATIONS: tuple[Migration, ...] = (_V1, _V2, _V3, _V4)

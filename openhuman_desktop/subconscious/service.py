@@ -17,11 +17,13 @@ from openhuman_desktop.errors import Conflict, InvalidInput, NotFound
 from openhuman_desktop.store import Escalation, LogEntry, SubconsciousStore, Task
 from openhuman_desktop.subconscious import heartbeat_file, recurrence
 from openhuman_desktop.subconscious.defaults import DEFAULT_TASKS
-from openhuman_desktop.subconscious.intent import INTENTS, IntentClassifier
+from openhuman_desktop.subconscious.intent import INTENTS, READ, IntentClassifier
 
 log = logging.getLogger(__name__)
 
 MAX_TITLE = 500
+# The origin and intent source of tasks the assistant adds with its tasks tool (read-only until confirmed).
+ASSISTANT = "assistant"
 ESCALATION_STATUSES = ("pending", "approved", "dismissed")
 
 
@@ -194,13 +196,32 @@ class SubconsciousService:
         """
         clean = clean_title(title)
         schedule = recurrence.parse(recurrence_text)
-        now = self._clock.now()
         intent, how = await self._classifier.classify(clean)
+        return await self._add_user_task(clean, schedule, intent=intent, intent_source=how, origin="user")
+
+    async def tasks_add_by_assistant(self, title: object, recurrence_text: object = recurrence.PENDING) -> Task:
+        """Add a task the assistant asked for (its tasks tool): ``origin = "assistant"``, and read-only.
+
+        Whatever its words, such a task never gets write tools until the user sets its intent to "write"
+        (``tasks_update``): one approved run must not leave behind a task that writes on every tick without
+        asking. It is a ``source = "user"`` task otherwise (in the user's list, which they can edit or remove).
+
+        Raises:
+            InvalidInput: blank or too long title, invalid recurrence.
+        """
+        clean = clean_title(title)
+        schedule = recurrence.parse(recurrence_text)
+        return await self._add_user_task(clean, schedule, intent=READ, intent_source=ASSISTANT, origin=ASSISTANT)
+
+    async def _add_user_task(
+        self, title: str, schedule: recurrence.Recurrence, *, intent: str, intent_source: str, origin: str
+    ) -> Task:
+        now = self._clock.now()
         task = await self.store.tasks.add(
-            title=clean, source="user", recurrence=str(schedule), next_run_at=recurrence.next_run(schedule, now),
-            intent=intent, intent_source=how, origin="user", now=now,
+            title=title, source="user", recurrence=str(schedule), next_run_at=recurrence.next_run(schedule, now),
+            intent=intent, intent_source=intent_source, origin=origin, now=now,
         )
-        log.info("task %s added (%s, %s intent)", task.id, task.recurrence, task.intent)
+        log.info("task %s added (%s, %s intent, by %s)", task.id, task.recurrence, task.intent, origin)
         self._bus.publish(events.TaskChanged(task))
         return task
 
@@ -250,7 +271,9 @@ class SubconsciousService:
                 raise InvalidInput("intent", 'must be "read" or "write"')
             changes["intent"] = intent
             changes["intent_source"] = "user"
-        elif "title" in changes and task.intent_source != "user":
+        elif "title" in changes and task.intent_source != "user" and task.origin != ASSISTANT:
+            # Re-guessed from the new words, unless the user chose the intent or the assistant added the task
+            # (read-only until the user says otherwise, whatever it is renamed to).
             changes["intent"], changes["intent_source"] = await self._classifier.classify(changes["title"])
         if not changes:
             return task

@@ -64,7 +64,7 @@ class FakeTaskService:
             raise InvalidInput("title", "must not be empty or only spaces")
         if recurrence not in ("pending", "once") and not recurrence.startswith("cron:"):
             raise InvalidInput("recurrence", 'must be "pending", "once" or "cron:<expr>"')
-        task = make_task(title, recurrence, intent="write")
+        task = make_task(title, recurrence, origin="assistant", intent_source="assistant")
         self.tasks.append(task)
         return task
 
@@ -146,7 +146,10 @@ async def test_tasks_list_and_add() -> None:
     added = await call(
         skill, "subconscious_tasks_add", {"title": "Water the plants", "recurrence": "cron:0 9 * * *"}
     )
-    assert not added.is_error and "Water the plants" in added.text and "write intent" in added.text
+    assert not added.is_error and "Water the plants" in added.text
+    assert "read-only until the user confirms it" in added.text and "write intent" not in added.text
+    relisted = await call(skill, "subconscious_tasks_list", {})
+    assert "'Water the plants' — cron:0 9 * * *, enabled, assistant's task, read intent" in relisted.text
     assert service.added == [("Water the plants", "cron:0 9 * * *")]
     default = await call(skill, "subconscious_tasks_add", {"title": "Summarise inbox"})
     assert not default.is_error
