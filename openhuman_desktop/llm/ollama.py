@@ -251,7 +251,14 @@ def _schema(request: ChatRequest) -> dict[str, Any] | None:
 
 
 def _options(request: ChatRequest) -> dict[str, Any] | None:
-    return None if request.temperature is None else {"temperature": request.temperature}
+    options: dict[str, Any] = {}
+    if request.temperature is not None:
+        options["temperature"] = request.temperature
+    if request.max_tokens is not None:
+        options["num_predict"] = request.max_tokens
+    if request.context_window is not None:
+        options["num_ctx"] = request.context_window
+    return options or None
 
 
 def _to_chat_response(response: ollama.ChatResponse) -> ChatResponse:

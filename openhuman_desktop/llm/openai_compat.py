@@ -203,6 +203,8 @@ class OpenAICompatClient:
         body: dict[str, Any] = {"model": self.model, "messages": messages, "stream": stream}
         if request.temperature is not None:
             body["temperature"] = request.temperature
+        if request.max_tokens is not None:
+            body["max_tokens"] = request.max_tokens
         if request.tools:
             body["tools"] = [_tool_dict(tool) for tool in request.tools]
         if request.json_schema is not None:
