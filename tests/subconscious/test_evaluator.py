@@ -19,8 +19,8 @@ from openhuman_desktop.subconscious.decisions import Decision, Report
 from openhuman_desktop.subconscious.evaluator import (
     ANSWER_TOKENS_BASE,
     ANSWER_TOKENS_PER_TASK,
-    MIN_CONTEXT,
     EVALUATION_SCHEMA,
+    MIN_CONTEXT,
     ModelEvaluator,
     parse_items,
     task_line,
