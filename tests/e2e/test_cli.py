@@ -171,6 +171,20 @@ def test_rpc_into_a_closed_pipe_prints_no_traceback(app: AppProcess) -> None:
     assert done.returncode == 0
 
 
+def test_a_taken_rpc_port_is_one_sentence_not_a_traceback(tmp_path: Path) -> None:
+    with socket.socket() as holder:
+        holder.bind(("127.0.0.1", 0))
+        holder.listen()
+        port = holder.getsockname()[1]
+        workspace = tmp_path / "ws"
+        write_config(workspace, f"{QUIET_CONFIG}\n[rpc]\nport = {port}\n")
+        done = run_cli("--workspace", workspace, "--headless")
+    assert done.returncode != 0
+    assert "Traceback" not in done.stderr
+    assert f"cannot listen on 127.0.0.1:{port}" in done.stderr
+    assert "set [rpc] port = 0 in config.toml" in done.stderr
+
+
 # --- version, help ----------------------------------------------------------------------------------
 
 
