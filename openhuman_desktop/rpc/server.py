@@ -21,6 +21,7 @@ log = logging.getLogger(__name__)
 
 HOST = "127.0.0.1"
 MAX_BODY = 1024 * 1024
+"""Largest request body; also aiohttp's ``BaseRequest.client_max_size`` default, which bounds chunked bodies."""
 PATH = "/rpc"
 MAX_CONNECTIONS = 128
 """Most connections open at once; past it the longest-idle one is closed to make room."""
