@@ -105,10 +105,13 @@ class RpcServer:
             await site.start()
         except OSError as exc:
             await runner.cleanup()
-            reason = "another program is using it" if exc.errno == errno.EADDRINUSE else os.strerror(exc.errno or 0)
+            if exc.errno == errno.EADDRINUSE:
+                reason = "another program is using it: stop that program, or"
+            else:
+                reason = f"{os.strerror(exc.errno) if exc.errno else exc}:"
             raise UserFacingError(
-                f"The RPC server cannot listen on {HOST}:{self._port} ({reason}): stop the program that uses it, "
-                "or set [rpc] port = 0 in config.toml to use any free port."
+                f"The RPC server cannot listen on {HOST}:{self._port} ({reason} "
+                "set [rpc] port = 0 in config.toml to use any free port)."
             ) from exc
         self._runner = runner
         port = runner.addresses[0][1]
