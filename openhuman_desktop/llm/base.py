@@ -40,7 +40,12 @@ class ToolCall:
 
 @dataclass(frozen=True)
 class ChatRequest:
-    """What to send: messages, optional tools, optional JSON schema the answer must follow."""
+    """What to send: messages, optional tools, optional JSON schema the answer must follow.
+
+    ``max_tokens`` caps the answer (Ollama ``num_predict``, OpenAI ``max_tokens``); ``context_window`` is the
+    context the prompt was sized for (Ollama ``num_ctx``; OpenAI-compatible servers fix it themselves).
+    None leaves the server's default.
+    """
 
     messages: Sequence[Message]
     tools: Sequence[ToolSpec] = ()
@@ -48,6 +53,8 @@ class ChatRequest:
     schema_name: str = "answer"
     temperature: float | None = None
     timeout: float = 120.0
+    max_tokens: int | None = None
+    context_window: int | None = None
 
 
 @dataclass(frozen=True)

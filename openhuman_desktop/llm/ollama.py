@@ -15,7 +15,7 @@ import pydantic
 
 from openhuman_desktop.errors import LlmReplyError, LlmUnavailable
 from openhuman_desktop.llm.base import ChatRequest, ChatResponse, Message, ModelInfo, ToolCall, ToolSpec
-from openhuman_desktop.llm.retry import RateLimitedError, RetryPolicy, Sleep, retry_rate_limited
+from openhuman_desktop.llm.retry import RateLimitedError, RetryPolicy, Sleep, retry_rate_limited, should_wait
 
 log = logging.getLogger(__name__)
 
@@ -35,7 +35,7 @@ class OllamaClient:
             creates (and ``aclose`` closes) its own.
         timeout: longest wait in seconds for one call (and between two streamed chunks); a request's
             own shorter ``timeout`` wins.
-        retry: what to do on HTTP 429.
+        retry: what to do on HTTP 429 (and on 503 with a ``Retry-After``, Ollama's "server busy").
         sleep: the back-off sleep (a fake in tests).
     """
 
@@ -178,8 +178,9 @@ class OllamaClient:
         try:
             yield
         except ollama.ResponseError as exc:
-            if exc.status_code == 429:
-                raise RateLimitedError() from exc
+            retry_after = _retry_after(exc)
+            if should_wait(exc.status_code, retry_after):
+                raise RateLimitedError(retry_after, exc.status_code) from exc
             raise LlmUnavailable(self._response_error(exc)) from exc
         except (TimeoutError, httpx.TimeoutException) as exc:
             raise LlmUnavailable(f"{self._where} did not answer within {timeout:g} s.") from exc
@@ -203,6 +204,19 @@ class OllamaClient:
         if status == -1:
             return f"{self._where} reported an error: {message}"
         return f"{self._where} rejected the request (HTTP {status}): {message}"
+
+
+def _retry_after(exc: ollama.ResponseError) -> str | None:
+    """The ``Retry-After`` header of the answer behind ``exc``.
+
+    ``ollama`` raises ``ResponseError(...) from None`` inside its ``except httpx.HTTPStatusError``: the
+    suppressed context still holds the httpx response and its headers.
+    """
+    context = exc.__context__
+    if isinstance(context, httpx.HTTPStatusError):
+        value: str | None = context.response.headers.get("Retry-After")
+        return value
+    return None
 
 
 def _normalize_host(host: str) -> str:
@@ -237,7 +251,14 @@ def _schema(request: ChatRequest) -> dict[str, Any] | None:
 
 
 def _options(request: ChatRequest) -> dict[str, Any] | None:
-    return None if request.temperature is None else {"temperature": request.temperature}
+    options: dict[str, Any] = {}
+    if request.temperature is not None:
+        options["temperature"] = request.temperature
+    if request.max_tokens is not None:
+        options["num_predict"] = request.max_tokens
+    if request.context_window is not None:
+        options["num_ctx"] = request.context_window
+    return options or None
 
 
 def _to_chat_response(response: ollama.ChatResponse) -> ChatResponse:

@@ -16,7 +16,7 @@ import httpx
 
 from openhuman_desktop.errors import LlmReplyError, LlmUnavailable
 from openhuman_desktop.llm.base import ChatRequest, ChatResponse, Message, ModelInfo, ToolCall, ToolSpec
-from openhuman_desktop.llm.retry import RateLimitedError, RetryPolicy, Sleep, retry_rate_limited
+from openhuman_desktop.llm.retry import RateLimitedError, RetryPolicy, Sleep, retry_rate_limited, should_wait
 
 log = logging.getLogger(__name__)
 
@@ -203,6 +203,8 @@ class OpenAICompatClient:
         body: dict[str, Any] = {"model": self.model, "messages": messages, "stream": stream}
         if request.temperature is not None:
             body["temperature"] = request.temperature
+        if request.max_tokens is not None:
+            body["max_tokens"] = request.max_tokens
         if request.tools:
             body["tools"] = [_tool_dict(tool) for tool in request.tools]
         if request.json_schema is not None:
@@ -261,8 +263,9 @@ class OpenAICompatClient:
                     raise
         if not stream or response.status_code >= 400:
             await response.aclose()
-        if response.status_code == 429:
-            raise RateLimitedError(response.headers.get("Retry-After"))
+        retry_after = response.headers.get("Retry-After")
+        if should_wait(response.status_code, retry_after):
+            raise RateLimitedError(retry_after, response.status_code)
         if response.status_code >= 400:
             raise _HttpStatusError(response.status_code, response.text)
         return response

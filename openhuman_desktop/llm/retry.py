@@ -1,4 +1,4 @@
-"""HTTP 429 back-off shared by the model providers: how long to wait, and the loop that waits."""
+"""Back-off on HTTP 429 (and 503 with ``Retry-After``) for the model providers: how long to wait, and the loop."""
 
 from __future__ import annotations
 
@@ -18,15 +18,22 @@ Sleep = Callable[[float], Awaitable[None]]
 
 
 class RateLimitedError(Exception):
-    """Raised by one attempt when the server answered HTTP 429; never leaves the retry loop.
+    """Raised by one attempt when the server asked to come back later; never leaves the retry loop.
 
     Args:
         retry_after: the raw ``Retry-After`` header, if the server sent one.
+        status: 429 (rate limited) or 503 (busy, with a ``Retry-After``).
     """
 
-    def __init__(self, retry_after: str | None = None) -> None:
-        super().__init__("HTTP 429")
+    def __init__(self, retry_after: str | None = None, status: int = 429) -> None:
+        super().__init__(f"HTTP {status}")
         self.retry_after = retry_after
+        self.status = status
+
+
+def should_wait(status: int, retry_after: str | None) -> bool:
+    """Whether an answer asks to come back later: HTTP 429, or HTTP 503 that says when (``Retry-After``)."""
+    return status == 429 or (status == 503 and parse_retry_after(retry_after) is not None)
 
 
 def parse_retry_after(value: str | None, *, now: float | None = None) -> float | None:
@@ -90,7 +97,7 @@ async def retry_rate_limited(
     """Run ``attempt`` until it does not raise ``RateLimitedError``, waiting as ``policy`` says in between.
 
     Args:
-        attempt: one try; raises ``RateLimitedError`` when the server answered HTTP 429.
+        attempt: one try; raises ``RateLimitedError`` when the server asked to come back later.
         policy: the delays.
         sleep: ``asyncio.sleep`` or a fake in tests.
         what: the endpoint in words, e.g. ``"Ollama at http://127.0.0.1:11434"``.
@@ -104,10 +111,12 @@ async def retry_rate_limited(
         except RateLimitedError as exc:
             if retry >= len(policy.delays):
                 times = "1 time" if policy.attempts == 1 else f"{policy.attempts} times"
-                raise LlmUnavailable(f"{what} is rate limiting requests (HTTP 429); tried {times}.") from exc
+                doing = "is rate limiting requests" if exc.status == 429 else "is busy"
+                raise LlmUnavailable(f"{what} {doing} (HTTP {exc.status}); tried {times}.") from exc
             delay = policy.delay(retry, exc.retry_after)
             log.info(
-                "%s answered HTTP 429; retry %d of %d in %.1f s", what, retry + 1, len(policy.delays), delay
+                "%s answered HTTP %d; retry %d of %d in %.1f s", what, exc.status, retry + 1, len(policy.delays),
+                delay,
             )
             await sleep(delay)
     raise AssertionError("unreachable: the loop returns or raises")

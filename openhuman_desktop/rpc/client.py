@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import sys
 from pathlib import Path
 from typing import Any, TextIO
@@ -71,17 +72,39 @@ def main(rpc_file: Path, method: str, params_json: str | None, out: TextIO = sys
         try:
             params = json.loads(params_json)
         except ValueError as exc:
-            print(f"PARAMS_JSON is not valid JSON: {exc}", file=err)
+            _say(f"PARAMS_JSON is not valid JSON: {exc}", err)
             return EXIT_NO_INSTANCE
     try:
         document = call(rpc_file, method, params)
     except NoInstance as exc:
-        print(str(exc), file=err)
+        _say(str(exc), err)
         return EXIT_NO_INSTANCE
     if isinstance(document, dict) and "error" in document:
         error = document["error"] or {}
-        print(f"error {error.get('code')}: {error.get('message')}", file=err)
+        _say(f"error {error.get('code')}: {error.get('message')}", err)
         return EXIT_RPC_ERROR
     result = document.get("result") if isinstance(document, dict) else document
-    print(json.dumps(result, indent=2, ensure_ascii=False), file=out)
+    _say(json.dumps(result, indent=2, ensure_ascii=False), out)
     return EXIT_OK
+
+
+def _say(text: str, stream: TextIO) -> None:
+    """Print a line; a reader that stopped early (``rpc … | head``) is no failure and gets no traceback."""
+    try:
+        print(text, file=stream)
+        stream.flush()
+    except BrokenPipeError:
+        _silence(stream)
+
+
+def _silence(out: TextIO) -> None:
+    """Point ``out``'s descriptor at /dev/null so that the flush at exit cannot raise again (CPython's advice)."""
+    try:
+        fileno = out.fileno()
+    except (OSError, ValueError):
+        return
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    try:
+        os.dup2(devnull, fileno)
+    finally:
+        os.close(devnull)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import logging
+import math
 from collections.abc import Awaitable, Callable
 from typing import Any
 
@@ -52,6 +53,24 @@ def _reject_constant(name: str) -> Json:
     raise ValueError(f"{name} is not a JSON value")
 
 
+def _finite_float(text: str) -> float:
+    """A JSON number beyond the float range (``1e999``) would become ``inf`` and be echoed as ``Infinity``."""
+    value = float(text)
+    if not math.isfinite(value):
+        raise ValueError(f"{text[:40]} is out of range")
+    return value
+
+
+def loads(body: bytes | str) -> Json:
+    """Strict JSON: NaN, Infinity and numbers that overflow a float are refused (``ValueError``)."""
+    return json.loads(body, parse_constant=_reject_constant, parse_float=_finite_float)
+
+
+def dumps(document: Json) -> str:
+    """Strict JSON text: raises ``ValueError`` rather than write NaN or Infinity."""
+    return json.dumps(document, allow_nan=False)
+
+
 def map_exception(exc: BaseException) -> tuple[int, str]:
     """The code and message a service exception becomes; never a traceback, never longer than MAX_MESSAGE."""
     code, message = _classify(exc)
@@ -86,7 +105,7 @@ class Dispatcher:
     async def handle_body(self, body: bytes) -> Json | None:
         """The response document for a body (None when it held only notifications)."""
         try:
-            document = json.loads(body, parse_constant=_reject_constant)
+            document = loads(body)
             # A lone surrogate ("\\ud800") parses, but no database or file can store it.
             json.dumps(document, ensure_ascii=False).encode("utf-8")
         except (ValueError, RecursionError):

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
+import errno
 import hmac
 import json
 import logging
@@ -11,13 +13,20 @@ from pathlib import Path
 
 from aiohttp import web
 
-from openhuman_desktop.rpc.protocol import PARSE_ERROR, Dispatcher, error_response
+from openhuman_desktop.errors import UserFacingError
+from openhuman_desktop.rpc._guard import GuardedServer
+from openhuman_desktop.rpc.protocol import INTERNAL_ERROR, PARSE_ERROR, Dispatcher, dumps, error_response
 
 log = logging.getLogger(__name__)
 
 HOST = "127.0.0.1"
 MAX_BODY = 1024 * 1024
+"""Largest request body; also aiohttp's ``BaseRequest.client_max_size`` default, which bounds chunked bodies."""
 PATH = "/rpc"
+MAX_CONNECTIONS = 128
+"""Most connections open at once; past it the longest-idle one is closed to make room."""
+DEADLINE = 5.0
+"""Seconds a client has to send a request's headers (from connecting, or after an answer) and then its body."""
 
 
 def write_private_json(path: Path, data: object) -> None:
@@ -32,7 +41,16 @@ def write_private_json(path: Path, data: object) -> None:
 
 
 def _json(data: object, status: int = 200) -> web.Response:
-    return web.Response(status=status, text=json.dumps(data), content_type="application/json")
+    """A strict JSON answer: a result holding NaN or Infinity becomes an internal error, never invalid JSON."""
+    try:
+        text = dumps(data)
+    except ValueError:
+        log.exception("RPC answer is not strict JSON (NaN or Infinity in a result)")
+        request_id = data.get("id") if isinstance(data, dict) else None
+        fallback = error_response(None, INTERNAL_ERROR, "Internal error; the details are in the app's log file.")
+        fallback["id"] = request_id if isinstance(request_id, str | int) else None
+        text = dumps(fallback)
+    return web.Response(status=status, text=text, content_type="application/json")
 
 
 def _refusal(status: int, message: str) -> web.Response:
@@ -46,42 +64,63 @@ class RpcServer:
         dispatcher: answers request bodies.
         rpc_file: where the address and token are published once the server listens.
         port: 0 for any free port.
+        max_connections: most connections open at once (the longest-idle one is closed to make room).
+        deadline: seconds a client has to send a request's headers, and then its body; an idle keep-alive
+            connection is closed after as long.
     """
 
-    def __init__(self, dispatcher: Dispatcher, rpc_file: Path, port: int = 0) -> None:
+    def __init__(
+        self,
+        dispatcher: Dispatcher,
+        rpc_file: Path,
+        port: int = 0,
+        *,
+        max_connections: int = MAX_CONNECTIONS,
+        deadline: float = DEADLINE,
+    ) -> None:
         self._dispatcher = dispatcher
         self._rpc_file = rpc_file
         self._port = port
+        self._max_connections = max_connections
+        self._deadline = deadline
         self._token = secrets.token_urlsafe(32)
-        self._runner: web.AppRunner | None = None
+        self._runner: web.ServerRunner | None = None
         self.url: str | None = None
 
     async def start(self) -> str:
-        """Listen, then publish ``rpc.json``; returns the URL."""
-        app = web.Application(client_max_size=MAX_BODY)
-        app.router.add_route("*", PATH, self._handle)
+        """Listen, then publish ``rpc.json``; returns the URL.
+
+        Raises:
+            UserFacingError: the port cannot be used (the sentence names it and says what to do).
+        """
         # Bodies are plain JSON: no Content-Encoding is decoded (no zip bombs, no half-decoded streams).
-        runner = web.AppRunner(app, access_log=None, handle_signals=False, auto_decompress=False)
+        server = GuardedServer(
+            self._handle, max_connections=self._max_connections, deadline=self._deadline,
+            access_log=None, auto_decompress=False,
+        )
+        runner = web.ServerRunner(server, handle_signals=False)
         await runner.setup()
         site = web.TCPSite(runner, HOST, self._port, reuse_address=False)
         try:
             await site.start()
         except OSError as exc:
             await runner.cleanup()
-            raise OSError(
-                exc.errno, f"cannot listen on {HOST}:{self._port} ({exc.strerror}); set [rpc] port = 0 "
-                "in config.toml to use any free port"
+            if exc.errno == errno.EADDRINUSE:
+                reason = "another program is using it: stop that program, or"
+            else:
+                reason = f"{os.strerror(exc.errno) if exc.errno else exc}:"
+            raise UserFacingError(
+                f"The RPC server cannot listen on {HOST}:{self._port} ({reason} "
+                "set [rpc] port = 0 in config.toml to use any free port)."
             ) from exc
         self._runner = runner
-        server = site._server
-        sockets = getattr(server, "sockets", None) or []
-        port = sockets[0].getsockname()[1]
+        port = runner.addresses[0][1]
         self.url = f"http://{HOST}:{port}{PATH}"
         write_private_json(self._rpc_file, {"url": self.url, "token": self._token, "pid": os.getpid()})
         log.info("JSON-RPC listening on %s", self.url)
         return self.url
 
-    def _authorized(self, request: web.Request) -> bool:
+    def _authorized(self, request: web.BaseRequest) -> bool:
         header = request.headers.get("Authorization", "")
         scheme, _, token = header.partition(" ")
         if scheme.lower() != "bearer":
@@ -89,15 +128,23 @@ class RpcServer:
         # Header bytes that are not UTF-8 arrive as surrogate escapes; they are a wrong token, not a crash.
         return hmac.compare_digest(token.strip().encode("utf-8", "surrogateescape"), self._token.encode())
 
-    async def _handle(self, request: web.Request) -> web.StreamResponse:
+    async def _handle(self, request: web.BaseRequest) -> web.StreamResponse:
+        # The token comes first: nothing else about the request is looked at, nor its body read, without it.
         if not self._authorized(request):
             return _refusal(401, "Unauthorized: send 'Authorization: Bearer TOKEN' with the token from run/rpc.json")
+        if request.path != PATH:
+            return _refusal(404, f"Not found: the JSON-RPC endpoint is {PATH}")
         if request.method != "POST":
             return _refusal(405, "Use POST with a JSON-RPC 2.0 body")
         if request.content_length is not None and request.content_length > MAX_BODY:
             return _refusal(413, f"Request body too large: the limit is {MAX_BODY} bytes")
         try:
-            body = await request.read()
+            async with asyncio.timeout(self._deadline):
+                body = await request.read()
+        except TimeoutError:
+            response = _refusal(408, f"Request timeout: send the body within {self._deadline:g} s")
+            response.force_close()
+            return response
         except web.HTTPRequestEntityTooLarge:
             return _refusal(413, f"Request body too large: the limit is {MAX_BODY} bytes")
         except web.RequestPayloadError:  # e.g. a broken chunked transfer encoding

@@ -54,9 +54,15 @@ or "normal".
 Answer with JSON only, in this shape:
 {"evaluations": [{"task_id": "...", "decision": "noop|act|escalate", "reason": "...", "priority": "normal"}]}"""
 
-# Room left for the model's answer, per task and in all.
-ANSWER_TOKENS_PER_TASK = 60
+ANSWER_TOKENS_PER_TASK = 70
+"""Room for one task's answer item (its id, decision, one-sentence reason and priority: ~60 tokens)."""
 ANSWER_TOKENS_BASE = 256
+"""Room for the answer's frame and a margin; with the per-task room it is the request's output cap."""
+REPORT_SHARE = 0.5
+"""When the tasks do not fit beside the whole report, the report keeps at most this share of the window left
+after the fixed prompt, and the task lines get the rest (so batches stay few, never one per task)."""
+MIN_CONTEXT = 4096
+"""The smallest context asked of Ollama (``num_ctx``): its own default, so small prompts reload nothing."""
 
 
 class TokenCount(Protocol):
@@ -97,10 +103,12 @@ class ModelEvaluator:
         self._context_window = context_window
 
     def fit_report(self, tasks: Sequence[Task], report: Report, costs: Sequence[int] | None = None) -> Report:
-        """The report, cut (saying so) when it would leave no room in the context window for the tasks.
+        """The report, cut (saying so) when it would leave too little room in the context window for the tasks.
 
-        The report's own budget (``context_budget_tokens``) may be larger than the local model's window;
-        the whole prompt must still fit, with room for at least the longest task line and its answer.
+        The report's own budget (``context_budget_tokens``) may be larger than the local model's window.
+        When the tasks and the whole report do not fit in one prompt, the report keeps at most
+        ``REPORT_SHARE`` of the room after the fixed prompt (more when the tasks need less), and never so much
+        that the longest task line and its answer would not fit.
         ``costs`` are the tokens of each task's line when already counted (``line_tokens``).
         """
         return self._fit(tasks, report, self._context_window(), costs)
@@ -108,8 +116,12 @@ class ModelEvaluator:
     def _fit(self, tasks: Sequence[Task], report: Report, window: int | None, costs: Sequence[int] | None) -> Report:
         if window is None:
             return report
-        longest = max(costs if costs is not None else self.line_tokens(tasks), default=0)
-        room = window - self._fixed_tokens() - longest - ANSWER_TOKENS_PER_TASK
+        if costs is None:
+            costs = self.line_tokens(tasks)
+        available = window - self._fixed_tokens()
+        tasks_need = sum(costs) + ANSWER_TOKENS_PER_TASK * len(costs)
+        longest = max(costs, default=0) + ANSWER_TOKENS_PER_TASK
+        room = min(available - longest, max(available - tasks_need, int(available * REPORT_SHARE)))
         if report.tokens <= room:
             return report
         note = f"[The situation report was cut to fit the local model's context window of {window} tokens.]"
@@ -142,21 +154,28 @@ class ModelEvaluator:
     ) -> list[list[Task]]:
         if window is None:
             return [list(tasks)]
+        return [batch for batch, _ in self._pack(tasks, report, window, costs)]
+
+    def _pack(
+        self, tasks: Sequence[Task], report: Report, window: int, costs: Sequence[int] | None
+    ) -> list[tuple[list[Task], int]]:
+        """Consecutive tasks, each batch as full as the window allows, with the tokens its task lines and
+        answers need (filling each batch in order gives the fewest batches for tasks kept in order)."""
         if costs is None:
             costs = self.line_tokens(tasks)
         room = window - self._fixed_tokens() - report.tokens
-        result: list[list[Task]] = []
+        result: list[tuple[list[Task], int]] = []
         current: list[Task] = []
         used = 0
         for task, line_cost in zip(tasks, costs, strict=True):
             cost = line_cost + ANSWER_TOKENS_PER_TASK
             if current and used + cost > room:
-                result.append(current)
+                result.append((current, used))
                 current, used = [], 0
             current.append(task)
             used += cost
         if current:
-            result.append(current)
+            result.append((current, used))
         return result
 
     async def evaluate(self, tasks: Sequence[Task], report: Report) -> Evaluation:
@@ -176,11 +195,11 @@ class ModelEvaluator:
         calls = 0
         prompt_tokens = 0
         window = self._context_window()
-        report, plan = await _off_loop(
+        report, plan, context = await _off_loop(
             sum(len(task.title) + 40 for task in tasks) + len(report.text), self._plan, tasks, report, window
         )
         for batch in plan:
-            items, batch_calls, batch_tokens = await self._ask(client, batch, report)
+            items, batch_calls, batch_tokens = await self._ask(client, batch, report, context)
             calls += batch_calls
             prompt_tokens += batch_tokens
             found, bad = validate_items(items, batch)
@@ -188,17 +207,26 @@ class ModelEvaluator:
             problems.update(bad)
         return Evaluation(decisions=decisions, problems=problems, model_calls=calls, prompt_tokens=prompt_tokens)
 
-    def _plan(self, tasks: Sequence[Task], report: Report, window: int | None) -> tuple[Report, list[list[Task]]]:
-        """The fitted report and the batches of tasks, counting every line at most once.
+    def _plan(
+        self, tasks: Sequence[Task], report: Report, window: int | None
+    ) -> tuple[Report, list[list[Task]], int | None]:
+        """The fitted report, the batches of tasks and the context to ask for, counting every line at most once.
 
         When the whole prompt fits the window even at one token per byte, nothing is counted: one batch.
+        The context (Ollama's ``num_ctx``) is the one the prompts were sized for: what the largest batch needs
+        rounded up to a power of two (a stable value, so Ollama seldom reloads the model), within the window.
         """
-        if window is None or self._bound(tasks, report) <= window:
-            return report, [list(tasks)]
+        if window is None:
+            return report, [list(tasks)], None
+        bound = self._bound(tasks, report)
+        if bound <= window:
+            return report, [list(tasks)], _context(bound, window)
         report = replace(report, tokens=self._tokens.count(report.text))  # exact from here on
         costs = self.line_tokens(tasks)
         report = self._fit(tasks, report, window, costs)
-        return report, self._split(tasks, report, window, costs)
+        packed = self._pack(tasks, report, window, costs)
+        needed = self._fixed_tokens() + report.tokens + max((used for _, used in packed), default=0)
+        return report, [batch for batch, _ in packed], _context(needed, window)
 
     def _bound(self, tasks: Sequence[Task], report: Report) -> int:
         """At least the tokens the prompt and its answer need (``upper_bound``: no tokenizer involved)."""
@@ -206,17 +234,20 @@ class ModelEvaluator:
         frame = upper_bound(SYSTEM_PROMPT) + upper_bound(self._user_prompt([], None))
         return frame + ANSWER_TOKENS_BASE + 64 + lines + report.tokens + ANSWER_TOKENS_PER_TASK * len(tasks)
 
-    async def _ask(self, client: LlmClient, batch: Sequence[Task], report: Report) -> tuple[list[Any], int, int]:
+    async def _ask(
+        self, client: LlmClient, batch: Sequence[Task], report: Report, context: int | None
+    ) -> tuple[list[Any], int, int]:
         """One batch: the evaluation request and, if its answer cannot be parsed, one repair request.
 
         Returns:
             The answer's items, the number of model calls and the prompt tokens the model says it read.
         """
         messages = [Message("system", SYSTEM_PROMPT), Message("user", self._user_prompt(batch, report))]
+        answer_tokens = ANSWER_TOKENS_BASE + ANSWER_TOKENS_PER_TASK * len(batch)
         prompt_tokens = 0
         content: str | None = None
         try:
-            response = await client.chat(_request(messages))
+            response = await client.chat(_request(messages, answer_tokens, context))
             content = response.content
             prompt_tokens += response.prompt_tokens or 0
             return parse_items(content), 1, prompt_tokens
@@ -230,7 +261,10 @@ class ModelEvaluator:
         problem = str(first).rstrip(".")
         repair.append(Message("user", f"That answer could not be used: {problem}. Reply again with only the JSON "
                                       "object in the required shape, one evaluation per task id."))
-        response = await client.chat(_request(repair))
+        window = self._context_window()
+        if context is not None and content is not None and window is not None:  # the quoted answer needs room
+            context = _context(context + upper_bound(content[:4000]) + 64, window)
+        response = await client.chat(_request(repair, answer_tokens, context))
         return parse_items(response.content), 2, prompt_tokens + (response.prompt_tokens or 0)
 
     @staticmethod
@@ -250,8 +284,19 @@ async def _off_loop(size: int, function: Callable[..., _T], *args: Any) -> _T:
     return function(*args)
 
 
-def _request(messages: Sequence[Message]) -> ChatRequest:
-    return ChatRequest(messages, json_schema=EVALUATION_SCHEMA, schema_name="evaluations", temperature=0)
+def _request(messages: Sequence[Message], answer_tokens: int, context: int | None) -> ChatRequest:
+    return ChatRequest(
+        messages, json_schema=EVALUATION_SCHEMA, schema_name="evaluations", temperature=0,
+        max_tokens=answer_tokens, context_window=context,
+    )
+
+
+def _context(needed: int, window: int) -> int:
+    """The context to ask for: ``needed`` rounded up to a power of two, at least MIN_CONTEXT, at most ``window``."""
+    size = MIN_CONTEXT
+    while size < needed:
+        size *= 2
+    return min(size, window)
 
 
 def parse_items(content: str) -> list[Any]:

@@ -3,15 +3,18 @@
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import socket
+import subprocess
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 from openhuman_desktop import __version__
-from tests.fakes.app_process import QUIET_CONFIG, AppProcess, run_cli, write_config
+from tests.fakes.app_process import QUIET_CONFIG, REPO_ROOT, AppProcess, app_env, run_cli, write_config
 from tests.fakes.model_servers import FakeOllama
 
 pytestmark = pytest.mark.e2e
@@ -147,6 +150,39 @@ def test_after_a_clean_stop_there_is_no_instance(tmp_path: Path) -> None:
     exit_code, _, err = rpc(app.workspace, "subconscious_status")
     assert exit_code == 2
     one_line(err)
+
+
+def test_rpc_into_a_closed_pipe_prints_no_traceback(app: AppProcess) -> None:
+    """``openhuman-desktop rpc … | head`` when ``head`` has already gone: no BrokenPipeError on stderr."""
+    read_end, write_end = os.pipe()
+    os.close(read_end)  # no reader at all: the first write fails with EPIPE, whatever the timing
+    try:
+        done = subprocess.run(
+            [sys.executable, "-m", "openhuman_desktop", "--workspace", str(app.workspace), "rpc",
+             "subconscious_tasks_list"],
+            cwd=REPO_ROOT, env=app_env(), stdout=write_end, stderr=subprocess.PIPE, stdin=subprocess.DEVNULL,
+            text=True, timeout=60, check=False,
+        )
+    finally:
+        os.close(write_end)
+    assert "Traceback" not in done.stderr
+    assert "BrokenPipe" not in done.stderr
+    assert done.stderr == ""
+    assert done.returncode == 0
+
+
+def test_a_taken_rpc_port_is_one_sentence_not_a_traceback(tmp_path: Path) -> None:
+    with socket.socket() as holder:
+        holder.bind(("127.0.0.1", 0))
+        holder.listen()
+        port = holder.getsockname()[1]
+        workspace = tmp_path / "ws"
+        write_config(workspace, f"{QUIET_CONFIG}\n[rpc]\nport = {port}\n")
+        done = run_cli("--workspace", workspace, "--headless")
+    assert done.returncode != 0
+    assert "Traceback" not in done.stderr
+    assert f"cannot listen on 127.0.0.1:{port}" in done.stderr
+    assert "set [rpc] port = 0 in config.toml" in done.stderr
 
 
 # --- version, help ----------------------------------------------------------------------------------

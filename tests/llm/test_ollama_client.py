@@ -345,6 +345,43 @@ async def test_429_then_success(fake_ollama: FakeOllama) -> None:
     assert sleep.delays == [0.5, 1.5]
 
 
+async def test_retry_after_is_honoured(fake_ollama: FakeOllama, client: OllamaClient, sleep: FakeSleep) -> None:
+    fake_ollama.script_chat(
+        Reply(status=429, error="too many requests", headers={"Retry-After": "7"}),
+        Reply(status=503, error="server busy, please try again", headers={"Retry-After": "3"}),
+        Reply(content="done"),
+    )
+    assert (await client.chat(hi())).content == "done"
+    assert sleep.delays == [7.0, 3.0]
+
+
+async def test_retry_after_is_honoured_when_a_stream_opens(fake_ollama: FakeOllama, sleep: FakeSleep) -> None:
+    fake_ollama.script_chat(Reply(status=429, headers={"Retry-After": "0.25"}), Reply(content="streamed"))
+    llm = OllamaClient(MODEL, fake_ollama.url, sleep=sleep)
+    try:
+        assert "".join([c async for c in llm.stream(hi())]) == "streamed"
+    finally:
+        await llm.aclose()
+    assert sleep.delays == [0.25]
+
+
+async def test_a_503_that_keeps_asking_to_wait_is_one_sentence(
+    fake_ollama: FakeOllama, client: OllamaClient, sleep: FakeSleep
+) -> None:
+    fake_ollama.script_chat(*[Reply(status=503, error="server busy", headers={"Retry-After": "1"})] * 4)
+    with pytest.raises(LlmUnavailable) as info:
+        await client.chat(hi())
+    assert str(info.value) == f"Ollama at {fake_ollama.url} is busy (HTTP 503); tried 4 times."
+    assert sleep.delays == [1.0, 1.0, 1.0]
+
+
+async def test_a_503_without_retry_after_is_a_server_failure(fake_ollama: FakeOllama, client: OllamaClient) -> None:
+    fake_ollama.script_chat(Reply(status=503, error="loading failed"))
+    with pytest.raises(LlmUnavailable, match=r"failed \(HTTP 503\): loading failed"):
+        await client.chat(hi())
+    assert len(fake_ollama.chat_requests) == 1
+
+
 # -- MockTransport (no sockets), the STYLE G5 way ---------------------------------------------------
 
 

@@ -746,6 +746,19 @@ async def test_e2e_429_retry_after(fake_openai: FakeOpenAI) -> None:
     assert len(fake_openai.chat_requests) == 4
 
 
+async def test_e2e_503_with_retry_after_waits_as_asked(fake_openai: FakeOpenAI) -> None:
+    sleep = FakeSleep()
+    fake_openai.script_chat(Reply(status=503, headers={"Retry-After": "2"}), Reply(content="back"))
+    client = OpenAICompatClient(
+        MODEL, fake_openai.url, api_key_env="OPENAI_API_KEY", environ=ENV, sleep=sleep
+    )
+    try:
+        assert (await client.chat(hi())).content == "back"
+    finally:
+        await client.aclose()
+    assert sleep.delays == [2.0]
+
+
 async def test_e2e_the_key_never_reaches_logs_or_errors(
     fake_openai: FakeOpenAI, caplog: pytest.LogCaptureFixture
 ) -> None:

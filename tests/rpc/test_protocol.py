@@ -101,6 +101,9 @@ async def test_ids_are_echoed(dispatcher: Dispatcher, request_id: Any) -> None:
     b'{"jsonrpc": "2.0", "method": "m\\ud800", "id": 1}',
     b'{"\\ud83d": 1}',
     b"[" * 100_000, b'{"a":' * 10_000,
+    # Numbers too large for a float parse to infinity: they would be echoed as Infinity, which is not JSON.
+    b'{"jsonrpc": "2.0", "method": "m", "id": 1e999}', b'{"jsonrpc": "2.0", "method": "m", "id": -1E+400}',
+    b'{"jsonrpc": "2.0", "method": "m", "params": [1e999], "id": 1}',
 ])
 async def test_parse_errors(dispatcher: Dispatcher, handler: Recorder, body: bytes) -> None:
     response = await dispatcher.handle_body(body)
@@ -356,3 +359,9 @@ async def test_dispatcher_with_a_method_table() -> None:
     error = (await answer(dispatcher, request("openhuman.echo", {"text": 3})))["error"]
     assert error["code"] == INVALID_PARAMS and "text" in error["message"]
     assert code_of(await answer(dispatcher, request("openhuman.nope"))) == METHOD_NOT_FOUND
+
+
+async def test_the_largest_finite_numbers_still_parse(dispatcher: Dispatcher) -> None:
+    response = await dispatcher.handle_body(b'{"jsonrpc": "2.0", "method": "m", "params": [1.7e308], "id": 5e-324}')
+    assert response["id"] == 5e-324
+    assert response["result"]["params"] == [1.7e308]

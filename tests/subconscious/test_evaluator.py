@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import json
+import math
 from collections.abc import AsyncIterator
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -16,7 +18,9 @@ from openhuman_desktop.store import Task
 from openhuman_desktop.subconscious.decisions import Decision, Report
 from openhuman_desktop.subconscious.evaluator import (
     ANSWER_TOKENS_BASE,
+    ANSWER_TOKENS_PER_TASK,
     EVALUATION_SCHEMA,
+    MIN_CONTEXT,
     ModelEvaluator,
     parse_items,
     task_line,
@@ -75,7 +79,9 @@ async def test_ollama_gets_the_schema_in_format(ollama: FakeOllama, ollama_clien
     evaluation = await ModelEvaluator(lambda: ollama_client, TOKENS).evaluate(tasks, report())
     [body] = bodies(ollama)
     assert body["format"] == EVALUATION_SCHEMA
-    assert body["options"] == {"temperature": 0}
+    assert body["options"]["temperature"] == 0
+    assert body["options"]["num_predict"] == ANSWER_TOKENS_BASE + 2 * ANSWER_TOKENS_PER_TASK
+    assert "num_ctx" not in body["options"], "the window is unknown: Ollama's own default stays"
     assert task_lines(body) == [(t.id, t.title) for t in tasks]
     assert set(evaluation.decisions) == {"task-001", "task-002"}
     assert evaluation.model_calls == 1
@@ -130,7 +136,7 @@ async def test_many_tasks_are_split_so_every_request_fits_the_window(
     seen = [task_id for body in sent for task_id, _ in task_lines(body)]
     assert sorted(seen) == sorted(t.id for t in tasks), "every task exactly once"
     for body in sent:
-        assert prompt_tokens(body) + ANSWER_TOKENS_BASE <= 2048
+        assert prompt_tokens(body) + body["options"]["num_predict"] <= body["options"]["num_ctx"] == 2048
     assert evaluation.model_calls == len(sent)
     assert set(evaluation.decisions) == {t.id for t in tasks}
 
@@ -147,10 +153,70 @@ async def test_a_report_larger_than_the_window_is_cut_and_says_so(
     sent = bodies(ollama)
     assert sorted(task_id for body in sent for task_id, _ in task_lines(body)) == [t.id for t in tasks]
     for body in sent:
-        assert prompt_tokens(body) + ANSWER_TOKENS_BASE <= 2048
+        assert prompt_tokens(body) + body["options"]["num_predict"] <= body["options"]["num_ctx"] == 2048
         assert "[The situation report was cut to fit the local model's context window of 2048 tokens.]" \
             in first_user_text(body)
         assert "word0 word1" in first_user_text(body)
+
+
+def uniform_tasks(count: int) -> list[Task]:
+    """Tasks whose prompt lines all count the same number of tokens (so the expected batch count is exact)."""
+    tasks = [make_task(0, "Check the mailbox for invoices") for _ in range(count)]
+    tasks = [replace(task, id=f"task-{n:04}") for n, task in enumerate(tasks)]
+    assert len({TOKENS.count(task_line(task)) for task in tasks}) == 1
+    return tasks
+
+
+async def test_a_report_near_the_window_leaves_room_for_the_tasks(
+    ollama: FakeOllama, ollama_client: OllamaClient
+) -> None:
+    window = 8192
+    tasks = uniform_tasks(1003)
+    big = report("## Changed workspace files\n" + " ".join(f"word{i}" for i in range(20_000)))
+    assert len(big.text) > 120_000 and big.tokens > window
+    evaluator = ModelEvaluator(lambda: ollama_client, TOKENS, lambda: window)
+
+    evaluation = await evaluator.evaluate(tasks, big)
+
+    sent = bodies(ollama)
+    per_batch = len(task_lines(sent[0]))
+    assert len(sent) == math.ceil(len(tasks) / per_batch), "packed into as few requests as fit"
+    assert len(sent) <= 25, f"{len(sent)} requests for {len(tasks)} tasks"
+    line_cost = TOKENS.count(task_line(tasks[0])) + ANSWER_TOKENS_PER_TASK
+    assert per_batch * line_cost >= 0.4 * window, "the tasks get a useful share of the window"
+    assert sorted(task_id for body in sent for task_id, _ in task_lines(body)) == [t.id for t in tasks]
+    for body in sent:
+        options = body["options"]
+        assert options["num_ctx"] == window
+        assert options["num_predict"] == ANSWER_TOKENS_BASE + ANSWER_TOKENS_PER_TASK * len(task_lines(body))
+        assert prompt_tokens(body) + options["num_predict"] <= window
+        assert "word0 word1" in first_user_text(body), "the report keeps its start"
+        assert "cut to fit the local model's context window of 8192 tokens" in first_user_text(body)
+    assert evaluation.model_calls == len(sent)
+    assert set(evaluation.decisions) == {t.id for t in tasks}
+
+
+async def test_a_small_prompt_asks_for_a_small_context_not_the_whole_window(
+    ollama: FakeOllama, ollama_client: OllamaClient
+) -> None:
+    tasks = [make_task(1), make_task(2)]
+    await ModelEvaluator(lambda: ollama_client, TOKENS, lambda: 131_072).evaluate(tasks, report())
+    [body] = bodies(ollama)
+    assert body["options"]["num_ctx"] == MIN_CONTEXT
+    assert body["options"]["num_predict"] == ANSWER_TOKENS_BASE + 2 * ANSWER_TOKENS_PER_TASK
+    assert prompt_tokens(body) + body["options"]["num_predict"] <= MIN_CONTEXT
+
+
+async def test_openai_compatible_requests_cap_the_answer() -> None:
+    with FakeOpenAI() as server:
+        server.set_responder(Brain())
+        client = OpenAICompatClient("local-model", server.url, api_key_env=None)
+        try:
+            await ModelEvaluator(lambda: client, TOKENS, lambda: 8192).evaluate([make_task(1)], report())
+        finally:
+            await client.aclose()
+        [body] = bodies(server)
+        assert body["max_tokens"] == ANSWER_TOKENS_BASE + ANSWER_TOKENS_PER_TASK
 
 
 async def test_the_models_context_window_is_respected_end_to_end(
@@ -166,7 +232,7 @@ async def test_the_models_context_window_is_respected_end_to_end(
         sent = h.local_bodies("evaluation")
         assert sorted(task_id for body in sent for task_id, _ in task_lines(body)) == sorted(t.id for t in tasks)
         for body in sent:
-            assert prompt_tokens(body) + ANSWER_TOKENS_BASE <= 2048
+            assert prompt_tokens(body) + body["options"]["num_predict"] <= body["options"]["num_ctx"] == 2048
         assert {row.decision for row in await h.rows()} == {"noop"}
 
 
