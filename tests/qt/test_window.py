@@ -103,7 +103,7 @@ def test_focus_escalation_raises_the_window_on_the_card(
     assert card is not None
     assert card.property("highlighted")
     fake_window.focus_escalation("esc-9")
-    assert fake_window.focusWidget() is card.approve_button
+    assert fake_window.focusWidget() is card, "the card, not its Go ahead (that takes a Tab)"
 
 
 def test_focus_escalation_of_an_answered_request_says_so(fake_window: IntelligenceWindow, settle: Any) -> None:
