@@ -838,3 +838,29 @@ def test_times_are_computed_when_painted(fake_window: IntelligenceWindow, fake_s
     assert details_text(task, fakes.NOW + 3 * 3600).endswith("last run 3 h ago")
     assert shown_details(view, "user-1").endswith("last run 3 h ago")
     assert QModelIndex() != view.model.index_of("user-1")
+
+
+# --- tasks the assistant created (issue 9 item 1, UI part) ---------------------------------------------
+
+
+def test_a_task_the_assistant_added_says_so_on_its_row_and_card(
+    fake_window: IntelligenceWindow, fake_bridge: Any, fakes: Any, settle: Any
+) -> None:
+    view = tasks_of(fake_window)
+    task = fakes.make_task("Archive last week's newsletters", task_id="bot-1", origin="assistant",
+                           created_at=fakes.NOW)
+    fake_bridge.tasks_changed.emit([task])
+    assert shown_details(view, "bot-1").startswith("Added by the assistant · Every tick")
+    assert not shown_details(view, "user-1").startswith("Added by the assistant")
+    description = view.model.data(view.model.index_of("bot-1"), Qt.ItemDataRole.AccessibleDescriptionRole)
+    assert "added by the assistant" in description and "your task" not in description
+    card = open_row(view, "bot-1")
+    assert card.intent_button.text() == "Read only"
+    assert "added by the assistant" in card.accessibleDescription()
+    metrics = view.list_view.task_delegate.metrics()
+    width = view.list_view.viewport().width()
+    geometry = metrics.layout(task, width, "")
+    details = geometry.details.topLeft() + QPoint(2, geometry.details.height() // 2)
+    assert "May write" in metrics.tooltip_at(task, details, width, "", fakes.NOW), \
+        "the tooltip says how to let it write"
+    settle(fake_window)

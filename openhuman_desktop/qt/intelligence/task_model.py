@@ -31,6 +31,9 @@ INTENT_HELP = {
     "read": "Read only: the assistant only looks; any change it suggests needs your approval",
     "write": "May write: you asked for changes (send, post, write), so the assistant may make them",
 }
+ASSISTANT_WORDS = "Added by the assistant"
+ASSISTANT_TIP = ("The assistant added this task while carrying out something you approved. It only reads "
+                 "until you set its intent to May write.")
 BULK_CHANGES = 32           # more inserts/removals than this in one reload: reset the model instead
 
 
@@ -60,11 +63,18 @@ def next_run_text(task: Task, now: float) -> tuple[str, str]:
 
 
 def details_text(task: Task, now: float) -> str:
-    """"Every tick · due at the next tick · last run 4 min ago"."""
+    """"Every tick · due at the next tick · last run 4 min ago" ("Added by the assistant · …" for its own)."""
     parts = [describe_schedule(task.recurrence), next_run_text(task, now)[0]]
+    if is_assistant_task(task):
+        parts.insert(0, ASSISTANT_WORDS)
     if task.last_run_at is not None:
         parts.append(f"last run {relative_time(task.last_run_at, now)}")
     return " · ".join(parts)
+
+
+def is_assistant_task(task: Task) -> bool:
+    """Whether the assistant created the task (while running an approved action), not the user."""
+    return task.origin == "assistant"
 
 
 def intent_words(task: Task) -> str:
@@ -86,7 +96,10 @@ def sort_key(task: Task) -> tuple[bool, bool, float]:
 
 def row_description(task: Task, now: float, error: str = "") -> str:
     """What a screen reader says about a row after its name."""
-    parts = ["default task" if task.is_system else "your task",
+    kind = "default task" if task.is_system else "your task"
+    if is_assistant_task(task):
+        kind = "added by the assistant"
+    parts = [kind,
              "done" if task.completed else ("enabled" if task.enabled else "disabled"),
              details_text(task, now), f"intent {intent_words(task)}"]
     if error:

@@ -26,12 +26,14 @@ from openhuman_desktop.qt.intelligence.task_card import (
     show_tooltip,
 )
 from openhuman_desktop.qt.intelligence.task_model import (
+    ASSISTANT_TIP,
     AnyIndex,
     TaskListModel,
     badge_tip,
     details_text,
     intent_tip,
     intent_words,
+    is_assistant_task,
     next_run_text,
 )
 from openhuman_desktop.qt.intelligence.widgets import (
@@ -232,7 +234,8 @@ class RowMetrics:
             return intent_tip(task)
         if text_rect.contains(pos):
             tip = next_run_text(task, now)[1]
-            return tip if shown == details else f"{details}\n{tip}"
+            tip = tip if shown == details else f"{details}\n{tip}"
+            return f"{ASSISTANT_TIP}\n{tip}" if is_assistant_task(task) else tip
         if geometry.title.contains(pos):
             return task.title if geometry.title.height() > self.fm.height() * 3 else ""
         return ""
