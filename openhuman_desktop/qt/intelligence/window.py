@@ -82,7 +82,7 @@ class IntelligenceWindow(QMainWindow):
         self.status_bar_view = StatusBarView(service, now, self.jobs, model_problem=self._model_problem)
         self.approvals_view = ApprovalsView(service, self.jobs, skills=self._skill_titles)
         self.tasks_view = TasksView(service, now, self.jobs)
-        self.activity_view = ActivityView(service.log_list, now, self.jobs)
+        self.activity_view = ActivityView(service.log_list, now, self.jobs, escalations=service.escalations_list)
         self.skills_view = SkillsView(services.skills, self.jobs)
         self.memory_view = MemoryView(services.memory, now, self.jobs)
         self.tabs.addTab(self._subconscious_page(pad), "Subconscious")
@@ -293,6 +293,7 @@ class IntelligenceWindow(QMainWindow):
 
     def _on_bridge_escalation_changed(self, escalation: Escalation) -> None:
         self.approvals_view.on_escalation_changed(escalation)
+        self.activity_view.on_escalation_changed(escalation)
         self._request_status()
 
     def _on_bridge_tick_started(self, generation: int, due_count: int) -> None:
