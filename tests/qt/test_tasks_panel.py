@@ -850,8 +850,7 @@ def test_a_task_the_assistant_added_says_so_on_its_row_and_card(
     task = fakes.make_task("Archive last week's newsletters", task_id="bot-1", origin="assistant",
                            created_at=fakes.NOW)
     fake_bridge.tasks_changed.emit([task])
-    assert shown_details(view, "bot-1").startswith("Added by the assistant · Every tick")
-    assert not shown_details(view, "user-1").startswith("Added by the assistant")
+    assert shown_details(view, "bot-1") == "Every tick · due at the next tick"
     description = view.model.data(view.model.index_of("bot-1"), Qt.ItemDataRole.AccessibleDescriptionRole)
     assert "added by the assistant" in description and "your task" not in description
     card = open_row(view, "bot-1")
@@ -860,7 +859,17 @@ def test_a_task_the_assistant_added_says_so_on_its_row_and_card(
     metrics = view.list_view.task_delegate.metrics()
     width = view.list_view.viewport().width()
     geometry = metrics.layout(task, width, "")
-    details = geometry.details.topLeft() + QPoint(2, geometry.details.height() // 2)
-    assert "May write" in metrics.tooltip_at(task, details, width, "", fakes.NOW), \
-        "the tooltip says how to let it write"
+    badge = metrics.assistant_badge(geometry)
+    tip = metrics.tooltip_at(task, badge.center(), width, "", fakes.NOW)
+    assert tip.startswith("Added by the assistant") and "May write" in tip, "the badge says how to let it write"
+    assert card.intent_button.geometry().left() > badge.right(), "the intent chip sits after the badge"
+    image = grab_row(view, "bot-1")
+    ratio = image.devicePixelRatio()
+    inside = image.pixelColor(round((badge.left() + 3) * ratio), round(badge.center().y() * ratio))
+    assert inside.blue() > inside.red() + 20, "the badge is painted (tinted blue)"
+    user = view.task("user-1")
+    assert user is not None
+    user_tip = metrics.tooltip_at(user, metrics.assistant_badge(metrics.layout(user, width, "")).center(), width,
+                                  "", fakes.NOW)
+    assert not user_tip.startswith("Added by the assistant")
     settle(fake_window)

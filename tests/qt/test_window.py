@@ -404,3 +404,31 @@ def test_a_hidden_window_reloads_the_status_only_when_shown_again(
     fake_window.bring_to_front()
     settle(fake_window)
     assert status_bar(fake_window).ticks_label.text() == "40 ticks"
+
+
+def test_at_the_minimum_size_the_add_task_field_stays_usable(
+    fake_window: IntelligenceWindow, qrun: Any, fakes: Any
+) -> None:
+    fake_window.show_tab("subconscious")
+    fake_window.status_bar_view.set_status(fakes.base_status(
+        consecutive_failures=12, state="degraded", last_tick_at=fakes.NOW - 240,
+        state_reason="The reasoning tier (agentic-v1) answers HTTP 500 on every request; check config.toml."))
+    fake_window.resize(fake_window.minimumSize())
+    qrun(asyncio.sleep(0.05))
+    add = fake_window.tasks_view.add_view
+    field = add.title_edit
+    unit = field.fontMetrics().horizontalAdvance("M")
+    assert field.width() >= unit * 12, f"the task field is {field.width()} px wide"
+    assert add.schedule_combo.isVisible() and add.add_button.isVisible()
+    assert add.add_button.geometry().right() <= add.contentsRect().right() + 1
+    bar = fake_window.status_bar_view
+    for label in (bar.state_label, bar.tasks_label, bar.last_tick_label):
+        if label.isVisible():
+            assert label.width() >= label.sizeHint().width(), f"{label.accessibleName()} is cut off"
+    hint = fake_window.activity_view.hint_label
+    assert not hint.isVisible() or hint.width() >= hint.sizeHint().width(), "the log's hint is cut off"
+    fake_window.resize(fake_window.minimumWidth() * 2, fake_window.height())
+    qrun(asyncio.sleep(0.05))
+    assert field.y() == add.schedule_combo.y() or abs(field.geometry().center().y()
+                                                      - add.schedule_combo.geometry().center().y()) <= 2, \
+        "with room, the field and the schedule share one line"

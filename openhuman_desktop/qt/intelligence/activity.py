@@ -957,3 +957,9 @@ class ActivityView(QWidget):
         super().hideEvent(event)
         self._poll.stop()
         self.list_view.set_pulsing(False)
+
+    def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802 (Qt override)
+        super().resizeEvent(event)
+        # The hint goes rather than being cut off mid-word in a narrow window (the list's tooltips stay).
+        needed = self.header.sizeHint().width() + self.hint_label.sizeHint().width() + em(self)
+        self.hint_label.setVisible(event.size().width() >= needed)

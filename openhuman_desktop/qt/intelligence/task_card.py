@@ -34,6 +34,7 @@ from openhuman_desktop.qt.intelligence.task_model import (
     details_text,
     intent_tip,
     intent_words,
+    is_assistant_task,
     row_description,
 )
 from openhuman_desktop.qt.intelligence.widgets import ToggleSwitch, scale_font
@@ -220,7 +221,7 @@ class TaskCard(QWidget):
         geometry = self._delegate.geometry(self._task, self._error, width)
         metrics = self._delegate.metrics()
         _, _, chip = metrics.details_and_chip(geometry, details_text(self._task, self._now()),
-                                              intent_words(self._task))
+                                              intent_words(self._task), is_assistant=is_assistant_task(self._task))
         self.intent_button.setGeometry(chip)
         if geometry.toggle is not None:
             self.toggle.setGeometry(geometry.toggle)

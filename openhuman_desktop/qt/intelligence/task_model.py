@@ -31,8 +31,8 @@ INTENT_HELP = {
     "read": "Read only: the assistant only looks; any change it suggests needs your approval",
     "write": "May write: you asked for changes (send, post, write), so the assistant may make them",
 }
-ASSISTANT_WORDS = "Added by the assistant"
-ASSISTANT_TIP = ("The assistant added this task while carrying out something you approved. It only reads "
+ASSISTANT_BADGE = "assistant"
+ASSISTANT_TIP = ("Added by the assistant: it added this task while carrying out something you approved. It only reads "
                  "until you set its intent to May write.")
 BULK_CHANGES = 32           # more inserts/removals than this in one reload: reset the model instead
 
@@ -63,10 +63,8 @@ def next_run_text(task: Task, now: float) -> tuple[str, str]:
 
 
 def details_text(task: Task, now: float) -> str:
-    """"Every tick · due at the next tick · last run 4 min ago" ("Added by the assistant · …" for its own)."""
+    """"Every tick · due at the next tick · last run 4 min ago"."""
     parts = [describe_schedule(task.recurrence), next_run_text(task, now)[0]]
-    if is_assistant_task(task):
-        parts.insert(0, ASSISTANT_WORDS)
     if task.last_run_at is not None:
         parts.append(f"last run {relative_time(task.last_run_at, now)}")
     return " · ".join(parts)

@@ -7,9 +7,10 @@ from collections.abc import Callable, Iterable
 from typing import Protocol
 
 from PySide6.QtCore import Qt, QTimer, Signal
-from PySide6.QtGui import QPalette
+from PySide6.QtGui import QPalette, QResizeEvent
 from PySide6.QtWidgets import (
     QApplication,
+    QBoxLayout,
     QComboBox,
     QFrame,
     QHBoxLayout,
@@ -87,9 +88,13 @@ class AddTaskView(QFrame):
         outer = QVBoxLayout(self)
         outer.setContentsMargins(0, pad, 0, 0)
         outer.setSpacing(pad)
-        row = QHBoxLayout()
+        # The field and its controls share a line while the field keeps a usable width; below that (the
+        # window at its minimum size) the schedule and "Add" go on a line of their own under it.
+        row = self._row = QBoxLayout(QBoxLayout.Direction.LeftToRight)
         row.setSpacing(pad * 2)
         outer.addLayout(row)
+        controls = self._controls = QHBoxLayout()
+        controls.setSpacing(pad * 2)
         self.title_edit = QLineEdit(self)
         self.title_edit.setPlaceholderText("Add a task, e.g. Check urgent emails")
         self.title_edit.setAccessibleName("New task")
@@ -104,7 +109,8 @@ class AddTaskView(QFrame):
         for label, value in SCHEDULE_CHOICES:
             self.schedule_combo.addItem(label, value)
         self.schedule_combo.currentIndexChanged.connect(self._on_schedule_combo_current_index_changed)
-        row.addWidget(self.schedule_combo)
+        controls.addWidget(self.schedule_combo)
+        controls.addStretch(1)
         self.cron_edit = QLineEdit(self)
         self.cron_edit.setPlaceholderText("min hour day month weekday")
         self.cron_edit.setAccessibleName("Cron expression")
@@ -116,7 +122,8 @@ class AddTaskView(QFrame):
         self.add_button.setAccessibleName("Add task")
         self.add_button.setDefault(False)
         self.add_button.clicked.connect(self._on_add_button_clicked)
-        row.addWidget(self.add_button)
+        controls.addWidget(self.add_button)
+        row.addLayout(controls)
         self.cron_row = QWidget(self)   # only for "Custom cron…": a row of its own keeps the task text wide
         cron_layout = QHBoxLayout(self.cron_row)
         cron_layout.setContentsMargins(0, 0, 0, 0)
@@ -137,6 +144,22 @@ class AddTaskView(QFrame):
         self.error_label = ErrorLabel(self)
         outer.addWidget(self.error_label)
         self._validate()
+
+    # --- layout ---------------------------------------------------------------------------------
+
+    @property
+    def is_stacked(self) -> bool:
+        """Whether the schedule and "Add" are on their own line under the field (a narrow window)."""
+        return self._row.direction() == QBoxLayout.Direction.TopToBottom
+
+    def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802 (Qt override)
+        super().resizeEvent(event)
+        needed = (em(self) * 12 + self._row.spacing() * 2 + self.schedule_combo.sizeHint().width()
+                  + self.add_button.sizeHint().width())
+        direction = QBoxLayout.Direction.TopToBottom if event.size().width() < needed \
+            else QBoxLayout.Direction.LeftToRight
+        if self._row.direction() != direction:
+            self._row.setDirection(direction)
 
     # --- state ----------------------------------------------------------------------------------
 
