@@ -24,6 +24,13 @@ from PySide6.QtWidgets import (
 from openhuman_desktop.errors import InvalidInput, UserFacingError
 from openhuman_desktop.qt.asyncutil import Jobs
 from openhuman_desktop.qt.intelligence.task_card import TaskCard
+from openhuman_desktop.qt.intelligence.task_edit import (
+    RenameDialog,
+    ScheduleDialog,
+    TaskEditDialog,
+    cron_problem,
+    one_sentence,
+)
 from openhuman_desktop.qt.intelligence.task_list import TaskListView
 from openhuman_desktop.qt.intelligence.task_model import CUSTOM_CRON, SCHEDULE_CHOICES, TaskListModel
 from openhuman_desktop.qt.intelligence.widgets import (
@@ -63,15 +70,6 @@ class TaskService(Protocol):
 
     async def tasks_remove(self, task_id: object) -> str:
         ...
-
-
-def cron_problem(expression: str) -> str | None:
-    """What is wrong with a 5-field cron expression typed by the user, or None when it is valid."""
-    try:
-        recurrence.parse(recurrence.CRON_PREFIX + expression)
-    except InvalidInput as exc:
-        return exc.problem[0].upper() + exc.problem[1:]
-    return None
 
 
 class AddTaskView(QFrame):
@@ -303,6 +301,7 @@ class TasksView(QWidget):
         self._jobs = jobs
         self._removed: Task | None = None
         self._is_loaded = False
+        self.edit_dialog: TaskEditDialog | None = None   # the open Rename / Schedule dialog
         self.model = TaskListModel(now, self)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
@@ -336,6 +335,8 @@ class TasksView(QWidget):
         self.list_view.enabled_toggled.connect(self._on_list_view_enabled_toggled)
         self.list_view.delete_requested.connect(self._on_list_view_delete_requested)
         self.list_view.intent_chosen.connect(self._on_list_view_intent_chosen)
+        self.list_view.rename_requested.connect(self._on_list_view_rename_requested)
+        self.list_view.schedule_requested.connect(self._on_list_view_schedule_requested)
         self.model.counts_changed.connect(self._on_model_counts_changed)
         app = QApplication.instance()
         if isinstance(app, QApplication):
@@ -456,6 +457,46 @@ class TasksView(QWidget):
         finally:
             model.set_busy(task_id, False)   # the row's controls show the stored state again
 
+    def open_rename(self, task_id: str) -> TaskEditDialog | None:
+        """"Rename…" (row menu or F2): a small dialog; HEARTBEAT.md tasks are renamed in that file."""
+        task = self.model.task(task_id)
+        if task is None or task.origin == "heartbeat_md":
+            return None
+        return self._open_dialog(RenameDialog(task, self))
+
+    def open_schedule(self, task_id: str) -> TaskEditDialog | None:
+        """"Schedule…" (row menu): the schedule choices of Add task, on the task's own."""
+        task = self.model.task(task_id)
+        if task is None:
+            return None
+        return self._open_dialog(ScheduleDialog(task, self._now, self))
+
+    def _open_dialog(self, dialog: TaskEditDialog) -> TaskEditDialog:
+        if self.edit_dialog is not None:
+            self.edit_dialog.close()
+        self.edit_dialog = dialog
+        dialog.submitted.connect(self._on_edit_dialog_submitted)
+        dialog.finished.connect(self._on_edit_dialog_finished)
+        dialog.open()   # never exec(): the loop must keep running (STYLE G2)
+        return dialog
+
+    async def save_edit(self, dialog: TaskEditDialog, task_id: str, value: str) -> bool:
+        """Send a dialog's new title or schedule; the dialog closes when the service took it."""
+        is_rename = isinstance(dialog, RenameDialog)
+        changes: dict[str, object] = {"title": value} if is_rename else {"recurrence_text": value}
+        dialog.set_busy(True)
+        try:
+            task = await self._service.tasks_update(task_id, **changes)
+        except UserFacingError as exc:
+            dialog.set_busy(False)
+            dialog.show_error(one_sentence(exc, "title" if is_rename else "schedule"))
+            return False
+        dialog.set_busy(False)
+        if self.model.task(task_id) is not None:
+            self.model.upsert(task)
+        dialog.accept()
+        return True
+
     async def remove_task(self, task_id: str) -> bool:
         """Delete a user task; the row goes only when that worked, and "Undo" is offered."""
         model = self.model
@@ -512,6 +553,22 @@ class TasksView(QWidget):
 
     def _on_list_view_intent_chosen(self, task_id: str, intent: str) -> None:
         self._jobs.spawn(self.set_intent(task_id, intent), name="task-intent")
+
+    def _on_list_view_rename_requested(self, task_id: str) -> None:
+        self.open_rename(task_id)
+
+    def _on_list_view_schedule_requested(self, task_id: str) -> None:
+        self.open_schedule(task_id)
+
+    def _on_edit_dialog_submitted(self, task_id: str, value: str) -> None:
+        dialog = self.edit_dialog
+        if dialog is not None:
+            self._jobs.spawn(self.save_edit(dialog, task_id, value), name="edit-task")
+
+    def _on_edit_dialog_finished(self, _result: int) -> None:
+        if self.edit_dialog is not None and not self.edit_dialog.isVisible():
+            self.edit_dialog = None
+        self.list_view.setFocus(Qt.FocusReason.OtherFocusReason)
 
     def _on_model_counts_changed(self) -> None:
         self._update_states()
