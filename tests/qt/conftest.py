@@ -396,6 +396,12 @@ class FakeMemory:
     async def count(self) -> int:
         return len(self.memories)
 
+    async def remove(self, memory_id: str) -> None:
+        self._check("remove")
+        if not any(m.id == memory_id for m in self.memories):
+            raise NotFound(f"No memory has the id {memory_id!r}.")
+        self.memories = [m for m in self.memories if m.id != memory_id]
+
 
 @dataclass
 class FakeSkill:

@@ -20,6 +20,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from openhuman_desktop import events
 from openhuman_desktop.qt.asyncutil import Jobs, Refresher
 from openhuman_desktop.qt.bridge import CoreBridge
 from openhuman_desktop.qt.intelligence.activity import ActivityView
@@ -47,7 +48,7 @@ class IntelligenceWindow(QMainWindow):
 
     Args:
         services: the running instance (only ``subconscious``, ``memory``, ``skills``, ``clock`` and
-            ``models.health`` are used).
+            ``models.health`` and ``bus`` are used).
         bridge: where core events arrive as Qt signals.
     """
 
@@ -84,7 +85,8 @@ class IntelligenceWindow(QMainWindow):
         self.tasks_view = TasksView(service, now, self.jobs)
         self.activity_view = ActivityView(service.log_list, now, self.jobs, escalations=service.escalations_list)
         self.skills_view = SkillsView(services.skills, self.jobs)
-        self.memory_view = MemoryView(services.memory, now, self.jobs)
+        self.memory_view = MemoryView(services.memory, now, self.jobs,
+                                      removed=lambda memory_id: services.bus.publish(events.MemoryRemoved(memory_id)))
         self.tabs.addTab(self._subconscious_page(pad), "Subconscious")
         self.tabs.addTab(self.skills_view, "Skills")
         self.tabs.addTab(self.memory_view, "Memory")
