@@ -394,6 +394,9 @@ class ApprovalsView(QWidget):
         self._is_loaded = False
         self._watch = InputWatch(self)
         self.setAccessibleName("Approval Needed")
+        # Takes the focus only when clicked or after a card is resolved (a neutral place, not a Tab stop);
+        # not NoFocus, so the cards can be put in the Tab order after it.
+        self.setFocusPolicy(Qt.FocusPolicy.ClickFocus)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         pad = max(4, em(self) // 3)
@@ -484,11 +487,17 @@ class ApprovalsView(QWidget):
 
     def _relayout(self) -> None:
         ordered = self.cards()
+        anchor: QWidget = self
         for index, card in enumerate(ordered):
             if self._list.indexOf(card) != index:
                 self._list.removeWidget(card)
                 self._list.insertWidget(index, card)
             card.show()
+            # Tab follows the screen: cards come where they are shown (a new card's buttons would
+            # otherwise be last in the window, after the tasks and the log), and in their order.
+            for button in (card.skip_button, card.approve_button, card.fix_button, card.close_button):
+                QWidget.setTabOrder(anchor, button)
+                anchor = button
         self.empty_label.setVisible(self._is_loaded and not ordered)
         self.count_badge.setText(str(len(ordered)))
         self.count_badge.setVisible(bool(ordered))

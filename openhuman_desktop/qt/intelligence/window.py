@@ -134,6 +134,7 @@ class IntelligenceWindow(QMainWindow):
         left_layout.setContentsMargins(0, 0, 0, 0)
         left_layout.setSpacing(pad)
         self.left_scroll = QScrollArea(left)
+        self.left_scroll.setAccessibleName("Approvals and tasks")
         self.left_scroll.setObjectName("leftScroll")
         self.left_scroll.setWidgetResizable(True)
         self.left_scroll.setFrameShape(QFrame.Shape.NoFrame)
