@@ -80,12 +80,23 @@ class InputWatch(QObject):
     disabled, e.g. Run Now while it runs); only a real Tab press makes a Go ahead button aimed at.
     """
 
-    def __init__(self, parent: QObject | None = None) -> None:
+    def __init__(self, parent: QObject | None = None, *, is_active: bool = True) -> None:
         super().__init__(parent)
         self.is_last_press_tab = False
+        self._is_active = False
+        self.set_active(is_active)
+
+    def set_active(self, on: bool) -> None:
+        """Watch only while there is a Go ahead button (a filter sees every event of the application)."""
         app = QApplication.instance()
-        if app is not None:
+        if app is None or on == self._is_active:
+            return
+        self._is_active = on
+        if on:
             app.installEventFilter(self)
+        else:
+            app.removeEventFilter(self)
+            self.is_last_press_tab = False
 
     def eventFilter(self, _watched: QObject, event: QEvent) -> bool:  # noqa: N802 (Qt override)
         kind = event.type()
@@ -392,7 +403,7 @@ class ApprovalsView(QWidget):
         self._skills = skills
         self._cards: dict[str, ApprovalCard] = {}
         self._is_loaded = False
-        self._watch = InputWatch(self)
+        self._watch = InputWatch(self, is_active=False)   # on while there are cards
         self.setAccessibleName("Approval Needed")
         # Takes the focus only when clicked or after a card is resolved (a neutral place, not a Tab stop);
         # not NoFocus, so the cards can be put in the Tab order after it.
@@ -498,6 +509,7 @@ class ApprovalsView(QWidget):
             for button in (card.skip_button, card.approve_button, card.fix_button, card.close_button):
                 QWidget.setTabOrder(anchor, button)
                 anchor = button
+        self._watch.set_active(bool(ordered))
         self.empty_label.setVisible(self._is_loaded and not ordered)
         self.count_badge.setText(str(len(ordered)))
         self.count_badge.setVisible(bool(ordered))
