@@ -242,10 +242,11 @@ class StatusBarView(PanelFrame):
         """In a narrow window the tick count (also in the task count's tooltip) makes room for the rest."""
         self.ticks_label.setVisible(True)
         self._separators["Total ticks"].setVisible(True)
-        margins = self._row.contentsMargins()
-        room = self.contentsRect().width() - self.layout().contentsMargins().left() \
-            - self.layout().contentsMargins().right() - margins.left() - margins.right()
-        widgets = [item.widget() for item in (self._row.itemAt(i) for i in range(self._row.count()))]
+        outer = self.layout()
+        outer_margins = outer.contentsMargins() if outer is not None else self.contentsMargins()
+        room = self.contentsRect().width() - outer_margins.left() - outer_margins.right()
+        items = (self._row.itemAt(i) for i in range(self._row.count()))
+        widgets = [item.widget() for item in items if item is not None]
         shown = [w for w in widgets if w is not None and not w.isHidden()]
         needed = sum(w.sizeHint().width() for w in shown) + self._row.spacing() * max(0, len(shown) - 1)
         fits = needed <= room

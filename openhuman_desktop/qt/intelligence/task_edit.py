@@ -165,7 +165,7 @@ class ScheduleDialog(TaskEditDialog):
 
     @property
     def is_custom(self) -> bool:
-        return self.schedule_combo.currentData() == CUSTOM_CRON
+        return bool(self.schedule_combo.currentData() == CUSTOM_CRON)
 
     def value(self) -> str:
         if self.is_custom:
