@@ -467,6 +467,9 @@ def test_identical_failures_of_one_outage_are_one_row_that_unfolds(
     # Unfold (click or Space on the group's row), fold again.
     lst.toggle_row(head)
     assert not any(lst.isRowHidden(row) for row in members)
+    assert all(model.is_in_unfolded_group(row) for row in members), "drawn hanging on the first row's dot"
+    assert model.is_last_in_unfolded_group(members[-1]) and not model.is_in_unfolded_group(model.row_of("before"))
+    assert not lst.grab().isNull()
     lst.toggle_row(head)
     assert all(lst.isRowHidden(row) for row in members)
     # The next tick's failures join the folded group at the top.

@@ -26,6 +26,7 @@ from PySide6.QtGui import (
     QKeyEvent,
     QPainter,
     QPalette,
+    QPen,
     QResizeEvent,
     QShowEvent,
 )
@@ -99,6 +100,8 @@ class FailureGroup:
 class _Groups:
     by_first: dict[int, FailureGroup]
     folded: dict[str, int]      # id -> row of every row a folded group hides
+    unfolded: set[int]          # rows after the first of unfolded groups (drawn joined to it)
+    ends: set[int]              # the last row of each unfolded group
     rows: dict[str, int]        # id -> row of every row (the model's index may lag inside its signals)
 
 
@@ -344,6 +347,13 @@ class ActivityModel(QAbstractListModel):
     def current_rows(self) -> dict[str, int]:
         return self._grouping().rows
 
+    def is_in_unfolded_group(self, row: int) -> bool:
+        """Whether ``row`` is one of the rows an unfolded group shows below its first."""
+        return row in self._grouping().unfolded
+
+    def is_last_in_unfolded_group(self, row: int) -> bool:
+        return row in self._grouping().ends
+
     def _grouping(self) -> _Groups:
         if self._groups is None:
             self._groups = self._compute_groups()
@@ -354,6 +364,8 @@ class ActivityModel(QAbstractListModel):
         rows = self._rows
         by_first: dict[int, FailureGroup] = {}
         folded: dict[str, int] = {}
+        unfolded_rows: set[int] = set()
+        ends: set[int] = set()
         count = len(rows)
         start = 0
         while start < count:
@@ -369,11 +381,14 @@ class ActivityModel(QAbstractListModel):
                     start, end - 1, end - start, len({m.task_id for m in members}),
                     len({m.tick_at for m in members}), unfolded,
                 )
-                if not unfolded:
+                if unfolded:
+                    unfolded_rows.update(range(start + 1, end))
+                    ends.add(end - 1)
+                else:
                     for offset, member in enumerate(members[1:], start + 1):
                         folded[member.id] = offset
             start = end
-        return _Groups(by_first, folded, {entry.id: row for row, entry in enumerate(rows)})
+        return _Groups(by_first, folded, unfolded_rows, ends, {entry.id: row for row, entry in enumerate(rows)})
 
     def _on_self_changed(self, *_args: object) -> None:
         self._groups = None
@@ -636,8 +651,15 @@ class ActivityDelegate(QStyledItemDelegate):
         painter.drawText(QRect(rect.left() + pad * 2, line1.top(), time_w, line1.height()),
                          int(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter),
                          clock_time(entry.created_at, self._now()))
-        # dot
+        # dot (the rows of an unfolded failure group hang on a line from the first one's dot)
         side = max(8, round(fm.height() * 0.55))
+        if (group is not None and group.is_unfolded) or model.is_in_unfolded_group(row):
+            joint = accent("coral", palette)
+            joint.setAlphaF(0.45)
+            painter.setPen(QPen(joint, max(2, side // 4)))
+            top = rect.top() if group is None else line1.center().y()
+            bottom = line1.center().y() if model.is_last_in_unfolded_group(row) else rect.bottom()
+            painter.drawLine(dot_x + side // 2, top, dot_x + side // 2, bottom)
         color = accent(DECISION_ACCENT.get(decision, "grey"), palette)
         if entry.decision == "in_progress":
             color.setAlphaF(pulse_alpha())
@@ -647,7 +669,7 @@ class ActivityDelegate(QStyledItemDelegate):
         # duration (right); a failure group says how to see each row instead
         took = duration_text(entry.duration_ms) if entry.decision != "in_progress" else ""
         if group is not None:
-            took = "Fold" if group.is_unfolded else "Show each"
+            took = "Fold" if group.is_unfolded else f"Show all {group.count:,}"
         right = rect.right() - pad * 3
         took_w = fm.horizontalAdvance(took) if took else 0
         if took:

@@ -107,6 +107,7 @@ class RenameDialog(TaskEditDialog):
 
     def __init__(self, task: Task, parent: QWidget | None = None) -> None:
         super().__init__(task, "Rename task", parent)
+        self.task_label.hide()   # the field holds the title
         label = QLabel("New title:", self)
         self.title_edit = QLineEdit(task.title, self)
         self.title_edit.setAccessibleName("New title")
