@@ -8,9 +8,10 @@ from collections.abc import Callable
 from typing import Any, Protocol
 
 from PySide6.QtCore import QAbstractListModel, QModelIndex, QPersistentModelIndex, QRect, QSize, Qt, QTimer, Signal
-from PySide6.QtGui import QColor, QFont, QFontMetrics, QPainter, QPalette
+from PySide6.QtGui import QAction, QColor, QFont, QFontMetrics, QKeySequence, QPainter, QPalette
 from PySide6.QtWidgets import (
     QAbstractItemView,
+    QApplication,
     QFrame,
     QHBoxLayout,
     QLineEdit,
@@ -27,6 +28,7 @@ from PySide6.QtWidgets import (
 from openhuman_desktop.errors import UserFacingError
 from openhuman_desktop.memory.store import Memory
 from openhuman_desktop.qt.asyncutil import Jobs
+from openhuman_desktop.qt.intelligence.tasks import UndoBar
 from openhuman_desktop.qt.intelligence.widgets import (
     EmptyState,
     ErrorLabel,
@@ -63,6 +65,9 @@ class MemorySource(Protocol):
         ...
 
     async def count(self) -> int:
+        ...
+
+    async def remove(self, memory_id: str) -> None:
         ...
 
 
@@ -122,6 +127,11 @@ class MemoryModel(QAbstractListModel):
 
     def memory(self, row: int) -> Memory:
         return self._rows[row]
+
+    def row_of(self, memory_id: str) -> int | None:
+        if memory_id not in self._ids:
+            return None
+        return next(row for row, memory in enumerate(self._rows) if memory.id == memory_id)
 
     async def load(self, query: str = "") -> None:
         """Browse (empty ``query``) or search."""
@@ -263,10 +273,12 @@ class MemoryView(QWidget):
     """The Memory tab."""
 
     def __init__(self, store: MemorySource, now: Callable[[], float], jobs: Jobs,
-                 parent: QWidget | None = None) -> None:
+                 parent: QWidget | None = None, *, removed: Callable[[str], None] = lambda _memory_id: None) -> None:
         super().__init__(parent)
         self._store = store
         self._jobs = jobs
+        self._publish_removed = removed   # publishes MemoryRemoved, as memory_remove over RPC does
+        self._removed: Memory | None = None
         self.model = MemoryModel(store, jobs, now=now, parent=self)
         self.model.load_state_changed.connect(self._on_model_load_state_changed)
         self.model.modelReset.connect(self._on_model_load_state_changed)
@@ -296,7 +308,35 @@ class MemoryView(QWidget):
         self.list_view.setVerticalScrollMode(QAbstractItemView.ScrollMode.ScrollPerPixel)
         self.list_view.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.list_view.setUniformItemSizes(False)
+        self.list_view.setContextMenuPolicy(Qt.ContextMenuPolicy.ActionsContextMenu)
+        self.delete_action = QAction("Delete memory", self.list_view)
+        self.delete_action.setShortcut(QKeySequence(QKeySequence.StandardKey.Delete))
+        self.delete_action.setShortcutContext(Qt.ShortcutContext.WidgetShortcut)
+        self.delete_action.triggered.connect(self._on_delete_action_triggered)
+        self.list_view.addAction(self.delete_action)
+        self.copy_action = QAction("Copy text", self.list_view)
+        self.copy_action.setShortcut(QKeySequence(QKeySequence.StandardKey.Copy))
+        self.copy_action.setShortcutContext(Qt.ShortcutContext.WidgetShortcut)
+        self.copy_action.triggered.connect(self._on_copy_action_triggered)
+        self.list_view.addAction(self.copy_action)
         layout.addWidget(self.list_view, 1)
+        actions = QHBoxLayout()
+        self.delete_button = QPushButton("Delete", self)
+        self.delete_button.setAccessibleName("Delete the selected memory")
+        self.delete_button.setToolTip("Forget the selected memory (Delete); you can undo it for a few seconds")
+        self.delete_button.setEnabled(False)
+        self.delete_button.clicked.connect(self._on_delete_action_triggered)
+        actions.addStretch(1)
+        actions.addWidget(self.delete_button)
+        layout.addLayout(actions)
+        self.undo_bar = UndoBar(self)
+        self.undo_bar.label.setAccessibleName("Deleted memory")
+        self.undo_bar.undo_button.setAccessibleName("Undo deleting the memory")
+        self.undo_bar.undo_requested.connect(self._on_undo_bar_undo_requested)
+        layout.addWidget(self.undo_bar)
+        self.list_view.selectionModel().currentChanged.connect(self._on_list_view_current_changed)
+        self.model.modelReset.connect(self._update_delete)
+        self.model.rowsRemoved.connect(self._update_delete)
         self.empty_label = EmptyState("", self)
         self.empty_label.setAccessibleName("No memories")
         self.empty_label.hide()
@@ -383,6 +423,53 @@ class MemoryView(QWidget):
         await self.update_count()
         return memory
 
+    def current_memory(self) -> Memory | None:
+        index = self.list_view.currentIndex()
+        if not index.isValid() or not 0 <= index.row() < self.model.rowCount():
+            return None
+        return self.model.memory(index.row())
+
+    async def delete_memory(self, memory_id: str) -> bool:
+        """Forget a memory (the store's remove, as ``memory_remove`` over RPC); "Undo" is offered."""
+        row = self.model.row_of(memory_id)
+        if row is None:
+            return False
+        memory = self.model.memory(row)
+        self.error_label.clear_text()
+        try:
+            await self._store.remove(memory_id)
+        except UserFacingError as exc:
+            self.error_label.show_text(f"Could not delete the memory: {exc}")
+            return False
+        self._removed = memory
+        self.model.forget(memory_id)
+        self._publish_removed(memory_id)
+        self.undo_bar.offer(memory.text)
+        await self.update_count()
+        return True
+
+    async def undo_delete(self) -> Memory | None:
+        """Remember the last deleted memory again (same text, source and tags; a new id)."""
+        removed = self._removed
+        if removed is None:
+            return None
+        self.undo_bar.undo_button.setEnabled(False)
+        try:
+            memory = await self._store.add(removed.text, source=removed.source, tags=removed.tags)
+        except UserFacingError as exc:
+            self.undo_bar.error_label.show_text(str(exc))
+            self.undo_bar.undo_button.setEnabled(True)
+            return None
+        self._removed = None
+        self.undo_bar.withdraw()
+        self.model.prepend(memory)
+        await self.update_count()
+        return memory
+
+    def _update_delete(self, *_args: object) -> None:
+        self.delete_button.setEnabled(self.current_memory() is not None)
+        self.delete_action.setEnabled(self.current_memory() is not None)
+
     def _set_adding(self, adding: bool) -> None:
         self._is_adding = adding
         self.add_button.setText("Remembering…" if adding else "Remember")
@@ -426,3 +513,20 @@ class MemoryView(QWidget):
 
     def _on_add_button_clicked(self) -> None:
         self._jobs.spawn(self.add_memory(), name="add-memory")
+
+    def _on_list_view_current_changed(self, *_args: object) -> None:
+        self._update_delete()
+
+    def _on_delete_action_triggered(self) -> None:
+        memory = self.current_memory()
+        if memory is not None:
+            self._jobs.spawn(self.delete_memory(memory.id), name="delete-memory")
+
+    def _on_copy_action_triggered(self) -> None:
+        memory = self.current_memory()
+        clipboard = QApplication.clipboard()
+        if memory is not None and clipboard is not None:
+            clipboard.setText(memory.text)
+
+    def _on_undo_bar_undo_requested(self) -> None:
+        self._jobs.spawn(self.undo_delete(), name="undo-delete-memory")

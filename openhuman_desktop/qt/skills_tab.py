@@ -215,6 +215,7 @@ class SkillsView(QWidget):
         self.skills_list.setMinimumWidth(em(self) * 12)
         self.skills_list.currentItemChanged.connect(self._on_skills_list_current_item_changed)
         scroll = QScrollArea(self.splitter)
+        scroll.setAccessibleName("Skill details")
         scroll.setWidgetResizable(True)
         scroll.setFrameShape(QFrame.Shape.NoFrame)
         self.detail = SkillDetailView()

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import textwrap
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
@@ -31,7 +32,9 @@ log = logging.getLogger(__name__)
 APP_NAME = "OpenHuman"
 MESSAGE_MS = 10_000
 MAX_BODY = 240
-MAX_TOOLTIP_REASON = 160
+MAX_TOOLTIP_REASON = 400   # a state reason says what is wrong and what to do: keep the end
+TOOLTIP_LINE = 72          # tray tooltips do not wrap by themselves on every desktop
+DETAIL_EMS = 26            # the menu's reason wraps at about this many "M" widths
 SETTLE_DELAY = 0.2   # seconds between status reads while a finished tick is still winding down
 SETTLE_CHECKS = 25
 
@@ -121,9 +124,8 @@ def describe(status: Mapping[str, Any], now: float) -> TrayView:
         icon, headline = icons.IDLE, "Idle"
     lines = [f"{APP_NAME} — {headline}"]
     if state in ("degraded", "paused", "disabled", "ticking") and reason:
-        if len(reason) > MAX_TOOLTIP_REASON:
-            reason = reason[: MAX_TOOLTIP_REASON - 1] + "…"
-        lines.append(reason)
+        shown = reason if len(reason) <= MAX_TOOLTIP_REASON else reason[: MAX_TOOLTIP_REASON - 1] + "…"
+        lines.extend(textwrap.wrap(shown, TOOLTIP_LINE, break_on_hyphens=False))
     counts = plural(tasks, "task")
     if pending and icon != icons.ATTENTION:
         counts += f" · {plural(pending, 'approval')} waiting"
@@ -135,7 +137,7 @@ def describe(status: Mapping[str, Any], now: float) -> TrayView:
         next_text = format_time(status.get("next_tick_at"), now) if status.get("next_tick_at") else "—"
     lines.append(f"Last tick: {last} · Next tick: {next_text}")
     if state in ("degraded", "paused", "disabled") and reason:
-        detail = shorten(reason, MAX_DETAIL)
+        detail = shorten(reason, MAX_TOOLTIP_REASON)   # wrapped in the menu: all of it, what to do included
     else:
         detail = f"{plural(tasks, 'task')} · next tick {next_text}"
     return TrayView(
@@ -234,6 +236,8 @@ class TrayShell(QObject):
         detail_font.setPointSizeF(detail_font.pointSizeF() * 0.9)
         self.status_detail.setFont(detail_font)
         self.status_detail.setForegroundRole(QPalette.ColorRole.PlaceholderText)
+        self.status_detail.setWordWrap(True)
+        self.status_detail.setMaximumWidth(self.status_detail.fontMetrics().horizontalAdvance("M") * DETAIL_EMS)
         texts = QVBoxLayout()
         texts.setSpacing(0)
         texts.addWidget(self.status_label)
@@ -360,7 +364,9 @@ class TrayShell(QObject):
         if header is not None and layout is not None:
             layout.invalidate()
             header.adjustSize()
-        self.status_action.setText(f"{view.headline} — {view.detail}" if view.detail else view.headline)
+        # Menus exported over D-Bus show this one line: keep it short there.
+        self.status_action.setText(f"{view.headline} — {shorten(view.detail, MAX_DETAIL)}" if view.detail
+                                   else view.headline)
         self.pause_action.setText("Resume heartbeat" if view.is_paused else "Pause heartbeat")
         self.pause_action.setToolTip(
             "Start scheduled ticks again" if view.is_paused

@@ -314,7 +314,12 @@ class FakeSubconscious:
         if intent is not None:
             changes["intent"] = intent
         if title is not None:
-            changes["title"] = clean_title(title)
+            clean = clean_title(title)
+            if clean != task.title and task.origin == "heartbeat_md":
+                raise Conflict("This task comes from HEARTBEAT.md; edit its line in that file instead.")
+            changes["title"] = clean
+        if recurrence_text is not None:
+            changes["recurrence"] = str(recurrence.parse(recurrence_text))
         task = replace(task, **changes)
         self.tasks[task.id] = task
         return task
@@ -390,6 +395,12 @@ class FakeMemory:
 
     async def count(self) -> int:
         return len(self.memories)
+
+    async def remove(self, memory_id: str) -> None:
+        self._check("remove")
+        if not any(m.id == memory_id for m in self.memories):
+            raise NotFound(f"No memory has the id {memory_id!r}.")
+        self.memories = [m for m in self.memories if m.id != memory_id]
 
 
 @dataclass

@@ -14,6 +14,7 @@ from openhuman_desktop.errors import StoreUnavailable
 from openhuman_desktop.qt.asyncutil import Jobs
 from openhuman_desktop.qt.intelligence import IntelligenceWindow
 from openhuman_desktop.qt.intelligence.activity import ActivityModel, ActivityView
+from openhuman_desktop.qt.intelligence.widgets import clock_time
 from openhuman_desktop.store import LogEntry
 
 
@@ -364,3 +365,121 @@ def test_rows_of_a_real_tick_update_in_place(
     assert decisions == ["act", "noop", "noop"]
     assert not window.activity_view.is_polling
     settle(window)
+
+
+# --- honest rows (issue 9 items 11 and 12) ---------------------------------------------------------------
+
+OUTAGE = "Ollama is not running at http://127.0.0.1:11434. Start it with `ollama serve`."
+
+
+def outage(fakes: Any, ticks: int = 3, tasks: int = 4, start: int = 0) -> list[LogEntry]:
+    """``tasks`` failed rows per tick for ``ticks`` ticks, newest first from ``start`` seconds ago."""
+    rows = []
+    for tick in range(ticks):
+        at = fakes.NOW - start - tick * 300
+        for task in range(tasks):
+            rows.append(replace(fakes.make_entry(0, decision="failed", result=OUTAGE, task_id=f"t{task}",
+                                                 title=f"Task {task}", created_at=at - task * 0.01,
+                                                 entry_id=f"fail-{tick}-{task}"), tick_at=at))
+    return rows
+
+
+def test_an_act_row_whose_result_used_no_tools_is_not_shown_as_done(qrun: Any, jobs: Jobs, fakes: Any) -> None:
+    claimed = fakes.make_entry(0, decision="act", entry_id="claim",
+                               result="I sent the summary to #general.\nNo tools were used.")
+    backed = fakes.make_entry(1, decision="act", entry_id="backed",
+                              result="Sent the summary to #general.\nTools used: slack.post_message")
+    model = model_over(LogSource([claimed, backed]), jobs, fakes)
+    qrun(model.load_first_page())
+    assert model.shown_decision(model.row_of("claim")) == "answered"
+    assert model.shown_decision(model.row_of("backed")) == "act"
+    text = model.data(model.index(model.row_of("claim"), 0), Qt.ItemDataRole.AccessibleTextRole)
+    assert "answered" in text and "acted" not in text and "No tools were used." in text
+    assert "acted" in model.data(model.index(model.row_of("backed"), 0), Qt.ItemDataRole.AccessibleTextRole)
+
+
+def test_the_tools_line_is_readable_when_the_row_is_unfolded(activity_view: ActivityView, fakes: Any) -> None:
+    view = activity_view
+    view.on_activity_batch([fakes.make_entry(-10, decision="act", entry_id="tools",
+                                             result="Sent it.\nTools used: slack.post_message")])
+    index = view.model.index(view.model.row_of("tools"), 0)
+    assert view.list_view.activity_delegate.is_elided(index), "a result of two lines unfolds on click"
+
+
+def test_a_resolved_escalations_row_says_when(
+    qrun: Any, jobs: Jobs, fakes: Any
+) -> None:
+    skipped = fakes.make_entry(0, decision="dismissed", result="Skipped", entry_id="log-s")
+    approved = fakes.make_entry(1, decision="act", result="Forwarded the 3 emails.", entry_id="log-a")
+    model = model_over(LogSource([skipped, approved]), jobs, fakes)
+    qrun(model.load_first_page())
+    changed: list[int] = []
+    model.dataChanged.connect(lambda first, last, roles: changed.append(first.row()))
+    at = fakes.NOW - 60
+    model.on_escalation_changed(replace(fakes.make_escalation(escalation_id="e1", status="dismissed"),
+                                        log_id="log-s", resolved_at=at))
+    model.on_escalation_changed(replace(fakes.make_escalation(escalation_id="e2", status="approved"),
+                                        log_id="log-a", resolved_at=at))
+    hhmm = clock_time(at, fakes.NOW)
+    assert model.shown_result(model.row_of("log-s")) == f"Skipped at {hhmm}"
+    assert model.shown_result(model.row_of("log-a")) == f"Approved at {hhmm} · Forwarded the 3 emails."
+    assert sorted(changed) == [0, 1]
+
+
+def test_resolved_escalations_are_read_with_the_log(qtbot: Any, qrun: Any, jobs: Jobs, fakes: Any) -> None:
+    skipped = fakes.make_entry(0, decision="dismissed", result="Skipped", entry_id="log-s")
+    resolved = replace(fakes.make_escalation(escalation_id="e1", status="dismissed"), log_id="log-s",
+                       resolved_at=fakes.NOW - 120)
+
+    async def escalations(status: object = None) -> list[Any]:
+        return [resolved] if status in (None, "dismissed") else []
+
+    view = ActivityView(LogSource([skipped]), lambda: fakes.NOW, jobs, escalations=escalations)
+    holder = host(qtbot, view)
+    qrun(view.refresh())
+    assert holder.isVisible()
+    assert view.model.shown_result(0) == f"Skipped at {clock_time(fakes.NOW - 120, fakes.NOW)}"
+
+
+def test_identical_failures_of_one_outage_are_one_row_that_unfolds(
+    qtbot: Any, qrun: Any, jobs: Jobs, fakes: Any, qtmodeltester: Any
+) -> None:
+    ok = fakes.make_entry(2000, decision="noop", entry_id="before")
+    other = replace(fakes.make_entry(0, decision="failed", result="Something else broke.", entry_id="other"),
+                    created_at=fakes.NOW - 1000)
+    rows = [other, *outage(fakes), ok]
+    view = ActivityView(LogSource(rows), lambda: fakes.NOW, jobs)
+    holder = host(qtbot, view)
+    qrun(view.refresh())
+    assert holder.isVisible()
+    model, lst = view.model, view.list_view
+    qtmodeltester.check(model)
+    head = model.row_of("fail-0-0")
+    group = model.group_at(head)
+    assert group is not None and (group.count, group.tasks, group.ticks) == (12, 4, 3)
+    assert model.shown_result(head) == f"{OUTAGE} — 4 tasks, 3 ticks"
+    members = [model.row_of(f"fail-{tick}-{task}") for tick in range(3) for task in range(4)][1:]
+    assert all(lst.isRowHidden(row) for row in members)
+    assert not lst.isRowHidden(model.row_of("other")) and not lst.isRowHidden(model.row_of("before"))
+    assert model.group_at(model.row_of("other")) is None, "a single failure is not a group"
+    visible = [r for r in range(model.rowCount()) if not lst.isRowHidden(r)]
+    assert len(visible) == 3
+    # Unfold (click or Space on the group's row), fold again.
+    lst.toggle_row(head)
+    assert not any(lst.isRowHidden(row) for row in members)
+    assert all(model.is_in_unfolded_group(row) for row in members), "drawn hanging on the first row's dot"
+    assert model.is_last_in_unfolded_group(members[-1]) and not model.is_in_unfolded_group(model.row_of("before"))
+    assert not lst.grab().isNull()
+    lst.toggle_row(head)
+    assert all(lst.isRowHidden(row) for row in members)
+    # The next tick's failures join the folded group at the top.
+    newer = [replace(entry, id=f"next-{n}", created_at=entry.created_at + 300, tick_at=entry.tick_at + 300)
+             for n, entry in enumerate(outage(fakes, ticks=1, tasks=2))]
+    view.on_activity_batch(newer)
+    head = model.row_of("next-0")
+    group = model.group_at(head)
+    assert group is not None and (group.count, group.tasks, group.ticks) == (14, 4, 4)
+    assert not lst.isRowHidden(head)
+    assert lst.isRowHidden(model.row_of("fail-0-0")), "the old first row is one of the folded rows now"
+    assert len([r for r in range(model.rowCount()) if not lst.isRowHidden(r)]) == 3
+    qtmodeltester.check(model)

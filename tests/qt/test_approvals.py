@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import asyncio
+from dataclasses import dataclass
 from typing import Any
 
 import pytest
 from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QAbstractButton, QApplication
 
 from openhuman_desktop.errors import Conflict, StoreUnavailable
 from openhuman_desktop.qt.asyncutil import Jobs
@@ -18,6 +20,7 @@ from openhuman_desktop.qt.intelligence.approvals import (
     is_skill_related,
     skill_for,
 )
+from openhuman_desktop.store import Escalation
 from tests.fakes.engine_harness import Reply
 
 ANSWER = "Three urgent emails arrived from the bank.\nRECOMMENDED ACTION: Forward the 3 urgent emails to #team-alerts"
@@ -362,3 +365,122 @@ def test_fix_in_skills_on_the_real_engine(
     qtbot.mouseClick(card.skip_button, Qt.MouseButton.LeftButton)
     until(lambda: not window.approvals_view.cards())
     settle(window)
+
+
+# --- keyboard safety (issue 9 item 4) ----------------------------------------------------------------
+
+
+def _two_cards(fake_window: IntelligenceWindow, fake_services: Any, fakes: Any, qrun: Any) -> tuple[Any, Any]:
+    for esc in [fakes.make_escalation("First", priority="critical", escalation_id="c1", created_at=2),
+                fakes.make_escalation("Second", priority="critical", escalation_id="c2", created_at=1)]:
+        fake_services.subconscious.escalations[esc.id] = esc
+    qrun(fake_window.approvals_view.refresh())
+    fake_window.activateWindow()
+    first, second = fake_window.approvals_view.card("c1"), fake_window.approvals_view.card("c2")
+    assert first is not None and second is not None
+    return first, second
+
+
+def _tab_to(qtbot: Any, window: Any, target: Any) -> None:
+    """Press Tab (as a user does) until ``target`` has the focus."""
+    window.approvals_view.header.setFocus()
+    for _ in range(200):
+        if QApplication.focusWidget() is target:
+            return
+        qtbot.keyClick(QApplication.focusWidget() or window, Qt.Key.Key_Tab)
+    raise AssertionError(f"Tab never reached {target.accessibleName()!r}")
+
+
+def test_after_go_ahead_by_keyboard_a_second_space_approves_nothing(
+    fake_window: IntelligenceWindow, fake_services: Any, fakes: Any, qrun: Any, qtbot: Any, settle: Any
+) -> None:
+    first, second = _two_cards(fake_window, fake_services, fakes, qrun)
+    _tab_to(qtbot, fake_window, first.approve_button)
+    qtbot.keyClick(first.approve_button, Qt.Key.Key_Space)
+    settle(fake_window)
+    assert fake_services.subconscious.escalations["c1"].status == "approved"
+    focused = QApplication.focusWidget()
+    assert focused is not None
+    assert not isinstance(focused, QAbstractButton), f"focus went to {focused.accessibleName()!r}"
+    qtbot.keyClick(focused, Qt.Key.Key_Space)     # the next word of a sentence
+    settle(fake_window)
+    assert fake_services.subconscious.escalations["c2"].status == "pending"
+    assert fake_window.approvals_view.card("c2") is second
+
+
+def test_go_ahead_ignores_a_key_when_the_focus_was_not_moved_there_by_the_user(
+    fake_window: IntelligenceWindow, fake_services: Any, fakes: Any, qrun: Any, qtbot: Any, settle: Any
+) -> None:
+    first, _second = _two_cards(fake_window, fake_services, fakes, qrun)
+    assert not first.approve_button.autoDefault() and not first.approve_button.isDefault()
+    first.approve_button.setFocus(Qt.FocusReason.OtherFocusReason)   # e.g. something else was hidden
+    qtbot.keyClick(first.approve_button, Qt.Key.Key_Space)
+    qtbot.keyClick(first.approve_button, Qt.Key.Key_Return)
+    settle(fake_window)
+    assert fake_services.subconscious.escalations["c1"].status == "pending"
+    assert "Tab" in first.hint_label.text()
+    # Qt's own focus move when the focused control is disabled says "Tab" too: still not the user's aim.
+    run_now = fake_window.status_bar_view.run_now_button
+    run_now.setFocus(Qt.FocusReason.MouseFocusReason)
+    qtbot.mousePress(run_now, Qt.MouseButton.LeftButton)
+    first.approve_button.setFocus(Qt.FocusReason.TabFocusReason)
+    qtbot.keyClick(first.approve_button, Qt.Key.Key_Space)
+    settle(fake_window)
+    assert fake_services.subconscious.escalations["c1"].status == "pending"
+    qtbot.mouseRelease(run_now, Qt.MouseButton.LeftButton)
+    settle(fake_window)
+
+
+def test_a_card_arriving_while_the_user_types_does_not_take_the_focus(
+    fake_window: IntelligenceWindow, fake_bridge: Any, fakes: Any, qtbot: Any, settle: Any
+) -> None:
+    fake_window.show_tab("subconscious")
+    fake_window.activateWindow()
+    field = fake_window.tasks_view.add_view.title_edit
+    field.setFocus(Qt.FocusReason.MouseFocusReason)
+    qtbot.keyClicks(field, "Remind me")
+    fake_bridge.escalation_changed.emit(fakes.make_escalation(escalation_id="new", priority="critical"))
+    assert fake_window.approvals_view.card("new") is not None
+    qtbot.keyClicks(QApplication.focusWidget(), " to call")
+    assert QApplication.focusWidget() is field
+    assert field.text() == "Remind me to call"
+    settle(fake_window)
+
+
+def test_focus_escalation_shows_the_card_without_arming_go_ahead(
+    fake_window: IntelligenceWindow, fake_services: Any, fakes: Any, qrun: Any, qtbot: Any, settle: Any
+) -> None:
+    first, _second = _two_cards(fake_window, fake_services, fakes, qrun)
+    fake_window.focus_escalation("c1")
+    focused = QApplication.focusWidget()
+    assert focused is not first.approve_button
+    qtbot.keyClick(focused, Qt.Key.Key_Space)
+    settle(fake_window)
+    assert fake_services.subconscious.escalations["c1"].status == "pending"
+
+
+# --- why a card came back -------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class NotedEscalation(Escalation):
+    """An escalation with the ``note`` field another part of issue 9 adds to the record."""
+
+    note: str = ""
+
+
+def test_a_card_shows_why_it_came_back_under_the_description(
+    qtbot: Any, jobs: Jobs, actions: Actions, fakes: Any
+) -> None:
+    note = ("The reasoning model was not reachable, so nothing was done yet; approve again when it is back. "
+            "Already done before the interruption: files.write notes/plan.md.")
+    base = fakes.make_escalation(priority="critical")
+    card = make_card(qtbot, jobs, actions, NotedEscalation(**vars(base), note=note))
+    assert card.escalation_note_label.text() == note
+    assert not card.escalation_note_label.isHidden()
+    assert card.escalation_note_label.wordWrap()
+    assert card.escalation_note_label.textInteractionFlags() & Qt.TextInteractionFlag.TextSelectableByMouse
+    layout = card.layout()
+    assert layout.indexOf(card.escalation_note_label) == layout.indexOf(card.description_label) + 1
+    plain = make_card(qtbot, jobs, actions, fakes.make_escalation())
+    assert plain.escalation_note_label.isHidden(), "no note (or a record without the field): nothing shown"

@@ -10,6 +10,7 @@ import httpx
 import pytest
 from PySide6.QtCore import QModelIndex, Qt
 
+from openhuman_desktop import events
 from openhuman_desktop.errors import StoreUnavailable
 from openhuman_desktop.memory.store import Memory
 from openhuman_desktop.qt.asyncutil import Jobs
@@ -245,3 +246,39 @@ def test_memory_load_error(fake_window: IntelligenceWindow, fake_services: Any, 
 def test_parse_tags() -> None:
     assert parse_tags("work, family ,, ") == ["work", "family"]
     assert parse_tags("") == []
+
+
+@pytest.mark.qt_log_ignore(r"This plugin does not support (raise\(\)|grabbing the keyboard)")
+def test_deleting_a_memory_in_the_tab_and_undo(
+    intelligence_window: IntelligenceWindow, gui_services: Any, qrun: Any, qtbot: Any, settle: Any
+) -> None:
+    view = memory_view(intelligence_window)
+    intelligence_window.show_tab("memory")
+    first = qrun(gui_services.memory.add("My dentist is Dr. Lee.", source="user", tags=["health"]))
+    second = qrun(gui_services.memory.add("The boiler was serviced in March.", source="assistant"))
+    qrun(view.refresh())
+    removed: list[str] = []
+    gui_services.bus.subscribe(events.MemoryRemoved, lambda e: removed.append(e.memory_id))
+    assert not view.delete_button.isEnabled(), "nothing selected: nothing to delete"
+    view.list_view.setCurrentIndex(view.model.index(view.model.row_of(second.id), 0))
+    assert view.delete_button.isEnabled()
+    qtbot.mouseClick(view.delete_button, Qt.MouseButton.LeftButton)
+    settle(intelligence_window)
+    assert [m.id for m in qrun(gui_services.memory.list(10))] == [first.id], "removed from the store"
+    assert removed == [second.id], "MemoryRemoved was published (as memory_remove over RPC does)"
+    assert [view.model.memory(r).id for r in range(view.model.rowCount())] == [first.id]
+    assert view.count_label.text() == "1 memory"
+    assert view.undo_bar.isVisibleTo(view)
+    assert "boiler" in view.undo_bar.label.text()
+    qtbot.mouseClick(view.undo_bar.undo_button, Qt.MouseButton.LeftButton)
+    settle(intelligence_window)
+    restored = [m for m in qrun(gui_services.memory.list(10)) if m.id != first.id]
+    assert [(m.text, m.source) for m in restored] == [("The boiler was serviced in March.", "assistant")]
+    assert view.model.rowCount() == 2 and not view.undo_bar.isVisibleTo(view)
+    # The Delete key on the list, and the row's context menu, do the same.
+    view.list_view.setCurrentIndex(view.model.index(view.model.row_of(first.id), 0))
+    view.list_view.setFocus()
+    qtbot.keyClick(view.list_view, Qt.Key.Key_Delete)
+    settle(intelligence_window)
+    assert first.id not in [m.id for m in qrun(gui_services.memory.list(10))]
+    assert view.model.row_of(first.id) is None

@@ -618,7 +618,8 @@ def test_the_menu_key_opens_the_rows_menu_with_the_intent(
     menus = [w for w in QApplication.topLevelWidgets() if isinstance(w, QMenu) and w.isVisible()]
     assert len(menus) == 1
     menu = menus[0]
-    assert [a.text() for a in menu.actions() if a.text()] == ["Switch off", "Intent", "Delete", "Copy title"]
+    assert [a.text() for a in menu.actions() if a.text()] == ["Switch off", "Intent", "Rename…", "Schedule…", "Delete",
+                                                           "Copy title"]
     intents = next(a.menu() for a in menu.actions() if a.text() == "Intent")
     write = next(a for a in intents.actions() if a.text() == "May write")
     write.trigger()
@@ -838,3 +839,133 @@ def test_times_are_computed_when_painted(fake_window: IntelligenceWindow, fake_s
     assert details_text(task, fakes.NOW + 3 * 3600).endswith("last run 3 h ago")
     assert shown_details(view, "user-1").endswith("last run 3 h ago")
     assert QModelIndex() != view.model.index_of("user-1")
+
+
+# --- tasks the assistant created (issue 9 item 1, UI part) ---------------------------------------------
+
+
+def test_a_task_the_assistant_added_says_so_on_its_row_and_card(
+    fake_window: IntelligenceWindow, fake_bridge: Any, fakes: Any, settle: Any
+) -> None:
+    view = tasks_of(fake_window)
+    task = fakes.make_task("Archive last week's newsletters", task_id="bot-1", origin="assistant",
+                           created_at=fakes.NOW)
+    fake_bridge.tasks_changed.emit([task])
+    assert shown_details(view, "bot-1") == "Every tick · due at the next tick"
+    description = view.model.data(view.model.index_of("bot-1"), Qt.ItemDataRole.AccessibleDescriptionRole)
+    assert "added by the assistant" in description and "your task" not in description
+    card = open_row(view, "bot-1")
+    assert card.intent_button.text() == "Read only"
+    assert "added by the assistant" in card.accessibleDescription()
+    metrics = view.list_view.task_delegate.metrics()
+    width = view.list_view.viewport().width()
+    geometry = metrics.layout(task, width, "")
+    badge = metrics.assistant_badge(geometry)
+    tip = metrics.tooltip_at(task, badge.center(), width, "", fakes.NOW)
+    assert tip.startswith("Added by the assistant") and "May write" in tip, "the badge says how to let it write"
+    assert card.intent_button.geometry().left() > badge.right(), "the intent chip sits after the badge"
+    image = grab_row(view, "bot-1")
+    ratio = image.devicePixelRatio()
+    inside = image.pixelColor(round((badge.left() + 3) * ratio), round(badge.center().y() * ratio))
+    assert inside.blue() > inside.red() + 20, "the badge is painted (tinted blue)"
+    user = view.task("user-1")
+    assert user is not None
+    user_tip = metrics.tooltip_at(user, metrics.assistant_badge(metrics.layout(user, width, "")).center(), width,
+                                  "", fakes.NOW)
+    assert not user_tip.startswith("Added by the assistant")
+    settle(fake_window)
+
+
+# --- rename and reschedule in the window -----------------------------------------------------------------
+
+
+def open_menu(lst: TaskListView) -> QMenu:
+    lst.contextMenuEvent(QContextMenuEvent(QContextMenuEvent.Reason.Keyboard, QPoint(0, 0), lst.mapToGlobal(QPoint())))
+    menus = [w for w in QApplication.topLevelWidgets() if isinstance(w, QMenu) and w.isVisible()]
+    assert len(menus) == 1
+    return menus[0]
+
+
+def menu_action(menu: QMenu, text: str) -> Any:
+    return next(a for a in menu.actions() if a.text() == text)
+
+
+@pytest.mark.qt_log_ignore(OFFSCREEN_POPUP_WARNING, OFFSCREEN_TOP_LEVEL_WARNING)
+def test_rename_from_the_rows_menu(
+    fake_window: IntelligenceWindow, fake_services: Any, qtbot: Any, settle: Any
+) -> None:
+    view = tasks_of(fake_window)
+    menu = open_menu(focus_row(view, "user-1"))
+    menu_action(menu, "Rename…").trigger()
+    menu.close()
+    dialog = view.edit_dialog
+    assert dialog is not None and dialog.isVisible()
+    assert dialog.title_edit.text() == "Check urgent emails"
+    dialog.title_edit.setText("   ")
+    dialog.ok_button.click()
+    settle(fake_window)
+    assert dialog.isVisible(), "a refused title keeps the dialog open"
+    assert dialog.error_label.text() == "The title must not be empty or only spaces."
+    dialog.title_edit.setText("Check urgent emails from the bank")
+    dialog.ok_button.click()
+    settle(fake_window)
+    assert view.edit_dialog is None, "saved: the dialog closed"
+    assert fake_services.subconscious.tasks["user-1"].title == "Check urgent emails from the bank"
+    task = view.task("user-1")
+    assert task is not None and task.title == "Check urgent emails from the bank"
+
+
+@pytest.mark.qt_log_ignore(OFFSCREEN_POPUP_WARNING, OFFSCREEN_TOP_LEVEL_WARNING)
+def test_schedule_from_the_rows_menu(
+    fake_window: IntelligenceWindow, fake_services: Any, settle: Any
+) -> None:
+    view = tasks_of(fake_window)
+    menu = open_menu(focus_row(view, "user-2"))
+    menu_action(menu, "Schedule…").trigger()
+    menu.close()
+    dialog = view.edit_dialog
+    assert dialog is not None and dialog.isVisible()
+    assert dialog.schedule_combo.currentText() == "Weekdays at 9:00", "it opens on the current schedule"
+    choose_schedule(dialog, CUSTOM_CRON)
+    dialog.cron_edit.setText("61 * * * *")
+    assert not dialog.ok_button.isEnabled() and dialog.cron_error_label.text()
+    dialog.cron_edit.setText("30 7 * * *")
+    assert dialog.ok_button.isEnabled()
+    dialog.ok_button.click()
+    settle(fake_window)
+    assert view.edit_dialog is None, "saved: the dialog closed"
+    assert fake_services.subconscious.tasks["user-2"].recurrence == "cron:30 7 * * *"
+
+
+@pytest.mark.qt_log_ignore(OFFSCREEN_POPUP_WARNING)
+def test_a_heartbeat_task_cannot_be_renamed_and_the_menu_says_why(
+    fake_window: IntelligenceWindow, fake_bridge: Any, fakes: Any, settle: Any
+) -> None:
+    view = tasks_of(fake_window)
+    fake_bridge.tasks_changed.emit([fakes.make_task("Water the plants", source="system", task_id="hb-1",
+                                                    origin="heartbeat_md")])
+    menu = open_menu(focus_row(view, "hb-1"))
+    texts = [a.text() for a in menu.actions() if a.text()]
+    assert "Rename…" not in texts
+    rename = menu_action(menu, "Rename in HEARTBEAT.md")
+    assert not rename.isEnabled()
+    assert "HEARTBEAT.md" in rename.toolTip() and menu.toolTipsVisible()
+    menu.close()
+    settle(fake_window)
+
+
+@pytest.mark.qt_log_ignore(OFFSCREEN_POPUP_WARNING, OFFSCREEN_TOP_LEVEL_WARNING)
+def test_f2_renames_the_current_row_and_shift_f10_opens_its_menu(
+    fake_window: IntelligenceWindow, qtbot: Any, settle: Any
+) -> None:
+    view = tasks_of(fake_window)
+    lst = focus_row(view, "user-2")
+    qtbot.keyClick(lst, Qt.Key.Key_F10, Qt.KeyboardModifier.ShiftModifier)
+    menus = [w for w in QApplication.topLevelWidgets() if isinstance(w, QMenu) and w.isVisible()]
+    assert len(menus) == 1, "Shift+F10 opens the row's menu"
+    menus[0].close()
+    qtbot.keyClick(lst, Qt.Key.Key_F2)
+    dialog = view.edit_dialog
+    assert dialog is not None and dialog.isVisible() and dialog.title_edit.text() == "Send daily summary to Slack"
+    dialog.reject()
+    settle(fake_window)

@@ -322,3 +322,23 @@ def test_tray_icon_is_only_shown_where_a_tray_exists(harness: Harness) -> None:
     harness.shell.show()
     assert not harness.shell.tray.isVisible()
 
+
+
+LONG_REASON = ("The reasoning tier (agentic-v1 at https://api.example.com/v1) answered HTTP 500 on every request "
+               "since 13:40, so nothing that needs your approval can be written. Check the provider's status page, "
+               "or set [llm.reasoning] in config.toml to the local model.")
+
+
+def test_a_long_degraded_reason_is_wrapped_and_whole_in_the_tooltip_and_menu(harness: Harness) -> None:
+    harness.source.current = status(state="degraded", state_reason=LONG_REASON, consecutive_failures=3)
+    harness.run(harness.shell.refresh())
+    shell = harness.shell
+    assert shell.view.icon_state == icons.PROBLEM
+    tooltip = shell.tray.toolTip()
+    assert "config.toml to the local model." in tooltip, "what to do is at the end: it is not cut off"
+    assert max(len(line) for line in tooltip.splitlines()) <= 80, "a tooltip line fits on a screen"
+    detail = shell.status_detail
+    assert detail.text() == LONG_REASON and detail.wordWrap()
+    unit = detail.fontMetrics().horizontalAdvance("M")
+    assert shell.menu.sizeHint().width() <= unit * 48, "the menu does not grow as wide as the text is long"
+    assert detail.sizeHint().height() > detail.fontMetrics().height() * 2, "it wraps onto several lines"

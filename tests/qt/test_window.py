@@ -6,7 +6,7 @@ import asyncio
 from typing import Any
 
 import pytest
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QPoint, Qt
 from PySide6.QtGui import QColor, QPalette
 from PySide6.QtWidgets import (
     QAbstractButton,
@@ -15,14 +15,17 @@ from PySide6.QtWidgets import (
     QComboBox,
     QLineEdit,
     QPlainTextEdit,
+    QSplitter,
     QTabWidget,
     QWidget,
 )
 
 from openhuman_desktop.errors import StoreUnavailable
+from openhuman_desktop.memory.store import Memory
 from openhuman_desktop.qt.intelligence import IntelligenceWindow
 from openhuman_desktop.qt.intelligence.status_bar import StatusBarView
 from openhuman_desktop.qt.intelligence.widgets import ACCENTS, exact_time, relative_time
+from openhuman_desktop.qt.intelligence.window import TAB_NAMES
 
 CONTROLS = (QAbstractButton, QLineEdit, QComboBox, QPlainTextEdit, QAbstractItemView, QTabWidget)
 
@@ -103,7 +106,7 @@ def test_focus_escalation_raises_the_window_on_the_card(
     assert card is not None
     assert card.property("highlighted")
     fake_window.focus_escalation("esc-9")
-    assert fake_window.focusWidget() is card.approve_button
+    assert fake_window.focusWidget() is card, "the card, not its Go ahead (that takes a Tab)"
 
 
 def test_focus_escalation_of_an_answered_request_says_so(fake_window: IntelligenceWindow, settle: Any) -> None:
@@ -404,3 +407,80 @@ def test_a_hidden_window_reloads_the_status_only_when_shown_again(
     fake_window.bring_to_front()
     settle(fake_window)
     assert status_bar(fake_window).ticks_label.text() == "40 ticks"
+
+
+def test_at_the_minimum_size_the_add_task_field_stays_usable(
+    fake_window: IntelligenceWindow, qrun: Any, fakes: Any
+) -> None:
+    fake_window.show_tab("subconscious")
+    fake_window.status_bar_view.set_status(fakes.base_status(
+        consecutive_failures=12, state="degraded", last_tick_at=fakes.NOW - 240,
+        state_reason="The reasoning tier (agentic-v1) answers HTTP 500 on every request; check config.toml."))
+    fake_window.resize(fake_window.minimumSize())
+    qrun(asyncio.sleep(0.05))
+    add = fake_window.tasks_view.add_view
+    field = add.title_edit
+    unit = field.fontMetrics().horizontalAdvance("M")
+    assert field.width() >= unit * 12, f"the task field is {field.width()} px wide"
+    assert add.schedule_combo.isVisible() and add.add_button.isVisible()
+    assert add.add_button.geometry().right() <= add.contentsRect().right() + 1
+    bar = fake_window.status_bar_view
+    for label in (bar.state_label, bar.tasks_label, bar.last_tick_label):
+        if label.isVisible():
+            assert label.width() >= label.sizeHint().width(), f"{label.accessibleName()} is cut off"
+    hint = fake_window.activity_view.hint_label
+    assert not hint.isVisible() or hint.width() >= hint.sizeHint().width(), "the log's hint is cut off"
+    fake_window.resize(fake_window.minimumWidth() * 2, fake_window.height())
+    qrun(asyncio.sleep(0.05))
+    assert field.y() == add.schedule_combo.y() or abs(field.geometry().center().y()
+                                                      - add.schedule_combo.geometry().center().y()) <= 2, \
+        "with room, the field and the schedule share one line"
+
+
+def _tab_chain(window: IntelligenceWindow) -> list[QWidget]:
+    """The widgets Tab visits in the shown tab, in order (from the tab bar round to it again)."""
+    start = window.tabs.tabBar()
+    stops: list[QWidget] = []
+    widget: QWidget = start
+    for _ in range(500):
+        widget = widget.nextInFocusChain()
+        if widget is start or widget is window.tabs:   # round again (the tab widget hands on to its bar)
+            break
+        if (widget.focusPolicy() & Qt.FocusPolicy.TabFocus and widget.isVisible() and widget.isEnabled()
+                and widget.window() is window):
+            stops.append(widget)
+    return stops
+
+
+@pytest.mark.parametrize("tab", TAB_NAMES)
+def test_tab_order_follows_the_screen(
+    fake_window: IntelligenceWindow, fake_services: Any, fakes: Any, qrun: Any, settle: Any, tab: str
+) -> None:
+    """Top to bottom within a column, then on to the column on the right; approval cards where they are."""
+    fake_services.subconscious.escalations["e"] = fakes.make_escalation(escalation_id="e", created_at=2)
+    fake_services.subconscious.log.extend([fakes.make_entry(1), fakes.make_entry(2)])
+    fake_services.memory.memories.append(Memory("m1", "My dentist is Dr. Lee.", "user", fakes.NOW, ()))
+    qrun(fake_window.refresh())
+    fake_window.resize(1200, 900)
+    fake_window.show_tab(tab)
+    settle(fake_window)
+    fake_bridge_card = fakes.make_escalation("Arrived later", escalation_id="late", created_at=1)
+    fake_window.approvals_view.on_escalation_changed(fake_bridge_card)   # a card that came after the window
+    stops = _tab_chain(fake_window)
+    assert stops, "something takes the focus"
+
+    def reading_order(widget: QWidget) -> tuple[int, int, int, int]:
+        # Above the split first (status bar), then each side of a splitter in turn, top to bottom, left to right.
+        column, child, parent = -1, widget, widget.parentWidget()
+        while parent is not None and parent is not fake_window:
+            if isinstance(parent, QSplitter):
+                column = parent.indexOf(child)
+                break
+            child, parent = parent, parent.parentWidget()
+        at = widget.mapTo(fake_window, QPoint(0, 0))
+        return (0 if column < 0 else 1, column, round(at.y() / 6), at.x())
+
+    names = [w.accessibleName() for w in stops]
+    assert names == [w.accessibleName() for w in sorted(stops, key=reading_order)]
+    unnamed = [type(w).__name__ for w in stops if not w.accessibleName()]
+    assert unnamed == []

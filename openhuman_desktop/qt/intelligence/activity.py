@@ -26,6 +26,7 @@ from PySide6.QtGui import (
     QKeyEvent,
     QPainter,
     QPalette,
+    QPen,
     QResizeEvent,
     QShowEvent,
 )
@@ -60,7 +61,7 @@ from openhuman_desktop.qt.intelligence.widgets import (
     repaint_changed_rows,
     row_runs,
 )
-from openhuman_desktop.store import LogEntry
+from openhuman_desktop.store import Escalation, LogEntry
 
 log = logging.getLogger(__name__)
 
@@ -72,6 +73,36 @@ POLL_MS = 2_000            # fallback refresh while a visible row is in progress
 PULSE_MS = 60
 
 _AnyIndex = QModelIndex | QPersistentModelIndex
+NO_TOOLS = "No tools were used."   # what the core appends to an act result that no tool call backs
+RESOLVED_WORDS = {"approved": "Approved", "dismissed": "Skipped"}
+Escalations = Callable[[object], Awaitable[list[Escalation]]]
+
+
+@dataclass(frozen=True)
+class FailureGroup:
+    """Neighbouring ``failed`` rows with the same result (one outage): shown as one row until unfolded."""
+
+    first: int          # the newest row (the one that stays visible)
+    last: int
+    count: int
+    tasks: int
+    ticks: int
+    is_unfolded: bool
+
+    @property
+    def summary(self) -> str:
+        tasks = "1 task" if self.tasks == 1 else f"{self.tasks:,} tasks"
+        ticks = "1 tick" if self.ticks == 1 else f"{self.ticks:,} ticks"
+        return f"{tasks}, {ticks}"
+
+
+@dataclass(frozen=True)
+class _Groups:
+    by_first: dict[int, FailureGroup]
+    folded: dict[str, int]      # id -> row of every row a folded group hides
+    unfolded: set[int]          # rows after the first of unfolded groups (drawn joined to it)
+    ends: set[int]              # the last row of each unfolded group
+    rows: dict[str, int]        # id -> row of every row (the model's index may lag inside its signals)
 
 
 def _key(entry: LogEntry) -> tuple[float, str]:
@@ -106,6 +137,7 @@ class ActivityModel(QAbstractListModel):
 
     EntryRole = Qt.ItemDataRole.UserRole + 1
     ExpandedRole = Qt.ItemDataRole.UserRole + 2
+    GroupRole = Qt.ItemDataRole.UserRole + 3
 
     load_state_changed = Signal()   # loaded / loading / error / has-more changed
 
@@ -134,8 +166,13 @@ class ActivityModel(QAbstractListModel):
         self._is_loading = False
         self._load_generation = 0
         self._early: dict[str, LogEntry] = {}   # updates that arrived while the first page was loading
+        self._unfolded: set[str] = set()        # ids in failure groups the user unfolded
+        self._groups: _Groups | None = None     # computed on demand over the loaded rows
+        self._resolutions: dict[str, tuple[str, float]] = {}   # log id -> (escalation status, resolved_at)
         self.error = ""
         self.is_error_on_more = False   # the error came from loading older rows (the newest are shown)
+        for signal in (self.rowsInserted, self.rowsRemoved, self.modelReset, self.dataChanged):
+            signal.connect(self._on_self_changed)   # connected first: listeners see the new groups
 
     # --- Qt model API ---------------------------------------------------------------------------
 
@@ -145,21 +182,31 @@ class ActivityModel(QAbstractListModel):
     def data(self, index: _AnyIndex, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
         if not index.isValid() or index.parent().isValid() or not 0 <= index.row() < len(self._rows):
             return None
-        entry = self._rows[index.row()]
-        if role == Qt.ItemDataRole.DisplayRole:
-            return f"{entry.task_title or 'Task'} — {entry.result}"
+        row = index.row()
+        entry = self._rows[row]
+        if role == Qt.ItemDataRole.DisplayRole:   # the row's own (a group's look would change without a signal)
+            return f"{entry.task_title or 'Task'} — {self.shown_result(row, full=True)}"
         if role == self.EntryRole:
             return entry
         if role == self.ExpandedRole:
             return entry.id in self._expanded
+        if role == self.GroupRole:
+            return self.group_at(row)
+        decision = self.shown_decision(row)
+        words = DECISION_WORDS.get(decision, decision)
+        group = self.group_at(row)
         if role == Qt.ItemDataRole.ToolTipRole:
-            words = DECISION_WORDS.get(entry.decision, entry.decision)
-            return f"{exact_time(entry.created_at)} — {words}\n{entry.result}"
+            if group is not None:
+                words = f"failed {group.count:,} times ({group.summary})"
+            return f"{exact_time(entry.created_at)} — {words}\n{self.shown_result(row, full=True)}"
         if role == Qt.ItemDataRole.AccessibleTextRole:
-            words = DECISION_WORDS.get(entry.decision, entry.decision)
             took = duration_text(entry.duration_ms)
-            return (f"{clock_time(entry.created_at, self._now())}, {entry.task_title}, {words}: {entry.result}"
-                    + (f", took {took}" if took else ""))
+            if group is not None:
+                action = "press Space to fold" if group.is_unfolded else "press Space to show each"
+                return (f"{clock_time(entry.created_at, self._now())}, {self.shown_title(row)}, failed "
+                        f"{group.count:,} times ({group.summary}): {entry.result}; {action}")
+            return (f"{clock_time(entry.created_at, self._now())}, {entry.task_title}, {words}: "
+                    f"{self.shown_result(row, full=True)}" + (f", took {took}" if took else ""))
         return None
 
     def canFetchMore(self, parent: _AnyIndex) -> bool:  # noqa: N802 (Qt override)
@@ -212,6 +259,17 @@ class ActivityModel(QAbstractListModel):
         return bool(self._expanded)
 
     def toggle_expanded(self, row: int) -> None:
+        """Unfold or fold a failure group (on its first row), else show all of a row's text or one line."""
+        group = self.group_at(row)
+        if group is not None:
+            ids = {entry.id for entry in self._rows[group.first:group.last + 1]}
+            if group.is_unfolded:
+                self._unfolded -= ids
+            else:
+                self._unfolded |= ids
+            index = self.index(row, 0)
+            self.dataChanged.emit(index, index, [self.GroupRole])
+            return
         entry_id = self._rows[row].id
         if entry_id in self._expanded:
             self._expanded.discard(entry_id)
@@ -219,6 +277,121 @@ class ActivityModel(QAbstractListModel):
             self._expanded.add(entry_id)
         index = self.index(row, 0)
         self.dataChanged.emit(index, index, [self.ExpandedRole])
+
+    # --- what a row says -------------------------------------------------------------------------
+
+    def shown_decision(self, row: int) -> str:
+        """The row's decision as shown: an ``act`` no tool call backs is "answered", not done."""
+        entry = self._rows[row]
+        if entry.decision == "act" and NO_TOOLS in entry.result:
+            return "answered"
+        return entry.decision
+
+    def shown_title(self, row: int) -> str:
+        entry = self._rows[row]
+        title = entry.task_title or "Task"
+        group = self.group_at(row)
+        if group is not None and not group.is_unfolded and group.tasks > 1:
+            return f"{title} and {group.tasks - 1:,} more"
+        return title
+
+    def resolution(self, row: int) -> str:
+        """"Approved at 14:02" / "Skipped at 14:02" for the row of a resolved escalation, else ""."""
+        found = self._resolutions.get(self._rows[row].id)
+        if found is None:
+            return ""
+        status, at = found
+        return f"{RESOLVED_WORDS[status]} at {clock_time(at, self._now())}"
+
+    def shown_result(self, row: int, *, full: bool = False) -> str:
+        """The result as shown: with when its escalation was resolved, and a folded group's size."""
+        entry = self._rows[row]
+        result = entry.result
+        resolved = self.resolution(row)
+        if resolved:
+            result = resolved if result.strip() in ("", "Skipped") else f"{resolved} · {result}"
+        group = self.group_at(row)
+        if group is not None and not group.is_unfolded and not full:
+            result = f"{result} — {group.summary}"
+        return result
+
+    def on_escalation_changed(self, escalation: Escalation) -> None:
+        """Remember when an escalation was resolved (its activity row says so)."""
+        self.set_resolutions([escalation])
+
+    def set_resolutions(self, escalations: Iterable[Escalation]) -> None:
+        changed: list[int] = []
+        for escalation in escalations:
+            if not escalation.log_id or escalation.status not in RESOLVED_WORDS or escalation.resolved_at is None:
+                continue
+            value = (escalation.status, float(escalation.resolved_at))
+            if self._resolutions.get(escalation.log_id) == value:
+                continue
+            self._resolutions[escalation.log_id] = value
+            row = self._index.get(escalation.log_id)
+            if row is not None:
+                changed.append(row)
+        for first, last in row_runs(sorted(changed)):
+            self.dataChanged.emit(self.index(first, 0), self.index(last, 0))
+
+    # --- failure groups -------------------------------------------------------------------------
+
+    def group_at(self, row: int) -> FailureGroup | None:
+        """The failure group whose first row is ``row`` (None for other rows and single failures)."""
+        return self._grouping().by_first.get(row)
+
+    def folded_rows(self) -> dict[str, int]:
+        """id -> row of the rows folded groups hide (the view hides them)."""
+        return self._grouping().folded
+
+    def current_rows(self) -> dict[str, int]:
+        return self._grouping().rows
+
+    def is_in_unfolded_group(self, row: int) -> bool:
+        """Whether ``row`` is one of the rows an unfolded group shows below its first."""
+        return row in self._grouping().unfolded
+
+    def is_last_in_unfolded_group(self, row: int) -> bool:
+        return row in self._grouping().ends
+
+    def _grouping(self) -> _Groups:
+        if self._groups is None:
+            self._groups = self._compute_groups()
+        return self._groups
+
+    def _compute_groups(self) -> _Groups:
+        """One pass over the loaded rows (at most ``limit``): older pages join groups as they load."""
+        rows = self._rows
+        by_first: dict[int, FailureGroup] = {}
+        folded: dict[str, int] = {}
+        unfolded_rows: set[int] = set()
+        ends: set[int] = set()
+        count = len(rows)
+        start = 0
+        while start < count:
+            entry = rows[start]
+            end = start + 1
+            if entry.decision == "failed":
+                while end < count and rows[end].decision == "failed" and rows[end].result == entry.result:
+                    end += 1
+            if end - start >= 2:
+                members = rows[start:end]
+                unfolded = any(member.id in self._unfolded for member in members)
+                by_first[start] = FailureGroup(
+                    start, end - 1, end - start, len({m.task_id for m in members}),
+                    len({m.tick_at for m in members}), unfolded,
+                )
+                if unfolded:
+                    unfolded_rows.update(range(start + 1, end))
+                    ends.add(end - 1)
+                else:
+                    for offset, member in enumerate(members[1:], start + 1):
+                        folded[member.id] = offset
+            start = end
+        return _Groups(by_first, folded, unfolded_rows, ends, {entry.id: row for row, entry in enumerate(rows)})
+
+    def _on_self_changed(self, *_args: object) -> None:
+        self._groups = None
 
     # --- loading --------------------------------------------------------------------------------
 
@@ -244,6 +417,7 @@ class ActivityModel(QAbstractListModel):
         self._rows = _newest_first(entries)[: self.limit]
         self._reindex()
         self._expanded &= set(self._index)
+        self._unfolded &= set(self._index)
         self._has_more = len(entries) >= self.page_size
         self._is_loaded = True
         self._is_loading = False
@@ -365,6 +539,7 @@ class ActivityModel(QAbstractListModel):
         for entry in self._rows[first:]:
             self._index.pop(entry.id, None)
             self._expanded.discard(entry.id)
+            self._unfolded.discard(entry.id)
         del self._rows[first:]
         self.endRemoveRows()
         self._has_more = True
@@ -433,20 +608,25 @@ class ActivityDelegate(QStyledItemDelegate):
         if not isinstance(model, ActivityModel) or not model.is_expanded(index.row()):
             return QSize(width, m.line_h)
         entry = model.entry(index.row())
-        key = (entry.id, entry.result, width, option.font.key())
+        text = model.shown_result(index.row())
+        key = (entry.id, text, width, option.font.key())
         height = self._wrapped.get(key)
         if height is None:
             if len(self._wrapped) > 256:
                 self._wrapped.clear()
             bounds = m.fm.boundingRect(QRect(0, 0, self._text_width(m, width), 100_000),
-                                       int(Qt.TextFlag.TextWordWrap), entry.result)
+                                       int(Qt.TextFlag.TextWordWrap), text)
             height = self._wrapped[key] = m.line_h - m.fm.height() + max(m.fm.height(), bounds.height())
         return QSize(width, height)
 
     def paint(self, painter: QPainter, option: QStyleOptionViewItem, index: _AnyIndex) -> None:
-        entry: LogEntry | None = index.data(ActivityModel.EntryRole)
-        if entry is None:
+        model = index.model()
+        if not isinstance(model, ActivityModel) or not 0 <= index.row() < model.rowCount():
             return
+        row = index.row()
+        entry = model.entry(row)
+        decision = model.shown_decision(row)
+        group = model.group_at(row)
         m = self.metrics(option.font)
         font, bold, fm, bfm, pad = m.font, m.bold, m.fm, m.bfm, m.pad
         rect: QRect = option.rect
@@ -471,16 +651,25 @@ class ActivityDelegate(QStyledItemDelegate):
         painter.drawText(QRect(rect.left() + pad * 2, line1.top(), time_w, line1.height()),
                          int(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter),
                          clock_time(entry.created_at, self._now()))
-        # dot
+        # dot (the rows of an unfolded failure group hang on a line from the first one's dot)
         side = max(8, round(fm.height() * 0.55))
-        color = accent(DECISION_ACCENT.get(entry.decision, "grey"), palette)
+        if (group is not None and group.is_unfolded) or model.is_in_unfolded_group(row):
+            joint = accent("coral", palette)
+            joint.setAlphaF(0.45)
+            painter.setPen(QPen(joint, max(2, side // 4)))
+            top = rect.top() if group is None else line1.center().y()
+            bottom = line1.center().y() if model.is_last_in_unfolded_group(row) else rect.bottom()
+            painter.drawLine(dot_x + side // 2, top, dot_x + side // 2, bottom)
+        color = accent(DECISION_ACCENT.get(decision, "grey"), palette)
         if entry.decision == "in_progress":
             color.setAlphaF(pulse_alpha())
         painter.setPen(Qt.PenStyle.NoPen)
         painter.setBrush(color)
         painter.drawEllipse(dot_x, line1.center().y() - side // 2, side, side)
-        # duration (right)
+        # duration (right); a failure group says how to see each row instead
         took = duration_text(entry.duration_ms) if entry.decision != "in_progress" else ""
+        if group is not None:
+            took = "Fold" if group.is_unfolded else f"Show all {group.count:,}"
         right = rect.right() - pad * 3
         took_w = fm.horizontalAdvance(took) if took else 0
         if took:
@@ -492,25 +681,28 @@ class ActivityDelegate(QStyledItemDelegate):
         title_w = max(20, right - text_x - (took_w + pad * 2 if took else 0))
         painter.setFont(bold)
         painter.setPen(text_color)
-        title = bfm.elidedText(entry.task_title or "Task", Qt.TextElideMode.ElideRight, title_w)
+        title = bfm.elidedText(model.shown_title(row), Qt.TextElideMode.ElideRight, title_w)
         painter.drawText(QRect(text_x, line1.top(), title_w, line1.height()),
                          int(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter), title)
         # result
         painter.setFont(font)
-        result_color = text_color if entry.decision not in ("noop", "cancelled", "dismissed") else quiet
-        if entry.decision == "failed" and not selected:
+        result_color = text_color if decision not in ("noop", "cancelled", "dismissed") else quiet
+        if decision == "failed" and not selected:
             result_color = accent("coral", palette)
         painter.setPen(result_color)
         text_w = self._text_width(m, rect.width())
         top2 = line1.bottom() + 1 + max(2, pad // 2)
         if index.data(ActivityModel.ExpandedRole):
             box = QRect(text_x, top2, text_w, rect.bottom() - top2)
-            painter.drawText(box, int(Qt.TextFlag.TextWordWrap | Qt.AlignmentFlag.AlignTop), entry.result)
+            painter.drawText(box, int(Qt.TextFlag.TextWordWrap | Qt.AlignmentFlag.AlignTop),
+                             model.shown_result(row))
         else:
-            one_line = " ".join(entry.result.split())
+            one_line = " ".join(model.shown_result(row, full=True).split())
+            suffix = f" — {group.summary}" if group is not None and not group.is_unfolded else ""
+            room = max(20, text_w - fm.horizontalAdvance(suffix))   # the group's size always shows
+            shown = fm.elidedText(one_line, Qt.TextElideMode.ElideRight, room) + suffix
             painter.drawText(QRect(text_x, top2, text_w, fm.height()),
-                             int(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter),
-                             fm.elidedText(one_line, Qt.TextElideMode.ElideRight, text_w))
+                             int(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter), shown)
         # separator
         line = QColor(palette.color(QPalette.ColorRole.WindowText))
         line.setAlphaF(0.08)
@@ -553,6 +745,7 @@ class ActivityListView(QListView):
         self._pulse.setInterval(PULSE_MS)
         self._pulse.timeout.connect(self._on_pulse_timeout)
         self._last_width = 0
+        self._hidden: set[str] = set()   # ids of the rows hidden in folded failure groups
 
     def activity_model(self) -> ActivityModel:
         model = self.model()
@@ -562,11 +755,35 @@ class ActivityListView(QListView):
     def setModel(self, model: Any) -> None:  # noqa: N802 (Qt override)
         super().setModel(model)
         if isinstance(model, ActivityModel):   # expanded rows can leave with a reload or a trim
-            model.modelReset.connect(self._on_model_rows_gone)
+            model.modelReset.connect(self._on_model_model_reset)
             model.rowsRemoved.connect(self._on_model_rows_gone)
+            model.rowsInserted.connect(self._on_model_rows_inserted)
+
+    def _on_model_model_reset(self) -> None:
+        self._hidden.clear()   # QListView forgets hidden rows on a reset
+        self._on_model_rows_gone()
 
     def _on_model_rows_gone(self, *_args: object) -> None:
         self._follow_expanded()
+        self.sync_folded()
+
+    def _on_model_rows_inserted(self, *_args: object) -> None:
+        self.sync_folded()
+
+    def sync_folded(self) -> None:
+        """Hide the rows folded failure groups stand for, show the ones that are no longer folded."""
+        model = self.activity_model()
+        want = model.folded_rows()
+        if not want and not self._hidden:
+            return
+        rows = model.current_rows()
+        for entry_id in self._hidden.difference(want):
+            row = rows.get(entry_id)
+            if row is not None:
+                self.setRowHidden(row, False)
+        for entry_id in set(want).difference(self._hidden):
+            self.setRowHidden(want[entry_id], True)
+        self._hidden = set(want)
 
     def visible_rows(self) -> range:
         model = self.model()
@@ -616,6 +833,7 @@ class ActivityListView(QListView):
                     roles: Sequence[int] = ()) -> None:
         # A row changes height only when it is expanded (its text may have grown): see below.
         repaint_changed_rows(self, top_left, bottom_right, roles)
+        self.sync_folded()
         model = self.activity_model()
         if model.has_expanded and any(model.is_expanded(row) for row in range(top_left.row(), bottom_right.row() + 1)):
             self.scheduleDelayedItemsLayout()
@@ -642,9 +860,11 @@ class ActivityListView(QListView):
 class ActivityView(QWidget):
     """The Activity Log section: header, list, empty and error states, the fallback poll."""
 
-    def __init__(self, fetch: Fetch, now: Callable[[], float], jobs: Jobs, parent: QWidget | None = None) -> None:
+    def __init__(self, fetch: Fetch, now: Callable[[], float], jobs: Jobs, parent: QWidget | None = None, *,
+                 escalations: Escalations | None = None) -> None:
         super().__init__(parent)
         self._jobs = jobs
+        self._escalations = escalations
         self.model = ActivityModel(fetch, jobs, now=now, parent=self)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
@@ -689,8 +909,19 @@ class ActivityView(QWidget):
     # --- data -----------------------------------------------------------------------------------
 
     async def refresh(self) -> None:
-        """Reload the newest page."""
+        """Reload the newest page, then when the escalations on it were approved or skipped."""
         await self.model.load_first_page()
+        if self._escalations is None:
+            return
+        try:
+            resolved = [*await self._escalations("approved"), *await self._escalations("dismissed")]
+        except UserFacingError as exc:
+            log.info("could not read resolved escalations: %s", exc)
+            return
+        self.model.set_resolutions(resolved)
+
+    def on_escalation_changed(self, escalation: Escalation) -> None:
+        self.model.on_escalation_changed(escalation)
 
     def on_activity_batch(self, entries: list[LogEntry]) -> None:
         self.model.merge(entries)
@@ -748,3 +979,9 @@ class ActivityView(QWidget):
         super().hideEvent(event)
         self._poll.stop()
         self.list_view.set_pulsing(False)
+
+    def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802 (Qt override)
+        super().resizeEvent(event)
+        # The hint goes rather than being cut off mid-word in a narrow window (the list's tooltips stay).
+        needed = self.header.sizeHint().width() + self.hint_label.sizeHint().width() + em(self)
+        self.hint_label.setVisible(event.size().width() >= needed)

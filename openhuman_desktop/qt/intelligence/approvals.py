@@ -6,9 +6,9 @@ import logging
 from collections.abc import Awaitable, Callable, Mapping
 from typing import Protocol
 
-from PySide6.QtCore import QEvent, Qt, QTimer, Signal
-from PySide6.QtGui import QColor
-from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
+from PySide6.QtCore import QEvent, QObject, Qt, QTimer, Signal
+from PySide6.QtGui import QColor, QFocusEvent, QKeyEvent
+from PySide6.QtWidgets import QApplication, QFrame, QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
 
 from openhuman_desktop.errors import UserFacingError
 from openhuman_desktop.qt.asyncutil import Jobs
@@ -38,6 +38,9 @@ PRIORITY_ACCENT = {"critical": "coral", "important": "amber", "normal": "grey"}
 PRIORITY_RANK = {"critical": 0, "important": 1, "normal": 2}
 APPROVED = "approved"
 DISMISSED = "dismissed"
+ACTIVATING_KEYS = (Qt.Key.Key_Space, Qt.Key.Key_Return, Qt.Key.Key_Enter, Qt.Key.Key_Select)
+TAB_KEYS = (Qt.Key.Key_Tab, Qt.Key.Key_Backtab)
+KEYBOARD_HINT = "To approve with the keyboard, move to Go ahead with Tab first, then press Space."
 
 Action = Callable[[str], Awaitable[object]]
 
@@ -70,6 +73,89 @@ def skill_for(escalation: Escalation, skills: Mapping[str, str]) -> str:
     return ""
 
 
+class InputWatch(QObject):
+    """Whether the user's latest key or mouse press was Tab / Shift+Tab (an application event filter).
+
+    Qt moves the focus with a "Tab" reason on its own too (when the focused control is hidden or
+    disabled, e.g. Run Now while it runs); only a real Tab press makes a Go ahead button aimed at.
+    """
+
+    def __init__(self, parent: QObject | None = None, *, is_active: bool = True) -> None:
+        super().__init__(parent)
+        self.is_last_press_tab = False
+        self._is_active = False
+        self.set_active(is_active)
+
+    def set_active(self, on: bool) -> None:
+        """Watch only while there is a Go ahead button (a filter sees every event of the application)."""
+        app = QApplication.instance()
+        if app is None or on == self._is_active:
+            return
+        self._is_active = on
+        if on:
+            app.installEventFilter(self)
+        else:
+            app.removeEventFilter(self)
+            self.is_last_press_tab = False
+
+    def eventFilter(self, _watched: QObject, event: QEvent) -> bool:  # noqa: N802 (Qt override)
+        kind = event.type()
+        if kind == QEvent.Type.KeyPress and isinstance(event, QKeyEvent):
+            self.is_last_press_tab = event.key() in TAB_KEYS
+        elif kind in (QEvent.Type.MouseButtonPress, QEvent.Type.MouseButtonDblClick):
+            self.is_last_press_tab = False
+        return False
+
+
+class GoAheadButton(QPushButton):
+    """"Go ahead" that only a key press aimed at it activates (issue 9: one stray Space approved an action).
+
+    A key (Space, Enter) activates it only when the user moved the focus there — with Tab / Shift+Tab
+    or a click — and it has kept the focus since. Focus that arrives any other way (a card closing, a
+    notification, the window being activated) leaves it unarmed: the key is swallowed and
+    ``key_refused`` asks the card to say how to approve. Clicking always works. It is never a default
+    button, so Enter elsewhere cannot reach it.
+    """
+
+    key_refused = Signal()
+
+    def __init__(self, text: str, watch: InputWatch, parent: QWidget | None = None) -> None:
+        super().__init__(text, parent)
+        self._watch = watch
+        self._is_armed = False
+        self.setAutoDefault(False)
+        self.setDefault(False)
+
+    @property
+    def is_armed(self) -> bool:
+        return self._is_armed
+
+    def focusInEvent(self, event: QFocusEvent) -> None:  # noqa: N802 (Qt override)
+        reason = event.reason()
+        self._is_armed = reason == Qt.FocusReason.MouseFocusReason or (
+            reason in (Qt.FocusReason.TabFocusReason, Qt.FocusReason.BacktabFocusReason)
+            and self._watch.is_last_press_tab)
+        super().focusInEvent(event)
+
+    def focusOutEvent(self, event: QFocusEvent) -> None:  # noqa: N802 (Qt override)
+        self._is_armed = False
+        super().focusOutEvent(event)
+
+    def keyPressEvent(self, event: QKeyEvent) -> None:  # noqa: N802 (Qt override)
+        if event.key() in ACTIVATING_KEYS and not self._is_armed:
+            event.accept()
+            if not event.isAutoRepeat():
+                self.key_refused.emit()
+            return
+        super().keyPressEvent(event)
+
+    def keyReleaseEvent(self, event: QKeyEvent) -> None:  # noqa: N802 (Qt override)
+        if event.key() in ACTIVATING_KEYS and not self._is_armed:
+            event.accept()
+            return
+        super().keyReleaseEvent(event)
+
+
 class ApprovalCard(QFrame):
     """One pending escalation.
 
@@ -90,10 +176,12 @@ class ApprovalCard(QFrame):
         dismiss: Action,
         jobs: Jobs,
         skills: Mapping[str, str] | None = None,
+        watch: InputWatch | None = None,
         parent: QWidget | None = None,
     ) -> None:
         super().__init__(parent)
         self.setObjectName("approvalCard")
+        self._watch = watch or InputWatch(self)
         self.escalation = escalation
         self._approve = approve
         self._dismiss = dismiss
@@ -128,12 +216,25 @@ class ApprovalCard(QFrame):
         self.description_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.description_label.setAccessibleName("What the assistant wants to do")
         outer.addWidget(self.description_label)
+        # Why the card is back (the reasoning model was down; a run was interrupted and what it had done).
+        note = str(getattr(esc, "note", "") or "")
+        self.escalation_note_label = MutedLabel(note, self, factor=0.95)
+        self.escalation_note_label.setWordWrap(True)
+        self.escalation_note_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.escalation_note_label.setAccessibleName("Why this is asked again")
+        self.escalation_note_label.setVisible(bool(note))
+        outer.addWidget(self.escalation_note_label)
         self.note_label = MutedLabel("Requires your approval to proceed", self, factor=0.9)
         self.note_label.setToolTip(f"Asked {exact_time(esc.created_at)}")
         self.note_label.setAccessibleName("Requires your approval to proceed")
         outer.addWidget(self.note_label)
         self.error_label = ErrorLabel(self)
         outer.addWidget(self.error_label)
+        self.hint_label = MutedLabel("", self, factor=0.9)
+        self.hint_label.setWordWrap(True)
+        self.hint_label.setAccessibleName("Keyboard hint")
+        self.hint_label.hide()
+        outer.addWidget(self.hint_label)
         buttons = QHBoxLayout()
         buttons.setSpacing(pad)
         self.spinner = Spinner(self)
@@ -141,17 +242,20 @@ class ApprovalCard(QFrame):
         buttons.addWidget(self.spinner)
         buttons.addStretch(1)
         self.skip_button = QPushButton("Skip", self)
+        self.skip_button.setAutoDefault(False)
         self.skip_button.setAccessibleName(f"Skip: {esc.title}")
         self.skip_button.setToolTip("Do nothing; the assistant will not carry this out")
         self.skip_button.clicked.connect(self._on_skip_button_clicked)
         buttons.addWidget(self.skip_button)
-        self.approve_button = QPushButton("Go ahead", self)
+        self.approve_button = GoAheadButton("Go ahead", self._watch, self)
+        self.approve_button.key_refused.connect(self._on_approve_button_key_refused)
         make_primary(self.approve_button)
         self.approve_button.setAccessibleName(f"Go ahead: {esc.title}")
         self.approve_button.setToolTip("Let the assistant carry this out now")
         self.approve_button.clicked.connect(self._on_approve_button_clicked)
         buttons.addWidget(self.approve_button)
         self.fix_button = QPushButton("Fix in Skills", self)
+        self.fix_button.setAutoDefault(False)
         make_primary(self.fix_button)
         self.fix_button.setAccessibleName(f"Fix in Skills: {esc.title}")
         self.fix_button.setToolTip("Open the Skills tab" + (f" on {self.skill_name}" if self.skill_name else ""))
@@ -166,7 +270,7 @@ class ApprovalCard(QFrame):
         self.approve_button.setVisible(not self.is_skill_related)
         self.fix_button.setVisible(self.is_skill_related)
         self.setAccessibleName(f"Approval needed: {esc.title}")
-        self.setFocusProxy(self.primary_button)
+        # No focus proxy: focusing the card (a notification was clicked) must not put the focus on Go ahead.
 
     @property
     def primary_button(self) -> QPushButton:
@@ -211,7 +315,13 @@ class ApprovalCard(QFrame):
     # --- actions --------------------------------------------------------------------------------
 
     def _set_busy(self, busy: bool) -> None:
+        focused = QApplication.focusWidget()
+        if busy and focused is not None and self.isAncestorOf(focused):
+            # Disabling the focused button would make Qt hand the focus to the next control in the
+            # chain — another card's Go ahead. The card itself holds it until it leaves.
+            self.setFocus(Qt.FocusReason.OtherFocusReason)
         self._is_busy = busy
+        self.hint_label.hide()
         for button in (self.approve_button, self.skip_button, self.fix_button):
             button.setEnabled(not busy)
         if busy:
@@ -258,6 +368,10 @@ class ApprovalCard(QFrame):
         self.close_button.show()
         self.close_button.setFocus()
 
+    def _on_approve_button_key_refused(self) -> None:
+        self.hint_label.setText(KEYBOARD_HINT)
+        self.hint_label.show()
+
     def _on_approve_button_clicked(self) -> None:
         self._jobs.spawn(self.approve(), name="approve-escalation")
 
@@ -289,6 +403,11 @@ class ApprovalsView(QWidget):
         self._skills = skills
         self._cards: dict[str, ApprovalCard] = {}
         self._is_loaded = False
+        self._watch = InputWatch(self, is_active=False)   # on while there are cards
+        self.setAccessibleName("Approval Needed")
+        # Takes the focus only when clicked or after a card is resolved (a neutral place, not a Tab stop);
+        # not NoFocus, so the cards can be put in the Tab order after it.
+        self.setFocusPolicy(Qt.FocusPolicy.ClickFocus)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         pad = max(4, em(self) // 3)
@@ -356,7 +475,7 @@ class ApprovalsView(QWidget):
     def _add(self, escalation: Escalation) -> ApprovalCard:
         card = ApprovalCard(
             escalation, approve=self._service.escalations_approve, dismiss=self._service.escalations_dismiss,
-            jobs=self._jobs, skills=self._skills(), parent=self,
+            jobs=self._jobs, skills=self._skills(), watch=self._watch, parent=self,
         )
         card.decided.connect(self._on_card_decided)
         card.closed.connect(self._on_card_closed)
@@ -368,32 +487,39 @@ class ApprovalsView(QWidget):
         card = self._cards.pop(escalation_id, None)
         if card is None:
             return
-        had_focus = card.isAncestorOf(self.focusWidget()) if self.focusWidget() else False
+        focused = QApplication.focusWidget()
+        if focused is not None and (focused is card or card.isAncestorOf(focused)):
+            # A neutral place, never another card's button: the next key press (the user may be typing
+            # on) must not act on a card nobody aimed at. Tab goes on to the remaining cards.
+            self.setFocus(Qt.FocusReason.OtherFocusReason)
         self._list.removeWidget(card)
         card.hide()
         card.deleteLater()
-        if had_focus:
-            remaining = self.cards()
-            if remaining:
-                remaining[0].primary_button.setFocus()
 
     def _relayout(self) -> None:
         ordered = self.cards()
+        anchor: QWidget = self
         for index, card in enumerate(ordered):
             if self._list.indexOf(card) != index:
                 self._list.removeWidget(card)
                 self._list.insertWidget(index, card)
             card.show()
+            # Tab follows the screen: cards come where they are shown (a new card's buttons would
+            # otherwise be last in the window, after the tasks and the log), and in their order.
+            for button in (card.skip_button, card.approve_button, card.fix_button, card.close_button):
+                QWidget.setTabOrder(anchor, button)
+                anchor = button
+        self._watch.set_active(bool(ordered))
         self.empty_label.setVisible(self._is_loaded and not ordered)
         self.count_badge.setText(str(len(ordered)))
         self.count_badge.setVisible(bool(ordered))
 
     def focus_escalation(self, escalation_id: str) -> ApprovalCard | None:
-        """Give the card's main button the keyboard focus and flash it; None when there is no such card."""
+        """Give the card (not its Go ahead: that takes a Tab) the keyboard focus and flash it; None when unknown."""
         card = self._cards.get(escalation_id)
         if card is None:
             return None
-        card.primary_button.setFocus(Qt.FocusReason.OtherFocusReason)
+        card.setFocus(Qt.FocusReason.OtherFocusReason)
         card.flash()
         return card
 

@@ -7,7 +7,7 @@ from collections.abc import Callable, Mapping
 from typing import Any, Protocol
 
 from PySide6.QtCore import QTimer
-from PySide6.QtGui import QHideEvent, QShowEvent
+from PySide6.QtGui import QHideEvent, QResizeEvent, QShowEvent
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
 
 from openhuman_desktop.errors import UserFacingError
@@ -85,11 +85,12 @@ class StatusBarView(PanelFrame):
     # --- layout ---------------------------------------------------------------------------------
 
     def _build(self) -> None:
+        self._separators: dict[str, QWidget] = {}
         outer = QVBoxLayout(self)
         pad = max(6, em(self) // 2)
         outer.setContentsMargins(pad * 2, pad, pad * 2, pad)
         outer.setSpacing(pad // 2)
-        row = QHBoxLayout()
+        row = self._row = QHBoxLayout()
         row.setSpacing(pad)
         outer.addLayout(row)
         self.state_dot = StatusDot("grey", self)
@@ -140,7 +141,9 @@ class StatusBarView(PanelFrame):
 
     def _item(self, row: QHBoxLayout, name: str) -> QLabel:
         if row.count() > 2:
-            row.addWidget(separator_dot(self))
+            dot = separator_dot(self)
+            self._separators[name] = dot
+            row.addWidget(dot)
         label = QLabel("", self)
         label.setAccessibleName(name)
         row.addWidget(label)
@@ -174,6 +177,7 @@ class StatusBarView(PanelFrame):
         self.state_label.setToolTip(str(status.get("state_reason") or ""))
         self.tasks_label.setText(plural(int(status.get("task_count") or 0), "task"))
         self.ticks_label.setText(plural(int(status.get("total_ticks") or 0), "tick"))
+        self.tasks_label.setToolTip(f"{self.tasks_label.text()}, {self.ticks_label.text()} so far")
         last = status.get("last_tick_at")
         if last is None:
             self.last_tick_label.setText("No tick yet")
@@ -232,6 +236,26 @@ class StatusBarView(PanelFrame):
         self.progress_label.setText(text)
         self.progress_label.setVisible(bool(text))
         self.next_tick_label.setVisible(not busy)
+        self._fit()
+
+    def _fit(self) -> None:
+        """In a narrow window the tick count (also in the task count's tooltip) makes room for the rest."""
+        self.ticks_label.setVisible(True)
+        self._separators["Total ticks"].setVisible(True)
+        outer = self.layout()
+        outer_margins = outer.contentsMargins() if outer is not None else self.contentsMargins()
+        room = self.contentsRect().width() - outer_margins.left() - outer_margins.right()
+        items = (self._row.itemAt(i) for i in range(self._row.count()))
+        widgets = [item.widget() for item in items if item is not None]
+        shown = [w for w in widgets if w is not None and not w.isHidden()]
+        needed = sum(w.sizeHint().width() for w in shown) + self._row.spacing() * max(0, len(shown) - 1)
+        fits = needed <= room
+        self.ticks_label.setVisible(fits)
+        self._separators["Total ticks"].setVisible(fits)
+
+    def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802 (Qt override)
+        super().resizeEvent(event)
+        self._fit()
 
     @property
     def is_busy(self) -> bool:

@@ -34,6 +34,7 @@ from openhuman_desktop.qt.intelligence.task_model import (
     details_text,
     intent_tip,
     intent_words,
+    is_assistant_task,
     row_description,
 )
 from openhuman_desktop.qt.intelligence.widgets import ToggleSwitch, scale_font
@@ -91,16 +92,31 @@ def add_intent_actions(menu: QMenu, current: str) -> dict[str, QAction]:
     return actions
 
 
+HEARTBEAT_RENAME_TIP = "This task comes from HEARTBEAT.md; edit its line in that file to rename it."
+
+
 def task_menu(parent: QWidget, task: Task, *, on_toggle: Callable[[], None], on_intent: Callable[[str], None],
-              on_delete: Callable[[], None]) -> QMenu:
-    """The context menu of a task: switch on/off, intent, delete (user tasks), copy the title."""
+              on_delete: Callable[[], None], on_rename: Callable[[], None] = lambda: None,
+              on_schedule: Callable[[], None] = lambda: None) -> QMenu:
+    """The context menu of a task: on/off, intent, rename, schedule, delete (user tasks), copy the title."""
     menu = QMenu(parent)
     menu.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+    menu.setToolTipsVisible(True)
     toggle = menu.addAction("Switch off" if task.enabled else "Switch on")
     toggle.triggered.connect(on_toggle)
     intents = menu.addMenu("Intent")
     add_intent_actions(intents, task.intent)
     intents.triggered.connect(lambda action: on_intent(str(action.data())))
+    if task.origin == "heartbeat_md":
+        rename = menu.addAction("Rename in HEARTBEAT.md")
+        rename.setEnabled(False)
+        rename.setToolTip(HEARTBEAT_RENAME_TIP)
+    else:
+        rename = menu.addAction("Rename…")
+        rename.setShortcut(QKeySequence(Qt.Key.Key_F2))
+        rename.triggered.connect(on_rename)
+    schedule = menu.addAction("Schedule…")
+    schedule.triggered.connect(on_schedule)
     if not task.is_system:
         delete = menu.addAction("Delete")
         delete.setShortcut(QKeySequence(QKeySequence.StandardKey.Delete))
@@ -110,6 +126,12 @@ def task_menu(parent: QWidget, task: Task, *, on_toggle: Callable[[], None], on_
     copy.setShortcut(QKeySequence(QKeySequence.StandardKey.Copy))
     copy.triggered.connect(lambda: copy_title(task))
     return menu
+
+
+def is_menu_key(event: QKeyEvent) -> bool:
+    """Shift+F10: the keyboard's other way to open a context menu (the Menu key sends its own event)."""
+    return event.key() == Qt.Key.Key_F10 and event.modifiers() & ~Qt.KeyboardModifier.KeypadModifier \
+        == Qt.KeyboardModifier.ShiftModifier
 
 
 def copy_title(task: Task) -> None:
@@ -136,6 +158,8 @@ class TaskCard(QWidget):
     enabled_toggled = Signal(str, bool)
     delete_requested = Signal(str)
     intent_chosen = Signal(str, str)
+    rename_requested = Signal(str)
+    schedule_requested = Signal(str)
     entered = Signal(str)
     pressed = Signal(str)
     pinned_changed = Signal()   # a menu of this card opened or closed
@@ -220,7 +244,7 @@ class TaskCard(QWidget):
         geometry = self._delegate.geometry(self._task, self._error, width)
         metrics = self._delegate.metrics()
         _, _, chip = metrics.details_and_chip(geometry, details_text(self._task, self._now()),
-                                              intent_words(self._task))
+                                              intent_words(self._task), is_assistant=is_assistant_task(self._task))
         self.intent_button.setGeometry(chip)
         if geometry.toggle is not None:
             self.toggle.setGeometry(geometry.toggle)
@@ -294,11 +318,22 @@ class TaskCard(QWidget):
         if event.key() == Qt.Key.Key_Delete and not self._task.is_system:
             self.delete_requested.emit(self._task.id)
             return
+        if event.key() == Qt.Key.Key_F2 and self._task.origin != "heartbeat_md":
+            self.rename_requested.emit(self._task.id)
+            return
+        if is_menu_key(event):
+            focus = QApplication.focusWidget() or self
+            self.contextMenuEvent(QContextMenuEvent(QContextMenuEvent.Reason.Keyboard, focus.rect().center(),
+                                                    focus.mapToGlobal(focus.rect().center())))
+            return
         super().keyPressEvent(event)
 
     def contextMenuEvent(self, event: QContextMenuEvent) -> None:  # noqa: N802 (Qt override)
+        task_id = self._task.id
         menu = task_menu(self, self._task, on_toggle=self._on_toggle_action_triggered,
-                         on_intent=self._choose_intent, on_delete=self._on_delete_button_clicked)
+                         on_intent=self._choose_intent, on_delete=self._on_delete_button_clicked,
+                         on_rename=lambda: self.rename_requested.emit(task_id),
+                         on_schedule=lambda: self.schedule_requested.emit(task_id))
         self._watch_menu(menu)
         menu.popup(event.globalPos())
 

@@ -8,7 +8,7 @@ from PySide6.QtCore import QEvent, QModelIndex, QPoint, Qt, QTimer, Signal
 from PySide6.QtGui import QContextMenuEvent, QCursor, QEnterEvent, QKeyEvent, QKeySequence, QMouseEvent, QResizeEvent
 from PySide6.QtWidgets import QAbstractItemView, QApplication, QFrame, QListView, QScrollArea, QWidget
 
-from openhuman_desktop.qt.intelligence.task_card import TaskCard, copy_title, task_menu
+from openhuman_desktop.qt.intelligence.task_card import TaskCard, copy_title, is_menu_key, task_menu
 from openhuman_desktop.qt.intelligence.task_model import AnyIndex, TaskListModel
 from openhuman_desktop.qt.intelligence.task_row import ROW_GAP, TaskDelegate
 from openhuman_desktop.qt.intelligence.widgets import repaint_changed_rows
@@ -29,6 +29,8 @@ class TaskListView(QListView):
     enabled_toggled = Signal(str, bool)
     delete_requested = Signal(str)
     intent_chosen = Signal(str, str)
+    rename_requested = Signal(str)
+    schedule_requested = Signal(str)
 
     def __init__(self, model: TaskListModel, now: Callable[[], float], parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -96,6 +98,8 @@ class TaskListView(QListView):
         card.enabled_toggled.connect(self.enabled_toggled)
         card.delete_requested.connect(self.delete_requested)
         card.intent_chosen.connect(self.intent_chosen)
+        card.rename_requested.connect(self.rename_requested)
+        card.schedule_requested.connect(self.schedule_requested)
         card.entered.connect(self._on_card_entered)
         card.pressed.connect(self._on_card_pressed)
         card.pinned_changed.connect(self._schedule_sync)
@@ -344,6 +348,14 @@ class TaskListView(QListView):
         if task is not None and event.matches(QKeySequence.StandardKey.Copy):
             copy_title(task)
             return
+        if task is not None and plain and key == Qt.Key.Key_F2:
+            if task.origin != "heartbeat_md":
+                self.rename_requested.emit(task.id)
+            return
+        if task is not None and is_menu_key(event):
+            self.contextMenuEvent(QContextMenuEvent(QContextMenuEvent.Reason.Keyboard, QPoint(0, 0),
+                                                    self.mapToGlobal(QPoint(0, 0))))
+            return
         super().keyPressEvent(event)
 
     def toggle_current(self) -> None:
@@ -370,7 +382,9 @@ class TaskListView(QListView):
         task_id = task.id
         menu = task_menu(self, task, on_toggle=lambda: self.enabled_toggled.emit(task_id, not task.enabled),
                          on_intent=lambda intent: self._choose_intent(task_id, intent),
-                         on_delete=lambda: self.delete_requested.emit(task_id))
+                         on_delete=lambda: self.delete_requested.emit(task_id),
+                         on_rename=lambda: self.rename_requested.emit(task_id),
+                         on_schedule=lambda: self.schedule_requested.emit(task_id))
         menu.popup(position)
 
     def _choose_intent(self, task_id: str, intent: str) -> None:

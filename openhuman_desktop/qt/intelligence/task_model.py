@@ -31,6 +31,9 @@ INTENT_HELP = {
     "read": "Read only: the assistant only looks; any change it suggests needs your approval",
     "write": "May write: you asked for changes (send, post, write), so the assistant may make them",
 }
+ASSISTANT_BADGE = "assistant"
+ASSISTANT_TIP = ("Added by the assistant: it added this task while carrying out something you approved. It only reads "
+                 "until you set its intent to May write.")
 BULK_CHANGES = 32           # more inserts/removals than this in one reload: reset the model instead
 
 
@@ -67,6 +70,11 @@ def details_text(task: Task, now: float) -> str:
     return " · ".join(parts)
 
 
+def is_assistant_task(task: Task) -> bool:
+    """Whether the assistant created the task (while running an approved action), not the user."""
+    return task.origin == "assistant"
+
+
 def intent_words(task: Task) -> str:
     return INTENT_WORDS.get(task.intent, task.intent)
 
@@ -86,7 +94,10 @@ def sort_key(task: Task) -> tuple[bool, bool, float]:
 
 def row_description(task: Task, now: float, error: str = "") -> str:
     """What a screen reader says about a row after its name."""
-    parts = ["default task" if task.is_system else "your task",
+    kind = "default task" if task.is_system else "your task"
+    if is_assistant_task(task):
+        kind = "added by the assistant"
+    parts = [kind,
              "done" if task.completed else ("enabled" if task.enabled else "disabled"),
              details_text(task, now), f"intent {intent_words(task)}"]
     if error:

@@ -26,12 +26,15 @@ from openhuman_desktop.qt.intelligence.task_card import (
     show_tooltip,
 )
 from openhuman_desktop.qt.intelligence.task_model import (
+    ASSISTANT_BADGE,
+    ASSISTANT_TIP,
     AnyIndex,
     TaskListModel,
     badge_tip,
     details_text,
     intent_tip,
     intent_words,
+    is_assistant_task,
     next_run_text,
 )
 from openhuman_desktop.qt.intelligence.widgets import (
@@ -77,16 +80,20 @@ class RowColors:
     coral: QColor
     badge_pen: QPen
     badge_fill: QColor
+    assistant_pen: QPen
+    assistant_fill: QColor
 
     @classmethod
     def of(cls, palette: QPalette) -> RowColors:
         grey = accent("grey", palette)
         badge_pen, badge_fill = badge_colors(grey)
+        assistant_pen, assistant_fill = badge_colors(accent("blue", palette))
         return cls(
             text=palette.color(QPalette.ColorRole.WindowText), quiet=muted(palette),
             highlight=palette.color(QPalette.ColorRole.Highlight),
             alternate_base=palette.color(QPalette.ColorRole.AlternateBase), green=accent("green", palette),
             grey=grey, coral=accent("coral", palette), badge_pen=badge_pen, badge_fill=badge_fill,
+            assistant_pen=assistant_pen, assistant_fill=assistant_fill,
         )
 
 
@@ -117,6 +124,7 @@ class RowMetrics:
         self.small_fm = QFontMetrics(self.small_font)
         self.badge_font = scale_font(self.font, 0.85, bold=True)
         self.badge_size = badge_size(QFontMetrics(self.badge_font), "default")
+        self.assistant_badge_size = badge_size(QFontMetrics(self.badge_font), ASSISTANT_BADGE)
         self.struck_font = QFont(self.font)
         self.struck_font.setStrikeOut(True)
         self.dot = dot_side(self.em)
@@ -204,16 +212,24 @@ class RowMetrics:
             badge=badge, toggle=toggle, delete=delete, details=details, error=error_rect,
         )
 
-    def details_and_chip(self, geometry: RowGeometry, text: str, words: str) -> tuple[QRect, str, QRect]:
+    def assistant_badge(self, geometry: RowGeometry) -> QRect:
+        """Where the "assistant" badge of a task the assistant added goes: first on the details line."""
+        size = self.assistant_badge_size
+        box = geometry.details
+        return QRect(box.left(), box.top() + (box.height() - size.height()) // 2, size.width(), size.height())
+
+    def details_and_chip(self, geometry: RowGeometry, text: str, words: str, *,
+                         is_assistant: bool = False) -> tuple[QRect, str, QRect]:
         """The details text's box and (elided) text, and the chip's rect right after it."""
         chip = self.chip_size(words)
         box = geometry.details
-        room = max(10, box.width() - chip.width() - self.pad)
+        lead = self.assistant_badge_size.width() + self.pad if is_assistant else 0
+        room = max(10, box.width() - lead - chip.width() - self.pad)
         shown = self.small_fm.elidedText(text, Qt.TextElideMode.ElideRight, room)
         # Measured like a QLabel sizes itself, so the chip sits where it did next to the details label.
         text_w = min(room, self.small_fm.boundingRect(QRect(0, 0, room, 1000), _LEFT, shown).width())
-        text_rect = QRect(box.left(), box.top(), text_w, box.height())
-        chip_rect = QRect(box.left() + text_w + self.pad, box.top() + (box.height() - chip.height()) // 2,
+        text_rect = QRect(box.left() + lead, box.top(), text_w, box.height())
+        chip_rect = QRect(text_rect.left() + text_w + self.pad, box.top() + (box.height() - chip.height()) // 2,
                           chip.width(), chip.height())
         return text_rect, shown, chip_rect
 
@@ -221,7 +237,11 @@ class RowMetrics:
         """The tooltip for the part of a row at ``pos`` (row coordinates); empty where there is none."""
         geometry = self.layout(task, width, error)
         details = details_text(task, now)
-        text_rect, shown, chip = self.details_and_chip(geometry, details, intent_words(task))
+        is_assistant = is_assistant_task(task)
+        text_rect, shown, chip = self.details_and_chip(geometry, details, intent_words(task),
+                                                       is_assistant=is_assistant)
+        if is_assistant and self.assistant_badge(geometry).contains(pos):
+            return ASSISTANT_TIP
         if geometry.dot.adjusted(-4, -4, 4, 4).contains(pos):
             return "On" if task.enabled else "Off"
         if geometry.badge is not None and geometry.badge.contains(pos):
@@ -364,7 +384,12 @@ class TaskDelegate(QStyledItemDelegate):
         baseline, shown, chip_rect = self.details(task, geometry, words)
         painter.setFont(metrics.small_font)
         painter.setPen(colors.quiet)
-        painter.drawText(geometry.details.left(), baseline, shown)
+        is_assistant = is_assistant_task(task)
+        lead = metrics.assistant_badge_size.width() + metrics.pad if is_assistant else 0
+        painter.drawText(geometry.details.left() + lead, baseline, shown)
+        if is_assistant:
+            paint_badge(painter, metrics.assistant_badge(geometry), ASSISTANT_BADGE, metrics.badge_font,
+                        colors.assistant_pen, colors.assistant_fill)
         if self._view.card(task.id) is None:   # a card's real controls cover these
             self._paint_chip(painter, chip_rect, words, option, enabled=not busy)
             if geometry.toggle is not None:
@@ -384,7 +409,8 @@ class TaskDelegate(QStyledItemDelegate):
         if cached is not None and cached[0] is task and cached[1] == second and cached[2] == width:
             return cached[3]
         metrics = self.metrics()
-        text_rect, shown, chip = metrics.details_and_chip(geometry, details_text(task, now), words)
+        text_rect, shown, chip = metrics.details_and_chip(geometry, details_text(task, now), words,
+                                                          is_assistant=is_assistant_task(task))
         centred = (text_rect.height() - metrics.small_fm.height() + 1) // 2   # rounded like AlignVCenter
         baseline = text_rect.top() + centred + metrics.small_fm.ascent()
         result = (baseline, shown, chip)

@@ -7,9 +7,10 @@ from collections.abc import Callable, Iterable
 from typing import Protocol
 
 from PySide6.QtCore import Qt, QTimer, Signal
-from PySide6.QtGui import QPalette
+from PySide6.QtGui import QPalette, QResizeEvent
 from PySide6.QtWidgets import (
     QApplication,
+    QBoxLayout,
     QComboBox,
     QFrame,
     QHBoxLayout,
@@ -23,6 +24,13 @@ from PySide6.QtWidgets import (
 from openhuman_desktop.errors import InvalidInput, UserFacingError
 from openhuman_desktop.qt.asyncutil import Jobs
 from openhuman_desktop.qt.intelligence.task_card import TaskCard
+from openhuman_desktop.qt.intelligence.task_edit import (
+    RenameDialog,
+    ScheduleDialog,
+    TaskEditDialog,
+    cron_problem,
+    one_sentence,
+)
 from openhuman_desktop.qt.intelligence.task_list import TaskListView
 from openhuman_desktop.qt.intelligence.task_model import CUSTOM_CRON, SCHEDULE_CHOICES, TaskListModel
 from openhuman_desktop.qt.intelligence.widgets import (
@@ -64,15 +72,6 @@ class TaskService(Protocol):
         ...
 
 
-def cron_problem(expression: str) -> str | None:
-    """What is wrong with a 5-field cron expression typed by the user, or None when it is valid."""
-    try:
-        recurrence.parse(recurrence.CRON_PREFIX + expression)
-    except InvalidInput as exc:
-        return exc.problem[0].upper() + exc.problem[1:]
-    return None
-
-
 class AddTaskView(QFrame):
     """Text field, schedule choice (with a validated free cron field) and "Add"."""
 
@@ -87,9 +86,13 @@ class AddTaskView(QFrame):
         outer = QVBoxLayout(self)
         outer.setContentsMargins(0, pad, 0, 0)
         outer.setSpacing(pad)
-        row = QHBoxLayout()
+        # The field and its controls share a line while the field keeps a usable width; below that (the
+        # window at its minimum size) the schedule and "Add" go on a line of their own under it.
+        row = self._row = QBoxLayout(QBoxLayout.Direction.LeftToRight)
         row.setSpacing(pad * 2)
         outer.addLayout(row)
+        controls = self._controls = QHBoxLayout()
+        controls.setSpacing(pad * 2)
         self.title_edit = QLineEdit(self)
         self.title_edit.setPlaceholderText("Add a task, e.g. Check urgent emails")
         self.title_edit.setAccessibleName("New task")
@@ -104,7 +107,8 @@ class AddTaskView(QFrame):
         for label, value in SCHEDULE_CHOICES:
             self.schedule_combo.addItem(label, value)
         self.schedule_combo.currentIndexChanged.connect(self._on_schedule_combo_current_index_changed)
-        row.addWidget(self.schedule_combo)
+        controls.addWidget(self.schedule_combo)
+        controls.addStretch(1)
         self.cron_edit = QLineEdit(self)
         self.cron_edit.setPlaceholderText("min hour day month weekday")
         self.cron_edit.setAccessibleName("Cron expression")
@@ -116,7 +120,8 @@ class AddTaskView(QFrame):
         self.add_button.setAccessibleName("Add task")
         self.add_button.setDefault(False)
         self.add_button.clicked.connect(self._on_add_button_clicked)
-        row.addWidget(self.add_button)
+        controls.addWidget(self.add_button)
+        row.addLayout(controls)
         self.cron_row = QWidget(self)   # only for "Custom cron…": a row of its own keeps the task text wide
         cron_layout = QHBoxLayout(self.cron_row)
         cron_layout.setContentsMargins(0, 0, 0, 0)
@@ -137,6 +142,22 @@ class AddTaskView(QFrame):
         self.error_label = ErrorLabel(self)
         outer.addWidget(self.error_label)
         self._validate()
+
+    # --- layout ---------------------------------------------------------------------------------
+
+    @property
+    def is_stacked(self) -> bool:
+        """Whether the schedule and "Add" are on their own line under the field (a narrow window)."""
+        return self._row.direction() == QBoxLayout.Direction.TopToBottom
+
+    def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802 (Qt override)
+        super().resizeEvent(event)
+        needed = (em(self) * 12 + self._row.spacing() * 2 + self.schedule_combo.sizeHint().width()
+                  + self.add_button.sizeHint().width())
+        direction = QBoxLayout.Direction.TopToBottom if event.size().width() < needed \
+            else QBoxLayout.Direction.LeftToRight
+        if self._row.direction() != direction:
+            self._row.setDirection(direction)
 
     # --- state ----------------------------------------------------------------------------------
 
@@ -280,6 +301,7 @@ class TasksView(QWidget):
         self._jobs = jobs
         self._removed: Task | None = None
         self._is_loaded = False
+        self.edit_dialog: TaskEditDialog | None = None   # the open Rename / Schedule dialog
         self.model = TaskListModel(now, self)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
@@ -313,6 +335,8 @@ class TasksView(QWidget):
         self.list_view.enabled_toggled.connect(self._on_list_view_enabled_toggled)
         self.list_view.delete_requested.connect(self._on_list_view_delete_requested)
         self.list_view.intent_chosen.connect(self._on_list_view_intent_chosen)
+        self.list_view.rename_requested.connect(self._on_list_view_rename_requested)
+        self.list_view.schedule_requested.connect(self._on_list_view_schedule_requested)
         self.model.counts_changed.connect(self._on_model_counts_changed)
         app = QApplication.instance()
         if isinstance(app, QApplication):
@@ -433,6 +457,46 @@ class TasksView(QWidget):
         finally:
             model.set_busy(task_id, False)   # the row's controls show the stored state again
 
+    def open_rename(self, task_id: str) -> TaskEditDialog | None:
+        """"Rename…" (row menu or F2): a small dialog; HEARTBEAT.md tasks are renamed in that file."""
+        task = self.model.task(task_id)
+        if task is None or task.origin == "heartbeat_md":
+            return None
+        return self._open_dialog(RenameDialog(task, self))
+
+    def open_schedule(self, task_id: str) -> TaskEditDialog | None:
+        """"Schedule…" (row menu): the schedule choices of Add task, on the task's own."""
+        task = self.model.task(task_id)
+        if task is None:
+            return None
+        return self._open_dialog(ScheduleDialog(task, self._now, self))
+
+    def _open_dialog(self, dialog: TaskEditDialog) -> TaskEditDialog:
+        if self.edit_dialog is not None:
+            self.edit_dialog.close()
+        self.edit_dialog = dialog
+        dialog.submitted.connect(self._on_edit_dialog_submitted)
+        dialog.finished.connect(self._on_edit_dialog_finished)
+        dialog.open()   # never exec(): the loop must keep running (STYLE G2)
+        return dialog
+
+    async def save_edit(self, dialog: TaskEditDialog, task_id: str, value: str) -> bool:
+        """Send a dialog's new title or schedule; the dialog closes when the service took it."""
+        is_rename = isinstance(dialog, RenameDialog)
+        changes: dict[str, object] = {"title": value} if is_rename else {"recurrence_text": value}
+        dialog.set_busy(True)
+        try:
+            task = await self._service.tasks_update(task_id, **changes)
+        except UserFacingError as exc:
+            dialog.set_busy(False)
+            dialog.show_error(one_sentence(exc, "title" if is_rename else "schedule"))
+            return False
+        dialog.set_busy(False)
+        if self.model.task(task_id) is not None:
+            self.model.upsert(task)
+        dialog.accept()
+        return True
+
     async def remove_task(self, task_id: str) -> bool:
         """Delete a user task; the row goes only when that worked, and "Undo" is offered."""
         model = self.model
@@ -489,6 +553,22 @@ class TasksView(QWidget):
 
     def _on_list_view_intent_chosen(self, task_id: str, intent: str) -> None:
         self._jobs.spawn(self.set_intent(task_id, intent), name="task-intent")
+
+    def _on_list_view_rename_requested(self, task_id: str) -> None:
+        self.open_rename(task_id)
+
+    def _on_list_view_schedule_requested(self, task_id: str) -> None:
+        self.open_schedule(task_id)
+
+    def _on_edit_dialog_submitted(self, task_id: str, value: str) -> None:
+        dialog = self.edit_dialog
+        if dialog is not None:
+            self._jobs.spawn(self.save_edit(dialog, task_id, value), name="edit-task")
+
+    def _on_edit_dialog_finished(self, _result: int) -> None:
+        if self.edit_dialog is not None and not self.edit_dialog.isVisible():
+            self.edit_dialog = None
+        self.list_view.setFocus(Qt.FocusReason.OtherFocusReason)
 
     def _on_model_counts_changed(self) -> None:
         self._update_states()

@@ -46,11 +46,12 @@ ACCENTS: dict[str, tuple[str, str]] = {
 # The log's dot colour per decision (the reference's table).
 DECISION_ACCENT = {
     "in_progress": "blue", "act": "green", "escalate": "amber", "failed": "coral",
-    "noop": "grey", "cancelled": "grey", "dismissed": "grey",
+    "noop": "grey", "cancelled": "grey", "dismissed": "grey", "answered": "grey",
 }
 DECISION_WORDS = {
     "in_progress": "in progress", "act": "acted", "escalate": "waiting for approval", "failed": "failed",
     "noop": "nothing new", "cancelled": "cancelled", "dismissed": "skipped",
+    "answered": "answered (no tools ran)",
 }
 
 

@@ -20,6 +20,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from openhuman_desktop import events
 from openhuman_desktop.qt.asyncutil import Jobs, Refresher
 from openhuman_desktop.qt.bridge import CoreBridge
 from openhuman_desktop.qt.intelligence.activity import ActivityView
@@ -47,7 +48,7 @@ class IntelligenceWindow(QMainWindow):
 
     Args:
         services: the running instance (only ``subconscious``, ``memory``, ``skills``, ``clock`` and
-            ``models.health`` are used).
+            ``models.health`` and ``bus`` are used).
         bridge: where core events arrive as Qt signals.
     """
 
@@ -82,9 +83,10 @@ class IntelligenceWindow(QMainWindow):
         self.status_bar_view = StatusBarView(service, now, self.jobs, model_problem=self._model_problem)
         self.approvals_view = ApprovalsView(service, self.jobs, skills=self._skill_titles)
         self.tasks_view = TasksView(service, now, self.jobs)
-        self.activity_view = ActivityView(service.log_list, now, self.jobs)
+        self.activity_view = ActivityView(service.log_list, now, self.jobs, escalations=service.escalations_list)
         self.skills_view = SkillsView(services.skills, self.jobs)
-        self.memory_view = MemoryView(services.memory, now, self.jobs)
+        self.memory_view = MemoryView(services.memory, now, self.jobs,
+                                      removed=lambda memory_id: services.bus.publish(events.MemoryRemoved(memory_id)))
         self.tabs.addTab(self._subconscious_page(pad), "Subconscious")
         self.tabs.addTab(self.skills_view, "Skills")
         self.tabs.addTab(self.memory_view, "Memory")
@@ -132,6 +134,7 @@ class IntelligenceWindow(QMainWindow):
         left_layout.setContentsMargins(0, 0, 0, 0)
         left_layout.setSpacing(pad)
         self.left_scroll = QScrollArea(left)
+        self.left_scroll.setAccessibleName("Approvals and tasks")
         self.left_scroll.setObjectName("leftScroll")
         self.left_scroll.setWidgetResizable(True)
         self.left_scroll.setFrameShape(QFrame.Shape.NoFrame)
@@ -293,6 +296,7 @@ class IntelligenceWindow(QMainWindow):
 
     def _on_bridge_escalation_changed(self, escalation: Escalation) -> None:
         self.approvals_view.on_escalation_changed(escalation)
+        self.activity_view.on_escalation_changed(escalation)
         self._request_status()
 
     def _on_bridge_tick_started(self, generation: int, due_count: int) -> None:

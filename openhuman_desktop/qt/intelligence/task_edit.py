@@ -1,0 +1,209 @@
+"""Small dialogs to rename a task and to change its schedule (opened with ``open()``, never ``exec()``)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtWidgets import (
+    QComboBox,
+    QDialog,
+    QDialogButtonBox,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QPushButton,
+    QVBoxLayout,
+    QWidget,
+)
+
+from openhuman_desktop.errors import InvalidInput, UserFacingError
+from openhuman_desktop.qt.intelligence.task_model import CUSTOM_CRON, SCHEDULE_CHOICES, describe_schedule
+from openhuman_desktop.qt.intelligence.widgets import ErrorLabel, MutedLabel, clock_time, em
+from openhuman_desktop.store import Task
+from openhuman_desktop.subconscious import recurrence
+
+__all__ = ["RenameDialog", "ScheduleDialog", "TaskEditDialog", "one_sentence"]
+
+
+def one_sentence(exc: UserFacingError, what: str) -> str:
+    """The service's refusal as one sentence: "The title must not be empty or only spaces."."""
+    text = f"The {what} {exc.problem}" if isinstance(exc, InvalidInput) else str(exc)
+    return text if text.endswith((".", "!", "?")) else f"{text}."
+
+
+def cron_problem(expression: str) -> str | None:
+    """What is wrong with a 5-field cron expression, or None when it is valid."""
+    try:
+        recurrence.parse(recurrence.CRON_PREFIX + expression)
+    except InvalidInput as exc:
+        return exc.problem[0].upper() + exc.problem[1:]
+    return None
+
+
+class TaskEditDialog(QDialog):
+    """What both dialogs share: a field, an error line, OK / Cancel, a busy state while the service works.
+
+    ``submitted`` carries the task id and the new value; the owner calls the service and then either
+    :meth:`accept` (it worked) or :meth:`show_error` (the dialog stays open with the text kept).
+    """
+
+    submitted = Signal(str, str)
+
+    def __init__(self, task: Task, title: str, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.task = task
+        self.setWindowTitle(title)
+        self.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        pad = max(4, em(self) // 3)
+        self.body = QVBoxLayout(self)
+        self.body.setSpacing(pad * 2)
+        self.task_label = MutedLabel(task.title, self, factor=0.9)
+        self.task_label.setWordWrap(True)
+        self.task_label.setAccessibleName("Task")
+        self.error_label = ErrorLabel(self)
+        self.error_label.setWordWrap(True)
+        self.buttons = QDialogButtonBox(
+            QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel, self)
+        ok = self.buttons.button(QDialogButtonBox.StandardButton.Ok)
+        assert isinstance(ok, QPushButton)
+        self.ok_button = ok
+        self.ok_button.setAccessibleName("Save")
+        cancel = self.buttons.button(QDialogButtonBox.StandardButton.Cancel)
+        if cancel is not None:
+            cancel.setAccessibleName("Cancel")
+        self.buttons.accepted.connect(self._on_buttons_accepted)
+        self.buttons.rejected.connect(self.reject)
+        self.setMinimumWidth(em(self) * 24)
+
+    def _finish_layout(self) -> None:
+        self.body.addWidget(self.error_label)
+        self.body.addWidget(self.buttons)
+
+    def value(self) -> str:
+        raise NotImplementedError
+
+    def set_busy(self, busy: bool) -> None:
+        self.ok_button.setEnabled(not busy and self.can_submit())
+        self.ok_button.setText("Saving…" if busy else "OK")
+
+    def can_submit(self) -> bool:
+        return True
+
+    def show_error(self, text: str) -> None:
+        self.error_label.show_text(text)
+
+    def _validate(self) -> None:
+        self.ok_button.setEnabled(self.can_submit())
+
+    def _on_buttons_accepted(self) -> None:
+        if self.can_submit():
+            self.error_label.clear_text()
+            self.submitted.emit(self.task.id, self.value())
+
+
+class RenameDialog(TaskEditDialog):
+    """"Rename…": the title in a field, selected."""
+
+    def __init__(self, task: Task, parent: QWidget | None = None) -> None:
+        super().__init__(task, "Rename task", parent)
+        self.task_label.hide()   # the field holds the title
+        label = QLabel("New title:", self)
+        self.title_edit = QLineEdit(task.title, self)
+        self.title_edit.setAccessibleName("New title")
+        self.title_edit.setMaxLength(2000)
+        self.title_edit.selectAll()
+        self.title_edit.textChanged.connect(self._on_title_edit_text_changed)
+        label.setBuddy(self.title_edit)
+        self.body.addWidget(label)
+        self.body.addWidget(self.title_edit)
+        self._finish_layout()
+
+    def value(self) -> str:
+        return self.title_edit.text()
+
+    def _on_title_edit_text_changed(self, _text: str) -> None:
+        self.error_label.clear_text()
+
+
+class ScheduleDialog(TaskEditDialog):
+    """"Schedule…": the same choices as Add task, with a checked free cron field."""
+
+    def __init__(self, task: Task, now: Callable[[], float], parent: QWidget | None = None) -> None:
+        super().__init__(task, "Change schedule", parent)
+        self._now = now
+        self.body.addWidget(self.task_label)
+        self.task_label.setText(f"{task.title} — now {describe_schedule(task.recurrence).lower()}")
+        row = QHBoxLayout()
+        label = QLabel("Schedule:", self)
+        self.schedule_combo = QComboBox(self)
+        self.schedule_combo.setAccessibleName("Schedule")
+        for words, data in SCHEDULE_CHOICES:
+            self.schedule_combo.addItem(words, data)
+        label.setBuddy(self.schedule_combo)
+        row.addWidget(label)
+        row.addWidget(self.schedule_combo, 1)
+        self.body.addLayout(row)
+        self.cron_edit = QLineEdit(self)
+        self.cron_edit.setPlaceholderText("min hour day month weekday, e.g. 30 8 * * 1-5")
+        self.cron_edit.setAccessibleName("Cron expression")
+        self.body.addWidget(self.cron_edit)
+        self.cron_error_label = ErrorLabel(self)
+        self.cron_error_label.setAccessibleName("Cron problem")
+        self.body.addWidget(self.cron_error_label)
+        self.hint_label = MutedLabel("", self, factor=0.9)
+        self.hint_label.setAccessibleName("Schedule hint")
+        self.body.addWidget(self.hint_label)
+        self._finish_layout()
+        index = self.schedule_combo.findData(task.recurrence)
+        if index < 0 and task.recurrence.startswith(recurrence.CRON_PREFIX):
+            index = self.schedule_combo.findData(CUSTOM_CRON)
+            self.cron_edit.setText(task.recurrence[len(recurrence.CRON_PREFIX):])
+        self.schedule_combo.setCurrentIndex(max(0, index))
+        self.schedule_combo.currentIndexChanged.connect(self._on_schedule_combo_current_index_changed)
+        self.cron_edit.textChanged.connect(self._on_cron_edit_text_changed)
+        self._update()
+
+    @property
+    def is_custom(self) -> bool:
+        return bool(self.schedule_combo.currentData() == CUSTOM_CRON)
+
+    def value(self) -> str:
+        if self.is_custom:
+            return recurrence.CRON_PREFIX + " ".join(self.cron_edit.text().split())
+        return str(self.schedule_combo.currentData())
+
+    def _problem(self) -> str | None:
+        if not self.is_custom:
+            return None
+        text = self.cron_edit.text().strip()
+        return "Type a cron expression: minute hour day month weekday." if not text else cron_problem(text)
+
+    def can_submit(self) -> bool:
+        return self._problem() is None
+
+    def _update(self) -> None:
+        self.cron_edit.setVisible(self.is_custom)
+        problem = self._problem()
+        self.cron_error_label.show_text(problem if problem and self.cron_edit.text().strip() else "")
+        hint = ""
+        if problem is None:
+            schedule = recurrence.parse(self.value())
+            if schedule.is_cron:
+                try:
+                    fire = recurrence.next_run(schedule, self._now())
+                except InvalidInput:
+                    fire = None
+                hint = f"Next run {clock_time(fire, self._now())}" if fire is not None else ""
+        self.hint_label.setText(hint)
+        self.hint_label.setVisible(bool(hint))
+        self._validate()
+
+    def _on_schedule_combo_current_index_changed(self, _index: int) -> None:
+        self._update()
+        if self.is_custom:
+            self.cron_edit.setFocus()
+
+    def _on_cron_edit_text_changed(self, _text: str) -> None:
+        self.error_label.clear_text()
+        self._update()
