@@ -104,7 +104,7 @@ class EscalationRepository:
         async with self._db.transaction() as tx:
             changed = await tx.execute(
                 """UPDATE subconscious_escalations
-                   SET status = 'approved', resolved_at = ?, carrying_out = 1, waits_for_model = 0
+                   SET status = 'approved', resolved_at = ?, carrying_out = 1, waits_for_model = 0, run_attempts = 0
                    WHERE id = ? AND status = 'pending'""",
                 (now, escalation_id),
             )
@@ -120,7 +120,7 @@ class EscalationRepository:
         async with self._db.transaction() as tx:
             changed = await tx.execute(
                 """UPDATE subconscious_escalations
-                   SET status = 'approved', resolved_at = ?, carrying_out = 1, waits_for_model = 0
+                   SET status = 'approved', resolved_at = ?, carrying_out = 1, waits_for_model = 0, run_attempts = 0
                    WHERE id = ? AND status = 'pending' AND waits_for_model = 1""",
                 (now, escalation_id),
             )
@@ -130,6 +130,16 @@ class EscalationRepository:
         """Approved escalations whose run has not finished (a crash or a shutdown came in between)."""
         rows = await self._db.fetchall(f"{_SELECT} WHERE carrying_out = 1 AND status = 'approved'")
         return [Escalation.from_row(row) for row in rows]
+
+    async def count_restart(self, escalation_id: str) -> int:
+        """Count one more start that carries an unfinished approval out again; returns how many there were."""
+        async with self._db.transaction() as tx:
+            await tx.execute(
+                "UPDATE subconscious_escalations SET run_attempts = run_attempts + 1 WHERE id = ? AND carrying_out = 1",
+                (escalation_id,),
+            )
+            row = await tx.fetchone("SELECT run_attempts FROM subconscious_escalations WHERE id = ?", (escalation_id,))
+        return int(row[0]) if row else 0
 
     async def back_to_card(
         self, escalation_id: str, now: float, *, note: str, row_text: str, waits_for_model: bool = False
@@ -277,7 +287,7 @@ class EscalationRepository:
         """
         async with self._db.transaction() as tx:
             changed = await tx.execute(
-                """UPDATE subconscious_escalations SET status = ?, resolved_at = ?
+                """UPDATE subconscious_escalations SET status = ?, resolved_at = ?, waits_for_model = 0
                    WHERE id = ? AND status = 'pending'""",
                 (status, now, escalation_id),
             )

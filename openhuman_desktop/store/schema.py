@@ -98,13 +98,21 @@ _V3: Migration = (
 # ``approval_effects`` journals the tool calls of approved runs (intent before, result after), keyed by the
 # escalation, the tool, the canonical JSON of its arguments and the occurrence of that same call in the run.
 # ``declined_recommendations`` remembers what the user skipped. An approved run left behind by an older
-# version (approved, its row still in progress) gets the marker, so start-up recovery sees it too.
+# version (approved, its row still in progress) is a card again: that version kept no journal, so whether its
+# tools ran is unknown. ``run_attempts`` counts the starts that carried an approval out again after a crash.
+UPGRADE_NOTE = ("The approved run was interrupted when the app stopped, before this version kept track of what a "
+                "run has done; some of it may have happened. Press Go ahead to run it again, or Skip.")
 _V4: Migration = (
     "ALTER TABLE subconscious_escalations ADD COLUMN note TEXT NOT NULL DEFAULT ''",
     "ALTER TABLE subconscious_escalations ADD COLUMN carrying_out INTEGER NOT NULL DEFAULT 0",
     "ALTER TABLE subconscious_escalations ADD COLUMN waits_for_model INTEGER NOT NULL DEFAULT 0",
-    """UPDATE subconscious_escalations SET carrying_out = 1
-       WHERE status = 'approved' AND log_id IN (SELECT id FROM subconscious_log WHERE decision = 'in_progress')""",
+    "ALTER TABLE subconscious_escalations ADD COLUMN run_attempts INTEGER NOT NULL DEFAULT 0",
+    f"""UPDATE subconscious_escalations SET status = 'pending', resolved_at = NULL, note = '{UPGRADE_NOTE}'
+        WHERE status = 'approved'
+          AND log_id IN (SELECT id FROM subconscious_log WHERE decision = 'in_progress')""",
+    f"""UPDATE subconscious_log SET decision = 'escalate', result = 'Waiting for approval again. {UPGRADE_NOTE}'
+        WHERE decision = 'in_progress'
+          AND id IN (SELECT log_id FROM subconscious_escalations WHERE note = '{UPGRADE_NOTE}')""",
     "CREATE INDEX idx_escalations_carrying_out ON subconscious_escalations (carrying_out) WHERE carrying_out = 1",
     """CREATE INDEX idx_escalations_waiting ON subconscious_escalations (waits_for_model)
        WHERE waits_for_model = 1""",

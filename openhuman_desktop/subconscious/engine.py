@@ -38,6 +38,9 @@ CANCELLED_SHUTDOWN = "Cancelled: the app was shutting down"
 INTERRUPTED_APPROVAL = "The approved run was interrupted when the app stopped, after it had begun using tools."
 NOT_RUN_DISABLED = ("Not carried out: the task was disabled before the approved action ran; enable it and press "
                     "Go ahead, or Skip.")
+MAX_RESTARTS = 2
+STOPPED_EACH_TIME = ("Not carried out: the app stopped each time it began this action (before it used any tool). "
+                     "Press Go ahead to try again, or Skip.")
 RETRYING_APPROVAL = "Approved — the reasoning model answers again; carrying out the recommended action…"
 REMOVED_MID_TICK = "Cancelled: the task was removed while the assistant was looking at it."
 DISABLED_MID_TICK = "Cancelled: the task was disabled while the assistant was looking at it; no card was raised."
@@ -117,13 +120,15 @@ class SubconsciousEngine:
         for escalation in await self._store.escalations.carrying_out():
             task = await self._store.tasks.get(escalation.task_id)
             effects = await self._store.escalations.effects(escalation.id)
-            if task is None or not task.enabled or task.completed:
+            if task is None or not task.enabled:
                 await self._reopen(escalation, _joined(NOT_RUN_DISABLED, effects_note(effects)))
             elif effects:
                 await self._reopen(escalation, _joined(
                     INTERRUPTED_APPROVAL, effects_note(effects),
                     "Press Go ahead to finish it (completed calls are not repeated), or Skip.",
                 ))
+            elif await self._store.escalations.count_restart(escalation.id) > MAX_RESTARTS:
+                await self._reopen(escalation, STOPPED_EACH_TIME)  # never a crash loop
             else:
                 log.info("approved escalation %s had not started when the app stopped; carrying it out now",
                          escalation.id)

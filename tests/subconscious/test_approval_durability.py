@@ -223,3 +223,23 @@ async def test_skip_between_the_outage_and_the_retry_wins(tmp_path: Path, monkey
         assert (await h.row(task.id)).decision == "dismissed"
         with pytest.raises(Conflict):
             await h.service.escalations_approve(escalation.id)
+
+
+async def test_an_approval_that_stops_the_app_each_time_is_not_retried_forever(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    async with open_harness(tmp_path, monkeypatch) as h:
+        _, escalation = await escalate_once(h)
+        monkeypatch.setattr(h.engine, "approve", lambda escalation: None)
+        await h.service.escalations_approve(escalation.id)
+    monkeypatch.undo()
+    for _ in range(2):  # each start carries it out again, and the app stops in the middle of it again
+        async with open_harness(tmp_path, monkeypatch, start=False) as h:
+            h.reasoning.execute = lambda body: Reply(content="too late", delay=30)
+            await h.start()
+            assert h.openai is not None
+            await h.wait_for_requests(1, h.openai, "execution")
+    async with open_harness(tmp_path, monkeypatch) as h:
+        [card] = await h.escalations()
+        assert card.status == "pending" and "stopped each time" in card.note
+        assert approved_runs(h) == []
