@@ -456,6 +456,8 @@ class SubconsciousEngine:
             updated = await self._store.tasks.get(task.id)
             if updated:
                 self._bus.publish(events.TaskChanged(updated))
+        if outcome.decision != "failed":
+            await self.retry_waiting_approvals()  # the reasoning model answers: approvals waiting for it can run
 
     async def _reopen(self, escalation: Escalation, note: str, *, waits_for_model: bool = False) -> None:
         """An approval that did not (or not wholly) run: the card comes back with ``note`` saying why and what

@@ -243,3 +243,33 @@ async def test_an_approval_that_stops_the_app_each_time_is_not_retried_forever(
         [card] = await h.escalations()
         assert card.status == "pending" and "stopped each time" in card.note
         assert approved_runs(h) == []
+
+
+async def test_an_approved_run_that_reaches_the_model_starts_the_approvals_waiting_for_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    async with open_harness(tmp_path, monkeypatch) as h:
+        first = await h.add_task("Check urgent emails", intent="read")
+        second = await h.add_task("Check the bank's emails", intent="read")
+        h.local.decide = lambda task_id, title: {"decision": "escalate", "reason": "mail"}
+        h.reasoning.execute = lambda body: Reply(content=ANSWER)
+        await h.tick()
+        cards = {card.task_id: card for card in await h.escalations()}
+        h.reasoning.execution_replies.append(Reply(status=503, error="overloaded"))
+        await h.service.escalations_approve(cards[first.id].id)
+
+        async def waiting() -> bool:
+            return bool(await h.services.store.escalations.waiting_for_model())
+
+        await h.wait_until(waiting)
+        h.reasoning.execute = lambda body: Reply(content="Done.")
+        await h.service.escalations_approve(cards[second.id].id)
+        for card in cards.values():
+            await settled(h, card.log_id or "")
+
+        async def both_done() -> bool:
+            statuses = [c.status for c in await h.escalations()]
+            decisions = [(await h.row(task.id)).decision for task in (first, second)]
+            return statuses == ["approved", "approved"] and decisions == ["act", "act"]
+
+        await h.wait_until(both_done)
