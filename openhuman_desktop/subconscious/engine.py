@@ -506,9 +506,19 @@ class SubconsciousEngine:
             entries = await self._store.log.finish_many(finished, now, tx=tx)
             tasks = await self._store.tasks.advance_many(advances, now, tx=tx)
         self._publish_rows(entries)
-        if self._bus.follows(events.TaskChanged):
-            for task in tasks:
+        if self._bus.follows(events.TaskChanged) and tasks:
+            # The snapshots are the tick's own, built from the tasks as they were when it began: the window is
+            # told the tasks as they are now, so one removed or disabled meanwhile stays so (issue 9, item 6).
+            for task in await self._as_they_are_now(tasks):
                 self._bus.publish(events.TaskChanged(task))
+
+    async def _as_they_are_now(self, tasks: Sequence[Task]) -> list[Task]:
+        """The tasks among ``tasks`` that still exist, read again (one by one when few, else all at once)."""
+        if len(tasks) <= 16:
+            found = [await self._store.tasks.get(task.id) for task in tasks]
+            return [task for task in found if task is not None]
+        wanted = {task.id for task in tasks}
+        return [task for task in await self._store.tasks.list() if task.id in wanted]
 
     def _publish_rows(self, entries: Sequence[LogEntry]) -> None:
         if self._bus.follows(events.ActivityLogged):  # headless, nobody does: a tick has thousands

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from openhuman_desktop import events
 from openhuman_desktop.orchestration import EffectsJournal
 from openhuman_desktop.store import Escalation, Task
 from openhuman_desktop.subconscious.decisions import Decision, Evaluation, Evaluator, Executor, Outcome, Report
@@ -189,3 +190,28 @@ async def test_an_act_row_without_tools_says_so(tmp_path: Path, monkeypatch: pyt
         row = await h.row(task.id)
         assert row.decision == "act"
         assert row.result.endswith("No tools were used.")
+
+
+@pytest.mark.parametrize("remove", [True, False])
+async def test_the_window_is_not_told_a_stale_task_after_the_tick(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, remove: bool
+) -> None:
+    async with open_harness(tmp_path, monkeypatch) as h:
+        task = await h.add_task("Check urgent emails", intent="read")
+        engine = h.engine
+        monkeypatch.setattr(engine, "_evaluator", RemovingEvaluator(engine._evaluator, h, task.id, remove=remove))
+        seen: list[object] = []
+        h.services.bus.subscribe(events.TaskChanged, seen.append)
+        h.services.bus.subscribe(events.TaskRemoved, seen.append)
+        h.local.decide = lambda task_id, title: "noop"
+        await h.tick()
+        assert (await h.state()).consecutive_failures == 0
+        assert (await h.row(task.id)).decision == "noop"
+
+        mine = [e for e in seen if getattr(e, "task_id", None) == task.id
+                or getattr(getattr(e, "task", None), "id", None) == task.id]
+        if remove:
+            assert isinstance(mine[-1], events.TaskRemoved), "a removed task is not brought back by the tick"
+        else:
+            last = mine[-1]
+            assert isinstance(last, events.TaskChanged) and not last.task.enabled, "still shown disabled"
