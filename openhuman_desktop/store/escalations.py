@@ -12,6 +12,8 @@ from openhuman_desktop.store.records import ESCALATION_COLUMNS, LOG_COLUMNS, Esc
 _SELECT = f"SELECT {ESCALATION_COLUMNS} FROM subconscious_escalations"
 _BY_ID = f"{_SELECT} WHERE id = ?"
 _LOG_BY_ID = f"SELECT {LOG_COLUMNS} FROM subconscious_log WHERE id = ?"
+# Skips are remembered for a day (subconscious/declined.py); older ones are kept a while for nobody, then dropped.
+DECLINED_KEPT_SECONDS = 30 * 86_400.0
 
 
 @dataclass(frozen=True)
@@ -203,6 +205,8 @@ class EscalationRepository:
                        SELECT task_id, description, ? FROM subconscious_escalations WHERE id = ?""",
                     (now, escalation_id),
                 )
+                await tx.execute("DELETE FROM declined_recommendations WHERE declined_at < ?",
+                                 (now - DECLINED_KEPT_SECONDS,))
             return await self._with_row(tx, escalation_id, "dismissed", "Skipped", now)
 
     async def declined_since(self, task_id: str, since: float) -> builtins.list[tuple[str, float]]:

@@ -85,3 +85,12 @@ async def test_an_approval_interrupted_under_an_older_version_is_a_card_again_af
         assert await store.escalations.carrying_out() == []
     finally:
         await store.aclose()
+
+
+async def test_old_skips_are_dropped(store: SubconsciousStore) -> None:
+    task = await add_task(store)
+    for at in (NOW, NOW + 40 * 86_400):
+        card = await store.escalations.create(task_id=task.id, log_id=None, title="t", description=f"d{at}",
+                                              priority="normal", now=at)
+        await store.escalations.dismiss(card.id, at, remember=True)
+    assert await store.escalations.declined_since(task.id, 0) == [(f"d{NOW + 40 * 86_400}", NOW + 40 * 86_400)]
