@@ -112,6 +112,10 @@ class Services:
             if not health.ok:
                 log.warning("model %s: %s", tier, health.message)
             self.bus.publish(events.StatusChanged())
+        if tier == "reasoning" and health.ok and not self._closed:
+            # A Go ahead that found the reasoning model down waits for it; it answers a check again, so try.
+            # (Should the model still fail the real call, the card comes back, and the next check retries.)
+            await self.engine.retry_waiting_approvals()
 
     async def aclose(self) -> None:
         """Stop producers first (ticks, heartbeat, watchers, RPC), then close clients and databases.

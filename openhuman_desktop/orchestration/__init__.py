@@ -1,5 +1,12 @@
 """The orchestration core: agentic-v1's tool loop now; the run-ledger state machine grows here."""
 
-from openhuman_desktop.orchestration.tool_loop import ToolLoopResult, run_tool_loop
+from openhuman_desktop.orchestration.tool_loop import (
+    CallKey,
+    EffectsJournal,
+    ToolCallRecord,
+    ToolLoopResult,
+    canonical_arguments,
+    run_tool_loop,
+)
 
-__all__ = ["ToolLoopResult", "run_tool_loop"]
+__all__ = ["CallKey", "EffectsJournal", "ToolCallRecord", "ToolLoopResult", "canonical_arguments", "run_tool_loop"]

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import json
 import logging
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any, Protocol
 
 from openhuman_desktop.llm.base import ChatRequest, LlmClient, Message
 from openhuman_desktop.skills.base import Tool, ToolResult
@@ -17,13 +19,59 @@ FINAL_ANSWER_PROMPT = "You have used all your steps. Give your final answer now,
 
 
 @dataclass(frozen=True)
+class CallKey:
+    """What makes two tool calls the same call: the tool, its arguments as canonical JSON, and which
+    occurrence of that identical call this is within the run (the second identical append is its own call)."""
+
+    tool: str
+    arguments: str
+    occurrence: int
+
+
+@dataclass(frozen=True)
+class ToolCallRecord:
+    """One tool call of a run, for its trace: ``replayed`` when the journal answered instead of the tool."""
+
+    name: str
+    arguments: Any
+    is_error: bool
+    replayed: bool = False
+
+
+class EffectsJournal(Protocol):
+    """Where the tool calls that change something are recorded, so a retried run does not repeat them.
+
+    The loop asks ``recorded`` first; a call with a recorded result is not run again. Otherwise it records
+    the ``intent`` before the call and the ``result`` after it.
+    """
+
+    async def recorded(self, key: CallKey) -> ToolResult | None:
+        """The result of this call if it completed in an earlier attempt, else None."""
+        ...
+
+    async def intent(self, key: CallKey) -> None:
+        """The call is about to run."""
+        ...
+
+    async def result(self, key: CallKey, result: ToolResult) -> None:
+        """The call ran and returned ``result``."""
+        ...
+
+
+def canonical_arguments(arguments: object) -> str:
+    """Arguments as canonical JSON (sorted keys, no spaces): the same call always gives the same text."""
+    return json.dumps(arguments, sort_keys=True, separators=(",", ":"), ensure_ascii=False, default=str)
+
+
+@dataclass(frozen=True)
 class ToolLoopResult:
-    """The final answer and what it took."""
+    """The final answer and what it took (``calls``: every tool call in order, with how it went)."""
 
     text: str
     steps: int
     tools_called: tuple[str, ...]
     model_calls: int
+    calls: tuple[ToolCallRecord, ...] = ()
 
 
 async def _call(tool: Tool | None, name: str, arguments: object, offered: Sequence[str]) -> ToolResult:
@@ -48,11 +96,14 @@ async def run_tool_loop(
     *,
     max_steps: int = 8,
     timeout: float = 300.0,
+    journal: EffectsJournal | None = None,
 ) -> ToolLoopResult:
     """Let the model use ``tools`` for at most ``max_steps`` rounds.
 
     Only the tools passed in are offered *and* executable: a call to any other tool (a withheld
-    write tool, say) is refused and the model is told so.
+    write tool, say) is refused and the model is told so. With a ``journal``, every call of a tool that
+    writes is journaled, and one that completed in an earlier attempt returns its recorded result
+    instead of running again.
 
     Raises:
         LlmUnavailable / LlmReplyError: from the client.
@@ -61,21 +112,39 @@ async def run_tool_loop(
     specs = [tool.spec for tool in tools]
     history = list(messages)
     called: list[str] = []
+    records: list[ToolCallRecord] = []
+    seen: Counter[tuple[str, str]] = Counter()
     calls = 0
     for step in range(1, max_steps + 1):
         response = await client.chat(ChatRequest(history, tools=specs, timeout=timeout))
         calls += 1
         if not response.tool_calls:
-            return ToolLoopResult(response.content.strip(), step, tuple(called), calls)
+            return ToolLoopResult(response.content.strip(), step, tuple(called), calls, tuple(records))
         history.append(Message("assistant", response.content, tool_calls=response.tool_calls))
         for call in response.tool_calls:
             called.append(call.name)
-            result = await _call(by_name.get(call.name), call.name, call.arguments, list(by_name))
-            log.info("step %d: tool %s → %s", step, call.name, "error" if result.is_error else "ok")
+            tool = by_name.get(call.name)
+            replayed = False
+            if journal is not None and tool is not None and tool.writes and isinstance(call.arguments, dict):
+                arguments = canonical_arguments(call.arguments)
+                seen[(call.name, arguments)] += 1
+                key = CallKey(call.name, arguments, seen[(call.name, arguments)])
+                recorded = await journal.recorded(key)
+                if recorded is not None:
+                    result, replayed = recorded, True
+                else:
+                    await journal.intent(key)
+                    result = await _call(tool, call.name, call.arguments, list(by_name))
+                    await journal.result(key, result)
+            else:
+                result = await _call(tool, call.name, call.arguments, list(by_name))
+            records.append(ToolCallRecord(call.name, call.arguments, result.is_error, replayed))
+            log.info("step %d: tool %s → %s", step, call.name,
+                     "already done (recorded result)" if replayed else "error" if result.is_error else "ok")
             text = result.text if len(result.text) <= MAX_TOOL_OUTPUT else result.text[:MAX_TOOL_OUTPUT] + "\n[cut]"
             payload = json.dumps({"error": text}) if result.is_error else text
             history.append(Message("tool", payload, tool_name=call.name, tool_call_id=call.id))
     history.append(Message("user", FINAL_ANSWER_PROMPT))
     response = await client.chat(ChatRequest(history, timeout=timeout))
     calls += 1
-    return ToolLoopResult(response.content.strip(), max_steps, tuple(called), calls)
+    return ToolLoopResult(response.content.strip(), max_steps, tuple(called), calls, tuple(records))

@@ -18,6 +18,9 @@ _TIE_WINDOW_SECONDS = 1.0
 _PROTECTED = """decision != 'in_progress' AND id NOT IN
     (SELECT log_id FROM subconscious_escalations WHERE status = 'pending' AND log_id IS NOT NULL)"""
 
+_NOT_A_RUNNING_APPROVAL = """ AND id NOT IN
+    (SELECT log_id FROM subconscious_escalations WHERE carrying_out = 1 AND log_id IS NOT NULL)"""
+
 _BY_ID = f"SELECT {LOG_COLUMNS} FROM subconscious_log WHERE id = ?"
 _NEWEST_FIRST = "ORDER BY created_at DESC, id DESC LIMIT ?"
 _RECENT = "INDEXED BY idx_log_task_recent"
@@ -193,7 +196,10 @@ class ActivityLogRepository:
 
     async def cancel_in_progress(self, reason: str, now: float, generation: int | None = None) -> list[LogEntry]:
         """Mark ``in_progress`` rows ``cancelled`` — all of them, or one tick's (``generation``)."""
-        where = "decision = 'in_progress'" + (" AND generation = ?" if generation is not None else "")
+        # A row behind an approval being carried out belongs to that run, not to a tick (it keeps the
+        # generation of the tick that raised the card): the run settles it, or start-up recovery does.
+        where = ("decision = 'in_progress'" + (" AND generation = ?" if generation is not None else "")
+                 + _NOT_A_RUNNING_APPROVAL)
         params: tuple[object, ...] = (generation,) if generation is not None else ()
         async with self._db.transaction() as tx:
             rows = await tx.fetchall(f"SELECT id FROM subconscious_log WHERE {where}", params)

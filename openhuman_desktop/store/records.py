@@ -13,7 +13,7 @@ JsonDict = dict[str, Any]
 TASK_COLUMNS = ("id, title, source, recurrence, enabled, last_run_at, next_run_at, completed, created_at, intent, "
                 "origin, intent_source, updated_at")
 LOG_COLUMNS = "id, task_id, tick_at, decision, result, duration_ms, created_at, task_title, generation"
-ESCALATION_COLUMNS = "id, task_id, log_id, title, description, priority, status, created_at, resolved_at"
+ESCALATION_COLUMNS = "id, task_id, log_id, title, description, priority, status, created_at, resolved_at, note"
 
 
 @dataclass(frozen=True)
@@ -109,6 +109,7 @@ class Escalation:
     status: str
     created_at: float
     resolved_at: float | None
+    note: str = ""  # why the card came back and what already ran; "" when none
 
     @classmethod
     def from_row(cls, row: sqlite3.Row) -> Escalation:
@@ -119,5 +120,5 @@ class Escalation:
         return {
             "id": self.id, "task_id": self.task_id, "log_id": self.log_id, "title": self.title,
             "description": self.description, "priority": self.priority, "status": self.status,
-            "created_at": self.created_at, "resolved_at": self.resolved_at,
+            "created_at": self.created_at, "resolved_at": self.resolved_at, "note": self.note,
         }

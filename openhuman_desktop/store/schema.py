@@ -170,4 +170,53 @@ _V4: Migration = (
     "CREATE INDEX idx_escalations_log ON subconscious_escalations (log_id)",
 )
 
-MIGRATIONS: tuple[Migration, ...] = (_V1, _V2, _V3, _V4)
+# The approval gate's durability (issue 9, items 2, 3 and 5). ``note`` is what a card says about why it came
+# back; ``carrying_out`` is the run marker, set in the same commit as the approval and cleared in the same
+# commit as the run's outcome, so a crash between the two is found at start-up; ``waits_for_model`` marks a
+# card whose Go ahead could not run because the reasoning model was down (retried when it answers).
+# ``approval_effects`` journals the tool calls of approved runs (intent before, result after), keyed by the
+# escalation, the tool, the canonical JSON of its arguments and the occurrence of that same call in the run.
+# ``declined_recommendations`` remembers what the user skipped. An approved run left behind by an older
+# version (approved, its row still in progress) is a card again: that version kept no journal, so whether its
+# tools ran is unknown. ``run_attempts`` counts the starts that carried an approval out again after a crash.
+UPGRADE_NOTE = ("The approved run was interrupted when the app stopped, before this version kept track of what a "
+                "run has done; some of it may have happened. Press Go ahead to run it again, or Skip.")
+_V5: Migration = (
+    "ALTER TABLE subconscious_escalations ADD COLUMN note TEXT NOT NULL DEFAULT ''",
+    "ALTER TABLE subconscious_escalations ADD COLUMN carrying_out INTEGER NOT NULL DEFAULT 0",
+    "ALTER TABLE subconscious_escalations ADD COLUMN waits_for_model INTEGER NOT NULL DEFAULT 0",
+    "ALTER TABLE subconscious_escalations ADD COLUMN run_attempts INTEGER NOT NULL DEFAULT 0",
+    f"""UPDATE subconscious_escalations SET status = 'pending', resolved_at = NULL, note = '{UPGRADE_NOTE}'
+        WHERE status = 'approved'
+          AND log_id IN (SELECT id FROM subconscious_log WHERE decision = 'in_progress')""",
+    f"""UPDATE subconscious_log SET decision = 'escalate', result = 'Waiting for approval again. {UPGRADE_NOTE}'
+        WHERE decision = 'in_progress'
+          AND id IN (SELECT log_id FROM subconscious_escalations WHERE note = '{UPGRADE_NOTE}')""",
+    "CREATE INDEX idx_escalations_carrying_out ON subconscious_escalations (carrying_out) WHERE carrying_out = 1",
+    """CREATE INDEX idx_escalations_waiting ON subconscious_escalations (waits_for_model)
+       WHERE waits_for_model = 1""",
+    """
+    CREATE TABLE approval_effects (
+        escalation_id TEXT NOT NULL REFERENCES subconscious_escalations (id) ON DELETE CASCADE,
+        tool          TEXT NOT NULL,
+        arguments     TEXT NOT NULL,
+        occurrence    INTEGER NOT NULL,
+        status        TEXT NOT NULL CHECK (status IN ('started', 'done', 'failed')),
+        result        TEXT NOT NULL DEFAULT '',
+        started_at    REAL NOT NULL,
+        finished_at   REAL,
+        PRIMARY KEY (escalation_id, tool, arguments, occurrence)
+    )
+    """,
+    """
+    CREATE TABLE declined_recommendations (
+        id           INTEGER PRIMARY KEY,
+        task_id      TEXT NOT NULL REFERENCES subconscious_tasks (id) ON DELETE CASCADE,
+        action       TEXT NOT NULL,
+        declined_at  REAL NOT NULL
+    )
+    """,
+    "CREATE INDEX idx_declined_task ON declined_recommendations (task_id, declined_at)",
+)
+
+MIGRATIONS: tuple[Migration, ...] = (_V1, _V2, _V3, _V4, _V5)

@@ -6,6 +6,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Protocol
 
+from openhuman_desktop.orchestration import EffectsJournal
 from openhuman_desktop.store import Escalation, Task
 
 NOOP = "noop"
@@ -108,8 +109,13 @@ class Evaluator(Protocol):
 class Executor(Protocol):
     """Carries out decisions and approved escalations."""
 
-    async def execute(self, task: Task, decision: Decision, report: Report) -> Outcome:
+    async def execute(self, task: Task, decision: Decision, report: Report, declined: Sequence[str] = ()) -> Outcome:
+        """``declined``: recommendations the user skipped for this task lately (for the analysis prompt)."""
         ...
 
-    async def execute_approved(self, task: Task, escalation: Escalation) -> Outcome:
+    async def execute_approved(
+        self, task: Task, escalation: Escalation, journal: EffectsJournal | None = None,
+        already_done: Sequence[str] = (),
+    ) -> Outcome:
+        """``journal`` keeps the run's write calls; ``already_done`` lists those an earlier attempt completed."""
         ...

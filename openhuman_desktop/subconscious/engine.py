@@ -14,8 +14,9 @@ from openhuman_desktop import events
 from openhuman_desktop.clock import Clock
 from openhuman_desktop.config import Settings
 from openhuman_desktop.errors import AppError, LlmReplyError, LlmUnavailable, StoreUnavailable
-from openhuman_desktop.store import Advance, EngineState, Escalation, LogEntry, SubconsciousStore, Task
-from openhuman_desktop.subconscious import recurrence
+from openhuman_desktop.store import Advance, EngineState, Escalation, LogEntry, Resolution, SubconsciousStore, Task
+from openhuman_desktop.subconscious import declined, recurrence
+from openhuman_desktop.subconscious.approval_journal import ApprovalJournal, completed, effects_note
 from openhuman_desktop.subconscious.decisions import (
     ACT,
     ESCALATE,
@@ -35,9 +36,15 @@ log = logging.getLogger(__name__)
 
 CANCELLED_SUPERSEDED = "Cancelled: a newer tick (Run Now) replaced this one"
 CANCELLED_SHUTDOWN = "Cancelled: the app was shutting down"
-INTERRUPTED_APPROVAL = (
-    "Waiting for approval: the approved run was interrupted when the app stopped; approve again to retry"
-)
+INTERRUPTED_APPROVAL = "The approved run was interrupted when the app stopped, after it had begun using tools."
+NOT_RUN_DISABLED = ("Not carried out: the task was disabled before the approved action ran; enable it and press "
+                    "Go ahead, or Skip.")
+MAX_RESTARTS = 2
+STOPPED_EACH_TIME = ("Not carried out: the app stopped each time it began this action (before it used any tool). "
+                     "Press Go ahead to try again, or Skip.")
+RETRYING_APPROVAL = "Approved — the reasoning model answers again; carrying out the recommended action…"
+REMOVED_MID_TICK = "Cancelled: the task was removed while the assistant was looking at it."
+DISABLED_MID_TICK = "Cancelled: the task was disabled while the assistant was looking at it; no card was raised."
 PRUNE_EVERY_SECONDS = 3600.0
 CANCELLED_CRASH = "Cancelled: the app stopped while this was running"
 GENERATION_KEY = "tick_generation"
@@ -115,8 +122,7 @@ class SubconsciousEngine:
 
     async def start(self) -> None:
         """Recover from a crash (rows left ``in_progress``), load the state, start the heartbeat."""
-        for escalation in await self._store.escalations.interrupted():
-            await self._reopen(escalation, INTERRUPTED_APPROVAL)
+        await self._recover_approvals()
         for entry in await self._store.log.cancel_in_progress(CANCELLED_CRASH, self._clock.now()):
             log.info("log row %s was left in progress by a crash; marked cancelled", entry.id)
             self._bus.publish(events.ActivityLogged(entry))
@@ -129,6 +135,48 @@ class SubconsciousEngine:
         if await self._store.state.get("paused") == "1":
             self.heartbeat.pause()
         self._supervisor.spawn(self.heartbeat.run(), name="heartbeat")
+
+    async def _recover_approvals(self) -> None:
+        """Approvals whose run did not finish (a crash or a shutdown came in between): one that had not
+        used a tool yet is simply carried out (the user pressed Go ahead); one cut short after it began
+        using tools comes back as a card that says what was already done; one whose task was disabled
+        meanwhile comes back without running."""
+        for escalation in await self._store.escalations.carrying_out():
+            task = await self._store.tasks.get(escalation.task_id)
+            effects = await self._store.escalations.effects(escalation.id)
+            if task is None or not task.enabled:
+                await self._reopen(escalation, _joined(NOT_RUN_DISABLED, effects_note(effects)))
+            elif effects:
+                await self._reopen(escalation, _joined(
+                    INTERRUPTED_APPROVAL, effects_note(effects),
+                    "Press Go ahead to finish it (completed calls are not repeated), or Skip.",
+                ))
+            elif await self._store.escalations.count_restart(escalation.id) > MAX_RESTARTS:
+                await self._reopen(escalation, STOPPED_EACH_TIME)  # never a crash loop
+            else:
+                log.info("approved escalation %s had not started when the app stopped; carrying it out now",
+                         escalation.id)
+                self.approve(escalation)
+
+    async def retry_waiting_approvals(self) -> int:
+        """Carry out the approvals that could not run because the reasoning model was down (call it once the
+        model answers again). Each is approved again atomically, only if it still waits: a Skip or a Go
+        ahead in between wins.
+
+        Returns:
+            How many approvals were started.
+        """
+        started = 0
+        for escalation in await self._store.escalations.waiting_for_model():
+            resolved = await self._store.escalations.approve_waiting(escalation.id, self._clock.now(),
+                                                                     RETRYING_APPROVAL)
+            if resolved is None:
+                continue
+            log.info("approved escalation %s: retrying now that the reasoning model answers", escalation.id)
+            self._publish_resolution(resolved)
+            self.approve(resolved.escalation)
+            started += 1
+        return started
 
     async def aclose(self) -> None:
         """Cancel a tick in flight (its rows are recorded as cancelled)."""
@@ -170,7 +218,8 @@ class SubconsciousEngine:
         self._bus.publish(events.StatusChanged())
 
     def approve(self, escalation: Escalation) -> None:
-        """Execute an approved escalation in the background (the store already made it approved once)."""
+        """Execute an approved escalation in the background (the store already made it approved, with its run
+        marker, once)."""
         self._supervisor.spawn(self._run_approved(escalation), name=f"approved-{escalation.id[:8]}")
 
     @property
@@ -387,12 +436,24 @@ class SubconsciousEngine:
         return "ok"
 
     async def _carry_out(self, task: Task, decision: Decision, report: Report, row: LogEntry, tick_at: float) -> None:
+        # The user may have removed or disabled the task while the tick looked at it: each task's outcome is
+        # written on its own terms, and neither case may fail the tick (issue 9, item 6).
+        current = await self._store.tasks.get(task.id)
+        if current is None or not current.enabled:
+            await self._settle([(row, "cancelled", REMOVED_MID_TICK if current is None else DISABLED_MID_TICK)],
+                               tick_at)
+            return
+        skipped: list[tuple[str, float]] = []
+        if not task.is_write:  # only analysis-only runs recommend
+            skipped = await self._store.escalations.declined_since(
+                task.id, self._clock.now() - declined.DECLINE_MEMORY_SECONDS
+            )
         if decision.decision == ESCALATE:
             await self._update_row(row, "Escalated to agentic-v1…")
         elif decision.decision == ACT:
             await self._update_row(row, "Working on it…")
         try:
-            outcome = await self._executor.execute(task, decision, report)
+            outcome = await self._executor.execute(task, decision, report, declined.declined_lines(skipped))
         except asyncio.CancelledError:
             raise
         except AppError as exc:
@@ -400,68 +461,92 @@ class SubconsciousEngine:
         except Exception as exc:
             log.exception("executing task %s failed", task.id)
             outcome = Outcome("failed", f"Execution failed unexpectedly ({type(exc).__name__}); see the log file.")
-        if outcome.escalation is not None:
-            escalation = await self._store.escalations.create(
-                task_id=task.id, log_id=row.id, title=outcome.escalation.title,
-                description=outcome.escalation.description, priority=outcome.escalation.priority,
-                now=self._clock.now(),
-            )
-            self._bus.publish(events.EscalationChanged(escalation))
-            self._bus.publish(events.Notified("Approval needed", escalation.title))
+        proposed = outcome.escalation
+        if proposed is not None:
+            repeat = declined.matching(proposed.description, skipped)
+            if repeat is not None:
+                log.info("task %s: recommendation skipped by the user at %s; not asked again", task.id, repeat[1])
+                outcome = Outcome(NOOP, declined.not_asked_again(repeat[0], repeat[1]))
+            else:
+                escalation = await self._store.escalations.raise_for_task(
+                    task_id=task.id, log_id=row.id, title=proposed.title, description=proposed.description,
+                    priority=proposed.priority, now=self._clock.now(),
+                )
+                if escalation is None:  # removed or disabled while the analysis ran
+                    gone = await self._store.tasks.get(task.id) is None
+                    reason = REMOVED_MID_TICK if gone else _joined(
+                        DISABLED_MID_TICK, f"It would have recommended: {proposed.description}")
+                    await self._settle([(row, "cancelled", reason)], tick_at)
+                    return
+                self._bus.publish(events.EscalationChanged(escalation))
+                self._bus.publish(events.Notified("Approval needed", escalation.title))
         await self._settle([(row, outcome.decision, outcome.result)], tick_at,
                            advance=[task] if outcome.decision != "failed" else [], completes=outcome.completes_task)
 
     async def _run_approved(self, escalation: Escalation) -> None:
+        """Carry out an approved escalation; its outcome, the end of its run marker and (a ``once`` task's)
+        completion are one commit. Its write calls are journaled, so a retry does not repeat them. While the
+        reasoning model is down the approval is not consumed: the card comes back and waits for the model."""
         task = await self._store.tasks.get(escalation.task_id)
         if task is None:
             log.warning("approved escalation %s: its task is gone", escalation.id)
             return
+        if not task.enabled:
+            await self._reopen(escalation, NOT_RUN_DISABLED)
+            return
         started = self._clock.now()
-        if escalation.log_id:
-            entry = await self._store.log.finish(
-                escalation.log_id, "in_progress", "Approved — carrying out the recommended action…", None,
-                started, only_in_progress=False,
-            )
-            if entry:
-                self._bus.publish(events.ActivityLogged(entry))
+        done = completed(await self._store.escalations.effects(escalation.id))
+        journal = ApprovalJournal(self._store.escalations, escalation.id, self._clock)
         try:
-            outcome = await self._executor.execute_approved(task, escalation)
+            outcome = await self._executor.execute_approved(task, escalation, journal, done)
         except asyncio.CancelledError:
-            await asyncio.shield(self._reopen(escalation, INTERRUPTED_APPROVAL))
+            # Shutting down: the approval keeps its run marker, and the next start carries it out or (if it
+            # had begun using tools) brings the card back saying what was done.
             raise
+        except LlmUnavailable as exc:
+            reason = str(exc).rstrip(". ")
+            note = (f"Go ahead could not run: {reason}. It runs by itself once the reasoning model answers again, "
+                    "or press Go ahead again.")
+            effects = effects_note(await self._store.escalations.effects(escalation.id))
+            log.info("approved escalation %s waits for the reasoning model: %s", escalation.id, reason)
+            await self._reopen(escalation, _joined(note, effects), waits_for_model=True)
+            return
         except AppError as exc:
             outcome = Outcome("failed", str(exc))
         except Exception as exc:
             log.exception("approved escalation %s failed", escalation.id)
             outcome = Outcome("failed", f"Execution failed unexpectedly ({type(exc).__name__}); see the log file.")
-        duration = int((self._clock.now() - started) * 1000)
-        if escalation.log_id:
-            entry = await self._store.log.finish(
-                escalation.log_id, outcome.decision, outcome.result, duration, self._clock.now(),
-                only_in_progress=False,
-            )
-            if entry:
-                self._bus.publish(events.ActivityLogged(entry))
+        now = self._clock.now()
+        resolved = await self._store.escalations.finish_run(
+            escalation.id, now, decision=outcome.decision, result=outcome.result,
+            duration_ms=int((now - started) * 1000), complete_task=outcome.decision != "failed",
+        )
+        if resolved is not None:
+            self._publish_resolution(resolved)
         if outcome.decision != "failed" and task.recurrence == recurrence.ONCE:
-            updated = await self._store.tasks.update(task.id, self._clock.now(), completed=True)
+            updated = await self._store.tasks.get(task.id)
             if updated:
                 self._bus.publish(events.TaskChanged(updated))
-        self._bus.publish(events.StatusChanged())
+        if outcome.decision != "failed":
+            await self.retry_waiting_approvals()  # the reasoning model answers: approvals waiting for it can run
 
-    async def _reopen(self, escalation: Escalation, reason: str) -> None:
-        """An approved run that did not finish: the card comes back, so the approval is never silently lost
-        and the action never runs twice without the user saying so."""
-        reopened = await self._store.escalations.reopen(escalation.id)
-        if reopened is None:
+    async def _reopen(self, escalation: Escalation, note: str, *, waits_for_model: bool = False) -> None:
+        """An approval that did not (or not wholly) run: the card comes back with ``note`` saying why and what
+        already ran, so the approval is never silently lost and nothing runs twice without the user saying so."""
+        resolved = await self._store.escalations.back_to_card(
+            escalation.id, self._clock.now(), note=note, row_text=f"Waiting for approval again. {note}",
+            waits_for_model=waits_for_model,
+        )
+        if resolved is None:
             return
-        log.info("approved escalation %s was interrupted; it waits for approval again", escalation.id)
-        self._bus.publish(events.EscalationChanged(reopened))
-        if escalation.log_id:
-            entry = await self._store.log.finish(
-                escalation.log_id, ESCALATE, reason, None, self._clock.now(), only_in_progress=False
-            )
-            if entry:
-                self._bus.publish(events.ActivityLogged(entry))
+        log.info("approved escalation %s is a card again: %s", escalation.id, note)
+        self._publish_resolution(resolved)
+
+    def _publish_resolution(self, resolved: Resolution) -> None:
+        self._bus.publish(events.EscalationChanged(resolved.escalation))
+        if resolved.row is not None:
+            self._bus.publish(events.ActivityLogged(resolved.row))
+        self._bus.publish(events.StatusChanged())
 
     # --- helpers --------------------------------------------------------------------------------
 
@@ -492,9 +577,19 @@ class SubconsciousEngine:
             entries = await self._store.log.finish_many(finished, now, tx=tx)
             tasks = await self._store.tasks.advance_many(advances, now, tx=tx)
         self._publish_rows(entries)
-        if self._bus.follows(events.TaskChanged):
-            for task in tasks:
+        if self._bus.follows(events.TaskChanged) and tasks:
+            # The snapshots are the tick's own, built from the tasks as they were when it began: the window is
+            # told the tasks as they are now, so one removed or disabled meanwhile stays so (issue 9, item 6).
+            for task in await self._as_they_are_now(tasks):
                 self._bus.publish(events.TaskChanged(task))
+
+    async def _as_they_are_now(self, tasks: Sequence[Task]) -> list[Task]:
+        """The tasks among ``tasks`` that still exist, read again (one by one when few, else all at once)."""
+        if len(tasks) <= 16:
+            found = [await self._store.tasks.get(task.id) for task in tasks]
+            return [task for task in found if task is not None]
+        wanted = {task.id for task in tasks}
+        return [task for task in await self._store.tasks.list() if task.id in wanted]
 
     def _publish_rows(self, entries: Sequence[LogEntry]) -> None:
         if self._bus.follows(events.ActivityLogged):  # headless, nobody does: a tick has thousands
@@ -549,6 +644,10 @@ def _remedy(problem: str) -> str:
     if problem.startswith(("cannot reach", "lost the connection")) or "did not answer" in problem:
         return "Start that server, or correct [models.reasoning] in config.toml."
     return "See that server's log; the next escalation tries again."
+
+
+def _joined(*sentences: str) -> str:
+    return " ".join(sentence for sentence in sentences if sentence)
 
 
 def _advance(task: Task, tick_at: float, now: float, completes: bool) -> Advance:

@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import logging
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 from openhuman_desktop.errors import LlmUnavailable
 from openhuman_desktop.llm.base import LlmClient, Message
-from openhuman_desktop.orchestration import run_tool_loop
+from openhuman_desktop.orchestration import EffectsJournal, ToolLoopResult, run_tool_loop
 from openhuman_desktop.skills.base import SkillRegistry
 from openhuman_desktop.store import Escalation, Task
+from openhuman_desktop.subconscious.approval_journal import tools_line
 from openhuman_desktop.subconscious.decisions import ACT, ESCALATE, Decision, Outcome, ProposedEscalation, Report
 
 log = logging.getLogger(__name__)
@@ -57,6 +58,18 @@ def _clip(text: str) -> str:
     return text if len(text) <= MAX_RESULT else text[:MAX_RESULT] + "…"
 
 
+def _claimed(prefix: str, result: ToolLoopResult) -> str:
+    """A result row that claims an action: the model's words, then which tools really ran (issue 9, item 11)."""
+    return f"{_clip(prefix + result.text)}\n{tools_line(result.calls)}"
+
+
+def _declined_prompt(declined: Sequence[str]) -> str:
+    if not declined:
+        return ""
+    return ("\n\nThe user declined these recommendations for this task recently; do not recommend them (or "
+            "the same in other words) again:\n" + "\n".join(declined))
+
+
 class TaskExecutor:
     """Routes a decision to the right model, tools and permissions.
 
@@ -86,13 +99,15 @@ class TaskExecutor:
             raise LlmUnavailable(f"No {which} model is configured: add a {table} table to config.toml.")
         return client
 
-    async def _run(self, which: str, system: str, user: str, *, writes: bool) -> str:
+    async def _run(self, which: str, system: str, user: str, *, writes: bool,
+                   journal: EffectsJournal | None = None) -> ToolLoopResult:
         tools = self._skills.tools(include_writes=writes)
         result = await run_tool_loop(
-            self._client(which), [Message("system", system), Message("user", user)], tools, max_steps=self._max_steps
+            self._client(which), [Message("system", system), Message("user", user)], tools, max_steps=self._max_steps,
+            journal=journal,
         )
         log.info("%s run: %d steps, tools %s", which, result.steps, ", ".join(result.tools_called) or "none")
-        return result.text
+        return result
 
     @staticmethod
     def _task_prompt(task: Task, decision: Decision, report: Report) -> str:
@@ -100,36 +115,53 @@ class TaskExecutor:
         return (f"Task: {task.title}\nWhy now: {decision.reason or '(no reason given)'}\n\n"
                 f"Situation report (for this task only):\n{report.for_task()}")
 
-    async def execute(self, task: Task, decision: Decision, report: Report) -> Outcome:
-        """Carry out ``act`` or ``escalate`` for one task."""
+    async def execute(self, task: Task, decision: Decision, report: Report, declined: Sequence[str] = ()) -> Outcome:
+        """Carry out ``act`` or ``escalate`` for one task.
+
+        Args:
+            declined: the recommendations the user skipped for this task lately, one line each; an
+                analysis-only prompt lists them so the model does not recommend them again.
+        """
         prompt = self._task_prompt(task, decision, report)
         if decision.decision == ACT:
             if task.is_write:
-                text = await self._run("local", ACT_PROMPT, prompt, writes=True)
-                return Outcome(ACT, _clip(text), completes_task=True)
-            text = await self._run("local", ANALYSIS_PROMPT, prompt, writes=False)
-            return self._read_only_outcome(task, decision, text, label="")
+                result = await self._run("local", ACT_PROMPT, prompt, writes=True)
+                return Outcome(ACT, _claimed("", result), completes_task=True)
+            result = await self._run("local", ANALYSIS_PROMPT, prompt + _declined_prompt(declined), writes=False)
+            return self._read_only_outcome(task, decision, result, label="")
         if decision.decision == ESCALATE:
             if task.is_write:
-                text = await self._run("reasoning", WRITE_PROMPT, prompt, writes=True)
-                return Outcome(ACT, _clip(f"agentic-v1: {text}"), completes_task=True)
-            text = await self._run("reasoning", ANALYSIS_PROMPT, prompt, writes=False)
-            return self._read_only_outcome(task, decision, text, label="agentic-v1 (analysis only): ")
+                result = await self._run("reasoning", WRITE_PROMPT, prompt, writes=True)
+                return Outcome(ACT, _claimed("agentic-v1: ", result), completes_task=True)
+            result = await self._run("reasoning", ANALYSIS_PROMPT, prompt + _declined_prompt(declined), writes=False)
+            return self._read_only_outcome(task, decision, result, label="agentic-v1 (analysis only): ")
         return Outcome("noop", decision.reason or "Nothing new")
 
     @staticmethod
-    def _read_only_outcome(task: Task, decision: Decision, text: str, *, label: str) -> Outcome:
+    def _read_only_outcome(task: Task, decision: Decision, result: ToolLoopResult, *, label: str) -> Outcome:
         # Look for the line in the model's own text: a label in front would hide an answer's first line.
-        action = recommended_action(text)
+        action = recommended_action(result.text)
         if action is None:
-            return Outcome(ACT, label + _clip(text), completes_task=True)
+            return Outcome(ACT, _claimed(label, result), completes_task=True)
         return Outcome(
             ESCALATE, "Waiting for approval",
             escalation=ProposedEscalation(title=task.title, description=action[:2000], priority=decision.priority),
         )
 
-    async def execute_approved(self, task: Task, escalation: Escalation) -> Outcome:
-        """Run agentic-v1 with full permissions on the recommended action the user approved."""
+    async def execute_approved(
+        self, task: Task, escalation: Escalation, journal: EffectsJournal | None = None,
+        already_done: Sequence[str] = (),
+    ) -> Outcome:
+        """Run agentic-v1 with full permissions on the recommended action the user approved.
+
+        Args:
+            journal: where the run's write calls are journaled; a call completed by an earlier attempt of
+                this approval returns its recorded result instead of running again.
+            already_done: those completed calls, one line each, listed in the prompt ("do not repeat").
+        """
         prompt = f"Task: {task.title}\nApproved action: {escalation.description}"
-        text = await self._run("reasoning", APPROVED_PROMPT, prompt, writes=True)
-        return Outcome(ACT, _clip(f"agentic-v1 (approved): {text}"), completes_task=True)
+        if already_done:
+            prompt += ("\n\nAn earlier attempt of this action was interrupted. These tool calls are already done — "
+                       "do not repeat them; do only what is left:\n" + "\n".join(already_done))
+        result = await self._run("reasoning", APPROVED_PROMPT, prompt, writes=True, journal=journal)
+        return Outcome(ACT, _claimed("agentic-v1 (approved): ", result), completes_task=True)

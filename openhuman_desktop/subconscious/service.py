@@ -14,7 +14,7 @@ from openhuman_desktop import events
 from openhuman_desktop.clock import Clock
 from openhuman_desktop.config import Settings
 from openhuman_desktop.errors import Conflict, InvalidInput, NotFound
-from openhuman_desktop.store import Escalation, LogEntry, SubconsciousStore, Task
+from openhuman_desktop.store import Escalation, LogEntry, Resolution, SubconsciousStore, Task
 from openhuman_desktop.subconscious import heartbeat_file, recurrence
 from openhuman_desktop.subconscious.defaults import DEFAULT_TASKS
 from openhuman_desktop.subconscious.intent import INTENTS, READ, IntentClassifier
@@ -25,6 +25,7 @@ MAX_TITLE = 500
 # The origin and intent source of tasks the assistant adds with its tasks tool (read-only until confirmed).
 ASSISTANT = "assistant"
 ESCALATION_STATUSES = ("pending", "approved", "dismissed")
+APPROVED_RUNNING = "Approved — carrying out the recommended action…"
 
 
 class EngineControl(Protocol):
@@ -320,40 +321,45 @@ class SubconsciousService:
             raise InvalidInput("status", 'must be "pending", "approved" or "dismissed"')
         return await self.store.escalations.list(status if isinstance(status, str) else None)
 
-    async def _resolve(self, escalation_id: object, status: str) -> Escalation:
+    async def _resolve(self, escalation_id: object, status: str) -> Resolution:
+        """Approve or skip a pending card, with its log row, in one commit (so no crash can lose an approval)."""
         if not isinstance(escalation_id, str) or not escalation_id:
             raise InvalidInput("escalation_id", "must be a non-empty string")
         existing = await self.store.escalations.get(escalation_id)
         if existing is None:
             raise NotFound(f"There is no escalation with id {escalation_id!r}.")
-        resolved = await self.store.escalations.resolve(escalation_id, status, self._clock.now())
+        now = self._clock.now()
+        if status == "approved":
+            resolved = await self.store.escalations.approve(escalation_id, now, APPROVED_RUNNING)
+        else:
+            resolved = await self.store.escalations.dismiss(escalation_id, now, remember=True)
         if resolved is None:
             current = await self.store.escalations.get(escalation_id)
             now_status = current.status if current else "gone"
             raise Conflict(f"This escalation is already {now_status}; nothing was done.")
-        self._bus.publish(events.EscalationChanged(resolved))
+        self._bus.publish(events.EscalationChanged(resolved.escalation))
+        if resolved.row is not None:
+            self._bus.publish(events.ActivityLogged(resolved.row))
         self._bus.publish(events.StatusChanged())  # pending_escalations went down
         return resolved
 
     async def escalations_approve(self, escalation_id: object) -> str:
         """Approve a pending escalation; its action runs in the background, exactly once.
 
+        The approval and its run marker are one commit: after a crash at any point the approval either
+        runs at the next start or its card is back with a note saying why.
+
         Raises:
             NotFound: no such escalation. Conflict: it is not pending any more.
         """
-        escalation = await self._resolve(escalation_id, "approved")
-        log.info("escalation %s approved", escalation.id)
-        self.engine.approve(escalation)
-        return escalation.id
+        resolved = await self._resolve(escalation_id, "approved")
+        log.info("escalation %s approved", resolved.escalation.id)
+        self.engine.approve(resolved.escalation)
+        return resolved.escalation.id
 
     async def escalations_dismiss(self, escalation_id: object) -> str:
-        """Skip a pending escalation: nothing is executed and its log row reads "Skipped"."""
-        escalation = await self._resolve(escalation_id, "dismissed")
-        log.info("escalation %s dismissed", escalation.id)
-        if escalation.log_id:
-            entry = await self.store.log.finish(
-                escalation.log_id, "dismissed", "Skipped", None, self._clock.now(), only_in_progress=False
-            )
-            if entry is not None:
-                self._bus.publish(events.ActivityLogged(entry))
-        return escalation.id
+        """Skip a pending escalation: nothing is executed, its log row reads "Skipped", and the task's same
+        recommendation is not raised again for a day."""
+        resolved = await self._resolve(escalation_id, "dismissed")
+        log.info("escalation %s dismissed", resolved.escalation.id)
+        return resolved.escalation.id

@@ -524,31 +524,29 @@ def test_escalations_list_and_status_filter(app: AppProcess) -> None:
         "subconscious_escalations_list", {"status": "pending"})
 
 
-def test_approve_runs_once_and_then_conflicts(app: AppProcess) -> None:
+def test_approve_without_a_reasoning_model_brings_the_card_back_and_then_conflicts(app: AppProcess) -> None:
+    # Issue 9, item 2: Go ahead while no model answers does not consume the approval: the card comes back with
+    # a note saying why. (That an approval runs exactly once with a model is test_approval_crash_window_e2e.py.)
     escalation = insert_escalation(app)
-    pending_before = app.result("subconscious_status")["pending_escalations"]
     assert app.result("subconscious_escalations_approve", {"escalation_id": escalation["id"]}) == {
         "approved": escalation["id"]
     }
-    approved = [e for e in app.result("subconscious_escalations_list", {"status": "approved"})
-                if e["id"] == escalation["id"]]
-    assert len(approved) == 1
-    assert isinstance(approved[0]["resolved_at"], float)
-    assert app.result("subconscious_status")["pending_escalations"] == pending_before - 1
-    # The approved action runs in the background: its log row leaves "escalate" and reaches an outcome
-    # (here "failed": no model is reachable).
-    final = wait_until(
-        lambda: (row := log_row(app, escalation["task_id"], escalation["log_id"]))["decision"]
-        not in {"escalate", "in_progress"} and row,
-        what="the approved action to finish",
+    back = wait_until(
+        lambda: next((e for e in app.result("subconscious_escalations_list", {"status": "pending"})
+                      if e["id"] == escalation["id"] and e["note"]), None),
+        what="the card to come back",
     )
-    assert final["decision"] in {"act", "failed"}
+    assert back["note"].startswith("Go ahead could not run: ") and back["resolved_at"] is None
+    row = log_row(app, escalation["task_id"], escalation["log_id"])
+    assert row["decision"] == "escalate" and "could not run" in row["result"]
+    assert app.result("subconscious_escalations_dismiss", {"escalation_id": escalation["id"]}) == {
+        "dismissed": escalation["id"]
+    }
     assert_error(app.call("subconscious_escalations_approve", {"escalation_id": escalation["id"]}), -32002,
-                 "approved")
+                 "dismissed")
     assert_error(app.call("subconscious_escalations_dismiss", {"escalation_id": escalation["id"]}), -32002)
-    assert log_row(app, escalation["task_id"], escalation["log_id"]) == final
-    again = [e for e in app.result("subconscious_escalations_list") if e["id"] == escalation["id"]]
-    assert again == approved
+    [skipped] = [e for e in app.result("subconscious_escalations_list") if e["id"] == escalation["id"]]
+    assert skipped["status"] == "dismissed" and isinstance(skipped["resolved_at"], float)
 
 
 def test_dismiss_skips_and_then_conflicts(app: AppProcess) -> None:

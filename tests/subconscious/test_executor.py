@@ -158,7 +158,8 @@ async def test_an_empty_answer_still_reads_well(ollama: FakeOllama, local: Ollam
     ollama.script_chat(Reply(content="   "))
     executor = TaskExecutor(lambda: local, lambda: None, SkillRegistry())
     outcome = await executor.execute(make_task("read"), Decision("t1", "act", "why"), REPORT)
-    assert outcome.decision == "act" and outcome.result == "(the model gave no text)"
+    # issue 9 item 11: a row that claims an action also says which tools ran (here: none)
+    assert outcome.decision == "act" and outcome.result == "(the model gave no text)\nNo tools were used."
 
 
 # --- HTTP 429 from agentic-v1 ---------------------------------------------------------------------------

@@ -1,0 +1,196 @@
+"""The approve window under kill -9 (issue 9, items 2 and 3): the real headless app is killed at random points
+after Go ahead, restarted and checked, again and again. After every restart the approval either ran (its tool
+call exactly once) or its card is pending again with a note; never approved-with-nothing, and a tool call that
+had completed is never executed again."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import random
+import sqlite3
+import threading
+import time
+import uuid
+from collections import Counter
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+from tests.fakes.app_process import AppProcess
+from tests.fakes.engine_harness import (
+    API_KEY,
+    API_KEY_ENV,
+    REASONING_MODEL,
+    Brain,
+    Json,
+    config_text,
+    first_user_text,
+    last_is_tool_result,
+)
+from tests.fakes.model_servers import FakeOpenAI, Reply
+
+pytestmark = pytest.mark.e2e
+
+KILLS = 50
+MAX_KILL_DELAY = 0.030
+EFFECTS_FILE = "effects.log"
+ACTION_PREFIX = "append the line "
+
+
+@contextlib.contextmanager
+def database(path: Path) -> Iterator[sqlite3.Connection]:
+    connection = sqlite3.connect(path, timeout=10, isolation_level=None)
+    try:
+        yield connection
+    finally:
+        connection.close()
+
+
+def seed_card(db_file: Path, number: int) -> str:
+    """A read-only task whose analysis recommended an action: the task, its row and its pending card."""
+    now = time.time()
+    task_id, log_id, escalation_id = (str(uuid.uuid4()) for _ in range(3))
+    title = f"Crash-window task {number}"
+    with database(db_file) as db:
+        db.execute("BEGIN IMMEDIATE")
+        db.execute(
+            """INSERT INTO subconscious_tasks (id, title, source, recurrence, enabled, created_at, origin, intent,
+                   intent_source, updated_at) VALUES (?, ?, 'user', 'once', 1, ?, 'user', 'read', 'user', ?)""",
+            (task_id, title, now, now),
+        )
+        db.execute(
+            """INSERT INTO subconscious_log (id, task_id, tick_at, decision, result, created_at, task_title)
+               VALUES (?, ?, ?, 'escalate', 'Waiting for approval', ?, ?)""",
+            (log_id, task_id, now, now, title),
+        )
+        db.execute(
+            """INSERT INTO subconscious_escalations (id, task_id, log_id, title, description, priority, status,
+                   created_at) VALUES (?, ?, ?, ?, ?, 'normal', 'pending', ?)""",
+            (escalation_id, task_id, log_id, title, f"{ACTION_PREFIX}{escalation_id} to {EFFECTS_FILE}", now),
+        )
+        db.execute("COMMIT")
+    return escalation_id
+
+
+def card(db_file: Path, escalation_id: str) -> dict[str, Any]:
+    """The card's status and note and its row's decision and result."""
+    with database(db_file) as db:
+        columns = {row[1] for row in db.execute("PRAGMA table_info(subconscious_escalations)")}
+        note = "e.note" if "note" in columns else "''"
+        status, note, decision, result = db.execute(
+            f"""SELECT e.status, {note}, l.decision, l.result FROM subconscious_escalations AS e
+                JOIN subconscious_log AS l ON l.id = e.log_id WHERE e.id = ?""",
+            (escalation_id,),
+        ).fetchone()
+    return {"status": status, "note": note, "decision": decision, "result": result}
+
+
+def executions(workspace: Path) -> Counter[str]:
+    """How often the tool really appended each escalation's line."""
+    path = workspace / EFFECTS_FILE
+    return Counter(path.read_text(encoding="utf-8").split()) if path.exists() else Counter()
+
+
+def wait_for(condition: Callable[[], Any], timeout: float = 20.0, what: str = "condition") -> Any:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        value = condition()
+        if value:
+            return value
+        time.sleep(0.01)
+    raise AssertionError(f"{what} not reached within {timeout} s")
+
+
+def approving_model() -> Brain:
+    """The reasoning model of an approved run: append the escalation's id to effects.log, then say so."""
+    brain = Brain()
+
+    def execute(body: Json) -> Reply:
+        if last_is_tool_result(body):
+            return Reply(content="Appended the line.")
+        text = first_user_text(body)
+        marker = text.split(ACTION_PREFIX, 1)[1].split()[0] if ACTION_PREFIX in text else "unknown"
+        return Reply(tool_calls=[{"name": "files_append",
+                                  "arguments": {"path": EFFECTS_FILE, "text": f"{marker}\n"}}], delay=0.005)
+
+    brain.execute = execute
+    return brain
+
+
+def approve(app: AppProcess, escalation_id: str, rng: random.Random) -> None:
+    """Send Go ahead over RPC and kill -9 the app at a random point: mostly 0-30 ms after the answer (the
+    run's window), sometimes while the request is still being handled (the commit's window)."""
+    body = json.dumps({"jsonrpc": "2.0", "id": 1, "method": "openhuman.subconscious_escalations_approve",
+                       "params": {"escalation_id": escalation_id}})
+    headers = {"Authorization": f"Bearer {app.token}", "Content-Type": "application/json"}
+    answered = threading.Event()
+
+    def send() -> None:
+        with contextlib.suppress(httpx.HTTPError):
+            app.http.post(app.url, content=body, headers=headers)
+        answered.set()
+
+    thread = threading.Thread(target=send, daemon=True)
+    thread.start()
+    if rng.random() < 0.25:
+        time.sleep(rng.uniform(0.0, 0.005))
+    else:
+        answered.wait(10)
+        time.sleep(rng.uniform(0.0, MAX_KILL_DELAY))
+    app.kill()
+    thread.join(10)
+
+
+def test_kill_9_anywhere_in_the_approve_window_never_loses_or_repeats_an_approval(tmp_path: Path) -> None:
+    rng = random.Random(20261201)
+    workspace = tmp_path / "ws"
+    with FakeOpenAI(require_api_key=API_KEY) as openai:
+        openai.add_model(REASONING_MODEL)
+        openai.set_responder(approving_model())
+        config = config_text(local_url=None, reasoning_url=openai.url)
+        app = AppProcess(workspace, config=config, env={API_KEY_ENV: API_KEY}).start()
+        try:
+            for task in app.result("subconscious_tasks_list"):  # only the seeded tasks matter
+                app.result("subconscious_tasks_update", {"task_id": task["id"], "enabled": False})
+            maybe: Counter[str] = Counter()  # cards that said a call "may or may not have happened"
+            last_note = ""
+            outcomes: Counter[str] = Counter()
+            escalation_id = seed_card(app.db_file, 0)
+            for kill in range(KILLS):
+                approve(app, escalation_id, rng)
+                app.start()
+
+                def settled(escalation_id: str = escalation_id) -> dict[str, Any] | None:
+                    state = card(app.db_file, escalation_id)
+                    return None if state["decision"] == "in_progress" else state
+
+                state = wait_for(settled, what=f"the approval of kill {kill} to settle")
+                ran = executions(workspace)[escalation_id]
+                assert ran <= 1 + maybe[escalation_id], f"kill {kill}: a completed tool call ran again ({ran}x)"
+                if state["status"] == "approved":
+                    assert state["decision"] == "act", f"kill {kill}: approved but not carried out: {state}"
+                    assert ran >= 1, f"kill {kill}: approved and done, but the tool never ran"
+                    assert "Tools used: files_append" in state["result"]
+                    outcomes["ran"] += 1
+                    escalation_id, last_note = seed_card(app.db_file, kill + 1), ""
+                else:
+                    assert state["status"] == "pending", f"kill {kill}: {state}"
+                    assert state["decision"] == "escalate", f"kill {kill}: the card's row is not waiting: {state}"
+                    if ran:
+                        assert "files_append" in state["note"], f"kill {kill}: the card hides what ran: {state}"
+                        outcomes["card back with a note"] += 1
+                    else:
+                        outcomes["card back" if state["note"] else "never approved"] += 1
+                    if "may or may not have happened" in state["note"] and state["note"] != last_note:
+                        maybe[escalation_id] += 1
+                    last_note = state["note"]
+            final = executions(workspace)
+            assert all(count <= 1 + maybe[key] for key, count in final.items()), final
+            assert outcomes["ran"] > 0, outcomes
+        finally:
+            app.kill()
+    print(f"{KILLS} kills: {dict(outcomes)}")

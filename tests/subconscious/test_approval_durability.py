@@ -1,0 +1,275 @@
+"""The approval gate keeps its promise across crashes and outages: an approval is never lost (item 2), an
+interrupted run says what it already did and a retry does not repeat it (item 3), and Go ahead while the
+reasoning model is down brings the card back and retries once the model answers."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+import pytest
+
+from openhuman_desktop.errors import Conflict
+from openhuman_desktop.store import Escalation, Task
+from tests.fakes.engine_harness import Harness, Json, Reply, all_text, last_is_tool_result, open_harness
+
+ANSWER = "The bank wrote.\nRECOMMENDED ACTION: append the bank's name to alerts.md"
+APPEND = {"name": "files_append", "arguments": {"path": "alerts.md", "text": "bank\n"}}
+INTERRUPTED_NOTE_DONE = "✓ files_append (alerts.md)"
+
+
+async def escalate_once(h: Harness, recurrence: str = "pending") -> tuple[Task, Escalation]:
+    task = await h.add_task("Check urgent emails", recurrence, intent="read")
+    h.local.decide = lambda task_id, title: {"decision": "escalate", "priority": "critical", "reason": "mail"}
+    h.reasoning.execution_replies.append(Reply(content=ANSWER))
+    await h.tick()
+    [escalation] = await h.escalations()
+    return task, escalation
+
+
+def approved_runs(h: Harness) -> list[Json]:
+    """The reasoning requests of approved runs (their system prompt says the user approved)."""
+    return [b for b in h.reasoning_bodies() if "approved the recommended action" in all_text(b)]
+
+
+async def settled(h: Harness, log_id: str) -> None:
+    async def final() -> bool:
+        row = await h.services.store.log.get(log_id)
+        return row is not None and row.decision != "in_progress"
+
+    await h.wait_until(final)
+
+
+def append_then_answer(body: Json) -> Reply:
+    """An approved run's model: append to alerts.md, then say so."""
+    if last_is_tool_result(body):
+        return Reply(content="Appended the bank to alerts.md.")
+    return Reply(tool_calls=[APPEND])
+
+
+# --- item 2: the approval is committed with its run marker ------------------------------------------------
+
+
+async def test_an_approval_killed_before_its_run_started_runs_after_the_restart(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    async with open_harness(tmp_path, monkeypatch) as h:
+        task, escalation = await escalate_once(h)
+        # The process dies right after Approve was committed, before the engine started the run.
+        monkeypatch.setattr(h.engine, "approve", lambda escalation: None)
+        await h.service.escalations_approve(escalation.id)
+        row = await h.row(task.id)
+        assert row.decision == "in_progress", "the row says the approval is being carried out, in the same commit"
+    monkeypatch.undo()
+    async with open_harness(tmp_path, monkeypatch, start=False) as h:
+        h.reasoning.execute = append_then_answer
+        await h.start()
+        await settled(h, escalation.log_id or "")
+        row = await h.row(task.id)
+        assert row.decision == "act", row.result
+        assert "Appended the bank" in row.result
+        assert "Tools used: files_append (alerts.md)" in row.result
+        assert (h.workspace / "alerts.md").read_text(encoding="utf-8") == "bank\n"
+        assert len(approved_runs(h)) == 2
+        [done] = await h.escalations()
+        assert done.status == "approved"
+
+
+async def test_an_approval_whose_task_was_disabled_is_not_run_at_start_up(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    async with open_harness(tmp_path, monkeypatch) as h:
+        task, escalation = await escalate_once(h)
+        monkeypatch.setattr(h.engine, "approve", lambda escalation: None)
+        await h.service.escalations_approve(escalation.id)
+        await h.service.tasks_update(task.id, enabled=False)
+    monkeypatch.undo()
+    async with open_harness(tmp_path, monkeypatch) as h:
+        [card] = await h.escalations()
+        assert card.status == "pending"
+        assert "disabled" in card.note
+        assert approved_runs(h) == []
+        assert (await h.row(task.id)).decision == "escalate"
+
+
+# --- item 3: an interrupted run says what it did; a retry does not repeat it ---------------------------------
+
+
+async def test_a_run_cut_short_after_a_tool_call_comes_back_saying_what_was_done_and_is_not_repeated(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    async with open_harness(tmp_path, monkeypatch) as h:
+        task, escalation = await escalate_once(h)
+        h.reasoning.execution_replies.extend([Reply(tool_calls=[APPEND]), Reply(content="too late", delay=30)])
+        await h.service.escalations_approve(escalation.id)
+        assert h.openai is not None
+        await h.wait_for_requests(3, h.openai, "execution")  # the analysis, the tool call, the slow answer
+        assert (h.workspace / "alerts.md").read_text(encoding="utf-8") == "bank\n"
+    async with open_harness(tmp_path, monkeypatch) as h:
+        [card] = await h.escalations()
+        assert card.status == "pending", "the card is back"
+        assert INTERRUPTED_NOTE_DONE in card.note
+        assert card.to_json()["note"] == card.note
+        row = await h.row(task.id)
+        assert (row.decision, row.id) == ("escalate", escalation.log_id)
+        assert INTERRUPTED_NOTE_DONE in row.result
+        assert approved_runs(h) == [], "a run cut short after a tool call is not resumed by itself"
+
+        h.reasoning.execute = append_then_answer  # the model asks for the same call again
+        await h.service.escalations_approve(escalation.id)
+        await settled(h, escalation.log_id or "")
+        assert (h.workspace / "alerts.md").read_text(encoding="utf-8") == "bank\n", "not appended twice"
+        [retry] = approved_runs(h)[:1]
+        assert "already done" in all_text(retry) and "files_append" in all_text(retry)
+        row = await h.row(task.id)
+        assert row.decision == "act"
+        assert "files_append (alerts.md, already done before)" in row.result
+        [done] = await h.escalations()
+        assert done.status == "approved" and done.note == ""
+
+
+async def test_a_call_that_started_but_did_not_finish_is_reported_as_maybe(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    async with open_harness(tmp_path, monkeypatch) as h:
+        task, escalation = await escalate_once(h)
+        # The journal has the intent of a call whose result never came (the process died inside the tool).
+        journal = h.services.store.escalations
+        await journal.effect_started(escalation.id, "files_write", '{"path":"big.md","text":"x"}', 1, h.clock.now())
+        monkeypatch.setattr(h.engine, "approve", lambda escalation: None)
+        await h.service.escalations_approve(escalation.id)
+    monkeypatch.undo()
+    async with open_harness(tmp_path, monkeypatch) as h:
+        [card] = await h.escalations()
+        assert card.status == "pending"
+        assert "files_write (big.md)" in card.note and "may or may not have happened" in card.note
+        assert approved_runs(h) == []
+
+
+# --- item 2: Go ahead while the reasoning model is down ----------------------------------------------------
+
+
+async def test_go_ahead_while_the_reasoning_model_fails_brings_the_card_back_and_retries_later(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    async with open_harness(tmp_path, monkeypatch) as h:
+        task, escalation = await escalate_once(h, recurrence="once")
+        h.reasoning.execution_replies.append(Reply(status=503, error="overloaded"))
+        await h.service.escalations_approve(escalation.id)
+
+        async def back() -> bool:
+            card = await h.services.store.escalations.get(escalation.id)
+            return card is not None and card.status == "pending"
+
+        await h.wait_until(back)
+        [card] = await h.escalations()
+        assert card.note.startswith("Go ahead could not run: ")
+        assert "HTTP 503" in card.note and "once the reasoning model answers again" in card.note
+        row = await h.row(task.id)
+        assert row.decision == "escalate" and "could not run" in row.result
+        assert not (await h.task(task.id)).completed
+        assert (await h.service.status())["pending_escalations"] == 1
+
+        h.reasoning.execute = append_then_answer
+        assert await h.engine.retry_waiting_approvals() == 1
+        await settled(h, escalation.log_id or "")
+        assert (await h.row(task.id)).decision == "act"
+        assert (h.workspace / "alerts.md").read_text(encoding="utf-8") == "bank\n"
+        assert (await h.task(task.id)).completed
+        assert await h.engine.retry_waiting_approvals() == 0, "retried once, not again"
+
+
+async def test_go_ahead_with_no_reasoning_model_keeps_the_card_and_press_again_works(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    async with open_harness(tmp_path, monkeypatch, reasoning="down") as h:
+        task = await h.add_task("Check urgent emails", intent="read")
+        escalation = await h.services.store.escalations.create(
+            task_id=task.id, log_id=None, title=task.title, description="append to alerts.md", priority="normal",
+            now=h.clock.now(),
+        )
+        assert escalation is not None
+        await h.service.escalations_approve(escalation.id)
+
+        async def back() -> bool:
+            card = await h.services.store.escalations.get(escalation.id)
+            return card is not None and card.status == "pending" and card.note != ""
+
+        await h.wait_until(back)
+        [card] = await h.escalations()
+        assert "Go ahead could not run" in card.note and "Cannot reach" in card.note
+        # Press Go ahead again: it is accepted (the card was pending) and comes back again.
+        await h.service.escalations_approve(escalation.id)
+        await h.wait_until(back)
+
+
+async def test_skip_between_the_outage_and_the_retry_wins(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    async with open_harness(tmp_path, monkeypatch) as h:
+        task, escalation = await escalate_once(h)
+        h.reasoning.execution_replies.append(Reply(status=502, error="bad gateway"))
+        await h.service.escalations_approve(escalation.id)
+
+        async def back() -> bool:
+            card = await h.services.store.escalations.get(escalation.id)
+            return card is not None and card.status == "pending"
+
+        await h.wait_until(back)
+        await h.service.escalations_dismiss(escalation.id)
+        before = len(h.reasoning_bodies())
+        assert await h.engine.retry_waiting_approvals() == 0
+        for _ in range(10):
+            await asyncio.sleep(0.01)
+        assert len(h.reasoning_bodies()) == before
+        assert (await h.row(task.id)).decision == "dismissed"
+        with pytest.raises(Conflict):
+            await h.service.escalations_approve(escalation.id)
+
+
+async def test_an_approval_that_stops_the_app_each_time_is_not_retried_forever(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    async with open_harness(tmp_path, monkeypatch) as h:
+        _, escalation = await escalate_once(h)
+        monkeypatch.setattr(h.engine, "approve", lambda escalation: None)
+        await h.service.escalations_approve(escalation.id)
+    monkeypatch.undo()
+    for _ in range(2):  # each start carries it out again, and the app stops in the middle of it again
+        async with open_harness(tmp_path, monkeypatch, start=False) as h:
+            h.reasoning.execute = lambda body: Reply(content="too late", delay=30)
+            await h.start()
+            assert h.openai is not None
+            await h.wait_for_requests(1, h.openai, "execution")
+    async with open_harness(tmp_path, monkeypatch) as h:
+        [card] = await h.escalations()
+        assert card.status == "pending" and "stopped each time" in card.note
+        assert approved_runs(h) == []
+
+
+async def test_an_approved_run_that_reaches_the_model_starts_the_approvals_waiting_for_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    async with open_harness(tmp_path, monkeypatch) as h:
+        first = await h.add_task("Check urgent emails", intent="read")
+        second = await h.add_task("Check the bank's emails", intent="read")
+        h.local.decide = lambda task_id, title: {"decision": "escalate", "reason": "mail"}
+        h.reasoning.execute = lambda body: Reply(content=ANSWER)
+        await h.tick()
+        cards = {card.task_id: card for card in await h.escalations()}
+        h.reasoning.execution_replies.append(Reply(status=503, error="overloaded"))
+        await h.service.escalations_approve(cards[first.id].id)
+
+        async def waiting() -> bool:
+            return bool(await h.services.store.escalations.waiting_for_model())
+
+        await h.wait_until(waiting)
+        h.reasoning.execute = lambda body: Reply(content="Done.")
+        await h.service.escalations_approve(cards[second.id].id)
+        for card in cards.values():
+            await settled(h, card.log_id or "")
+
+        async def both_done() -> bool:
+            statuses = [c.status for c in await h.escalations()]
+            decisions = [(await h.row(task.id)).decision for task in (first, second)]
+            return statuses == ["approved", "approved"] and decisions == ["act", "act"]
+
+        await h.wait_until(both_done)
