@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import asyncio
-from dataclasses import dataclass
+from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -20,7 +20,6 @@ from openhuman_desktop.qt.intelligence.approvals import (
     is_skill_related,
     skill_for,
 )
-from openhuman_desktop.store import Escalation
 from tests.fakes.engine_harness import Reply
 
 ANSWER = "Three urgent emails arrived from the bank.\nRECOMMENDED ACTION: Forward the 3 urgent emails to #team-alerts"
@@ -462,20 +461,13 @@ def test_focus_escalation_shows_the_card_without_arming_go_ahead(
 # --- why a card came back -------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class NotedEscalation(Escalation):
-    """An escalation with the ``note`` field another part of issue 9 adds to the record."""
-
-    note: str = ""
-
-
 def test_a_card_shows_why_it_came_back_under_the_description(
     qtbot: Any, jobs: Jobs, actions: Actions, fakes: Any
 ) -> None:
     note = ("The reasoning model was not reachable, so nothing was done yet; approve again when it is back. "
             "Already done before the interruption: files.write notes/plan.md.")
     base = fakes.make_escalation(priority="critical")
-    card = make_card(qtbot, jobs, actions, NotedEscalation(**vars(base), note=note))
+    card = make_card(qtbot, jobs, actions, replace(base, note=note))
     assert card.escalation_note_label.text() == note
     assert not card.escalation_note_label.isHidden()
     assert card.escalation_note_label.wordWrap()
@@ -483,4 +475,4 @@ def test_a_card_shows_why_it_came_back_under_the_description(
     layout = card.layout()
     assert layout.indexOf(card.escalation_note_label) == layout.indexOf(card.description_label) + 1
     plain = make_card(qtbot, jobs, actions, fakes.make_escalation())
-    assert plain.escalation_note_label.isHidden(), "no note (or a record without the field): nothing shown"
+    assert plain.escalation_note_label.isHidden(), "no note: nothing shown"

@@ -217,7 +217,7 @@ class ApprovalCard(QFrame):
         self.description_label.setAccessibleName("What the assistant wants to do")
         outer.addWidget(self.description_label)
         # Why the card is back (the reasoning model was down; a run was interrupted and what it had done).
-        note = str(getattr(esc, "note", "") or "")
+        note = esc.note
         self.escalation_note_label = MutedLabel(note, self, factor=0.95)
         self.escalation_note_label.setWordWrap(True)
         self.escalation_note_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
