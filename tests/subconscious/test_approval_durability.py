@@ -273,3 +273,25 @@ async def test_an_approved_run_that_reaches_the_model_starts_the_approvals_waiti
             return statuses == ["approved", "approved"] and decisions == ["act", "act"]
 
         await h.wait_until(both_done)
+
+
+async def test_an_approval_waiting_for_the_model_runs_once_the_models_check_passes_again(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    async with open_harness(tmp_path, monkeypatch) as h:
+        task, escalation = await escalate_once(h, recurrence="once")
+        h.reasoning.execution_replies.append(Reply(status=503, error="overloaded"))
+        await h.service.escalations_approve(escalation.id)
+
+        async def back() -> bool:
+            card = await h.services.store.escalations.get(escalation.id)
+            return card is not None and card.status == "pending"
+
+        await h.wait_until(back)
+        h.reasoning.execute = append_then_answer
+        await h.clock.advance(601)  # the periodic model check (every minute while a tier fails, else 10 minutes)
+        await settled(h, escalation.log_id or "")
+        row = await h.services.store.log.get(escalation.log_id or "")
+        assert row is not None and row.decision == "act", "no click: the check that found the model back ran it"
+        assert (h.workspace / "alerts.md").read_text(encoding="utf-8") == "bank\n"
+        assert (await h.services.store.escalations.get(escalation.id)).status == "approved"  # type: ignore[union-attr]
