@@ -62,10 +62,16 @@ class Services:
     _closed: bool = False
 
     async def start(self) -> None:
-        """Seed, sync HEARTBEAT.md, recover from a crash, start the heartbeat, watchers and the RPC server."""
+        """Seed, sync HEARTBEAT.md, recover from a crash, start the heartbeat, watchers and the RPC server.
+
+        Nothing here waits on a model: the intent of new HEARTBEAT.md tasks is asked for in the background
+        (``intent-classifier``), model health is checked in the background, and the RPC server listens
+        as soon as the database is ready.
+        """
         await self.subconscious.seed_defaults()
-        await self.subconscious.sync_heartbeat_file()
+        await self.subconscious.sync_heartbeat_file(announce=False)  # announced below, once the UI listens
         await self.engine.start()
+        self.tasks.spawn(self.subconscious.refine_intents(), name="intent-classifier")
         if self.workspace_index is not None:  # built in the background: the first tick finds it ready
             self.tasks.spawn(asyncio.to_thread(self.workspace_index.warm), name="workspace-index")
         self.tasks.spawn(watch_file(self.paths.config_file, self.clock, self._on_config_changed), name="watch-config")
@@ -75,6 +81,11 @@ class Services:
         self.tasks.spawn(self._watch_models(), name="model-health")
         self.bus.subscribe(events.TickFinished, self._on_tick_finished)
         await self.rpc.start()
+        problem = self.subconscious.heartbeat_problem
+        if problem is not None:  # after start() returns, when the window's bridge has subscribed
+            asyncio.get_running_loop().call_soon(
+                self.bus.publish, events.Notified("HEARTBEAT.md not read", problem)
+            )
 
     async def _on_config_changed(self) -> None:
         if await self.settings.reload():

@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from tests.fakes.app_process import QUIET_CONFIG, REPO_ROOT, AppProcess, app_env, run_cli, write_config
+from tests.fakes.model_servers import FakeOllama, Reply
 
 pytestmark = pytest.mark.e2e
 
@@ -181,3 +182,38 @@ def test_an_empty_database_stops_the_start_and_is_kept(started_once: Path, tmp_p
     sentence = the_sentence(done.stderr)
     assert str(database) in sentence and "empty (0 bytes)" in sentence
     assert database.read_bytes() == b""
+
+
+# --- item 14: start-up never waits on a model, nor on a HEARTBEAT.md that is not a file ---------------
+
+
+def test_the_app_answers_at_once_while_the_model_hangs(tmp_path: Path) -> None:
+    workspace = tmp_path / "ws"
+    workspace.mkdir()
+    lines = [f"- Check inbox number {n}" for n in range(20)] + ["- Send the weekly report"]
+    (workspace / "HEARTBEAT.md").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    with FakeOllama() as ollama:
+        ollama.add_model("llama3.2:3b")
+        ollama.add_model("qwen2.5:14b")
+        ollama.default_reply = Reply(content='{"intent": "write"}', delay=3600)  # never answers
+        # 21 lines × a 20 s model timeout kept the RPC server closed for 7 minutes before.
+        with AppProcess(workspace, ollama_url=ollama.url, start_timeout=20) as app:
+            tasks = {t["title"]: t for t in app.result("subconscious_tasks_list") if t["title"] in
+                     {line[2:] for line in lines}}
+            assert len(tasks) == len(lines)
+            assert tasks["Send the weekly report"]["intent"] == "write"  # the keyword intent, at once
+            assert tasks["Check inbox number 0"]["intent"] == "read"
+            ollama.wait_for_requests(1, path="/api/chat", timeout=20)  # the model is asked in the background
+            assert app.result("subconscious_status")["task_count"] >= len(lines)
+
+
+def test_a_fifo_heartbeat_file_does_not_block_start_up(started_once: Path, tmp_path: Path) -> None:
+    workspace = Path(shutil.copytree(started_once, tmp_path / "ws"))
+    (workspace / "HEARTBEAT.md").unlink()
+    os.mkfifo(workspace / "HEARTBEAT.md")
+    app = AppProcess(workspace, start_timeout=20)
+    with app:
+        assert app.result("subconscious_tasks_list")  # the default tasks are still there
+    log_text = (workspace / "logs" / "openhuman.log").read_text(encoding="utf-8")
+    assert "HEARTBEAT.md is not a regular file" in log_text
+    assert "HEARTBEAT.md is not a regular file" in app.stderr_text()
