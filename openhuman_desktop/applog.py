@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import contextlib
+import io
 import logging
 import logging.handlers
 import os
@@ -9,7 +11,6 @@ import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import IO, Any
 
 from openhuman_desktop.errors import os_error_sentence, workspace_error
 
@@ -33,12 +34,10 @@ class PrivateRotatingFileHandler(logging.handlers.RotatingFileHandler):
 
     _write_failed = False
 
-    def _open(self) -> IO[Any]:
+    def _open(self) -> io.TextIOWrapper:
         fd = os.open(self.baseFilename, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
-        try:
+        with contextlib.suppress(OSError):  # not ours to change (someone else's file): still writable
             os.fchmod(fd, 0o600)
-        except OSError:
-            pass  # not ours to change (the file is someone else's): still writable
         return open(fd, "a", encoding=self.encoding, errors=self.errors)  # noqa: SIM115 - the handler owns it
 
     def handleError(self, record: logging.LogRecord) -> None:  # noqa: N802 (logging API)
