@@ -188,7 +188,7 @@ class Database:
                 raise StoreUnavailable(
                     f"The database {path} cannot be created: {os_error_sentence(exc)}"
                 ) from exc
-            fresh = await cls._connect(temporary, migrations)
+            fresh = await cls._connect(temporary, migrations, shown_as=path)
             await fresh.aclose()
             try:
                 os.link(temporary, path)  # fails if another instance created it meanwhile: theirs is kept
@@ -206,7 +206,9 @@ class Database:
                     os.unlink(name)
 
     @classmethod
-    async def _connect(cls, path: Path, migrations: Sequence[Migration]) -> Database:
+    async def _connect(cls, path: Path, migrations: Sequence[Migration], shown_as: Path | None = None) -> Database:
+        """Connect, set the pragmas and migrate; errors name ``shown_as`` (the real name of a new database)."""
+        named = shown_as or path
         connecting = aiosqlite.connect(path, isolation_level=None)
         try:
             conn = await connecting
@@ -214,7 +216,7 @@ class Database:
             await _join_worker(connecting)
             if isinstance(exc, sqlite3.Error):
                 raise (
-                    store_error(path, exc) or StoreUnavailable(f"The database {path} cannot be opened: {exc}.")
+                    store_error(named, exc) or StoreUnavailable(f"The database {named} cannot be opened: {exc}.")
                 ) from exc
             raise
         conn.row_factory = sqlite3.Row
@@ -231,7 +233,7 @@ class Database:
             await db._migrate(migrations)
         except sqlite3.Error as exc:
             await conn.close()
-            mapped = store_error(path, exc)
+            mapped = store_error(named, exc)
             if mapped is None:
                 raise
             raise mapped from exc
