@@ -147,18 +147,35 @@ def freeze_startup_objects() -> None:
 
 
 async def build(paths: Paths, loaded: config.LoadedConfig, clock: Clock | None = None) -> Services:
-    """Create the workspace files if needed and build every service (nothing runs until ``start``)."""
+    """Create the workspace files if needed and build every service (nothing runs until ``start``).
+
+    Raises:
+        UserFacingError: a workspace file or a database cannot be used; whatever was opened is closed again
+            (an open database's thread would otherwise keep the process from exiting).
+    """
     clock = clock or SystemClock()
     workspace.prepare(paths)
-    bus = events.EventBus()
-    live = LiveSettings(paths.config_file, loaded, bus)
-    supervisor = TaskSupervisor()
     store = await open_subconscious_store(paths.subconscious_db)
     try:
         memory = await open_memory_store(paths.workspace / "memory" / "memory.db", clock)
     except BaseException:
         await store.aclose()
         raise
+    try:
+        return _wire(paths, loaded, clock, store, memory)
+    except BaseException:
+        await memory.aclose()
+        await store.aclose()
+        raise
+
+
+def _wire(
+    paths: Paths, loaded: config.LoadedConfig, clock: Clock, store: SubconsciousStore, memory: MemoryStore
+) -> Services:
+    """Every service around the two open databases (constructors only: nothing runs, nothing is awaited)."""
+    bus = events.EventBus()
+    live = LiveSettings(paths.config_file, loaded, bus)
+    supervisor = TaskSupervisor()
     models = ModelClients(live, make_client)
     tokens = TokenCounter()
     service = SubconsciousService(

@@ -127,3 +127,38 @@ async def test_a_write_ahead_log_without_its_database_is_refused(tmp_path: Path)
     with pytest.raises(StoreUnavailable, match="write-ahead log"):
         await open_subconscious_store(path)
     assert not path.exists()
+
+
+async def test_a_failure_while_building_closes_the_databases(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """An open database's worker thread is not a daemon: left open, it kept a failed start from exiting."""
+    from openhuman_desktop import bootstrap, config
+    from openhuman_desktop.paths import Paths
+
+    opened: list[Any] = []
+    real_subconscious, real_memory = bootstrap.open_subconscious_store, bootstrap.open_memory_store
+
+    async def subconscious(path: Path) -> Any:
+        opened.append(await real_subconscious(path))
+        return opened[-1]
+
+    async def memory(path: Path, clock: Any) -> Any:
+        opened.append(await real_memory(path, clock))
+        return opened[-1]
+
+    def broken_token_counter() -> None:
+        raise OSError(2, "No such file or directory", "cl100k_base.tiktoken")
+
+    monkeypatch.setattr(bootstrap, "open_subconscious_store", subconscious)
+    monkeypatch.setattr(bootstrap, "open_memory_store", memory)
+    monkeypatch.setattr(bootstrap, "TokenCounter", broken_token_counter)
+    paths = Paths(tmp_path / "ws")
+    paths.ensure()
+    with pytest.raises(OSError):
+        await bootstrap.build(paths, config.LoadedConfig(config.Settings()))
+    assert len(opened) == 2
+    for store in opened:
+        db = store.db if hasattr(store, "db") else store._db
+        assert db._closed
+        thread = db._conn._thread
+        thread.join(5)
+        assert not thread.is_alive()
