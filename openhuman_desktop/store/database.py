@@ -118,6 +118,26 @@ def existing_file_problem(path: Path) -> str | None:
     return None
 
 
+def _remove_abandoned(path: Path) -> None:
+    """Remove half-built new databases left by a process that was killed while creating ``path``."""
+    for leftover in path.parent.glob(f".{path.name}.new-*"):
+        pid = leftover.name.removeprefix(f".{path.name}.new-").split("-", 1)[0]
+        if not pid.isdigit() or int(pid) == os.getpid() or _is_running(int(pid)):
+            continue
+        with contextlib.suppress(OSError):
+            leftover.unlink()
+
+
+def _is_running(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:
+        return True  # someone else's process
+    return True
+
+
 def _make_private(path: Path) -> None:
     """Database files hold the user's tasks and memories: readable by the user only (0600)."""
     for candidate in (path, path.with_name(path.name + "-wal"), path.with_name(path.name + "-shm")):
@@ -180,6 +200,7 @@ class Database:
                     "hold the latest changes). Restore the database from a backup, or move the write-ahead "
                     "log away to start with a new database."
                 )
+        _remove_abandoned(path)
         temporary = path.with_name(f".{path.name}.new-{os.getpid()}-{secrets.token_hex(4)}")
         try:
             try:

@@ -4,14 +4,18 @@ from __future__ import annotations
 
 import os
 import stat
+import subprocess
+import sys
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from openhuman_desktop import bootstrap, config
 from openhuman_desktop.errors import StoreUnavailable
 from openhuman_desktop.memory import memory_db_path, open_memory_store
+from openhuman_desktop.paths import Paths
 from openhuman_desktop.store import open_subconscious_store
 
 NOW = 1_790_000_000.0
@@ -131,9 +135,6 @@ async def test_a_write_ahead_log_without_its_database_is_refused(tmp_path: Path)
 
 async def test_a_failure_while_building_closes_the_databases(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """An open database's worker thread is not a daemon: left open, it kept a failed start from exiting."""
-    from openhuman_desktop import bootstrap, config
-    from openhuman_desktop.paths import Paths
-
     opened: list[Any] = []
     real_subconscious, real_memory = bootstrap.open_subconscious_store, bootstrap.open_memory_store
 
@@ -162,3 +163,15 @@ async def test_a_failure_while_building_closes_the_databases(tmp_path: Path, mon
         thread = db._conn._thread
         thread.join(5)
         assert not thread.is_alive()
+
+
+async def test_a_half_built_database_of_a_killed_process_is_cleaned_up(tmp_path: Path) -> None:
+    done = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True,
+                          text=True, check=True)
+    dead_pid = int(done.stdout)  # that process has exited
+    path = tmp_path / "subconscious.db"
+    for suffix in ("", "-wal", "-shm"):
+        (tmp_path / f".subconscious.db.new-{dead_pid}-0badc0de{suffix}").write_bytes(b"half")
+    store = await open_subconscious_store(path)
+    await store.aclose()
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["subconscious.db"]
