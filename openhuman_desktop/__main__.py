@@ -8,7 +8,7 @@ import sys
 from collections.abc import Sequence
 
 from openhuman_desktop import __version__, applog, config
-from openhuman_desktop.errors import ConfigError
+from openhuman_desktop.errors import ConfigError, UserFacingError, workspace_error
 from openhuman_desktop.paths import Paths, resolve_workspace
 
 DESCRIPTION = """\
@@ -60,30 +60,48 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.command == "doctor":
         from openhuman_desktop import doctor
         return doctor.main(paths)
+    try:
+        return start(paths, headless=args.headless)
+    except UserFacingError as exc:  # config, database, workspace, port taken, already running, no display
+        return startup_failed(str(exc))
+    except OSError as exc:  # anything the layers below did not put in words yet
+        return startup_failed(str(workspace_error(exc, "start")))
+
+
+def start(paths: Paths, *, headless: bool) -> int:
+    """Prepare the workspace, logging and settings, then run headless or the tray app.
+
+    Raises:
+        UserFacingError: start-up cannot go on; the message says why and what to do.
+    """
     paths.ensure()
-    applog.setup(paths.log_file, console_level=logging.INFO if args.headless else logging.WARNING)
+    applog.setup(paths.log_file, console_level=logging.INFO if headless else logging.WARNING)
+    if not headless:
+        from openhuman_desktop.qt import app  # PySide6 only now: --headless never loads Qt
+
+        problem = app.display_problem()
+        if problem is not None:
+            raise UserFacingError(problem)
     try:
         loaded = config.load(paths.config_file)
     except ConfigError as exc:
-        print(f"openhuman-desktop: {exc}", file=sys.stderr)
-        return 2
+        if headless:
+            raise
+        return app.config_error(paths, exc)
     for warning in loaded.warnings:
         logging.getLogger("openhuman_desktop.config").warning("%s", warning)
-    if args.headless:
-        from openhuman_desktop import headless
-        try:
-            return headless.run(paths, loaded)
-        except ConfigError as exc:
-            print(f"openhuman-desktop: {exc}", file=sys.stderr)
-            return 2
-        except Exception as exc:
-            from openhuman_desktop.errors import UserFacingError
-            if isinstance(exc, UserFacingError):
-                print(f"openhuman-desktop: {exc}", file=sys.stderr)
-                return 1
-            raise
-    from openhuman_desktop.qt import app
+    if headless:
+        from openhuman_desktop import headless as headless_mode
+        return headless_mode.run(paths, loaded)
     return app.run(paths, loaded)
+
+
+def startup_failed(sentence: str) -> int:
+    """Say why the app could not start: one line on stderr (and in the log, when there is one); exit 2."""
+    if applog.is_set_up():
+        logging.getLogger(__name__).error("could not start: %s", sentence, extra=applog.FILE_ONLY)
+    print(f"openhuman-desktop: {sentence}", file=sys.stderr)
+    return 2
 
 
 if __name__ == "__main__":

@@ -62,10 +62,16 @@ class Services:
     _closed: bool = False
 
     async def start(self) -> None:
-        """Seed, sync HEARTBEAT.md, recover from a crash, start the heartbeat, watchers and the RPC server."""
+        """Seed, sync HEARTBEAT.md, recover from a crash, start the heartbeat, watchers and the RPC server.
+
+        Nothing here waits on a model: the intent of new HEARTBEAT.md tasks is asked for in the background
+        (``intent-classifier``), model health is checked in the background, and the RPC server listens
+        as soon as the database is ready.
+        """
         await self.subconscious.seed_defaults()
-        await self.subconscious.sync_heartbeat_file()
+        await self.subconscious.sync_heartbeat_file(announce=False)  # announced below, once the UI listens
         await self.engine.start()
+        self.tasks.spawn(self.subconscious.refine_intents(), name="intent-classifier")
         if self.workspace_index is not None:  # built in the background: the first tick finds it ready
             self.tasks.spawn(asyncio.to_thread(self.workspace_index.warm), name="workspace-index")
         self.tasks.spawn(watch_file(self.paths.config_file, self.clock, self._on_config_changed), name="watch-config")
@@ -75,6 +81,11 @@ class Services:
         self.tasks.spawn(self._watch_models(), name="model-health")
         self.bus.subscribe(events.TickFinished, self._on_tick_finished)
         await self.rpc.start()
+        problem = self.subconscious.heartbeat_problem
+        if problem is not None:  # after start() returns, when the window's bridge has subscribed
+            asyncio.get_running_loop().call_soon(
+                self.bus.publish, events.Notified("HEARTBEAT.md not read", problem)
+            )
 
     async def _on_config_changed(self) -> None:
         was_rejected = self.settings.problem is not None
@@ -148,18 +159,35 @@ def freeze_startup_objects() -> None:
 
 
 async def build(paths: Paths, loaded: config.LoadedConfig, clock: Clock | None = None) -> Services:
-    """Create the workspace files if needed and build every service (nothing runs until ``start``)."""
+    """Create the workspace files if needed and build every service (nothing runs until ``start``).
+
+    Raises:
+        UserFacingError: a workspace file or a database cannot be used; whatever was opened is closed again
+            (an open database's thread would otherwise keep the process from exiting).
+    """
     clock = clock or SystemClock()
     workspace.prepare(paths)
-    bus = events.EventBus()
-    live = LiveSettings(paths.config_file, loaded, bus)
-    supervisor = TaskSupervisor()
     store = await open_subconscious_store(paths.subconscious_db)
     try:
         memory = await open_memory_store(paths.workspace / "memory" / "memory.db", clock)
     except BaseException:
         await store.aclose()
         raise
+    try:
+        return _wire(paths, loaded, clock, store, memory)
+    except BaseException:
+        await memory.aclose()
+        await store.aclose()
+        raise
+
+
+def _wire(
+    paths: Paths, loaded: config.LoadedConfig, clock: Clock, store: SubconsciousStore, memory: MemoryStore
+) -> Services:
+    """Every service around the two open databases (constructors only: nothing runs, nothing is awaited)."""
+    bus = events.EventBus()
+    live = LiveSettings(paths.config_file, loaded, bus)
+    supervisor = TaskSupervisor()
     models = ModelClients(live, make_client, on_change=lambda: bus.publish(events.StatusChanged()))
     tokens = TokenCounter()
     service = SubconsciousService(

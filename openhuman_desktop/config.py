@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import errno
 import logging
 import os
 import re
+import stat
 import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
@@ -17,6 +19,7 @@ from openhuman_desktop.errors import ConfigError
 log = logging.getLogger(__name__)
 
 MIN_INTERVAL_MINUTES = 5
+MAX_CONFIG_BYTES = 1024 * 1024  # a config.toml is a few KiB; more is not a config someone wrote
 PROVIDERS = ("ollama", "openai")
 MODEL_TIERS = ("local", "reasoning", "subconscious", "embedding")
 DEFAULT_OLLAMA_HOST = "http://127.0.0.1:11434"
@@ -356,7 +359,7 @@ def load(path: Path, environ: Mapping[str, str] | None = None) -> LoadedConfig:
         ConfigError: the file cannot be read, is not TOML, or holds an invalid value.
     """
     try:
-        raw = path.read_bytes()
+        raw = _read_small_file(path)
     except FileNotFoundError:
         return parse({}, path, environ)
     except OSError as exc:
@@ -367,7 +370,27 @@ def load(path: Path, environ: Mapping[str, str] | None = None) -> LoadedConfig:
         raise ConfigError(path, "(file)", "bytes that are not UTF-8", "a UTF-8 text file") from exc
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError(path, "(syntax)", str(exc), "valid TOML (https://toml.io)") from exc
+    except RecursionError as exc:  # tomllib recurses once per level of nested arrays or inline tables
+        raise ConfigError(path, "(syntax)", "arrays or tables nested too deeply to read",
+                          "a config with values nested a few levels at most") from exc
     return parse(doc, path, environ)
+
+
+def _read_small_file(path: Path) -> bytes:
+    """The bytes of a regular file of at most ``MAX_CONFIG_BYTES`` (a FIFO or a device never blocks us).
+
+    Raises:
+        FileNotFoundError: there is no file. OSError: anything else that keeps it from being read.
+    """
+    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
+    with os.fdopen(fd, "rb") as file:
+        info = os.fstat(file.fileno())
+        if not stat.S_ISREG(info.st_mode):
+            raise OSError(errno.EINVAL, "not a regular file", str(path))
+        data = file.read(MAX_CONFIG_BYTES + 1)
+    if len(data) > MAX_CONFIG_BYTES:
+        raise OSError(errno.EFBIG, f"larger than {MAX_CONFIG_BYTES // 1024} KiB", str(path))
+    return data
 
 
 def with_heartbeat(settings: Settings, **changes: Any) -> Settings:

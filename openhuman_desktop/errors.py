@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import errno
+
 
 class AppError(Exception):
     """Base of every error this application raises on purpose."""
@@ -31,6 +33,35 @@ class ConfigError(UserFacingError):
 
 class StoreUnavailable(UserFacingError):
     """The database cannot be used right now (locked, read-only, disk full, I/O error)."""
+
+
+class WorkspaceUnavailable(UserFacingError):
+    """A file or folder of the workspace cannot be created, read or written (read-only, disk full, …)."""
+
+
+# What an OS error means for the user, in words (the C library's "No space left on device" is not one).
+_OS_ERRORS = {
+    errno.ENOSPC: "the disk is full (disk full); free some space and start again",
+    errno.EDQUOT: "the disk quota is used up (disk full for this user); free some space and start again",
+    errno.EROFS: "the file system is read-only; use a workspace on a writable disk (--workspace DIR)",
+    errno.EACCES: "permission denied; check the owner and permissions of the workspace folder",
+    errno.EPERM: "the operation is not permitted; check the owner and permissions of the workspace folder",
+    errno.EIO: "an I/O error happened; check the disk",
+    errno.ENOTDIR: "a file is in the place of a folder",
+    errno.EISDIR: "a folder is in the place of a file",
+}
+
+
+def os_error_sentence(exc: OSError) -> str:
+    """The end of a sentence that says what ``exc`` means and what to do (ends with a full stop)."""
+    meaning = _OS_ERRORS.get(exc.errno or 0) or (exc.strerror or str(exc) or type(exc).__name__)
+    return meaning.rstrip(".") + "."
+
+
+def workspace_error(exc: OSError, doing: str) -> WorkspaceUnavailable:
+    """``exc``, raised while ``doing`` (e.g. "create the workspace"), as one sentence for the user."""
+    where = f" {exc.filename}" if exc.filename else ""
+    return WorkspaceUnavailable(f"OpenHuman cannot {doing}{where}: {os_error_sentence(exc)}")
 
 
 class LlmUnavailable(UserFacingError):

@@ -7,7 +7,6 @@ import logging
 import signal
 
 from openhuman_desktop import bootstrap, config, events
-from openhuman_desktop.errors import UserFacingError
 from openhuman_desktop.instance import InstanceLock
 from openhuman_desktop.paths import Paths
 
@@ -38,13 +37,15 @@ async def serve(paths: Paths, loaded: config.LoadedConfig, ready: asyncio.Event 
 
 
 def run(paths: Paths, loaded: config.LoadedConfig) -> int:
-    """Hold the workspace lock and serve; a user-facing failure prints one sentence and exits 1."""
+    """Hold the workspace lock and serve until a stop signal.
+
+    Raises:
+        UserFacingError: start-up failed (already running, database, workspace, RPC port); the caller
+            prints the sentence and exits 2.
+    """
     lock = InstanceLock(paths.workspace, paths.instance_lock)
     lock.acquire()
     try:
         return asyncio.run(serve(paths, loaded))
-    except UserFacingError as exc:
-        log.error("%s", exc)
-        return 1
     finally:
         lock.release()

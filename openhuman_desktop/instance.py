@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import errno
 import fcntl
 import os
 from pathlib import Path
 
-from openhuman_desktop.errors import UserFacingError
+from openhuman_desktop.errors import UserFacingError, workspace_error
 
 
 class AlreadyRunning(UserFacingError):
@@ -30,17 +31,26 @@ class InstanceLock:
         self._fd: int | None = None
 
     def acquire(self) -> None:
-        """Take the lock or raise :class:`AlreadyRunning`."""
-        self._path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
-        fd = os.open(self._path, os.O_RDWR | os.O_CREAT, 0o600)
+        """Take the lock or raise :class:`AlreadyRunning` (:class:`WorkspaceUnavailable` if it cannot be made)."""
+        try:
+            self._path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+            fd = os.open(self._path, os.O_RDWR | os.O_CREAT, 0o600)
+        except OSError as exc:
+            raise workspace_error(exc, "create its lock file") from exc
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except OSError:
             pid = os.pread(fd, 32, 0).decode(errors="replace").strip()
             os.close(fd)
             raise AlreadyRunning(self._workspace, pid) from None
-        os.ftruncate(fd, 0)
-        os.pwrite(fd, str(os.getpid()).encode(), 0)
+        try:
+            os.ftruncate(fd, 0)
+            os.pwrite(fd, str(os.getpid()).encode(), 0)
+        except OSError as exc:  # the lock is what matters; the pid in it is only a courtesy
+            if exc.errno not in (errno.ENOSPC, errno.EDQUOT):
+                fcntl.flock(fd, fcntl.LOCK_UN)
+                os.close(fd)
+                raise workspace_error(exc, f"write {self._path}") from exc
         self._fd = fd
 
     def release(self) -> None:

@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+import errno
 import os
+import stat
 from dataclasses import dataclass
 from pathlib import Path
 
 import platformdirs
+
+from openhuman_desktop.errors import workspace_error
 
 WORKSPACE_ENV = "OPENHUMAN_WORKSPACE"
 
@@ -69,7 +73,19 @@ class Paths:
         return self.logs_dir / "openhuman.log"
 
     def ensure(self) -> None:
-        """Create the workspace and its folders, private to the user (mode 0700)."""
-        for directory in (self.workspace, self.subconscious_dir, self.run_dir, self.logs_dir):
-            directory.mkdir(mode=0o700, parents=True, exist_ok=True)
-        os.chmod(self.workspace, 0o700)
+        """Create the workspace and its folders, private to the user (mode 0700).
+
+        Raises:
+            WorkspaceUnavailable: a folder cannot be made or made private (read-only disk, disk full, …).
+        """
+        try:
+            for directory in (self.workspace, self.subconscious_dir, self.run_dir, self.logs_dir):
+                directory.mkdir(mode=0o700, parents=True, exist_ok=True)
+            if stat.S_IMODE(os.stat(self.workspace).st_mode) != 0o700:
+                os.chmod(self.workspace, 0o700)
+            if os.statvfs(self.workspace).f_flag & os.ST_RDONLY:
+                raise OSError(errno.EROFS, "read-only file system", str(self.workspace))
+            if not os.access(self.workspace, os.W_OK):
+                raise OSError(errno.EACCES, "permission denied", str(self.workspace))
+        except OSError as exc:
+            raise workspace_error(exc, "use the workspace folder") from exc

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import os
 from importlib import resources
 from pathlib import Path
 
 from openhuman_desktop import config
+from openhuman_desktop.errors import workspace_error
 from openhuman_desktop.paths import Paths
 
 log = logging.getLogger(__name__)
@@ -23,6 +25,9 @@ def prepare(paths: Paths) -> list[str]:
 
     An existing file (or symlink, even a dangling one) is never replaced, also when another
     instance creates it at the same moment.
+
+    Raises:
+        WorkspaceUnavailable: a file cannot be created (read-only disk, disk full, …).
     """
     paths.ensure()
     created: list[str] = []
@@ -43,6 +48,13 @@ def _create(path: Path, text: str) -> bool:
         fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
     except FileExistsError:
         return False
-    with os.fdopen(fd, "w", encoding="utf-8") as out:
-        out.write(text)
+    except OSError as exc:
+        raise workspace_error(exc, f"create {path.name} in the workspace") from exc
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as out:
+            out.write(text)
+    except OSError as exc:  # a full disk: leave no half-written file to be read as the user's next time
+        with contextlib.suppress(OSError):
+            os.unlink(path)
+        raise workspace_error(exc, f"write {path}") from exc
     return True

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import stat
 from pathlib import Path
 
@@ -405,3 +406,22 @@ async def test_live_settings_deleted_file_means_defaults(tmp_path: Path, monkeyp
     path.unlink()
     assert await live.reload() is True
     assert live() == Settings()
+
+
+# --- start-up failures (issue 9, item 16) ------------------------------------------------------------
+
+
+def test_a_deeply_nested_config_is_a_config_error(tmp_path: Path) -> None:
+    path = tmp_path / "config.toml"
+    path.write_text("[heartbeat]\nenabled = " + "[" * 50_000 + "]" * 50_000 + "\n", encoding="utf-8")
+    with pytest.raises(ConfigError) as caught:  # RecursionError before
+        config.load(path)
+    assert caught.value.path == str(path) and "nested" in str(caught.value)
+
+
+def test_a_fifo_config_does_not_block(tmp_path: Path) -> None:
+    path = tmp_path / "config.toml"
+    os.mkfifo(path)
+    with pytest.raises(ConfigError) as caught:  # blocked forever before
+        config.load(path)
+    assert "not a regular file" in str(caught.value)

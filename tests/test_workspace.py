@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+import errno
 import stat
 from pathlib import Path
 
+import pytest
+
 from openhuman_desktop import config, workspace
+from openhuman_desktop.errors import WorkspaceUnavailable, workspace_error
 from openhuman_desktop.paths import Paths
 from openhuman_desktop.subconscious import heartbeat_file
 
@@ -86,3 +90,22 @@ def test_nested_workspace_path_is_created(tmp_path: Path) -> None:
     paths = Paths(tmp_path / "a" / "b" / "OpenHuman")
     workspace.prepare(paths)
     assert paths.config_file.is_file() and paths.heartbeat_file.is_file()
+
+
+# --- start-up failures in words (issue 9, item 16) ----------------------------------------------------
+
+
+def test_os_errors_become_one_sentence_that_says_disk_full_and_read_only() -> None:
+    full = workspace_error(OSError(errno.ENOSPC, "No space left on device", "/ws/config.toml"), "write")
+    assert isinstance(full, WorkspaceUnavailable)
+    assert str(full).startswith("OpenHuman cannot write /ws/config.toml: ") and "disk full" in str(full)
+    assert "No space left" not in str(full)
+    read_only = workspace_error(OSError(errno.EROFS, "Read-only file system", "/ws"), "use the workspace folder")
+    assert "read-only" in str(read_only) and str(read_only).endswith(".")
+
+
+def test_a_workspace_whose_folder_is_a_file_is_said_in_words(tmp_path: Path) -> None:
+    (tmp_path / "ws").write_text("not a folder", encoding="utf-8")
+    with pytest.raises(WorkspaceUnavailable) as caught:  # FileExistsError with a traceback before
+        Paths(tmp_path / "ws").ensure()
+    assert str(tmp_path / "ws") in str(caught.value)

@@ -9,15 +9,15 @@ import logging
 import os
 import signal
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Protocol
 
 from PySide6.QtCore import QEvent, QObject, Qt
 from PySide6.QtGui import QColor, QPalette
 from PySide6.QtWidgets import QApplication, QMessageBox, QSystemTrayIcon
 
-from openhuman_desktop import config
-from openhuman_desktop.errors import UserFacingError
+from openhuman_desktop import applog, config
+from openhuman_desktop.errors import ConfigError, UserFacingError, workspace_error
 from openhuman_desktop.instance import AlreadyRunning, InstanceLock
 from openhuman_desktop.paths import Paths
 from openhuman_desktop.qt import icons
@@ -385,6 +385,44 @@ def show_startup_error(qapp: QApplication, text: str) -> None:
     box.exec()  # the loop is gone by now: a modal dialog blocks nothing
 
 
+# Where Qt finds a screen on its own without DISPLAY/WAYLAND_DISPLAY (Windows, macOS).
+_SELF_DISPLAYING = ("win32", "cygwin", "darwin")
+NO_DISPLAY = (
+    "There is no display to show the tray app on (neither DISPLAY nor WAYLAND_DISPLAY is set); run "
+    "`openhuman-desktop --headless` to use OpenHuman without a window, or set DISPLAY to your screen."
+)
+
+
+def display_problem(environ: Mapping[str, str] | None = None, platform: str | None = None) -> str | None:
+    """Why the GUI cannot start here, checked before Qt aborts the process (exit 134, blaming libxcb-cursor0).
+
+    Returns:
+        One sentence, or None when a display (or an explicit ``QT_QPA_PLATFORM``) is there.
+    """
+    environ = os.environ if environ is None else environ
+    if (platform or sys.platform).startswith(_SELF_DISPLAYING):
+        return None
+    if any(environ.get(name, "").strip() for name in ("DISPLAY", "WAYLAND_DISPLAY", "QT_QPA_PLATFORM")):
+        return None
+    return NO_DISPLAY
+
+
+def config_error(paths: Paths, exc: ConfigError) -> int:
+    """A bad config.toml at GUI start: logged, said on stderr and, on a screen, in a dialog that opens the file.
+
+    Returns:
+        The exit code (2).
+    """
+    log.error("could not start: %s", exc, extra=applog.FILE_ONLY)
+    print(f"openhuman-desktop: {exc}", file=sys.stderr)
+    qapp = make_application()
+    if qapp.platformName() not in HEADLESS_PLATFORMS:
+        from openhuman_desktop.qt.config_error import ConfigErrorDialog
+
+        ConfigErrorDialog(exc).exec()  # no event loop runs yet: a modal dialog blocks nothing
+    return 2
+
+
 def hand_over(paths: Paths, exc: AlreadyRunning) -> int:
     """Another instance holds the workspace: ask its window to come forward; 0 if it did."""
     if send_activate(server_name(paths.workspace)):
@@ -413,9 +451,14 @@ def run(paths: Paths, loaded: config.LoadedConfig) -> int:
         with asyncio.Runner(loop_factory=new_event_loop) as runner:
             return runner.run(serve(desktop, instance))
     except UserFacingError as exc:
-        log.error("could not start: %s", exc)
+        log.error("could not start: %s", exc, extra=applog.FILE_ONLY)
         show_startup_error(qapp, str(exc))
-        return 1
+        return 2
+    except OSError as exc:
+        text = str(workspace_error(exc, "start"))
+        log.error("could not start: %s", text, extra=applog.FILE_ONLY)
+        show_startup_error(qapp, text)
+        return 2
     except Exception:
         log.exception("OpenHuman stopped on an unexpected error")
         show_startup_error(qapp, f"Something went wrong (details in {paths.log_file})")

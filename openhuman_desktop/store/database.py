@@ -5,7 +5,10 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import os
+import secrets
 import sqlite3
+import stat
 import threading
 from collections.abc import AsyncIterator, Iterable, Sequence
 from contextlib import asynccontextmanager
@@ -14,7 +17,7 @@ from typing import Any
 
 import aiosqlite
 
-from openhuman_desktop.errors import StoreUnavailable
+from openhuman_desktop.errors import StoreUnavailable, os_error_sentence
 
 log = logging.getLogger(__name__)
 
@@ -24,35 +27,125 @@ BUSY_TIMEOUT_MS = 5_000
 WAL_AUTOCHECKPOINT_PAGES = 10_000
 Params = Sequence[Any] | dict[str, Any]
 
+_RECOVER = "Move it away to start with a new database, or restore it from a backup."
+_HEADER = b"SQLite format 3\x00"
+_HEADER_SIZE = 100
+# Less free space than this where the database lives: an I/O error there is a full disk.
+_NEARLY_FULL_BYTES = 256 * 1024
+
 # sqlite3 error names (Python ≥ 3.11 sets ``sqlite_errorname``) that mean "the environment", not a bug.
 _ENVIRONMENT_ERRORS = {
     "SQLITE_BUSY": "is locked by another program; close it (or the other OpenHuman instance) and try again",
     "SQLITE_LOCKED": "is locked by another program; close it (or the other OpenHuman instance) and try again",
-    "SQLITE_READONLY": "is read-only; check the permissions of the workspace folder",
-    "SQLITE_FULL": "cannot be written because the disk is full; free some space",
+    "SQLITE_READONLY": "is read-only; check the permissions of the workspace folder (and that its disk is "
+                       "not mounted read-only)",
+    "SQLITE_FULL": "cannot be written because the disk is full (disk full); free some space and start again",
     "SQLITE_IOERR": "could not be read or written (I/O error); check the disk",
     "SQLITE_CANTOPEN": "cannot be opened; check that the workspace folder exists and is writable",
-    "SQLITE_CORRUPT": "is damaged; restore it from a backup or move it away to start fresh",
-    "SQLITE_NOTADB": "is not an SQLite database; move it away to start fresh",
+    "SQLITE_CORRUPT": "is damaged — it may have been cut short by a crash or a full disk. " + _RECOVER[:-1],
+    "SQLITE_NOTADB": "is not an SQLite database. " + _RECOVER[:-1],
     "SQLITE_PERM": "cannot be accessed; check the permissions of the workspace folder",
 }
+
+
+def _disk_is_full(path: Path) -> bool:
+    """Whether the file system holding ``path`` (or its folder) has next to no free space left."""
+    for candidate in (path.parent, path):
+        try:
+            info = os.statvfs(candidate)
+        except OSError:
+            continue
+        return info.f_bavail * info.f_frsize < _NEARLY_FULL_BYTES
+    return False
 
 
 def store_error(path: Path, exc: sqlite3.Error) -> StoreUnavailable | None:
     """Turn an environment-caused sqlite3 error into StoreUnavailable; None means "a bug, re-raise"."""
     name = getattr(exc, "sqlite_errorname", "") or ""
-    for prefix, sentence in _ENVIRONMENT_ERRORS.items():
-        if name.startswith(prefix):
-            return StoreUnavailable(f"The database {path} {sentence}.")
     text = str(exc).lower()
-    for needle, prefix in (
-        ("locked", "SQLITE_BUSY"), ("readonly", "SQLITE_READONLY"), ("read-only", "SQLITE_READONLY"),
-        ("disk is full", "SQLITE_FULL"), ("disk i/o", "SQLITE_IOERR"), ("unable to open", "SQLITE_CANTOPEN"),
-        ("malformed", "SQLITE_CORRUPT"), ("not a database", "SQLITE_NOTADB"),
-    ):
-        if needle in text:
-            return StoreUnavailable(f"The database {path} {_ENVIRONMENT_ERRORS[prefix]}.")
+    prefix = next((known for known in _ENVIRONMENT_ERRORS if name.startswith(known)), None)
+    if prefix is None:
+        for needle, guess in (
+            ("locked", "SQLITE_BUSY"), ("readonly", "SQLITE_READONLY"), ("read-only", "SQLITE_READONLY"),
+            ("disk is full", "SQLITE_FULL"), ("disk i/o", "SQLITE_IOERR"), ("unable to open", "SQLITE_CANTOPEN"),
+            ("malformed", "SQLITE_CORRUPT"), ("not a database", "SQLITE_NOTADB"),
+        ):
+            if needle in text:
+                prefix = guess
+                break
+    if prefix is None:
+        return None
+    if prefix in ("SQLITE_IOERR", "SQLITE_CANTOPEN") and _disk_is_full(path):
+        prefix = "SQLITE_FULL"  # SQLite reports a full disk while growing the WAL index as an I/O error
+    return StoreUnavailable(f"The database {path} {_ENVIRONMENT_ERRORS[prefix]}.")
+
+
+def existing_file_problem(path: Path) -> str | None:
+    """Why the existing file at ``path`` cannot be used as a database (None: it looks like one).
+
+    Cheap checks only (the header and the size): an empty, truncated or foreign file is refused before
+    SQLite sees it, so it is never replaced or "repaired" into an empty database.
+    """
+    try:
+        info = os.stat(path)
+        if not stat.S_ISREG(info.st_mode):
+            return (f"The database {path} is not a regular file (a folder or something else is in its place). "
+                    + _RECOVER)
+        with open(path, "rb") as file:
+            header = file.read(_HEADER_SIZE)
+    except OSError as exc:
+        return f"The database {path} cannot be read: {os_error_sentence(exc)}"
+    size = info.st_size
+    if size == 0:
+        return (f"The database {path} is empty (0 bytes) — it may have been truncated by a crash or a full "
+                f"disk. {_RECOVER}")
+    if len(header) < _HEADER_SIZE:
+        if _HEADER.startswith(header[:len(_HEADER)]) or header.startswith(_HEADER):
+            return (f"The database {path} is truncated ({size} bytes, not even its header) — it may have been "
+                    f"cut short by a crash or a full disk. {_RECOVER}")
+        return f"The database {path} is not an SQLite database. {_RECOVER}"
+    if not header.startswith(_HEADER):
+        return f"The database {path} is not an SQLite database. {_RECOVER}"
+    page_size = int.from_bytes(header[16:18], "big")
+    page_size = 65536 if page_size == 1 else page_size
+    pages = int.from_bytes(header[28:32], "big")
+    size_is_valid = header[24:28] == header[92:96]  # "in-header database size" is trusted only then
+    wal = path.with_name(path.name + "-wal")
+    has_wal = wal.exists() and wal.stat().st_size > 0  # a checkpoint cut short by a crash is finished from it
+    if size_is_valid and pages and size < pages * page_size and not has_wal:
+        return (f"The database {path} is truncated ({size:,} of {pages * page_size:,} bytes) — it may have been "
+                f"cut short by a crash or a full disk. {_RECOVER}")
     return None
+
+
+def _remove_abandoned(path: Path) -> None:
+    """Remove half-built new databases left by a process that was killed while creating ``path``."""
+    for leftover in path.parent.glob(f".{path.name}.new-*"):
+        pid = leftover.name.removeprefix(f".{path.name}.new-").split("-", 1)[0]
+        if not pid.isdigit() or int(pid) == os.getpid() or _is_running(int(pid)):
+            continue
+        with contextlib.suppress(OSError):
+            leftover.unlink()
+
+
+def _is_running(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:
+        return True  # someone else's process
+    return True
+
+
+def _make_private(path: Path) -> None:
+    """Database files hold the user's tasks and memories: readable by the user only (0600)."""
+    for candidate in (path, path.with_name(path.name + "-wal"), path.with_name(path.name + "-shm")):
+        try:
+            if stat.S_IMODE(os.stat(candidate).st_mode) & 0o077:
+                os.chmod(candidate, 0o600)
+        except OSError:
+            continue  # not there, not ours, or a read-only disk: opening reports what matters
 
 
 Migration = Sequence[str]
@@ -74,17 +167,69 @@ class Database:
 
     @classmethod
     async def open(cls, path: Path, migrations: Sequence[Migration]) -> Database:
-        """Open (creating if needed) the database at ``path`` and bring its schema up to date.
+        """Open the database at ``path`` and bring its schema up to date; create it only where nothing is.
+
+        A new database is built under a temporary name and linked into place complete, so a crash never
+        leaves an empty or half-made file behind. An existing file is never replaced: one that is empty,
+        truncated, damaged or not a database is refused with a sentence that says how to recover.
 
         Raises:
-            StoreUnavailable: the file cannot be opened, is locked, damaged or not a database.
+            StoreUnavailable: the file cannot be created or opened, is locked, damaged or not a database.
         """
         try:
             path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
         except OSError as exc:
             raise StoreUnavailable(
-                f"The database {path} cannot be created: its folder cannot be made ({exc.strerror})."
+                f"The database {path} cannot be created: its folder cannot be made ({os_error_sentence(exc)})"
             ) from exc
+        if not os.path.lexists(path):
+            await cls._create(path, migrations)
+        problem = existing_file_problem(path)
+        if problem is not None:
+            raise StoreUnavailable(problem)
+        _make_private(path)
+        return await cls._connect(path, migrations)
+
+    @classmethod
+    async def _create(cls, path: Path, migrations: Sequence[Migration]) -> None:
+        """Build a complete new database next to ``path`` and link it into place (never over a file)."""
+        for leftover in (path.with_name(path.name + "-wal"), path.with_name(path.name + "-journal")):
+            if leftover.exists() and leftover.stat().st_size > 0:
+                raise StoreUnavailable(
+                    f"The database {path} is missing but its journal {leftover.name} is still there (it may "
+                    "hold the latest changes). Restore the database from a backup, or move the write-ahead "
+                    "log away to start with a new database."
+                )
+        _remove_abandoned(path)
+        temporary = path.with_name(f".{path.name}.new-{os.getpid()}-{secrets.token_hex(4)}")
+        try:
+            try:
+                os.close(os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
+            except OSError as exc:
+                raise StoreUnavailable(
+                    f"The database {path} cannot be created: {os_error_sentence(exc)}"
+                ) from exc
+            fresh = await cls._connect(temporary, migrations, shown_as=path)
+            await fresh.aclose()
+            try:
+                os.link(temporary, path)  # fails if another instance created it meanwhile: theirs is kept
+            except FileExistsError:
+                pass
+            except OSError as exc:
+                raise StoreUnavailable(
+                    f"The database {path} cannot be created: {os_error_sentence(exc)}"
+                ) from exc
+            else:
+                log.info("created a new database %s", path)
+        finally:
+            for name in (temporary, *(temporary.with_name(temporary.name + s) for s in ("-wal", "-shm"))):
+                with contextlib.suppress(FileNotFoundError):
+                    os.unlink(name)
+
+    @classmethod
+    async def _connect(cls, path: Path, migrations: Sequence[Migration], shown_as: Path | None = None) -> Database:
+        """Connect, set the pragmas and migrate; errors name ``shown_as`` (the real name of a new database)."""
+        named = shown_as or path
         connecting = aiosqlite.connect(path, isolation_level=None)
         try:
             conn = await connecting
@@ -92,7 +237,7 @@ class Database:
             await _join_worker(connecting)
             if isinstance(exc, sqlite3.Error):
                 raise (
-                    store_error(path, exc) or StoreUnavailable(f"The database {path} cannot be opened: {exc}.")
+                    store_error(named, exc) or StoreUnavailable(f"The database {named} cannot be opened: {exc}.")
                 ) from exc
             raise
         conn.row_factory = sqlite3.Row
@@ -105,10 +250,11 @@ class Database:
                 log.warning("database %s: WAL journal not available (got %s)", path, mode and mode[0])
             await conn.execute("PRAGMA synchronous = NORMAL")
             await conn.execute(f"PRAGMA wal_autocheckpoint = {WAL_AUTOCHECKPOINT_PAGES}")
+            await conn.execute("SELECT count(*) FROM sqlite_schema")  # reads the schema: damage shows here
             await db._migrate(migrations)
         except sqlite3.Error as exc:
             await conn.close()
-            mapped = store_error(path, exc)
+            mapped = store_error(named, exc)
             if mapped is None:
                 raise
             raise mapped from exc

@@ -218,3 +218,22 @@ class TaskRepository:
             f"SELECT {TASK_COLUMNS} FROM subconscious_tasks WHERE origin = 'heartbeat_md' {_ORDER}"
         )
         return [Task.from_row(row) for row in rows]
+
+    async def set_model_intent(self, task_id: str, title: str, intent: str, now: float) -> Task | None:
+        """Store the model's intent for a task classified in the background.
+
+        Only while the task still has ``title`` and its keyword intent (not one the user chose meanwhile).
+
+        Returns:
+            The changed task, or None when nothing was changed.
+        """
+        async with self._db.transaction() as tx:
+            changed = await tx.execute(
+                """UPDATE subconscious_tasks SET intent = ?, intent_source = 'model', updated_at = ?
+                   WHERE id = ? AND title = ? AND intent_source = 'keyword'""",
+                (intent, now, task_id, title),
+            )
+            if not changed:
+                return None
+            row = await tx.fetchone(f"SELECT {TASK_COLUMNS} FROM subconscious_tasks WHERE id = ?", (task_id,))
+        return Task.from_row(row) if row else None

@@ -3,9 +3,13 @@
 from __future__ import annotations
 
 import logging
+import os
 import re
+import stat
 from dataclasses import dataclass
 from pathlib import Path
+
+from openhuman_desktop.errors import UserFacingError
 
 log = logging.getLogger(__name__)
 
@@ -15,6 +19,8 @@ _CLOSING_FENCE = re.compile(r"^\s*(`{3,}|~{3,})\s*$")
 # "- - -" is a horizontal rule in Markdown, not a task.
 _THEMATIC_BREAK = re.compile(r"^[ \t]*-(?:[ \t]*-){2,}[ \t]*$")
 MAX_TITLE = 500
+MAX_BYTES = 1024 * 1024  # HEARTBEAT.md is a list someone writes; a larger file is refused, not read
+MAX_TASKS = 10_000
 
 
 def parse(text: str) -> list[str]:
@@ -28,6 +34,7 @@ def parse(text: str) -> list[str]:
     seen: set[str] = set()
     fence: str | None = None
     in_comment = False
+    too_long = 0
     for line in text.splitlines():
         if fence is not None:
             match = _CLOSING_FENCE.match(line)
@@ -52,10 +59,12 @@ def parse(text: str) -> list[str]:
         if not title or title in seen:
             continue
         if len(title) > MAX_TITLE:
-            log.warning("HEARTBEAT.md: a task line longer than %d characters is skipped", MAX_TITLE)
+            too_long += 1
             continue
         seen.add(title)
         titles.append(title)
+    if too_long:  # one line for all of them, however many there are
+        log.warning("HEARTBEAT.md: %d task lines longer than %d characters are skipped", too_long, MAX_TITLE)
     return titles
 
 
@@ -108,12 +117,58 @@ def plan(file_titles: list[str], existing: list[tuple[str, str]]) -> SyncPlan:
     return SyncPlan(add=add, remove=tuple(remove))
 
 
+class Refused(UserFacingError):
+    """HEARTBEAT.md is there but is not read (not a regular file, or too large); its tasks stay as they were."""
+
+
 def read(path: Path) -> str | None:
-    """The file's text, or None when it does not exist or cannot be read (logged)."""
+    """The file's text, or None when it does not exist or cannot be read (logged).
+
+    Never blocks: a FIFO or a device is refused before anything is read from it.
+
+    Raises:
+        Refused: the file is not a regular file, or larger than :data:`MAX_BYTES`.
+    """
     try:
-        return path.read_text(encoding="utf-8", errors="replace")
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
     except FileNotFoundError:
         return None
+    except IsADirectoryError:
+        raise Refused(f"{path} is not a regular file (it is a folder), so its tasks were not read; "
+                      "make it a plain text file.") from None
     except OSError as exc:
         log.warning("cannot read %s: %s", path, exc)
         return None
+    info = os.fstat(fd)
+    if not stat.S_ISREG(info.st_mode):
+        os.close(fd)
+        kind = "a folder" if stat.S_ISDIR(info.st_mode) else "a pipe, device or socket"
+        raise Refused(f"{path} is not a regular file (it is {kind}), so its tasks were not read; "
+                      "make it a plain text file.")
+    with os.fdopen(fd, "rb") as file:
+        if info.st_size > MAX_BYTES:
+            raise Refused(_too_large(path))
+        try:
+            data = file.read(MAX_BYTES + 1)
+        except OSError as exc:
+            log.warning("cannot read %s: %s", path, exc)
+            return None
+    if len(data) > MAX_BYTES:
+        raise Refused(_too_large(path))
+    return data.decode("utf-8", errors="replace")
+
+
+def _too_large(path: Path) -> str:
+    return (f"{path} is too large (over {MAX_BYTES // (1024 * 1024)} MiB), so its tasks were not read; "
+            f"keep it to a list of at most {MAX_TASKS:,} tasks.")
+
+
+def check_count(path: Path, titles: list[str]) -> None:
+    """Refuse a file with more than :data:`MAX_TASKS` task lines (each would be a task every tick looks at).
+
+    Raises:
+        Refused: too many tasks.
+    """
+    if len(titles) > MAX_TASKS:
+        raise Refused(f"{path} has {len(titles):,} task lines, more than the {MAX_TASKS:,} OpenHuman accepts, "
+                      "so its tasks were not read; shorten the list.")

@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import asyncio
+import collections
 import json
 import logging
 import re
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable, Iterable
 from typing import Protocol
 
 from openhuman_desktop.errors import AppError
@@ -95,11 +96,12 @@ class ModelIntentClassifier:
             async with asyncio.timeout(self._timeout):
                 response = await client.chat(request)
         except (AppError, TimeoutError) as exc:
-            log.info("intent of a task decided by keywords (model: %s)", exc or type(exc).__name__)
+            # DEBUG: one line per task would be 100,000 lines for a long HEARTBEAT.md (callers summarise).
+            log.debug("intent of a task decided by keywords (model: %s)", exc or type(exc).__name__)
             return classify_by_keywords(title), "keyword"
         intent = parse_intent(response.content)
         if intent is None:
-            log.info("intent of a task decided by keywords (the model answered %r)", response.content[:80])
+            log.debug("intent of a task decided by keywords (the model answered %r)", response.content[:80])
             return classify_by_keywords(title), "keyword"
         return intent, "model"
 
@@ -117,3 +119,80 @@ def parse_intent(content: str) -> str | None:
     if not isinstance(intent, str) or intent.strip().lower() not in INTENTS:
         return None
     return intent.strip().lower()
+
+
+# After this many tasks in a row that the model did not classify, the rest of the queue keeps its keyword
+# intent: a model that is down or hangs must not be asked (and waited for) once per task.
+GIVE_UP_AFTER = 3
+ApplyIntent = Callable[[str, str, str], Awaitable[object]]  # (task_id, title, intent) -> anything
+
+
+class BackgroundIntents:
+    """Asks the model for the intent of new tasks in the background; they have the keyword intent meanwhile.
+
+    Start-up and HEARTBEAT.md syncs never wait on a model: they store the keyword intent and
+    :meth:`submit` the tasks; :meth:`run` (a supervised task) asks the model one task at a time and
+    calls ``apply`` with each answer (which keeps an intent the user chose meanwhile).
+
+    Args:
+        classifier: the model-backed classifier (its keyword fallback counts as "no answer").
+        apply: stores a model's answer for one task.
+    """
+
+    def __init__(self, classifier: IntentClassifier, apply: ApplyIntent) -> None:
+        self._classifier = classifier
+        self._apply = apply
+        self._queue: collections.deque[tuple[str, str]] = collections.deque()
+        self._wake = asyncio.Event()
+        self._idle = asyncio.Event()
+        self._idle.set()
+
+    @property
+    def pending(self) -> int:
+        return len(self._queue)
+
+    def submit(self, tasks: Iterable[tuple[str, str]]) -> None:
+        """Queue ``(task_id, title)`` pairs for the model."""
+        before = len(self._queue)
+        self._queue.extend(tasks)
+        if len(self._queue) > before:
+            self._idle.clear()
+            self._wake.set()
+
+    async def drained(self) -> None:
+        """Return once every submitted task has been asked about (or given up on)."""
+        await self._idle.wait()
+
+    async def run(self) -> None:
+        """Work through the queue until cancelled."""
+        while True:
+            if not self._queue:
+                self._idle.set()
+                self._wake.clear()
+                await self._wake.wait()
+                continue
+            await self._work_through()
+
+    async def _work_through(self) -> None:
+        answered = failed_in_a_row = 0
+        while self._queue:
+            task_id, title = self._queue.popleft()
+            intent, how = await self._classifier.classify(title)
+            if how != "model":
+                failed_in_a_row += 1
+                if failed_in_a_row >= GIVE_UP_AFTER:
+                    left = len(self._queue)
+                    self._queue.clear()
+                    log.info("the model did not classify %d tasks in a row; %d more keep their keyword intent",
+                             failed_in_a_row, left)
+                    break
+                continue
+            failed_in_a_row = 0
+            try:
+                await self._apply(task_id, title, intent)
+            except AppError as exc:  # e.g. the database is locked: the task keeps its keyword intent
+                log.warning("the model's intent for task %s was not stored: %s", task_id, exc)
+                continue
+            answered += 1
+        if answered:
+            log.info("the model classified the intent of %d new tasks", answered)

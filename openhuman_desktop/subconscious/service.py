@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
 import unicodedata
 from collections.abc import Callable
@@ -17,7 +18,13 @@ from openhuman_desktop.errors import Conflict, InvalidInput, NotFound
 from openhuman_desktop.store import Escalation, LogEntry, Resolution, SubconsciousStore, Task
 from openhuman_desktop.subconscious import heartbeat_file, recurrence
 from openhuman_desktop.subconscious.defaults import DEFAULT_TASKS
-from openhuman_desktop.subconscious.intent import INTENTS, READ, IntentClassifier
+from openhuman_desktop.subconscious.intent import (
+    INTENTS,
+    READ,
+    BackgroundIntents,
+    IntentClassifier,
+    classify_by_keywords,
+)
 
 log = logging.getLogger(__name__)
 
@@ -61,14 +68,31 @@ class RuntimeStatus:
     next_tick_at: float | None
 
 
+# Characters that change the direction text is shown in: a title can be made to read as something else
+# (U+202E turns "Pay invoice \u202eexe.gnp" into "Pay invoice pdf.exe"). Refused.
+_DIRECTION_CONTROLS = frozenset("\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+# Joiners shape scripts (Persian, Indic) and emoji sequences; every other format character is invisible
+# (zero-width spaces, word joiners, tag characters that can smuggle hidden text) and is removed.
+_KEPT_FORMAT_CHARACTERS = frozenset("\u200c\u200d")
+
+
 def clean_title(value: object, param: str = "title") -> str:
-    """Validate and trim a task title.
+    """Validate and trim a task title (from RPC, the window and HEARTBEAT.md alike).
+
+    Invisible format characters (Unicode category Cf) other than the joiners are removed.
 
     Raises:
-        InvalidInput: not a string, blank, or longer than 500 characters.
+        InvalidInput: not a string, blank, longer than 500 characters, or containing control characters or
+            characters that change the text direction (bidi overrides and isolates such as U+202E).
     """
     if not isinstance(value, str):
         raise InvalidInput(param, "must be a string")
+    if any(char in _DIRECTION_CONTROLS for char in value):
+        raise InvalidInput(param, "must not contain characters that change the text direction (such as U+202E)")
+    value = "".join(
+        char for char in value
+        if char in _KEPT_FORMAT_CHARACTERS or unicodedata.category(char) != "Cf"
+    )
     title = " ".join(value.split())
     if not title:
         raise InvalidInput(param, "must not be empty or only spaces")
@@ -124,22 +148,43 @@ class SubconsciousService:
             log.info("seeded system task %s: %s", task.id, task.title)
             self._bus.publish(events.TaskChanged(task))
 
-    async def sync_heartbeat_file(self) -> heartbeat_file.SyncPlan:
-        """Bring the HEARTBEAT.md tasks in the database in line with the file (one sync at a time)."""
-        async with self._sync_lock:
-            return await self._sync_heartbeat_file()
+    async def sync_heartbeat_file(self, *, announce: bool = True) -> heartbeat_file.SyncPlan:
+        """Bring the HEARTBEAT.md tasks in the database in line with the file (one sync at a time).
 
-    async def _sync_heartbeat_file(self) -> heartbeat_file.SyncPlan:
-        text = heartbeat_file.read(self._heartbeat_path)
-        titles = heartbeat_file.parse(text) if text is not None else []
+        Never waits on a model: new tasks get the keyword intent now and the model's in the background
+        (:meth:`refine_intents`). A file that is refused (not a regular file, too large) changes nothing;
+        why is logged and, when it is new and ``announce`` is true, published as a notice.
+        """
+        async with self._sync_lock:
+            return await self._sync_heartbeat_file(announce)
+
+    @property
+    def heartbeat_problem(self) -> str | None:
+        """Why HEARTBEAT.md was refused at the last sync (None: it was read)."""
+        return self._heartbeat_problem
+
+    _heartbeat_problem: str | None = None
+
+    async def _sync_heartbeat_file(self, announce: bool = True) -> heartbeat_file.SyncPlan:
+        try:
+            text = heartbeat_file.read(self._heartbeat_path)
+            titles = self._file_titles(heartbeat_file.parse(text) if text is not None else [])
+            heartbeat_file.check_count(self._heartbeat_path, titles)
+        except heartbeat_file.Refused as exc:
+            if str(exc) != self._heartbeat_problem:
+                self._heartbeat_problem = str(exc)
+                log.warning("%s", exc)
+                if announce:
+                    self._bus.publish(events.Notified("HEARTBEAT.md not read", str(exc)))
+            return heartbeat_file.SyncPlan(add=(), remove=())
+        if self._heartbeat_problem is not None:
+            log.info("%s is read again", self._heartbeat_path)
+            self._heartbeat_problem = None
         existing = await self.store.tasks.file_tasks()
         plan = heartbeat_file.plan(titles, [(task.id, task.title) for task in existing])
         if plan.is_empty:
             return plan
-        additions = []
-        for title in plan.add:
-            intent, how = await self._classifier.classify(title)
-            additions.append((title, intent, how))
+        additions = [(title, classify_by_keywords(title), "keyword") for title in plan.add]
         for task_id in plan.remove:
             await self._dismiss_open_escalations(task_id)
         added = await self.store.tasks.replace_file_tasks(additions, plan.remove, self._clock.now())
@@ -148,7 +193,44 @@ class SubconsciousService:
             self._bus.publish(events.TaskRemoved(task_id))
         for task in added:
             self._bus.publish(events.TaskChanged(task))
+        self._intents.submit((task.id, task.title) for task in added)
         return plan
+
+    def _file_titles(self, parsed: list[str]) -> list[str]:
+        """The titles of the file's lines that pass the same checks as an RPC title (the others are skipped)."""
+        titles: list[str] = []
+        seen: set[str] = set()
+        skipped: dict[str, int] = {}
+        for raw in parsed:
+            try:
+                title = clean_title(raw)
+            except InvalidInput as exc:
+                skipped[exc.problem] = skipped.get(exc.problem, 0) + 1
+                continue
+            if title not in seen:
+                seen.add(title)
+                titles.append(title)
+        for problem, count in skipped.items():  # one line per kind of problem, however many lines
+            log.warning("HEARTBEAT.md: %d task line%s skipped: the title %s", count, "" if count == 1 else "s",
+                        problem)
+        return titles
+
+    @functools.cached_property
+    def _intents(self) -> BackgroundIntents:
+        return BackgroundIntents(self._classifier, self._store_model_intent)
+
+    async def _store_model_intent(self, task_id: str, title: str, intent: str) -> None:
+        updated = await self.store.tasks.set_model_intent(task_id, title, intent, self._clock.now())
+        if updated is not None:
+            self._bus.publish(events.TaskChanged(updated))
+
+    async def refine_intents(self) -> None:
+        """Ask the model for the intent of tasks added from HEARTBEAT.md, in the background (until cancelled)."""
+        await self._intents.run()
+
+    async def intents_refined(self) -> None:
+        """Return once the model was asked about every task queued so far (tests and benchmarks wait on it)."""
+        await self._intents.drained()
 
     # --- status ---------------------------------------------------------------------------------
 
