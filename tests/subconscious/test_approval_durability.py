@@ -290,8 +290,11 @@ async def test_an_approval_waiting_for_the_model_runs_once_the_models_check_pass
         await h.wait_until(back)
         h.reasoning.execute = append_then_answer
         await h.clock.advance(601)  # the periodic model check (every minute while a tier fails, else 10 minutes)
-        await settled(h, escalation.log_id or "")
-        row = await h.services.store.log.get(escalation.log_id or "")
-        assert row is not None and row.decision == "act", "no click: the check that found the model back ran it"
+
+        async def acted() -> bool:  # the row says "escalate" (waiting) until the check has answered
+            row = await h.services.store.log.get(escalation.log_id or "")
+            return row is not None and row.decision == "act"
+
+        await h.wait_until(acted)  # no click: the check that found the model back ran it
         assert (h.workspace / "alerts.md").read_text(encoding="utf-8") == "bank\n"
         assert (await h.services.store.escalations.get(escalation.id)).status == "approved"  # type: ignore[union-attr]
