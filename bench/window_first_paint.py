@@ -1,4 +1,4 @@
-"""GUI benchmark: the Intelligence window's first paint with a huge activity log (budget ≤ 300 ms, DESIGN §5).
+"""GUI benchmark: the Intelligence window's first paint with a huge activity log (budget ≤ 100 ms, DESIGN §5).
 
 Builds a workspace whose subconscious.db holds ``--rows`` finished log rows (1,000,000 by default), starts
 the real services on a qasync loop (offscreen Qt unless QT_QPA_PLATFORM says otherwise), then opens the
@@ -41,7 +41,7 @@ from openhuman_desktop.paths import Paths  # noqa: E402
 from openhuman_desktop.qt.bridge import CoreBridge  # noqa: E402
 from openhuman_desktop.qt.intelligence import IntelligenceWindow  # noqa: E402
 
-BUDGET_MS = 300.0
+BUDGET_MS = 100.0  # DESIGN §5 (raised from 300 ms once that was met)
 
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
