@@ -39,7 +39,8 @@ from openhuman_desktop.subconscious.decisions import Decision, Evaluation, Repor
 from openhuman_desktop.subconscious.defaults import DEFAULT_TASKS  # noqa: E402
 from openhuman_desktop.subconscious.engine import SubconsciousEngine  # noqa: E402
 
-TICK_BUDGET_MS = 30.0  # DESIGN §5 (raised from 100 ms once that was met)
+# DESIGN §5: 30 ms for 1,000 due tasks, 300 ms for 10,000 (the cost grows linearly); raised from 100 ms once met.
+TICK_BUDGET_MS_PER_1000 = 30.0
 
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
@@ -187,10 +188,10 @@ async def run(args: argparse.Namespace, paths: Paths) -> int:
         await filing(services)
         rows = await services.store.log.count()
         note(f"log rows now {rows:,}")
-        budget(f"tick overhead, {args.tasks:,} due tasks, instant evaluator (median)", stub_stats.median,
-               TICK_BUDGET_MS, "ms")
-        budget(f"tick overhead, {args.tasks:,} due tasks, fake Ollama minus round trip (median)", overhead,
-               TICK_BUDGET_MS, "ms")
+        limit = TICK_BUDGET_MS_PER_1000 * max(1.0, args.tasks / 1000)
+        budget(f"tick overhead, {args.tasks:,} due tasks, instant evaluator (median)", stub_stats.median, limit, "ms")
+        budget(f"tick overhead, {args.tasks:,} due tasks, fake Ollama minus round trip (median)", overhead, limit,
+               "ms")
         budget("idle gate: model calls on a tick with nothing changed (tick 2)", idle_calls[0], 0, "calls")
     finally:
         await services.aclose()
