@@ -6,7 +6,10 @@ from openhuman_desktop.orchestration.tool_loop import (
     ToolCallRecord,
     ToolLoopResult,
     canonical_arguments,
+    compact_spec,
     run_tool_loop,
 )
+from openhuman_desktop.orchestration.text_calls import text_tool_calls
 
-__all__ = ["CallKey", "EffectsJournal", "ToolCallRecord", "ToolLoopResult", "canonical_arguments", "run_tool_loop"]
+__all__ = ["CallKey", "EffectsJournal", "ToolCallRecord", "ToolLoopResult", "canonical_arguments", "compact_spec",
+           "run_tool_loop", "text_tool_calls"]

@@ -9,7 +9,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from openhuman_desktop.llm.base import ChatRequest, LlmClient, Message
+from openhuman_desktop.llm.base import ChatRequest, LlmClient, Message, ToolCall, ToolSpec
+from openhuman_desktop.orchestration.text_calls import text_tool_calls
 from openhuman_desktop.skills.base import Tool, ToolResult
 
 log = logging.getLogger(__name__)
@@ -30,12 +31,14 @@ class CallKey:
 
 @dataclass(frozen=True)
 class ToolCallRecord:
-    """One tool call of a run, for its trace: ``replayed`` when the journal answered instead of the tool."""
+    """One tool call of a run, for its trace: ``replayed`` when the journal answered instead of the tool,
+    ``writes`` when the tool called is one that changes something (a refused call never writes)."""
 
     name: str
     arguments: Any
     is_error: bool
     replayed: bool = False
+    writes: bool = False
 
 
 class EffectsJournal(Protocol):
@@ -65,13 +68,48 @@ def canonical_arguments(arguments: object) -> str:
 
 @dataclass(frozen=True)
 class ToolLoopResult:
-    """The final answer and what it took (``calls``: every tool call in order, with how it went)."""
+    """The final answer and what it took (``calls``: every tool call in order, with how it went).
+
+    ``unexecuted`` holds the calls the final answer still asked for (written as text after the steps ran
+    out): such a "final answer" is no answer, and nothing it asks for has happened.
+    """
 
     text: str
     steps: int
     tools_called: tuple[str, ...]
     model_calls: int
     calls: tuple[ToolCallRecord, ...] = ()
+    unexecuted: tuple[ToolCall, ...] = ()
+
+    @property
+    def changed_something(self) -> bool:
+        """A tool that writes ran without error (or an earlier attempt's run of it was replayed)."""
+        return any(call.writes and (call.replayed or not call.is_error) for call in self.calls)
+
+
+# What the argument checks enforce or fill in anyway (bounds, defaults): a small model gains nothing from
+# reading it, and it costs tokens in every request that offers the tool (issue 10, item 7).
+_CHECKED_ONLY = frozenset({"maxLength", "minLength", "minimum", "maximum", "default"})
+
+
+def compact_spec(spec: ToolSpec) -> ToolSpec:
+    """``spec`` as the model is offered it: without what the argument checks enforce or fill in."""
+    return ToolSpec(spec.name, spec.description, _compact(spec.parameters))
+
+
+def _compact(schema: Any) -> Any:
+    if not isinstance(schema, dict):
+        return schema
+    compact: dict[str, Any] = {}
+    for key, value in schema.items():
+        if key in _CHECKED_ONLY or (key == "additionalProperties" and value is False) or (key == "required"
+                                                                                          and value == []):
+            continue
+        if key == "properties" and isinstance(value, dict):  # argument names, not schema keywords
+            compact[key] = {name: _compact(prop) for name, prop in value.items()}
+        else:
+            compact[key] = _compact(value)
+    return compact
 
 
 async def _call(tool: Tool | None, name: str, arguments: object, offered: Sequence[str]) -> ToolResult:
@@ -109,8 +147,10 @@ async def run_tool_loop(
         LlmUnavailable / LlmReplyError: from the client.
     """
     by_name = {tool.name: tool for tool in tools}
-    specs = [tool.spec for tool in tools]
+    specs = [compact_spec(tool.spec) for tool in tools]
     history = list(messages)
+    # What the model may be quoting (the prompt, tool results): a tool call in there is data, never a call.
+    quoted = [message.content for message in messages if message.role != "assistant"]
     called: list[str] = []
     records: list[ToolCallRecord] = []
     seen: Counter[tuple[str, str]] = Counter()
@@ -118,10 +158,14 @@ async def run_tool_loop(
     for step in range(1, max_steps + 1):
         response = await client.chat(ChatRequest(history, tools=specs, timeout=timeout))
         calls += 1
-        if not response.tool_calls:
+        tool_calls = response.tool_calls or text_tool_calls(response.content, quoted)
+        if not tool_calls:
             return ToolLoopResult(response.content.strip(), step, tuple(called), calls, tuple(records))
-        history.append(Message("assistant", response.content, tool_calls=response.tool_calls))
-        for call in response.tool_calls:
+        if not response.tool_calls:
+            log.info("step %d: %d tool call(s) written as text", step, len(tool_calls))
+        # Text calls get the same checks as native ones below: only offered tools run, writes are journaled.
+        history.append(Message("assistant", response.content, tool_calls=tool_calls))
+        for call in tool_calls:
             called.append(call.name)
             tool = by_name.get(call.name)
             replayed = False
@@ -138,13 +182,18 @@ async def run_tool_loop(
                     await journal.result(key, result)
             else:
                 result = await _call(tool, call.name, call.arguments, list(by_name))
-            records.append(ToolCallRecord(call.name, call.arguments, result.is_error, replayed))
+            writes = tool is not None and tool.writes
+            records.append(ToolCallRecord(call.name, call.arguments, result.is_error, replayed, writes))
             log.info("step %d: tool %s → %s", step, call.name,
                      "already done (recorded result)" if replayed else "error" if result.is_error else "ok")
             text = result.text if len(result.text) <= MAX_TOOL_OUTPUT else result.text[:MAX_TOOL_OUTPUT] + "\n[cut]"
             payload = json.dumps({"error": text}) if result.is_error else text
             history.append(Message("tool", payload, tool_name=call.name, tool_call_id=call.id))
+            quoted.append(result.text)
     history.append(Message("user", FINAL_ANSWER_PROMPT))
     response = await client.chat(ChatRequest(history, timeout=timeout))
     calls += 1
-    return ToolLoopResult(response.content.strip(), max_steps, tuple(called), calls, tuple(records))
+    pending = response.tool_calls or text_tool_calls(response.content, quoted)
+    if pending:
+        log.info("the final answer still asks for %d tool call(s); none of them ran", len(pending))
+    return ToolLoopResult(response.content.strip(), max_steps, tuple(called), calls, tuple(records), pending)
