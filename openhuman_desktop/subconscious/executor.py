@@ -178,9 +178,12 @@ class TaskExecutor:
             raise LlmUnavailable(f"No {which} model is configured: add a {table} table to config.toml.")
         return client
 
-    async def _run(self, which: str, system: str, user: str, *, writes: bool, words: str,
+    async def _run(self, which: str, system: str, user: str, *, writes: bool, words: str | None,
                    journal: EffectsJournal | None = None) -> ToolLoopResult:
-        tools = tools_for(words, self._skills.tools(include_writes=writes))
+        """One tool-loop run; ``words`` (the task) choose the optional tools, None offers them all."""
+        tools = self._skills.tools(include_writes=writes)
+        if words is not None:
+            tools = tools_for(words, tools)
         result = await run_tool_loop(
             self._client(which), [Message("system", system), Message("user", user)], tools, max_steps=self._max_steps,
             journal=journal,
@@ -251,7 +254,7 @@ class TaskExecutor:
         if already_done:
             prompt += ("\n\nAn earlier attempt of this action was interrupted. These tool calls are already done — "
                        "do not repeat them; do only what is left:\n" + "\n".join(already_done))
-        result = await self._run("reasoning", APPROVED_PROMPT, prompt, writes=True, journal=journal,
-                                 words=f"{task.title}\n{escalation.description}")
+        # Every tool: the approved action is the reasoning model's own words, which may need any of them.
+        result = await self._run("reasoning", APPROVED_PROMPT, prompt, writes=True, journal=journal, words=None)
         label = "agentic-v1 (approved): "
         return _not_done(label, result, writes=False) or Outcome(ACT, _claimed(label, result), completes_task=True)
