@@ -16,6 +16,9 @@ from openhuman_desktop.skills.base import Tool, ToolResult
 log = logging.getLogger(__name__)
 
 MAX_TOOL_OUTPUT = 12_000
+# The output cap of each model call (issue 10, item 2): a few tool calls or a few sentences, and room for a
+# file's text. A small model that rambles stops here instead of filling the server's context.
+MAX_ANSWER_TOKENS = 1_024
 FINAL_ANSWER_PROMPT = "You have used all your steps. Give your final answer now, in words, without calling tools."
 
 
@@ -135,13 +138,14 @@ async def run_tool_loop(
     max_steps: int = 8,
     timeout: float = 300.0,
     journal: EffectsJournal | None = None,
+    max_tokens: int = MAX_ANSWER_TOKENS,
 ) -> ToolLoopResult:
     """Let the model use ``tools`` for at most ``max_steps`` rounds.
 
     Only the tools passed in are offered *and* executable: a call to any other tool (a withheld
     write tool, say) is refused and the model is told so. With a ``journal``, every call of a tool that
     writes is journaled, and one that completed in an earlier attempt returns its recorded result
-    instead of running again.
+    instead of running again. Every model call is capped at ``max_tokens``.
 
     Raises:
         LlmUnavailable / LlmReplyError: from the client.
@@ -156,7 +160,7 @@ async def run_tool_loop(
     seen: Counter[tuple[str, str]] = Counter()
     calls = 0
     for step in range(1, max_steps + 1):
-        response = await client.chat(ChatRequest(history, tools=specs, timeout=timeout))
+        response = await client.chat(ChatRequest(history, tools=specs, timeout=timeout, max_tokens=max_tokens))
         calls += 1
         tool_calls = response.tool_calls or text_tool_calls(response.content, quoted)
         if not tool_calls:
@@ -191,7 +195,7 @@ async def run_tool_loop(
             history.append(Message("tool", payload, tool_name=call.name, tool_call_id=call.id))
             quoted.append(result.text)
     history.append(Message("user", FINAL_ANSWER_PROMPT))
-    response = await client.chat(ChatRequest(history, timeout=timeout))
+    response = await client.chat(ChatRequest(history, timeout=timeout, max_tokens=max_tokens))
     calls += 1
     pending = response.tool_calls or text_tool_calls(response.content, quoted)
     if pending:

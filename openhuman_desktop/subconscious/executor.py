@@ -55,9 +55,11 @@ APPROVED_PROMPT = _IDENTITY + (
     "exactly this action with the tools, nothing more, then summarise what you did in a few sentences."
 )
 
-# What a model writes after "RECOMMENDED ACTION:" when it copies the instruction or means "nothing".
-_PLACEHOLDERS = ("<", ">", "the action", "specific enough to carry out", "says exactly what to change",
-                 "which file or message", "what to put in it", "one concrete change", "describe the")
+# What a model writes after "RECOMMENDED ACTION:" when it copies an instruction (this one or the old
+# template "<the action, specific enough to carry out>") or means "nothing".
+_PLACEHOLDERS = ("<", "specific enough to carry out", "says exactly what to change", "which file or message",
+                 "what to put in it", "one concrete change", "describe the")
+_PLACEHOLDER_START = re.compile(r"^(the|an|your)\s+(recommended\s+)?action\b", re.I)
 _NOTHING = re.compile(r"^(none|n/?a|nothing|no action( is)?( needed| required| necessary)?|no change( needed)?|"
                       r"not needed|-+)[.!]?$", re.I)
 
@@ -91,7 +93,7 @@ def recommended_action(text: str) -> str | None:
     if not action or _NOTHING.match(action):
         return None
     lowered = action.lower()
-    if any(marker in lowered for marker in _PLACEHOLDERS):
+    if any(marker in lowered for marker in _PLACEHOLDERS) or _PLACEHOLDER_START.match(action):
         log.info("a placeholder recommendation was ignored")
         return None
     return action

@@ -83,8 +83,9 @@ PROBES = {
     "Create a shopping list in notes/shopping.md": WRITE,
     "Monitor the free disk space": READ,
 }
-# How many probes a model may get wrong and still be trusted.
-PROBE_MISSES_ALLOWED = 1
+# How many probes a model may get wrong and still be trusted: none. SmolLM2-135M got 5 of 6 and then
+# called two of four reading tasks "write" (the keywords got all eight right).
+PROBE_MISSES_ALLOWED = 0
 
 
 class ModelIntentClassifier:

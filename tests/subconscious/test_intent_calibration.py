@@ -80,3 +80,12 @@ async def test_a_model_that_gets_the_probes_wrong_is_not_used(
 def test_the_probes_are_balanced_and_the_keywords_agree() -> None:
     assert set(PROBES.values()) == {"read", "write"}
     assert {title: classify_by_keywords(title) for title in PROBES} == PROBES
+
+
+async def test_one_probe_wrong_is_enough_to_distrust_the_model(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # SmolLM2-135M on a llama.cpp server: 5 of 6 probes right, then "write" for two of four reading tasks
+    [missed] = [title for title, intent in PROBES.items() if title.startswith("Summarize")]
+    async with open_harness(tmp_path, monkeypatch) as h:
+        answering(h, lambda title: {**good(title), "intent": "write"} if title == missed else good(title))
+        task = await h.service.tasks_add(SPECIAL)
+        assert (task.intent, task.intent_source) == ("read", "keyword")

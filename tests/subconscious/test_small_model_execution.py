@@ -109,6 +109,12 @@ def test_a_placeholder_recommendation_is_no_action(text: str) -> None:
     assert recommended_action(text) is None
 
 
+@pytest.mark.parametrize("action", ["Send Alex the action items from notes/meeting.md",
+                                    "Archive the 40 newsletters in mail/inbox"])
+def test_a_real_recommendation_still_counts(action: str) -> None:
+    assert recommended_action(f"Found them.\nRECOMMENDED ACTION: {action}") == action
+
+
 async def test_a_template_recommendation_raises_no_card(ollama: FakeOllama, local: OllamaClient) -> None:
     ollama.script_chat(Reply(content="No urgent mail.\nRECOMMENDED ACTION: <the action, specific enough to carry out>"))
     executor = TaskExecutor(lambda: local, lambda: None, SkillRegistry())

@@ -196,3 +196,11 @@ async def test_ollama_gets_no_tool_choice() -> None:
             await ollama.aclose()
         assert ran == [("files_read", {"path": "notes.md"})]
         assert all("tool_choice" not in body for body in bodies(server))
+
+
+async def test_every_call_of_the_loop_has_an_output_cap(openai: FakeOpenAI, client: OpenAICompatClient) -> None:
+    from openhuman_desktop.orchestration.tool_loop import MAX_ANSWER_TOKENS
+
+    openai.set_responder(lambda body: Reply(content=json.dumps(READ_CALL)))
+    await run_tool_loop(client, [Message("user", "go")], recording_tools([]), max_steps=2)
+    assert [body.get("max_tokens") for body in bodies(openai)] == [MAX_ANSWER_TOKENS] * 3
