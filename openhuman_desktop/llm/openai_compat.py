@@ -207,6 +207,8 @@ class OpenAICompatClient:
             body["max_tokens"] = request.max_tokens
         if request.tools:
             body["tools"] = [_tool_dict(tool) for tool in request.tools]
+            # issue 10 item 6: llama.cpp-style servers leave tool calls to the model's text unless asked.
+            body["tool_choice"] = "auto"
         if request.json_schema is not None:
             schema = dict(request.json_schema)
             body["response_format"] = _response_format(schema, request.schema_name, level)

@@ -45,37 +45,35 @@ class AccessRefusedError(UserFacingError):
     """A path or file operation the files skill will not do; ``str()`` is one sentence for the model."""
 
 
-_PATH_PROP = {"type": "string", "maxLength": MAX_PATH_CHARS,
-              "description": "Path relative to the workspace folder, with / between folders."}
-_TEXT_PROP = {"type": "string", "maxLength": MAX_WRITE_CHARS, "description": "UTF-8 text."}
+# Descriptions are short: every request that offers a tool carries its spec (issue 10, item 7).
+_PATH_PROP = {"type": "string", "maxLength": MAX_PATH_CHARS, "description": "Relative path, e.g. notes/todo.md."}
+_TEXT_PROP = {"type": "string", "maxLength": MAX_WRITE_CHARS, "description": "The text."}
 
 LIST_SPEC = ToolSpec(
     name="files_list",
-    description=f"List the files and folders in a folder of the workspace, with sizes "
-                f"(at most {MAX_LIST_ENTRIES} entries).",
+    description="List a workspace folder with sizes.",
     parameters=object_schema(
-        {"path": {**_PATH_PROP, "default": "",
-                  "description": "Folder relative to the workspace folder; empty for its top."}}
+        {"path": {**_PATH_PROP, "default": "", "description": "Relative folder; empty for the top."}}
     ),
 )
 READ_SPEC = ToolSpec(
     name="files_read",
-    description="Read a UTF-8 text file of the workspace.",
+    description="Read a workspace text file.",
     parameters=object_schema(
         {"path": _PATH_PROP,
          "max_chars": {"type": "integer", "minimum": 1, "maximum": MAX_READ_CHARS,
-                       "default": DEFAULT_MAX_CHARS, "description": "Read at most this many characters."}},
+                       "default": DEFAULT_MAX_CHARS, "description": "Most characters to read."}},
         required=["path"],
     ),
 )
 WRITE_SPEC = ToolSpec(
     name="files_write",
-    description="Create or replace a text file in the workspace (missing folders are created).",
+    description="Create or replace a workspace text file.",
     parameters=object_schema({"path": _PATH_PROP, "text": _TEXT_PROP}, required=["path", "text"]),
 )
 APPEND_SPEC = ToolSpec(
     name="files_append",
-    description="Append text to the end of a file in the workspace (created if missing).",
+    description="Append text to a workspace file (created if missing).",
     parameters=object_schema({"path": _PATH_PROP, "text": _TEXT_PROP}, required=["path", "text"]),
 )
 

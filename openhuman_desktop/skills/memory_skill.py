@@ -23,28 +23,28 @@ SNIPPET_CHARS = 1_000
 
 SEARCH_SPEC = ToolSpec(
     name="memory_search",
-    description="Search long-term memory for notes containing the given words; best matches first.",
+    description="Search long-term memory by words.",
     parameters=object_schema(
-        {"query": {"type": "string", "minLength": 1, "maxLength": 1_000, "description": "Words to look for."},
+        {"query": {"type": "string", "minLength": 1, "maxLength": 1_000, "description": "Words to find."},
          "limit": {"type": "integer", "minimum": 1, "maximum": MAX_TOOL_LIMIT, "default": 10,
-                   "description": "At most this many memories."}},
+                   "description": "Most results."}},
         required=["query"],
     ),
 )
 LIST_SPEC = ToolSpec(
     name="memory_list",
-    description="The most recent long-term memories, newest first.",
+    description="The newest long-term memories.",
     parameters=object_schema(
         {"limit": {"type": "integer", "minimum": 1, "maximum": MAX_TOOL_LIMIT, "default": 20,
-                   "description": "At most this many memories."}}
+                   "description": "Most results."}}
     ),
 )
 ADD_SPEC = ToolSpec(
     name="memory_add",
-    description="Store a fact or note in long-term memory so it can be found later.",
+    description="Store a note in long-term memory.",
     parameters=object_schema(
         {"text": {"type": "string", "minLength": 1, "maxLength": MAX_TEXT_CHARS,
-                  "description": "What to remember."}},
+                  "description": "The note."}},
         required=["text"],
     ),
 )

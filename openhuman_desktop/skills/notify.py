@@ -16,12 +16,12 @@ MAX_BODY_CHARS = 2_000
 
 NOTIFY_SPEC = ToolSpec(
     name="notify_user",
-    description="Show the user a desktop notification. Use it only for what the user should see now.",
+    description="Show the user a desktop notification (only for what they should see now).",
     parameters=object_schema(
         {"title": {"type": "string", "minLength": 1, "maxLength": MAX_TITLE_CHARS,
                    "description": "Short headline."},
          "body": {"type": "string", "maxLength": MAX_BODY_CHARS,
-                  "description": "The message, a few sentences."}},
+                  "description": "A few sentences."}},
         required=["title", "body"],
     ),
 )

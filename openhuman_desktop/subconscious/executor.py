@@ -9,12 +9,22 @@ from collections.abc import Callable, Sequence
 from openhuman_desktop.errors import LlmUnavailable
 from openhuman_desktop.llm.base import LlmClient, Message
 from openhuman_desktop.orchestration import EffectsJournal, ToolLoopResult, run_tool_loop
-from openhuman_desktop.skills.base import SkillRegistry
+from openhuman_desktop.skills.base import SkillRegistry, Tool
 from openhuman_desktop.store import Escalation, Task
 from openhuman_desktop.subconscious.approval_journal import tools_line
-from openhuman_desktop.subconscious.decisions import ACT, ESCALATE, Decision, Outcome, ProposedEscalation, Report
+from openhuman_desktop.subconscious.decisions import (
+    ACT,
+    ESCALATE,
+    TASKS_SECTION,
+    Decision,
+    Outcome,
+    ProposedEscalation,
+    Report,
+)
 
 log = logging.getLogger(__name__)
+
+FAILED = "failed"
 
 RECOMMENDED = re.compile(r"^\s*(?:[*_#>-]+\s*)?RECOMMENDED ACTION:\s*(.+?)\s*$", re.MULTILINE)
 MAX_RESULT = 4_000
@@ -32,25 +42,79 @@ WRITE_PROMPT = _IDENTITY + (
     " The user asked for this task, including the changes it implies. You have full permissions: use the "
     "tools to carry it out, then summarise what you did in a few sentences."
 )
+# No fill-in line: small models copied "RECOMMENDED ACTION: <the action …>" into every answer (issue 10).
 ANALYSIS_PROMPT = _IDENTITY + (
     " This is an analysis-only run: you can look, not change anything. Investigate the task with the "
-    "read-only tools and answer with your findings in a few sentences. If you believe an action that "
-    "changes something would help (sending, writing, deleting, creating), do NOT try to do it; instead end "
-    "your answer with one line of the form\nRECOMMENDED ACTION: <the action, specific enough to carry out>"
+    "read-only tools and answer with your findings in a few sentences. Do not try to send, write, delete or "
+    "create anything. Most of the time nothing needs doing, and then you just report what you found. Only if "
+    "one concrete change would clearly help the user, add a last line that starts with RECOMMENDED ACTION: "
+    "and says exactly what to change, for example which file or message and what to put in it."
 )
 APPROVED_PROMPT = _IDENTITY + (
     " The user approved the recommended action below for their task. You have full permissions: carry out "
     "exactly this action with the tools, nothing more, then summarise what you did in a few sentences."
 )
 
+# What a model writes after "RECOMMENDED ACTION:" when it copies an instruction (this one or the old
+# template "<the action, specific enough to carry out>") or means "nothing".
+_PLACEHOLDERS = ("<", "specific enough to carry out", "says exactly what to change", "which file or message",
+                 "what to put in it", "one concrete change", "describe the")
+_PLACEHOLDER_START = re.compile(r"^(the|an|your)\s+(recommended\s+)?action\b", re.I)
+_NOTHING = re.compile(r"^(none|n/?a|nothing|no action( is)?( needed| required| necessary)?|no change( needed)?|"
+                      r"not needed|-+)[.!]?$", re.I)
+
+NO_TOOL = "The model answered without using a tool, so nothing was changed: "
+NO_WRITE_TOOL = "The model used no tool that changes anything, so nothing was changed: "
+WRITES_FAILED = "Every change the model tried failed, so nothing was changed: "
+PENDING_CALL = "The model ended with a tool call that was not carried out ({names}), so nothing was done: "
+
+# Tools a task gets only when its words ask for them: every tool's schema costs tokens in every request,
+# and a small model offered a notification tool sends notifications (issue 10, item 7).
+_OPTIONAL_TOOLS = (
+    ("notify_", re.compile(r"\b(notif\w*|alert\w*|tell|let me know|warn\w*|remind\w*|ping)\b", re.I)),
+    ("subconscious_tasks_", re.compile(r"\b(tasks?|remind\w*|schedul\w*|heartbeat)\b", re.I)),
+)
+# Report sections an execution prompt carries only when the task is about them.
+_OPTIONAL_SECTIONS = (
+    ("Skill health", re.compile(r"\b(skills?|connect\w*|disconnect\w*|health|errors?|status)\b", re.I)),
+    ("Model health", re.compile(r"\b(models?|ollama|llm|health|system|connect\w*|status)\b", re.I)),
+)
+
 
 def recommended_action(text: str) -> str | None:
-    """The action after the first ``RECOMMENDED ACTION:`` line, if any."""
+    """The action after the first ``RECOMMENDED ACTION:`` line, if any and if it is a real one.
+
+    A placeholder (the instruction echoed back, ``<…>``, "the action") or "none" is no action.
+    """
     match = RECOMMENDED.search(text)
     if not match:
         return None
     action = match.group(1).strip().strip("*_ ").strip()
-    return action or None
+    if not action or _NOTHING.match(action):
+        return None
+    lowered = action.lower()
+    if any(marker in lowered for marker in _PLACEHOLDERS) or _PLACEHOLDER_START.match(action):
+        log.info("a placeholder recommendation was ignored")
+        return None
+    return action
+
+
+def tools_for(words: str, tools: Sequence[Tool]) -> list[Tool]:
+    """The tools a task described by ``words`` can use: the optional ones only when the words ask for them."""
+    chosen = []
+    for tool in tools:
+        needed = next((pattern for prefix, pattern in _OPTIONAL_TOOLS if tool.name.startswith(prefix)), None)
+        if needed is None or needed.search(words):
+            chosen.append(tool)
+    return chosen
+
+
+def report_for(words: str, report: Report) -> str:
+    """The report for one task's execution: no list of due tasks, and health only when the task is about it."""
+    if not report.blocks:
+        return report.for_task()
+    skipped = {title for title, pattern in _OPTIONAL_SECTIONS if not pattern.search(words)}
+    return "\n".join(text for title, text in report.blocks if title != TASKS_SECTION and title not in skipped)
 
 
 def _clip(text: str) -> str:
@@ -61,6 +125,23 @@ def _clip(text: str) -> str:
 def _claimed(prefix: str, result: ToolLoopResult) -> str:
     """A result row that claims an action: the model's words, then which tools really ran (issue 9, item 11)."""
     return f"{_clip(prefix + result.text)}\n{tools_line(result.calls)}"
+
+
+def _not_done(label: str, result: ToolLoopResult, *, writes: bool) -> Outcome | None:
+    """A failed outcome when the run did not do its job: it ended on a tool call that never ran, or (for a
+    task that asked for a change) no write tool ran successfully. None when the run is an answer."""
+    if result.unexecuted:
+        names = ", ".join(dict.fromkeys(call.name for call in result.unexecuted))
+        return Outcome(FAILED, _claimed(label + PENDING_CALL.format(names=names), result))
+    if not writes or result.changed_something:
+        return None
+    if not result.calls:
+        why = NO_TOOL
+    elif any(call.writes for call in result.calls):
+        why = WRITES_FAILED
+    else:
+        why = NO_WRITE_TOOL
+    return Outcome(FAILED, _claimed(label + why, result))
 
 
 def _declined_prompt(declined: Sequence[str]) -> str:
@@ -99,9 +180,12 @@ class TaskExecutor:
             raise LlmUnavailable(f"No {which} model is configured: add a {table} table to config.toml.")
         return client
 
-    async def _run(self, which: str, system: str, user: str, *, writes: bool,
+    async def _run(self, which: str, system: str, user: str, *, writes: bool, words: str | None,
                    journal: EffectsJournal | None = None) -> ToolLoopResult:
+        """One tool-loop run; ``words`` (the task) choose the optional tools, None offers them all."""
         tools = self._skills.tools(include_writes=writes)
+        if words is not None:
+            tools = tools_for(words, tools)
         result = await run_tool_loop(
             self._client(which), [Message("system", system), Message("user", user)], tools, max_steps=self._max_steps,
             journal=journal,
@@ -111,9 +195,10 @@ class TaskExecutor:
 
     @staticmethod
     def _task_prompt(task: Task, decision: Decision, report: Report) -> str:
-        """One task, why now, and the report without the list of due tasks (the others are not this run's)."""
+        """One task, why now, and the report sections it needs (not the list of due tasks: the others are
+        not this run's; not the health lines unless the task is about health)."""
         return (f"Task: {task.title}\nWhy now: {decision.reason or '(no reason given)'}\n\n"
-                f"Situation report (for this task only):\n{report.for_task()}")
+                f"Situation report (for this task only):\n{report_for(task.title, report)}")
 
     async def execute(self, task: Task, decision: Decision, report: Report, declined: Sequence[str] = ()) -> Outcome:
         """Carry out ``act`` or ``escalate`` for one task.
@@ -123,22 +208,30 @@ class TaskExecutor:
                 analysis-only prompt lists them so the model does not recommend them again.
         """
         prompt = self._task_prompt(task, decision, report)
+        words = task.title
         if decision.decision == ACT:
             if task.is_write:
-                result = await self._run("local", ACT_PROMPT, prompt, writes=True)
-                return Outcome(ACT, _claimed("", result), completes_task=True)
-            result = await self._run("local", ANALYSIS_PROMPT, prompt + _declined_prompt(declined), writes=False)
+                result = await self._run("local", ACT_PROMPT, prompt, writes=True, words=words)
+                return _not_done("", result, writes=True) or Outcome(ACT, _claimed("", result), completes_task=True)
+            result = await self._run("local", ANALYSIS_PROMPT, prompt + _declined_prompt(declined), writes=False,
+                                     words=words)
             return self._read_only_outcome(task, decision, result, label="")
         if decision.decision == ESCALATE:
+            label = "agentic-v1: "
             if task.is_write:
-                result = await self._run("reasoning", WRITE_PROMPT, prompt, writes=True)
-                return Outcome(ACT, _claimed("agentic-v1: ", result), completes_task=True)
-            result = await self._run("reasoning", ANALYSIS_PROMPT, prompt + _declined_prompt(declined), writes=False)
+                result = await self._run("reasoning", WRITE_PROMPT, prompt, writes=True, words=words)
+                return (_not_done(label, result, writes=True)
+                        or Outcome(ACT, _claimed(label, result), completes_task=True))
+            result = await self._run("reasoning", ANALYSIS_PROMPT, prompt + _declined_prompt(declined), writes=False,
+                                     words=words)
             return self._read_only_outcome(task, decision, result, label="agentic-v1 (analysis only): ")
         return Outcome("noop", decision.reason or "Nothing new")
 
     @staticmethod
     def _read_only_outcome(task: Task, decision: Decision, result: ToolLoopResult, *, label: str) -> Outcome:
+        failed = _not_done(label, result, writes=False)
+        if failed is not None:
+            return failed
         # Look for the line in the model's own text: a label in front would hide an answer's first line.
         action = recommended_action(result.text)
         if action is None:
@@ -163,5 +256,7 @@ class TaskExecutor:
         if already_done:
             prompt += ("\n\nAn earlier attempt of this action was interrupted. These tool calls are already done — "
                        "do not repeat them; do only what is left:\n" + "\n".join(already_done))
-        result = await self._run("reasoning", APPROVED_PROMPT, prompt, writes=True, journal=journal)
-        return Outcome(ACT, _claimed("agentic-v1 (approved): ", result), completes_task=True)
+        # Every tool: the approved action is the reasoning model's own words, which may need any of them.
+        result = await self._run("reasoning", APPROVED_PROMPT, prompt, writes=True, journal=journal, words=None)
+        label = "agentic-v1 (approved): "
+        return _not_done(label, result, writes=False) or Outcome(ACT, _claimed(label, result), completes_task=True)

@@ -188,7 +188,9 @@ async def test_an_act_row_without_tools_says_so(tmp_path: Path, monkeypatch: pyt
         h.local.execution_replies.append(Reply(content="I wrote the date to notes/todo.md."))
         await h.tick()
         row = await h.row(task.id)
-        assert row.decision == "act"
+        # issue 10, item 6: a write task's act that ran no tool changed nothing, and says so
+        assert row.decision == "failed"
+        assert row.result.startswith("The model answered without using a tool, so nothing was changed: ")
         assert row.result.endswith("No tools were used.")
 
 

@@ -193,13 +193,14 @@ async def test_an_escalation_waits_out_a_rate_limit(tmp_path: Path, monkeypatch:
         h.reasoning.execution_replies.extend([
             Reply(status=429, error="slow down"),
             Reply(status=429, error="slow down", headers={"Retry-After": "1"}),
+            Reply(tool_calls=[{"name": "files_write", "arguments": {"path": "report.md", "text": "weekly"}}]),
             Reply(content="Report written."),
         ])
 
         await h.tick()
 
         assert sleep.delays == [2.0, 1.0]
-        assert len(h.reasoning_bodies()) == 3
+        assert len(h.reasoning_bodies()) == 4
         for request in h.openai.chat_requests if h.openai else []:
             assert request.headers["Authorization"] == f"Bearer {API_KEY}"
         row = await h.row(task.id)

@@ -75,6 +75,10 @@ async def test_a_failing_escalation_marks_the_reasoning_tier_and_a_working_one_c
         assert changes, "the tray and window hear about it"
 
         await h.clock.advance(300)
+        h.reasoning.execution_replies.extend([  # a write task's act must change something (issue 10, item 6)
+            Reply(tool_calls=[{"name": "files_write", "arguments": {"path": "landlord.md", "text": "Dear …"}}]),
+            Reply(content="Drafted the reply in landlord.md."),
+        ])
         await h.tick()
 
         assert (await h.row(task.id)).decision == "act"

@@ -77,4 +77,6 @@ async def test_an_execution_prompt_holds_its_own_task_and_not_the_others(
         assert "Wire 5000 EUR" not in prompt and "Delete every file" not in prompt
         assert "Quarterly plan: hire two people." in prompt, "the changed files are there"
         assert "Anna prefers short summaries." in prompt, "and the new memories"
-        assert "Workspace:" in prompt and "Model health" in prompt and "Skill health" in prompt
+        assert "Workspace:" in prompt
+        # issue 10, item 7: health lines only for a task about health
+        assert "Model health" not in prompt and "Skill health" not in prompt
