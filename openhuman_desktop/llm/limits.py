@@ -110,6 +110,12 @@ class WindowNote:
                      "(set context_window in %s to change it)", self._model, DEFAULT_CONTEXT_WINDOW, self._source)
         return ModelInfo(self._model, DEFAULT_CONTEXT_WINDOW, "assumed")
 
+    def refused(self, window: int | None) -> None:
+        """The server refused a prompt for its length and named its window (llama.cpp, llama-cpp-python)."""
+        if window and not self._configured and window != self._reported:
+            log.info("the server of %s says its context window is %d tokens", self._model, window)
+            self._reported = window
+
 
 # --- refusals for length ---------------------------------------------------------------------------------
 

@@ -102,6 +102,8 @@ class OpenAICompatClient:
         self._configured_window = context_window
         self._window = WindowNote(model, context_window, self._source)
         self._tokenizer: str | None = None  # the path that counted, _NO_TOKENIZER when none does
+        self._has_props = True  # until /props answers 404
+        self._cap_key = "max_tokens"  # OpenAI's newer models want "max_completion_tokens"
 
     @property
     def description(self) -> str:
@@ -238,11 +240,18 @@ class OpenAICompatClient:
         return self._json(await self._send(request, stream=False, timeout=timeout))
 
     async def _props_window(self, timeout: float) -> int | None:
-        """llama.cpp's ``/props``: ``default_generation_settings.n_ctx`` (older builds: ``n_ctx``)."""
+        """llama.cpp's ``/props``: ``default_generation_settings.n_ctx`` (older builds: ``n_ctx``).
+
+        A server without it (404: llama-cpp-python, OpenAI) is not asked again.
+        """
+        if not self._has_props:
+            return None
         try:
             props = await self._root_json("GET", "/props", timeout)
         except (_HttpStatusError, RateLimitedError, LlmUnavailable, LlmReplyError) as exc:
             log.debug("%s has no usable /props (%s)", self.base_url, exc)
+            if isinstance(exc, _HttpStatusError) and exc.status in (404, 405):
+                self._has_props = False
             return None
         settings = props.get("default_generation_settings")
         window = _int_or_none(settings.get("n_ctx")) if isinstance(settings, dict) else None
@@ -266,7 +275,7 @@ class OpenAICompatClient:
 
     def _body(self, request: ChatRequest, *, stream: bool, level: int, cap: int) -> dict[str, Any]:
         messages = _messages(request.messages)
-        body: dict[str, Any] = {"model": self.model, "messages": messages, "stream": stream, "max_tokens": cap}
+        body: dict[str, Any] = {"model": self.model, "messages": messages, "stream": stream, self._cap_key: cap}
         if request.temperature is not None:
             body["temperature"] = request.temperature
         if request.tools:
@@ -299,7 +308,12 @@ class OpenAICompatClient:
                 )
             except _HttpStatusError as exc:
                 if exc.status in _OVERFLOW_STATUSES and (refused := self._overflow(exc.text)) is not None:
+                    self._window.refused(refused.context_window)
                     raise refused from exc
+                if exc.status == 400 and self._wants_completion_tokens(exc.text):
+                    log.info("%s wants max_completion_tokens instead of max_tokens", self.base_url)
+                    self._cap_key = "max_completion_tokens"
+                    continue
                 if request.json_schema is None or exc.status not in _SCHEMA_REJECTED or level >= JSON_OBJECT:
                     raise LlmUnavailable(self._status_message(exc)) from exc
                 log.info(
@@ -372,6 +386,10 @@ class OpenAICompatClient:
         if status >= 500:
             return f"{self.base_url} failed (HTTP {status}): {message}"
         return f"{self.base_url} rejected the request (HTTP {status}): {message}"
+
+    def _wants_completion_tokens(self, text: str) -> bool:
+        """OpenAI's reasoning models refuse ``max_tokens`` and name ``max_completion_tokens`` instead."""
+        return self._cap_key == "max_tokens" and "max_completion_tokens" in text
 
     def _overflow(self, text: str) -> ContextOverflow | None:
         sentence = f"{self.base_url} refused the prompt as longer than the model's context: "

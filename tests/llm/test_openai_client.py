@@ -803,3 +803,31 @@ async def test_e2e_the_key_never_reaches_logs_or_errors(
     for record in caplog.records:
         assert KEY not in record.getMessage()
     assert KEY not in caplog.text
+
+
+# -- issue 10: the cap's name, /props asked once ------------------------------------------------------
+
+
+async def test_a_model_that_wants_max_completion_tokens_gets_the_cap_under_that_name(
+    client_for: Callable[..., OpenAICompatClient],
+) -> None:
+    refusal = error_body("Unsupported parameter: 'max_tokens' is not supported with this model. "
+                         "Use 'max_completion_tokens' instead.", "unsupported_parameter")
+    script = Script(httpx.Response(400, json=refusal), httpx.Response(200, json=completion()))
+    client = client_for(script)
+    assert (await client.chat(hi(json_schema=SCHEMA))).content == "ok"
+    await client.chat(hi())
+    first, second, third = script.bodies
+    assert first["max_tokens"] == DEFAULT_MAX_TOKENS
+    assert "max_tokens" not in second and second["max_completion_tokens"] == DEFAULT_MAX_TOKENS
+    assert second["response_format"]["type"] == "json_schema", "not taken for a schema rejection"
+    assert "max_tokens" not in third and third["max_completion_tokens"] == DEFAULT_MAX_TOKENS, "remembered"
+
+
+async def test_a_server_without_props_is_not_asked_again(client_for: Callable[..., OpenAICompatClient]) -> None:
+    script = Script(models({"id": MODEL}), httpx.Response(404, text="Not Found"), models({"id": MODEL}))
+    client = client_for(script)
+    await client.check()
+    await client.check()
+    paths = [request.url.path for request in script.requests]
+    assert paths == ["/v1/models", "/props", "/v1/models"]

@@ -252,7 +252,8 @@ async def test_a_configured_window_wins_over_the_servers(ollama: FakeOllama) -> 
 
 
 async def test_llama_cpp_window_from_props() -> None:
-    with FakeOpenAI(props={"default_generation_settings": {"n_ctx": 2048, "n_predict": -1}, "total_slots": 1}) as server:
+    props = {"default_generation_settings": {"n_ctx": 2048, "n_predict": -1}, "total_slots": 1}
+    with FakeOpenAI(props=props) as server:
         client = await openai_client(server)
         try:
             info = await client.check()
@@ -409,6 +410,8 @@ async def test_context_overflow_does_not_mark_the_tier_failing() -> None:
                 await client.chat(hi())
             assert models.problem("local") is None, "the prompt was too long, the model is fine"
             assert models.context_window("local") == 2048, "the server said how large its window is"
+            raw = models.get("local")
+            assert isinstance(raw, OpenAICompatClient) and raw.context_window == 2048, "default caps fit it too"
         finally:
             await models.aclose()
 
