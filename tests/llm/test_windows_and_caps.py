@@ -15,8 +15,16 @@ import pytest
 
 from openhuman_desktop.config import ModelSettings, Settings
 from openhuman_desktop.errors import ContextOverflow, LlmReplyError, LlmUnavailable
-from openhuman_desktop.llm import ChatRequest, Message, OllamaClient, OpenAICompatClient, ToolSpec, make_client
-from openhuman_desktop.llm.limits import DEFAULT_CONTEXT_WINDOW, DEFAULT_MAX_TOKENS
+from openhuman_desktop.llm import (
+    ChatRequest,
+    Message,
+    OllamaClient,
+    OpenAICompatClient,
+    TokenCounter,
+    ToolSpec,
+    make_client,
+)
+from openhuman_desktop.llm.limits import DEFAULT_CONTEXT_WINDOW, DEFAULT_MAX_TOKENS, prompt_estimate
 from openhuman_desktop.llm.openai_compat import JSON_SCHEMA
 from openhuman_desktop.llm.pool import ModelClients
 from tests.fakes.model_servers import FakeOllama, FakeOpenAI, Reply, fake_token_count
@@ -447,3 +455,10 @@ async def test_count_tokens_without_a_tokenizer_is_none_and_asked_once() -> None
 async def test_ollama_has_no_tokenizer_endpoint(ollama: FakeOllama, ollama_client: OllamaClient) -> None:
     assert await ollama_client.count_tokens("hello") is None
     assert not ollama.requests
+
+
+def test_the_prompt_estimate_is_not_below_an_offline_count() -> None:
+    counter = TokenCounter()
+    for text in ("The inbox has three overdue invoices. " * 20, "請求書の期限が過ぎています。" * 20,
+                 '{"path": "notes/2024-05-01.md", "lines": [1, 2, 3]}' * 20):
+        assert prompt_estimate(hi(text)) >= counter.count(text), text[:20]
