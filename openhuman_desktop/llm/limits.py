@@ -145,8 +145,11 @@ _OVERFLOW_PHRASES = (
     "longer than the context length",  # Ollama with shift: false
     "context window exceeded",
     "prompt is too long",
-    "n_ctx",
 )
+# Words that name the window, and words that say it was overrun: together they are a refusal for length
+# (alone, "n_ctx" may be a model that failed to load).
+_WINDOW_WORDS = ("n_ctx", "context length", "context size", "context window")
+_OVERRUN_WORDS = ("exceed", "too long", "too large", "longer than", "larger than", "greater than")
 _INT = r"(\d[\d,]*)"
 _PROMPT_PATTERNS = (
     re.compile(r"request \(" + _INT + r" tokens\)"),
@@ -170,7 +173,8 @@ def overflow(text: str, sentence: str) -> ContextOverflow | None:
     error = _error_object(text)
     fields = [str(error.get(key, "")) for key in ("code", "type")]
     lowered = text.lower()
-    if not (_OVERFLOW_CODES & set(fields) or any(phrase in lowered for phrase in _OVERFLOW_PHRASES)):
+    if not (_OVERFLOW_CODES & set(fields) or any(phrase in lowered for phrase in _OVERFLOW_PHRASES)
+            or (any(w in lowered for w in _WINDOW_WORDS) and any(w in lowered for w in _OVERRUN_WORDS))):
         return None
     prompt = _int(error.get("n_prompt_tokens")) or _first(_PROMPT_PATTERNS, lowered)
     window = _int(error.get("n_ctx")) or _first(_WINDOW_PATTERNS, lowered)

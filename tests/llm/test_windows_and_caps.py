@@ -24,7 +24,7 @@ from openhuman_desktop.llm import (
     ToolSpec,
     make_client,
 )
-from openhuman_desktop.llm.limits import DEFAULT_CONTEXT_WINDOW, DEFAULT_MAX_TOKENS, prompt_estimate
+from openhuman_desktop.llm.limits import DEFAULT_CONTEXT_WINDOW, DEFAULT_MAX_TOKENS, overflow, prompt_estimate
 from openhuman_desktop.llm.openai_compat import JSON_SCHEMA
 from openhuman_desktop.llm.pool import ModelClients
 from tests.fakes.model_servers import FakeOllama, FakeOpenAI, Reply, fake_token_count
@@ -462,3 +462,14 @@ def test_the_prompt_estimate_is_not_below_an_offline_count() -> None:
     for text in ("The inbox has three overdue invoices. " * 20, "請求書の期限が過ぎています。" * 20,
                  '{"path": "notes/2024-05-01.md", "lines": [1, 2, 3]}' * 20):
         assert prompt_estimate(hi(text)) >= counter.count(text), text[:20]
+
+
+@pytest.mark.parametrize(("text", "is_overflow"), [
+    ('{"error": {"message": "prompt tokens (5000) exceed n_ctx (4096)", "type": "server_error"}}', True),
+    ('{"error": "input is longer than the context length of 2048"}', True),
+    ('{"error": {"message": "failed to load model: n_ctx = 131072, out of memory", "code": 500}}', False),
+    ('{"error": {"message": "Unsupported response_format type: json_schema", "type": "server_error"}}', False),
+    ("Internal Server Error", False),
+])
+def test_what_counts_as_a_refusal_for_length(text: str, is_overflow: bool) -> None:
+    assert (overflow(text, "refused.") is not None) == is_overflow
