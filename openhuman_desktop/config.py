@@ -22,6 +22,7 @@ MIN_INTERVAL_MINUTES = 5
 MAX_CONFIG_BYTES = 1024 * 1024  # a config.toml is a few KiB; more is not a config someone wrote
 PROVIDERS = ("ollama", "openai")
 MODEL_TIERS = ("local", "reasoning", "subconscious", "embedding")
+MIN_CONTEXT_WINDOW, MAX_CONTEXT_WINDOW = 512, 10_000_000
 DEFAULT_OLLAMA_HOST = "http://127.0.0.1:11434"
 OLLAMA_DEFAULT_PORT = 11434
 # Listen-on-every-interface addresses people put in OLLAMA_HOST for the server; a client connects locally.
@@ -44,12 +45,16 @@ class HeartbeatSettings:
 
 @dataclass(frozen=True)
 class ModelSettings:
-    """One ``[models.<tier>]`` table: which provider and model a tier uses."""
+    """One ``[models.<tier>]`` table: which provider and model a tier uses.
+
+    ``context_window`` (tokens) overrides what the server reports; None: ask the server, else assume 4096.
+    """
 
     provider: str = "ollama"
     model: str = ""
     base_url: str | None = None
     api_key_env: str | None = None
+    context_window: int | None = None
 
 
 @dataclass(frozen=True)
@@ -114,10 +119,13 @@ host = "http://127.0.0.1:11434"   # the OLLAMA_HOST environment variable overrid
 # Every [models.*] table takes: provider ("ollama" or "openai" for any OpenAI-compatible
 # endpoint), model, base_url (optional for Ollama) and api_key_env (the NAME of the
 # environment variable that holds the API key; the key itself never goes in this file).
+# context_window (optional, tokens, 512 to 10000000) is the model's context size; without it the
+# server's own report is used (Ollama /api/show, llama.cpp /props), else 4096 is assumed.
 
 [models.local]                 # quick tier: task evaluation, text execution
 provider = "ollama"
 model = "llama3.2:3b"
+# context_window = 8192        # e.g. the --ctx-size of a llama.cpp server
 
 [models.reasoning]             # "agentic-v1": the tool-using reasoning tier
 provider = "ollama"
@@ -326,7 +334,7 @@ def _model(
     table = reader.table(models_doc, tier, prefix)
     if not table and default is None:
         return None
-    reader.unknown(table, ("provider", "model", "base_url", "api_key_env"), prefix + ".")
+    reader.unknown(table, ("provider", "model", "base_url", "api_key_env", "context_window"), prefix + ".")
     base = default or ModelSettings()
     provider = reader.text(table, "provider", prefix + ".provider", base.provider) or "ollama"
     if provider not in PROVIDERS:
@@ -340,7 +348,12 @@ def _model(
     api_key_env = reader.text(table, "api_key_env", prefix + ".api_key_env", None)
     if api_key_env is not None:
         _check_env_name(reader, prefix + ".api_key_env", api_key_env)
-    return ModelSettings(provider=provider, model=model.strip(), base_url=base_url, api_key_env=api_key_env)
+    context_window = None
+    if "context_window" in table:
+        context_window = reader.integer(table, "context_window", prefix + ".context_window", 0,
+                                        MIN_CONTEXT_WINDOW, MAX_CONTEXT_WINDOW)
+    return ModelSettings(provider=provider, model=model.strip(), base_url=base_url, api_key_env=api_key_env,
+                         context_window=context_window)
 
 
 def _check_env_name(reader: _Reader, dotted: str, value: str) -> None:

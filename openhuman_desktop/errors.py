@@ -96,3 +96,19 @@ class Cancelled(AppError):
 
 class LlmReplyError(AppError):
     """A model server answered, but not usably (malformed body, not the requested JSON)."""
+
+
+class ContextOverflow(LlmReplyError):
+    """The prompt did not fit the model's context window (the server said so).
+
+    Args:
+        message: one sentence for the log and the activity row.
+        prompt_tokens: the prompt's length in the model's own tokens, when the server said it.
+        context_window: the context the server applied, in tokens, when it said so (llama.cpp: its window;
+            Ollama: the ``num_ctx`` of this request).
+    """
+
+    def __init__(self, message: str, *, prompt_tokens: int | None = None, context_window: int | None = None) -> None:
+        super().__init__(message)
+        self.prompt_tokens = prompt_tokens
+        self.context_window = context_window

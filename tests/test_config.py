@@ -425,3 +425,27 @@ def test_a_fifo_config_does_not_block(tmp_path: Path) -> None:
     with pytest.raises(ConfigError) as caught:  # blocked forever before
         config.load(path)
     assert "not a regular file" in str(caught.value)
+
+
+# --- context_window (issue 10 item 5) ---------------------------------------------------------------
+
+
+def test_a_tier_may_set_its_context_window(tmp_path: Path) -> None:
+    loaded = load_text(tmp_path, '[models.local]\nmodel = "smollm2"\ncontext_window = 8192\n')
+    local = loaded.settings.model("local")
+    assert local is not None and local.context_window == 8192
+    reasoning = loaded.settings.model("reasoning")
+    assert reasoning is not None and reasoning.context_window is None, "unset: the server's report, or 4096"
+    assert not loaded.warnings
+
+
+@pytest.mark.parametrize("value", ["511", "10000001", '"8k"', "4096.5", "true", "-1"])
+def test_an_invalid_context_window_names_file_key_value_and_expectation(tmp_path: Path, value: str) -> None:
+    error = config_error(tmp_path, f'[models.local]\nmodel = "smollm2"\ncontext_window = {value}\n')
+    assert error.key == "models.local.context_window"
+    assert str(tmp_path / "config.toml") in str(error)
+    assert "512" in error.expected and "10000000" in error.expected
+
+
+def test_the_default_config_documents_context_window() -> None:
+    assert "context_window" in config.DEFAULT_CONFIG_TEXT

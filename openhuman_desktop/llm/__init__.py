@@ -1,4 +1,4 @@
-"""Model providers (Ollama, OpenAI-compatible), offline token counting and the HTTP 429 retry policy."""
+"""Model providers (Ollama, OpenAI-compatible), offline token counting, request limits and the HTTP 429 retry policy."""
 
 from __future__ import annotations
 
@@ -58,11 +58,12 @@ def make_client(
     base_url = settings.base_url_for(tier)
     if model is None or not model.model or base_url is None:
         return None
+    source = f"[models.{tier}]"
     if model.provider == "ollama":
-        return OllamaClient(model.model, base_url, retry=retry)
+        return OllamaClient(model.model, base_url, retry=retry, context_window=model.context_window, source=source)
     if model.provider == "openai":
         return OpenAICompatClient(
             model.model, base_url, api_key_env=model.api_key_env, retry=retry, environ=environ,
-            source=f"[models.{tier}]",
+            source=source, context_window=model.context_window,
         )
     raise ValueError(f"[models.{tier}] provider {model.provider!r} is not supported")

@@ -44,7 +44,7 @@ class ChatRequest:
 
     ``max_tokens`` caps the answer (Ollama ``num_predict``, OpenAI ``max_tokens``); ``context_window`` is the
     context the prompt was sized for (Ollama ``num_ctx``; OpenAI-compatible servers fix it themselves).
-    None leaves the server's default.
+    None lets the client choose (``llm.limits``): no request is ever sent without a cap.
     """
 
     messages: Sequence[Message]
@@ -70,10 +70,16 @@ class ChatResponse:
 
 @dataclass(frozen=True)
 class ModelInfo:
-    """What a provider knows about its model."""
+    """What a provider knows about its model.
+
+    ``window_source`` says where ``context_window`` came from: ``"config"`` (``context_window`` of its
+    ``[models.*]`` table), ``"server"`` (the server's own report) or ``"assumed"`` (neither said:
+    ``llm.limits.DEFAULT_CONTEXT_WINDOW``).
+    """
 
     name: str
     context_window: int | None
+    window_source: str = "server"
 
 
 class LlmClient(Protocol):
@@ -95,6 +101,14 @@ class LlmClient(Protocol):
 
     async def check(self) -> ModelInfo:
         """Is the endpoint reachable and the model present? Raises LlmUnavailable with a fix if not."""
+        ...
+
+    async def count_tokens(self, text: str) -> int | None:
+        """``text``'s length in the model's own tokens when the server has a tokenizer endpoint, else None.
+
+        One HTTP request: for prompts near the window, not for every prompt (cl100k under-counts a local
+        model's tokens by 9–17 %; without a count, keep a ×1.2 margin).
+        """
         ...
 
     async def aclose(self) -> None:

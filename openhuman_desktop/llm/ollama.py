@@ -6,6 +6,7 @@ import asyncio
 import contextlib
 import json
 import logging
+import re
 from collections.abc import AsyncIterator, Iterator, Mapping, Sequence
 from typing import Any
 
@@ -15,6 +16,7 @@ import pydantic
 
 from openhuman_desktop.errors import LlmReplyError, LlmUnavailable
 from openhuman_desktop.llm.base import ChatRequest, ChatResponse, Message, ModelInfo, ToolCall, ToolSpec
+from openhuman_desktop.llm.limits import Limits, WindowNote, limits, overflow
 from openhuman_desktop.llm.retry import RateLimitedError, RetryPolicy, Sleep, retry_rate_limited, should_wait
 
 log = logging.getLogger(__name__)
@@ -37,6 +39,11 @@ class OllamaClient:
             own shorter ``timeout`` wins.
         retry: what to do on HTTP 429 (and on 503 with a ``Retry-After``, Ollama's "server busy").
         sleep: the back-off sleep (a fake in tests).
+        context_window: the window set in config.toml (``context_window``); it wins over ``/api/show``.
+        source: where the settings came from, for messages, e.g. ``"[models.local]"``.
+
+    Every request carries ``num_predict`` and ``num_ctx`` (``llm.limits``): the caller's, or a default cap
+    and a context sized for the prompt within the known window.
     """
 
     def __init__(
@@ -48,6 +55,8 @@ class OllamaClient:
         timeout: float = 120,
         retry: RetryPolicy | None = None,
         sleep: Sleep = asyncio.sleep,
+        context_window: int | None = None,
+        source: str | None = None,
     ) -> None:
         self.model = model
         self.host = _normalize_host(host)
@@ -57,6 +66,8 @@ class OllamaClient:
         self._owns_client = client is None
         self._client = client or ollama.AsyncClient(host=self.host)
         self._closed = False
+        self._source = source or f'the model "{model}"'
+        self._window = WindowNote(model, context_window, self._source)
 
     @property
     def description(self) -> str:
@@ -64,8 +75,19 @@ class OllamaClient:
         return f"Ollama model {self.model} at {self.host}"
 
     @property
+    def context_window(self) -> int:
+        """The window known now: config.toml's, else the last check's ``/api/show``, else the assumed one."""
+        return self._window.tokens
+
+    @property
     def _where(self) -> str:
         return f"Ollama at {self.host}"
+
+    def _limits(self, request: ChatRequest) -> Limits:
+        chosen = limits(request, self.context_window)
+        log.debug("Ollama %s: cap %d tokens (%s), num_ctx %d", self.model, chosen.max_tokens, chosen.source,
+                  chosen.context)
+        return chosen
 
     async def chat(self, request: ChatRequest) -> ChatResponse:
         """One complete answer (non-streaming ``/api/chat``).
@@ -78,7 +100,7 @@ class OllamaClient:
         messages = [_message_dict(m) for m in request.messages]
         tools = [_tool_dict(t) for t in request.tools] or None
         schema = _schema(request)
-        options = _options(request)
+        options = _options(request, self._limits(request))
         log.debug(
             "Ollama chat: model=%s messages=%d tools=%d schema=%s",
             self.model, len(messages), len(request.tools), schema is not None,
@@ -106,7 +128,7 @@ class OllamaClient:
         messages = [_message_dict(m) for m in request.messages]
         tools = [_tool_dict(t) for t in request.tools] or None
         schema = _schema(request)
-        options = _options(request)
+        options = _options(request, self._limits(request))
 
         async def open_stream() -> tuple[AsyncIterator[ollama.ChatResponse], ollama.ChatResponse | None]:
             parts: AsyncIterator[ollama.ChatResponse] | None = None
@@ -137,7 +159,10 @@ class OllamaClient:
             await _aclose(parts)
 
     async def check(self) -> ModelInfo:
-        """Verify that Ollama answers and has the model; read its context window.
+        """Verify that Ollama answers and has the model; learn its context window.
+
+        The window is config.toml's ``context_window`` if set, else the Modelfile's ``num_ctx`` parameter
+        (capped by the model's ``*.context_length``), else that context length, else the assumed default.
 
         Raises:
             LlmUnavailable: Ollama is down or the model is not installed (the message says how to fix it).
@@ -151,9 +176,16 @@ class OllamaClient:
                     if not _is_listed(self.model, [m.model or "" for m in listed.models]):
                         raise LlmUnavailable(self._not_installed())
                     shown = await self._client.show(self.model)
-            return ModelInfo(name=self.model, context_window=_context_length(shown.modelinfo))
+            trained = _context_length(shown.modelinfo)
+            configured = _num_ctx(shown.parameters)
+            reported = min(filter(None, (trained, configured)), default=None)
+            return self._window.learn(reported)
 
         return await retry_rate_limited(attempt, policy=self._retry, sleep=self._sleep, what=self._where)
+
+    async def count_tokens(self, text: str) -> int | None:
+        """Ollama has no tokenizer endpoint: always None (callers keep their margin)."""
+        return None
 
     async def aclose(self) -> None:
         """Close the HTTP connections if this object created the ``ollama.AsyncClient``; safe twice."""
@@ -181,6 +213,10 @@ class OllamaClient:
             retry_after = _retry_after(exc)
             if should_wait(exc.status_code, retry_after):
                 raise RateLimitedError(retry_after, exc.status_code) from exc
+            refused = overflow(str(exc.error), f"{self._where} refused the prompt as longer than the model's "
+                                               f"context: {_short(str(exc.error))}")
+            if refused is not None:
+                raise refused from exc
             raise LlmUnavailable(self._response_error(exc)) from exc
         except (TimeoutError, httpx.TimeoutException) as exc:
             raise LlmUnavailable(f"{self._where} did not answer within {timeout:g} s.") from exc
@@ -250,15 +286,11 @@ def _schema(request: ChatRequest) -> dict[str, Any] | None:
     return schema if isinstance(schema, dict) else dict(schema)
 
 
-def _options(request: ChatRequest) -> dict[str, Any] | None:
-    options: dict[str, Any] = {}
+def _options(request: ChatRequest, chosen: Limits) -> dict[str, Any]:
+    options: dict[str, Any] = {"num_predict": chosen.max_tokens, "num_ctx": chosen.context}
     if request.temperature is not None:
         options["temperature"] = request.temperature
-    if request.max_tokens is not None:
-        options["num_predict"] = request.max_tokens
-    if request.context_window is not None:
-        options["num_ctx"] = request.context_window
-    return options or None
+    return options
 
 
 def _to_chat_response(response: ollama.ChatResponse) -> ChatResponse:
@@ -290,6 +322,15 @@ def _context_length(model_info: Mapping[str, Any] | None) -> int | None:
         if key.endswith(".context_length") and isinstance(value, int) and not isinstance(value, bool):
             return value
     return None
+
+
+_NUM_CTX = re.compile(r"^\s*num_ctx\s+(\d+)\s*$", re.MULTILINE)
+
+
+def _num_ctx(parameters: str | None) -> int | None:
+    """The ``num_ctx`` line of ``/api/show``'s ``parameters`` (a Modelfile ``PARAMETER num_ctx N``)."""
+    match = _NUM_CTX.search(parameters or "")
+    return int(match.group(1)) if match and int(match.group(1)) > 0 else None
 
 
 def _short(text: str) -> str:

@@ -14,8 +14,9 @@ from typing import Any
 
 import httpx
 
-from openhuman_desktop.errors import LlmReplyError, LlmUnavailable
+from openhuman_desktop.errors import ContextOverflow, LlmReplyError, LlmUnavailable
 from openhuman_desktop.llm.base import ChatRequest, ChatResponse, Message, ModelInfo, ToolCall, ToolSpec
+from openhuman_desktop.llm.limits import WindowNote, limits, overflow
 from openhuman_desktop.llm.retry import RateLimitedError, RetryPolicy, Sleep, retry_rate_limited, should_wait
 
 log = logging.getLogger(__name__)
@@ -28,6 +29,8 @@ JSON_SCHEMA, JSON_OBJECT_WITH_SCHEMA, JSON_OBJECT = 0, 1, 2
 
 _LEVEL_NAMES = ("json_schema", "json_object with schema", "json_object")
 _SCHEMA_REJECTED = frozenset({400, 422, 500})
+_OVERFLOW_STATUSES = frozenset({400, 413, 422, 500})
+_NO_TOKENIZER = ""
 _CONTEXT_KEYS = ("context_length", "context_window", "max_model_len")
 _MAX_SERVER_MESSAGE = 200
 _SCHEMA_INSTRUCTION = "Answer with a single JSON object that follows this JSON schema exactly:\n"
@@ -48,7 +51,12 @@ class OpenAICompatClient:
     A JSON schema is sent as ``response_format`` type ``json_schema``. Servers that reject it (HTTP 400,
     422 or 500, e.g. llama.cpp) are asked again with ``{"type": "json_object", "schema": …}`` and then
     with plain ``{"type": "json_object"}`` plus the schema in a system message; the form that worked is
-    used for later calls.
+    used for later calls. A refusal for the prompt's length (``ContextOverflow``) is never taken for a schema
+    rejection.
+
+    Every request carries ``max_tokens`` (``llm.limits``): the caller's, or a default cap that fits the
+    known window. The window is config.toml's ``context_window``, else the server's own report (an entry
+    of ``/models`` with ``context_length``/``max_model_len``, or llama.cpp's ``/props``), else assumed.
 
     Args:
         model: the model id, e.g. ``"gpt-4o-mini"``.
@@ -62,6 +70,7 @@ class OpenAICompatClient:
         sleep: the back-off sleep (a fake in tests).
         environ: where ``api_key_env`` is looked up (read on every call).
         source: where the settings came from, for error messages, e.g. ``"[models.reasoning]"``.
+        context_window: the window set in config.toml (``context_window``); it wins over the server's.
     """
 
     def __init__(
@@ -76,6 +85,7 @@ class OpenAICompatClient:
         sleep: Sleep = asyncio.sleep,
         environ: Mapping[str, str] = os.environ,
         source: str | None = None,
+        context_window: int | None = None,
     ) -> None:
         self.model = model
         self.base_url = base_url.strip().rstrip("/")
@@ -89,11 +99,21 @@ class OpenAICompatClient:
         self._http = http or httpx.AsyncClient(timeout=httpx.Timeout(self._timeout))
         self._schema_level = JSON_SCHEMA
         self._closed = False
+        self._configured_window = context_window
+        self._window = WindowNote(model, context_window, self._source)
+        self._tokenizer: str | None = None  # the path that counted, _NO_TOKENIZER when none does
+        self._has_props = True  # until /props answers 404
+        self._cap_key = "max_tokens"  # OpenAI's newer models want "max_completion_tokens"
 
     @property
     def description(self) -> str:
         """e.g. ``OpenAI-compatible model gpt-4o-mini at https://api.openai.com/v1``."""
         return f"OpenAI-compatible model {self.model} at {self.base_url}"
+
+    @property
+    def context_window(self) -> int:
+        """The window known now: config.toml's, else the last check's report, else the assumed one."""
+        return self._window.tokens
 
     @property
     def schema_level(self) -> int:
@@ -160,11 +180,40 @@ class OpenAICompatClient:
                 attempt, policy=self._retry, sleep=self._sleep, what=self.base_url
             )
         except _HttpStatusError as exc:
-            if exc.status == 404:
-                log.debug("%s has no /models; it is reachable, the model is not verified", self.base_url)
-                return ModelInfo(name=self.model, context_window=None)
-            raise LlmUnavailable(self._status_message(exc)) from exc
-        return self._model_info(self._json(response))
+            if exc.status != 404:
+                raise LlmUnavailable(self._status_message(exc)) from exc
+            log.debug("%s has no /models; it is reachable, the model is not verified", self.base_url)
+            listed = None
+        else:
+            listed = self._listed_window(self._json(response))
+        if listed is None and self._configured_window is None:
+            listed = await self._props_window(timeout)
+        return self._window.learn(listed)
+
+    async def count_tokens(self, text: str) -> int | None:
+        """``text``'s tokens by the server's tokenizer: llama.cpp's ``/tokenize`` or llama-cpp-python's
+        ``/extras/tokenize/count``; None when it has neither (asked once) or the call fails."""
+        if self._tokenizer == _NO_TOKENIZER:
+            return None
+        paths = [self._tokenizer] if self._tokenizer else ["/tokenize", "/extras/tokenize/count"]
+        for path in paths:
+            body = {"content": text} if path == "/tokenize" else {"input": text, "model": self.model}
+            try:
+                data = await self._root_json("POST", path, min(self._timeout, CHECK_TIMEOUT), body)
+            except _HttpStatusError:
+                continue
+            except (RateLimitedError, LlmUnavailable, LlmReplyError) as exc:
+                log.debug("counting tokens at %s failed: %s", self.base_url, exc)
+                return None
+            tokens = data.get("tokens")
+            count = len(tokens) if isinstance(tokens, list) else _int_or_none(data.get("count"))
+            if count is not None:
+                self._tokenizer = path
+                return count
+        if self._tokenizer is None:
+            log.debug("%s has no tokenizer endpoint; token counts stay estimates", self.base_url)
+            self._tokenizer = _NO_TOKENIZER
+        return None
 
     async def aclose(self) -> None:
         """Close the HTTP connections if this object created the ``httpx.AsyncClient``; safe twice."""
@@ -182,6 +231,32 @@ class OpenAICompatClient:
     def _url(self, path: str) -> str:
         return self.base_url + path
 
+    def _root_url(self, path: str) -> str:
+        """llama.cpp's own endpoints (``/props``, ``/tokenize``) live at the server root, not under ``/v1``."""
+        return self.base_url.removesuffix("/v1") + path
+
+    async def _root_json(self, method: str, path: str, timeout: float, body: Any = None) -> dict[str, Any]:
+        request = self._http.build_request(method, self._root_url(path), json=body, headers=self._headers())
+        return self._json(await self._send(request, stream=False, timeout=timeout))
+
+    async def _props_window(self, timeout: float) -> int | None:
+        """llama.cpp's ``/props``: ``default_generation_settings.n_ctx`` (older builds: ``n_ctx``).
+
+        A server without it (404: llama-cpp-python, OpenAI) is not asked again.
+        """
+        if not self._has_props:
+            return None
+        try:
+            props = await self._root_json("GET", "/props", timeout)
+        except (_HttpStatusError, RateLimitedError, LlmUnavailable, LlmReplyError) as exc:
+            log.debug("%s has no usable /props (%s)", self.base_url, exc)
+            if isinstance(exc, _HttpStatusError) and exc.status in (404, 405):
+                self._has_props = False
+            return None
+        settings = props.get("default_generation_settings")
+        window = _int_or_none(settings.get("n_ctx")) if isinstance(settings, dict) else None
+        return window or _int_or_none(props.get("n_ctx"))
+
     def _api_key(self) -> str | None:
         if self.api_key_env is None:
             return None
@@ -198,13 +273,11 @@ class OpenAICompatClient:
             )
         return {"Authorization": f"Bearer {key}"}
 
-    def _body(self, request: ChatRequest, *, stream: bool, level: int) -> dict[str, Any]:
+    def _body(self, request: ChatRequest, *, stream: bool, level: int, cap: int) -> dict[str, Any]:
         messages = _messages(request.messages)
-        body: dict[str, Any] = {"model": self.model, "messages": messages, "stream": stream}
+        body: dict[str, Any] = {"model": self.model, "messages": messages, "stream": stream, self._cap_key: cap}
         if request.temperature is not None:
             body["temperature"] = request.temperature
-        if request.max_tokens is not None:
-            body["max_tokens"] = request.max_tokens
         if request.tools:
             body["tools"] = [_tool_dict(tool) for tool in request.tools]
             # issue 10 item 6: llama.cpp-style servers leave tool calls to the model's text unless asked.
@@ -221,12 +294,14 @@ class OpenAICompatClient:
         """Send a chat request (retrying 429, falling back on rejected schemas); a 2xx response."""
         timeout = self._timeout_for(request)
         level = self._schema_level
+        chosen = limits(request, self.context_window)
         while True:
-            body = self._body(request, stream=stream, level=level)
+            body = self._body(request, stream=stream, level=level, cap=chosen.max_tokens)
             log.debug(
-                "POST %s model=%s messages=%d tools=%d response_format=%s stream=%s",
+                "POST %s model=%s messages=%d tools=%d response_format=%s stream=%s cap %d tokens (%s)",
                 self._url("/chat/completions"), self.model, len(body["messages"]), len(request.tools),
                 _LEVEL_NAMES[level] if request.json_schema is not None else None, stream,
+                chosen.max_tokens, chosen.source,
             )
             attempt = functools.partial(self._post, body, stream=stream, timeout=timeout)
             try:
@@ -234,6 +309,13 @@ class OpenAICompatClient:
                     attempt, policy=self._retry, sleep=self._sleep, what=self.base_url
                 )
             except _HttpStatusError as exc:
+                if exc.status in _OVERFLOW_STATUSES and (refused := self._overflow(exc.text)) is not None:
+                    self._window.refused(refused.context_window)
+                    raise refused from exc
+                if exc.status == 400 and self._wants_completion_tokens(exc.text):
+                    log.info("%s wants max_completion_tokens instead of max_tokens", self.base_url)
+                    self._cap_key = "max_completion_tokens"
+                    continue
                 if request.json_schema is None or exc.status not in _SCHEMA_REJECTED or level >= JSON_OBJECT:
                     raise LlmUnavailable(self._status_message(exc)) from exc
                 log.info(
@@ -306,6 +388,14 @@ class OpenAICompatClient:
         if status >= 500:
             return f"{self.base_url} failed (HTTP {status}): {message}"
         return f"{self.base_url} rejected the request (HTTP {status}): {message}"
+
+    def _wants_completion_tokens(self, text: str) -> bool:
+        """OpenAI's reasoning models refuse ``max_tokens`` and name ``max_completion_tokens`` instead."""
+        return self._cap_key == "max_tokens" and "max_completion_tokens" in text
+
+    def _overflow(self, text: str) -> ContextOverflow | None:
+        sentence = f"{self.base_url} refused the prompt as longer than the model's context: "
+        return overflow(text, sentence + self._server_message(text))
 
     def _server_message(self, text: str) -> str:
         """The server's own error message, short, on one line, without the API key."""
@@ -383,6 +473,8 @@ class OpenAICompatClient:
         if not isinstance(event, dict):
             raise LlmReplyError(f"{self.base_url} sent a streamed event that is not a JSON object.")
         if "error" in event:
+            if (refused := self._overflow(payload)) is not None:
+                raise refused
             raise LlmUnavailable(f"{self.base_url} failed while answering: {self._server_message(payload)}")
         choices = event.get("choices")
         if not isinstance(choices, list) or not choices or not isinstance(choices[0], dict):
@@ -391,18 +483,18 @@ class OpenAICompatClient:
         content = delta.get("content") if isinstance(delta, dict) else None
         return content if isinstance(content, str) else ""
 
-    def _model_info(self, data: dict[str, Any]) -> ModelInfo:
+    def _listed_window(self, data: dict[str, Any]) -> int | None:
+        """Check that ``/models`` offers the model; the window its entry gives, if any."""
         entries = [e for e in data.get("data") or () if isinstance(e, dict)]
         if not entries:
             log.debug("%s lists no models; it is reachable, the model is not verified", self.base_url)
-            return ModelInfo(name=self.model, context_window=None)
+            return None
         entry = next((e for e in entries if e.get("id") == self.model), None)
         if entry is None:
             offered = ", ".join(str(e.get("id")) for e in entries[:5]) + (" …" if len(entries) > 5 else "")
             message = f'{self.base_url} does not offer the model "{self.model}" (it offers {offered}).'
             raise LlmUnavailable(message)
-        context = next((_int_or_none(entry.get(key)) for key in _CONTEXT_KEYS if key in entry), None)
-        return ModelInfo(name=self.model, context_window=context)
+        return next((_int_or_none(entry.get(key)) for key in _CONTEXT_KEYS if key in entry), None)
 
 
 def _response_format(schema: dict[str, Any], name: str, level: int) -> dict[str, Any]:

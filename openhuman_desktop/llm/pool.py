@@ -5,26 +5,35 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import AsyncIterator, Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from openhuman_desktop.config import ModelSettings, Settings
-from openhuman_desktop.errors import LlmUnavailable
+from openhuman_desktop.errors import ContextOverflow, LlmUnavailable
 from openhuman_desktop.llm.base import ChatRequest, ChatResponse, LlmClient, ModelInfo
+from openhuman_desktop.llm.limits import DEFAULT_CONTEXT_WINDOW
+from openhuman_desktop.llm.ollama import OllamaClient
 
 log = logging.getLogger(__name__)
 
 Factory = Callable[[Settings, str], LlmClient | None]
 Key = tuple[ModelSettings | None, str | None]
 TIERS = ("local", "reasoning")
+_WINDOW_SOURCES = {
+    "config": "set in config.toml",
+    "server": "reported by the server",
+    "assumed": "assumed: the server does not say; set context_window in [models.{tier}]",
+}
 
 
 @dataclass(frozen=True)
 class TierHealth:
-    """The last check of one tier: ``ok`` with the model's context window, or the problem in words."""
+    """The last check of one tier: ``ok`` with the model's context window (and where it came from, as in
+    ``ModelInfo.window_source``), or the problem in words."""
 
     ok: bool
     message: str
     context_window: int | None = None
+    window_source: str | None = None
 
 
 class ModelClients:
@@ -83,9 +92,32 @@ class ModelClients:
         client = self.get(tier)
         return None if client is None else _Reporting(client, self, tier, self._key(tier))
 
-    def context_window(self, tier: str) -> int | None:
+    def context_window(self, tier: str) -> int:
+        """The tier's context window in tokens: config.toml's ``context_window``, else what the last check
+        (or a refusal for length) learnt from the server, else ``DEFAULT_CONTEXT_WINDOW``."""
+        self._forget_if_changed(tier, self._key(tier))
+        model = self._settings().model(tier)
+        if model is not None and model.context_window:
+            return model.context_window
         health = self.health.get(tier)
-        return health.context_window if health else None
+        if health is not None and health.context_window:
+            return health.context_window
+        return DEFAULT_CONTEXT_WINDOW
+
+    def learn_window(self, tier: str, window: int, *, key: Key | None = None) -> None:
+        """The server said (refusing a prompt for length) that its window is ``window`` tokens."""
+        current = self._key(tier)
+        model = self._settings().model(tier)
+        if (key is not None and key != current) or (model is not None and model.context_window):
+            return
+        self._forget_if_changed(tier, current)
+        health = self.health.get(tier)
+        if health is None:
+            self.health[tier] = TierHealth(True, f"{self.describe(tier)} refused a prompt for its length",
+                                           window, "server")
+        elif health.context_window != window:
+            log.info("model %s: the server's context window is %d tokens", tier, window)
+            self.health[tier] = replace(health, context_window=window, window_source="server")
 
     async def check(self, tier: str) -> TierHealth:
         """Ask the tier's endpoint whether it is reachable and has the model; remembers the answer."""
@@ -99,8 +131,12 @@ class ModelClients:
             except LlmUnavailable as exc:
                 health = TierHealth(False, str(exc))
             else:
-                window = f", context window {info.context_window} tokens" if info.context_window else ""
-                health = TierHealth(True, f"{client.description} is ready{window}", info.context_window)
+                window = ""
+                if info.context_window:
+                    source = _WINDOW_SOURCES.get(info.window_source, info.window_source).format(tier=tier)
+                    window = f", context window {info.context_window} tokens ({source})"
+                health = TierHealth(True, f"{client.description} is ready{window}", info.context_window,
+                                    info.window_source)
         if self._key(tier) == asked:  # an answer about settings replaced meanwhile is not kept
             self._forget_if_changed(tier, asked)
             self.health[tier] = health
@@ -190,8 +226,19 @@ class _Reporting:
         except LlmUnavailable as exc:
             self._pool.report_failure(self._tier, str(exc), key=self._key)
             raise
+        except ContextOverflow as exc:
+            self._overflowed(exc)
+            raise
         self._pool.report_success(self._tier, key=self._key)
         return response
+
+    def _overflowed(self, exc: ContextOverflow) -> None:
+        """A refusal for length is the prompt's fault, not the tier's; it may tell the server's window.
+
+        Ollama's refusal names the ``num_ctx`` that was asked for, not the model's window: not learnt.
+        """
+        if exc.context_window and not isinstance(self._client, OllamaClient):
+            self._pool.learn_window(self._tier, exc.context_window, key=self._key)
 
     async def stream(self, request: ChatRequest) -> AsyncIterator[str]:
         try:
@@ -200,10 +247,16 @@ class _Reporting:
         except LlmUnavailable as exc:
             self._pool.report_failure(self._tier, str(exc), key=self._key)
             raise
+        except ContextOverflow as exc:
+            self._overflowed(exc)
+            raise
         self._pool.report_success(self._tier, key=self._key)
 
     async def check(self) -> ModelInfo:
         return await self._client.check()
+
+    async def count_tokens(self, text: str) -> int | None:
+        return await self._client.count_tokens(text)
 
     async def aclose(self) -> None:
         """The pool owns the client: closing the wrapper leaves it open."""

@@ -261,6 +261,20 @@ def test_doctor_all_ok_with_the_models_present(fresh: Path) -> None:
         assert word in done.stdout
 
 
+def test_doctor_shows_each_tiers_context_window_and_where_it_came_from(fresh: Path) -> None:
+    write_config(fresh, f'[models.local]\nmodel = "{LOCAL_MODEL}"\ncontext_window = 2048\n')
+    with FakeOllama() as ollama:
+        ollama.add_model(LOCAL_MODEL, context_length=8192)
+        ollama.add_model(REASONING_MODEL, context_length=32768)
+        done = run_cli("--workspace", fresh, "doctor", ollama_url=ollama.url)
+    assert done.returncode == 0, done.stdout + done.stderr
+    [local] = [line for line in done.stdout.splitlines() if line.startswith("ok   model local")]
+    [reasoning] = [line for line in done.stdout.splitlines() if line.startswith("ok   model reasoning")]
+    assert "context window 2048 tokens (set in config.toml)" in local
+    assert "context window 32768 tokens (reported by the server)" in reasoning
+    assert "warning" not in done.stdout
+
+
 def test_doctor_with_a_model_missing(fresh: Path) -> None:
     with FakeOllama() as ollama:
         ollama.add_model(LOCAL_MODEL)

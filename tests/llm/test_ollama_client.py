@@ -24,6 +24,7 @@ from openhuman_desktop.llm import (
     ToolSpec,
     make_client,
 )
+from openhuman_desktop.llm.limits import DEFAULT_MAX_TOKENS, MIN_CONTEXT
 from tests.fakes.model_servers import FakeOllama, Reply
 
 MODEL = "llama3.2:3b"
@@ -121,7 +122,7 @@ async def test_chat_without_schema_or_temperature(fake_ollama: FakeOllama, clien
     await client.chat(hi())
     body = fake_ollama.chat_requests[0].json
     assert "format" not in body
-    assert not body.get("options")
+    assert body["options"] == {"num_predict": DEFAULT_MAX_TOKENS, "num_ctx": MIN_CONTEXT}, "never without a cap"
 
 
 async def test_tool_calls_both_ways(fake_ollama: FakeOllama, client: OllamaClient) -> None:

@@ -24,6 +24,7 @@ from openhuman_desktop.llm import (
     ToolSpec,
     make_client,
 )
+from openhuman_desktop.llm.limits import DEFAULT_CONTEXT_WINDOW, DEFAULT_MAX_TOKENS
 from openhuman_desktop.llm.openai_compat import JSON_OBJECT, JSON_OBJECT_WITH_SCHEMA, JSON_SCHEMA
 from tests.fakes.model_servers import FakeOpenAI, Reply
 
@@ -155,6 +156,7 @@ async def test_chat_sends_messages_and_reads_the_answer(
         "messages": [{"role": "system", "content": "Be brief."}, {"role": "user", "content": "hi"}],
         "stream": False,
         "temperature": 0.2,
+        "max_tokens": DEFAULT_MAX_TOKENS,  # no request without a cap
     }
 
 
@@ -547,7 +549,8 @@ async def test_check_finds_the_model(
 ) -> None:
     script = Script(models({"id": "other"}, entry))
     info = await client_for(script).check()
-    assert (info.name, info.context_window) == (MODEL, window)
+    assert (info.name, info.context_window) == (MODEL, window or DEFAULT_CONTEXT_WINDOW)
+    assert info.window_source == ("server" if window else "assumed")
     assert str(script.requests[0].url) == f"{BASE}/models"
     assert script.requests[0].method == "GET"
     assert script.requests[0].headers["Authorization"] == f"Bearer {KEY}"
@@ -564,7 +567,7 @@ async def test_check_falls_back_to_reachable(
     client_for: Callable[..., OpenAICompatClient], answer: httpx.Response
 ) -> None:
     info = await client_for(Script(answer)).check()
-    assert (info.name, info.context_window) == (MODEL, None)
+    assert (info.name, info.context_window, info.window_source) == (MODEL, DEFAULT_CONTEXT_WINDOW, "assumed")
 
 
 async def test_check_errors(client_for: Callable[..., OpenAICompatClient]) -> None:
@@ -679,7 +682,7 @@ async def test_e2e_check(fake_openai: FakeOpenAI, e2e_client: OpenAICompatClient
     with pytest.raises(LlmUnavailable, match="does not offer the model"):
         await e2e_client.check()
     fake_openai.add_model(MODEL)
-    assert (await e2e_client.check()).context_window is None
+    assert (await e2e_client.check()).window_source == "assumed"
 
 
 async def test_e2e_unknown_model(fake_openai: FakeOpenAI, e2e_client: OpenAICompatClient) -> None:
@@ -800,3 +803,31 @@ async def test_e2e_the_key_never_reaches_logs_or_errors(
     for record in caplog.records:
         assert KEY not in record.getMessage()
     assert KEY not in caplog.text
+
+
+# -- issue 10: the cap's name, /props asked once ------------------------------------------------------
+
+
+async def test_a_model_that_wants_max_completion_tokens_gets_the_cap_under_that_name(
+    client_for: Callable[..., OpenAICompatClient],
+) -> None:
+    refusal = error_body("Unsupported parameter: 'max_tokens' is not supported with this model. "
+                         "Use 'max_completion_tokens' instead.", "unsupported_parameter")
+    script = Script(httpx.Response(400, json=refusal), httpx.Response(200, json=completion()))
+    client = client_for(script)
+    assert (await client.chat(hi(json_schema=SCHEMA))).content == "ok"
+    await client.chat(hi())
+    first, second, third = script.bodies
+    assert first["max_tokens"] == DEFAULT_MAX_TOKENS
+    assert "max_tokens" not in second and second["max_completion_tokens"] == DEFAULT_MAX_TOKENS
+    assert second["response_format"]["type"] == "json_schema", "not taken for a schema rejection"
+    assert "max_tokens" not in third and third["max_completion_tokens"] == DEFAULT_MAX_TOKENS, "remembered"
+
+
+async def test_a_server_without_props_is_not_asked_again(client_for: Callable[..., OpenAICompatClient]) -> None:
+    script = Script(models({"id": MODEL}), httpx.Response(404, text="Not Found"), models({"id": MODEL}))
+    client = client_for(script)
+    await client.check()
+    await client.check()
+    paths = [request.url.path for request in script.requests]
+    assert paths == ["/v1/models", "/props", "/v1/models"]

@@ -81,7 +81,7 @@ async def test_ollama_gets_the_schema_in_format(ollama: FakeOllama, ollama_clien
     assert body["format"] == EVALUATION_SCHEMA
     assert body["options"]["temperature"] == 0
     assert body["options"]["num_predict"] == ANSWER_TOKENS_BASE + 2 * ANSWER_TOKENS_PER_TASK
-    assert "num_ctx" not in body["options"], "the window is unknown: Ollama's own default stays"
+    assert body["options"]["num_ctx"] == MIN_CONTEXT, "the window is unknown: the client still sends a small num_ctx"
     assert task_lines(body) == [(t.id, t.title) for t in tasks]
     assert set(evaluation.decisions) == {"task-001", "task-002"}
     assert evaluation.model_calls == 1
