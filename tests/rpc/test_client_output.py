@@ -5,6 +5,7 @@ from __future__ import annotations
 import errno
 import io
 import json
+import os
 import threading
 from collections.abc import Iterator
 from http.server import BaseHTTPRequestHandler, HTTPServer
@@ -42,7 +43,6 @@ def rpc_file(tmp_path: Path) -> Iterator[Path]:
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
     path = tmp_path / "rpc.json"
-    import os
     path.write_text(json.dumps({"url": f"http://127.0.0.1:{server.server_port}/rpc", "token": "t",
                                 "pid": os.getpid()}))
     try:
