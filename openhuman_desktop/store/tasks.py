@@ -160,7 +160,17 @@ class TaskRepository:
         return snapshots
 
     async def remove(self, task_id: str) -> bool:
-        return await self._db.execute("DELETE FROM subconscious_tasks WHERE id = ?", (task_id,)) > 0
+        """Delete a task (its cards and their journals go with it), unless one of its approvals is being
+        carried out: that run's outcome must still have its card and row to land on.
+
+        Returns:
+            Whether the task was deleted.
+        """
+        return await self._db.execute(
+            """DELETE FROM subconscious_tasks WHERE id = ? AND NOT EXISTS (
+                   SELECT 1 FROM subconscious_escalations WHERE task_id = ? AND carrying_out = 1)""",
+            (task_id, task_id),
+        ) > 0
 
     async def seed(self, defaults: Sequence[tuple[str, str, str]], now: float) -> builtins.list[Task]:
         """Insert the built-in system tasks that were never seeded (keyed, so renames do not re-seed).

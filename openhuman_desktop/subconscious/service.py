@@ -76,6 +76,10 @@ _DIRECTION_CONTROLS = frozenset("\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202
 _KEPT_FORMAT_CHARACTERS = frozenset("\u200c\u200d")
 
 
+_BUSY_REMOVING = ("This task's approved action is being carried out right now; remove the task once it has "
+                  "finished.")
+
+
 def clean_title(value: object, param: str = "title") -> str:
     """Validate and trim a task title (from RPC, the window and HEARTBEAT.md alike).
 
@@ -371,13 +375,19 @@ class SubconsciousService:
         """Remove a user task.
 
         Raises:
-            NotFound: no such task. Conflict: system tasks can be disabled, never removed.
+            NotFound: no such task. Conflict: system tasks can be disabled, never removed; nor is a task whose
+                approved action is being carried out (its outcome needs the task's card and row).
         """
         task = await self._existing(task_id)
         if task.is_system:
             raise Conflict("System tasks cannot be removed; disable them instead.")
+        if any(running.task_id == task.id for running in await self.store.escalations.carrying_out()):
+            raise Conflict(_BUSY_REMOVING)
         await self._dismiss_open_escalations(task.id)
-        await self.store.tasks.remove(task.id)
+        if not await self.store.tasks.remove(task.id):
+            if await self.store.tasks.get(task.id) is None:
+                raise NotFound(f"There is no task with id {task.id!r}.")
+            raise Conflict(_BUSY_REMOVING)  # approved between the check and the delete
         log.info("task %s removed", task.id)
         self._bus.publish(events.TaskRemoved(task.id))
         return task.id

@@ -80,20 +80,3 @@ async def test_go_ahead_while_the_reasoning_model_fails_keeps_the_approval(
         assert card is not None and "could not run" in card.note
         status = await h.service.status()
         assert status["state"] == "degraded" and "reasoning" in status["state_reason"].lower()
-
-
-async def test_removing_the_task_while_its_approval_runs_leaves_no_approved_orphan(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    async with open_harness(tmp_path, monkeypatch) as h:
-        task, escalation = await escalate_once(h)
-        h.reasoning.execute = append_then_answer
-        await h.service.escalations_approve(escalation.id)
-        await h.service.tasks_remove(task.id)
-        await settle(h)
-        status = await h.service.status()
-        cards = await h.escalations()
-        assert all(c.status != "pending" for c in cards)
-        assert status["pending_escalations"] == 0
-        rows = await h.services.store.log.page(limit=50)
-        assert all(r.decision != "in_progress" for r in rows), [(r.decision, r.result) for r in rows]
