@@ -1,4 +1,5 @@
-"""Attack: a folder in the place of run/rpc.json."""
+"""run/rpc.json that cannot be written (found by the issue-9 attack): the error names it and no temporary copy of the
+token stays behind."""
 
 from __future__ import annotations
 
