@@ -48,6 +48,13 @@ class TaskRepository:
         row = await self._db.fetchone("SELECT count(*) FROM subconscious_tasks")
         return int(row[0]) if row else 0
 
+    async def count_unconfirmed_by_assistant(self) -> int:
+        """Tasks the assistant added whose intent the user has not chosen yet (still read-only by origin)."""
+        row = await self._db.fetchone(
+            "SELECT count(*) FROM subconscious_tasks WHERE origin = 'assistant' AND intent_source = 'assistant'"
+        )
+        return int(row[0]) if row else 0
+
     async def due(self, now: float) -> builtins.list[Task]:
         """Enabled, not completed, due by ``now`` (or never scheduled), and not waiting on an approval."""
         rows = await self._db.fetchall(

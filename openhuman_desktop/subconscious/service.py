@@ -31,6 +31,8 @@ log = logging.getLogger(__name__)
 MAX_TITLE = 500
 # The origin and intent source of tasks the assistant adds with its tasks tool (read-only until confirmed).
 ASSISTANT = "assistant"
+MAX_ASSISTANT_TASKS = 20
+"""Most tasks the assistant may have added that the user has not confirmed (set the intent of) yet."""
 ESCALATION_STATUSES = ("pending", "approved", "dismissed")
 APPROVED_RUNNING = "Approved — carrying out the recommended action…"
 
@@ -133,6 +135,7 @@ class SubconsciousService:
         self._engine = engine
         # The file watcher and every tick sync HEARTBEAT.md; one at a time, or both would add the same lines.
         self._sync_lock = asyncio.Lock()
+        self._assistant_lock = asyncio.Lock()
 
     def attach_engine(self, engine: EngineControl) -> None:
         """Connect the engine (it is built after the service, which it also uses)."""
@@ -293,12 +296,23 @@ class SubconsciousService:
         (``tasks_update``): one approved run must not leave behind a task that writes on every tick without
         asking. It is a ``source = "user"`` task otherwise (in the user's list, which they can edit or remove).
 
+        At most :data:`MAX_ASSISTANT_TASKS` such tasks wait for the user at a time: one approved answer can
+        hold hundreds of tool calls, and each task would be analysed on every tick from then on.
+
         Raises:
-            InvalidInput: blank or too long title, invalid recurrence.
+            InvalidInput: blank or too long title, invalid recurrence. Conflict: the assistant has
+                :data:`MAX_ASSISTANT_TASKS` tasks the user has not confirmed yet.
         """
         clean = clean_title(title)
         schedule = recurrence.parse(recurrence_text)
-        return await self._add_user_task(clean, schedule, intent=READ, intent_source=ASSISTANT, origin=ASSISTANT)
+        async with self._assistant_lock:  # the calls of one answer may run at once: check and add as one
+            if await self.store.tasks.count_unconfirmed_by_assistant() >= MAX_ASSISTANT_TASKS:
+                raise Conflict(
+                    f"The assistant already has {MAX_ASSISTANT_TASKS} tasks of its own that the user has not "
+                    "confirmed; it cannot add more until the user confirms or removes some."
+                )
+            return await self._add_user_task(clean, schedule, intent=READ, intent_source=ASSISTANT,
+                                             origin=ASSISTANT)
 
     async def _add_user_task(
         self, title: str, schedule: recurrence.Recurrence, *, intent: str, intent_source: str, origin: str

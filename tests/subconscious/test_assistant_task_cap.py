@@ -1,5 +1,5 @@
-"""Attack: one approved run's single model answer holds hundreds of tool calls (each adds a standing task that
-every later tick analyses): one approval must not turn into an unbounded number of standing tasks."""
+"""One approved run's single model answer can hold hundreds of tool calls, each adding a standing task that every
+later tick analyses (found by the issue-9 attack): the assistant's unconfirmed tasks are capped."""
 
 from __future__ import annotations
 
@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from openhuman_desktop.subconscious.service import MAX_ASSISTANT_TASKS
 from tests.fakes.engine_harness import Json, Reply, last_is_tool_result, open_harness
 from tests.subconscious.test_approval_durability import escalate_once, settled
 
@@ -29,4 +30,10 @@ async def test_one_approved_answer_cannot_add_hundreds_of_standing_tasks(
         await h.service.escalations_approve(escalation.id)
         await settled(h, escalation.log_id or "")
         added = [t for t in await h.service.tasks_list() if t.origin == "assistant"]
-        assert len(added) < 50, f"one approval added {len(added)} standing tasks"
+        assert len(added) == MAX_ASSISTANT_TASKS, f"one approval added {len(added)} standing tasks"
+        answer = [b for b in h.reasoning_bodies() if last_is_tool_result(b)][-1]
+        assert "cannot add more until the user confirms" in str(answer), "the model is told why"
+
+        await h.service.tasks_update(added[0].id, intent="read")  # the user confirms one: room for one more
+        more = await h.service.tasks_add_by_assistant("One more watch item")
+        assert more.origin == "assistant"
