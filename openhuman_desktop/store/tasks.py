@@ -56,12 +56,13 @@ class TaskRepository:
         return int(row[0]) if row else 0
 
     async def due(self, now: float) -> builtins.list[Task]:
-        """Enabled, not completed, due by ``now`` (or never scheduled), and not waiting on an approval."""
+        """Enabled, not completed, due by ``now`` (or never scheduled), not waiting on an approval, and not
+        having an approved action carried out right now (its analysis would raise the same card again)."""
         rows = await self._db.fetchall(
             f"""SELECT {TASK_COLUMNS} FROM subconscious_tasks AS t
                 WHERE enabled = 1 AND completed = 0 AND (next_run_at IS NULL OR next_run_at <= ?)
                   AND NOT EXISTS (SELECT 1 FROM subconscious_escalations AS e
-                                  WHERE e.task_id = t.id AND e.status = 'pending')
+                                  WHERE e.task_id = t.id AND (e.status = 'pending' OR e.carrying_out = 1))
                 {_ORDER}""",
             (now,),
         )

@@ -1,5 +1,5 @@
-"""Attack: a tick while an approved action is being carried out analyses the same task again and raises the
-same recommendation as a new card — approving that one too runs the action twice."""
+"""A tick while an approved action is being carried out (found by the issue-9 attack) does not analyse that task:
+its analysis raised the same recommendation as a second card, and approving that one too ran the action twice."""
 
 from __future__ import annotations
 
