@@ -208,27 +208,34 @@ class TaskRepository:
 
     async def replace_file_tasks(
         self, add: Iterable[tuple[str, str, str]], remove: Iterable[str], now: float
-    ) -> builtins.list[Task]:
+    ) -> tuple[builtins.list[Task], builtins.list[str]]:
         """Apply one HEARTBEAT.md sync in a single transaction.
+
+        A task whose approved action is being carried out is not removed yet (the run's outcome needs its card
+        and row); its line is still gone at the next sync, which removes it then.
 
         Args:
             add: ``(title, intent, intent_source)`` of lines that are new.
             remove: ids of tasks whose lines are gone.
         Returns:
-            The tasks added.
+            The tasks added, and the ids of the tasks removed.
         """
         added: list[Task] = []
+        removed: list[str] = []
         async with self._db.transaction() as tx:
             for task_id in remove:
-                await tx.execute(
-                    "DELETE FROM subconscious_tasks WHERE id = ? AND origin = 'heartbeat_md'", (task_id,)
-                )
+                if await tx.execute(
+                    """DELETE FROM subconscious_tasks WHERE id = ? AND origin = 'heartbeat_md' AND NOT EXISTS (
+                           SELECT 1 FROM subconscious_escalations WHERE task_id = ? AND carrying_out = 1)""",
+                    (task_id, task_id),
+                ):
+                    removed.append(task_id)
             for title, intent, intent_source in add:
                 added.append(await self.add(
                     title=title, source="system", recurrence="pending", next_run_at=None, intent=intent,
                     intent_source=intent_source, origin="heartbeat_md", now=now, tx=tx,
                 ))
-        return added
+        return added, removed
 
     async def file_tasks(self) -> builtins.list[Task]:
         """Tasks that came from HEARTBEAT.md."""

@@ -194,9 +194,12 @@ class SubconsciousService:
         additions = [(title, classify_by_keywords(title), "keyword") for title in plan.add]
         for task_id in plan.remove:
             await self._dismiss_open_escalations(task_id)
-        added = await self.store.tasks.replace_file_tasks(additions, plan.remove, self._clock.now())
-        log.info("HEARTBEAT.md synced: %d added, %d removed", len(plan.add), len(plan.remove))
-        for task_id in plan.remove:
+        added, removed = await self.store.tasks.replace_file_tasks(additions, plan.remove, self._clock.now())
+        log.info("HEARTBEAT.md synced: %d added, %d removed", len(plan.add), len(removed))
+        if len(removed) < len(plan.remove):
+            log.info("HEARTBEAT.md: %d removed lines keep their task until its approved action has finished",
+                     len(plan.remove) - len(removed))
+        for task_id in removed:
             self._bus.publish(events.TaskRemoved(task_id))
         for task in added:
             self._bus.publish(events.TaskChanged(task))

@@ -1,5 +1,6 @@
-"""Attack: the HEARTBEAT.md line of a task is deleted while an approved action of that task is being carried
-out; the next sync deletes the task under the run (FOREIGN KEY error, row left in progress)."""
+"""The HEARTBEAT.md line of a task deleted while an approved action of that task is being carried out (found by
+the issue-9 attack: the sync deleted the task under the run, which failed on a FOREIGN KEY error and left its row
+in progress): the task stays until the run is over, and the next sync removes it."""
 
 from __future__ import annotations
 
