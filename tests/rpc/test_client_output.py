@@ -1,4 +1,5 @@
-"""Attack: the ``rpc`` command's answer cannot be written (disk full, stdout closed): one sentence, no traceback."""
+"""The ``rpc`` command's answer cannot be written (disk full, stdout closed; found by the issue-9 attack): one
+sentence, no traceback."""
 
 from __future__ import annotations
 
