@@ -20,7 +20,7 @@ from openhuman_desktop import applog, config
 from openhuman_desktop.errors import ConfigError, UserFacingError, workspace_error
 from openhuman_desktop.instance import AlreadyRunning, InstanceLock
 from openhuman_desktop.paths import Paths
-from openhuman_desktop.qt import icons
+from openhuman_desktop.qt import icons, x11
 from openhuman_desktop.qt.errors import ErrorReporter
 from openhuman_desktop.qt.single_instance import InstanceServer, send_activate, server_name
 from openhuman_desktop.qt.tray import TrayShell
@@ -402,9 +402,16 @@ def display_problem(environ: Mapping[str, str] | None = None, platform: str | No
     environ = os.environ if environ is None else environ
     if (platform or sys.platform).startswith(_SELF_DISPLAYING):
         return None
-    if any(environ.get(name, "").strip() for name in ("DISPLAY", "WAYLAND_DISPLAY", "QT_QPA_PLATFORM")):
+    if any(environ.get(name, "").strip() for name in ("WAYLAND_DISPLAY", "QT_QPA_PLATFORM")):
         return None
-    return NO_DISPLAY
+    display = environ.get("DISPLAY", "").strip()
+    if not display:
+        return NO_DISPLAY
+    if not x11.reachable(display):
+        return (f"The display {display} (DISPLAY) does not answer — the X server is not running there, or "
+                "DISPLAY is left over from another session; run `openhuman-desktop --headless` to use OpenHuman "
+                "without a window, or set DISPLAY to your screen.")
+    return None
 
 
 def config_error(paths: Paths, exc: ConfigError) -> int:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import errno
 import json
 import os
 import sys
@@ -84,17 +85,32 @@ def main(rpc_file: Path, method: str, params_json: str | None, out: TextIO = sys
         _say(f"error {error.get('code')}: {error.get('message')}", err)
         return EXIT_RPC_ERROR
     result = document.get("result") if isinstance(document, dict) else document
-    _say(json.dumps(result, indent=2, ensure_ascii=False), out)
+    problem = _say(json.dumps(result, indent=2, ensure_ascii=False), out)
+    if problem is not None:
+        _say(f"The answer could not be written to standard output ({problem}).", err)
+        return EXIT_RPC_ERROR
     return EXIT_OK
 
 
-def _say(text: str, stream: TextIO) -> None:
-    """Print a line; a reader that stopped early (``rpc … | head``) is no failure and gets no traceback."""
+def _say(text: str, stream: TextIO) -> str | None:
+    """Print a line; a reader that stopped early (``rpc … | head``) is no failure and gets no traceback.
+
+    Returns:
+        None when the line was written (or its reader had gone), else what went wrong in words (a full disk,
+        a closed stream), for the caller to say on the other stream.
+    """
     try:
         print(text, file=stream)
         stream.flush()
     except BrokenPipeError:
         _silence(stream)
+    except ValueError:  # the stream was closed
+        return "it is closed"
+    except OSError as exc:
+        if exc.errno == errno.ENOSPC:
+            return "the disk is full"
+        return exc.strerror or str(exc)
+    return None
 
 
 def _silence(out: TextIO) -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import errno
 import hmac
 import json
@@ -30,14 +31,24 @@ DEADLINE = 5.0
 
 
 def write_private_json(path: Path, data: object) -> None:
-    """Write ``data`` to ``path`` atomically, readable only by the user (mode 0600)."""
+    """Write ``data`` to ``path`` atomically, readable only by the user (mode 0600).
+
+    Raises:
+        OSError: it cannot be written; the error names ``path`` (not the temporary file, which is removed: it
+            may hold the token).
+    """
     path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
     tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-    with os.fdopen(fd, "w", encoding="utf-8") as out:
-        json.dump(data, out)
-    os.chmod(tmp, 0o600)
-    os.replace(tmp, path)
+    try:
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        with os.fdopen(fd, "w", encoding="utf-8") as out:
+            json.dump(data, out)
+        os.chmod(tmp, 0o600)
+        os.replace(tmp, path)
+    except OSError as exc:
+        with contextlib.suppress(OSError):
+            tmp.unlink()
+        raise OSError(exc.errno, exc.strerror, str(path)) from exc
 
 
 def _json(data: object, status: int = 200) -> web.Response:

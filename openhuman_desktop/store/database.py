@@ -39,7 +39,7 @@ _ENVIRONMENT_ERRORS = {
     "SQLITE_LOCKED": "is locked by another program; close it (or the other OpenHuman instance) and try again",
     "SQLITE_READONLY": "is read-only; check the permissions of the workspace folder (and that its disk is "
                        "not mounted read-only)",
-    "SQLITE_FULL": "cannot be written because the disk is full (disk full); free some space and start again",
+    "SQLITE_FULL": "cannot be written because the disk is full; free some space and try again",
     "SQLITE_IOERR": "could not be read or written (I/O error); check the disk",
     "SQLITE_CANTOPEN": "cannot be opened; check that the workspace folder exists and is writable",
     "SQLITE_CORRUPT": "is damaged — it may have been cut short by a crash or a full disk. " + _RECOVER[:-1],

@@ -48,13 +48,21 @@ class TaskRepository:
         row = await self._db.fetchone("SELECT count(*) FROM subconscious_tasks")
         return int(row[0]) if row else 0
 
+    async def count_unconfirmed_by_assistant(self) -> int:
+        """Tasks the assistant added whose intent the user has not chosen yet (still read-only by origin)."""
+        row = await self._db.fetchone(
+            "SELECT count(*) FROM subconscious_tasks WHERE origin = 'assistant' AND intent_source = 'assistant'"
+        )
+        return int(row[0]) if row else 0
+
     async def due(self, now: float) -> builtins.list[Task]:
-        """Enabled, not completed, due by ``now`` (or never scheduled), and not waiting on an approval."""
+        """Enabled, not completed, due by ``now`` (or never scheduled), not waiting on an approval, and not
+        having an approved action carried out right now (its analysis would raise the same card again)."""
         rows = await self._db.fetchall(
             f"""SELECT {TASK_COLUMNS} FROM subconscious_tasks AS t
                 WHERE enabled = 1 AND completed = 0 AND (next_run_at IS NULL OR next_run_at <= ?)
                   AND NOT EXISTS (SELECT 1 FROM subconscious_escalations AS e
-                                  WHERE e.task_id = t.id AND e.status = 'pending')
+                                  WHERE e.task_id = t.id AND (e.status = 'pending' OR e.carrying_out = 1))
                 {_ORDER}""",
             (now,),
         )
@@ -160,7 +168,17 @@ class TaskRepository:
         return snapshots
 
     async def remove(self, task_id: str) -> bool:
-        return await self._db.execute("DELETE FROM subconscious_tasks WHERE id = ?", (task_id,)) > 0
+        """Delete a task (its cards and their journals go with it), unless one of its approvals is being
+        carried out: that run's outcome must still have its card and row to land on.
+
+        Returns:
+            Whether the task was deleted.
+        """
+        return await self._db.execute(
+            """DELETE FROM subconscious_tasks WHERE id = ? AND NOT EXISTS (
+                   SELECT 1 FROM subconscious_escalations WHERE task_id = ? AND carrying_out = 1)""",
+            (task_id, task_id),
+        ) > 0
 
     async def seed(self, defaults: Sequence[tuple[str, str, str]], now: float) -> builtins.list[Task]:
         """Insert the built-in system tasks that were never seeded (keyed, so renames do not re-seed).
@@ -190,27 +208,34 @@ class TaskRepository:
 
     async def replace_file_tasks(
         self, add: Iterable[tuple[str, str, str]], remove: Iterable[str], now: float
-    ) -> builtins.list[Task]:
+    ) -> tuple[builtins.list[Task], builtins.list[str]]:
         """Apply one HEARTBEAT.md sync in a single transaction.
+
+        A task whose approved action is being carried out is not removed yet (the run's outcome needs its card
+        and row); its line is still gone at the next sync, which removes it then.
 
         Args:
             add: ``(title, intent, intent_source)`` of lines that are new.
             remove: ids of tasks whose lines are gone.
         Returns:
-            The tasks added.
+            The tasks added, and the ids of the tasks removed.
         """
         added: list[Task] = []
+        removed: list[str] = []
         async with self._db.transaction() as tx:
             for task_id in remove:
-                await tx.execute(
-                    "DELETE FROM subconscious_tasks WHERE id = ? AND origin = 'heartbeat_md'", (task_id,)
-                )
+                if await tx.execute(
+                    """DELETE FROM subconscious_tasks WHERE id = ? AND origin = 'heartbeat_md' AND NOT EXISTS (
+                           SELECT 1 FROM subconscious_escalations WHERE task_id = ? AND carrying_out = 1)""",
+                    (task_id, task_id),
+                ):
+                    removed.append(task_id)
             for title, intent, intent_source in add:
                 added.append(await self.add(
                     title=title, source="system", recurrence="pending", next_run_at=None, intent=intent,
                     intent_source=intent_source, origin="heartbeat_md", now=now, tx=tx,
                 ))
-        return added
+        return added, removed
 
     async def file_tasks(self) -> builtins.list[Task]:
         """Tasks that came from HEARTBEAT.md."""

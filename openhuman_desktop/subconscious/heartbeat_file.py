@@ -122,12 +122,14 @@ class Refused(UserFacingError):
 
 
 def read(path: Path) -> str | None:
-    """The file's text, or None when it does not exist or cannot be read (logged).
+    """The file's text (a UTF-8 byte-order mark dropped), or None when it does not exist.
 
-    Never blocks: a FIFO or a device is refused before anything is read from it.
+    Never blocks: a FIFO or a device is refused before anything is read from it. A file that is there but
+    cannot be read, or is binary (NUL bytes), is refused too: read as "no task lines" it would remove every
+    task that came from it.
 
     Raises:
-        Refused: the file is not a regular file, or larger than :data:`MAX_BYTES`.
+        Refused: the file is not a regular file, larger than :data:`MAX_BYTES`, unreadable or binary.
     """
     try:
         fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
@@ -137,8 +139,7 @@ def read(path: Path) -> str | None:
         raise Refused(f"{path} is not a regular file (it is a folder), so its tasks were not read; "
                       "make it a plain text file.") from None
     except OSError as exc:
-        log.warning("cannot read %s: %s", path, exc)
-        return None
+        raise _unreadable(path, exc) from exc
     info = os.fstat(fd)
     if not stat.S_ISREG(info.st_mode):
         os.close(fd)
@@ -151,11 +152,19 @@ def read(path: Path) -> str | None:
         try:
             data = file.read(MAX_BYTES + 1)
         except OSError as exc:
-            log.warning("cannot read %s: %s", path, exc)
-            return None
+            raise _unreadable(path, exc) from exc
     if len(data) > MAX_BYTES:
         raise Refused(_too_large(path))
-    return data.decode("utf-8", errors="replace")
+    if b"\x00" in data:  # no text file holds NUL: zeroed blocks after a crash, or a binary written over it
+        raise Refused(f"{path} is not a text file (it holds NUL bytes), so its tasks were not read and stay as "
+                      "they were; write it again as plain UTF-8 text.")
+    # A stray non-UTF-8 byte only spoils its own line; Notepad's byte-order mark would hide the first "- ".
+    return data.decode("utf-8-sig", errors="replace")
+
+
+def _unreadable(path: Path, exc: OSError) -> Refused:
+    return Refused(f"{path} cannot be read ({exc.strerror or exc}), so its tasks were not read and stay as they "
+                   "were; check the file's permissions.")
 
 
 def _too_large(path: Path) -> str:

@@ -31,6 +31,8 @@ log = logging.getLogger(__name__)
 MAX_TITLE = 500
 # The origin and intent source of tasks the assistant adds with its tasks tool (read-only until confirmed).
 ASSISTANT = "assistant"
+MAX_ASSISTANT_TASKS = 20
+"""Most tasks the assistant may have added that the user has not confirmed (set the intent of) yet."""
 ESCALATION_STATUSES = ("pending", "approved", "dismissed")
 APPROVED_RUNNING = "Approved — carrying out the recommended action…"
 
@@ -74,6 +76,10 @@ _DIRECTION_CONTROLS = frozenset("\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202
 # Joiners shape scripts (Persian, Indic) and emoji sequences; every other format character is invisible
 # (zero-width spaces, word joiners, tag characters that can smuggle hidden text) and is removed.
 _KEPT_FORMAT_CHARACTERS = frozenset("\u200c\u200d")
+
+
+_BUSY_REMOVING = ("This task's approved action is being carried out right now; remove the task once it has "
+                  "finished.")
 
 
 def clean_title(value: object, param: str = "title") -> str:
@@ -129,6 +135,7 @@ class SubconsciousService:
         self._engine = engine
         # The file watcher and every tick sync HEARTBEAT.md; one at a time, or both would add the same lines.
         self._sync_lock = asyncio.Lock()
+        self._assistant_lock = asyncio.Lock()
 
     def attach_engine(self, engine: EngineControl) -> None:
         """Connect the engine (it is built after the service, which it also uses)."""
@@ -187,9 +194,12 @@ class SubconsciousService:
         additions = [(title, classify_by_keywords(title), "keyword") for title in plan.add]
         for task_id in plan.remove:
             await self._dismiss_open_escalations(task_id)
-        added = await self.store.tasks.replace_file_tasks(additions, plan.remove, self._clock.now())
-        log.info("HEARTBEAT.md synced: %d added, %d removed", len(plan.add), len(plan.remove))
-        for task_id in plan.remove:
+        added, removed = await self.store.tasks.replace_file_tasks(additions, plan.remove, self._clock.now())
+        log.info("HEARTBEAT.md synced: %d added, %d removed", len(plan.add), len(removed))
+        if len(removed) < len(plan.remove):
+            log.info("HEARTBEAT.md: %d removed lines keep their task until its approved action has finished",
+                     len(plan.remove) - len(removed))
+        for task_id in removed:
             self._bus.publish(events.TaskRemoved(task_id))
         for task in added:
             self._bus.publish(events.TaskChanged(task))
@@ -289,12 +299,23 @@ class SubconsciousService:
         (``tasks_update``): one approved run must not leave behind a task that writes on every tick without
         asking. It is a ``source = "user"`` task otherwise (in the user's list, which they can edit or remove).
 
+        At most :data:`MAX_ASSISTANT_TASKS` such tasks wait for the user at a time: one approved answer can
+        hold hundreds of tool calls, and each task would be analysed on every tick from then on.
+
         Raises:
-            InvalidInput: blank or too long title, invalid recurrence.
+            InvalidInput: blank or too long title, invalid recurrence. Conflict: the assistant has
+                :data:`MAX_ASSISTANT_TASKS` tasks the user has not confirmed yet.
         """
         clean = clean_title(title)
         schedule = recurrence.parse(recurrence_text)
-        return await self._add_user_task(clean, schedule, intent=READ, intent_source=ASSISTANT, origin=ASSISTANT)
+        async with self._assistant_lock:  # the calls of one answer may run at once: check and add as one
+            if await self.store.tasks.count_unconfirmed_by_assistant() >= MAX_ASSISTANT_TASKS:
+                raise Conflict(
+                    f"The assistant already has {MAX_ASSISTANT_TASKS} tasks of its own that the user has not "
+                    "confirmed; it cannot add more until the user confirms or removes some."
+                )
+            return await self._add_user_task(clean, schedule, intent=READ, intent_source=ASSISTANT,
+                                             origin=ASSISTANT)
 
     async def _add_user_task(
         self, title: str, schedule: recurrence.Recurrence, *, intent: str, intent_source: str, origin: str
@@ -371,13 +392,19 @@ class SubconsciousService:
         """Remove a user task.
 
         Raises:
-            NotFound: no such task. Conflict: system tasks can be disabled, never removed.
+            NotFound: no such task. Conflict: system tasks can be disabled, never removed; nor is a task whose
+                approved action is being carried out (its outcome needs the task's card and row).
         """
         task = await self._existing(task_id)
         if task.is_system:
             raise Conflict("System tasks cannot be removed; disable them instead.")
+        if any(running.task_id == task.id for running in await self.store.escalations.carrying_out()):
+            raise Conflict(_BUSY_REMOVING)
         await self._dismiss_open_escalations(task.id)
-        await self.store.tasks.remove(task.id)
+        if not await self.store.tasks.remove(task.id):
+            if await self.store.tasks.get(task.id) is None:
+                raise NotFound(f"There is no task with id {task.id!r}.")
+            raise Conflict(_BUSY_REMOVING)  # approved between the check and the delete
         log.info("task %s removed", task.id)
         self._bus.publish(events.TaskRemoved(task.id))
         return task.id

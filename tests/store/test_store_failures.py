@@ -199,3 +199,12 @@ async def test_a_copied_database_still_opens(store: SubconsciousStore, tmp_path:
         assert [task.title for task in await reopened.tasks.list()] == ["copied"]
     finally:
         await reopened.aclose()
+
+
+def test_a_full_disk_while_running_does_not_ask_for_a_restart(tmp_path: Path) -> None:
+    """Found by the issue-9 attack: the running app recovers by itself once space is freed (the next write
+    succeeds), yet the sentence said "free some space and start again"."""
+    mapped = database.store_error(tmp_path / "x.db", sqlite3.OperationalError("database or disk is full"))
+    assert mapped is not None
+    assert "disk is full" in str(mapped) and "start again" not in str(mapped)
+    assert "(disk full)" not in str(mapped), "said once"

@@ -1,0 +1,39 @@
+"""One approved run's single model answer can hold hundreds of tool calls, each adding a standing task that every
+later tick analyses (found by the issue-9 attack): the assistant's unconfirmed tasks are capped."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from openhuman_desktop.subconscious.service import MAX_ASSISTANT_TASKS
+from tests.fakes.engine_harness import Json, Reply, last_is_tool_result, open_harness
+from tests.subconscious.test_approval_durability import escalate_once, settled
+
+CALLS = 300
+
+
+def flood(body: Json) -> Reply:
+    if last_is_tool_result(body):
+        return Reply(content="Added the tasks.")
+    return Reply(tool_calls=[{"name": "subconscious_tasks_add", "arguments": {"title": f"Watch item {i}"}}
+                             for i in range(CALLS)])
+
+
+async def test_one_approved_answer_cannot_add_hundreds_of_standing_tasks(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    async with open_harness(tmp_path, monkeypatch) as h:
+        _task, escalation = await escalate_once(h)
+        h.reasoning.execute = flood
+        await h.service.escalations_approve(escalation.id)
+        await settled(h, escalation.log_id or "")
+        added = [t for t in await h.service.tasks_list() if t.origin == "assistant"]
+        assert len(added) == MAX_ASSISTANT_TASKS, f"one approval added {len(added)} standing tasks"
+        answer = [b for b in h.reasoning_bodies() if last_is_tool_result(b)][-1]
+        assert "cannot add more until the user confirms" in str(answer), "the model is told why"
+
+        await h.service.tasks_update(added[0].id, intent="read")  # the user confirms one: room for one more
+        more = await h.service.tasks_add_by_assistant("One more watch item")
+        assert more.origin == "assistant"
