@@ -8,7 +8,7 @@ from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, replace
 
 from openhuman_desktop.config import ModelSettings, Settings
-from openhuman_desktop.errors import ContextOverflow, LlmUnavailable
+from openhuman_desktop.errors import ContextOverflow, LlmReplyError, LlmUnavailable
 from openhuman_desktop.llm.base import ChatRequest, ChatResponse, LlmClient, ModelInfo
 from openhuman_desktop.llm.limits import DEFAULT_CONTEXT_WINDOW
 from openhuman_desktop.llm.ollama import OllamaClient
@@ -208,7 +208,9 @@ class ModelClients:
 
 
 class _Reporting:
-    """An :class:`LlmClient` that tells the pool how each chat went (``LlmUnavailable`` = failing)."""
+    """An :class:`LlmClient` that tells the pool how each chat went: ``LlmUnavailable`` and an answer the client
+    could not read at all (``LlmReplyError``, a server that answers garbage) mark the tier failing; a refusal for
+    length (``ContextOverflow``) is the prompt's fault, not the tier's."""
 
     def __init__(self, client: LlmClient, pool: ModelClients, tier: str, key: Key) -> None:
         self._client = client
@@ -228,6 +230,9 @@ class _Reporting:
             raise
         except ContextOverflow as exc:
             self._overflowed(exc)
+            raise
+        except LlmReplyError as exc:
+            self._pool.report_failure(self._tier, str(exc), key=self._key)
             raise
         self._pool.report_success(self._tier, key=self._key)
         return response
@@ -249,6 +254,9 @@ class _Reporting:
             raise
         except ContextOverflow as exc:
             self._overflowed(exc)
+            raise
+        except LlmReplyError as exc:
+            self._pool.report_failure(self._tier, str(exc), key=self._key)
             raise
         self._pool.report_success(self._tier, key=self._key)
 

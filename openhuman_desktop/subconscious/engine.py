@@ -13,7 +13,7 @@ from typing import Protocol
 from openhuman_desktop import events
 from openhuman_desktop.clock import Clock
 from openhuman_desktop.config import Settings
-from openhuman_desktop.errors import AppError, LlmReplyError, LlmUnavailable, StoreUnavailable
+from openhuman_desktop.errors import AppError, ContextOverflow, LlmReplyError, LlmUnavailable, StoreUnavailable
 from openhuman_desktop.store import Advance, EngineState, Escalation, LogEntry, Resolution, SubconsciousStore, Task
 from openhuman_desktop.subconscious import declined, recurrence
 from openhuman_desktop.subconscious.approval_journal import ApprovalJournal, completed, effects_note
@@ -47,6 +47,7 @@ REMOVED_MID_TICK = "Cancelled: the task was removed while the assistant was look
 DISABLED_MID_TICK = "Cancelled: the task was disabled while the assistant was looking at it; no card was raised."
 PRUNE_EVERY_SECONDS = 3600.0
 CANCELLED_CRASH = "Cancelled: the app stopped while this was running"
+TASK_GONE = "Cancelled: the task was removed before its approved action ran; nothing was done"
 GENERATION_KEY = "tick_generation"
 TICK_FAILED = "Something went wrong in this tick (details in the log file)."
 IDLE_REASON = "Waiting for the next tick."
@@ -488,8 +489,13 @@ class SubconsciousEngine:
         completion are one commit. Its write calls are journaled, so a retry does not repeat them. While the
         reasoning model is down the approval is not consumed: the card comes back and waits for the model."""
         task = await self._store.tasks.get(escalation.task_id)
-        if task is None:
+        if task is None:  # gone despite the guards (another program changed the database): end the run cleanly
             log.warning("approved escalation %s: its task is gone", escalation.id)
+            if escalation.log_id:
+                entry = await self._store.log.finish(escalation.log_id, "cancelled", TASK_GONE, None,
+                                                     self._clock.now(), only_in_progress=False)
+                if entry:
+                    self._bus.publish(events.ActivityLogged(entry))
             return
         if not task.enabled:
             await self._reopen(escalation, NOT_RUN_DISABLED)
@@ -503,8 +509,12 @@ class SubconsciousEngine:
             # Shutting down: the approval keeps its run marker, and the next start carries it out or (if it
             # had begun using tools) brings the card back saying what was done.
             raise
-        except LlmUnavailable as exc:
+        except ContextOverflow as exc:  # the prompt's fault: retrying the same run would only fail again
+            outcome = Outcome("failed", str(exc))
+        except (LlmUnavailable, LlmReplyError) as exc:  # the model is down or answers garbage: not consumed
             reason = str(exc).rstrip(". ")
+            if isinstance(exc, LlmReplyError):
+                reason = f"the reasoning model's answer was unusable ({reason})"
             note = (f"Go ahead could not run: {reason}. It runs by itself once the reasoning model answers again, "
                     "or press Go ahead again.")
             effects = effects_note(await self._store.escalations.effects(escalation.id))

@@ -1,5 +1,5 @@
 """Attacks on the approval gate (issue 9 items 1-3, 5, 6) through the in-process harness: real SQLite, real
-HTTP fakes. The ones that pass held; the xfail one is an open defect in files this branch does not own."""
+HTTP fakes. Found by attacking issue 9 from outside; each holds now."""
 
 from __future__ import annotations
 
@@ -38,10 +38,6 @@ async def test_two_concurrent_approvals_run_once(tmp_path: Path, monkeypatch: py
         assert (h.workspace / "alerts.md").read_text(encoding="utf-8") == "bank\n"
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "open defect for the lead (engine.py _run_approved / llm pool, owned by the issue-10 helpers): a 200 answer "
-    "that is not JSON raises LlmReplyError, which _run_approved counts as a failed run, so the approval is "
-    "consumed, and the pool does not mark the reasoning tier, so the status stays idle"))
 async def test_go_ahead_with_a_garbled_reasoning_reply_keeps_the_approval(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
