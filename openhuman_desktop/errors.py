@@ -96,3 +96,7 @@ class Cancelled(AppError):
 
 class LlmReplyError(AppError):
     """A model server answered, but not usably (malformed body, not the requested JSON)."""
+
+
+class ContextOverflow(LlmReplyError):
+    """The prompt did not fit the model's context window (the server said so)."""
