@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, Protocol, TypeVar
@@ -187,10 +188,12 @@ class ModelEvaluator:
             return report
         if costs is None:
             costs = self.line_tokens(tasks)
-        available = _sized(window) - self._fixed_tokens()
-        tasks_need = sum(costs) + ANSWER_TOKENS_PER_TASK * len(costs)
-        longest = max(costs, default=0) + ANSWER_TOKENS_PER_TASK
-        room = min(available - longest, max(available - tasks_need, int(available * REPORT_SHARE)))
+        # In the model's tokens: what cl100k counts, times the margin; the answers' caps as they are.
+        available = window - self._fixed_tokens()
+        tasks_need = _margin(sum(costs)) + ANSWER_TOKENS_PER_TASK * len(costs)
+        longest = _margin(max(costs, default=0)) + ANSWER_TOKENS_PER_TASK
+        room = int(min(available - longest, max(available - tasks_need, int(available * REPORT_SHARE)))
+                   / TOKEN_MARGIN) - 8  # a little slack: rounding must not push the last task into a batch of its own
         if report.tokens <= room:
             return report
         note = f"[The situation report was cut to fit the local model's context window of {window} tokens.]"
@@ -206,7 +209,8 @@ class ModelEvaluator:
         return [self._tokens.count(task.title) + LINE_TOKENS for task in tasks]
 
     def _fixed_tokens(self) -> int:
-        return self._frame_tokens() + ANSWER_TOKENS_BASE + 64
+        """The fixed prompt with the margin and the answer's frame, in the model's tokens."""
+        return _margin(self._frame_tokens()) + ANSWER_TOKENS_BASE + 64
 
     def _frame_tokens(self) -> int:
         """The system prompt and the user prompt without tasks or report (both counts are cached)."""
@@ -229,12 +233,12 @@ class ModelEvaluator:
         answers need (filling each batch in order gives the fewest batches for tasks kept in order)."""
         if costs is None:
             costs = self.line_tokens(tasks)
-        room = _sized(window) - self._fixed_tokens() - report.tokens
+        room = window - self._fixed_tokens() - _margin(report.tokens)
         result: list[tuple[list[Task], int]] = []
         current: list[Task] = []
         used = 0
         for task, line_cost in zip(tasks, costs, strict=True):
-            cost = line_cost + ANSWER_TOKENS_PER_TASK
+            cost = _margin(line_cost) + ANSWER_TOKENS_PER_TASK
             if current and used + cost > room:
                 result.append((current, used))
                 current, used = [], 0
@@ -284,7 +288,19 @@ class ModelEvaluator:
         """One batch: its request (with a repair when unparsable), then one follow-up for what it left out.
 
         ``whole`` is the uncut report (a shrunk request cuts it again), ``report`` the one fitted to ``window``.
+        A batch planned for a larger window than a refusal has taught meanwhile is planned again first.
         """
+        learned = self._window()
+        if learned is not None and (window is None or learned < window):
+            tasks = [task for _, task in pairs]
+            fitted, plan, context = await _off_loop(
+                sum(len(task.title) + 40 for task in tasks) + len(whole.text), self._plan, tasks, whole, learned,
+            )
+            alias_of = {task.id: alias for alias, task in pairs}
+            for batch in plan:
+                await self._batch(client, [(alias_of[task.id], task) for task in batch], whole, fitted, learned,
+                                  context, tally, shrinks)
+            return
         try:
             items = await self._ask(client, pairs, report, context, tally)
         except ContextOverflow as exc:
@@ -331,14 +347,7 @@ class ModelEvaluator:
         log.info("the local model refused a %d-token evaluation request as too long; retrying within %d tokens",
                  refused, smaller)
         self._learned = (self._context_window(), smaller)
-        tasks = [task for _, task in pairs]
-        fitted, plan, context = await _off_loop(
-            sum(len(task.title) + 40 for task in tasks) + len(whole.text), self._plan, tasks, whole, smaller,
-        )
-        alias_of = {task.id: alias for alias, task in pairs}
-        for batch in plan:
-            await self._batch(client, [(alias_of[task.id], task) for task in batch], whole, fitted, smaller,
-                              context, tally, shrinks + 1)
+        await self._batch(client, pairs, whole, report, window, None, tally, shrinks + 1)  # planned again first
 
     def _request_tokens(self, pairs: Sequence[Pair], report: Report) -> int:
         """The tokens of a request as sent (with the margin), and its answer's cap."""
@@ -364,8 +373,8 @@ class ModelEvaluator:
         costs = self.line_tokens(tasks)
         report = self._fit(tasks, report, window, costs)
         packed = self._pack(tasks, report, window, costs)
-        needed = self._fixed_tokens() + report.tokens + max((used for _, used in packed), default=0)
-        return report, [batch for batch, _ in packed], _context(int(needed * TOKEN_MARGIN), window)
+        needed = self._fixed_tokens() + _margin(report.tokens) + max((used for _, used in packed), default=0)
+        return report, [batch for batch, _ in packed], _context(needed, window)
 
     def _bound(self, tasks: Sequence[Task], report: Report) -> int:
         """At least the tokens the prompt and its answer need (``upper_bound``: no tokenizer involved; a byte
@@ -419,9 +428,7 @@ class ModelEvaluator:
     @staticmethod
     def _user_prompt(pairs: Sequence[Pair], report: Report | None) -> str:
         lines = "\n".join(task_line(task, alias) for alias, task in pairs)
-        ids = ", ".join(alias for alias, _ in pairs)
-        return (f"Due tasks:\n{lines}\n\nSituation report:\n{report.text.rstrip() if report else ''}\n\n"
-                f"Answer for each task: {ids}.")
+        return f"Due tasks:\n{lines}\n\nSituation report:\n{report.text if report else ''}\n"
 
 
 OFF_LOOP_CHARS = 2000
@@ -443,9 +450,9 @@ def _request(messages: Sequence[Message], schema: dict[str, Any], answer_tokens:
     )
 
 
-def _sized(window: int) -> int:
-    """The tokens (as cl100k counts them) a prompt may have in a ``window``-token context: with the margin."""
-    return int(window / TOKEN_MARGIN)
+def _margin(counted: int) -> int:
+    """Tokens as cl100k counts them, as many as a small model's own tokenizer may make of the same text."""
+    return math.ceil(counted * TOKEN_MARGIN)
 
 
 def _context(needed: int, window: int) -> int:

@@ -366,9 +366,9 @@ def files_section(root: Path, index: WorkspaceSource | None = None,
             scan = await asyncio.to_thread(index.scan, since)
         else:
             scan = await asyncio.to_thread(scan_workspace, root, since)
-        if default_heartbeat is not None and any(item.path == HEARTBEAT_FILE for item in scan.changed):
-            if await asyncio.to_thread(_is_text, root / HEARTBEAT_FILE, default_heartbeat):
-                scan = WorkspaceScan([item for item in scan.changed if item.path != HEARTBEAT_FILE], scan.signature)
+        listed = default_heartbeat is not None and any(item.path == HEARTBEAT_FILE for item in scan.changed)
+        if listed and await asyncio.to_thread(_is_text, root / HEARTBEAT_FILE, default_heartbeat or ""):
+            scan = WorkspaceScan([item for item in scan.changed if item.path != HEARTBEAT_FILE], scan.signature)
         if not scan.changed:
             return Section("Changed workspace files", "None since the last check.", signature=scan.signature)
         lines = []

@@ -349,7 +349,9 @@ async def test_a_server_refusing_the_prompt_for_its_length_gets_a_shorter_one(ki
 # --- item 7: prompts for small models -------------------------------------------------------------------
 
 
-async def test_each_title_appears_once_in_the_evaluation_prompt(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+async def test_each_title_appears_once_in_the_evaluation_prompt(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     async with open_harness(tmp_path, monkeypatch) as h:
         titles = ["Check my inbox", "Review the project notes", "Water the plants"]
         for title in titles:
