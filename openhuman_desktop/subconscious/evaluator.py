@@ -253,7 +253,8 @@ class ModelEvaluator:
 
         Each request names its tasks by short aliases and pins them in the schema; an answer that leaves
         tasks out (or has invalid items) is followed by one request for only those; a request the server
-        refuses as too long is shrunk (a harder cut report, half the tasks) and sent again, never longer.
+        refuses as too long is sized again for a smaller window (the report cut harder, the tasks split when
+        they no longer fit beside it) and sent again, never longer.
         A batch that fails costs only its own tasks while another batch gave decisions.
         Token counting for many tasks or a long report runs in a worker thread, off the event loop.
 
