@@ -383,3 +383,19 @@ async def test_an_edited_heartbeat_file_is_still_reported(tmp_path: Path, monkey
         h.write_file("HEARTBEAT.md", "# My tasks\n\nNotes for the assistant: the backup disk is full.\n")
         await h.tick()
         assert "HEARTBEAT.md" in first_user_text(h.local_bodies("evaluation")[0])
+
+
+async def test_a_report_with_a_tasks_section_is_shown_without_it(
+    ollama: FakeOllama, ollama_client: OllamaClient
+) -> None:
+    tasks = [make_task(1, "Water the plants")]
+    blocks = (("Environment", "## Environment\nLocal time: Monday\n"),
+              ("Tasks", "## Tasks\nLast looked at never:\n- Water the plants (read-only; schedule pending)\n"),
+              ("New memories", "## New memories\n- The plants are dry.\n"))
+    text = "\n".join(block for _, block in blocks)
+    await ModelEvaluator(lambda: ollama_client, TOKENS).evaluate(
+        tasks, Report(text=text, signature="s", tokens=TOKENS.count(text), blocks=blocks))
+    [body] = bodies(ollama)
+    prompt = first_user_text(body)
+    assert prompt.count("Water the plants") == 1 and "## Tasks" not in prompt
+    assert "The plants are dry." in prompt
