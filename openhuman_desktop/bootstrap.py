@@ -226,9 +226,8 @@ def _wire(
     reporter = report.SituationReporter(
         [
             report.environment_section(paths.workspace),
-            report.tasks_section,
             report.memory_section(recent_memories),
-            report.files_section(paths.workspace, files),
+            report.files_section(paths.workspace, files, workspace.default_heartbeat_text()),
             report.lines_section("Skill health", skill_lines),
             report.verdicts_section("Model health", model_lines, model_verdicts),
         ],

@@ -387,7 +387,7 @@ class SubconsciousEngine:
 
     async def _decide(self, tick_at: float, due: Sequence[Task], rows: dict[str, LogEntry], state: EngineState,
                       recording: asyncio.Future[None]) -> str:
-        report = await self._reporter.build(due, state.last_tick_at, tick_at)
+        report = await self._reporter.build(due, _report_since(due), tick_at)
         signature = _signature(due, report)
         if signature == state.idle_signature:
             await recording
@@ -410,11 +410,17 @@ class SubconsciousEngine:
             return "failed"
         self.last_tick_stats.update(model_calls=evaluation.model_calls, prompt_tokens=evaluation.prompt_tokens)
         await recording
-        await self._store.state.save(replace(
-            state, total_ticks=state.total_ticks + 1, last_tick_at=tick_at, consecutive_failures=0, last_error=None,
-            idle_signature=None,
-        ))
-        self._failures, self._last_error = 0, None
+        decided = sum(1 for task in due if task.id in evaluation.decisions)
+        mostly_failed = 2 * (len(due) - decided) > len(due)
+        if mostly_failed:
+            # The tasks that got decisions keep them (below); the tick as a whole failed (issue 10, item 3).
+            await self._record_failure(_mostly_undecided(decided, due, evaluation.problems))
+        else:
+            await self._store.state.save(replace(
+                state, total_ticks=state.total_ticks + 1, last_tick_at=tick_at, consecutive_failures=0,
+                last_error=None, idle_signature=None,
+            ))
+            self._failures, self._last_error = 0, None
         # The many quiet answers (and unusable ones) are written together; actions run one by one.
         outcomes: list[tuple[LogEntry, str, str]] = []
         quiet: list[Task] = []
@@ -434,7 +440,7 @@ class SubconsciousEngine:
             await self._carry_out(task, decision, report, rows[task.id], tick_at)
         if len(quiet) == len(due):
             await self._store.state.set_idle_signature(signature)
-        return "ok"
+        return "failed" if mostly_failed else "ok"
 
     async def _carry_out(self, task: Task, decision: Decision, report: Report, row: LogEntry, tick_at: float) -> None:
         # The user may have removed or disabled the task while the tick looked at it: each task's outcome is
@@ -666,6 +672,27 @@ def _advance(task: Task, tick_at: float, now: float, completes: bool) -> Advance
     schedule = recurrence.parse(task.recurrence)
     next_run = recurrence.next_run(schedule, max(tick_at, now)) if schedule.is_cron else task.next_run_at
     return Advance(task, tick_at, next_run, task.completed or (completes and schedule.kind == recurrence.ONCE))
+
+
+def _report_since(due: Sequence[Task]) -> float | None:
+    """Where the report's span begins: when the due task decided on longest ago was last decided on (its
+    ``last_run_at``, which only a decision moves), or None (everything) when one never was. A task whose row
+    failed keeps its old span, so what concerned it (an URGENT note) is shown again until it gets a decision."""
+    since: float | None = None
+    for task in due:
+        if task.last_run_at is None:
+            return None
+        if since is None or task.last_run_at < since:
+            since = task.last_run_at
+    return since
+
+
+def _mostly_undecided(decided: int, due: Sequence[Task], problems: dict[str, str]) -> str:
+    """The status line of a tick where most due tasks got no valid decision."""
+    example = next((problems[task.id] for task in due if task.id in problems), "")
+    detail = f" (e.g. {example.rstrip('.')})" if example else ""
+    return (f"The local model gave usable decisions for {decided} of {len(due)} tasks; the others were left out "
+            f"of its answers or invalid{detail}. The next tick asks again.")
 
 
 def _signature(tasks: Sequence[Task], report: Report) -> str:

@@ -25,6 +25,7 @@ INTERNAL = frozenset({"subconscious", "run", "logs", "memory"})
 # Folders skipped wherever they are (tool caches and version control), as are hidden ones.
 SKIPPED = frozenset({".git", "__pycache__", "node_modules"})
 ROOT_FILES_SKIPPED = frozenset({"config.toml"})
+HEARTBEAT_FILE = "HEARTBEAT.md"
 MAX_FILES_SCANNED = 20_000
 _NAME = operator.attrgetter("name")
 MAX_FILES_LISTED = 50
@@ -332,7 +333,7 @@ async def tasks_section(tasks: Sequence[Task], since: float | None, now: float) 
 
 
 def memory_section(recent: Callable[[float | None], Awaitable[list[tuple[str, str, float]]]]) -> SectionSource:
-    """Memories added since the last successful tick.
+    """Memories added since the report's span began (the last decision on the due task decided longest ago).
 
     ``recent(since)`` gives ``(id, text, created_at)`` newest first; ``recent(None)`` the newest of all,
     whose ids are the section's signature.
@@ -350,11 +351,14 @@ def memory_section(recent: Callable[[float | None], Awaitable[list[tuple[str, st
     return build
 
 
-def files_section(root: Path, index: WorkspaceSource | None = None) -> SectionSource:
-    """Workspace files changed since the last successful tick: names, sizes, short excerpts.
+def files_section(root: Path, index: WorkspaceSource | None = None,
+                  default_heartbeat: str | None = None) -> SectionSource:
+    """Workspace files changed since the report's span began: names, sizes, short excerpts.
 
     With ``index`` (kept across ticks, see ``workspace_index``) only the folders that changed are read
-    again; without it every tick walks the whole workspace.
+    again; without it every tick walks the whole workspace. ``HEARTBEAT.md`` is left out while it is the
+    app's own ``default_heartbeat`` text: that boilerplate is not the user's news (and its example task line
+    would read like a task); the file's task lines become tasks anyway.
     """
 
     async def build(tasks: Sequence[Task], since: float | None, now: float) -> Section:
@@ -362,6 +366,9 @@ def files_section(root: Path, index: WorkspaceSource | None = None) -> SectionSo
             scan = await asyncio.to_thread(index.scan, since)
         else:
             scan = await asyncio.to_thread(scan_workspace, root, since)
+        listed = default_heartbeat is not None and any(item.path == HEARTBEAT_FILE for item in scan.changed)
+        if listed and await asyncio.to_thread(_is_text, root / HEARTBEAT_FILE, default_heartbeat or ""):
+            scan = WorkspaceScan([item for item in scan.changed if item.path != HEARTBEAT_FILE], scan.signature)
         if not scan.changed:
             return Section("Changed workspace files", "None since the last check.", signature=scan.signature)
         lines = []
@@ -373,6 +380,14 @@ def files_section(root: Path, index: WorkspaceSource | None = None) -> SectionSo
         return Section("Changed workspace files", "\n".join(lines), signature=scan.signature)
 
     return build
+
+
+def _is_text(path: Path, text: str) -> bool:
+    """Whether the file at ``path`` holds exactly ``text`` (False when it cannot be read)."""
+    try:
+        return path.stat().st_size <= 4 * len(text) + 16 and path.read_text(encoding="utf-8") == text
+    except (OSError, UnicodeDecodeError):
+        return False
 
 
 def lines_section(title: str, lines: Callable[[], Awaitable[list[str]]]) -> SectionSource:

@@ -51,14 +51,14 @@ def test_a_kill_during_a_slow_evaluation_is_recovered_at_the_next_start(tmp_path
             task = app.result("subconscious_tasks_add", {"title": "Check my inbox"})
             assert app.result("subconscious_trigger") == {"triggered": True}
             [evaluation] = wait_for(lambda: bodies(ollama, "evaluation"), what="the evaluation request")
-            due = {task_id for task_id, _ in task_lines(evaluation)}
-            assert task["id"] in due and len(due) == 4  # three system tasks and mine
+            due = {title for _, title in task_lines(evaluation)}
+            assert task["title"] in due and len(due) == 4  # three system tasks and mine
             running = wait_for(
                 lambda: [r for r in app.result("subconscious_log_list") if r["decision"] == "in_progress"]
                 if len(app.result("subconscious_log_list")) == 4 else None,
                 what="four in_progress rows",
             )
-            assert {row["task_id"] for row in running} == due
+            assert {row["task_title"] for row in running} == due
             assert app.result("subconscious_status")["state"] == "ticking"
         finally:
             app.kill()  # SIGKILL in the middle of the model call
@@ -79,7 +79,7 @@ def test_a_kill_during_a_slow_evaluation_is_recovered_at_the_next_start(tmp_path
                 return fresh if len(fresh) == 4 else None
 
             fresh = wait_for(noop_rows, what="a normal tick")
-            assert {row["task_id"] for row in fresh} == due
+            assert {row["task_title"] for row in fresh} == due
             assert len(bodies(ollama, "evaluation")) == 2
             status = wait_for(lambda: (s := again.result("subconscious_status"))["state"] == "degraded" and s,
                               what="the tick to end")

@@ -104,7 +104,7 @@ async def test_a_task_waiting_for_approval_is_not_evaluated_again(
         later = h.local_bodies("evaluation")[1:]
         assert len(later) == 2
         for body in later:
-            assert [task_id for task_id, _ in task_lines(body)] == [other.id]
+            assert [title for _, title in task_lines(body)] == [other.title]
         assert len(h.reasoning_bodies()) == 1
 
 

@@ -60,9 +60,10 @@ async def test_one_request_evaluates_every_due_task_on_its_own_line(
         assert body["format"] == schema_of(body)
         assert not tool_names(body), "the evaluation offers no tools"
         lines = task_lines(body)
-        assert sorted(lines) == sorted((task.id, task.title) for task in due)
-        for task in due:
-            assert f"\n- [{task.id}] {task.title}\n" in f"\n{first_user_text(body)}\n"
+        assert sorted(title for _, title in lines) == sorted(task.title for task in due)
+        assert [alias for alias, _ in lines] == [str(n) for n in range(1, len(due) + 1)], "short per-request ids"
+        for alias, title in lines:
+            assert f"\n- [{alias}] {title}\n" in f"\n{first_user_text(body)}\n"
         assert h.reasoning_bodies() == []
         rows = await h.rows()
         assert sorted(row.task_id for row in rows) == sorted(task.id for task in due)
@@ -77,9 +78,10 @@ async def test_the_evaluation_carries_the_situation_report(tmp_path: Path, monke
         await h.tick()
         [body] = h.local_bodies("evaluation")
         text = first_user_text(body)
-        for heading in ("## Environment", "## Tasks", "## New memories", "## Changed workspace files",
+        for heading in ("## Environment", "## New memories", "## Changed workspace files",
                         "## Skill health", "## Model health"):
             assert heading in text
+        assert text.count("Check my inbox") == 1, "the due list names the task; no Tasks section repeats it"
         assert "inbox/today.txt" in text and "Invoice 42 from ACME" in text
 
 
@@ -288,7 +290,7 @@ async def test_a_cron_task_is_due_only_from_its_time_on(tmp_path: Path, monkeypa
         [row] = await h.rows(task.id)
         assert row.decision == "noop"
         [body] = h.local_bodies("evaluation")
-        assert [task_id for task_id, _ in task_lines(body)] == [task.id]
+        assert [title for _, title in task_lines(body)] == [task.title]
         assert (await h.task(task.id)).next_run_at == pytest.approx(task.next_run_at + 7200)
 
 
@@ -306,7 +308,7 @@ async def test_a_once_task_completes_after_a_successful_act(tmp_path: Path, monk
         h.write_file("new.txt", "something changed")
         await h.tick()
         assert len(await h.rows(once.id)) == 1
-        assert [task_id for task_id, _ in task_lines(h.local_bodies("evaluation")[-1])] == [other.id]
+        assert [title for _, title in task_lines(h.local_bodies("evaluation")[-1])] == [other.title]
 
 
 async def test_a_once_task_that_was_noop_stays_due(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

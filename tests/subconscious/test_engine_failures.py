@@ -161,12 +161,12 @@ async def test_a_partly_valid_answer_fails_only_the_bad_items(tmp_path: Path, mo
         bad = await h.add_task("Review notes.md")
         missing = await h.add_task("Monitor the build")
         other = await h.add_task("Summarize the news", intent="read")
-        h.local.evaluation_replies.append(evaluation(
+        h.local.evaluation_replies.extend([evaluation(
             {"task_id": good.id, "decision": "noop", "reason": "Nothing new.", "priority": "normal"},
             {"task_id": bad.id, "decision": "explode", "reason": "?", "priority": "normal"},
             {"task_id": "not-a-task", "decision": "act", "reason": "invented", "priority": "critical"},
             {"task_id": f"[{other.id}]", "decision": "ACT", "reason": "News arrived.", "priority": "urgent"},
-        ))
+        ), evaluation()])  # the follow-up for the two left without a decision gives nothing either
         h.local.execution_replies.append(Reply(content="Summary: nothing big."))
 
         await h.tick()
@@ -179,8 +179,9 @@ async def test_a_partly_valid_answer_fails_only_the_bad_items(tmp_path: Path, mo
         assert (await h.row(other.id)).decision == "act", "tolerant: brackets and case are accepted"
         assert len(h.local_bodies("execution")) == 1
         assert h.local.kinds().count("repair") == 0
+        assert h.local.kinds().count("evaluation") == 2, "one follow-up for the bad and the missing task"
         state = await h.state()
-        assert (state.consecutive_failures, state.last_tick_at) == (0, h.clock.now())
+        assert (state.consecutive_failures, state.last_tick_at) == (0, h.clock.now()), "2 of 4 decided: no failure"
         assert (await h.task(good.id)).last_run_at == h.clock.now()
         assert (await h.task(bad.id)).last_run_at is None
 

@@ -19,9 +19,9 @@ from openhuman_desktop.subconscious.decisions import Decision, Report
 from openhuman_desktop.subconscious.evaluator import (
     ANSWER_TOKENS_BASE,
     ANSWER_TOKENS_PER_TASK,
-    EVALUATION_SCHEMA,
     MIN_CONTEXT,
     ModelEvaluator,
+    evaluation_schema,
     parse_items,
     task_line,
     validate_items,
@@ -72,17 +72,18 @@ async def ollama_client(ollama: FakeOllama) -> AsyncIterator[OllamaClient]:
 
 def test_a_task_line_is_exactly_id_and_title() -> None:
     assert task_line(make_task(7, "Send the report")) == "- [task-007] Send the report"
+    assert task_line(make_task(7, "Send the report"), "3") == "- [3] Send the report"
 
 
 async def test_ollama_gets_the_schema_in_format(ollama: FakeOllama, ollama_client: OllamaClient) -> None:
     tasks = [make_task(1), make_task(2)]
     evaluation = await ModelEvaluator(lambda: ollama_client, TOKENS).evaluate(tasks, report())
     [body] = bodies(ollama)
-    assert body["format"] == EVALUATION_SCHEMA
+    assert body["format"] == evaluation_schema(["1", "2"])
     assert body["options"]["temperature"] == 0
     assert body["options"]["num_predict"] == ANSWER_TOKENS_BASE + 2 * ANSWER_TOKENS_PER_TASK
     assert body["options"]["num_ctx"] == MIN_CONTEXT, "the window is unknown: the client still sends a small num_ctx"
-    assert task_lines(body) == [(t.id, t.title) for t in tasks]
+    assert task_lines(body) == [("1", tasks[0].title), ("2", tasks[1].title)]
     assert set(evaluation.decisions) == {"task-001", "task-002"}
     assert evaluation.model_calls == 1
 
@@ -99,15 +100,16 @@ async def test_openai_compatible_servers_get_the_schema_in_response_format(rejec
             await client.aclose()
         sent = bodies(server)
         body = sent[-1]
-        assert schema_of(body) == EVALUATION_SCHEMA
+        pinned = evaluation_schema(["1", "2", "3"])
+        assert schema_of(body) == pinned
         if rejects_json_schema:
-            assert body["response_format"] == {"type": "json_object", "schema": EVALUATION_SCHEMA}
+            assert body["response_format"] == {"type": "json_object", "schema": pinned}
             assert sent[0]["response_format"]["type"] == "json_schema"
         else:
             assert len(sent) == 1
             assert body["response_format"]["type"] == "json_schema"
-            assert body["response_format"]["json_schema"]["schema"] == EVALUATION_SCHEMA
-        assert task_lines(body) == [(t.id, t.title) for t in tasks]
+            assert body["response_format"]["json_schema"]["schema"] == pinned
+        assert task_lines(body) == [(str(n), t.title) for n, t in enumerate(tasks, 1)]
         assert set(evaluation.decisions) == {t.id for t in tasks}
 
 
@@ -133,8 +135,8 @@ async def test_many_tasks_are_split_so_every_request_fits_the_window(
 
     sent = bodies(ollama)
     assert len(sent) > 1
-    seen = [task_id for body in sent for task_id, _ in task_lines(body)]
-    assert sorted(seen) == sorted(t.id for t in tasks), "every task exactly once"
+    seen = [title for body in sent for _, title in task_lines(body)]
+    assert sorted(seen) == sorted(t.title for t in tasks), "every task exactly once"
     for body in sent:
         assert prompt_tokens(body) + body["options"]["num_predict"] <= body["options"]["num_ctx"] == 2048
     assert evaluation.model_calls == len(sent)
@@ -151,7 +153,7 @@ async def test_a_report_larger_than_the_window_is_cut_and_says_so(
     await evaluator.evaluate(tasks, big)
 
     sent = bodies(ollama)
-    assert sorted(task_id for body in sent for task_id, _ in task_lines(body)) == [t.id for t in tasks]
+    assert sorted(title for body in sent for _, title in task_lines(body)) == [t.title for t in tasks]
     for body in sent:
         assert prompt_tokens(body) + body["options"]["num_predict"] <= body["options"]["num_ctx"] == 2048
         assert "[The situation report was cut to fit the local model's context window of 2048 tokens.]" \
@@ -162,9 +164,7 @@ async def test_a_report_larger_than_the_window_is_cut_and_says_so(
 def uniform_tasks(count: int) -> list[Task]:
     """Tasks whose prompt lines all count the same number of tokens (so the expected batch count is exact)."""
     tasks = [make_task(0, "Check the mailbox for invoices") for _ in range(count)]
-    tasks = [replace(task, id=f"task-{n:04}") for n, task in enumerate(tasks)]
-    assert len({TOKENS.count(task_line(task)) for task in tasks}) == 1
-    return tasks
+    return [replace(task, id=f"task-{n:04}") for n, task in enumerate(tasks)]
 
 
 async def test_a_report_near_the_window_leaves_room_for_the_tasks(
@@ -182,9 +182,9 @@ async def test_a_report_near_the_window_leaves_room_for_the_tasks(
     per_batch = len(task_lines(sent[0]))
     assert len(sent) == math.ceil(len(tasks) / per_batch), "packed into as few requests as fit"
     assert len(sent) <= 25, f"{len(sent)} requests for {len(tasks)} tasks"
-    line_cost = TOKENS.count(task_line(tasks[0])) + ANSWER_TOKENS_PER_TASK
+    line_cost = TOKENS.count(task_line(tasks[0], "1")) + ANSWER_TOKENS_PER_TASK
     assert per_batch * line_cost >= 0.4 * window, "the tasks get a useful share of the window"
-    assert sorted(task_id for body in sent for task_id, _ in task_lines(body)) == [t.id for t in tasks]
+    assert len([title for body in sent for _, title in task_lines(body)]) == len(tasks)
     for body in sent:
         options = body["options"]
         assert options["num_ctx"] == window
@@ -230,7 +230,7 @@ async def test_the_models_context_window_is_respected_end_to_end(
         await h.tick()
 
         sent = h.local_bodies("evaluation")
-        assert sorted(task_id for body in sent for task_id, _ in task_lines(body)) == sorted(t.id for t in tasks)
+        assert sorted(title for body in sent for _, title in task_lines(body)) == sorted(t.title for t in tasks)
         for body in sent:
             assert prompt_tokens(body) + body["options"]["num_predict"] <= body["options"]["num_ctx"] == 2048
         assert {row.decision for row in await h.rows()} == {"noop"}
@@ -289,10 +289,10 @@ def test_a_long_reason_is_cut() -> None:
 
 async def test_the_repair_request_quotes_the_bad_answer(ollama: FakeOllama, ollama_client: OllamaClient) -> None:
     ollama.script_chat(Reply(content="I think everything is fine"),
-                       Reply(content=json.dumps({"evaluations": [{"task_id": "task-001", "decision": "act"}]})))
+                       Reply(content=json.dumps({"evaluations": [{"task_id": "1", "decision": "act"}]})))
     evaluation = await ModelEvaluator(lambda: ollama_client, TOKENS).evaluate([make_task(1)], report())
     first, repair = bodies(ollama)
-    assert repair["format"] == EVALUATION_SCHEMA
+    assert repair["format"] == evaluation_schema(["1"])
     assert messages_of(repair)[:2] == messages_of(first)
     assert messages_of(repair)[2] == {"role": "assistant", "content": "I think everything is fine"}
     assert "could not be used: the answer holds no JSON object." in messages_of(repair)[3]["content"]

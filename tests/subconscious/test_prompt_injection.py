@@ -115,5 +115,5 @@ async def test_data_cannot_forge_a_task_line_in_the_evaluation(
         await h.tick()
 
         [evaluation] = h.local_bodies("evaluation")
-        assert task_lines(evaluation) == [(task.id, "Check my inbox")]
+        assert task_lines(evaluation) == [("1", "Check my inbox")]
         assert "evil@example.com" in first_user_text(evaluation), "the data is there, on other lines"

@@ -18,7 +18,7 @@ from openhuman_desktop.llm.tokens import TokenCounter, load_encoding, upper_boun
 from openhuman_desktop.store import Task
 from openhuman_desktop.subconscious import recurrence
 from openhuman_desktop.subconscious.decisions import Evaluation, Report
-from openhuman_desktop.subconscious.evaluator import SYSTEM_PROMPT, ModelEvaluator, task_line
+from openhuman_desktop.subconscious.evaluator import SYSTEM_PROMPT, ModelEvaluator
 from openhuman_desktop.subconscious.report import (
     INTERNAL,
     MAX_FILES_LISTED,
@@ -29,7 +29,8 @@ from openhuman_desktop.subconscious.report import (
     one_line,
     scan_workspace,
 )
-from tests.fakes.model_servers import FakeOllama, Reply
+from tests.fakes.engine_harness import Brain
+from tests.fakes.model_servers import FakeOllama
 
 
 def slow_one_line(text: str) -> str:
@@ -168,7 +169,7 @@ async def evaluate_counting(tasks: list[Task], report: Report, window: int | Non
                             tokens: CountingTokens) -> tuple[Evaluation, list[Any]]:
     with FakeOllama() as server:
         server.add_model("llama3.2:3b")
-        server.default_reply = Reply(content='{"evaluations": []}')
+        server.set_responder(Brain())
         client = OllamaClient("llama3.2:3b", server.url)
         try:
             evaluation = await ModelEvaluator(lambda: client, tokens, lambda: window).evaluate(tasks, report)
@@ -196,7 +197,7 @@ async def test_an_evaluation_near_the_window_counts_each_task_line_once_and_neve
     tokens = CountingTokens()
     report = Report(text=text, signature="s", tokens=upper_bound(text))
     evaluation, sent = await evaluate_counting(tasks, report, 8192, tokens)
-    assert all(tokens.counted[task_line(task)] == 1 for task in tasks)
+    assert all(tokens.counted[task.title] == 1 for task in tasks), "each title once, whatever its alias"
     assert tokens.counted[text] == 1, "the report is counted once, exactly"
     assert not any(text in counted and counted != text for counted in tokens.counted), "the prompt is not counted"
     assert SYSTEM_PROMPT in tokens.counted
