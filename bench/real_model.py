@@ -359,6 +359,10 @@ def run_situations(args: argparse.Namespace, proxy: ModelProxy, root: Path, tota
               f"{' or '.join(sorted(situation.expected))} -> {'right' if right else 'WRONG'} "
               f"(row {row['decision'] if row else None}: {str(row['result'] if row else '')[:100]!r}; "
               f"intent {task.get('intent')}, tick {wall:.1f} s)", flush=True)
+        for exchange in proxy.chats(proxy.phase):
+            note(f"  {exchange.tier} {exchange.response_format or 'text'} ({exchange.seconds:.1f} s, prompt "
+                 f"{exchange.prompt_tokens}, completion {exchange.completion_tokens}): "
+                 f"{' '.join(exchange.content.split())[:200]!r}")
     note(f"{model} situations, expected -> decided: "
          + ", ".join(f"{want} -> {got}: {count}" for (want, got), count in sorted(confusion.items())))
 
