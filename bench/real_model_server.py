@@ -40,6 +40,9 @@ DEFAULT_THREADS = 2
 SERVER_PACKAGE = "llama-cpp-python[server]"
 START_TIMEOUT = 120.0
 
+_children: dict[int, subprocess.Popen[bytes]] = {}
+"""Servers this process started, by port: kept so that ``stop`` reaps them (and Python warns of no leak)."""
+
 
 def venv_dir() -> Path:
     return Path(os.environ.get("OPENHUMAN_LLAMA_VENV") or REPO / ".venv-llama")
@@ -189,6 +192,7 @@ def start(port: int, *, context: int = DEFAULT_CONTEXT, threads: int = DEFAULT_T
         process = subprocess.Popen(command, stdin=subprocess.DEVNULL, stdout=out, stderr=subprocess.STDOUT,
                                    start_new_session=True, cwd=str(models_dir()))
     pid_file(port).write_text(str(process.pid))
+    _children[port] = process
     deadline = started + START_TIMEOUT
     while time.monotonic() < deadline:
         if process.poll() is not None:
@@ -206,6 +210,16 @@ def stop(port: int) -> bool:
     """SIGTERM the server started for ``port`` (SIGKILL after 10 s); True when one was running."""
     pid = running_pid(port)
     pid_file(port).unlink(missing_ok=True)
+    child = _children.pop(port, None)
+    if child is not None:  # our own child: wait on it, so it is reaped
+        if child.poll() is None:
+            child.terminate()
+            try:
+                child.wait(10)
+            except subprocess.TimeoutExpired:
+                child.kill()
+                child.wait()
+        return True
     if pid is None:
         return False
     os.kill(pid, signal.SIGTERM)
