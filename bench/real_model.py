@@ -102,6 +102,8 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--model", default=real_model_server.MODEL_ALIAS, help="the model id it offers")
     parser.add_argument("--port", type=int, default=0, help="port for our own server (default: a free one)")
     parser.add_argument("--n-ctx", type=int, default=real_model_server.DEFAULT_CONTEXT)
+    parser.add_argument("--threads", type=int, default=real_model_server.DEFAULT_THREADS,
+                        help="--n_threads of our own server (1 is steadier on a loaded machine)")
     parser.add_argument("--ticks", type=int, default=4, help="ticks of 10 due tasks")
     parser.add_argument("--files", type=int, default=50, help="changed files in the big tick")
     parser.add_argument("--memories", type=int, default=50, help="new memories in the big tick")
@@ -432,9 +434,9 @@ def main(argv: list[str] | None = None) -> int:
         spent = real_model_server.install()
         if spent:
             note(f"llama-cpp-python[server] built and installed in {spent:.0f} s")
-        server = real_model_server.start(port, context=args.n_ctx)
+        server = real_model_server.start(port, context=args.n_ctx, threads=args.threads)
         url = server.url
-        note(f"llama.cpp server {url} (model {args.model}, n_ctx {args.n_ctx}): ready in "
+        note(f"llama.cpp server {url} (model {args.model}, n_ctx {args.n_ctx}, {args.threads} threads): ready in "
              f"{time.monotonic() - started:.1f} s, model load {server.load_seconds:.1f} s")
     proxy = ModelProxy(url, safety_cap=args.safety_cap or None)
     totals = Totals()
