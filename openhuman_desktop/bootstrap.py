@@ -240,7 +240,8 @@ def _wire(
         # Through ``reporting``, the evaluations and every reasoning call are the tiers' health in the status
         # (a failed local "act" fails only its row, as before).
         evaluator=ModelEvaluator(lambda: models.reporting("local"), tokens, lambda: models.context_window("local")),
-        executor=TaskExecutor(lambda: models.get("local"), lambda: models.reporting("reasoning"), skills),
+        executor=TaskExecutor(lambda: models.get("local"), lambda: models.reporting("reasoning"), skills,
+                              window=models.context_window, tokens=tokens),
         models=models, config_problem=lambda: live.problem_summary,
     )
     service.attach_engine(engine)

@@ -2,13 +2,19 @@
 
 from __future__ import annotations
 
+import asyncio
+import json
 import logging
 import re
 from collections.abc import Callable, Sequence
+from typing import Protocol
 
 from openhuman_desktop.errors import LlmUnavailable
 from openhuman_desktop.llm.base import LlmClient, Message
-from openhuman_desktop.orchestration import EffectsJournal, ToolLoopResult, run_tool_loop
+from openhuman_desktop.llm.limits import COUNT_MARGIN
+from openhuman_desktop.llm.tokens import upper_bound
+from openhuman_desktop.orchestration import EffectsJournal, ToolLoopResult, compact_spec, run_tool_loop
+from openhuman_desktop.orchestration.tool_loop import MAX_ANSWER_TOKENS
 from openhuman_desktop.skills.base import SkillRegistry, Tool
 from openhuman_desktop.store import Escalation, Task
 from openhuman_desktop.subconscious.approval_journal import tools_line
@@ -99,6 +105,21 @@ def recommended_action(text: str) -> str | None:
     return action
 
 
+REPORT_CUT = "\n[… the report was cut here to fit the model's context window]"
+TOOL_TURNS_SHARE = 0.25
+"""Of the window, what an execution keeps free for the tool calls and results of its later steps."""
+
+
+class TokenCount(Protocol):
+    """Counts and cuts text in tokens (``llm.tokens.TokenCounter``)."""
+
+    def count(self, text: str) -> int:
+        ...
+
+    def truncate(self, text: str, max_tokens: int) -> str:
+        ...
+
+
 def tools_for(words: str, tools: Sequence[Tool]) -> list[Tool]:
     """The tools a task described by ``words`` can use: the optional ones only when the words ask for them."""
     chosen = []
@@ -147,8 +168,8 @@ def _not_done(label: str, result: ToolLoopResult, *, writes: bool) -> Outcome | 
 def _declined_prompt(declined: Sequence[str]) -> str:
     if not declined:
         return ""
-    return ("\n\nThe user declined these recommendations for this task recently; do not recommend them (or "
-            "the same in other words) again:\n" + "\n".join(declined))
+    return ("The user declined these recommendations for this task recently; do not recommend them (or "
+            "the same in other words) again:\n" + "\n".join(declined) + "\n\n")
 
 
 class TaskExecutor:
@@ -159,6 +180,10 @@ class TaskExecutor:
         reasoning: the reasoning-tier client ("agentic-v1", for escalations).
         skills: where the tools come from; write tools only where the user asked for writes.
         max_steps: tool-loop step limit per run.
+        window: a tier's context window in tokens; with ``tokens``, an execution's report is cut so that its
+            first request leaves room for the answer and the later tool steps (a small model's server
+            refuses a prompt longer than its window).
+        tokens: the token counter for that.
     """
 
     def __init__(
@@ -167,11 +192,16 @@ class TaskExecutor:
         reasoning: Callable[[], LlmClient | None],
         skills: SkillRegistry,
         max_steps: int = 8,
+        *,
+        window: Callable[[str], int] | None = None,
+        tokens: TokenCount | None = None,
     ) -> None:
         self._local = local
         self._reasoning = reasoning
         self._skills = skills
         self._max_steps = max_steps
+        self._window = window
+        self._tokens = tokens
 
     def _client(self, which: str) -> LlmClient:
         client = self._local() if which == "local" else self._reasoning()
@@ -181,11 +211,14 @@ class TaskExecutor:
         return client
 
     async def _run(self, which: str, system: str, user: str, *, writes: bool, words: str | None,
-                   journal: EffectsJournal | None = None) -> ToolLoopResult:
-        """One tool-loop run; ``words`` (the task) choose the optional tools, None offers them all."""
+                   journal: EffectsJournal | None = None, report: str = "") -> ToolLoopResult:
+        """One tool-loop run; ``words`` (the task) choose the optional tools, None offers them all. ``report``
+        goes at the end of the user's message, cut to fit the tier's window."""
         tools = self._skills.tools(include_writes=writes)
         if words is not None:
             tools = tools_for(words, tools)
+        if report:
+            user += await self._fitted(which, system + user, tools, report)
         result = await run_tool_loop(
             self._client(which), [Message("system", system), Message("user", user)], tools, max_steps=self._max_steps,
             journal=journal,
@@ -193,12 +226,31 @@ class TaskExecutor:
         log.info("%s run: %d steps, tools %s", which, result.steps, ", ".join(result.tools_called) or "none")
         return result
 
+    async def _fitted(self, which: str, fixed: str, tools: Sequence[Tool], report: str) -> str:
+        """``report`` as it fits the tier's window after the fixed prompt, the tool schemas, the answer and room
+        for later tool steps (counted with a margin: the model's own tokens run ~10-20 % above ours)."""
+        if self._window is None or self._tokens is None:
+            return report
+        window = self._window(which)
+        schemas = json.dumps([compact_spec(tool.spec).parameters for tool in tools]) + "".join(
+            tool.spec.name + tool.spec.description for tool in tools)
+        room = int((window * (1 - TOOL_TURNS_SHARE) - MAX_ANSWER_TOKENS) / COUNT_MARGIN)
+        if upper_bound(fixed + schemas + report) <= room:  # the common case: nothing to count
+            return report
+        counter = self._tokens
+        left = room - await asyncio.to_thread(counter.count, fixed + schemas) - 16
+        if left <= 0:
+            return REPORT_CUT
+        if await asyncio.to_thread(counter.count, report) <= left:
+            return report
+        cut = await asyncio.to_thread(counter.truncate, report, max(0, left - 16))
+        log.info("%s run: the report was cut to %d tokens to fit a %d-token window", which, left, window)
+        return cut + REPORT_CUT
+
     @staticmethod
-    def _task_prompt(task: Task, decision: Decision, report: Report) -> str:
-        """One task, why now, and the report sections it needs (not the list of due tasks: the others are
-        not this run's; not the health lines unless the task is about health)."""
-        return (f"Task: {task.title}\nWhy now: {decision.reason or '(no reason given)'}\n\n"
-                f"Situation report (for this task only):\n{report_for(task.title, report)}")
+    def _task_prompt(task: Task, decision: Decision) -> str:
+        """One task and why now; the report follows (see :func:`report_for`), cut to fit the window."""
+        return f"Task: {task.title}\nWhy now: {decision.reason or '(no reason given)'}\n\n"
 
     async def execute(self, task: Task, decision: Decision, report: Report, declined: Sequence[str] = ()) -> Outcome:
         """Carry out ``act`` or ``escalate`` for one task.
@@ -207,23 +259,26 @@ class TaskExecutor:
             declined: the recommendations the user skipped for this task lately, one line each; an
                 analysis-only prompt lists them so the model does not recommend them again.
         """
-        prompt = self._task_prompt(task, decision, report)
+        prompt = self._task_prompt(task, decision)
+        # Not the list of due tasks (the others are not this run's), not health unless the task is about it.
+        situation = "Situation report (for this task only):\n" + report_for(task.title, report)
         words = task.title
         if decision.decision == ACT:
             if task.is_write:
-                result = await self._run("local", ACT_PROMPT, prompt, writes=True, words=words)
+                result = await self._run("local", ACT_PROMPT, prompt, writes=True, words=words, report=situation)
                 return _not_done("", result, writes=True) or Outcome(ACT, _claimed("", result), completes_task=True)
             result = await self._run("local", ANALYSIS_PROMPT, prompt + _declined_prompt(declined), writes=False,
-                                     words=words)
+                                     words=words, report=situation)
             return self._read_only_outcome(task, decision, result, label="")
         if decision.decision == ESCALATE:
             label = "agentic-v1: "
             if task.is_write:
-                result = await self._run("reasoning", WRITE_PROMPT, prompt, writes=True, words=words)
+                result = await self._run("reasoning", WRITE_PROMPT, prompt, writes=True, words=words,
+                                         report=situation)
                 return (_not_done(label, result, writes=True)
                         or Outcome(ACT, _claimed(label, result), completes_task=True))
             result = await self._run("reasoning", ANALYSIS_PROMPT, prompt + _declined_prompt(declined), writes=False,
-                                     words=words)
+                                     words=words, report=situation)
             return self._read_only_outcome(task, decision, result, label="agentic-v1 (analysis only): ")
         return Outcome("noop", decision.reason or "Nothing new")
 

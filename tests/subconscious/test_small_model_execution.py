@@ -9,6 +9,8 @@ from pathlib import Path
 import pytest
 
 from openhuman_desktop.llm import OllamaClient
+from openhuman_desktop.llm.tokens import TokenCounter
+from openhuman_desktop.skills import WorkspaceFilesSkill
 from openhuman_desktop.skills.base import SkillRegistry
 from openhuman_desktop.store import Task
 from openhuman_desktop.subconscious.decisions import Decision, Report
@@ -195,3 +197,41 @@ def test_a_compact_spec_keeps_arguments_named_like_schema_keywords() -> None:
         "required": [], "additionalProperties": False})
     assert compact_spec(spec).parameters == {"type": "object", "properties": {
         "default": {"type": "string"}, "minimum": {"type": "integer"}}}
+
+
+# --- item 5 (execution side): the first request fits the tier's window ----------------------------------
+
+
+def big_report(lines: int) -> Report:
+    files = "\n".join(f"- notes/file-{n:03d}.md (2,000 bytes): meeting notes about project {n}, owner Sam, due "
+                      f"in {n % 9 + 1} weeks; open questions about the budget and the roadmap" for n in range(lines))
+    text = f"## Environment\nLocal time: now\n\n## Files changed since the last check\n{files}"
+    return Report(text=text, signature="s", tokens=len(text), blocks=(("Environment", text),))
+
+
+@pytest.mark.parametrize("window", [4096, 8192])
+async def test_an_execution_prompt_is_cut_to_fit_a_small_window(
+    ollama: FakeOllama, local: OllamaClient, window: int
+) -> None:
+    skills = SkillRegistry()
+    skills.add(WorkspaceFilesSkill(Path(".")))
+    ollama.script_chat(Reply(content="Nothing needs doing."))
+    tokens = TokenCounter()
+    executor = TaskExecutor(lambda: local, lambda: None, skills, window=lambda tier: window, tokens=tokens)
+    report = big_report(600)  # ~25,000 tokens: far over either window
+    await executor.execute(make_task("Summarise my notes", "read"), Decision("t1", "act", "due"), report)
+    [body] = [r.json for r in ollama.requests if r.path == "/api/chat"]
+    sent = tokens.count(all_text(body)) + tokens.count(json.dumps(body.get("tools", [])))
+    assert sent * 1.2 + body["options"]["num_predict"] <= window, "prompt (with the margin) and answer fit"
+    text = first_user_text(body)
+    assert "Summarise my notes" in text and "notes/file-000.md" in text, "the task and the report's start stay"
+    assert "cut here to fit the model's context window" in text
+
+
+async def test_an_execution_prompt_that_fits_is_not_cut(ollama: FakeOllama, local: OllamaClient) -> None:
+    ollama.script_chat(Reply(content="Nothing needs doing."))
+    executor = TaskExecutor(lambda: local, lambda: None, SkillRegistry(), window=lambda tier: 8192,
+                            tokens=TokenCounter())
+    await executor.execute(make_task("Summarise my notes", "read"), Decision("t1", "act", "due"), big_report(5))
+    [body] = [r.json for r in ollama.requests if r.path == "/api/chat"]
+    assert "notes/file-004.md" in first_user_text(body) and "cut here" not in first_user_text(body)
