@@ -77,6 +77,10 @@ ANSWER_TOKENS_BASE = 256
 REPORT_SHARE = 0.5
 """When the tasks do not fit beside the whole report, the report keeps at most this share of the window left
 after the fixed prompt, and the task lines get the rest (so batches stay few, never one per task)."""
+REPORT_WINDOW_SHARE = 0.35
+"""A report never takes more than this share of the local model's window, even when it would fit: small models
+lose the thread in a long prompt (SmolLM2-135M decided 10 of 10 tasks beside a 650-token report, 1 of 10 beside
+a 6,500-token one). With a 128k window this is above the report's own budget and changes nothing."""
 MIN_CONTEXT = 4096
 """The smallest context asked of Ollama (``num_ctx``): its own default, so small prompts reload nothing."""
 TOKEN_MARGIN = 1.2
@@ -194,6 +198,7 @@ class ModelEvaluator:
         longest = _margin(max(costs, default=0)) + ANSWER_TOKENS_PER_TASK
         room = int(min(available - longest, max(available - tasks_need, int(available * REPORT_SHARE)))
                    / TOKEN_MARGIN) - 8  # a little slack: rounding must not push the last task into a batch of its own
+        room = min(room, int(window * REPORT_WINDOW_SHARE / TOKEN_MARGIN))
         if report.tokens <= room:
             return report
         note = f"[The situation report was cut to fit the local model's context window of {window} tokens.]"

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import json
 from pathlib import Path
 
 import pytest
@@ -179,16 +180,20 @@ async def test_a_once_task_completes_after_its_escalation_is_approved(
 async def test_a_failed_approved_run_fails_its_row_and_keeps_the_once_task_open(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    # An unusable answer fails the run. (A model that is down — HTTP 5xx, unreachable — no longer consumes
-    # the approval: the card comes back, see test_approval_durability.py; issue 9, item 2.)
+    # A prompt the server refuses for its length fails the run: trying the same run again would only fail
+    # again. (A model that is down or answers garbage — HTTP 5xx, unreachable, a body that is not JSON — does
+    # not consume the approval: the card comes back, see test_approval_durability.py; issue 9, item 2.)
+    overflow = json.dumps({"error": {
+        "message": "This model's maximum context length is 2048 tokens. However, you requested 9063 tokens.",
+        "type": "invalid_request_error", "param": "messages", "code": "context_length_exceeded"}})
     async with open_harness(tmp_path, monkeypatch) as h:
         task, escalation = await escalate_once(h, recurrence="once")
-        h.reasoning.execution_replies.append(Reply(malformed=True))
+        h.reasoning.execution_replies.append(Reply(status=400, body=overflow))
         await h.service.escalations_approve(escalation.id)
         await wait_for_final_row(h, escalation.log_id or "")
         row = await h.row(task.id)
         assert row.decision == "failed"
-        assert "not JSON" in row.result
+        assert "context" in row.result
         assert not (await h.task(task.id)).completed
         assert (await h.state()).consecutive_failures == 0
         [resolved] = await h.escalations()

@@ -20,6 +20,7 @@ from openhuman_desktop.subconscious.evaluator import (
     ANSWER_TOKENS_BASE,
     ANSWER_TOKENS_PER_TASK,
     MIN_CONTEXT,
+    REPORT_WINDOW_SHARE,
     ModelEvaluator,
     evaluation_schema,
     parse_items,
@@ -298,3 +299,18 @@ async def test_the_repair_request_quotes_the_bad_answer(ollama: FakeOllama, olla
     assert "could not be used: the answer holds no JSON object." in messages_of(repair)[3]["content"]
     assert evaluation.decisions["task-001"].decision == "act"
     assert evaluation.model_calls == 2
+
+
+@pytest.mark.parametrize(("window", "cut"), [(8192, True), (131_072, False)])
+def test_a_report_keeps_to_a_share_of_a_small_window(window: int, cut: bool) -> None:
+    """Small models lose the thread beside a long report (SmolLM2-135M: 10/10 decisions beside 650 tokens,
+    1/10 beside 6,500), so a report never takes more than REPORT_WINDOW_SHARE of the window; a big window
+    keeps the report's own budget."""
+    text = "## Files changed since the last check\n" + "\n".join(
+        f"- notes/file-{n:04d}.md (812 bytes): minutes of meeting {n} about the roadmap" for n in range(400))
+    big = report(text)
+    assert 8192 * REPORT_WINDOW_SHARE < big.tokens < 131_072 * REPORT_WINDOW_SHARE
+    evaluator = ModelEvaluator(lambda: None, TOKENS, lambda: window)
+    fitted = evaluator.fit_report([make_task(n) for n in range(10)], big)
+    assert (fitted.tokens < big.tokens) is cut
+    assert fitted.tokens <= window * REPORT_WINDOW_SHARE
