@@ -19,6 +19,8 @@ MAX_TOOL_OUTPUT = 12_000
 # The output cap of each model call (issue 10, item 2): a few tool calls or a few sentences, and room for a
 # file's text. A small model that rambles stops here instead of filling the server's context.
 MAX_ANSWER_TOKENS = 1_024
+MAX_CALLS_PER_ANSWER = 16
+"""Tool calls of one model answer that run; the rest are refused (one answer asked for 300 writes)."""
 FINAL_ANSWER_PROMPT = "You have used all your steps. Give your final answer now, in words, without calling tools."
 
 
@@ -169,11 +171,14 @@ async def run_tool_loop(
             log.info("step %d: %d tool call(s) written as text", step, len(tool_calls))
         # Text calls get the same checks as native ones below: only offered tools run, writes are journaled.
         history.append(Message("assistant", response.content, tool_calls=tool_calls))
-        for call in tool_calls:
+        for number, call in enumerate(tool_calls):
             called.append(call.name)
             tool = by_name.get(call.name)
             replayed = False
-            if journal is not None and tool is not None and tool.writes and isinstance(call.arguments, dict):
+            if number >= MAX_CALLS_PER_ANSWER:
+                result = ToolResult(f"Not run: at most {MAX_CALLS_PER_ANSWER} tool calls of one answer run; ask "
+                                    "for the rest in your next answer if they are still needed.", is_error=True)
+            elif journal is not None and tool is not None and tool.writes and isinstance(call.arguments, dict):
                 arguments = canonical_arguments(call.arguments)
                 seen[(call.name, arguments)] += 1
                 key = CallKey(call.name, arguments, seen[(call.name, arguments)])

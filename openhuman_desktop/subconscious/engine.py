@@ -270,6 +270,13 @@ class SubconsciousEngine:
             failed = "The last evaluation" if self._failures == 1 else f"The last {self._failures} evaluations"
             return f"{failed} failed, but the local model ({models.describe('local')}) answers again; " \
                    "the next tick tries again."
+        if self._is_model_failure and self._last_error:
+            # The client's words name the server, not the tier, and may not say what to do.
+            tier = self._settings().model("local")
+            sentence = self._last_error if self._last_error.endswith((".", "!", "?", "`")) else self._last_error + "."
+            if " — " not in sentence:
+                sentence += " Start that server, or correct [models.local] in config.toml; the next tick tries again."
+            return f"Evaluations fail (local model {tier.model if tier else 'not configured'}): {sentence}"
         return self._last_error or "The last evaluation failed."
 
     def _reasoning_reason(self) -> str | None:

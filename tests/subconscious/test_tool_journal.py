@@ -9,6 +9,7 @@ import pytest
 
 from openhuman_desktop.llm import Message, OllamaClient, ToolSpec
 from openhuman_desktop.orchestration import CallKey, canonical_arguments, run_tool_loop
+from openhuman_desktop.orchestration.tool_loop import MAX_CALLS_PER_ANSWER
 from openhuman_desktop.skills.base import Tool, ToolResult
 from openhuman_desktop.store import ApprovalEffect
 from openhuman_desktop.subconscious.approval_journal import describe_call, effects_note, tools_line
@@ -113,3 +114,14 @@ def test_what_a_card_says_about_the_journal() -> None:
     assert effects_note([]) == ""
     assert describe_call("notify_user", {"urgent": True}) == "notify_user"
     assert tools_line([]) == "No tools were used."
+
+
+async def test_one_answer_runs_at_most_a_few_tool_calls(ollama: FakeOllama, local: OllamaClient) -> None:
+    """An approved answer asked for 300 writes at once and all ran (found attacking issue 9)."""
+    ran: list[tuple[str, Mapping[str, Any]]] = []
+    many = [{"name": "append", "arguments": {"text": f"line {n}", "path": "a.md"}} for n in range(300)]
+    ollama.script_chat(Reply(tool_calls=many), Reply(content="Done."))
+    result = await run_tool_loop(local, [Message("user", "go")], tools(ran))
+    assert len(ran) == MAX_CALLS_PER_ANSWER
+    refused = [call for call in result.calls if call.is_error]
+    assert len(refused) == 300 - MAX_CALLS_PER_ANSWER
