@@ -1,8 +1,9 @@
-"""One approved run's single model answer can hold hundreds of tool calls, each adding a standing task that every
-later tick analyses (found by the issue-9 attack): the assistant's unconfirmed tasks are capped."""
+"""One approved run can ask for hundreds of tasks, each a standing task that every later tick analyses (found
+by the issue-9 attack): the assistant's unconfirmed tasks are capped."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -11,14 +12,23 @@ from openhuman_desktop.subconscious.service import MAX_ASSISTANT_TASKS
 from tests.fakes.engine_harness import Json, Reply, last_is_tool_result, open_harness
 from tests.subconscious.test_approval_durability import escalate_once, settled
 
-CALLS = 300
+PER_ANSWER = 15  # under the tool loop's own cap of calls per answer (MAX_CALLS_PER_ANSWER)
+ANSWERS = 6
 
 
-def flood(body: Json) -> Reply:
-    if last_is_tool_result(body):
-        return Reply(content="Added the tasks.")
-    return Reply(tool_calls=[{"name": "subconscious_tasks_add", "arguments": {"title": f"Watch item {i}"}}
-                             for i in range(CALLS)])
+def flooding() -> Callable[[Json], Reply]:
+    """A model that answers with 15 new tasks, six times over (90 in all), then says it is done."""
+    answers = iter(range(ANSWERS))
+
+    def flood(body: Json) -> Reply:
+        step = next(answers, None)
+        if step is None:
+            return Reply(content="Added the tasks.")
+        return Reply(tool_calls=[
+            {"name": "subconscious_tasks_add", "arguments": {"title": f"Watch item {step * PER_ANSWER + i}"}}
+            for i in range(PER_ANSWER)])
+
+    return flood
 
 
 async def test_one_approved_answer_cannot_add_hundreds_of_standing_tasks(
@@ -26,7 +36,7 @@ async def test_one_approved_answer_cannot_add_hundreds_of_standing_tasks(
 ) -> None:
     async with open_harness(tmp_path, monkeypatch) as h:
         _task, escalation = await escalate_once(h)
-        h.reasoning.execute = flood
+        h.reasoning.execute = flooding()
         await h.service.escalations_approve(escalation.id)
         await settled(h, escalation.log_id or "")
         added = [t for t in await h.service.tasks_list() if t.origin == "assistant"]
