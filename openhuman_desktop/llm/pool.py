@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Iterator
 from dataclasses import dataclass, replace
 
 from openhuman_desktop.config import ModelSettings, Settings
@@ -223,19 +224,21 @@ class _Reporting:
         return self._client.description
 
     async def chat(self, request: ChatRequest) -> ChatResponse:
+        with self._reported():
+            return await self._client.chat(request)
+
+    @contextlib.contextmanager
+    def _reported(self) -> Iterator[None]:
+        """Report how the call inside went: success, a failing tier, or a refusal for length."""
         try:
-            response = await self._client.chat(request)
-        except LlmUnavailable as exc:
-            self._pool.report_failure(self._tier, str(exc), key=self._key)
-            raise
+            yield
         except ContextOverflow as exc:
             self._overflowed(exc)
             raise
-        except LlmReplyError as exc:
+        except (LlmUnavailable, LlmReplyError) as exc:
             self._pool.report_failure(self._tier, str(exc), key=self._key)
             raise
         self._pool.report_success(self._tier, key=self._key)
-        return response
 
     def _overflowed(self, exc: ContextOverflow) -> None:
         """A refusal for length is the prompt's fault, not the tier's; it may tell the server's window.
@@ -246,19 +249,9 @@ class _Reporting:
             self._pool.learn_window(self._tier, exc.context_window, key=self._key)
 
     async def stream(self, request: ChatRequest) -> AsyncIterator[str]:
-        try:
+        with self._reported():
             async for piece in self._client.stream(request):
                 yield piece
-        except LlmUnavailable as exc:
-            self._pool.report_failure(self._tier, str(exc), key=self._key)
-            raise
-        except ContextOverflow as exc:
-            self._overflowed(exc)
-            raise
-        except LlmReplyError as exc:
-            self._pool.report_failure(self._tier, str(exc), key=self._key)
-            raise
-        self._pool.report_success(self._tier, key=self._key)
 
     async def check(self) -> ModelInfo:
         return await self._client.check()

@@ -47,6 +47,20 @@ def append_then_answer(body: Json) -> Reply:
     return Reply(tool_calls=[APPEND])
 
 
+async def go_ahead_during_an_outage(h: Harness) -> tuple[Task, Escalation]:
+    """A ``once`` task's card, Go ahead while the reasoning model answers 503, and the card back."""
+    task, escalation = await escalate_once(h, recurrence="once")
+    h.reasoning.execution_replies.append(Reply(status=503, error="overloaded"))
+    await h.service.escalations_approve(escalation.id)
+
+    async def back() -> bool:
+        card = await h.services.store.escalations.get(escalation.id)
+        return card is not None and card.status == "pending"
+
+    await h.wait_until(back)
+    return task, escalation
+
+
 # --- item 2: the approval is committed with its run marker ------------------------------------------------
 
 
@@ -153,15 +167,7 @@ async def test_go_ahead_while_the_reasoning_model_fails_brings_the_card_back_and
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     async with open_harness(tmp_path, monkeypatch) as h:
-        task, escalation = await escalate_once(h, recurrence="once")
-        h.reasoning.execution_replies.append(Reply(status=503, error="overloaded"))
-        await h.service.escalations_approve(escalation.id)
-
-        async def back() -> bool:
-            card = await h.services.store.escalations.get(escalation.id)
-            return card is not None and card.status == "pending"
-
-        await h.wait_until(back)
+        task, escalation = await go_ahead_during_an_outage(h)
         [card] = await h.escalations()
         assert card.note.startswith("Go ahead could not run: ")
         assert "HTTP 503" in card.note and "once the reasoning model answers again" in card.note
@@ -279,15 +285,7 @@ async def test_an_approval_waiting_for_the_model_runs_once_the_models_check_pass
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     async with open_harness(tmp_path, monkeypatch) as h:
-        task, escalation = await escalate_once(h, recurrence="once")
-        h.reasoning.execution_replies.append(Reply(status=503, error="overloaded"))
-        await h.service.escalations_approve(escalation.id)
-
-        async def back() -> bool:
-            card = await h.services.store.escalations.get(escalation.id)
-            return card is not None and card.status == "pending"
-
-        await h.wait_until(back)
+        task, escalation = await go_ahead_during_an_outage(h)
         h.reasoning.execute = append_then_answer
         await h.clock.advance(601)  # the periodic model check (every minute while a tier fails, else 10 minutes)
 
