@@ -160,7 +160,12 @@ class App:
         deadline = time.monotonic() + TICK_TIMEOUT
         while time.monotonic() < deadline:
             status = self.call("subconscious_status")
-            if status["total_ticks"] > before["total_ticks"] and status["state"] != "ticking":
+            # total_ticks moves once the evaluation is in, before the acts have run (and with the heartbeat
+            # off the state says "disabled", never "ticking"): the tick is over when none of its rows is open.
+            if status["total_ticks"] > before["total_ticks"] and status["state"] != "ticking" and not any(
+                row["tick_at"] > newest and row["decision"] == "in_progress"
+                for row in self.call("subconscious_log_list", {"limit": 1000})
+            ):
                 break
             time.sleep(0.1)
         else:
