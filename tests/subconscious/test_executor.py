@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from collections.abc import AsyncIterator, Mapping
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -18,7 +18,6 @@ from openhuman_desktop.subconscious.decisions import Decision, Report
 from openhuman_desktop.subconscious.executor import TaskExecutor, recommended_action
 from tests.fakes.engine_harness import (
     API_KEY,
-    LOCAL_MODEL,
     REASONING_MODEL,
     RecordingSleep,
     Reply,
@@ -52,20 +51,6 @@ def test_recommended_action(text: str, action: str | None) -> None:
 
 def spec(name: str) -> ToolSpec:
     return ToolSpec(name, f"The {name} tool.", {"type": "object", "properties": {}, "additionalProperties": True})
-
-
-@pytest.fixture
-async def ollama() -> AsyncIterator[FakeOllama]:
-    with FakeOllama() as server:
-        server.add_model(LOCAL_MODEL)
-        yield server
-
-
-@pytest.fixture
-async def local(ollama: FakeOllama) -> AsyncIterator[OllamaClient]:
-    client = OllamaClient(LOCAL_MODEL, ollama.url)
-    yield client
-    await client.aclose()
 
 
 async def test_a_withheld_tool_is_refused_and_the_model_is_told(ollama: FakeOllama, local: OllamaClient) -> None:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
@@ -15,7 +14,7 @@ from openhuman_desktop.skills.base import SkillRegistry
 from openhuman_desktop.store import Task
 from openhuman_desktop.subconscious.decisions import Decision, Report
 from openhuman_desktop.subconscious.executor import ANALYSIS_PROMPT, TaskExecutor, recommended_action
-from tests.fakes.engine_harness import LOCAL_MODEL, Reply, all_text, first_user_text, open_harness, tool_names
+from tests.fakes.engine_harness import Reply, all_text, first_user_text, open_harness, tool_names
 from tests.fakes.model_servers import FakeOllama
 
 NO_TOOL = "The model answered without using a tool, so nothing was changed: "
@@ -28,20 +27,6 @@ def make_task(title: str, intent: str, recurrence: str = "once") -> Task:
 
 
 REPORT = Report(text="## Environment\nLocal time: now", signature="s", tokens=5)
-
-
-@pytest.fixture
-async def ollama() -> AsyncIterator[FakeOllama]:
-    with FakeOllama() as server:
-        server.add_model(LOCAL_MODEL)
-        yield server
-
-
-@pytest.fixture
-async def local(ollama: FakeOllama) -> AsyncIterator[OllamaClient]:
-    client = OllamaClient(LOCAL_MODEL, ollama.url)
-    yield client
-    await client.aclose()
 
 
 # --- item 6: a write task whose act changed nothing is not a success ----------------------------------

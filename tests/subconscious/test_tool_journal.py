@@ -2,10 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Mapping
+from collections.abc import Mapping
 from typing import Any
-
-import pytest
 
 from openhuman_desktop.llm import Message, OllamaClient, ToolSpec
 from openhuman_desktop.orchestration import CallKey, canonical_arguments, run_tool_loop
@@ -13,7 +11,7 @@ from openhuman_desktop.orchestration.tool_loop import MAX_CALLS_PER_ANSWER
 from openhuman_desktop.skills.base import Tool, ToolResult
 from openhuman_desktop.store import ApprovalEffect
 from openhuman_desktop.subconscious.approval_journal import describe_call, effects_note, tools_line
-from tests.fakes.engine_harness import LOCAL_MODEL, Reply
+from tests.fakes.engine_harness import Reply
 from tests.fakes.model_servers import FakeOllama
 
 
@@ -37,20 +35,6 @@ class MemoryJournal:
 
 def spec(name: str) -> ToolSpec:
     return ToolSpec(name, f"The {name} tool.", {"type": "object", "properties": {}, "additionalProperties": True})
-
-
-@pytest.fixture
-async def ollama() -> AsyncIterator[FakeOllama]:
-    with FakeOllama() as server:
-        server.add_model(LOCAL_MODEL)
-        yield server
-
-
-@pytest.fixture
-async def local(ollama: FakeOllama) -> AsyncIterator[OllamaClient]:
-    client = OllamaClient(LOCAL_MODEL, ollama.url)
-    yield client
-    await client.aclose()
 
 
 def tools(ran: list[tuple[str, Mapping[str, Any]]]) -> list[Tool]:
