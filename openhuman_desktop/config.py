@@ -66,6 +66,19 @@ class ActivityLogSettings:
 
 
 @dataclass(frozen=True)
+class AgentSettings:
+    """``[agent]``: the three-tier agent's limits (CONTRACT §8)."""
+
+    step_limit: int = 12                 # node transitions per run
+    context_threshold: float = 0.85      # share of the reasoning window at which the context hook evicts
+    max_subagents: int = 4               # sub-tasks of one plan
+    concurrent_subagents: int = 2        # of those, how many run at once
+    subagent_steps: int = 6              # tool-loop rounds per sub-agent
+    run_deadline_seconds: int = 900      # a run that takes longer ends failed
+    model_timeout_seconds: int = 180     # one model call
+
+
+@dataclass(frozen=True)
 class Settings:
     """The whole configuration, after defaults and validation."""
 
@@ -79,6 +92,7 @@ class Settings:
     )
     rpc_port: int = 0
     activity_log: ActivityLogSettings = field(default_factory=ActivityLogSettings)
+    agent: AgentSettings = field(default_factory=AgentSettings)
 
     def model(self, tier: str) -> ModelSettings | None:
         """The settings of a model tier, or None when the tier is not configured."""
@@ -142,6 +156,15 @@ port = 0                       # 0 = any free port on 127.0.0.1
 [activity_log]
 retention_days = 90            # activity older than this is deleted
 max_rows = 200000              # and never more rows than this
+
+[agent]
+step_limit = 12                # node transitions per run; a run that needs more ends failed
+context_threshold = 0.85       # 0.80-0.90: share of the reasoning window at which old history is evicted
+max_subagents = 4              # sub-tasks one plan may have
+concurrent_subagents = 2       # of those, how many run at once
+subagent_steps = 6             # tool-using rounds per sub-agent
+run_deadline_seconds = 900     # a run that takes longer ends failed
+model_timeout_seconds = 180    # one model call
 """
 
 
@@ -187,6 +210,14 @@ class _Reader:
         if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
             raise ConfigError(self.path, dotted, value, f"a whole number from {low} to {high}")
         return value
+
+    def number(
+        self, table: Mapping[str, Any], key: str, dotted: str, default: float, low: float, high: float
+    ) -> float:
+        value = table.get(key, default)
+        if isinstance(value, bool) or not isinstance(value, int | float) or not low <= value <= high:
+            raise ConfigError(self.path, dotted, value, f"a number from {low:g} to {high:g}")
+        return float(value)
 
     def text(self, table: Mapping[str, Any], key: str, dotted: str, default: str | None) -> str | None:
         value = table.get(key, default)
@@ -268,7 +299,7 @@ def parse(doc: Mapping[str, Any], path: Path, environ: Mapping[str, str] | None 
     """
     environ = os.environ if environ is None else environ
     reader = _Reader(path)
-    reader.unknown(doc, ("heartbeat", "ollama", "models", "rpc", "activity_log"), "")
+    reader.unknown(doc, ("heartbeat", "ollama", "models", "rpc", "activity_log", "agent"), "")
 
     hb = reader.table(doc, "heartbeat", "heartbeat")
     reader.unknown(hb, ("enabled", "interval_minutes", "inference_enabled", "context_budget_tokens"), "heartbeat.")
@@ -321,9 +352,30 @@ def parse(doc: Mapping[str, Any], path: Path, environ: Mapping[str, str] | None 
         max_rows=reader.integer(al, "max_rows", "activity_log.max_rows", 200_000, 1_000, 100_000_000),
     )
     settings = Settings(
-        heartbeat=heartbeat, ollama_host=ollama_host, models=models, rpc_port=port, activity_log=activity_log
+        heartbeat=heartbeat, ollama_host=ollama_host, models=models, rpc_port=port, activity_log=activity_log,
+        agent=_agent(reader, reader.table(doc, "agent", "agent")),
     )
     return LoadedConfig(settings, tuple(reader.warnings))
+
+
+def _agent(reader: _Reader, table: Mapping[str, Any]) -> AgentSettings:
+    reader.unknown(table, tuple(AgentSettings.__dataclass_fields__), "agent.")
+    default = AgentSettings()
+    concurrent = reader.integer(table, "concurrent_subagents", "agent.concurrent_subagents",
+                                default.concurrent_subagents, 1, 16)
+    return AgentSettings(
+        step_limit=reader.integer(table, "step_limit", "agent.step_limit", default.step_limit, 5, 100),
+        context_threshold=reader.number(table, "context_threshold", "agent.context_threshold",
+                                        default.context_threshold, 0.80, 0.90),
+        max_subagents=reader.integer(table, "max_subagents", "agent.max_subagents", default.max_subagents, 1, 16),
+        concurrent_subagents=concurrent,
+        subagent_steps=reader.integer(table, "subagent_steps", "agent.subagent_steps", default.subagent_steps, 1,
+                                      50),
+        run_deadline_seconds=reader.integer(table, "run_deadline_seconds", "agent.run_deadline_seconds",
+                                            default.run_deadline_seconds, 30, 86_400),
+        model_timeout_seconds=reader.integer(table, "model_timeout_seconds", "agent.model_timeout_seconds",
+                                             default.model_timeout_seconds, 5, 3_600),
+    )
 
 
 def _model(

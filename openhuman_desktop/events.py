@@ -87,6 +87,41 @@ class Notified(Event):
     body: str
 
 
+@dataclass(frozen=True)
+class RunStarted(Event):
+    """An agent run began (or resumed after a restart); ``run`` is its snapshot (``orchestration.Run``)."""
+
+    run: Any
+
+
+@dataclass(frozen=True)
+class NodeFinished(Event):
+    """A node of a run returned and its transition was committed."""
+
+    run_id: str
+    thread_id: str
+    node: str
+    step: int
+    checkpoint_id: int
+
+
+@dataclass(frozen=True)
+class TextStreamed(Event):
+    """A piece of a run's answer as the front-end agent writes it (for the run's channel)."""
+
+    run_id: str
+    thread_id: str
+    channel_source: str
+    delta: str
+
+
+@dataclass(frozen=True)
+class RunFinished(Event):
+    """A run ended (completed, failed or cancelled); ``run`` is its final snapshot."""
+
+    run: Any
+
+
 E = TypeVar("E", bound=Event)
 Handler = Callable[[Any], None]
 

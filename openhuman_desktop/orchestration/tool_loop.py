@@ -11,7 +11,7 @@ from typing import Any, Protocol
 
 from openhuman_desktop.llm.base import ChatRequest, LlmClient, Message, ToolCall, ToolSpec
 from openhuman_desktop.orchestration.text_calls import text_tool_calls
-from openhuman_desktop.skills.base import Tool, ToolResult
+from openhuman_desktop.skills.base import Tool, ToolContext, ToolResult
 
 log = logging.getLogger(__name__)
 
@@ -126,7 +126,7 @@ async def _call(tool: Tool | None, name: str, arguments: object, offered: Sequen
     if not isinstance(arguments, dict):
         return ToolResult("The tool arguments must be a JSON object.", is_error=True)
     try:
-        return await tool.run(arguments)
+        return await tool.run(arguments, ToolContext(writes_allowed=tool.writes))
     except Exception as exc:  # a tool bug must not end the run; the model is told, the log keeps the trace
         log.exception("tool %s failed", name)
         return ToolResult(f"The tool {name!r} failed: {type(exc).__name__}.", is_error=True)

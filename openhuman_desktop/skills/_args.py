@@ -8,7 +8,7 @@ from typing import Any
 
 from openhuman_desktop.errors import InvalidInput, UserFacingError
 from openhuman_desktop.llm.base import ToolSpec
-from openhuman_desktop.skills.base import Tool, ToolResult
+from openhuman_desktop.skills.base import Tool, ToolContext, ToolResult
 
 ToolRun = Callable[[dict[str, Any]], Awaitable[ToolResult]]
 
@@ -84,7 +84,7 @@ def checked_tool(spec: ToolSpec, *, writes: bool, run: ToolRun) -> Tool:
     """A :class:`Tool` whose ``run`` checks its arguments against ``spec.parameters`` first, and turns
     user-facing errors (invalid input, store unavailable …) into error results instead of exceptions."""
 
-    async def call(arguments: Mapping[str, Any]) -> ToolResult:
+    async def call(arguments: Mapping[str, Any], context: ToolContext) -> ToolResult:
         try:
             checked = check_arguments(spec.parameters, arguments)
         except InvalidInput as exc:

@@ -22,20 +22,64 @@ class SkillHealth:
 
 
 @dataclass(frozen=True)
+class Mutation:
+    """A change a tool made to the world, for the world timeline (CONTRACT §8).
+
+    Attributes:
+        kind: ``file_written``, ``file_deleted``, ``memory_stored``, ``memory_removed``, ``task_created``,
+            ``task_changed``, ``message_sent`` or ``steering_changed``.
+        target: what changed (a workspace path, a memory or task id, a channel).
+        summary: the change in a few words, e.g. "appended 120 bytes".
+        before_size / after_size: sizes in bytes where they mean something (files), else None.
+    """
+
+    kind: str
+    target: str
+    summary: str
+    before_size: int | None = None
+    after_size: int | None = None
+
+
+MUTATION_KINDS = ("file_written", "file_deleted", "memory_stored", "memory_removed", "task_created",
+                  "task_changed", "message_sent", "steering_changed")
+
+
+@dataclass(frozen=True)
 class ToolResult:
-    """What a tool returns to the model (text) and whether it failed."""
+    """What a tool returns to the model (text), whether it failed, and the mutations it made."""
 
     text: str
     is_error: bool = False
+    mutations: tuple[Mutation, ...] = ()
+
+
+@dataclass(frozen=True)
+class ToolContext:
+    """Who calls a tool: the run, its node step, the call's journal key, and whether the run may write."""
+
+    run_id: str | None = None
+    step: int = 0
+    call_key: str = ""
+    writes_allowed: bool = False
+
+
+ToolRun = Callable[[Mapping[str, Any], ToolContext], Awaitable[ToolResult]]
+Observe = Callable[[Mapping[str, Any]], Awaitable[str | None]]
 
 
 @dataclass(frozen=True)
 class Tool:
-    """One tool: its model-facing spec, whether it changes anything, and the coroutine that runs it."""
+    """One tool: its model-facing spec, whether it changes anything, and the coroutine that runs it.
+
+    ``observe`` (write tools) returns a short fingerprint of what a call would change (a file's size and
+    hash, whether a memory with that text exists): recorded with the call's intent, it lets a run resumed
+    after a kill tell whether a call that had begun took effect (fingerprint changed) or not (unchanged).
+    """
 
     spec: ToolSpec
     writes: bool
-    run: Callable[[Mapping[str, Any]], Awaitable[ToolResult]]
+    run: ToolRun
+    observe: Observe | None = None
 
     @property
     def name(self) -> str:

@@ -415,7 +415,7 @@ class FakeSkill:
     setting_values: Sequence[tuple[str, str]] = ()
 
     def tools(self) -> Sequence[Tool]:
-        async def run(_args: Any) -> ToolResult:
+        async def run(_args: Any, _context: Any = None) -> ToolResult:
             return ToolResult("done")
 
         return [Tool(ToolSpec(name=name, description=text, parameters={"type": "object", "properties": {}}),

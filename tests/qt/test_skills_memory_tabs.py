@@ -17,7 +17,7 @@ from openhuman_desktop.qt.asyncutil import Jobs
 from openhuman_desktop.qt.intelligence import IntelligenceWindow
 from openhuman_desktop.qt.memory_tab import MemoryModel, MemoryView, parse_tags
 from openhuman_desktop.qt.skills_tab import SkillsView
-from openhuman_desktop.skills.base import SkillHealth, SkillRegistry
+from openhuman_desktop.skills.base import SkillHealth, SkillRegistry, ToolContext
 
 
 @pytest.fixture
@@ -140,7 +140,7 @@ def test_a_memory_stored_by_the_assistant_shows_up_and_a_removed_one_goes(
     qrun(view.refresh())
     skill = gui_services.skills.get("memory")
     tool = next(tool for tool in skill.tools() if tool.name == "memory_add")
-    qrun(tool.run({"text": "The boiler was serviced in March."}))
+    qrun(tool.run({"text": "The boiler was serviced in March."}, ToolContext(writes_allowed=True)))
     until(lambda: view.model.rowCount() == 1 and view.count_label.text() == "1 memory")
     memory = view.model.memory(0)
     assert (memory.text, memory.source) == ("The boiler was serviced in March.", "assistant")

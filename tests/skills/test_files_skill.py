@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 
 from openhuman_desktop.skills import CONNECTED, ERROR, ToolResult, WorkspaceFilesSkill, check_arguments
+from openhuman_desktop.skills.base import ToolContext
 from openhuman_desktop.skills.files import MAX_LIST_ENTRIES
 
 
@@ -38,7 +39,7 @@ def skill(root: Path) -> WorkspaceFilesSkill:
 
 async def call(skill: WorkspaceFilesSkill, tool: str, arguments: Mapping[str, Any]) -> ToolResult:
     by_name = {t.name: t for t in skill.tools()}
-    return await by_name[tool].run(arguments)
+    return await by_name[tool].run(arguments, ToolContext(writes_allowed=True))
 
 
 def test_tools_declare_writes_and_strict_schemas(skill: WorkspaceFilesSkill) -> None:

@@ -22,6 +22,7 @@ from openhuman_desktop.skills import (
     ToolResult,
     WorkspaceFilesSkill,
 )
+from openhuman_desktop.skills.base import ToolContext
 from openhuman_desktop.store.records import Task
 from tests.fakes.clock import FakeClock
 
@@ -35,7 +36,7 @@ async def memories(tmp_path: Path, clock: FakeClock) -> AsyncIterator[MemoryStor
 
 async def call(skill: Skill, tool: str, arguments: Mapping[str, Any]) -> ToolResult:
     by_name = {t.name: t for t in skill.tools()}
-    return await by_name[tool].run(arguments)
+    return await by_name[tool].run(arguments, ToolContext(writes_allowed=True))
 
 
 def make_task(title: str, recurrence: str = "pending", **changes: Any) -> Task:

@@ -56,7 +56,7 @@ def spec(name: str) -> ToolSpec:
 async def test_a_withheld_tool_is_refused_and_the_model_is_told(ollama: FakeOllama, local: OllamaClient) -> None:
     ran: list[Mapping[str, Any]] = []
 
-    async def look(arguments: Mapping[str, Any]) -> ToolResult:
+    async def look(arguments: Mapping[str, Any], context: object = None) -> ToolResult:
         ran.append(arguments)
         return ToolResult("3 files")
 
@@ -80,7 +80,7 @@ async def test_a_withheld_tool_is_refused_and_the_model_is_told(ollama: FakeOlla
 
 
 async def test_a_failing_tool_becomes_an_error_result(ollama: FakeOllama, local: OllamaClient) -> None:
-    async def broken(arguments: Mapping[str, Any]) -> ToolResult:
+    async def broken(arguments: Mapping[str, Any], context: object = None) -> ToolResult:
         raise RuntimeError("disk on fire")
 
     ollama.script_chat(Reply(tool_calls=[{"name": "broken", "arguments": {}}]), Reply(content="The tool failed."))
@@ -93,7 +93,7 @@ async def test_a_failing_tool_becomes_an_error_result(ollama: FakeOllama, local:
 async def test_the_step_limit_ends_with_a_final_answer_without_tools(
     ollama: FakeOllama, local: OllamaClient
 ) -> None:
-    async def look(arguments: Mapping[str, Any]) -> ToolResult:
+    async def look(arguments: Mapping[str, Any], context: object = None) -> ToolResult:
         return ToolResult("more")
 
     ollama.set_responder(lambda body: Reply(content="Final words.") if not body.get("tools")

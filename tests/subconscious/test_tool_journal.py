@@ -38,11 +38,11 @@ def spec(name: str) -> ToolSpec:
 
 
 def tools(ran: list[tuple[str, Mapping[str, Any]]]) -> list[Tool]:
-    async def append(arguments: Mapping[str, Any]) -> ToolResult:
+    async def append(arguments: Mapping[str, Any], context: object = None) -> ToolResult:
         ran.append(("append", arguments))
         return ToolResult("appended")
 
-    async def look(arguments: Mapping[str, Any]) -> ToolResult:
+    async def look(arguments: Mapping[str, Any], context: object = None) -> ToolResult:
         ran.append(("look", arguments))
         return ToolResult("3 files")
 

@@ -1,0 +1,213 @@
+"""The agent's ports: what callers hand a run and get back, and what the core needs from the outside."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from openhuman_desktop.skills.base import Mutation
+
+READ = "read"
+WRITE = "write"
+"""A run's permission: ``read`` runs are analysis-only (write tools withheld), ``write`` runs may change things."""
+
+CHANNEL_SOURCES = ("desktop", "cli", "webapp", "telegram", "subconscious")
+
+QUEUED = "queued"
+RUNNING = "running"
+COMPLETED = "completed"
+FAILED = "failed"
+CANCELLED = "cancelled"
+RUN_STATUSES = (QUEUED, RUNNING, COMPLETED, FAILED, CANCELLED)
+UNFINISHED = (QUEUED, RUNNING)
+
+CHAT = "chat"
+ESCALATION = "escalation"
+APPROVED = "approved"
+PURPOSES = (CHAT, ESCALATION, APPROVED)
+"""Why a run exists: a message from a channel, a heartbeat escalation, or an action the user approved."""
+
+
+@dataclass(frozen=True)
+class RunRequest:
+    """What starting a run takes (DESIGN §3).
+
+    Attributes:
+        thread_id: the conversation (``desktop``, ``cli``, ``webapp:<session>``, ``telegram:<chat_id>``,
+            ``subconscious:<task_id>``); runs of one thread run one after another.
+        channel_source: where the answer goes (:data:`CHANNEL_SOURCES`).
+        text: the incoming text of this run (``raw_channel_payload``).
+        permission: ``read`` / ``write`` when the caller decided it (the heartbeat: the task's intent; an
+            approved action: ``write``); None lets the front-end agent decide it from the user's own words.
+        purpose: :data:`PURPOSES`.
+        task_id: the heartbeat task of an ``escalation`` / ``approved`` run.
+        escalation_id: the card an ``approved`` run carries out.
+    """
+
+    thread_id: str
+    channel_source: str
+    text: str
+    permission: str | None = None
+    purpose: str = CHAT
+    task_id: str | None = None
+    escalation_id: str | None = None
+
+
+@dataclass(frozen=True)
+class Run:
+    """A run as the ledger keeps it; :meth:`to_json` is CONTRACT §8's Run."""
+
+    id: str
+    thread_id: str
+    channel_source: str
+    status: str
+    input: str
+    created_at: float
+    response: str | None = None
+    error: str | None = None
+    steps: int = 0
+    steering_version: int | None = None
+    finished_at: float | None = None
+    permission: str | None = None
+    purpose: str = CHAT
+    task_id: str | None = None
+    escalation_id: str | None = None
+    tools_used: tuple[str, ...] = ()
+    recommended_action: str | None = None
+    changed_something: bool = False
+
+    @property
+    def is_finished(self) -> bool:
+        return self.status not in UNFINISHED
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "id": self.id, "thread_id": self.thread_id, "channel_source": self.channel_source,
+            "status": self.status, "input": self.input, "response": self.response, "error": self.error,
+            "steps": self.steps, "steering_version": self.steering_version, "created_at": self.created_at,
+            "finished_at": self.finished_at, "permission": self.permission, "purpose": self.purpose,
+            "task_id": self.task_id, "escalation_id": self.escalation_id, "tools_used": list(self.tools_used),
+            "recommended_action": self.recommended_action, "changed_something": self.changed_something,
+        }
+
+
+class AgentRunner(Protocol):
+    """The port everything that wants the agent calls (the heartbeat, the CLI, every channel, the UI)."""
+
+    async def start(self, request: RunRequest) -> Run:
+        """Record the run (``queued``, committed) and have it run in the background; returns at once."""
+        ...
+
+    async def wait(self, run_id: str) -> Run:
+        """The run once it has finished (completed, failed or cancelled), also one resumed after a restart.
+
+        Raises:
+            NotFound: no such run.
+        """
+        ...
+
+
+@dataclass(frozen=True)
+class TimelineEntry:
+    """One real mutation in the world timeline (CONTRACT §8); ``sequence`` is global and gap-free."""
+
+    sequence: int
+    event_signature: str
+    world_mutation: str
+    delta_delta: str
+    at: float
+    run_id: str | None
+
+    def to_json(self) -> dict[str, Any]:
+        return {"sequence": self.sequence, "event_signature": self.event_signature,
+                "world_mutation": self.world_mutation, "delta_delta": self.delta_delta, "at": self.at,
+                "run_id": self.run_id}
+
+
+@dataclass(frozen=True)
+class JournalEntry:
+    """What the effects journal holds for one key of one run step.
+
+    ``result`` is None while the call has begun and not finished (an interruption came in between);
+    ``intent`` is what was recorded before it ran (for a tool call: its arguments and the tool's
+    observation of its target, see ``Tool.observe``).
+    """
+
+    run_id: str
+    step: int
+    key: str
+    intent: Mapping[str, Any]
+    result: Mapping[str, Any] | None
+    timeline: tuple[TimelineEntry, ...] = ()
+
+
+class StepJournal(Protocol):
+    """The effects journal (DBOS-style): every model answer and tool call of a run step, by key.
+
+    Keys are stable within a step, e.g. ``plan``, ``reply``, ``sub:0:model:2``, ``sub:0:call:2:1``. On
+    resume a key with a result is answered from here instead of being asked or run again.
+    """
+
+    async def get(self, run_id: str, step: int, key: str) -> JournalEntry | None:
+        ...
+
+    async def begin(self, run_id: str, step: int, key: str, intent: Mapping[str, Any]) -> None:
+        """Record that ``key`` is about to run (committed before it does)."""
+        ...
+
+    async def finish(self, run_id: str, step: int, key: str, result: Mapping[str, Any],
+                     mutations: Sequence[Mutation] = ()) -> tuple[TimelineEntry, ...]:
+        """Record ``key``'s result and append one timeline entry per mutation, in one commit.
+
+        Returns:
+            The timeline entries written (with their sequence numbers).
+        """
+        ...
+
+
+# --- what the core needs from the outside (wired in bootstrap) -------------------------------------
+
+
+class IntentJudge(Protocol):
+    """Whether the user's own words ask for a change (like a task's intent, DESIGN §2)."""
+
+    async def asks_for_write(self, text: str) -> bool:
+        ...
+
+
+class CardRaiser(Protocol):
+    """Raises an approval card for a conversation run's ``RECOMMENDED ACTION:`` (same table and buttons as the
+    heartbeat's cards; ``task_id`` and ``log_id`` null)."""
+
+    async def raise_card(self, run: Run, action: str) -> None:
+        ...
+
+
+class EvictionSink(Protocol):
+    """Long-term memory for what the context hook evicts (stored tagged ``evicted``)."""
+
+    async def store_evicted(self, text: str, *, thread_id: str, run_id: str) -> None:
+        ...
+
+
+@dataclass(frozen=True)
+class Steering:
+    """A steering directive (CONTRACT §10): ``version`` 0 means none."""
+
+    version: int
+    text: str
+
+
+class SteeringSource(Protocol):
+    """The current steering directive for agentic-v1's prompt (the reflection issue fills it)."""
+
+    async def current(self) -> Steering | None:
+        ...
+
+
+class NoSteering:
+    """No reflection yet: every run's steering slot is empty."""
+
+    async def current(self) -> Steering | None:
+        return None
