@@ -22,6 +22,10 @@ CANCELLED = "cancelled"
 RUN_STATUSES = (QUEUED, RUNNING, COMPLETED, FAILED, CANCELLED)
 UNFINISHED = (QUEUED, RUNNING)
 
+MODEL_FAILURE = "model"
+LIMIT_FAILURE = "limit"
+ERROR_FAILURE = "error"
+
 CHAT = "chat"
 ESCALATION = "escalation"
 APPROVED = "approved"
@@ -76,6 +80,9 @@ class Run:
     tools_used: tuple[str, ...] = ()
     recommended_action: str | None = None
     changed_something: bool = False
+    failure: str | None = None
+    """Why a failed run failed: ``model`` (a model was down or answered garbage: worth a retry once it is
+    back), ``limit`` (step limit or deadline) or ``error``."""
 
     @property
     def is_finished(self) -> bool:
@@ -89,6 +96,7 @@ class Run:
             "finished_at": self.finished_at, "permission": self.permission, "purpose": self.purpose,
             "task_id": self.task_id, "escalation_id": self.escalation_id, "tools_used": list(self.tools_used),
             "recommended_action": self.recommended_action, "changed_something": self.changed_something,
+            "failure": self.failure,
         }
 
 
@@ -105,6 +113,19 @@ class AgentRunner(Protocol):
         Raises:
             NotFound: no such run.
         """
+        ...
+
+    async def cancel(self, run_id: str, reason: str) -> Run:
+        """Stop a run that has not finished (it ends ``cancelled`` with ``reason``; nothing it did is undone)."""
+        ...
+
+    async def retry(self, run_id: str) -> Run:
+        """Drive a failed (a model was down) or cancelled run again from its last checkpoint: what it had done
+        (journaled model answers and tool calls) is replayed, not repeated."""
+        ...
+
+    async def runs_for_escalation(self, escalation_id: str) -> list[Run]:
+        """The runs that carried out (or are carrying out) an approved card, newest first."""
         ...
 
 

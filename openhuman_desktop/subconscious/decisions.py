@@ -6,7 +6,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Protocol
 
-from openhuman_desktop.orchestration import EffectsJournal
 from openhuman_desktop.store import Escalation, Task
 
 NOOP = "noop"
@@ -113,9 +112,10 @@ class Executor(Protocol):
         """``declined``: recommendations the user skipped for this task lately (for the analysis prompt)."""
         ...
 
-    async def execute_approved(
-        self, task: Task, escalation: Escalation, journal: EffectsJournal | None = None,
-        already_done: Sequence[str] = (),
-    ) -> Outcome:
-        """``journal`` keeps the run's write calls; ``already_done`` lists those an earlier attempt completed."""
+    async def execute_approved(self, task: Task, escalation: Escalation) -> Outcome:
+        """Carry out an approved escalation (resuming or retrying its earlier run, never repeating a call)."""
+        ...
+
+    async def stop_approved(self, escalation: Escalation, reason: str) -> None:
+        """Stop the unfinished run of an approved escalation (the card comes back instead)."""
         ...

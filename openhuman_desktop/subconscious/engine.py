@@ -16,7 +16,6 @@ from openhuman_desktop.config import Settings
 from openhuman_desktop.errors import AppError, ContextOverflow, LlmReplyError, LlmUnavailable, StoreUnavailable
 from openhuman_desktop.store import Advance, EngineState, Escalation, LogEntry, Resolution, SubconsciousStore, Task
 from openhuman_desktop.subconscious import declined, recurrence
-from openhuman_desktop.subconscious.approval_journal import ApprovalJournal, completed, effects_note
 from openhuman_desktop.subconscious.decisions import (
     ACT,
     ESCALATE,
@@ -36,12 +35,11 @@ log = logging.getLogger(__name__)
 
 CANCELLED_SUPERSEDED = "Cancelled: a newer tick (Run Now) replaced this one"
 CANCELLED_SHUTDOWN = "Cancelled: the app was shutting down"
-INTERRUPTED_APPROVAL = "The approved run was interrupted when the app stopped, after it had begun using tools."
 NOT_RUN_DISABLED = ("Not carried out: the task was disabled before the approved action ran; enable it and press "
                     "Go ahead, or Skip.")
 MAX_RESTARTS = 2
-STOPPED_EACH_TIME = ("Not carried out: the app stopped each time it began this action (before it used any tool). "
-                     "Press Go ahead to try again, or Skip.")
+STOPPED_EACH_TIME = ("Not finished: the app stopped each time it carried out this action. What it had done is kept "
+                     "and is not repeated: press Go ahead to carry on, or Skip.")
 RETRYING_APPROVAL = "Approved — the reasoning model answers again; carrying out the recommended action…"
 REMOVED_MID_TICK = "Cancelled: the task was removed while the assistant was looking at it."
 DISABLED_MID_TICK = "Cancelled: the task was disabled while the assistant was looking at it; no card was raised."
@@ -138,25 +136,22 @@ class SubconsciousEngine:
         self._supervisor.spawn(self.heartbeat.run(), name="heartbeat")
 
     async def _recover_approvals(self) -> None:
-        """Approvals whose run did not finish (a crash or a shutdown came in between): one that had not
-        used a tool yet is simply carried out (the user pressed Go ahead); one cut short after it began
-        using tools comes back as a card that says what was already done; one whose task was disabled
-        meanwhile comes back without running."""
+        """Approvals whose run did not finish (a crash or a shutdown came in between) are carried out: their
+        agent run resumes from its last checkpoint, and a tool call it had completed is not repeated. One whose
+        task was disabled meanwhile comes back as a card without running on; one that stopped the app each
+        time comes back as a card too (never a crash loop). Call before the agent resumes its runs."""
         for escalation in await self._store.escalations.carrying_out():
+            if escalation.task_id is None:
+                continue  # a conversation's card: its run belongs to the agent alone
             task = await self._store.tasks.get(escalation.task_id)
-            effects = await self._store.escalations.effects(escalation.id)
             if task is None or not task.enabled:
-                await self._reopen(escalation, _joined(NOT_RUN_DISABLED, effects_note(effects)))
-            elif effects:
-                await self._reopen(escalation, _joined(
-                    INTERRUPTED_APPROVAL, effects_note(effects),
-                    "Press Go ahead to finish it (completed calls are not repeated), or Skip.",
-                ))
+                await self._executor.stop_approved(escalation, NOT_RUN_DISABLED)
+                await self._reopen(escalation, NOT_RUN_DISABLED)
             elif await self._store.escalations.count_restart(escalation.id) > MAX_RESTARTS:
+                await self._executor.stop_approved(escalation, STOPPED_EACH_TIME)
                 await self._reopen(escalation, STOPPED_EACH_TIME)  # never a crash loop
             else:
-                log.info("approved escalation %s had not started when the app stopped; carrying it out now",
-                         escalation.id)
+                log.info("approved escalation %s had not finished when the app stopped; carrying it on", escalation.id)
                 self.approve(escalation)
 
     async def retry_waiting_approvals(self) -> int:
@@ -514,13 +509,11 @@ class SubconsciousEngine:
             await self._reopen(escalation, NOT_RUN_DISABLED)
             return
         started = self._clock.now()
-        done = completed(await self._store.escalations.effects(escalation.id))
-        journal = ApprovalJournal(self._store.escalations, escalation.id, self._clock)
         try:
-            outcome = await self._executor.execute_approved(task, escalation, journal, done)
+            outcome = await self._executor.execute_approved(task, escalation)
         except asyncio.CancelledError:
-            # Shutting down: the approval keeps its run marker, and the next start carries it out or (if it
-            # had begun using tools) brings the card back saying what was done.
+            # Shutting down: the approval keeps its run marker and its agent run stays unfinished; the next
+            # start resumes that run from its last checkpoint.
             raise
         except ContextOverflow as exc:  # the prompt's fault: retrying the same run would only fail again
             outcome = Outcome("failed", str(exc))
@@ -529,10 +522,9 @@ class SubconsciousEngine:
             if isinstance(exc, LlmReplyError):
                 reason = f"the reasoning model's answer was unusable ({reason})"
             note = (f"Go ahead could not run: {reason}. It runs by itself once the reasoning model answers again, "
-                    "or press Go ahead again.")
-            effects = effects_note(await self._store.escalations.effects(escalation.id))
+                    "or press Go ahead again; what it had already done is not repeated.")
             log.info("approved escalation %s waits for the reasoning model: %s", escalation.id, reason)
-            await self._reopen(escalation, _joined(note, effects), waits_for_model=True)
+            await self._reopen(escalation, note, waits_for_model=True)
             return
         except AppError as exc:
             outcome = Outcome("failed", str(exc))

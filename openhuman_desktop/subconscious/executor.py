@@ -13,7 +13,20 @@ from openhuman_desktop.errors import LlmUnavailable
 from openhuman_desktop.llm.base import LlmClient, Message
 from openhuman_desktop.llm.limits import COUNT_MARGIN
 from openhuman_desktop.llm.tokens import upper_bound
-from openhuman_desktop.orchestration import EffectsJournal, ToolLoopResult, compact_spec, run_tool_loop
+from openhuman_desktop.orchestration import ToolLoopResult, compact_spec, run_tool_loop
+from openhuman_desktop.orchestration.ports import (
+    APPROVED,
+    CANCELLED,
+    COMPLETED,
+    ESCALATION,
+    MODEL_FAILURE,
+    READ,
+    UNFINISHED,
+    WRITE,
+    AgentRunner,
+    Run,
+    RunRequest,
+)
 from openhuman_desktop.orchestration.tool_loop import MAX_ANSWER_TOKENS
 from openhuman_desktop.skills.base import SkillRegistry, Tool
 from openhuman_desktop.store import Escalation, Task
@@ -44,10 +57,6 @@ ACT_PROMPT = _IDENTITY + (
     " Carry out the task below now using the tools you are given, then answer with a short summary of what "
     "you did or found (at most a few sentences)."
 )
-WRITE_PROMPT = _IDENTITY + (
-    " The user asked for this task, including the changes it implies. You have full permissions: use the "
-    "tools to carry it out, then summarise what you did in a few sentences."
-)
 # No fill-in line: small models copied "RECOMMENDED ACTION: <the action …>" into every answer (issue 10).
 ANALYSIS_PROMPT = _IDENTITY + (
     " This is an analysis-only run: you can look, not change anything. Investigate the task with the "
@@ -56,10 +65,10 @@ ANALYSIS_PROMPT = _IDENTITY + (
     "one concrete change would clearly help the user, add a last line that starts with RECOMMENDED ACTION: "
     "and says exactly what to change, for example which file or message and what to put in it."
 )
-APPROVED_PROMPT = _IDENTITY + (
-    " The user approved the recommended action below for their task. You have full permissions: carry out "
-    "exactly this action with the tools, nothing more, then summarise what you did in a few sentences."
-)
+ACT_FOR_USER = ("The user asked for this task, including the changes it implies: carry it out with the tools, "
+                "then summarise what you did in a few sentences.")
+APPROVED_FOR_USER = ("The user approved the recommended action below for their task: carry out exactly this "
+                     "action with the tools, nothing more, then summarise what you did in a few sentences.")
 
 # What a model writes after "RECOMMENDED ACTION:" when it copies an instruction (this one or the old
 # template "<the action, specific enough to carry out>") or means "nothing".
@@ -165,6 +174,17 @@ def _not_done(label: str, result: ToolLoopResult, *, writes: bool) -> Outcome | 
     return Outcome(FAILED, _claimed(label + why, result))
 
 
+def thread_of(task: Task) -> str:
+    """The agent thread of a heartbeat task's runs."""
+    return f"subconscious:{task.id}"
+
+
+def _run_result(prefix: str, run: Run) -> str:
+    """A result row for an agent run: its answer, then which tools really ran (issue 9, item 11)."""
+    tools = "Tools used: " + ", ".join(run.tools_used) if run.tools_used else "No tools were used."
+    return f"{_clip(prefix + (run.response or ''))}\n{tools}"
+
+
 def _declined_prompt(declined: Sequence[str]) -> str:
     if not declined:
         return ""
@@ -177,41 +197,40 @@ class TaskExecutor:
 
     Args:
         local: the local-tier client ("act").
-        reasoning: the reasoning-tier client ("agentic-v1", for escalations).
         skills: where the tools come from; write tools only where the user asked for writes.
         max_steps: tool-loop step limit per run.
         window: a tier's context window in tokens; with ``tokens``, an execution's report is cut so that its
             first request leaves room for the answer and the later tool steps (a small model's server
             refuses a prompt longer than its window).
         tokens: the token counter for that.
+        agent: the agent escalations and approved actions run through (thread ``subconscious:<task_id>``).
     """
 
     def __init__(
         self,
         local: Callable[[], LlmClient | None],
-        reasoning: Callable[[], LlmClient | None],
         skills: SkillRegistry,
         max_steps: int = 8,
         *,
         window: Callable[[str], int] | None = None,
         tokens: TokenCount | None = None,
+        agent: AgentRunner | None = None,
     ) -> None:
+        self._agent = agent
         self._local = local
-        self._reasoning = reasoning
         self._skills = skills
         self._max_steps = max_steps
         self._window = window
         self._tokens = tokens
 
     def _client(self, which: str) -> LlmClient:
-        client = self._local() if which == "local" else self._reasoning()
+        client = self._local()
         if client is None:
-            table = "[models.local]" if which == "local" else "[models.reasoning]"
-            raise LlmUnavailable(f"No {which} model is configured: add a {table} table to config.toml.")
+            raise LlmUnavailable("No local model is configured: add a [models.local] table to config.toml.")
         return client
 
     async def _run(self, which: str, system: str, user: str, *, writes: bool, words: str | None,
-                   journal: EffectsJournal | None = None, report: str = "") -> ToolLoopResult:
+                   report: str = "") -> ToolLoopResult:
         """One tool-loop run; ``words`` (the task) choose the optional tools, None offers them all. ``report``
         goes at the end of the user's message, cut to fit the tier's window."""
         tools = self._skills.tools(include_writes=writes)
@@ -221,7 +240,6 @@ class TaskExecutor:
             user += await self._fitted(which, system + user, tools, report)
         result = await run_tool_loop(
             self._client(which), [Message("system", system), Message("user", user)], tools, max_steps=self._max_steps,
-            journal=journal,
         )
         log.info("%s run: %d steps, tools %s", which, result.steps, ", ".join(result.tools_called) or "none")
         return result
@@ -271,15 +289,19 @@ class TaskExecutor:
                                      words=words, report=situation)
             return self._read_only_outcome(task, decision, result, label="")
         if decision.decision == ESCALATE:
-            label = "agentic-v1: "
             if task.is_write:
-                result = await self._run("reasoning", WRITE_PROMPT, prompt, writes=True, words=words,
-                                         report=situation)
-                return (_not_done(label, result, writes=True)
-                        or Outcome(ACT, _claimed(label, result), completes_task=True))
-            result = await self._run("reasoning", ANALYSIS_PROMPT, prompt + _declined_prompt(declined), writes=False,
-                                     words=words, report=situation)
-            return self._read_only_outcome(task, decision, result, label="agentic-v1 (analysis only): ")
+                label = "agentic-v1: "
+                text = f"{ACT_FOR_USER}\n\n{prompt}"
+            else:
+                label = "agentic-v1 (analysis only): "
+                text = f"{prompt}{_declined_prompt(declined)}"
+            text += await self._fitted("reasoning", text, self._skills.tools(include_writes=task.is_write),
+                                       situation)
+            run = await self._through_agent(RunRequest(
+                thread_id=thread_of(task), channel_source="subconscious", text=text,
+                permission=WRITE if task.is_write else READ, purpose=ESCALATION, task_id=task.id,
+            ))
+            return self._run_outcome(task, decision, run, label=label)
         return Outcome("noop", decision.reason or "Nothing new")
 
     @staticmethod
@@ -296,22 +318,78 @@ class TaskExecutor:
             escalation=ProposedEscalation(title=task.title, description=action[:2000], priority=decision.priority),
         )
 
-    async def execute_approved(
-        self, task: Task, escalation: Escalation, journal: EffectsJournal | None = None,
-        already_done: Sequence[str] = (),
-    ) -> Outcome:
-        """Run agentic-v1 with full permissions on the recommended action the user approved.
+    async def execute_approved(self, task: Task, escalation: Escalation) -> Outcome:
+        """Carry out the recommended action the user approved: a ``write`` run of agentic-v1 on the task's
+        thread. A run of this approval that a crash or a shutdown cut short resumes from its checkpoint
+        (completed tool calls are not repeated); one that failed because the reasoning model was down is
+        retried the same way.
 
-        Args:
-            journal: where the run's write calls are journaled; a call completed by an earlier attempt of
-                this approval returns its recorded result instead of running again.
-            already_done: those completed calls, one line each, listed in the prompt ("do not repeat").
+        Raises:
+            LlmUnavailable: the reasoning model is down (the approval is not consumed: the engine brings the
+                card back and retries once the model answers).
         """
-        prompt = f"Task: {task.title}\nApproved action: {escalation.description}"
-        if already_done:
-            prompt += ("\n\nAn earlier attempt of this action was interrupted. These tool calls are already done — "
-                       "do not repeat them; do only what is left:\n" + "\n".join(already_done))
-        # Every tool: the approved action is the reasoning model's own words, which may need any of them.
-        result = await self._run("reasoning", APPROVED_PROMPT, prompt, writes=True, journal=journal, words=None)
+        agent = self._runner()
+        earlier = next(iter(await agent.runs_for_escalation(escalation.id)), None)
+        if earlier is not None and earlier.status in UNFINISHED:
+            run = await self._waited(earlier)
+        elif earlier is not None and earlier.status != CANCELLED and (earlier.status == COMPLETED
+                                                                       or earlier.failure != MODEL_FAILURE):
+            run = earlier  # it finished before the app could record that on the card
+        elif earlier is not None:
+            run = await self._waited(await agent.retry(earlier.id))
+        else:
+            text = f"{APPROVED_FOR_USER}\n\nTask: {task.title}\nApproved action: {escalation.description}"
+            run = await self._through_agent(RunRequest(
+                thread_id=thread_of(task), channel_source="subconscious", text=text, permission=WRITE,
+                purpose=APPROVED, task_id=task.id, escalation_id=escalation.id,
+            ))
+        if run.status != COMPLETED and run.failure == MODEL_FAILURE:
+            raise LlmUnavailable(run.error or "The reasoning model did not answer.")
         label = "agentic-v1 (approved): "
-        return _not_done(label, result, writes=False) or Outcome(ACT, _claimed(label, result), completes_task=True)
+        if run.status != COMPLETED:
+            return Outcome(FAILED, _clip(label + (run.error or f"The run ended {run.status}.")))
+        return Outcome(ACT, _run_result(label, run), completes_task=True)
+
+    async def stop_approved(self, escalation: Escalation, reason: str) -> None:
+        """Cancel the unfinished run of an approved escalation (before the agent resumes it)."""
+        for run in await self._runner().runs_for_escalation(escalation.id):
+            if run.status in UNFINISHED:
+                await self._runner().cancel(run.id, reason)
+
+    def _runner(self) -> AgentRunner:
+        if self._agent is None:
+            raise LlmUnavailable("The agent is not running, so agentic-v1 cannot be asked.")
+        return self._agent
+
+    async def _through_agent(self, request: RunRequest) -> Run:
+        return await self._waited(await self._runner().start(request))
+
+    async def _waited(self, run: Run) -> Run:
+        """``run`` once it has finished. Should the tick be superseded or the app stop meanwhile, a heartbeat
+        escalation's run is cancelled with it (its tick's row is cancelled too); an approved action's run is
+        left to finish or to resume at the next start."""
+        agent = self._runner()
+        try:
+            return await agent.wait(run.id)
+        except asyncio.CancelledError:
+            if run.purpose == ESCALATION:
+                await asyncio.shield(agent.cancel(run.id, "The tick that asked for it was superseded or stopped."))
+            raise
+
+    def _run_outcome(self, task: Task, decision: Decision, run: Run, *, label: str) -> Outcome:
+        if run.status != COMPLETED:
+            if run.failure == MODEL_FAILURE:
+                raise LlmUnavailable(run.error or "The reasoning model did not answer.")
+            return Outcome(FAILED, _clip(label + (run.error or f"The run ended {run.status}.")))
+        if task.is_write:
+            if not run.changed_something:
+                why = NO_TOOL if not run.tools_used else NO_WRITE_TOOL
+                return Outcome(FAILED, _run_result(label + why, run))
+            return Outcome(ACT, _run_result(label, run), completes_task=True)
+        action = run.recommended_action
+        if action is None:
+            return Outcome(ACT, _run_result(label, run), completes_task=True)
+        return Outcome(
+            ESCALATE, "Waiting for approval",
+            escalation=ProposedEscalation(title=task.title, description=action[:2000], priority=decision.priority),
+        )
