@@ -63,6 +63,14 @@ def failed(tier: str, problem: str, fix: str | None = None) -> TierFailed:
     return TierFailed(f"{tier_name(tier)} {problem.rstrip('. ')}; {fix}.", tier)
 
 
+def unavailable(tier: str, exc: LlmUnavailable) -> TierFailed:
+    """The tier's client gave up (down, refused, rate limited after its retries)."""
+    reason = str(exc).rstrip(". ")
+    if "HTTP 429" in reason or "rate limit" in reason.lower():
+        return failed(tier, f"failed: {reason}", "wait a minute and try again, or use a plan with higher limits")
+    return failed(tier, f"failed: {reason}")
+
+
 def missing(tier: str) -> TierFailed:
     return TierFailed(f"{tier_name(tier)} is not configured; add a {_TABLES.get(tier, '[models.*]')} table to "
                       "config.toml.", tier)
@@ -108,7 +116,7 @@ class Caller:
             raise failed(self.tier, f"refused a prompt longer than its context window ({exc})",
                          "give it a larger context window or shorten the conversation") from exc
         except LlmUnavailable as exc:
-            raise failed(self.tier, f"failed: {exc}") from exc
+            raise unavailable(self.tier, exc) from exc
         except LlmReplyError as exc:
             raise failed(self.tier, f"gave an answer that could not be read ({exc})") from exc
 
@@ -127,7 +135,7 @@ class Caller:
         except TimeoutError as exc:
             raise failed(self.tier, f"stopped answering for {sized.timeout:.0f} seconds") from exc
         except LlmUnavailable as exc:
-            raise failed(self.tier, f"failed: {exc}") from exc
+            raise unavailable(self.tier, exc) from exc
         except LlmReplyError as exc:
             raise failed(self.tier, f"gave an answer that could not be read ({exc})") from exc
         finally:
