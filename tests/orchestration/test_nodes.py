@@ -63,7 +63,8 @@ async def test_a_write_run_goes_through_every_node_once_and_writes_once(harness:
     assert entry["sequence"] == 1 and entry["run_id"] == outcome.run.id and "notes.md" in entry["event_signature"]
     assert values["world_state_diff"]["terminal_state"] == "execution_finalized"
     [history] = values["compressed_history"]
-    assert history["run_id"] == outcome.run.id and history["summary_tokens"] <= max(-(-history["trace_tokens"] // 20), 32)
+    assert history["run_id"] == outcome.run.id
+    assert history["summary_tokens"] <= max(-(-history["trace_tokens"] // 20), 32)
     assert 0.0 < values["context_utilization"] < 1.0
     assert await read_outcome(harness.journal, outcome.run.id) == ExecutionOutcome(("files_write",), None, True)
     assert harness.model.kinds().count(kinds.PLAN) == 1
@@ -149,7 +150,8 @@ async def test_garbage_plan_twice_fails_naming_the_tier_and_leaves_no_half_state
     harness.model.script = write_script()
     harness.model.script.plan_garbage = 2
     run = harness.new_run("Please write hello into notes.md")
-    with pytest.raises(AppError, match=r"^The reasoning model \(agentic-v1\) .*; try again, or set \[models.reasoning\]"):
+    plan_failed = r"^The reasoning model \(agentic-v1\) .*; try again, or set \[models.reasoning\]"
+    with pytest.raises(AppError, match=plan_failed):
         await harness.execute(run, "channel_ingestion", 1)
     assert harness.checkpointer.nodes(run.id) == ["channel_ingestion", "frontend_agent"]
     assert harness.checkpointer.values["agent_reply"] == ""

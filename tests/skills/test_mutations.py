@@ -9,8 +9,13 @@ import pytest
 
 from openhuman_desktop import events
 from openhuman_desktop.memory import MemoryStore, open_memory_store
-from openhuman_desktop.skills import MemorySkill, NotificationSkill, SkillRegistry, SubconsciousTasksSkill
-from openhuman_desktop.skills import WorkspaceFilesSkill
+from openhuman_desktop.skills import (
+    MemorySkill,
+    NotificationSkill,
+    SkillRegistry,
+    SubconsciousTasksSkill,
+    WorkspaceFilesSkill,
+)
 from openhuman_desktop.skills._args import INVALID_CALL
 from openhuman_desktop.skills.base import MUTATION_KINDS, Mutation, Tool, ToolContext
 from tests.fakes.clock import FakeClock
