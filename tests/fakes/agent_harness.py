@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from openhuman_desktop.config import AgentSettings
-from openhuman_desktop.llm import OllamaClient
+from openhuman_desktop.llm import OllamaClient, OpenAICompatClient
 from openhuman_desktop.llm.base import LlmClient
 from openhuman_desktop.llm.tokens import TokenCounter
 from openhuman_desktop.orchestration.graph import Graph, NodeContext, execute
@@ -21,7 +21,7 @@ from openhuman_desktop.skills import SkillRegistry, WorkspaceFilesSkill
 from tests.fakes.agent_model import AgentModel, AgentScript
 from tests.fakes.clock import FakeClock
 from tests.fakes.journal import MemoryJournal
-from tests.fakes.model_servers import FakeOllama
+from tests.fakes.model_servers import FakeOllama, FakeOpenAI
 
 QUICK_MODEL = "llama3.2:3b"
 REASONING_MODEL = "agentic-v1"
@@ -99,7 +99,7 @@ class Outcome:
 class AgentHarness:
     """One thread's runs through the real graph (see the module docstring)."""
 
-    def __init__(self, server: FakeOllama, workspace: Path, script: AgentScript | None = None, *,
+    def __init__(self, server: FakeOllama | FakeOpenAI, workspace: Path, script: AgentScript | None = None, *,
                  settings: AgentSettings | None = None, windows: Mapping[str, int] | None = None,
                  quick_url: str | None = None) -> None:
         self.server = server
@@ -108,8 +108,14 @@ class AgentHarness:
         self.workspace = workspace
         self.settings = settings or AgentSettings()
         self.windows = dict(windows or {"local": 8192, "reasoning": 131072})
-        self.quick_client: LlmClient | None = OllamaClient(QUICK_MODEL, quick_url or server.url, timeout=10)
-        self.reasoning_client: LlmClient | None = OllamaClient(REASONING_MODEL, server.url, timeout=10)
+        self.quick_client: LlmClient | None
+        self.reasoning_client: LlmClient | None
+        if isinstance(server, FakeOpenAI):
+            self.quick_client = OpenAICompatClient(QUICK_MODEL, quick_url or server.url, api_key_env=None, timeout=10)
+            self.reasoning_client = OpenAICompatClient(REASONING_MODEL, server.url, api_key_env=None, timeout=10)
+        else:
+            self.quick_client = OllamaClient(QUICK_MODEL, quick_url or server.url, timeout=10)
+            self.reasoning_client = OllamaClient(REASONING_MODEL, server.url, timeout=10)
         self.skills = SkillRegistry([WorkspaceFilesSkill(workspace)])
         self.tokens = TokenCounter()
         self.intent = WordIntent()
@@ -145,10 +151,11 @@ class AgentHarness:
         """A whole run from ``channel_ingestion``."""
         return await self.execute(self.new_run(text, permission=permission, purpose=purpose), "channel_ingestion", 1)
 
-    async def execute(self, run: Run, node: str, step: int) -> Outcome:
+    async def execute(self, run: Run, node: str, step: int, *, deadline: float | None = None) -> Outcome:
         pieces: list[str] = []
-        context = NodeContext(run, step, self.journal, self.clock.now() + self.settings.run_deadline_seconds,
-                              permission=run.permission, stream=pieces.append)
+        if deadline is None:
+            deadline = run.created_at + self.settings.run_deadline_seconds
+        context = NodeContext(run, step, self.journal, deadline, permission=run.permission, stream=pieces.append)
         values = await execute(self.graph(), self.checkpointer, context, self.checkpointer.values, node)
         return Outcome(values, "".join(pieces), replace(run, permission=context.permission))
 
