@@ -99,6 +99,8 @@ MAX_TITLE_CHARS = 200
 OUTCOME_STEP = 0
 OUTCOME_KEY = "outcome"
 """Where ``agent_execution`` records the run's :class:`ExecutionOutcome` (step 0 is no node's step)."""
+PERMISSION_KEY = "permission"
+"""Where pass 1 records the run's permission (step 0), so a resumed ``agent_execution`` finds it."""
 
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029]+")
 _FENCE = re.compile(r"^\s*```(?:json)?\s*(.*?)\s*```\s*$", re.S)
@@ -319,7 +321,16 @@ class _Nodes:
         if ctx.permission is None:
             await self._set_permission(ctx.run.id, permission)
             ctx.permission = permission
+        if await recorded(ctx.journal, ctx.run.id, OUTCOME_STEP, PERMISSION_KEY) is None:
+            await record(ctx.journal, ctx.run.id, OUTCOME_STEP, PERMISSION_KEY, {"permission": ctx.permission})
         return {AGENT_INSTRUCTIONS: instructions}
+
+    async def _permission(self, ctx: NodeContext) -> str:
+        """The run's permission: the context's, else what pass 1 recorded (a resumed run), else read."""
+        if ctx.permission is None:
+            known = await recorded(ctx.journal, ctx.run.id, OUTCOME_STEP, PERMISSION_KEY)
+            ctx.permission = WRITE if known is not None and known.get("permission") == WRITE else READ
+        return ctx.permission
 
     async def _instructions(self, ctx: NodeContext, values: Values, user_text: str) -> tuple[str, bool]:
         quick = self._quick_caller(ctx)
@@ -382,7 +393,7 @@ class _Nodes:
     async def agent_execution(self, ctx: NodeContext, values: Values) -> dict[str, Any]:
         """Steering, plan, sub-agents, reply, compression, timeline (see the module docstring)."""
         settings = self._settings()
-        writes = ctx.permission == WRITE
+        writes = await self._permission(ctx) == WRITE
         current = await self._steering.current()
         steering = None if current is None or current.version == 0 else {"version": current.version,
                                                                          "text": current.text}
@@ -458,7 +469,13 @@ class _Nodes:
                                   system=prompts.SUBAGENT_WRITE if writes else prompts.SUBAGENT_READ)
                 return await run_subagent(run, subtask, context)
 
-        return list(await asyncio.gather(*(one(i, s) for i, s in enumerate(subtasks))))
+        try:  # a TaskGroup: when one sub-agent fails, the others are cancelled, not left running
+            async with asyncio.TaskGroup() as group:
+                tasks = [group.create_task(one(i, s), name=f"subagent-{ctx.run.id}-{i}")
+                         for i, s in enumerate(subtasks)]
+        except BaseExceptionGroup as grouped:
+            raise grouped.exceptions[0] from None
+        return [task.result() for task in tasks]
 
     async def _reply(self, ctx: NodeContext, values: Values, reasoning: Caller, steering: Mapping[str, Any] | None,
                      traces: Sequence[SubagentTrace], writes: bool) -> str:

@@ -246,7 +246,7 @@ async def run_subagent(run: SubagentRun, subtask: Subtask, context: str = "") ->
                                   list(by_name))
             calls.append(record_)
             outcome = ("error" if record_.is_error else "ok") + (" (recorded)" if record_.replayed else "")
-            turns.append(f"call {call.name} {compact_json(call.arguments)[:500]} → {outcome}: {record_.text[:500]}")
+            turns.append(f"call {call.name} {compact_json(call.arguments)[:1000]} → {outcome}: {record_.text[:2000]}")
             history.append(_tool_message(record_, call))
             quoted.append(record_.text)
     history.append(Message("user", prompts.FINAL_ANSWER))

@@ -159,12 +159,14 @@ class AgentHarness:
         values = await execute(self.graph(), self.checkpointer, context, self.checkpointer.values, node)
         return Outcome(values, "".join(pieces), replace(run, permission=context.permission))
 
-    async def resume(self, run: Run) -> Outcome:
+    async def resume(self, run: Run, *, with_permission: bool = True) -> Outcome:
         """Go on with ``run`` from its last committed transition (as the service does after a restart): the
-        permission it recorded, the node that was next, the step after the last."""
+        permission it recorded (unless ``with_permission`` is False), the node that was next, the step after
+        the last."""
         mine = [c for c in self.checkpointer.commits if c.run_id == run.id]
         recorded = [p for r, p in self.permissions if r == run.id]
-        run = replace(run, permission=recorded[-1] if recorded else run.permission)
+        if with_permission:
+            run = replace(run, permission=recorded[-1] if recorded else run.permission)
         if not mine:
             return await self.execute(run, "channel_ingestion", 1)
         last = mine[-1]

@@ -171,3 +171,14 @@ async def test_a_kill_in_pass_two_does_not_run_execution_again(harness: AgentHar
     assert outcome.values["channel_response"].startswith("Answer: ")
     assert (harness.workspace / "log.md").read_text() == "x"
     assert harness.permissions == [(run_id, WRITE)]
+
+
+async def test_a_resumed_execution_keeps_the_write_permission_pass_one_decided(harness: AgentHarness) -> None:
+    harness.model.script = append_script()
+    harness.journal.kill_before_finish.add("plan")
+    run = harness.new_run("append x to log.md")
+    with pytest.raises(Killed):
+        await harness.execute(run, "channel_ingestion", 1)
+    await harness.resume(run, with_permission=False)  # the context starts without it
+    assert (harness.workspace / "log.md").read_text() == "x"
+    assert "files_append" in harness.model.of(kinds.SUBAGENT)[-1].tools
