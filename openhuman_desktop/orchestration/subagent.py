@@ -9,10 +9,11 @@ and has no result is settled by observing the target again (see :func:`_settle`)
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Awaitable, Callable, Coroutine, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -138,6 +139,19 @@ async def _run_tool(tool: Tool, arguments: Mapping[str, Any], context: ToolConte
         return ToolResult(f"The tool {tool.name!r} failed: {type(exc).__name__}.", is_error=True)
 
 
+async def _unstoppable(work: Coroutine[Any, Any, ToolResult],
+                       on_cancel: Callable[[ToolResult], Awaitable[object]]) -> ToolResult:
+    """``work``'s result; cancelled meanwhile (a sibling sub-agent failed, the run was stopped), the write
+    still finishes and ``on_cancel`` records its result before the cancellation goes on: a write that
+    happened is never left without its result (a resumed run would otherwise have to guess)."""
+    task = asyncio.ensure_future(work)
+    try:
+        return await asyncio.shield(task)
+    except asyncio.CancelledError:
+        await on_cancel(await task)
+        raise
+
+
 async def _settle(run: SubagentRun, key: str, tool: Tool, arguments: Mapping[str, Any],
                   intent: Mapping[str, Any]) -> CallRecord | None:
     """A write call that had begun and has no result: unchanged target → None (run it now); changed → a
@@ -190,7 +204,10 @@ async def _call(run: SubagentRun, key: str, call: ToolCall, tool: Tool | None, n
             fingerprint = await tool.observe(call.arguments) if tool.observe is not None else None
             await run.journal.begin(run.run_id, run.step, key, {"tool": tool.name, "arguments": dict(call.arguments),
                                                                 "fingerprint": fingerprint})
-        result = await _run_tool(tool, call.arguments, ToolContext(run.run_id, run.step, key, run.writes_allowed))
+        result = await _unstoppable(_run_tool(tool, call.arguments,
+                                              ToolContext(run.run_id, run.step, key, run.writes_allowed)),
+                                    lambda done: run.journal.finish(run.run_id, run.step, key, _result_json(done),
+                                                                    done.mutations))
         timeline = await run.journal.finish(run.run_id, run.step, key, _result_json(result), result.mutations)
         return CallRecord(key, call.name, dict(call.arguments), result.text, result.is_error, True,
                           timeline=timeline)

@@ -20,7 +20,7 @@ from openhuman_desktop.orchestration.state import Values, apply, initial_values
 from openhuman_desktop.skills import SkillRegistry, WorkspaceFilesSkill
 from tests.fakes.agent_model import AgentModel, AgentScript
 from tests.fakes.clock import FakeClock
-from tests.fakes.journal import MemoryJournal
+from tests.fakes.journal import Killed, MemoryJournal
 from tests.fakes.model_servers import FakeOllama, FakeOpenAI
 
 QUICK_MODEL = "llama3.2:3b"
@@ -78,9 +78,15 @@ class MemoryCheckpointer:
 
     values: Values = field(default_factory=initial_values)
     commits: list[Commit] = field(default_factory=list)
+    kill_before: set[int] = field(default_factory=set)
+    """Commit numbers (1-based) that raise ``Killed`` once instead of committing (the node ran, lost)."""
 
     async def commit(self, run_id: str, thread_id: str, step: int, node: str, update: Mapping[str, Any],
                      next_node: str | None) -> int:
+        number = len(self.commits) + 1
+        if number in self.kill_before:
+            self.kill_before.discard(number)
+            raise Killed(f"killed before commit {number} ({node})")
         self.values = apply(self.values, update)
         self.commits.append(Commit(run_id, step, node, dict(update), next_node))
         return len(self.commits)

@@ -7,6 +7,8 @@ from collections.abc import AsyncIterator, Sequence
 from pathlib import Path
 from typing import Any
 
+import random
+
 import pytest
 
 from openhuman_desktop.llm.base import ToolSpec
@@ -182,3 +184,56 @@ async def test_a_resumed_execution_keeps_the_write_permission_pass_one_decided(h
     await harness.resume(run, with_permission=False)  # the context starts without it
     assert (harness.workspace / "log.md").read_text() == "x"
     assert "files_append" in harness.model.of(kinds.SUBAGENT)[-1].tools
+
+
+async def finish_despite_kills(harness: AgentHarness, text: str) -> str:
+    run = harness.new_run(text)
+    try:
+        await harness.execute(run, "channel_ingestion", 1)
+    except Killed:
+        for _attempt in range(10):
+            try:
+                await harness.resume(run)
+                break
+            except Killed:
+                continue
+    return run.id
+
+
+async def test_kills_at_random_points_never_repeat_a_write_and_the_run_completes(
+    server: FakeOllama, tmp_path: Path
+) -> None:
+    script = AgentScript(
+        subtasks=[("Add", "Append x to log.md"), ("Note", "Write y to note.md")],
+        steps={"Add": [call("files_append", path="log.md", text="x"), say("Appended.")],
+               "Note": [call("files_list"), call("files_append", path="note.md", text="y"), say("Noted.")]},
+        reply="Appended x and y.")
+    clean = AgentHarness(server, tmp_path / "clean", script)
+    (tmp_path / "clean").mkdir()
+    await finish_despite_kills(clean, "append x and y")
+    await clean.aclose()
+    begun = sorted({key for op, _r, _s, key in clean.journal.ops if op == "begin"})
+    finished = sorted({key for op, _r, _s, key in clean.journal.ops if op == "finish"})
+    points = ([("begin", key) for key in begun] + [("finish", key) for key in finished]
+              + [("commit", str(n)) for n in range(1, 6)])
+    rng = random.Random(11)
+    scenarios = [[point] for point in points] + [rng.sample(points, 2) for _ in range(30)]
+    assert len(scenarios) >= 50
+    for number, kills in enumerate(scenarios):
+        workspace = tmp_path / f"w{number}"
+        workspace.mkdir()
+        harness = AgentHarness(server, workspace, AgentScript(**vars(script)))
+        for phase, key in kills:
+            {"begin": harness.journal.kill_after_begin, "finish": harness.journal.kill_before_finish}.get(
+                phase, set()).add(key)
+            if phase == "commit":
+                harness.checkpointer.kill_before.add(int(key))
+        try:
+            run_id = await finish_despite_kills(harness, "append x and y")
+        finally:
+            await harness.aclose()
+        assert harness.checkpointer.nodes(run_id)[-1] == "context_manager_hook", kills
+        assert (workspace / "log.md").read_text() == "x", kills
+        assert (workspace / "note.md").read_text() == "y", kills
+        assert [entry.sequence for entry in harness.journal.timeline] == [1, 2], kills
+        assert len(harness.checkpointer.values["world_state_diff"]["evolution_timeline"]) == 2, kills
