@@ -3,11 +3,10 @@ new; a write that had begun and has no result is settled by observing its target
 
 from __future__ import annotations
 
+import random
 from collections.abc import AsyncIterator, Sequence
 from pathlib import Path
 from typing import Any
-
-import random
 
 import pytest
 
