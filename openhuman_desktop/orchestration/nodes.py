@@ -30,6 +30,7 @@ from openhuman_desktop.orchestration._calls import (
     REASONING,
     AgentError,
     Caller,
+    DeadlinePassed,
     TierFailed,
     TokenCount,
     caller,
@@ -83,6 +84,9 @@ from openhuman_desktop.orchestration.state import (
 )
 from openhuman_desktop.orchestration.subagent import SubagentRun, SubagentTrace, Subtask, run_subagent
 from openhuman_desktop.skills.base import SkillRegistry, Tool
+
+__all__ = ["OUTCOME_KEY", "OUTCOME_STEP", "PERMISSION_KEY", "AgentError", "DeadlinePassed", "ExecutionOutcome",
+           "TierFailed", "TokenCount", "build_graph", "normalise", "parse_plan", "plan_schema", "read_outcome"]
 
 log = logging.getLogger(__name__)
 
