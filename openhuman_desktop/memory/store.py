@@ -286,6 +286,15 @@ class MemoryStore:
         row = await self._db.fetchone("SELECT count(*) FROM memories")
         return int(row[0]) if row else 0
 
+    async def count_text(self, text: object) -> int:
+        """How many memories hold exactly ``text`` (trimmed as :meth:`add` would store it).
+
+        Raises:
+            InvalidInput: a text :meth:`add` would refuse.
+        """
+        row = await self._db.fetchone("SELECT count(*) FROM memories WHERE text = ?", (clean_text(text),))
+        return int(row[0]) if row else 0
+
     async def remove(self, memory_id: str) -> None:
         """Forget one memory.
 

@@ -11,6 +11,10 @@ from openhuman_desktop.llm.base import ToolSpec
 from openhuman_desktop.skills.base import Tool, ToolContext, ToolResult
 
 ToolRun = Callable[[dict[str, Any]], Awaitable[ToolResult]]
+CheckedObserve = Callable[[dict[str, Any]], Awaitable[str | None]]
+
+INVALID_CALL = "invalid arguments"
+"""The fingerprint of a call whose arguments are refused: such a call never changes anything."""
 
 def _check_value(name: str, schema: Mapping[str, Any], value: Any) -> Any:
     kind = schema.get("type")
@@ -80,9 +84,13 @@ def error_result(exc: InvalidInput) -> ToolResult:
     return ToolResult(f"Invalid {exc.param}: {exc.problem}.", is_error=True)
 
 
-def checked_tool(spec: ToolSpec, *, writes: bool, run: ToolRun) -> Tool:
+def checked_tool(spec: ToolSpec, *, writes: bool, run: ToolRun, observe: CheckedObserve | None = None) -> Tool:
     """A :class:`Tool` whose ``run`` checks its arguments against ``spec.parameters`` first, and turns
-    user-facing errors (invalid input, store unavailable …) into error results instead of exceptions."""
+    user-facing errors (invalid input, store unavailable …) into error results instead of exceptions.
+
+    ``observe`` (write tools) gets the checked arguments too; arguments it would refuse observe as
+    :data:`INVALID_CALL`, and a user-facing error while looking becomes ``"unobservable: <why>"``.
+    """
 
     async def call(arguments: Mapping[str, Any], context: ToolContext) -> ToolResult:
         try:
@@ -96,7 +104,23 @@ def checked_tool(spec: ToolSpec, *, writes: bool, run: ToolRun) -> Tool:
         except UserFacingError as exc:
             return ToolResult(str(exc), is_error=True)
 
-    return Tool(spec=spec, writes=writes, run=call)
+    if observe is None:
+        return Tool(spec=spec, writes=writes, run=call)
+    look = observe
+
+    async def observed(arguments: Mapping[str, Any]) -> str | None:
+        try:
+            checked = check_arguments(spec.parameters, arguments)
+        except InvalidInput:
+            return INVALID_CALL
+        try:
+            return await look(checked)
+        except InvalidInput:
+            return INVALID_CALL
+        except UserFacingError as exc:
+            return f"unobservable: {exc}"
+
+    return Tool(spec=spec, writes=writes, run=call, observe=observed)
 
 
 def object_schema(properties: Mapping[str, Any], required: Sequence[str] = ()) -> dict[str, Any]:

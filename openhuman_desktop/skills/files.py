@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import codecs
 import contextlib
+import hashlib
 import heapq
 import logging
 import os
@@ -18,7 +19,7 @@ from openhuman_desktop.errors import UserFacingError
 from openhuman_desktop.llm.base import ToolSpec
 from openhuman_desktop.skills import _dirfd
 from openhuman_desktop.skills._args import checked_tool, object_schema
-from openhuman_desktop.skills.base import CONNECTED, ERROR, SkillHealth, SkillSetting, Tool, ToolResult
+from openhuman_desktop.skills.base import CONNECTED, ERROR, Mutation, SkillHealth, SkillSetting, Tool, ToolResult
 
 log = logging.getLogger(__name__)
 
@@ -167,8 +168,8 @@ class WorkspaceFilesSkill:
         self._tools = (
             checked_tool(LIST_SPEC, writes=False, run=self._list),
             checked_tool(READ_SPEC, writes=False, run=self._read),
-            checked_tool(WRITE_SPEC, writes=True, run=self._write),
-            checked_tool(APPEND_SPEC, writes=True, run=self._append),
+            checked_tool(WRITE_SPEC, writes=True, run=self._write, observe=self._observe),
+            checked_tool(APPEND_SPEC, writes=True, run=self._append, observe=self._observe),
         )
 
     @property
@@ -349,12 +350,41 @@ class WorkspaceFilesSkill:
     async def _append(self, args: dict[str, Any]) -> ToolResult:
         return await asyncio.to_thread(self._write_sync, args["path"], args["text"], True)
 
+    async def _observe(self, args: dict[str, Any]) -> str:
+        """The target file as a write would find it: ``absent``, or its size and sha256 (for the journal)."""
+        return await asyncio.to_thread(self._observe_sync, args["path"])
+
+    def _observe_sync(self, raw: str) -> str:
+        with self._opened(raw, for_write=True) as (opened, _display):
+            try:
+                fd = opened.file(os.O_RDONLY)
+            except FileNotFoundError:
+                return "absent"
+            except (_dirfd.PathChangedError, _dirfd.InTheWayError, IsADirectoryError, NotADirectoryError):
+                return "in the way"
+            except OSError as exc:
+                return f"unreadable: {exc.strerror}"
+            digest = hashlib.sha256()
+            size = 0
+            with _dirfd.closing(fd):
+                try:
+                    while chunk := os.read(fd, 1 << 20):
+                        digest.update(chunk)
+                        size += len(chunk)
+                except OSError as exc:
+                    return f"unreadable: {exc.strerror}"
+        return f"{size} bytes sha256:{digest.hexdigest()}"
+
     def _write_sync(self, raw: str, text: str, append: bool) -> ToolResult:
         data = text.encode("utf-8", errors="replace")  # lone surrogates from JSON must not crash the write
         with self._opened(raw, for_write=True) as (opened, display):
             try:
                 # No O_TRUNC before fstat: truncating is only for regular files with one name.
-                fd = opened.file(os.O_WRONLY | os.O_CREAT | (os.O_APPEND if append else 0), create=True)
+                flags = os.O_WRONLY | os.O_CREAT | (os.O_APPEND if append else 0)
+                try:  # O_EXCL first: whether this call created the file goes into its mutation
+                    fd, existed = opened.file(flags | os.O_EXCL, create=True), False
+                except FileExistsError:
+                    fd, existed = opened.file(flags, create=True), True
             except _dirfd.PathChangedError as exc:
                 raise _changed(display, "written") from exc
             except (IsADirectoryError, NotADirectoryError, _dirfd.InTheWayError):
@@ -373,18 +403,24 @@ class WorkspaceFilesSkill:
                             f"{display!r} has other names too (hard links, perhaps to a file outside the "
                             "workspace folder); it cannot be written.", is_error=True,
                         )
+                    before = info.st_size
                     if not append:
                         os.ftruncate(fd, 0)
                     view = memoryview(data)
                     while view:
                         written = os.write(fd, view)
                         view = view[written:]
+                    after = os.fstat(fd).st_size
                 except OSError as exc:
                     return ToolResult(f"Could not write {display!r}: {exc.strerror}.", is_error=True)
         log.info("files skill: %s %d bytes %s %s", "appended" if append else "wrote", len(data),
                  "to" if append else "into", display)
         verb = "Appended" if append else "Wrote"
-        return ToolResult(f"{verb} {len(text):,} characters {'to' if append else 'into'} {display!r}.")
+        summary = (f"appended {_size_text(len(data))}" if append
+                   else f"{'replaced with' if existed else 'created with'} {_size_text(len(data))}")
+        mutation = Mutation("file_written", display, summary, before if existed else None, after)
+        return ToolResult(f"{verb} {len(text):,} characters {'to' if append else 'into'} {display!r}.",
+                          mutations=(mutation,))
 
 
 _UNSUPPORTED = "The files tool needs a system that can open files relative to a folder (Linux, macOS, BSD)."

@@ -13,7 +13,7 @@ from openhuman_desktop.events import EventBus
 from openhuman_desktop.llm.base import ToolSpec
 from openhuman_desktop.memory.store import MAX_TEXT_CHARS, Memory, MemoryStore
 from openhuman_desktop.skills._args import checked_tool, object_schema
-from openhuman_desktop.skills.base import CONNECTED, ERROR, SkillHealth, SkillSetting, Tool, ToolResult
+from openhuman_desktop.skills.base import CONNECTED, ERROR, Mutation, SkillHealth, SkillSetting, Tool, ToolResult
 
 log = logging.getLogger(__name__)
 
@@ -72,7 +72,7 @@ class MemorySkill:
         self._tools = (
             checked_tool(SEARCH_SPEC, writes=False, run=self._search),
             checked_tool(LIST_SPEC, writes=False, run=self._list),
-            checked_tool(ADD_SPEC, writes=True, run=self._add),
+            checked_tool(ADD_SPEC, writes=True, run=self._add, observe=self._observe),
         )
 
     def tools(self) -> Sequence[Tool]:
@@ -107,4 +107,9 @@ class MemorySkill:
         log.info("memory %s stored by the assistant", memory.id)
         if self._bus is not None:
             self._bus.publish(events.MemoryAdded(memory))
-        return ToolResult(f"Stored memory {memory.id}.")
+        mutation = Mutation("memory_stored", memory.id, f"stored a note of {len(memory.text):,} characters")
+        return ToolResult(f"Stored memory {memory.id}.", mutations=(mutation,))
+
+    async def _observe(self, args: dict[str, Any]) -> str:
+        """How many memories hold exactly this text (a stored call adds one)."""
+        return f"{await self._store.count_text(args['text'])} with this text"

@@ -9,7 +9,7 @@ from openhuman_desktop import events
 from openhuman_desktop.errors import InvalidInput
 from openhuman_desktop.llm.base import ToolSpec
 from openhuman_desktop.skills._args import checked_tool, object_schema
-from openhuman_desktop.skills.base import CONNECTED, SkillHealth, SkillSetting, Tool, ToolResult
+from openhuman_desktop.skills.base import CONNECTED, Mutation, SkillHealth, SkillSetting, Tool, ToolResult
 
 MAX_TITLE_CHARS = 200
 MAX_BODY_CHARS = 2_000
@@ -52,4 +52,6 @@ class NotificationSkill:
         if not title:
             raise InvalidInput("title", "must not be blank")
         self._bus.publish(events.Notified(title, args["body"].strip()))
-        return ToolResult(f"The user was notified: {title!r}.")
+        # No observe: a notification leaves nothing to look at, so an interrupted one is never sent twice.
+        mutation = Mutation("message_sent", "desktop notification", f"notified the user: {title[:80]!r}")
+        return ToolResult(f"The user was notified: {title!r}.", mutations=(mutation,))

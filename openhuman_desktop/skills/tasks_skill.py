@@ -8,7 +8,7 @@ from typing import Any
 
 from openhuman_desktop.llm.base import ToolSpec
 from openhuman_desktop.skills._args import checked_tool, object_schema
-from openhuman_desktop.skills.base import CONNECTED, SkillHealth, SkillSetting, Tool, ToolResult
+from openhuman_desktop.skills.base import CONNECTED, Mutation, SkillHealth, SkillSetting, Tool, ToolResult
 from openhuman_desktop.store.records import Task
 
 ListTasks = Callable[[], Awaitable[list[Task]]]
@@ -64,7 +64,7 @@ class SubconsciousTasksSkill:
         self._add_task = add_task
         self._tools = (
             checked_tool(LIST_SPEC, writes=False, run=self._list),
-            checked_tool(ADD_SPEC, writes=True, run=self._add),
+            checked_tool(ADD_SPEC, writes=True, run=self._add, observe=self._observe),
         )
 
     def tools(self) -> Sequence[Tool]:
@@ -85,9 +85,17 @@ class SubconsciousTasksSkill:
             lines.append(f"… and {len(tasks) - MAX_LISTED} more.")
         return ToolResult("\n".join(lines))
 
+    async def _observe(self, args: dict[str, Any]) -> str:
+        """How many tasks have exactly this title (an added task makes one more)."""
+        title = args["title"].strip()
+        return f"{sum(1 for task in await self._list_tasks() if task.title.strip() == title)} with this title"
+
     async def _add(self, args: dict[str, Any]) -> ToolResult:
         task = await self._add_task(args["title"], args["recurrence"])
+        mutations = (Mutation("task_created", task.id, f"added task {task.title[:80]!r} ({task.recurrence})"),)
         if task.intent == "read":
             return ToolResult(f"Added task {task.id}: {task.title!r} ({task.recurrence}). It was added as "
-                              "read-only until the user confirms it: it gets no write tools before that.")
-        return ToolResult(f"Added task {task.id}: {task.title!r} ({task.recurrence}, {task.intent} intent).")
+                              "read-only until the user confirms it: it gets no write tools before that.",
+                              mutations=mutations)
+        return ToolResult(f"Added task {task.id}: {task.title!r} ({task.recurrence}, {task.intent} intent).",
+                          mutations=mutations)

@@ -27,6 +27,7 @@ from openhuman_desktop.orchestration.ports import (
     Run,
     RunRequest,
 )
+from openhuman_desktop.orchestration.recommend import recommended_action
 from openhuman_desktop.orchestration.tool_loop import MAX_ANSWER_TOKENS
 from openhuman_desktop.skills.base import SkillRegistry, Tool
 from openhuman_desktop.store import Escalation, Task
@@ -45,7 +46,6 @@ log = logging.getLogger(__name__)
 
 FAILED = "failed"
 
-RECOMMENDED = re.compile(r"^\s*(?:[*_#>-]+\s*)?RECOMMENDED ACTION:\s*(.+?)\s*$", re.MULTILINE)
 MAX_RESULT = 4_000
 
 _IDENTITY = (
@@ -70,14 +70,6 @@ ACT_FOR_USER = ("The user asked for this task, including the changes it implies:
 APPROVED_FOR_USER = ("The user approved the recommended action below for their task: carry out exactly this "
                      "action with the tools, nothing more, then summarise what you did in a few sentences.")
 
-# What a model writes after "RECOMMENDED ACTION:" when it copies an instruction (this one or the old
-# template "<the action, specific enough to carry out>") or means "nothing".
-_PLACEHOLDERS = ("<", "specific enough to carry out", "says exactly what to change", "which file or message",
-                 "what to put in it", "one concrete change", "describe the")
-_PLACEHOLDER_START = re.compile(r"^(the|an|your)\s+(recommended\s+)?action\b", re.I)
-_NOTHING = re.compile(r"^(none|n/?a|nothing|no action( is)?( needed| required| necessary)?|no change( needed)?|"
-                      r"not needed|-+)[.!]?$", re.I)
-
 NO_TOOL = "The model answered without using a tool, so nothing was changed: "
 NO_WRITE_TOOL = "The model used no tool that changes anything, so nothing was changed: "
 WRITES_FAILED = "Every change the model tried failed, so nothing was changed: "
@@ -94,24 +86,6 @@ _OPTIONAL_SECTIONS = (
     ("Skill health", re.compile(r"\b(skills?|connect\w*|disconnect\w*|health|errors?|status)\b", re.I)),
     ("Model health", re.compile(r"\b(models?|ollama|llm|health|system|connect\w*|status)\b", re.I)),
 )
-
-
-def recommended_action(text: str) -> str | None:
-    """The action after the first ``RECOMMENDED ACTION:`` line, if any and if it is a real one.
-
-    A placeholder (the instruction echoed back, ``<…>``, "the action") or "none" is no action.
-    """
-    match = RECOMMENDED.search(text)
-    if not match:
-        return None
-    action = match.group(1).strip().strip("*_ ").strip()
-    if not action or _NOTHING.match(action):
-        return None
-    lowered = action.lower()
-    if any(marker in lowered for marker in _PLACEHOLDERS) or _PLACEHOLDER_START.match(action):
-        log.info("a placeholder recommendation was ignored")
-        return None
-    return action
 
 
 REPORT_CUT = "\n[… the report was cut here to fit the model's context window]"

@@ -1,0 +1,556 @@
+"""The agent's four nodes (CONTRACT §8) and ``build_graph``, wired from injected parts.
+
+Every model answer and tool call of a node is recorded in the run's step journal, so a node re-run after a
+kill replays what was recorded and only asks or does what is new. The quick tier being down does not fail a
+run: pass 1 then hands the user's own words to the reasoning model as the instructions, and pass 2 delivers
+the reasoning model's reply as it is (both logged). The reasoning tier being down fails the run with one
+sentence that names it and the fix.
+
+What the service puts on the Run (tools used, the recommended action, whether something changed) is
+recorded by ``agent_execution`` in the journal under step :data:`OUTCOME_STEP`, key :data:`OUTCOME_KEY`;
+:func:`read_outcome` reads it (also for a run resumed after a restart).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import re
+from collections.abc import Awaitable, Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from openhuman_desktop.clock import Clock
+from openhuman_desktop.config import AgentSettings
+from openhuman_desktop.llm.base import ChatRequest, LlmClient, Message
+from openhuman_desktop.orchestration import prompts
+from openhuman_desktop.orchestration._calls import (
+    QUICK,
+    REASONING,
+    AgentError,
+    Caller,
+    DeadlinePassed,
+    TierFailed,
+    TokenCount,
+    caller,
+    failed,
+    record,
+    recorded,
+)
+from openhuman_desktop.orchestration.compression import compress
+from openhuman_desktop.orchestration.context import choose as choose_eviction
+from openhuman_desktop.orchestration.context import (
+    evicted_text,
+    eviction_update,
+    map_reduce,
+    measure,
+    share,
+    summary_request,
+)
+from openhuman_desktop.orchestration.graph import (
+    AGENT_EXECUTION,
+    CHANNEL_INGESTION,
+    CONTEXT_MANAGER_HOOK,
+    FRONTEND_AGENT,
+    Graph,
+    NodeContext,
+)
+from openhuman_desktop.orchestration.ports import (
+    CHAT,
+    READ,
+    WRITE,
+    CardRaiser,
+    EvictionSink,
+    IntentJudge,
+    SteeringSource,
+    StepJournal,
+)
+from openhuman_desktop.orchestration.recommend import recommended_action
+from openhuman_desktop.orchestration.state import (
+    AGENT_INSTRUCTIONS,
+    AGENT_REPLY,
+    CHANNEL_RESPONSE,
+    CHANNEL_SOURCE,
+    COMPRESSED_HISTORY,
+    CONTEXT_UTILIZATION,
+    MESSAGES,
+    RAW_CHANNEL_PAYLOAD,
+    SUBCONSCIOUS_STEERING,
+    TIMELINE,
+    WORLD_STATE_DIFF,
+    Values,
+    apply,
+)
+from openhuman_desktop.orchestration.subagent import SubagentRun, SubagentTrace, Subtask, run_subagent
+from openhuman_desktop.skills.base import SkillRegistry, Tool
+
+__all__ = ["OUTCOME_KEY", "OUTCOME_STEP", "PERMISSION_KEY", "AgentError", "DeadlinePassed", "ExecutionOutcome",
+           "TierFailed", "TokenCount", "build_graph", "normalise", "parse_plan", "plan_schema", "read_outcome"]
+
+log = logging.getLogger(__name__)
+
+MAX_INPUT_CHARS = 16_000
+INPUT_CUT = "\n[… the message was cut here at 16,000 characters]"
+RECENT_MESSAGES = 6
+RECENT_CHARS = 1_500
+PASS1_TOKENS = 256
+PASS2_TOKENS = 1_024
+PLAN_TOKENS = 512
+REPLY_TOKENS = 1_024
+MAX_INSTRUCTIONS_CHARS = 4_000
+MAX_TITLE_CHARS = 200
+OUTCOME_STEP = 0
+OUTCOME_KEY = "outcome"
+"""Where ``agent_execution`` records the run's :class:`ExecutionOutcome` (step 0 is no node's step)."""
+PERMISSION_KEY = "permission"
+"""Where pass 1 records the run's permission (step 0), so a resumed ``agent_execution`` finds it."""
+
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029]+")
+_FENCE = re.compile(r"^\s*```(?:json)?\s*(.*?)\s*```\s*$", re.S)
+
+
+def normalise(text: str) -> str:
+    """An inbound message as the state keeps it: control characters as one space, stripped, capped."""
+    clean = _CONTROL.sub(" ", text.replace("\r\n", "\n").replace("\r", "\n")).strip()
+    return clean if len(clean) <= MAX_INPUT_CHARS else clean[:MAX_INPUT_CHARS] + INPUT_CUT
+
+
+@dataclass(frozen=True)
+class ExecutionOutcome:
+    """What a run's ``agent_execution`` did, for the Run: the tools it used, the ``RECOMMENDED ACTION:`` of an
+    analysis-only reply, and whether a write took effect."""
+
+    tools_used: tuple[str, ...] = ()
+    recommended_action: str | None = None
+    changed_something: bool = False
+
+    def to_json(self) -> dict[str, Any]:
+        return {"tools_used": list(self.tools_used), "recommended_action": self.recommended_action,
+                "changed_something": self.changed_something}
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> ExecutionOutcome:
+        action = data.get("recommended_action")
+        return cls(tuple(str(name) for name in data.get("tools_used") or ()),
+                   action if isinstance(action, str) else None, bool(data.get("changed_something")))
+
+
+async def read_outcome(journal: StepJournal, run_id: str) -> ExecutionOutcome | None:
+    """The run's outcome as ``agent_execution`` recorded it, or None (it has not finished that node)."""
+    entry = await journal.get(run_id, OUTCOME_STEP, OUTCOME_KEY)
+    return None if entry is None or entry.result is None else ExecutionOutcome.from_json(entry.result)
+
+
+PLAN_SCHEMA_ITEM = {
+    "type": "object",
+    "properties": {"title": {"type": "string"}, "instructions": {"type": "string"}},
+    "required": ["title", "instructions"],
+}
+
+
+def plan_schema(max_subagents: int) -> dict[str, Any]:
+    """The JSON schema of a plan: ``{"subtasks": [{"title", "instructions"}]}``, at most ``max_subagents``."""
+    return {"type": "object", "properties": {"subtasks": {"type": "array", "items": PLAN_SCHEMA_ITEM,
+                                                          "maxItems": max_subagents}},
+            "required": ["subtasks"]}
+
+
+class PlanError(ValueError):
+    """A plan answer that is not the plan's JSON (``str()`` says what is wrong, for the repair prompt)."""
+
+
+def parse_plan(content: str, max_subagents: int) -> list[Subtask]:
+    """The sub-tasks of a plan answer (extra ones beyond ``max_subagents`` dropped).
+
+    Raises:
+        PlanError: not JSON, not an object with a ``subtasks`` list, or an item without a title/instructions.
+    """
+    text = content.strip()
+    fenced = _FENCE.match(text)
+    if fenced:
+        text = fenced.group(1)
+    try:
+        data = json.loads(text)
+    except ValueError as exc:
+        raise PlanError("it is not valid JSON") from exc
+    if not isinstance(data, dict) or not isinstance(data.get("subtasks"), list):
+        raise PlanError('it has no "subtasks" list')
+    subtasks = []
+    for number, item in enumerate(data["subtasks"], 1):
+        if not isinstance(item, dict):
+            raise PlanError(f"sub-task {number} is not an object")
+        title, instructions = item.get("title"), item.get("instructions")
+        if not isinstance(instructions, str) or not instructions.strip():
+            raise PlanError(f'sub-task {number} has no "instructions" text')
+        if not isinstance(title, str) or not title.strip():
+            title = instructions
+        subtasks.append(Subtask(" ".join(title.split())[:MAX_TITLE_CHARS],
+                                instructions.strip()[:MAX_INSTRUCTIONS_CHARS]))
+    if len(subtasks) > max_subagents:
+        log.info("the plan had %d sub-tasks; the first %d are kept", len(subtasks), max_subagents)
+    return subtasks[:max_subagents]
+
+
+def _recent(values: Mapping[str, Any], *, skip_last: bool) -> str:
+    messages = list(values.get(MESSAGES) or [])
+    if skip_last and messages:
+        messages = messages[:-1]
+    lines = []
+    for message in messages[-RECENT_MESSAGES:]:
+        if isinstance(message, Mapping):
+            content = str(message.get("content", ""))
+            content = content if len(content) <= RECENT_CHARS else content[:RECENT_CHARS] + " […]"
+            lines.append(f"{message.get('role', '?')}: {content}")
+    return f"{prompts.CONVERSATION_INTRO}\n" + "\n".join(lines) + "\n\n" if lines else ""
+
+
+def _steering_block(steering: Mapping[str, Any] | None) -> str:
+    if not steering or not str(steering.get("text", "")).strip():
+        return ""
+    return f"{prompts.STEERING_INTRO}\n{steering['text']}\n\n"
+
+
+def _tools_block(tools: Sequence[Tool]) -> str:
+    listed = "\n".join(f"- {tool.name}: {tool.spec.description}" for tool in tools) or "- (none)"
+    return f"Tools the sub-agents have:\n{listed}\n\n"
+
+
+def _results_block(traces: Sequence[SubagentTrace]) -> str:
+    if not traces:
+        return "There were no sub-tasks (nothing needed a tool).\n"
+    parts = [prompts.RESULTS_INTRO]
+    for trace in traces:
+        ran = ", ".join(f"{c.name} ({'error' if c.is_error else 'ok'})" for c in trace.calls) or "none"
+        part = f"### {trace.index + 1}. {trace.subtask.title}\n{trace.text or '(no answer)'}\nTool calls: {ran}"
+        if trace.unexecuted:
+            part += f"\nAsked for but not carried out: {', '.join(trace.unexecuted)}"
+        parts.append(part)
+    return "\n\n".join(parts) + "\n"
+
+
+def build_graph(*, quick: Callable[[], LlmClient | None], reasoning: Callable[[], LlmClient | None],
+                window: Callable[[str], int], skills: SkillRegistry, tokens: TokenCount, intent: IntentJudge,
+                steering: SteeringSource, cards: CardRaiser, evictions: EvictionSink,
+                settings: Callable[[], AgentSettings], set_permission: Callable[[str, str], Awaitable[None]],
+                clock: Clock) -> Graph:
+    """The agent's graph: ``channel_ingestion`` → ``frontend_agent`` → ``agent_execution`` → ``frontend_agent``
+    → ``context_manager_hook``, each node a closure over the parts given here.
+
+    Args:
+        quick / reasoning: the current client of each tier (None: not configured).
+        window: a tier's context window in tokens (tiers ``"local"``, ``"reasoning"``).
+        skills: the tools; a read run's sub-agents get only the read-only ones.
+        tokens: the product's token counter (compression bound, context measurement).
+        intent: whether the user's own words ask for a write (when the caller did not fix the permission).
+        steering: the current steering directive.
+        cards: raises the approval card of a chat run's ``RECOMMENDED ACTION:``.
+        evictions: long-term memory for what the context hook evicts.
+        settings: ``[agent]`` (read at each node, so live changes apply).
+        set_permission: records the permission the front-end agent decided on the Run.
+        clock: wall time (the run's deadline is on it).
+    """
+    nodes = _Nodes(quick, reasoning, window, skills, tokens, intent, steering, cards, evictions, settings,
+                   set_permission, clock)
+    return Graph(
+        nodes={CHANNEL_INGESTION: nodes.channel_ingestion, FRONTEND_AGENT: nodes.frontend_agent,
+               AGENT_EXECUTION: nodes.agent_execution, CONTEXT_MANAGER_HOOK: nodes.context_manager_hook},
+        step_limit=settings().step_limit,
+    )
+
+
+class _Nodes:
+    """The four nodes over the injected parts (see :func:`build_graph`)."""
+
+    def __init__(self, quick: Callable[[], LlmClient | None], reasoning: Callable[[], LlmClient | None],
+                 window: Callable[[str], int], skills: SkillRegistry, tokens: TokenCount, intent: IntentJudge,
+                 steering: SteeringSource, cards: CardRaiser, evictions: EvictionSink,
+                 settings: Callable[[], AgentSettings], set_permission: Callable[[str, str], Awaitable[None]],
+                 clock: Clock) -> None:
+        self._quick = quick
+        self._reasoning = reasoning
+        self._window = window
+        self._skills = skills
+        self._tokens = tokens
+        self._intent = intent
+        self._steering = steering
+        self._cards = cards
+        self._evictions = evictions
+        self._settings = settings
+        self._set_permission = set_permission
+        self._clock = clock
+
+    def _caller(self, tier: str, ctx: NodeContext) -> Caller:
+        get = self._quick if tier == QUICK else self._reasoning
+        return caller(tier, get, self._clock, ctx.deadline, self._settings().model_timeout_seconds)
+
+    def _quick_caller(self, ctx: NodeContext) -> Caller | None:
+        try:
+            return self._caller(QUICK, ctx)
+        except TierFailed:
+            return None
+
+    # -- channel_ingestion ------------------------------------------------------------------------------
+
+    async def channel_ingestion(self, ctx: NodeContext, values: Values) -> dict[str, Any]:
+        """Normalise the inbound text; empty the per-run keys. No model."""
+        text = normalise(ctx.run.input)
+        return {RAW_CHANNEL_PAYLOAD: text, CHANNEL_SOURCE: ctx.run.channel_source,
+                MESSAGES: [{"role": "user", "content": text, "at": self._clock.now()}],
+                AGENT_INSTRUCTIONS: "", AGENT_REPLY: "", CHANNEL_RESPONSE: ""}
+
+    # -- frontend_agent ---------------------------------------------------------------------------------
+
+    async def frontend_agent(self, ctx: NodeContext, values: Values) -> dict[str, Any]:
+        """Pass 1 (no ``agent_reply`` yet): the permission and the macro-instructions. Pass 2: the answer,
+        streamed."""
+        if not values.get(AGENT_REPLY):
+            return await self._pass1(ctx, values)
+        return await self._pass2(ctx, values)
+
+    async def _pass1(self, ctx: NodeContext, values: Values) -> dict[str, Any]:
+        known = await recorded(ctx.journal, ctx.run.id, ctx.step, "pass1")
+        user_text = normalise(ctx.run.input)  # the user's own words: never history, never tool output
+        if known is not None:
+            permission = ctx.permission or str(known.get("permission") or READ)
+            instructions = str(known.get("instructions") or user_text)
+        else:
+            if ctx.permission is not None:
+                permission = ctx.permission
+            else:
+                permission = WRITE if await self._intent.asks_for_write(user_text) else READ
+            instructions, fell_back = await self._instructions(ctx, values, user_text)
+            await record(ctx.journal, ctx.run.id, ctx.step, "pass1",
+                         {"instructions": instructions, "permission": permission, "fallback": fell_back})
+        if ctx.permission is None:
+            await self._set_permission(ctx.run.id, permission)
+            ctx.permission = permission
+        if await recorded(ctx.journal, ctx.run.id, OUTCOME_STEP, PERMISSION_KEY) is None:
+            await record(ctx.journal, ctx.run.id, OUTCOME_STEP, PERMISSION_KEY, {"permission": ctx.permission})
+        return {AGENT_INSTRUCTIONS: instructions}
+
+    async def _permission(self, ctx: NodeContext) -> str:
+        """The run's permission: the context's, else what pass 1 recorded (a resumed run), else read."""
+        if ctx.permission is None:
+            known = await recorded(ctx.journal, ctx.run.id, OUTCOME_STEP, PERMISSION_KEY)
+            ctx.permission = WRITE if known is not None and known.get("permission") == WRITE else READ
+        return ctx.permission
+
+    async def _instructions(self, ctx: NodeContext, values: Values, user_text: str) -> tuple[str, bool]:
+        quick = self._quick_caller(ctx)
+        problem = "it is not configured"
+        if quick is not None:
+            request = ChatRequest([Message("system", prompts.PASS1),
+                                   Message("user", f"{_recent(values, skip_last=True)}The user's message:\n"
+                                                   f"{user_text}")])
+            try:
+                answer = (await quick.chat(request, max_tokens=PASS1_TOKENS)).content.strip()
+            except AgentError as exc:
+                problem = str(exc)
+            else:
+                if answer:
+                    return answer[:MAX_INSTRUCTIONS_CHARS], False
+                problem = "it gave an empty answer"
+        log.warning("run %s: the quick model wrote no instructions (%s); the user's message is the "
+                    "instructions", ctx.run.id, problem)
+        return user_text, True
+
+    async def _pass2(self, ctx: NodeContext, values: Values) -> dict[str, Any]:
+        reply = str(values.get(AGENT_REPLY) or "")
+        known = await recorded(ctx.journal, ctx.run.id, ctx.step, "pass2")
+        if known is not None:
+            text = str(known.get("text") or reply)
+            ctx.stream(text)
+        else:
+            text = await self._stream_answer(ctx, reply)
+            await record(ctx.journal, ctx.run.id, ctx.step, "pass2", {"text": text})
+        return {CHANNEL_RESPONSE: text, MESSAGES: [{"role": "assistant", "content": text, "at": self._clock.now()}]}
+
+    async def _stream_answer(self, ctx: NodeContext, reply: str) -> str:
+        """The quick model's answer from ``reply``, streamed; the reply itself when the quick tier fails."""
+        quick = self._quick_caller(ctx)
+        streamed = ""
+        problem = "it is not configured"
+        if quick is not None:
+            request = ChatRequest([Message("system", prompts.PASS2),
+                                   Message("user", f"The user's message:\n{normalise(ctx.run.input)}\n\n"
+                                                   f"The worker's reply:\n{reply}")])
+            try:
+                async for piece in quick.stream(request, max_tokens=PASS2_TOKENS):
+                    if piece:
+                        streamed += piece
+                        ctx.stream(piece)
+            except AgentError as exc:
+                problem = str(exc)
+            else:
+                if streamed.strip():
+                    return streamed
+                problem = "it gave an empty answer"
+        log.warning("run %s: the quick model did not compose the answer (%s); the reasoning model's reply is "
+                    "delivered as it is", ctx.run.id, problem)
+        tail = ("\n\n" if streamed else "") + reply
+        ctx.stream(tail)
+        return streamed + tail
+
+    # -- agent_execution --------------------------------------------------------------------------------
+
+    async def agent_execution(self, ctx: NodeContext, values: Values) -> dict[str, Any]:
+        """Steering, plan, sub-agents, reply, compression, timeline (see the module docstring)."""
+        settings = self._settings()
+        writes = await self._permission(ctx) == WRITE
+        current = await self._steering.current()
+        steering = None if current is None or current.version == 0 else {"version": current.version,
+                                                                         "text": current.text}
+        reasoning = self._caller(REASONING, ctx)
+        tools = self._skills.tools(include_writes=writes)
+        subtasks = await self._plan(ctx, values, reasoning, steering, tools, settings.max_subagents)
+        traces = await self._run_subagents(ctx, values, reasoning, steering, tools, subtasks, settings)
+        reply = await self._reply(ctx, values, reasoning, steering, traces, writes)
+        action = None if writes else recommended_action(reply)
+        if action is not None and ctx.run.purpose == CHAT:
+            await self._raise_card(ctx, action)
+        offered = {tool.name for tool in tools}
+        outcome = ExecutionOutcome(tuple(dict.fromkeys(c.name for t in traces for c in t.calls if c.name in offered)),
+                                   action, any(t.changed_something for t in traces))
+        if await ctx.journal.get(ctx.run.id, OUTCOME_STEP, OUTCOME_KEY) is None:
+            await ctx.journal.finish(ctx.run.id, OUTCOME_STEP, OUTCOME_KEY, outcome.to_json())
+        entry = await self._compress(ctx, reasoning, subtasks, traces, reply)
+        timeline = [item.to_json() for trace in traces for item in trace.timeline]
+        update: dict[str, Any] = {
+            SUBCONSCIOUS_STEERING: steering, AGENT_REPLY: reply, COMPRESSED_HISTORY: [entry],
+            WORLD_STATE_DIFF: {TIMELINE: timeline, "terminal_state": "execution_finalized"},
+        }
+        after = await asyncio.to_thread(measure, apply(values, update), self._tokens)
+        update[CONTEXT_UTILIZATION] = share(after, self._window(REASONING))
+        log.info("run %s: %d sub-task(s), tools %s, %d change(s)%s", ctx.run.id, len(traces),
+                 ", ".join(outcome.tools_used) or "none", len(timeline),
+                 ", a recommended action" if action else "")
+        return update
+
+    def _context(self, values: Values, steering: Mapping[str, Any] | None, ctx: NodeContext) -> str:
+        instructions = str(values.get(AGENT_INSTRUCTIONS) or "")
+        return (f"{_steering_block(steering)}{_recent(values, skip_last=True)}"
+                f"The user's message:\n{normalise(ctx.run.input)}\n\n"
+                f"Instructions from the front desk:\n{instructions or '(none)'}\n\n")
+
+    async def _plan(self, ctx: NodeContext, values: Values, reasoning: Caller, steering: Mapping[str, Any] | None,
+                    tools: Sequence[Tool], max_subagents: int) -> list[Subtask]:
+        known = await recorded(ctx.journal, ctx.run.id, ctx.step, "plan")
+        if known is not None:
+            return [Subtask(str(s["title"]), str(s["instructions"])) for s in known.get("subtasks") or ()]
+        system = prompts.fill(prompts.PLAN, max_subagents=max_subagents)
+        messages = [Message("system", system),
+                    Message("user", self._context(values, steering, ctx) + _tools_block(tools))]
+        schema = plan_schema(max_subagents)
+        content = ""
+        for attempt in (1, 2):
+            request = ChatRequest(list(messages), json_schema=schema, schema_name="plan")
+            content = (await reasoning.chat(request, max_tokens=PLAN_TOKENS)).content
+            try:
+                subtasks = parse_plan(content, max_subagents)
+            except PlanError as exc:
+                log.info("run %s: plan attempt %d was not the plan's JSON (%s)", ctx.run.id, attempt, exc)
+                messages += [Message("assistant", content[:2000]),
+                             Message("user", prompts.fill(prompts.PLAN_REPAIR, problem=str(exc)))]
+                continue
+            await record(ctx.journal, ctx.run.id, ctx.step, "plan",
+                         {"subtasks": [{"title": s.title, "instructions": s.instructions} for s in subtasks]})
+            return subtasks
+        raise failed(REASONING, "answered the plan request twice with something that is not the plan's JSON",
+                     "try again, or set [models.reasoning] to a model that can follow a JSON schema")
+
+    async def _run_subagents(self, ctx: NodeContext, values: Values, reasoning: Caller,
+                             steering: Mapping[str, Any] | None, tools: Sequence[Tool], subtasks: Sequence[Subtask],
+                             settings: AgentSettings) -> list[SubagentTrace]:
+        writes = ctx.permission == WRITE
+        gate = asyncio.Semaphore(max(1, settings.concurrent_subagents))
+        context = (f"{_steering_block(steering)}The user's message (for context):\n{normalise(ctx.run.input)}")
+
+        async def one(index: int, subtask: Subtask) -> SubagentTrace:
+            async with gate:
+                run = SubagentRun(reasoning, ctx.journal, ctx.run.id, ctx.step, index, tools, writes,
+                                  max(1, settings.subagent_steps),
+                                  system=prompts.SUBAGENT_WRITE if writes else prompts.SUBAGENT_READ)
+                return await run_subagent(run, subtask, context)
+
+        try:  # a TaskGroup: when one sub-agent fails, the others are cancelled, not left running
+            async with asyncio.TaskGroup() as group:
+                tasks = [group.create_task(one(i, s), name=f"subagent-{ctx.run.id}-{i}")
+                         for i, s in enumerate(subtasks)]
+        except BaseExceptionGroup as grouped:
+            raise grouped.exceptions[0] from None
+        return [task.result() for task in tasks]
+
+    async def _reply(self, ctx: NodeContext, values: Values, reasoning: Caller, steering: Mapping[str, Any] | None,
+                     traces: Sequence[SubagentTrace], writes: bool) -> str:
+        known = await recorded(ctx.journal, ctx.run.id, ctx.step, "reply")
+        if known is not None:
+            return str(known.get("text", ""))
+        request = ChatRequest([Message("system", prompts.REPLY_WRITE if writes else prompts.REPLY_READ),
+                               Message("user", self._context(values, steering, ctx) + _results_block(traces))])
+        reply = (await reasoning.chat(request, max_tokens=REPLY_TOKENS)).content.strip()
+        if not reply:  # never empty: the router would send the run back here until its step limit
+            reply = "\n".join(t.text for t in traces if t.text) or "There is nothing to report."
+        await record(ctx.journal, ctx.run.id, ctx.step, "reply", {"text": reply})
+        return reply
+
+    async def _raise_card(self, ctx: NodeContext, action: str) -> None:
+        """The card of a chat run's recommended action, raised once (journaled under ``card``)."""
+        entry = await ctx.journal.get(ctx.run.id, ctx.step, "card")
+        if entry is not None:
+            return  # raised (or begun: the card table refuses nothing twice, but a second card would be noise)
+        await ctx.journal.begin(ctx.run.id, ctx.step, "card", {"action": action})
+        await self._cards.raise_card(ctx.run, action)
+        await ctx.journal.finish(ctx.run.id, ctx.step, "card", {"raised": True})
+
+    async def _compress(self, ctx: NodeContext, reasoning: Caller, subtasks: Sequence[Subtask],
+                        traces: Sequence[SubagentTrace], reply: str) -> dict[str, Any]:
+        known = await recorded(ctx.journal, ctx.run.id, ctx.step, "compress")
+        if known is not None:
+            return dict(known)
+        plan = "; ".join(s.title for s in subtasks) or "no sub-tasks"
+        trace = "\n\n".join([f"plan: {plan}", *(t.render() for t in traces), f"reply: {reply}"])
+        entry = await compress(trace, tokens=self._tokens, caller=reasoning, run_id=ctx.run.id, at=self._clock.now())
+        await record(ctx.journal, ctx.run.id, ctx.step, "compress", entry)
+        return entry
+
+    # -- context_manager_hook ---------------------------------------------------------------------------
+
+    async def context_manager_hook(self, ctx: NodeContext, values: Values) -> dict[str, Any]:
+        """Measure; at the threshold, summarise and evict the oldest part of the working state."""
+        window = self._window(REASONING)
+        footprint = await asyncio.to_thread(measure, values, self._tokens)
+        used = share(footprint, window)
+        if used < self._settings().context_threshold:
+            return {CONTEXT_UTILIZATION: used}
+        eviction = choose_eviction(footprint, window)
+        if eviction.is_empty:
+            return {CONTEXT_UTILIZATION: used}
+        items = evicted_text(values, eviction)
+        quick = self._quick_caller(ctx)
+
+        async def summarise(key: str, system: str, text: str, max_tokens: int) -> str:
+            known = await recorded(ctx.journal, ctx.run.id, ctx.step, key)
+            if known is not None:
+                return str(known.get("text", ""))
+            assert quick is not None
+            answer = (await quick.chat(summary_request(system, text), max_tokens=max_tokens)).content
+            await record(ctx.journal, ctx.run.id, ctx.step, key, {"text": answer})
+            return answer
+
+        summary = await map_reduce(items, tokens=self._tokens, quick_window=self._window(QUICK),
+                                   summarise=summarise if quick is not None else None)
+        stored = await ctx.journal.get(ctx.run.id, ctx.step, "evict:store")
+        if stored is None or stored.result is None:
+            if stored is None:
+                await ctx.journal.begin(ctx.run.id, ctx.step, "evict:store", {"items": len(items)})
+            # Begun and not finished: stored again (a duplicate memory beats a lost part of the conversation).
+            await self._evictions.store_evicted(summary, thread_id=ctx.run.thread_id, run_id=ctx.run.id)
+            await ctx.journal.finish(ctx.run.id, ctx.step, "evict:store", {"chars": len(summary)})
+        update: dict[str, Any] = eviction_update(eviction)
+        after = await asyncio.to_thread(measure, apply(values, update), self._tokens)
+        update[CONTEXT_UTILIZATION] = share(after, window)
+        log.info("run %s: context at %.0f%% of the reasoning window; evicted %d message(s), %d log entr(ies), "
+                 "%d timeline fragment(s); now %.0f%%", ctx.run.id, used * 100, eviction.messages,
+                 eviction.history, eviction.timeline, update[CONTEXT_UTILIZATION] * 100)
+        return update

@@ -1,0 +1,275 @@
+"""A sub-agent: one sub-task's tool loop on the reasoning tier, every answer and call journaled.
+
+Grown out of ``tool_loop.py`` (which stays for the heartbeat's ``act``): the same loop, but each model
+answer is recorded under ``sub:{i}:model:{n}`` and each tool call under ``sub:{i}:call:{n}:{j}``, so a node
+resumed after a kill replays what was recorded and only asks or does what is new. A write tool's intent
+(its arguments and the tool's observation of its target) is recorded before it runs; a call that had begun
+and has no result is settled by observing the target again (see :func:`_settle`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import re
+from collections.abc import Awaitable, Callable, Coroutine, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from openhuman_desktop.llm.base import ChatRequest, Message, ToolCall
+from openhuman_desktop.orchestration import prompts
+from openhuman_desktop.orchestration._calls import Caller, compact_json, record, recorded, response_from, response_json
+from openhuman_desktop.orchestration.ports import StepJournal, TimelineEntry
+from openhuman_desktop.orchestration.text_calls import text_tool_calls
+from openhuman_desktop.orchestration.tool_loop import MAX_CALLS_PER_ANSWER, MAX_TOOL_OUTPUT, compact_spec
+from openhuman_desktop.skills.base import Mutation, Tool, ToolContext, ToolResult
+
+log = logging.getLogger(__name__)
+
+MAX_ANSWER_TOKENS = 1_024
+"""Cap of each sub-agent model answer: a few tool calls or a few sentences, and room for a file's text."""
+
+
+@dataclass(frozen=True)
+class Subtask:
+    """One item of the plan."""
+
+    title: str
+    instructions: str
+
+
+@dataclass(frozen=True)
+class CallRecord:
+    """One tool call of a sub-agent, as it went.
+
+    ``replayed``: the journal answered (an earlier attempt ran it); ``settled``: it had begun before an
+    interruption and was not run again (``is_error`` then says whether it is known to have happened).
+    """
+
+    key: str
+    name: str
+    arguments: Any
+    text: str
+    is_error: bool
+    writes: bool
+    replayed: bool = False
+    settled: bool = False
+    timeline: tuple[TimelineEntry, ...] = ()
+
+    @property
+    def changed(self) -> bool:
+        """A write that took effect (ran without error, or was found to have taken effect)."""
+        return self.writes and not self.is_error
+
+
+@dataclass(frozen=True)
+class SubagentTrace:
+    """Everything one sub-agent did: its answer, every model turn and every tool call, in order."""
+
+    index: int
+    subtask: Subtask
+    text: str
+    steps: int
+    model_calls: int
+    calls: tuple[CallRecord, ...] = ()
+    turns: tuple[str, ...] = ()
+    unexecuted: tuple[str, ...] = ()
+
+    @property
+    def changed_something(self) -> bool:
+        return any(call.changed for call in self.calls)
+
+    @property
+    def timeline(self) -> tuple[TimelineEntry, ...]:
+        return tuple(entry for call in self.calls for entry in call.timeline)
+
+    def render(self) -> str:
+        """The trace as text (what compression condenses): task, each turn and call, the answer."""
+        lines = [f"sub-agent {self.index} — {self.subtask.title}", f"task: {self.subtask.instructions}"]
+        lines += self.turns
+        lines.append(f"answer: {self.text}")
+        if self.unexecuted:
+            lines.append(f"not carried out (asked for after the last step): {', '.join(self.unexecuted)}")
+        return "\n".join(lines)
+
+
+@dataclass
+class SubagentRun:
+    """What a sub-agent runs with: the tier, the journal position, its tools and limits."""
+
+    caller: Caller
+    journal: StepJournal
+    run_id: str
+    step: int
+    index: int
+    tools: Sequence[Tool]
+    writes_allowed: bool
+    max_steps: int
+    max_tokens: int = MAX_ANSWER_TOKENS
+    system: str = field(default="")
+
+
+_SIZE = re.compile(r"^(\d+) bytes sha256:")
+
+
+def _settled_mutation(tool: Tool, arguments: Mapping[str, Any], before: str, after: str) -> Mutation | None:
+    """The mutation of a call found to have taken effect before an interruption (its result was lost)."""
+    name = tool.name
+    if name.startswith("files_"):
+        sizes = [int(m.group(1)) if (m := _SIZE.match(text)) else None for text in (before, after)]
+        return Mutation("file_written", str(arguments.get("path", "")), "written before an interruption",
+                        sizes[0], sizes[1])
+    if name.startswith("memory_"):
+        return Mutation("memory_stored", "memory", "stored before an interruption")
+    if name.startswith("subconscious_tasks_"):
+        return Mutation("task_created", str(arguments.get("title", ""))[:200], "added before an interruption")
+    return None
+
+
+def _result_json(result: ToolResult, **extra: Any) -> dict[str, Any]:
+    return {"text": result.text, "is_error": result.is_error, **extra}
+
+
+async def _run_tool(tool: Tool, arguments: Mapping[str, Any], context: ToolContext) -> ToolResult:
+    try:
+        return await tool.run(arguments, context)
+    except Exception as exc:  # a tool bug must not end the run; the model is told, the log keeps the trace
+        log.exception("tool %s failed", tool.name)
+        return ToolResult(f"The tool {tool.name!r} failed: {type(exc).__name__}.", is_error=True)
+
+
+async def _unstoppable(work: Coroutine[Any, Any, ToolResult],
+                       on_cancel: Callable[[ToolResult], Awaitable[object]]) -> ToolResult:
+    """``work``'s result; cancelled meanwhile (a sibling sub-agent failed, the run was stopped), the write
+    still finishes and ``on_cancel`` records its result before the cancellation goes on: a write that
+    happened is never left without its result (a resumed run would otherwise have to guess)."""
+    task = asyncio.ensure_future(work)
+    try:
+        return await asyncio.shield(task)
+    except asyncio.CancelledError:
+        await on_cancel(await task)
+        raise
+
+
+async def _settle(run: SubagentRun, key: str, tool: Tool, arguments: Mapping[str, Any],
+                  intent: Mapping[str, Any]) -> CallRecord | None:
+    """A write call that had begun and has no result: unchanged target → None (run it now); changed → a
+    result saying it took effect; no way to look → a result saying it may or may not have happened."""
+    fingerprint = intent.get("fingerprint")
+    if tool.observe is not None and isinstance(fingerprint, str):
+        now = await tool.observe(arguments)
+        if now == fingerprint:
+            log.info("%s: interrupted before it ran (target unchanged); running it now", key)
+            return None
+        what = f"its target changed from {fingerprint!r} to {now!r}"
+        mutation = _settled_mutation(tool, arguments, fingerprint, now or "")
+        text = prompts.fill(prompts.INTERRUPTED_DONE, what=what)
+        timeline = await run.journal.finish(run.run_id, run.step, key,
+                                            {"text": text, "is_error": False, "settled": True},
+                                            (mutation,) if mutation is not None else ())
+        log.info("%s: had taken effect before an interruption; not run again", key)
+        return CallRecord(key, tool.name, dict(arguments), text, False, True, settled=True, timeline=timeline)
+    text = prompts.INTERRUPTED_UNKNOWN
+    await run.journal.finish(run.run_id, run.step, key, {"text": text, "is_error": True, "settled": True})
+    log.info("%s: interrupted mid-call and cannot be observed; not run again", key)
+    return CallRecord(key, tool.name, dict(arguments), text, True, True, settled=True)
+
+
+async def _call(run: SubagentRun, key: str, call: ToolCall, tool: Tool | None, number: int,
+                offered: Sequence[str]) -> CallRecord:
+    """One tool call through the journal."""
+    entry = await run.journal.get(run.run_id, run.step, key)
+    writes = tool is not None and tool.writes
+    if entry is not None and entry.result is not None:
+        return CallRecord(key, call.name, call.arguments, str(entry.result.get("text", "")),
+                          bool(entry.result.get("is_error")), writes, replayed=True,
+                          settled=bool(entry.result.get("settled")), timeline=entry.timeline)
+    if number >= MAX_CALLS_PER_ANSWER:
+        result = ToolResult(f"Not run: at most {MAX_CALLS_PER_ANSWER} tool calls of one answer run; ask for the "
+                            "rest in your next answer if they are still needed.", is_error=True)
+    elif tool is None:
+        result = ToolResult(f"The tool {call.name!r} is not available in this run (available: "
+                            f"{', '.join(offered) or 'none'}).", is_error=True)
+    elif not isinstance(call.arguments, Mapping):
+        result = ToolResult("The tool arguments must be a JSON object.", is_error=True)
+    elif not tool.writes:
+        result = await _run_tool(tool, call.arguments, ToolContext(run.run_id, run.step, key, run.writes_allowed))
+    else:
+        if entry is not None:  # begun, never finished: the kill came mid-call
+            settled = await _settle(run, key, tool, call.arguments, entry.intent)
+            if settled is not None:
+                return settled
+        else:
+            fingerprint = await tool.observe(call.arguments) if tool.observe is not None else None
+            await run.journal.begin(run.run_id, run.step, key, {"tool": tool.name, "arguments": dict(call.arguments),
+                                                                "fingerprint": fingerprint})
+        result = await _unstoppable(_run_tool(tool, call.arguments,
+                                              ToolContext(run.run_id, run.step, key, run.writes_allowed)),
+                                    lambda done: run.journal.finish(run.run_id, run.step, key, _result_json(done),
+                                                                    done.mutations))
+        timeline = await run.journal.finish(run.run_id, run.step, key, _result_json(result), result.mutations)
+        return CallRecord(key, call.name, dict(call.arguments), result.text, result.is_error, True,
+                          timeline=timeline)
+    timeline = await run.journal.finish(run.run_id, run.step, key, _result_json(result))
+    return CallRecord(key, call.name, call.arguments, result.text, result.is_error, writes, timeline=timeline)
+
+
+def _tool_message(record_: CallRecord, call: ToolCall) -> Message:
+    text = record_.text if len(record_.text) <= MAX_TOOL_OUTPUT else record_.text[:MAX_TOOL_OUTPUT] + "\n[cut]"
+    payload = json.dumps({"error": text}) if record_.is_error else text
+    return Message("tool", payload, tool_name=call.name, tool_call_id=call.id)
+
+
+async def run_subagent(run: SubagentRun, subtask: Subtask, context: str = "") -> SubagentTrace:
+    """Carry out ``subtask`` with ``run.tools`` in at most ``run.max_steps`` rounds; returns the full trace.
+
+    Only the tools given are offered *and* executable; in a run without write permission a write tool
+    is dropped even if it was passed in (it is never offered, never run).
+
+    Raises:
+        TierFailed / DeadlinePassed: from the model calls.
+    """
+    tools = [tool for tool in run.tools if run.writes_allowed or not tool.writes]
+    by_name = {tool.name: tool for tool in tools}
+    specs = [compact_spec(tool.spec) for tool in tools]
+    user = subtask.instructions if not context else f"{subtask.instructions}\n\n{context}"
+    history: list[Message] = [Message("system", run.system), Message("user", f"Sub-task: {subtask.title}\n{user}")]
+    quoted = [message.content for message in history]
+    calls: list[CallRecord] = []
+    turns: list[str] = []
+    asked = 0
+
+    async def answer(n: int, request: ChatRequest) -> tuple[str, tuple[ToolCall, ...]]:
+        nonlocal asked
+        key = f"sub:{run.index}:model:{n}"
+        known = await recorded(run.journal, run.run_id, run.step, key)
+        if known is None:
+            response = await run.caller.chat(request, max_tokens=run.max_tokens)
+            asked += 1
+            await record(run.journal, run.run_id, run.step, key, response_json(response))
+        else:
+            response = response_from(known)
+        return response.content, response.tool_calls or text_tool_calls(response.content, quoted)
+
+    for n in range(1, run.max_steps + 1):
+        content, tool_calls = await answer(n, ChatRequest(list(history), tools=specs))
+        if not tool_calls:
+            turns.append(f"model: {content.strip()[:2000]}")
+            return SubagentTrace(run.index, subtask, content.strip(), n, asked, tuple(calls), tuple(turns))
+        history.append(Message("assistant", content, tool_calls=tool_calls))
+        for j, call in enumerate(tool_calls):
+            record_ = await _call(run, f"sub:{run.index}:call:{n}:{j}", call, by_name.get(call.name), j,
+                                  list(by_name))
+            calls.append(record_)
+            outcome = ("error" if record_.is_error else "ok") + (" (recorded)" if record_.replayed else "")
+            turns.append(f"call {call.name} {compact_json(call.arguments)[:1000]} → {outcome}: {record_.text[:2000]}")
+            history.append(_tool_message(record_, call))
+            quoted.append(record_.text)
+    history.append(Message("user", prompts.FINAL_ANSWER))
+    content, pending = await answer(run.max_steps + 1, ChatRequest(list(history)))
+    turns.append(f"model: {content.strip()[:2000]}")
+    if pending:
+        log.info("sub-agent %d: the final answer still asks for %d tool call(s); none ran", run.index, len(pending))
+    return SubagentTrace(run.index, subtask, content.strip(), run.max_steps, asked, tuple(calls), tuple(turns),
+                         tuple(dict.fromkeys(call.name for call in pending)))

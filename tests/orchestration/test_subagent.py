@@ -1,0 +1,238 @@
+"""Journaled replay: a node re-run after a kill replays recorded answers and results and does only what is
+new; a write that had begun and has no result is settled by observing its target, never run twice."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import AsyncIterator, Sequence
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from openhuman_desktop.llm.base import ToolSpec
+from openhuman_desktop.orchestration import prompts
+from openhuman_desktop.orchestration.nodes import ExecutionOutcome, read_outcome
+from openhuman_desktop.orchestration.ports import WRITE
+from openhuman_desktop.skills import SkillHealth, SkillSetting, Tool, ToolResult
+from openhuman_desktop.skills._args import checked_tool, object_schema
+from openhuman_desktop.skills.base import Mutation
+from tests.fakes import agent_model as kinds
+from tests.fakes.agent_harness import QUICK_MODEL, REASONING_MODEL, AgentHarness
+from tests.fakes.agent_model import AgentScript, call, say
+from tests.fakes.journal import Killed
+from tests.fakes.model_servers import FakeOllama
+
+CALL = "sub:0:call:1:0"
+
+
+@pytest.fixture
+async def server() -> AsyncIterator[FakeOllama]:
+    with FakeOllama() as fake:
+        fake.add_model(QUICK_MODEL)
+        fake.add_model(REASONING_MODEL)
+        yield fake
+
+
+@pytest.fixture
+async def harness(server: FakeOllama, tmp_path: Path) -> AsyncIterator[AgentHarness]:
+    made = AgentHarness(server, tmp_path)
+    yield made
+    await made.aclose()
+
+
+def append_script(tool: str = "files_append", arguments: dict[str, Any] | None = None) -> AgentScript:
+    arguments = {"path": "log.md", "text": "x"} if arguments is None else arguments
+    return AgentScript(subtasks=[("Add", "Append x to log.md")],
+                       steps={"Add": [call(tool, **arguments), say("Appended.")]}, reply="Appended x.")
+
+
+async def killed_then_resumed(harness: AgentHarness, text: str = "append x to log.md") -> tuple[str, Any]:
+    run = harness.new_run(text)
+    with pytest.raises(Killed):
+        await harness.execute(run, "channel_ingestion", 1)
+    before = list(harness.model.kinds())
+    outcome = await harness.resume(run)
+    return run.id, (before, harness.model.kinds()[len(before):], outcome)
+
+
+async def test_a_write_that_ran_before_the_kill_is_not_run_again(harness: AgentHarness) -> None:
+    harness.model.script = append_script()
+    harness.journal.kill_before_finish.add(CALL)  # the append happened; its result was never recorded
+    run_id, (first, second, outcome) = await killed_then_resumed(harness)
+    assert (harness.workspace / "log.md").read_text() == "x"
+    assert first.count(kinds.SUBAGENT) == 1 and second.count(kinds.SUBAGENT) == 1  # only model:2 is new
+    assert kinds.PLAN not in second and kinds.PASS1 not in second
+    entry = await harness.journal.get(run_id, 3, CALL)
+    assert entry is not None and entry.result is not None and entry.result["settled"] is True
+    assert "already taken effect" in entry.result["text"]
+    [timeline] = outcome.values["world_state_diff"]["evolution_timeline"]
+    assert timeline["sequence"] == 1 and "log.md" in timeline["event_signature"]
+    assert harness.journal.timeline[0].delta_delta == "None → 1 bytes"
+    assert await read_outcome(harness.journal, run_id) == ExecutionOutcome(("files_append",), None, True)
+    assert harness.checkpointer.nodes(run_id) == ["channel_ingestion", "frontend_agent", "agent_execution",
+                                                  "frontend_agent", "context_manager_hook"]
+
+
+async def test_a_write_begun_but_not_run_runs_once_on_resume(harness: AgentHarness) -> None:
+    harness.model.script = append_script()
+    harness.journal.kill_after_begin.add(CALL)  # the intent is recorded; the append never happened
+    run_id, (_first, _second, outcome) = await killed_then_resumed(harness)
+    assert (harness.workspace / "log.md").read_text() == "x"
+    entry = await harness.journal.get(run_id, 3, CALL)
+    assert entry is not None and entry.intent["fingerprint"] == "absent"
+    assert entry.result is not None and "settled" not in entry.result
+    [timeline] = outcome.values["world_state_diff"]["evolution_timeline"]
+    assert timeline["world_mutation"] == "appended 1 byte"
+
+
+class Counter:
+    """A skill whose write tool cannot be observed (like a sent message)."""
+
+    name = "counter"
+    title = "Counter"
+    description = "Counts."
+
+    def __init__(self) -> None:
+        self.bumps = 0
+        spec = ToolSpec("counter_bump", "Bump the counter.", object_schema({}))
+        self._tools = (checked_tool(spec, writes=True, run=self._bump),)
+
+    def tools(self) -> Sequence[Tool]:
+        return self._tools
+
+    async def health(self) -> SkillHealth:
+        return SkillHealth("connected")
+
+    def settings(self) -> Sequence[SkillSetting]:
+        return ()
+
+    async def _bump(self, args: dict[str, Any]) -> ToolResult:
+        self.bumps += 1
+        return ToolResult("bumped", mutations=(Mutation("message_sent", "counter", "bumped"),))
+
+
+async def test_an_interrupted_call_that_cannot_be_observed_is_not_run_again(harness: AgentHarness) -> None:
+    counter = Counter()
+    harness.skills.add(counter)
+    harness.model.script = append_script("counter_bump", {})
+    harness.journal.kill_before_finish.add(CALL)
+    run_id, (_first, _second, outcome) = await killed_then_resumed(harness, "add one to the counter")
+    assert counter.bumps == 1
+    entry = await harness.journal.get(run_id, 3, CALL)
+    assert entry is not None and entry.result == {"text": prompts.INTERRUPTED_UNKNOWN, "is_error": True,
+                                                  "settled": True}
+    told = [m for seen in harness.model.of(kinds.SUBAGENT) for m in seen.messages if m.get("role") == "tool"]
+    assert any("may or may not have happened" in m["content"] for m in told)
+    assert outcome.values["world_state_diff"]["evolution_timeline"] == []
+
+
+async def test_a_completed_call_is_replayed_and_only_new_answers_are_asked(harness: AgentHarness) -> None:
+    harness.model.script = append_script()
+    harness.journal.kill_before_finish.add("sub:0:model:2")  # after the append was recorded
+    run_id, (first, second, outcome) = await killed_then_resumed(harness)
+    assert (harness.workspace / "log.md").read_text() == "x"
+    assert first.count(kinds.SUBAGENT) == 2 and second.count(kinds.SUBAGENT) == 1
+    resumed = harness.model.of(kinds.SUBAGENT)[-1]
+    assert [m["role"] for m in resumed.messages] == ["system", "user", "assistant", "tool"]
+    assert len(outcome.values["world_state_diff"]["evolution_timeline"]) == 1
+    assert len(harness.journal.timeline) == 1
+
+
+async def test_read_results_are_replayed_not_read_again(harness: AgentHarness) -> None:
+    (harness.workspace / "a.md").write_text("first", encoding="utf-8")
+    harness.model.script = AgentScript(subtasks=[("Read", "Read a.md")],
+                                       steps={"Read": [call("files_read", path="a.md"), say("It says first.")]})
+    harness.journal.kill_before_finish.add("sub:0:model:2")
+    run = harness.new_run("what is in a.md?")
+    with pytest.raises(Killed):
+        await harness.execute(run, "channel_ingestion", 1)
+    (harness.workspace / "a.md").write_text("second", encoding="utf-8")
+    await harness.resume(run)
+    resumed = harness.model.of(kinds.SUBAGENT)[-1]
+    assert resumed.messages[-1]["content"] == "first"
+    begun = [op for op in harness.journal.ops if op[0] == "begin"]
+    assert begun == []  # reads record no intent
+
+
+async def test_a_kill_in_the_reply_replays_plan_and_sub_agents(harness: AgentHarness) -> None:
+    harness.model.script = append_script()
+    harness.journal.kill_before_finish.add("reply")
+    run_id, (_first, second, _outcome) = await killed_then_resumed(harness)
+    assert second[:2] == [kinds.REPLY, kinds.COMPRESS] or second[0] == kinds.REPLY
+    assert kinds.SUBAGENT not in second and kinds.PLAN not in second
+    assert (harness.workspace / "log.md").read_text() == "x"
+
+
+async def test_a_kill_in_pass_two_does_not_run_execution_again(harness: AgentHarness) -> None:
+    harness.model.script = append_script()
+    harness.journal.kill_before_finish.add("pass2")
+    run_id, (_first, second, outcome) = await killed_then_resumed(harness)
+    assert second == [kinds.PASS2]
+    assert outcome.values["channel_response"].startswith("Answer: ")
+    assert (harness.workspace / "log.md").read_text() == "x"
+    assert harness.permissions == [(run_id, WRITE)]
+
+
+async def test_a_resumed_execution_keeps_the_write_permission_pass_one_decided(harness: AgentHarness) -> None:
+    harness.model.script = append_script()
+    harness.journal.kill_before_finish.add("plan")
+    run = harness.new_run("append x to log.md")
+    with pytest.raises(Killed):
+        await harness.execute(run, "channel_ingestion", 1)
+    await harness.resume(run, with_permission=False)  # the context starts without it
+    assert (harness.workspace / "log.md").read_text() == "x"
+    assert "files_append" in harness.model.of(kinds.SUBAGENT)[-1].tools
+
+
+async def finish_despite_kills(harness: AgentHarness, text: str) -> str:
+    run = harness.new_run(text)
+    try:
+        await harness.execute(run, "channel_ingestion", 1)
+    except Killed:
+        for _attempt in range(10):
+            try:
+                await harness.resume(run)
+                break
+            except Killed:
+                continue
+    return run.id
+
+
+async def test_kills_at_random_points_never_repeat_a_write_and_the_run_completes(
+    server: FakeOllama, tmp_path: Path
+) -> None:
+    script = AgentScript(
+        subtasks=[("Add", "Append x to log.md"), ("Note", "Write y to note.md")],
+        steps={"Add": [call("files_append", path="log.md", text="x"), say("Appended.")],
+               "Note": [call("files_list"), call("files_append", path="note.md", text="y"), say("Noted.")]},
+        reply="Appended x and y.")
+    clean = AgentHarness(server, tmp_path / "clean", script)
+    (tmp_path / "clean").mkdir()
+    await finish_despite_kills(clean, "append x and y")
+    await clean.aclose()
+    begun = sorted({key for op, _r, _s, key in clean.journal.ops if op == "begin"})
+    finished = sorted({key for op, _r, _s, key in clean.journal.ops if op == "finish"})
+    points = ([("begin", key) for key in begun] + [("finish", key) for key in finished]
+              + [("commit", str(n)) for n in range(1, 6)])
+    rng = random.Random(11)
+    scenarios = [[point] for point in points] + [rng.sample(points, 2) for _ in range(30)]
+    assert len(scenarios) >= 50
+    for number, kills in enumerate(scenarios):
+        workspace = tmp_path / f"w{number}"
+        workspace.mkdir()
+        harness = AgentHarness(server, workspace, AgentScript(**vars(script)))
+        for phase, key in kills:
+            {"begin": harness.journal.kill_after_begin, "finish": harness.journal.kill_before_finish}.get(
+                phase, set()).add(key)
+            if phase == "commit":
+                harness.checkpointer.kill_before.add(int(key))
+        try:
+            run_id = await finish_despite_kills(harness, "append x and y")
+        finally:
+            await harness.aclose()
+        assert harness.checkpointer.nodes(run_id)[-1] == "context_manager_hook", kills
+        assert (workspace / "log.md").read_text() == "x", kills
+        assert (workspace / "note.md").read_text() == "y", kills
+        assert [entry.sequence for entry in harness.journal.timeline] == [1, 2], kills
+        assert len(harness.checkpointer.values["world_state_diff"]["evolution_timeline"]) == 2, kills
