@@ -63,6 +63,7 @@ from openhuman_desktop.orchestration.ports import (
     CardRaiser,
     EvictionSink,
     IntentJudge,
+    Run,
     SteeringSource,
     StepJournal,
 )
@@ -91,6 +92,7 @@ __all__ = ["OUTCOME_KEY", "OUTCOME_STEP", "PERMISSION_KEY", "AgentError", "Deadl
 log = logging.getLogger(__name__)
 
 MAX_INPUT_CHARS = 16_000
+MAX_HEARTBEAT_CHARS = 2_000_000
 INPUT_CUT = "\n[… the message was cut here at 16,000 characters]"
 RECENT_MESSAGES = 6
 RECENT_CHARS = 1_500
@@ -100,6 +102,7 @@ PLAN_TOKENS = 512
 REPLY_TOKENS = 1_024
 MAX_INSTRUCTIONS_CHARS = 4_000
 MAX_TITLE_CHARS = 200
+HEARTBEAT_SUBTASK = "The task"
 OUTCOME_STEP = 0
 OUTCOME_KEY = "outcome"
 """Where ``agent_execution`` records the run's :class:`ExecutionOutcome` (step 0 is no node's step)."""
@@ -110,10 +113,16 @@ _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029]+")
 _FENCE = re.compile(r"^\s*```(?:json)?\s*(.*?)\s*```\s*$", re.S)
 
 
-def normalise(text: str) -> str:
+def normalise(text: str, limit: int = MAX_INPUT_CHARS) -> str:
     """An inbound message as the state keeps it: control characters as one space, stripped, capped."""
     clean = _CONTROL.sub(" ", text.replace("\r\n", "\n").replace("\r", "\n")).strip()
-    return clean if len(clean) <= MAX_INPUT_CHARS else clean[:MAX_INPUT_CHARS] + INPUT_CUT
+    return clean if len(clean) <= limit else clean[:limit] + INPUT_CUT.replace("16,000", f"{limit:,}")
+
+
+def run_input(run: Run) -> str:
+    """A run's incoming text, normalised. A heartbeat run's text is the heartbeat's own prompt (the task and
+    its situation report, already cut to the reasoning window), so only a channel's message is capped."""
+    return normalise(run.input, MAX_INPUT_CHARS if run.purpose == CHAT else MAX_HEARTBEAT_CHARS)
 
 
 @dataclass(frozen=True)
@@ -294,7 +303,7 @@ class _Nodes:
 
     async def channel_ingestion(self, ctx: NodeContext, values: Values) -> dict[str, Any]:
         """Normalise the inbound text; empty the per-run keys. No model."""
-        text = normalise(ctx.run.input)
+        text = run_input(ctx.run)
         return {RAW_CHANNEL_PAYLOAD: text, CHANNEL_SOURCE: ctx.run.channel_source,
                 MESSAGES: [{"role": "user", "content": text, "at": self._clock.now()}],
                 AGENT_INSTRUCTIONS: "", AGENT_REPLY: "", CHANNEL_RESPONSE: ""}
@@ -310,7 +319,7 @@ class _Nodes:
 
     async def _pass1(self, ctx: NodeContext, values: Values) -> dict[str, Any]:
         known = await recorded(ctx.journal, ctx.run.id, ctx.step, "pass1")
-        user_text = normalise(ctx.run.input)  # the user's own words: never history, never tool output
+        user_text = run_input(ctx.run)  # the user's own words: never history, never tool output
         if known is not None:
             permission = ctx.permission or str(known.get("permission") or READ)
             instructions = str(known.get("instructions") or user_text)
@@ -319,7 +328,10 @@ class _Nodes:
                 permission = ctx.permission
             else:
                 permission = WRITE if await self._intent.asks_for_write(user_text) else READ
-            instructions, fell_back = await self._instructions(ctx, values, user_text)
+            if ctx.run.purpose == CHAT:
+                instructions, fell_back = await self._instructions(ctx, values, user_text)
+            else:  # the heartbeat's prompt already is the local model's instructions for agentic-v1
+                instructions, fell_back = user_text, False
             await record(ctx.journal, ctx.run.id, ctx.step, "pass1",
                          {"instructions": instructions, "permission": permission, "fallback": fell_back})
         if ctx.permission is None:
@@ -361,6 +373,12 @@ class _Nodes:
         if known is not None:
             text = str(known.get("text") or reply)
             ctx.stream(text)
+        elif ctx.run.purpose != CHAT:
+            # A heartbeat run's answer goes to the activity log and its card as agentic-v1 wrote it: the
+            # "RECOMMENDED ACTION:" line and the tools line must not be paraphrased away.
+            text = reply
+            ctx.stream(text)
+            await record(ctx.journal, ctx.run.id, ctx.step, "pass2", {"text": text})
         else:
             text = await self._stream_answer(ctx, reply)
             await record(ctx.journal, ctx.run.id, ctx.step, "pass2", {"text": text})
@@ -373,7 +391,7 @@ class _Nodes:
         problem = "it is not configured"
         if quick is not None:
             request = ChatRequest([Message("system", prompts.PASS2),
-                                   Message("user", f"The user's message:\n{normalise(ctx.run.input)}\n\n"
+                                   Message("user", f"The user's message:\n{run_input(ctx.run)}\n\n"
                                                    f"The worker's reply:\n{reply}")])
             try:
                 async for piece in quick.stream(request, max_tokens=PASS2_TOKENS):
@@ -430,11 +448,15 @@ class _Nodes:
     def _context(self, values: Values, steering: Mapping[str, Any] | None, ctx: NodeContext) -> str:
         instructions = str(values.get(AGENT_INSTRUCTIONS) or "")
         return (f"{_steering_block(steering)}{_recent(values, skip_last=True)}"
-                f"The user's message:\n{normalise(ctx.run.input)}\n\n"
+                f"The user's message:\n{run_input(ctx.run)}\n\n"
                 f"Instructions from the front desk:\n{instructions or '(none)'}\n\n")
 
     async def _plan(self, ctx: NodeContext, values: Values, reasoning: Caller, steering: Mapping[str, Any] | None,
                     tools: Sequence[Tool], max_subagents: int) -> list[Subtask]:
+        if ctx.run.purpose != CHAT:
+            # A heartbeat escalation or an approved action is one piece of work: no plan to ask for (and an
+            # approved action must not be widened into several).
+            return [Subtask(HEARTBEAT_SUBTASK, str(values.get(AGENT_INSTRUCTIONS) or run_input(ctx.run)))]
         known = await recorded(ctx.journal, ctx.run.id, ctx.step, "plan")
         if known is not None:
             return [Subtask(str(s["title"]), str(s["instructions"])) for s in known.get("subtasks") or ()]
@@ -464,13 +486,18 @@ class _Nodes:
                              settings: AgentSettings) -> list[SubagentTrace]:
         writes = ctx.permission == WRITE
         gate = asyncio.Semaphore(max(1, settings.concurrent_subagents))
-        context = (f"{_steering_block(steering)}The user's message (for context):\n{normalise(ctx.run.input)}")
+        context = (f"{_steering_block(steering)}The user's message (for context):\n{run_input(ctx.run)}")
+
+        if writes:
+            system = prompts.SUBAGENT_WRITE
+        else:
+            system = prompts.SUBAGENT_READ if ctx.run.purpose == CHAT else prompts.SUBAGENT_ANALYSIS
 
         async def one(index: int, subtask: Subtask) -> SubagentTrace:
             async with gate:
                 run = SubagentRun(reasoning, ctx.journal, ctx.run.id, ctx.step, index, tools, writes,
                                   max(1, settings.subagent_steps),
-                                  system=prompts.SUBAGENT_WRITE if writes else prompts.SUBAGENT_READ)
+                                  system=system)
                 return await run_subagent(run, subtask, context)
 
         try:  # a TaskGroup: when one sub-agent fails, the others are cancelled, not left running
@@ -483,6 +510,9 @@ class _Nodes:
 
     async def _reply(self, ctx: NodeContext, values: Values, reasoning: Caller, steering: Mapping[str, Any] | None,
                      traces: Sequence[SubagentTrace], writes: bool) -> str:
+        if ctx.run.purpose != CHAT and len(traces) == 1:
+            # The sub-agent's answer is agentic-v1's own: asking it to restate it adds a call and nothing else.
+            return traces[0].text.strip() or "There is nothing to report."
         known = await recorded(ctx.journal, ctx.run.id, ctx.step, "reply")
         if known is not None:
             return str(known.get("text", ""))
@@ -510,7 +540,9 @@ class _Nodes:
             return dict(known)
         plan = "; ".join(s.title for s in subtasks) or "no sub-tasks"
         trace = "\n\n".join([f"plan: {plan}", *(t.render() for t in traces), f"reply: {reply}"])
-        entry = await compress(trace, tokens=self._tokens, caller=reasoning, run_id=ctx.run.id, at=self._clock.now())
+        # The quick tier condenses (DESIGN §3); without it the entry is an extractive summary within the bound.
+        entry = await compress(trace, tokens=self._tokens, caller=self._quick_caller(ctx), run_id=ctx.run.id,
+                               at=self._clock.now())
         await record(ctx.journal, ctx.run.id, ctx.step, "compress", entry)
         return entry
 

@@ -51,6 +51,13 @@ SUBAGENT_READ = IDENTITY + " " + SUBAGENT_ROLE + (
     "the sub-task needs and answer in a few sentences with what you found."
 )
 
+SUBAGENT_ANALYSIS = SUBAGENT_READ + (
+    " Most of the time nothing needs doing, and then you just report what you found. Only if one concrete change "
+    "would clearly help the user, add a last line that starts with RECOMMENDED ACTION: and says exactly what to "
+    "change, for example which file or message and what to put in it."
+)
+"""A heartbeat escalation's one sub-agent: its answer is the run's reply, so it may recommend."""
+
 REPLY_ROLE = "You are the reasoning core: write the reply to the front desk from the sub-agents' results."
 REPLY_WRITE = IDENTITY + " " + REPLY_ROLE + (
     " Say what was done and what was found, in a few sentences; say plainly what failed or was not done."

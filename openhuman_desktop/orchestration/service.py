@@ -14,7 +14,15 @@ from typing import TYPE_CHECKING, Any
 from openhuman_desktop import events
 from openhuman_desktop.clock import Clock
 from openhuman_desktop.config import AgentSettings
-from openhuman_desktop.errors import AppError, Conflict, ContextOverflow, InvalidInput, LlmReplyError, LlmUnavailable, NotFound
+from openhuman_desktop.errors import (
+    AppError,
+    Conflict,
+    ContextOverflow,
+    InvalidInput,
+    LlmReplyError,
+    LlmUnavailable,
+    NotFound,
+)
 from openhuman_desktop.orchestration.graph import AS_NODES, Graph, NodeContext, StepLimitReached, execute
 from openhuman_desktop.orchestration.ports import (
     CANCELLED,

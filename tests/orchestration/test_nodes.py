@@ -12,12 +12,18 @@ from openhuman_desktop.errors import AppError
 from openhuman_desktop.llm import OllamaClient
 from openhuman_desktop.llm.retry import RetryPolicy
 from openhuman_desktop.orchestration.graph import NODES
-from openhuman_desktop.orchestration.nodes import OUTCOME_KEY, OUTCOME_STEP, ExecutionOutcome, read_outcome
+from openhuman_desktop.orchestration.nodes import (
+    HEARTBEAT_SUBTASK,
+    OUTCOME_KEY,
+    OUTCOME_STEP,
+    ExecutionOutcome,
+    read_outcome,
+)
 from openhuman_desktop.orchestration.ports import ESCALATION, READ, WRITE, Steering
 from tests.fakes import agent_model as kinds
 from tests.fakes.agent_harness import QUICK_MODEL, REASONING_MODEL, AgentHarness
 from tests.fakes.agent_model import AgentScript, call, say
-from tests.fakes.model_servers import FakeOllama
+from tests.fakes.model_servers import FakeOllama, Reply
 
 WRITE_TOOLS = {"files_write", "files_append"}
 SEQUENCE = ["channel_ingestion", "frontend_agent", "agent_execution", "frontend_agent", "context_manager_hook"]
@@ -92,10 +98,15 @@ async def test_a_read_run_never_offers_or_runs_a_write_tool(harness: AgentHarnes
 
 
 async def test_an_escalation_run_records_the_action_without_raising_a_chat_card(harness: AgentHarness) -> None:
-    harness.model.script = AgentScript(reply="Found it.\nRECOMMENDED ACTION: archive old.md")
+    # A heartbeat run is one piece of work: no plan, no restated reply, no paraphrase by the quick model.
+    harness.model.script = AgentScript(
+        steps={HEARTBEAT_SUBTASK: [Reply(content="Found it.\nRECOMMENDED ACTION: archive old.md")]})
     outcome = await harness.run("Check old.md", permission=READ, purpose=ESCALATION)
     assert harness.cards.raised == []
     assert harness.intent.asked == [] and harness.permissions == []
+    assert not harness.model.of(kinds.PLAN) and not harness.model.of(kinds.REPLY)
+    assert not harness.model.of(kinds.PASS1) and not harness.model.of(kinds.PASS2)
+    assert outcome.values["channel_response"] == "Found it.\nRECOMMENDED ACTION: archive old.md"
     assert (await read_outcome(harness.journal, outcome.run.id)) == ExecutionOutcome((), "archive old.md", False)
 
 

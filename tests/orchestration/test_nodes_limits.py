@@ -80,7 +80,8 @@ async def test_every_request_has_a_cap_and_a_timeout_within_the_settings(server:
     finally:
         await harness.aclose()
     requests = quick.requests + reasoning.requests
-    assert len(quick.requests) == 2 and len(reasoning.requests) >= 3 + 3 * 2
+    # quick: pass 1, pass 2 and the compression; reasoning: plan, reply and each sub-agent's two steps
+    assert len(quick.requests) == 3 and len(reasoning.requests) >= 2 + 3 * 2
     for request in requests:
         assert request.max_tokens is not None and 0 < request.max_tokens <= 1_024
         assert 0 < request.timeout <= 42
