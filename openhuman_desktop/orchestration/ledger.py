@@ -537,7 +537,8 @@ class RunLedger:
         last = conn.execute("SELECT max(id) FROM checkpoints WHERE thread_id = ?", (thread_id,)).fetchone()[0]
         cutoff = min([run["first"] for run in kept if run["first"] is not None] + ([last] if last else []),
                      default=None)
-        gone = [run["id"] for run in candidates if run["last"] is None or (cutoff is not None and run["last"] <= cutoff)]
+        gone = [run["id"] for run in candidates
+                if run["last"] is None or (cutoff is not None and run["last"] <= cutoff)]
         if cutoff is not None:
             oldest = conn.execute("SELECT min(id) FROM checkpoints WHERE thread_id = ?", (thread_id,)).fetchone()[0]
             if oldest < cutoff:

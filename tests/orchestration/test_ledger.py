@@ -13,7 +13,6 @@ from openhuman_desktop.errors import NotFound
 from openhuman_desktop.orchestration import graph
 from openhuman_desktop.orchestration.ledger import Checkpoint, RunLedger
 from openhuman_desktop.orchestration.ports import (
-    CANCELLED,
     COMPLETED,
     FAILED,
     QUEUED,
