@@ -1,0 +1,560 @@
+"""The durable run ledger: runs, checkpointed transitions (deltas + snapshots), the effects journal and the
+world timeline, in one SQLite file (``{workspace}/agent/ledger.db``)."""
+
+from __future__ import annotations
+
+import json
+import logging
+import sqlite3
+import uuid
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from functools import partial
+from pathlib import Path
+from typing import Any, TypeVar
+
+from openhuman_desktop.clock import Clock
+from openhuman_desktop.errors import NotFound
+from openhuman_desktop.orchestration import world
+from openhuman_desktop.orchestration.graph import AS_NODES
+from openhuman_desktop.orchestration.ports import (
+    QUEUED,
+    RUN_STATUSES,
+    RUNNING,
+    UNFINISHED,
+    JournalEntry,
+    Run,
+    RunRequest,
+    TimelineEntry,
+)
+from openhuman_desktop.orchestration.state import KEYS, Values, apply, initial_values
+from openhuman_desktop.skills.base import Mutation
+from openhuman_desktop.store.database import Database, Migration
+
+log = logging.getLogger(__name__)
+
+T = TypeVar("T")
+
+SNAPSHOT_FLOOR_BYTES = 4096
+"""No snapshot before this many delta bytes: a short thread is read from its few deltas."""
+SNAPSHOT_MAX_TRANSITIONS = 512
+"""A snapshot at least this often, so a thread of many tiny updates is never folded from thousands of rows."""
+WAL_AUTOCHECKPOINT_PAGES = 1000
+"""SQLite's default (~4 MB): the ledger is written a little at a time, so its WAL is copied back often."""
+
+_V1: Migration = (
+    """CREATE TABLE runs (
+        seq INTEGER PRIMARY KEY,
+        id TEXT NOT NULL UNIQUE,
+        thread_id TEXT NOT NULL,
+        channel_source TEXT NOT NULL,
+        status TEXT NOT NULL CHECK (status IN ('queued', 'running', 'completed', 'failed', 'cancelled')),
+        input TEXT NOT NULL,
+        response TEXT,
+        error TEXT,
+        steps INTEGER NOT NULL DEFAULT 0,
+        steering_version INTEGER,
+        created_at REAL NOT NULL,
+        finished_at REAL,
+        permission TEXT,
+        purpose TEXT NOT NULL,
+        task_id TEXT,
+        escalation_id TEXT,
+        tools_used TEXT NOT NULL DEFAULT '[]',
+        recommended_action TEXT,
+        changed_something INTEGER NOT NULL DEFAULT 0
+    )""",
+    "CREATE INDEX runs_by_thread ON runs(thread_id, seq)",
+    "CREATE INDEX runs_by_status ON runs(status, seq)",
+    # One row per node transition: the node's update as given (``delta``), not the whole state.
+    """CREATE TABLE checkpoints (
+        id INTEGER PRIMARY KEY,
+        thread_id TEXT NOT NULL,
+        run_id TEXT,
+        step INTEGER NOT NULL,
+        node TEXT NOT NULL,
+        changed TEXT NOT NULL,
+        next TEXT,
+        delta TEXT NOT NULL,
+        created_at REAL NOT NULL
+    )""",
+    "CREATE INDEX checkpoints_by_thread ON checkpoints(thread_id, id)",
+    # The full values after a checkpoint, now and then: a read folds only the deltas since the last one.
+    """CREATE TABLE snapshots (
+        checkpoint_id INTEGER PRIMARY KEY,
+        thread_id TEXT NOT NULL,
+        state TEXT NOT NULL
+    )""",
+    "CREATE INDEX snapshots_by_thread ON snapshots(thread_id, checkpoint_id)",
+    # The effects journal: intent before a call runs, its result after (with the timeline entries its
+    # mutations wrote: ``timeline_count`` entries from ``timeline_first`` on, written in the same commit).
+    """CREATE TABLE journal (
+        run_id TEXT NOT NULL,
+        step INTEGER NOT NULL,
+        key TEXT NOT NULL,
+        intent TEXT NOT NULL,
+        result TEXT,
+        timeline_first INTEGER,
+        timeline_count INTEGER NOT NULL DEFAULT 0,
+        begun_at REAL,
+        finished_at REAL,
+        PRIMARY KEY (run_id, step, key)
+    ) WITHOUT ROWID""",
+    *world.TIMELINE_SCHEMA,
+)
+
+LEDGER_MIGRATIONS: tuple[Migration, ...] = (_V1,)
+
+_RUN_COLUMNS = ("id, thread_id, channel_source, status, input, response, error, steps, steering_version, "
+                "created_at, finished_at, permission, purpose, task_id, escalation_id, tools_used, "
+                "recommended_action, changed_something")
+_CHECKPOINT_COLUMNS = "id, thread_id, run_id, step, node, changed, next, created_at"
+
+
+@dataclass(frozen=True)
+class Checkpoint:
+    """One committed node transition (CONTRACT §8's Checkpoint, plus ``next`` and ``thread_id``)."""
+
+    checkpoint_id: int
+    thread_id: str
+    run_id: str | None
+    step: int
+    node: str
+    changed: tuple[str, ...]
+    next: str | None
+    created_at: float
+
+    def to_json(self) -> dict[str, Any]:
+        return {"checkpoint_id": self.checkpoint_id, "run_id": self.run_id, "step": self.step, "node": self.node,
+                "changed": list(self.changed), "created_at": self.created_at, "next": self.next,
+                "thread_id": self.thread_id}
+
+
+@dataclass(frozen=True)
+class ThreadHead:
+    """A thread's values now (snapshot + deltas folded) and its last checkpoint (all None/0 for a new thread)."""
+
+    thread_id: str
+    values: Values
+    checkpoint_id: int | None
+    node: str | None
+    next: str | None
+    run_id: str | None
+    step: int
+
+
+@dataclass
+class _Tip:
+    """What deciding on a snapshot needs to know about a thread (kept in memory, rebuilt from the file)."""
+
+    snapshot_bytes: int
+    delta_bytes: int
+    transitions: int
+
+    def is_snapshot_due(self) -> bool:
+        """Total size stays linear: a snapshot only once the deltas since the last outweigh it (sizes grow
+        geometrically); reads stay cheap: never more deltas to fold than that snapshot's size in bytes, nor
+        more than :data:`SNAPSHOT_MAX_TRANSITIONS` rows."""
+        return (self.delta_bytes >= max(self.snapshot_bytes, SNAPSHOT_FLOOR_BYTES)
+                or self.transitions >= SNAPSHOT_MAX_TRANSITIONS)
+
+
+def _dumps(value: Any) -> str:
+    try:
+        return json.dumps(value, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+    except (TypeError, ValueError) as exc:
+        raise ValueError(f"the ledger stores JSON only: {exc}") from exc
+
+
+def _run(row: sqlite3.Row) -> Run:
+    return Run(
+        id=row["id"], thread_id=row["thread_id"], channel_source=row["channel_source"], status=row["status"],
+        input=row["input"], created_at=row["created_at"], response=row["response"], error=row["error"],
+        steps=row["steps"], steering_version=row["steering_version"], finished_at=row["finished_at"],
+        permission=row["permission"], purpose=row["purpose"], task_id=row["task_id"],
+        escalation_id=row["escalation_id"], tools_used=tuple(json.loads(row["tools_used"])),
+        recommended_action=row["recommended_action"], changed_something=bool(row["changed_something"]))
+
+
+def _checkpoint(row: sqlite3.Row) -> Checkpoint:
+    return Checkpoint(checkpoint_id=row["id"], thread_id=row["thread_id"], run_id=row["run_id"], step=row["step"],
+                      node=row["node"], changed=tuple(json.loads(row["changed"])), next=row["next"],
+                      created_at=row["created_at"])
+
+
+def _fold(conn: sqlite3.Connection, thread_id: str, upto: int) -> Values:
+    """The thread's values after checkpoint ``upto``: the last snapshot at or before it, then the deltas."""
+    row = conn.execute("SELECT checkpoint_id, state FROM snapshots WHERE thread_id = ? AND checkpoint_id <= ? "
+                       "ORDER BY checkpoint_id DESC LIMIT 1", (thread_id, upto)).fetchone()
+    values = json.loads(row["state"]) if row else initial_values()
+    since = row["checkpoint_id"] if row else 0
+    for (delta,) in conn.execute("SELECT delta FROM checkpoints WHERE thread_id = ? AND id > ? AND id <= ? "
+                                 "ORDER BY id", (thread_id, since, upto)):
+        values = apply(values, json.loads(delta))
+    return values
+
+
+class RunLedger:
+    """The agent's durable record: implements ``graph.Checkpointer`` and ``ports.StepJournal``.
+
+    One connection (``store.database.Database``), WAL, ``synchronous`` FULL by default: a power cut loses
+    at most the transition in flight (bench/README.md, "Agent ledger", has what that costs). Every write
+    is one transaction, run on the connection's thread in one hop.
+    """
+
+    def __init__(self, db: Database, clock: Clock) -> None:
+        self._db = db
+        self._clock = clock
+        self.path: Path = db.path
+        self._tips: dict[str, _Tip] = {}  # touched only by work running on the connection's thread
+
+    @classmethod
+    async def open(cls, path: Path, clock: Clock, *, synchronous: str = "FULL") -> RunLedger:
+        """Open (or create) the ledger at ``path``, migrated to the current schema.
+
+        Raises:
+            StoreUnavailable: the file cannot be created or opened, is locked, damaged or not a database.
+        """
+        db = await Database.open(path, LEDGER_MIGRATIONS, synchronous=synchronous)
+        await db.execute(f"PRAGMA wal_autocheckpoint = {WAL_AUTOCHECKPOINT_PAGES}")
+        return cls(db, clock)
+
+    async def aclose(self) -> None:
+        """Checkpoint the WAL and close; safe to call twice."""
+        await self._db.aclose()
+
+    async def _read(self, work: Callable[[sqlite3.Connection], T]) -> T:
+        return await self._db.in_thread(work)
+
+    async def _write(self, work: Callable[[sqlite3.Connection], T], thread_id: str | None = None) -> T:
+        try:
+            return await self._db.in_thread(work, write=True)
+        except BaseException:
+            if thread_id is not None:
+                self._tips.pop(thread_id, None)  # rolled back (or unknown): rebuilt from the file next time
+            raise
+
+    # --- runs -----------------------------------------------------------------------------------------
+
+    async def create_run(self, request: RunRequest) -> Run:
+        """Record a new run (``queued``, committed) and return it."""
+        run = Run(id=uuid.uuid4().hex, thread_id=request.thread_id, channel_source=request.channel_source,
+                  status=QUEUED, input=request.text, created_at=self._clock.now(), permission=request.permission,
+                  purpose=request.purpose, task_id=request.task_id, escalation_id=request.escalation_id)
+
+        def work(conn: sqlite3.Connection) -> None:
+            conn.execute(
+                "INSERT INTO runs (id, thread_id, channel_source, status, input, created_at, permission, purpose, "
+                "task_id, escalation_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (run.id, run.thread_id, run.channel_source, run.status, run.input, run.created_at,
+                 run.permission, run.purpose, run.task_id, run.escalation_id))
+        await self._write(work)
+        return run
+
+    async def get_run(self, run_id: str) -> Run | None:
+        """The run, or None."""
+        def work(conn: sqlite3.Connection) -> Run | None:
+            row = conn.execute(f"SELECT {_RUN_COLUMNS} FROM runs WHERE id = ?", (run_id,)).fetchone()
+            return _run(row) if row else None
+        return await self._read(work)
+
+    async def list_runs(self, thread_id: str | None = None, status: str | None = None,
+                        limit: int = 50) -> list[Run]:
+        """Runs, newest first, optionally of one thread and/or with one status."""
+        where, params = [], []
+        if thread_id is not None:
+            where.append("thread_id = ?")
+            params.append(thread_id)
+        if status is not None:
+            where.append("status = ?")
+            params.append(status)
+        clause = f"WHERE {' AND '.join(where)}" if where else ""
+
+        def work(conn: sqlite3.Connection) -> list[Run]:
+            rows = conn.execute(f"SELECT {_RUN_COLUMNS} FROM runs {clause} ORDER BY seq DESC LIMIT ?",
+                                (*params, max(0, limit))).fetchall()
+            return [_run(row) for row in rows]
+        return await self._read(work)
+
+    async def unfinished_runs(self) -> list[Run]:
+        """Queued and running runs, oldest first (the order they resume in)."""
+        def work(conn: sqlite3.Connection) -> list[Run]:
+            rows = conn.execute(f"SELECT {_RUN_COLUMNS} FROM runs WHERE status IN (?, ?) ORDER BY seq",
+                                UNFINISHED).fetchall()
+            return [_run(row) for row in rows]
+        return await self._read(work)
+
+    async def _update_run(self, run_id: str, assignments: str, params: Sequence[Any]) -> Run:
+        def work(conn: sqlite3.Connection) -> Run | None:
+            conn.execute(f"UPDATE runs SET {assignments} WHERE id = ?", (*params, run_id))
+            row = conn.execute(f"SELECT {_RUN_COLUMNS} FROM runs WHERE id = ?", (run_id,)).fetchone()
+            return _run(row) if row else None
+        run = await self._write(work)
+        if run is None:
+            raise NotFound(f"There is no run {run_id}.")
+        return run
+
+    async def mark_running(self, run_id: str, *, permission: str | None, steering_version: int | None) -> Run:
+        """The run is ``running``; ``permission`` / ``steering_version`` are set where given (None keeps them).
+
+        Raises:
+            NotFound: no such run.
+        """
+        return await self._update_run(
+            run_id, "status = ?, permission = coalesce(?, permission), "
+                    "steering_version = coalesce(?, steering_version)",
+            (RUNNING, permission, steering_version))
+
+    async def set_permission(self, run_id: str, permission: str) -> None:
+        """Record the permission the front-end agent decided.
+
+        Raises:
+            NotFound: no such run.
+        """
+        await self._update_run(run_id, "permission = ?", (permission,))
+
+    async def finish_run(self, run_id: str, status: str, *, response: str | None = None, error: str | None = None,
+                         tools_used: Sequence[str] = (), recommended_action: str | None = None,
+                         changed_something: bool = False) -> Run:
+        """Record how the run ended (``completed``, ``failed`` or ``cancelled``).
+
+        Raises:
+            ValueError: ``status`` is not a finished status.
+            NotFound: no such run.
+        """
+        if status not in RUN_STATUSES or status in UNFINISHED:
+            raise ValueError(f"a run finishes completed, failed or cancelled, not {status!r}")
+        return await self._update_run(
+            run_id, "status = ?, response = ?, error = ?, tools_used = ?, recommended_action = ?, "
+                    "changed_something = ?, finished_at = ?",
+            (status, response, error, _dumps(list(tools_used)), recommended_action, int(changed_something),
+             self._clock.now()))
+
+    # --- checkpoints (graph.Checkpointer) -------------------------------------------------------------
+
+    def _tip(self, conn: sqlite3.Connection, thread_id: str) -> _Tip:
+        tip = self._tips.get(thread_id)
+        if tip is None:
+            row = conn.execute("SELECT checkpoint_id, length(state) FROM snapshots WHERE thread_id = ? "
+                               "ORDER BY checkpoint_id DESC LIMIT 1", (thread_id,)).fetchone()
+            since, size = (row[0], row[1]) if row else (0, 0)
+            count, total = conn.execute("SELECT count(*), coalesce(sum(length(delta)), 0) FROM checkpoints "
+                                        "WHERE thread_id = ? AND id > ?", (thread_id, since)).fetchone()
+            tip = self._tips[thread_id] = _Tip(size, total, count)
+        return tip
+
+    def _insert_checkpoint(self, conn: sqlite3.Connection, thread_id: str, run_id: str | None, step: int,
+                           node: str, changed: tuple[str, ...], delta: str, next_node: str | None,
+                           at: float) -> Checkpoint:
+        tip = self._tip(conn, thread_id)  # before the insert: a tip rebuilt from the file must not count it
+        cursor = conn.execute(
+            "INSERT INTO checkpoints (thread_id, run_id, step, node, changed, next, delta, created_at) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?)", (thread_id, run_id, step, node, _dumps(changed), next_node, delta, at))
+        checkpoint_id = cursor.lastrowid
+        assert checkpoint_id is not None
+        tip.delta_bytes += len(delta)
+        tip.transitions += 1
+        if tip.is_snapshot_due():
+            state = _dumps(_fold(conn, thread_id, checkpoint_id))
+            conn.execute("INSERT INTO snapshots (checkpoint_id, thread_id, state) VALUES (?, ?, ?)",
+                         (checkpoint_id, thread_id, state))
+            self._tips[thread_id] = _Tip(len(state), 0, 0)
+        return Checkpoint(checkpoint_id, thread_id, run_id, step, node, changed, next_node, at)
+
+    async def commit(self, run_id: str, thread_id: str, step: int, node: str, update: Mapping[str, Any],
+                     next_node: str | None) -> Checkpoint:
+        """Record that ``node`` returned ``update`` at ``step`` and ``next_node`` runs next, in one transaction:
+        the checkpoint row (the update as given), a full snapshot when one is due, and the run's ``steps``.
+
+        Raises:
+            ValueError: ``update`` names a key that is not a state key, or is not JSON.
+        """
+        unknown = sorted(key for key in update if key not in KEYS)
+        if unknown:
+            raise ValueError(f"unknown state key(s) in the update of {node}: {', '.join(unknown)}")
+        delta, changed, at = _dumps(update), tuple(update), self._clock.now()
+
+        def work(conn: sqlite3.Connection) -> Checkpoint:
+            checkpoint = self._insert_checkpoint(conn, thread_id, run_id, step, node, changed, delta, next_node, at)
+            conn.execute("UPDATE runs SET steps = ? WHERE id = ?", (step, run_id))
+            return checkpoint
+        return await self._write(work, thread_id)
+
+    async def head(self, thread_id: str) -> ThreadHead:
+        """The thread's values now and its last checkpoint (a new thread: its initial values, nothing else)."""
+        def work(conn: sqlite3.Connection) -> ThreadHead:
+            row = conn.execute(f"SELECT {_CHECKPOINT_COLUMNS} FROM checkpoints WHERE thread_id = ? "
+                               "ORDER BY id DESC LIMIT 1", (thread_id,)).fetchone()
+            if row is None:
+                return ThreadHead(thread_id, initial_values(), None, None, None, None, 0)
+            return ThreadHead(thread_id, _fold(conn, thread_id, row["id"]), row["id"], row["node"], row["next"],
+                              row["run_id"], row["step"])
+        return await self._read(work)
+
+    async def state_at(self, checkpoint_id: int) -> Values:
+        """The thread's values right after checkpoint ``checkpoint_id``.
+
+        Raises:
+            NotFound: no such checkpoint (never written, or folded away by :meth:`retain`).
+        """
+        def work(conn: sqlite3.Connection) -> Values | None:
+            row = conn.execute("SELECT thread_id FROM checkpoints WHERE id = ?", (checkpoint_id,)).fetchone()
+            return None if row is None else _fold(conn, row["thread_id"], checkpoint_id)
+        values = await self._read(work)
+        if values is None:
+            raise NotFound(f"There is no checkpoint {checkpoint_id} (it may have been folded away by retention).")
+        return values
+
+    async def update_state(self, thread_id: str, values: Mapping[str, Any], as_node: str) -> Checkpoint:
+        """Write ``values`` into the thread as if ``as_node`` had returned them (the reducers apply); later runs
+        see them. The checkpoint has no run, step 0 and no next node (the thread stays idle).
+
+        Raises:
+            ValueError: ``as_node`` is not a node name or ``subconscious_cron``; ``values`` does not fit the
+                state (``state.StateError``) or is not JSON.
+        """
+        if as_node not in AS_NODES:
+            raise ValueError(f"as_node must be one of {', '.join(AS_NODES)}, not {as_node!r}")
+        delta, changed, at = _dumps(dict(values)), tuple(values), self._clock.now()
+        update = json.loads(delta)
+
+        def work(conn: sqlite3.Connection) -> Checkpoint:
+            row = conn.execute("SELECT max(id) FROM checkpoints WHERE thread_id = ?", (thread_id,)).fetchone()
+            current = initial_values() if row[0] is None else _fold(conn, thread_id, row[0])
+            apply(current, update)  # StateError (a ValueError) before anything is written
+            return self._insert_checkpoint(conn, thread_id, None, 0, as_node, changed, delta, None, at)
+        return await self._write(work, thread_id)
+
+    async def history(self, thread_id: str, limit: int = 50, before: int | None = None) -> list[Checkpoint]:
+        """The thread's checkpoints, newest first, optionally only those older than checkpoint ``before``."""
+        def work(conn: sqlite3.Connection) -> list[Checkpoint]:
+            rows = conn.execute(f"SELECT {_CHECKPOINT_COLUMNS} FROM checkpoints WHERE thread_id = ? AND id < ? "
+                                "ORDER BY id DESC LIMIT ?",
+                                (thread_id, (1 << 62) if before is None else before, max(0, limit))).fetchall()
+            return [_checkpoint(row) for row in rows]
+        return await self._read(work)
+
+    async def threads(self) -> list[str]:
+        """Every thread the ledger knows (one with a run or a checkpoint), sorted."""
+        def work(conn: sqlite3.Connection) -> list[str]:
+            rows = conn.execute("SELECT thread_id FROM runs UNION SELECT thread_id FROM checkpoints "
+                                "ORDER BY thread_id").fetchall()
+            return [row[0] for row in rows]
+        return await self._read(work)
+
+    # --- the effects journal (ports.StepJournal) ------------------------------------------------------
+
+    async def get(self, run_id: str, step: int, key: str) -> JournalEntry | None:
+        """What the journal holds for ``key`` of the run's ``step``, or None (never begun)."""
+        def work(conn: sqlite3.Connection) -> JournalEntry | None:
+            row = conn.execute("SELECT intent, result, timeline_first, timeline_count FROM journal "
+                               "WHERE run_id = ? AND step = ? AND key = ?", (run_id, step, key)).fetchone()
+            if row is None:
+                return None
+            result = None if row["result"] is None else json.loads(row["result"])
+            timeline = world.read_range(conn, row["timeline_first"] or 0, row["timeline_count"])
+            return JournalEntry(run_id, step, key, json.loads(row["intent"]), result, timeline)
+        return await self._read(work)
+
+    async def begin(self, run_id: str, step: int, key: str, intent: Mapping[str, Any]) -> None:
+        """Record that ``key`` is about to run (committed before it does); a key that already has a result keeps
+        it (nothing is recorded twice), one that had begun gets the new intent."""
+        text, at = _dumps(dict(intent)), self._clock.now()
+
+        def work(conn: sqlite3.Connection) -> None:
+            conn.execute("INSERT INTO journal (run_id, step, key, intent, begun_at) VALUES (?, ?, ?, ?, ?) "
+                         "ON CONFLICT (run_id, step, key) DO UPDATE SET intent = excluded.intent, "
+                         "begun_at = excluded.begun_at WHERE journal.result IS NULL",
+                         (run_id, step, key, text, at))
+        await self._write(work)
+
+    async def finish(self, run_id: str, step: int, key: str, result: Mapping[str, Any],
+                     mutations: Sequence[Mutation] = ()) -> tuple[TimelineEntry, ...]:
+        """Record ``key``'s result and one timeline entry per mutation, in one commit.
+
+        A key that already has a result is not recorded again: its first result stands and the timeline
+        entries written then are returned (so a replayed call never appends a mutation twice).
+        """
+        text, at = _dumps(dict(result)), self._clock.now()
+
+        def work(conn: sqlite3.Connection) -> tuple[TimelineEntry, ...]:
+            row = conn.execute("SELECT result, timeline_first, timeline_count FROM journal "
+                               "WHERE run_id = ? AND step = ? AND key = ?", (run_id, step, key)).fetchone()
+            if row is not None and row["result"] is not None:
+                log.warning("journal %s step %d %s: already finished, the first result stands", run_id, step, key)
+                return world.read_range(conn, row["timeline_first"] or 0, row["timeline_count"])
+            entries = world.append_entries(conn, mutations, run_id, at)
+            first = entries[0].sequence if entries else None
+            conn.execute("INSERT INTO journal (run_id, step, key, intent, result, timeline_first, timeline_count, "
+                         "finished_at) VALUES (?, ?, ?, '{}', ?, ?, ?, ?) ON CONFLICT (run_id, step, key) DO UPDATE "
+                         "SET result = excluded.result, timeline_first = excluded.timeline_first, "
+                         "timeline_count = excluded.timeline_count, finished_at = excluded.finished_at",
+                         (run_id, step, key, text, first, len(entries), at))
+            return entries
+        return await self._write(work)
+
+    # --- the world timeline ---------------------------------------------------------------------------
+
+    async def timeline(self, after: int = 0, limit: int = 100) -> list[TimelineEntry]:
+        """Timeline entries with a sequence above ``after``, oldest first."""
+        return await self._read(partial(world.read_entries, after=after, limit=max(0, limit)))
+
+    async def append_timeline(self, mutations: Sequence[Mutation], run_id: str | None) -> tuple[TimelineEntry, ...]:
+        """Append one entry per mutation (outside the journal, e.g. a steering change), in one commit."""
+        at = self._clock.now()
+        return await self._write(lambda conn: world.append_entries(conn, mutations, run_id, at))
+
+    # --- housekeeping ---------------------------------------------------------------------------------
+
+    async def retain(self, *, keep_runs_per_thread: int = 20, keep_seconds: float = 30 * 86400) -> int:
+        """Fold old runs away so the file stays bounded; returns how many runs were removed.
+
+        Per thread a finished run goes once it is beyond the newest ``keep_runs_per_thread`` or finished more
+        than ``keep_seconds`` ago. The oldest checkpoint still needed (the first of the oldest kept run, or
+        the thread's last) gets a full snapshot, and older checkpoints, snapshots, the removed runs and their
+        journal rows are deleted. Unfinished runs and the world timeline are never touched; ``head()`` of
+        every thread is unchanged.
+        """
+        horizon = self._clock.now() - keep_seconds
+        threads = await self.threads()
+        removed = 0
+        for thread_id in threads:
+            removed += await self._write(
+                partial(self._retain_thread, thread_id=thread_id, keep=max(0, keep_runs_per_thread),
+                        horizon=horizon), thread_id)
+        return removed
+
+    def _retain_thread(self, conn: sqlite3.Connection, thread_id: str, keep: int, horizon: float) -> int:
+        runs = conn.execute(
+            "SELECT r.id, r.status, r.created_at, r.finished_at, min(c.id) AS first, max(c.id) AS last "
+            "FROM runs r LEFT JOIN checkpoints c ON c.run_id = r.id WHERE r.thread_id = ? "
+            "GROUP BY r.id ORDER BY r.seq DESC", (thread_id,)).fetchall()
+        kept: list[sqlite3.Row] = []
+        candidates: list[sqlite3.Row] = []
+        for index, run in enumerate(runs):
+            is_old = index >= keep or (run["finished_at"] or run["created_at"]) < horizon
+            (candidates if run["status"] not in UNFINISHED and is_old else kept).append(run)
+        last = conn.execute("SELECT max(id) FROM checkpoints WHERE thread_id = ?", (thread_id,)).fetchone()[0]
+        cutoff = min([run["first"] for run in kept if run["first"] is not None] + ([last] if last else []),
+                     default=None)
+        gone = [run["id"] for run in candidates
+                if run["last"] is None or (cutoff is not None and run["last"] <= cutoff)]
+        if cutoff is not None:
+            oldest = conn.execute("SELECT min(id) FROM checkpoints WHERE thread_id = ?", (thread_id,)).fetchone()[0]
+            if oldest < cutoff:
+                state = _dumps(_fold(conn, thread_id, cutoff))
+                conn.execute("INSERT OR REPLACE INTO snapshots (checkpoint_id, thread_id, state) VALUES (?, ?, ?)",
+                             (cutoff, thread_id, state))
+                conn.execute("DELETE FROM snapshots WHERE thread_id = ? AND checkpoint_id < ?", (thread_id, cutoff))
+                conn.execute("DELETE FROM checkpoints WHERE thread_id = ? AND id < ?", (thread_id, cutoff))
+                self._tips.pop(thread_id, None)
+        for run_id in gone:
+            conn.execute("DELETE FROM journal WHERE run_id = ?", (run_id,))
+            conn.execute("DELETE FROM runs WHERE id = ?", (run_id,))
+        if gone:
+            log.info("ledger retention: thread %s, %d run(s) folded into its snapshot", thread_id, len(gone))
+        return len(gone)
+
+    async def integrity_check(self) -> str:
+        """``PRAGMA integrity_check``: "ok" when the file is sound."""
+        return await self._db.integrity_check()
