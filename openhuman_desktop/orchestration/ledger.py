@@ -18,6 +18,7 @@ from openhuman_desktop.errors import NotFound
 from openhuman_desktop.orchestration import world
 from openhuman_desktop.orchestration.graph import AS_NODES
 from openhuman_desktop.orchestration.ports import (
+    FAILED,
     QUEUED,
     RUN_STATUSES,
     RUNNING,
@@ -62,9 +63,11 @@ _V1: Migration = (
         escalation_id TEXT,
         tools_used TEXT NOT NULL DEFAULT '[]',
         recommended_action TEXT,
-        changed_something INTEGER NOT NULL DEFAULT 0
+        changed_something INTEGER NOT NULL DEFAULT 0,
+        failure TEXT
     )""",
     "CREATE INDEX runs_by_thread ON runs(thread_id, seq)",
+    "CREATE INDEX runs_by_escalation ON runs(escalation_id, seq) WHERE escalation_id IS NOT NULL",
     "CREATE INDEX runs_by_status ON runs(status, seq)",
     # One row per node transition: the node's update as given (``delta``), not the whole state.
     """CREATE TABLE checkpoints (
@@ -107,7 +110,7 @@ LEDGER_MIGRATIONS: tuple[Migration, ...] = (_V1,)
 
 _RUN_COLUMNS = ("id, thread_id, channel_source, status, input, response, error, steps, steering_version, "
                 "created_at, finished_at, permission, purpose, task_id, escalation_id, tools_used, "
-                "recommended_action, changed_something")
+                "recommended_action, changed_something, failure")
 _CHECKPOINT_COLUMNS = "id, thread_id, run_id, step, node, changed, next, created_at"
 
 
@@ -173,7 +176,8 @@ def _run(row: sqlite3.Row) -> Run:
         steps=row["steps"], steering_version=row["steering_version"], finished_at=row["finished_at"],
         permission=row["permission"], purpose=row["purpose"], task_id=row["task_id"],
         escalation_id=row["escalation_id"], tools_used=tuple(json.loads(row["tools_used"])),
-        recommended_action=row["recommended_action"], changed_something=bool(row["changed_something"]))
+        recommended_action=row["recommended_action"], changed_something=bool(row["changed_something"]),
+        failure=row["failure"])
 
 
 def _checkpoint(row: sqlite3.Row) -> Checkpoint:
@@ -315,8 +319,9 @@ class RunLedger:
 
     async def finish_run(self, run_id: str, status: str, *, response: str | None = None, error: str | None = None,
                          tools_used: Sequence[str] = (), recommended_action: str | None = None,
-                         changed_something: bool = False) -> Run:
-        """Record how the run ended (``completed``, ``failed`` or ``cancelled``).
+                         changed_something: bool = False, failure: str | None = None) -> Run:
+        """Record how the run ended (``completed``, ``failed`` or ``cancelled``; ``failure`` says why a
+        failed run failed).
 
         Raises:
             ValueError: ``status`` is not a finished status.
@@ -326,9 +331,26 @@ class RunLedger:
             raise ValueError(f"a run finishes completed, failed or cancelled, not {status!r}")
         return await self._update_run(
             run_id, "status = ?, response = ?, error = ?, tools_used = ?, recommended_action = ?, "
-                    "changed_something = ?, finished_at = ?",
+                    "changed_something = ?, failure = ?, finished_at = ?",
             (status, response, error, _dumps(list(tools_used)), recommended_action, int(changed_something),
-             self._clock.now()))
+             failure if status == FAILED else None, self._clock.now()))
+
+    async def requeue(self, run_id: str) -> Run:
+        """A failed or cancelled run is ``queued`` again, to be driven from its last checkpoint.
+
+        Raises:
+            NotFound: no such run.
+        """
+        return await self._update_run(
+            run_id, "status = ?, error = NULL, failure = NULL, finished_at = NULL", (QUEUED,))
+
+    async def runs_for_escalation(self, escalation_id: str) -> list[Run]:
+        """The runs that carry out an approved card, newest first."""
+        def work(conn: sqlite3.Connection) -> list[Run]:
+            rows = conn.execute(f"SELECT {_RUN_COLUMNS} FROM runs WHERE escalation_id = ? ORDER BY seq DESC",
+                                (escalation_id,)).fetchall()
+            return [_run(row) for row in rows]
+        return await self._read(work)
 
     # --- checkpoints (graph.Checkpointer) -------------------------------------------------------------
 

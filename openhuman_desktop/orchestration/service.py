@@ -9,7 +9,7 @@ import re
 from collections import OrderedDict
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from openhuman_desktop import events
 from openhuman_desktop.clock import Clock
@@ -24,6 +24,8 @@ from openhuman_desktop.errors import (
     NotFound,
 )
 from openhuman_desktop.orchestration.graph import AS_NODES, Graph, NodeContext, StepLimitReached, execute
+from openhuman_desktop.orchestration.ledger import RunLedger
+from openhuman_desktop.orchestration.nodes import ExecutionOutcome, read_outcome
 from openhuman_desktop.orchestration.ports import (
     CANCELLED,
     CHANNEL_SOURCES,
@@ -39,9 +41,6 @@ from openhuman_desktop.orchestration.ports import (
 )
 from openhuman_desktop.orchestration.state import CHANNEL_RESPONSE, KEYS, StateError
 from openhuman_desktop.supervisor import TaskSupervisor
-
-if TYPE_CHECKING:
-    from openhuman_desktop.orchestration.ledger import RunLedger
 
 log = logging.getLogger(__name__)
 
@@ -336,7 +335,11 @@ class AgentService:
         self._stream_of(run.id)
         task = self._supervisor.spawn(self._drive(run.id, run.thread_id), name=f"agent-run-{run.id[:8]}")
         self._tasks[run.id] = task
-        task.add_done_callback(lambda _task, run_id=run.id: self._tasks.pop(run_id, None))
+        task.add_done_callback(lambda done: self._forget_task(run.id, done))
+
+    def _forget_task(self, run_id: str, done: asyncio.Task[None]) -> None:
+        if self._tasks.get(run_id) is done:  # a retry may have started the run's next task meanwhile
+            del self._tasks[run_id]
 
     def _stream_of(self, run_id: str) -> _Stream:
         stream = self._streams.get(run_id)
@@ -407,9 +410,10 @@ class AgentService:
 
     async def _finish(self, run_id: str, status: str, *, response: str | None = None,
                       error: str | None = None, failure: str | None = None) -> Run:
-        outcome = await self._ledger.outcome(run_id)
-        run = await self._ledger.finish_run(run_id, status, response=response, error=error, failure=failure,
-                                            **outcome)
+        outcome = await read_outcome(self._ledger, run_id) or ExecutionOutcome()
+        run = await self._ledger.finish_run(
+            run_id, status, response=response, error=error, failure=failure, tools_used=outcome.tools_used,
+            recommended_action=outcome.recommended_action, changed_something=outcome.changed_something)
         stream = self._streams.get(run_id)
         if stream is not None:
             stream.changed.set()
