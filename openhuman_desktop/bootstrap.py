@@ -15,7 +15,12 @@ from openhuman_desktop.llm import make_client
 from openhuman_desktop.llm.pool import TIERS, ModelClients
 from openhuman_desktop.llm.tokens import TokenCounter
 from openhuman_desktop.memory import MemoryStore, open_memory_store
+from openhuman_desktop.orchestration.ledger import RunLedger
+from openhuman_desktop.orchestration.nodes import build_graph
+from openhuman_desktop.orchestration.ports import NoSteering, Run
+from openhuman_desktop.orchestration.service import AgentService
 from openhuman_desktop.paths import Paths
+from openhuman_desktop.rpc.agent_methods import agent_methods
 from openhuman_desktop.rpc.memory_methods import memory_methods
 from openhuman_desktop.rpc.methods import MethodTable, subconscious_methods
 from openhuman_desktop.rpc.protocol import Dispatcher
@@ -57,6 +62,8 @@ class Services:
     subconscious: SubconsciousService
     engine: SubconsciousEngine
     rpc: RpcServer
+    ledger: RunLedger
+    agent: AgentService
     workspace_index: WorkspaceIndex | None = None
     _closers: list[Callable[[], Awaitable[None]]] = field(default_factory=list)
     _closed: bool = False
@@ -70,7 +77,10 @@ class Services:
         """
         await self.subconscious.seed_defaults()
         await self.subconscious.sync_heartbeat_file(announce=False)  # announced below, once the UI listens
+        # The engine first: it stops the runs of approvals whose task was disabled meanwhile; then every run a
+        # crash or a shutdown left unfinished resumes from its last checkpoint (before any channel opens).
         await self.engine.start()
+        await self.agent.resume_unfinished()
         self.tasks.spawn(self.subconscious.refine_intents(), name="intent-classifier")
         if self.workspace_index is not None:  # built in the background: the first tick finds it ready
             self.tasks.spawn(asyncio.to_thread(self.workspace_index.warm), name="workspace-index")
@@ -138,11 +148,13 @@ class Services:
         self._closed = True
         await self.rpc.aclose()
         await self.engine.aclose()
+        await self.agent.aclose()  # unfinished runs stay so in the ledger and resume at the next start
         await self.tasks.cancel_all()
         if self.workspace_index is not None:
             await self.workspace_index.aclose()
         await self.models.aclose()
         await self.memory.aclose()
+        await self.ledger.aclose()
         await self.store.aclose()
 
 
@@ -168,21 +180,22 @@ async def build(paths: Paths, loaded: config.LoadedConfig, clock: Clock | None =
     clock = clock or SystemClock()
     workspace.prepare(paths)
     store = await open_subconscious_store(paths.subconscious_db)
+    opened: list[Callable[[], Awaitable[None]]] = [store.aclose]
     try:
         memory = await open_memory_store(paths.workspace / "memory" / "memory.db", clock)
+        opened.append(memory.aclose)
+        ledger = await RunLedger.open(paths.workspace / "agent" / "ledger.db", clock)
+        opened.append(ledger.aclose)
+        return _wire(paths, loaded, clock, store, memory, ledger)
     except BaseException:
-        await store.aclose()
-        raise
-    try:
-        return _wire(paths, loaded, clock, store, memory)
-    except BaseException:
-        await memory.aclose()
-        await store.aclose()
+        for close in reversed(opened):
+            await close()
         raise
 
 
 def _wire(
-    paths: Paths, loaded: config.LoadedConfig, clock: Clock, store: SubconsciousStore, memory: MemoryStore
+    paths: Paths, loaded: config.LoadedConfig, clock: Clock, store: SubconsciousStore, memory: MemoryStore,
+    ledger: RunLedger,
 ) -> Services:
     """Every service around the two open databases (constructors only: nothing runs, nothing is awaited)."""
     bus = events.EventBus()
@@ -234,22 +247,66 @@ def _wire(
         tokens,
         lambda: live().heartbeat.context_budget_tokens,
     )
+    intents = ModelIntentClassifier(lambda: models.get("local"))
+    graph = build_graph(
+        quick=lambda: models.reporting("local"), reasoning=lambda: models.reporting("reasoning"),
+        window=models.context_window, skills=skills, tokens=tokens, intent=_IntentJudge(intents),
+        steering=NoSteering(), cards=_CardRaiser(service), evictions=_Evictions(memory, bus),
+        settings=lambda: live().agent, set_permission=ledger.set_permission, clock=clock,
+    )
+    agent = AgentService(ledger, lambda: graph, bus, clock, supervisor, lambda: live().agent)
     engine = SubconsciousEngine(
         store=store, service=service, clock=clock, bus=bus, settings=live, supervisor=supervisor,
         reporter=reporter,
         # Through ``reporting``, the evaluations and every reasoning call are the tiers' health in the status
         # (a failed local "act" fails only its row, as before).
         evaluator=ModelEvaluator(lambda: models.reporting("local"), tokens, lambda: models.context_window("local")),
-        executor=TaskExecutor(lambda: models.get("local"), lambda: models.reporting("reasoning"), skills,
-                              window=models.context_window, tokens=tokens),
+        executor=TaskExecutor(lambda: models.get("local"), skills, window=models.context_window, tokens=tokens,
+                              agent=agent),
         models=models, config_problem=lambda: live.problem_summary,
     )
     service.attach_engine(engine)
     table = MethodTable()
     table.add(subconscious_methods(service))
     table.add(memory_methods(memory, bus))
+    table.add(agent_methods(agent))
     rpc = RpcServer(Dispatcher(table), paths.rpc_file, live().rpc_port)
     return Services(
         paths=paths, settings=live, bus=bus, clock=clock, tasks=supervisor, store=store, memory=memory,
-        models=models, skills=skills, subconscious=service, engine=engine, rpc=rpc, workspace_index=files,
+        models=models, skills=skills, subconscious=service, engine=engine, rpc=rpc, ledger=ledger, agent=agent,
+        workspace_index=files,
     )
+
+
+class _IntentJudge:
+    """The agent's permission from the user's words: the task-intent classifier (keyword fallback)."""
+
+    def __init__(self, classifier: ModelIntentClassifier) -> None:
+        self._classifier = classifier
+
+    async def asks_for_write(self, text: str) -> bool:
+        intent, _source = await self._classifier.classify(text)
+        return intent == "write"
+
+
+class _CardRaiser:
+    """A conversation's recommended action becomes a card in the escalations table (CONTRACT §8)."""
+
+    def __init__(self, service: SubconsciousService) -> None:
+        self._service = service
+
+    async def raise_card(self, run: Run, action: str) -> None:
+        await self._service.raise_conversation_card(run_id=run.id, thread_id=run.thread_id, request=run.input,
+                                                    action=action)
+
+
+class _Evictions:
+    """What the context hook evicts goes to long-term memory, tagged ``evicted``."""
+
+    def __init__(self, memory: MemoryStore, bus: events.EventBus) -> None:
+        self._memory = memory
+        self._bus = bus
+
+    async def store_evicted(self, text: str, *, thread_id: str, run_id: str) -> None:
+        stored = await self._memory.add(text, source="assistant", tags=("evicted", thread_id.split(":", 1)[0]))
+        self._bus.publish(events.MemoryAdded(stored))

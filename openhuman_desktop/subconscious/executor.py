@@ -69,6 +69,9 @@ ACT_FOR_USER = ("The user asked for this task, including the changes it implies:
                 "then summarise what you did in a few sentences.")
 APPROVED_FOR_USER = ("The user approved the recommended action below for their task: carry out exactly this "
                      "action with the tools, nothing more, then summarise what you did in a few sentences.")
+APPROVED_IN_CONVERSATION = ("The user approved the action below, which you recommended in this conversation: "
+                            "carry out exactly this action with the tools, nothing more, then tell the user in a "
+                            "few sentences what you did.")
 
 NO_TOOL = "The model answered without using a tool, so nothing was changed: "
 NO_WRITE_TOOL = "The model used no tool that changes anything, so nothing was changed: "
@@ -151,6 +154,18 @@ def _not_done(label: str, result: ToolLoopResult, *, writes: bool) -> Outcome | 
 def thread_of(task: Task) -> str:
     """The agent thread of a heartbeat task's runs."""
     return f"subconscious:{task.id}"
+
+
+def _approved_request(task: Task | None, escalation: Escalation) -> RunRequest:
+    """The run that carries out an approved card: on its task's thread, or on the conversation it came from."""
+    if task is not None:
+        text = f"{APPROVED_FOR_USER}\n\nTask: {task.title}\nApproved action: {escalation.description}"
+        return RunRequest(thread_id=thread_of(task), channel_source="subconscious", text=text, permission=WRITE,
+                          purpose=APPROVED, task_id=task.id, escalation_id=escalation.id)
+    thread = escalation.thread_id or "desktop"
+    text = f"{APPROVED_IN_CONVERSATION}\n\nApproved action: {escalation.description}"
+    return RunRequest(thread_id=thread, channel_source=thread.split(":", 1)[0], text=text, permission=WRITE,
+                      purpose=APPROVED, escalation_id=escalation.id)
 
 
 def _run_result(prefix: str, run: Run) -> str:
@@ -292,15 +307,15 @@ class TaskExecutor:
             escalation=ProposedEscalation(title=task.title, description=action[:2000], priority=decision.priority),
         )
 
-    async def execute_approved(self, task: Task, escalation: Escalation) -> Outcome:
+    async def execute_approved(self, task: Task | None, escalation: Escalation) -> Outcome:
         """Carry out the recommended action the user approved: a ``write`` run of agentic-v1 on the task's
-        thread. A run of this approval that a crash or a shutdown cut short resumes from its checkpoint
-        (completed tool calls are not repeated); one that failed because the reasoning model was down is
-        retried the same way.
+        thread (``task`` None: a conversation's card, on the card's thread, answering on its channel). A run of
+        this approval that a crash or a shutdown cut short resumes from its checkpoint (completed tool calls are
+        not repeated); one that failed because the reasoning model was down is retried the same way.
 
         Raises:
-            LlmUnavailable: the reasoning model is down (the approval is not consumed: the engine brings the
-                card back and retries once the model answers).
+            LlmUnavailable: the reasoning model is down (the approval is not consumed: the card comes back and
+                is retried once the model answers).
         """
         agent = self._runner()
         earlier = next(iter(await agent.runs_for_escalation(escalation.id)), None)
@@ -312,11 +327,7 @@ class TaskExecutor:
         elif earlier is not None:
             run = await self._waited(await agent.retry(earlier.id))
         else:
-            text = f"{APPROVED_FOR_USER}\n\nTask: {task.title}\nApproved action: {escalation.description}"
-            run = await self._through_agent(RunRequest(
-                thread_id=thread_of(task), channel_source="subconscious", text=text, permission=WRITE,
-                purpose=APPROVED, task_id=task.id, escalation_id=escalation.id,
-            ))
+            run = await self._through_agent(_approved_request(task, escalation))
         if run.status != COMPLETED and run.failure == MODEL_FAILURE:
             raise LlmUnavailable(run.error or "The reasoning model did not answer.")
         label = "agentic-v1 (approved): "
