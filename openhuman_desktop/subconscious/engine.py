@@ -143,6 +143,12 @@ class SubconsciousEngine:
         using tools comes back as a card that says what was already done; one whose task was disabled
         meanwhile comes back without running."""
         for escalation in await self._store.escalations.carrying_out():
+            if escalation.task_id is None:  # a conversation card: the agent resumes its run (it keeps no task)
+                if await self._store.escalations.count_restart(escalation.id) > MAX_RESTARTS:
+                    await self._reopen(escalation, STOPPED_EACH_TIME)
+                else:
+                    self.approve(escalation)
+                continue
             task = await self._store.tasks.get(escalation.task_id)
             effects = await self._store.escalations.effects(escalation.id)
             if task is None or not task.enabled:
@@ -220,7 +226,11 @@ class SubconsciousEngine:
 
     def approve(self, escalation: Escalation) -> None:
         """Execute an approved escalation in the background (the store already made it approved, with its run
-        marker, once)."""
+        marker, once). A card raised in a conversation (no task) is the agent's to carry out."""
+        if escalation.task_id is None:
+            self._supervisor.spawn(self._service.carry_out_conversation(escalation),
+                                   name=f"approved-{escalation.id[:8]}")
+            return
         self._supervisor.spawn(self._run_approved(escalation), name=f"approved-{escalation.id[:8]}")
 
     @property
@@ -501,6 +511,9 @@ class SubconsciousEngine:
         """Carry out an approved escalation; its outcome, the end of its run marker and (a ``once`` task's)
         completion are one commit. Its write calls are journaled, so a retry does not repeat them. While the
         reasoning model is down the approval is not consumed: the card comes back and waits for the model."""
+        if escalation.task_id is None:  # a conversation card (``approve`` routes those to the agent)
+            await self._service.carry_out_conversation(escalation)
+            return
         task = await self._store.tasks.get(escalation.task_id)
         if task is None:  # gone despite the guards (another program changed the database): end the run cleanly
             log.warning("approved escalation %s: its task is gone", escalation.id)

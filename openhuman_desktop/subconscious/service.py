@@ -6,7 +6,7 @@ import asyncio
 import functools
 import logging
 import unicodedata
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
@@ -14,7 +14,7 @@ from typing import Any, Protocol
 from openhuman_desktop import events
 from openhuman_desktop.clock import Clock
 from openhuman_desktop.config import Settings
-from openhuman_desktop.errors import Conflict, InvalidInput, NotFound
+from openhuman_desktop.errors import Conflict, InvalidInput, NotFound, UserFacingError
 from openhuman_desktop.store import Escalation, LogEntry, Resolution, SubconsciousStore, Task
 from openhuman_desktop.subconscious import heartbeat_file, recurrence
 from openhuman_desktop.subconscious.defaults import DEFAULT_TASKS
@@ -35,6 +35,12 @@ MAX_ASSISTANT_TASKS = 20
 """Most tasks the assistant may have added that the user has not confirmed (set the intent of) yet."""
 ESCALATION_STATUSES = ("pending", "approved", "dismissed")
 APPROVED_RUNNING = "Approved — carrying out the recommended action…"
+NO_AGENT = ("This card was raised in a conversation, and the agent that carries it out is not running; "
+            "start OpenHuman with the agent enabled, or Skip it.")
+ConversationApproval = Callable[[Escalation], Awaitable[None]]
+"""Carries out an approved conversation card (``task_id`` None) in its thread: the agent's part (bootstrap wires
+it). It starts the run and returns; it is called again for a card still being carried out at start-up, so it
+must start no second run for a card that has one."""
 
 
 class EngineControl(Protocol):
@@ -133,6 +139,7 @@ class SubconsciousService:
         self._heartbeat_path = heartbeat_path
         self._classifier = classifier
         self._engine = engine
+        self._conversation_approval: ConversationApproval | None = None
         # The file watcher and every tick sync HEARTBEAT.md; one at a time, or both would add the same lines.
         self._sync_lock = asyncio.Lock()
         self._assistant_lock = asyncio.Lock()
@@ -140,6 +147,10 @@ class SubconsciousService:
     def attach_engine(self, engine: EngineControl) -> None:
         """Connect the engine (it is built after the service, which it also uses)."""
         self._engine = engine
+
+    def attach_conversation_approvals(self, carry_out: ConversationApproval) -> None:
+        """Connect the agent: ``carry_out`` runs the approved cards raised in conversations (``task_id`` None)."""
+        self._conversation_approval = carry_out
 
     @property
     def engine(self) -> EngineControl:
@@ -437,6 +448,8 @@ class SubconsciousService:
         existing = await self.store.escalations.get(escalation_id)
         if existing is None:
             raise NotFound(f"There is no escalation with id {escalation_id!r}.")
+        if status == "approved" and existing.is_conversation and self._conversation_approval is None:
+            raise Conflict(NO_AGENT)
         now = self._clock.now()
         if status == "approved":
             resolved = await self.store.escalations.approve(escalation_id, now, APPROVED_RUNNING)
@@ -463,8 +476,52 @@ class SubconsciousService:
         """
         resolved = await self._resolve(escalation_id, "approved")
         log.info("escalation %s approved", resolved.escalation.id)
-        self.engine.approve(resolved.escalation)
+        if resolved.escalation.is_conversation:
+            await self.carry_out_conversation(resolved.escalation)
+        else:
+            self.engine.approve(resolved.escalation)
         return resolved.escalation.id
+
+    async def carry_out_conversation(self, escalation: Escalation) -> None:
+        """Hand an approved conversation card to the agent (CONTRACT §8: the action is carried out in the card's
+        thread, the answer goes to its channel). When the agent cannot start it, the card comes back with a
+        note that says why (an approval is never silently lost)."""
+        carry_out = self._conversation_approval
+        if carry_out is None:
+            await self._back_to_card(escalation, NO_AGENT)
+            return
+        try:
+            await carry_out(escalation)
+        except UserFacingError as exc:
+            log.warning("approved conversation card %s could not start: %s", escalation.id, exc)
+            await self._back_to_card(escalation, f"Go ahead could not start: {str(exc).rstrip('.')}. Press Go "
+                                                 "ahead to try again, or Skip.")
+
+    async def finish_conversation_approval(self, escalation_id: str, *, failed: bool, result: str) -> Escalation | None:
+        """The agent run of an approved conversation card is over: clear the card's run marker (one commit).
+
+        Returns:
+            The card, or None when it was not being carried out (already finished, or never approved).
+        """
+        resolved = await self.store.escalations.finish_run(
+            escalation_id, self._clock.now(), decision="failed" if failed else "act", result=result,
+            duration_ms=None, complete_task=False,
+        )
+        if resolved is None:
+            return None
+        log.info("approved conversation card %s finished (%s)", escalation_id, "failed" if failed else "done")
+        self._bus.publish(events.EscalationChanged(resolved.escalation))
+        return resolved.escalation
+
+    async def _back_to_card(self, escalation: Escalation, note: str) -> None:
+        resolved = await self.store.escalations.back_to_card(
+            escalation.id, self._clock.now(), note=note, row_text=f"Waiting for approval again. {note}")
+        if resolved is None:
+            return
+        self._bus.publish(events.EscalationChanged(resolved.escalation))
+        if resolved.row is not None:
+            self._bus.publish(events.ActivityLogged(resolved.row))
+        self._bus.publish(events.StatusChanged())
 
     async def escalations_dismiss(self, escalation_id: object) -> str:
         """Skip a pending escalation: nothing is executed, its log row reads "Skipped", and the task's same
