@@ -42,7 +42,8 @@ class _Live:
 
 
 class InMemoryAgent:
-    """Runs one scripted answer per message; ``gate`` (when set) holds every run before each piece."""
+    """Runs one scripted answer per message; ``gate`` (when set) holds every run before each piece, and ``pieces``
+    (when set) lets one piece through per release."""
 
     def __init__(self, script: Script = echo, *, now: Callable[[], float] = lambda: 1_790_000_000.0) -> None:
         self._script = script
@@ -54,6 +55,7 @@ class InMemoryAgent:
         self._tasks: set[asyncio.Task[None]] = set()
         self._checkpoint = 0
         self.gate: asyncio.Event | None = None
+        self.pieces: asyncio.Semaphore | None = None
         self.follows: list[tuple[str, int, float]] = []
 
     async def send(self, text: str, thread_id: str = "desktop") -> Run:
@@ -76,6 +78,8 @@ class InMemoryAgent:
         for piece in pieces:
             if self.gate is not None:
                 await self.gate.wait()
+            if self.pieces is not None:
+                await self.pieces.acquire()
             async with live.changed:
                 live.text += piece
                 live.changed.notify_all()
