@@ -97,7 +97,8 @@ class EscalationRepository:
         )
         await self._db.execute(
             """INSERT INTO subconscious_escalations (id, task_id, log_id, title, description, priority, status,
-                   created_at, resolved_at, run_id, thread_id) VALUES (?, NULL, NULL, ?, ?, ?, 'pending', ?, NULL, ?, ?)""",
+                   created_at, resolved_at, run_id, thread_id)
+               VALUES (?, NULL, NULL, ?, ?, ?, 'pending', ?, NULL, ?, ?)""",
             (escalation.id, escalation.title, description, priority, now, run_id, thread_id),
         )
         return escalation

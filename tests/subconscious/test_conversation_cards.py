@@ -165,3 +165,23 @@ async def test_a_conversation_approval_that_stops_the_app_each_time_becomes_a_ca
 
 async def _never(escalation: Escalation) -> None:
     return None
+
+
+async def test_a_conversation_run_raises_its_card_once_and_announces_it(
+    service: SubconsciousService, bus: events.EventBus
+) -> None:
+    recorded = Events(bus)
+    notices: list[events.Notified] = []
+    bus.subscribe(events.Notified, notices.append)
+    request = "Please look at my notes folder and tell me what is stale there, and what I should do about " * 2
+    card = await service.raise_conversation_card(run_id="run-1", thread_id="desktop", request=request,
+                                                 action="  Delete notes/2019.md  ")
+    assert (card.task_id, card.run_id, card.thread_id, card.description) == (None, "run-1", "desktop",
+                                                                             "Delete notes/2019.md")
+    assert len(card.title) == 80 and card.title.endswith("…")
+    again = await service.raise_conversation_card(run_id="run-1", thread_id="desktop", request=request,
+                                                  action="Delete notes/2019.md")
+    assert again == card, "a resumed run raises no second card for the same action"
+    assert [e.escalation.id for e in recorded.of(events.EscalationChanged)] == [card.id]
+    assert [n.title for n in notices] == ["Approval needed"]
+    assert (await service.status())["pending_escalations"] == 1
