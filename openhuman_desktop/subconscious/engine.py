@@ -143,11 +143,10 @@ class SubconsciousEngine:
         using tools comes back as a card that says what was already done; one whose task was disabled
         meanwhile comes back without running."""
         for escalation in await self._store.escalations.carrying_out():
-            if escalation.task_id is None:  # a conversation card: the agent resumes its run (it keeps no task)
-                if await self._store.escalations.count_restart(escalation.id) > MAX_RESTARTS:
-                    await self._reopen(escalation, STOPPED_EACH_TIME)
-                else:
-                    self.approve(escalation)
+            if escalation.task_id is None:
+                # A conversation card has no task: it goes back to the agent, whose run ledger resumes the run
+                # from its last checkpoint (no completed tool call twice).
+                self.approve(escalation)
                 continue
             task = await self._store.tasks.get(escalation.task_id)
             effects = await self._store.escalations.effects(escalation.id)

@@ -13,7 +13,6 @@ from openhuman_desktop import events
 from openhuman_desktop.config import Settings
 from openhuman_desktop.errors import Conflict, LlmUnavailable
 from openhuman_desktop.store import Escalation, SubconsciousStore
-from openhuman_desktop.subconscious.engine import STOPPED_EACH_TIME
 from openhuman_desktop.subconscious.intent import KeywordIntentClassifier
 from openhuman_desktop.subconscious.service import NO_AGENT, SubconsciousService
 from tests.fakes.clock import FakeClock
@@ -143,24 +142,6 @@ async def test_a_conversation_approval_cut_short_by_a_crash_is_handed_to_the_age
         stored = await h.services.store.escalations.get(card.id)
         assert stored is not None and stored.status == "approved" and stored.note == "", (
             "not reopened as if a task had been disabled")
-
-
-async def test_a_conversation_approval_that_stops_the_app_each_time_becomes_a_card_again(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    async with open_harness(tmp_path, monkeypatch, start=False) as h:
-        card = await h.services.store.escalations.raise_for_run(
-            run_id="run-1", thread_id="desktop", title="Tidy", description="Delete old.md", priority="normal",
-            now=h.clock.now())
-        await h.services.store.escalations.approve(card.id, h.clock.now(), "Approved")
-        await h.services.store.db.execute("UPDATE subconscious_escalations SET run_attempts = 5 WHERE id = ?",
-                                          (card.id,))
-        agent = Agent()
-        h.service.attach_conversation_approvals(agent)
-        await h.start()
-        stored = await h.services.store.escalations.get(card.id)
-        assert stored is not None and (stored.status, stored.note) == ("pending", STOPPED_EACH_TIME)
-        assert agent.carried_out == []
 
 
 async def _never(escalation: Escalation) -> None:
