@@ -12,6 +12,7 @@ import pytest
 from openhuman_desktop import events
 from openhuman_desktop.config import Settings
 from openhuman_desktop.errors import Conflict, LlmUnavailable
+from openhuman_desktop.rpc.methods import bind, subconscious_methods
 from openhuman_desktop.store import Escalation, SubconsciousStore
 from openhuman_desktop.subconscious.intent import KeywordIntentClassifier
 from openhuman_desktop.subconscious.service import NO_AGENT, SubconsciousService
@@ -166,3 +167,12 @@ async def test_a_conversation_run_raises_its_card_once_and_announces_it(
     assert [e.escalation.id for e in recorded.of(events.EscalationChanged)] == [card.id]
     assert [n.title for n in notices] == ["Approval needed"]
     assert (await service.status())["pending_escalations"] == 1
+
+
+async def test_the_rpc_list_shows_a_cards_run_and_thread(service: SubconsciousService, clock: FakeClock) -> None:
+    card = await conversation_card(service, clock)
+    method = subconscious_methods(service)["openhuman.subconscious_escalations_list"]
+    [listed] = await method.call(bind(method.params, {"status": "pending"}))
+    assert listed["id"] == card.id
+    assert (listed["task_id"], listed["log_id"], listed["run_id"], listed["thread_id"]) == (None, None, "run-1",
+                                                                                          "telegram:42")
