@@ -154,7 +154,8 @@ def agent_methods(agent: AgentService) -> dict[str, Method]:
     ``openhuman.agent_run_follow``, the long-poll the ``chat`` command streams an answer with."""
 
     async def send(p: dict[str, Json]) -> Json:
-        thread_id = check_thread_id(p.get("thread_id") or DEFAULT_THREAD)
+        given = p.get("thread_id")
+        thread_id = check_thread_id(DEFAULT_THREAD if given is None else given)
         run = await agent.send(_text(p["text"]), thread_id)
         return {"run_id": run.id, "thread_id": run.thread_id}
 

@@ -170,6 +170,7 @@ async def test_a_state_update_on_a_busy_thread_is_a_conflict(dispatcher: Dispatc
     ("agent_send", {"text": "hi", "thread_id": "cli\n"}, "thread_id"),
     ("agent_send", {"text": "hi", "thread_id": "webapp:a\u202eb"}, "thread_id"),
     ("agent_send", {"text": "hi", "thread_id": 7}, "thread_id"),
+    ("agent_send", {"text": "hi", "thread_id": ""}, "thread_id"),
     ("agent_send", {"text": "hi", "extra": 1}, "extra"),
     ("agent_run_get", {}, "run_id"),
     ("agent_run_follow", {"run_id": "r", "after": -1}, "after"),
