@@ -21,6 +21,9 @@ EPILOG = """\
 commands:
   rpc METHOD [PARAMS_JSON]  call a running instance, e.g.
                             openhuman-desktop rpc subconscious_tasks_add '{"title": "Check my inbox"}'
+  chat [--thread ID] MESSAGE
+                            ask the assistant; the answer streams into the terminal, e.g.
+                            openhuman-desktop chat "What is in notes/todo.md?"
   doctor                    check workspace, config, database and models
 
 The workspace is --workspace DIR, else $OPENHUMAN_WORKSPACE, else the platform's data folder."""
@@ -44,6 +47,14 @@ def parser() -> argparse.ArgumentParser:
                               "instance runs.")
     rpc.add_argument("method")
     rpc.add_argument("params", nargs="?", metavar="PARAMS_JSON", help="a JSON object or array")
+    chat = commands.add_parser("chat", parents=[common], help="send a message to the assistant",
+                               description="Send MESSAGE to the running instance and print the answer as it "
+                               "streams. Exit 0 when the answer is complete, 1 when the run failed (its reason "
+                               "on stderr), 2 when no instance runs.")
+    chat.add_argument("--thread", metavar="ID", default="cli",
+                      help="the conversation: cli (the default), desktop, webapp:<session>, telegram:<chat_id> "
+                      "or subconscious:<task_id>")
+    chat.add_argument("message", nargs="+", metavar="MESSAGE", help="the message (several words are joined)")
     commands.add_parser("doctor", parents=[common], help="check workspace, config, database and models",
                         description="Check the workspace, config, database and every configured model "
                         "endpoint. Exit 0 only when all checks pass.")
@@ -57,6 +68,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.command == "rpc":
         from openhuman_desktop.rpc import client
         return client.main(paths.rpc_file, args.method, args.params)
+    if args.command == "chat":
+        from openhuman_desktop.rpc import chat
+        return chat.main(paths.rpc_file, " ".join(args.message), args.thread)
     if args.command == "doctor":
         from openhuman_desktop import doctor
         return doctor.main(paths)

@@ -38,8 +38,12 @@ def read_endpoint(rpc_file: Path) -> tuple[str, str]:
         raise NoInstance(f"{rpc_file} cannot be read ({exc}); restart OpenHuman to write it again.") from None
 
 
-def call(rpc_file: Path, method: str, params: Any = None, timeout: float = 30.0) -> Any:
+def call(rpc_file: Path, method: str, params: Any = None, timeout: float = 30.0,
+         http: httpx.Client | None = None) -> Any:
     """Send one request and return the decoded JSON-RPC response document.
+
+    Args:
+        http: a client to reuse its connection (``chat`` calls many times); None sends with a new one.
 
     Raises:
         NoInstance: nothing answers at the published address.
@@ -51,7 +55,8 @@ def call(rpc_file: Path, method: str, params: Any = None, timeout: float = 30.0)
     if params is not None:
         body["params"] = params
     try:
-        response = httpx.post(url, json=body, headers={"Authorization": f"Bearer {token}"}, timeout=timeout)
+        post = http.post if http is not None else httpx.post
+        response = post(url, json=body, headers={"Authorization": f"Bearer {token}"}, timeout=timeout)
     except httpx.TransportError as exc:
         raise NoInstance(
             f"No OpenHuman instance answers at {url} ({exc.__class__.__name__}); it may have stopped without "

@@ -27,6 +27,9 @@ PATH = "/rpc"
 MAX_CONNECTIONS = 128
 """Most connections open at once; past it the longest-idle one is closed to make room."""
 DEADLINE = 5.0
+# How long stopping the server waits for answers in flight before it cancels them: a long-poll
+# (``agent_run_follow``, up to 30 s) must not hold up the app's shutdown (aiohttp's default is 60 s).
+SHUTDOWN_GRACE = 2.0
 """Seconds a client has to send a request's headers (from connecting, or after an answer) and then its body."""
 
 
@@ -78,6 +81,7 @@ class RpcServer:
         max_connections: most connections open at once (the longest-idle one is closed to make room).
         deadline: seconds a client has to send a request's headers, and then its body; an idle keep-alive
             connection is closed after as long.
+        shutdown_grace: seconds :meth:`aclose` lets answers in flight finish before it cancels them.
     """
 
     def __init__(
@@ -88,12 +92,14 @@ class RpcServer:
         *,
         max_connections: int = MAX_CONNECTIONS,
         deadline: float = DEADLINE,
+        shutdown_grace: float = SHUTDOWN_GRACE,
     ) -> None:
         self._dispatcher = dispatcher
         self._rpc_file = rpc_file
         self._port = port
         self._max_connections = max_connections
         self._deadline = deadline
+        self._shutdown_grace = shutdown_grace
         self._token = secrets.token_urlsafe(32)
         self._runner: web.ServerRunner | None = None
         self.url: str | None = None
@@ -109,7 +115,7 @@ class RpcServer:
             self._handle, max_connections=self._max_connections, deadline=self._deadline,
             access_log=None, auto_decompress=False,
         )
-        runner = web.ServerRunner(server, handle_signals=False)
+        runner = web.ServerRunner(server, handle_signals=False, shutdown_timeout=self._shutdown_grace)
         await runner.setup()
         site = web.TCPSite(runner, HOST, self._port, reuse_address=False)
         try:

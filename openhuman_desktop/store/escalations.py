@@ -16,6 +16,11 @@ _LOG_BY_ID = f"SELECT {LOG_COLUMNS} FROM subconscious_log WHERE id = ?"
 DECLINED_KEPT_SECONDS = 30 * 86_400.0
 
 
+def conversation_title(thread_id: str) -> str:
+    """A card title for a conversation card that came without one."""
+    return f"Recommended in the {thread_id} conversation"
+
+
 @dataclass(frozen=True)
 class ApprovalEffect:
     """One tool call of an approved run, as journaled: ``started`` (intent recorded), ``done`` or ``failed``."""
@@ -75,6 +80,33 @@ class EscalationRepository:
             (escalation.id, log_id, title, description, priority, now, task_id),
         )
         return escalation if inserted else None
+
+    async def raise_for_run(
+        self, *, run_id: str, thread_id: str, title: str, description: str, priority: str, now: float
+    ) -> Escalation:
+        """Create a pending card for an agent run's ``RECOMMENDED ACTION:`` (CONTRACT §8): no task, no log row;
+        approving it is carried out by the agent in ``thread_id``. A blank title names the conversation.
+
+        Returns:
+            The new escalation.
+        """
+        escalation = Escalation(
+            id=time_ordered_id(now), task_id=None, log_id=None, title=title.strip() or conversation_title(thread_id),
+            description=description, priority=priority, status="pending", created_at=now, resolved_at=None,
+            run_id=run_id, thread_id=thread_id,
+        )
+        await self._db.execute(
+            """INSERT INTO subconscious_escalations (id, task_id, log_id, title, description, priority, status,
+                   created_at, resolved_at, run_id, thread_id)
+               VALUES (?, NULL, NULL, ?, ?, ?, 'pending', ?, NULL, ?, ?)""",
+            (escalation.id, escalation.title, description, priority, now, run_id, thread_id),
+        )
+        return escalation
+
+    async def for_run(self, run_id: str) -> builtins.list[Escalation]:
+        """The cards an agent run raised, oldest first."""
+        rows = await self._db.fetchall(f"{_SELECT} WHERE run_id = ? ORDER BY created_at, id", (run_id,))
+        return [Escalation.from_row(row) for row in rows]
 
     async def get(self, escalation_id: str) -> Escalation | None:
         row = await self._db.fetchone(_BY_ID, (escalation_id,))
@@ -202,7 +234,8 @@ class EscalationRepository:
             if remember:
                 await tx.execute(
                     """INSERT INTO declined_recommendations (task_id, action, declined_at)
-                       SELECT task_id, description, ? FROM subconscious_escalations WHERE id = ?""",
+                       SELECT task_id, description, ? FROM subconscious_escalations
+                       WHERE id = ? AND task_id IS NOT NULL""",
                     (now, escalation_id),
                 )
                 await tx.execute("DELETE FROM declined_recommendations WHERE declined_at < ?",

@@ -13,7 +13,8 @@ JsonDict = dict[str, Any]
 TASK_COLUMNS = ("id, title, source, recurrence, enabled, last_run_at, next_run_at, completed, created_at, intent, "
                 "origin, intent_source, updated_at")
 LOG_COLUMNS = "id, task_id, tick_at, decision, result, duration_ms, created_at, task_title, generation"
-ESCALATION_COLUMNS = "id, task_id, log_id, title, description, priority, status, created_at, resolved_at, note"
+ESCALATION_COLUMNS = ("id, task_id, log_id, title, description, priority, status, created_at, resolved_at, note, "
+                      "run_id, thread_id")
 
 
 @dataclass(frozen=True)
@@ -98,10 +99,14 @@ class LogEntry:
 
 @dataclass(frozen=True)
 class Escalation:
-    """Something the assistant wants to do that the user did not ask for: a Go ahead / Skip card."""
+    """Something the assistant wants to do that the user did not ask for: a Go ahead / Skip card.
+
+    A heartbeat card has its task (and usually its log row); a card raised in a conversation (an agent run's
+    ``RECOMMENDED ACTION:``) has ``task_id`` and ``log_id`` None and its ``run_id`` and ``thread_id``.
+    """
 
     id: str
-    task_id: str
+    task_id: str | None
     log_id: str | None
     title: str
     description: str
@@ -110,6 +115,13 @@ class Escalation:
     created_at: float
     resolved_at: float | None
     note: str = ""  # why the card came back and what already ran; "" when none
+    run_id: str | None = None  # the agent run that raised it
+    thread_id: str | None = None  # that run's conversation
+
+    @property
+    def is_conversation(self) -> bool:
+        """Raised in a conversation (no heartbeat task): approving it is the agent's job, in that thread."""
+        return self.task_id is None
 
     @classmethod
     def from_row(cls, row: sqlite3.Row) -> Escalation:
@@ -121,4 +133,5 @@ class Escalation:
             "id": self.id, "task_id": self.task_id, "log_id": self.log_id, "title": self.title,
             "description": self.description, "priority": self.priority, "status": self.status,
             "created_at": self.created_at, "resolved_at": self.resolved_at, "note": self.note,
+            "run_id": self.run_id, "thread_id": self.thread_id,
         }

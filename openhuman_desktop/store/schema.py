@@ -219,4 +219,81 @@ _V5: Migration = (
     "CREATE INDEX idx_declined_task ON declined_recommendations (task_id, declined_at)",
 )
 
-MIGRATIONS: tuple[Migration, ...] = (_V1, _V2, _V3, _V4, _V5)
+# Cards raised in a conversation (issue 11, CONTRACT §8): an agent run's ``RECOMMENDED ACTION:`` becomes a card
+# with ``run_id`` and ``thread_id`` and no task or log row. SQLite cannot drop a NOT NULL, so the escalations are
+# rebuilt (as in v4), with every column of v1-v5 and the two new ones; a card belongs to a task or to a run.
+# ``approval_effects`` references the escalations with ON DELETE CASCADE, and dropping the old table deletes its
+# rows first (foreign keys are on during migrations): so the journal is rebuilt too, pointing at the new table;
+# the renames carry that reference to the final name. The guard refuses (and rolls back) on a schema this
+# migration does not know: another table referencing the escalations, or columns it does not know.
+_V6_ESCALATION_COLUMNS = (_ESCALATION_COLUMNS + ", note, carrying_out, waits_for_model, run_attempts")
+_EFFECT_COLUMNS = "escalation_id, tool, arguments, occurrence, status, result, started_at, finished_at"
+_V6: Migration = (
+    """
+    CREATE TEMP TABLE v6_guard (
+        others INTEGER CONSTRAINT "another table references the escalations" CHECK (others = 0),
+        escalation_columns INTEGER
+            CONSTRAINT "subconscious_escalations has unknown columns" CHECK (escalation_columns = 13),
+        effect_columns INTEGER CONSTRAINT "approval_effects has unknown columns" CHECK (effect_columns = 8)
+    )
+    """,
+    """
+    INSERT INTO temp.v6_guard SELECT
+        (SELECT count(*) FROM sqlite_master AS m, pragma_foreign_key_list(m.name) AS f
+          WHERE m.type = 'table' AND m.name != 'approval_effects' AND f."table" = 'subconscious_escalations'),
+        (SELECT count(*) FROM pragma_table_info('subconscious_escalations')),
+        (SELECT count(*) FROM pragma_table_info('approval_effects'))
+    """,
+    "DROP TABLE temp.v6_guard",
+    """
+    CREATE TABLE subconscious_escalations_v6 (
+        id              TEXT PRIMARY KEY,
+        task_id         TEXT REFERENCES subconscious_tasks (id) ON DELETE CASCADE,
+        log_id          TEXT REFERENCES subconscious_log (id) ON DELETE SET NULL,
+        title           TEXT NOT NULL,
+        description     TEXT NOT NULL,
+        priority        TEXT NOT NULL CHECK (priority IN ('critical', 'important', 'normal')),
+        status          TEXT NOT NULL DEFAULT 'pending' CHECK (status IN ('pending', 'approved', 'dismissed')),
+        created_at      REAL NOT NULL,
+        resolved_at     REAL,
+        note            TEXT NOT NULL DEFAULT '',
+        carrying_out    INTEGER NOT NULL DEFAULT 0,
+        waits_for_model INTEGER NOT NULL DEFAULT 0,
+        run_attempts    INTEGER NOT NULL DEFAULT 0,
+        -- the agent run that raised the card and its conversation (null for the heartbeat's older cards)
+        run_id          TEXT,
+        thread_id       TEXT,
+        CONSTRAINT "a card belongs to a task or to a run" CHECK (task_id IS NOT NULL OR run_id IS NOT NULL)
+    )
+    """,
+    f"INSERT INTO subconscious_escalations_v6 (rowid, {_V6_ESCALATION_COLUMNS}) "
+    f"SELECT rowid, {_V6_ESCALATION_COLUMNS} FROM subconscious_escalations ORDER BY rowid",
+    """
+    CREATE TABLE approval_effects_v6 (
+        escalation_id TEXT NOT NULL REFERENCES subconscious_escalations_v6 (id) ON DELETE CASCADE,
+        tool          TEXT NOT NULL,
+        arguments     TEXT NOT NULL,
+        occurrence    INTEGER NOT NULL,
+        status        TEXT NOT NULL CHECK (status IN ('started', 'done', 'failed')),
+        result        TEXT NOT NULL DEFAULT '',
+        started_at    REAL NOT NULL,
+        finished_at   REAL,
+        PRIMARY KEY (escalation_id, tool, arguments, occurrence)
+    )
+    """,
+    f"INSERT INTO approval_effects_v6 (rowid, {_EFFECT_COLUMNS}) "
+    f"SELECT rowid, {_EFFECT_COLUMNS} FROM approval_effects ORDER BY rowid",
+    "DROP TABLE approval_effects",
+    "DROP TABLE subconscious_escalations",
+    "ALTER TABLE subconscious_escalations_v6 RENAME TO subconscious_escalations",
+    "ALTER TABLE approval_effects_v6 RENAME TO approval_effects",
+    "CREATE INDEX idx_escalations_status ON subconscious_escalations (status, created_at)",
+    "CREATE INDEX idx_escalations_task ON subconscious_escalations (task_id, status)",
+    "CREATE INDEX idx_escalations_log ON subconscious_escalations (log_id)",
+    "CREATE INDEX idx_escalations_carrying_out ON subconscious_escalations (carrying_out) WHERE carrying_out = 1",
+    """CREATE INDEX idx_escalations_waiting ON subconscious_escalations (waits_for_model)
+       WHERE waits_for_model = 1""",
+    "CREATE INDEX idx_escalations_run ON subconscious_escalations (run_id) WHERE run_id IS NOT NULL",
+)
+
+MIGRATIONS: tuple[Migration, ...] = (_V1, _V2, _V3, _V4, _V5, _V6)

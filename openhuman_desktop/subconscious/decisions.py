@@ -112,7 +112,7 @@ class Executor(Protocol):
         """``declined``: recommendations the user skipped for this task lately (for the analysis prompt)."""
         ...
 
-    async def execute_approved(self, task: Task, escalation: Escalation) -> Outcome:
+    async def execute_approved(self, task: Task | None, escalation: Escalation) -> Outcome:
         """Carry out an approved escalation (resuming or retrying its earlier run, never repeating a call)."""
         ...
 

@@ -142,7 +142,10 @@ class SubconsciousEngine:
         time comes back as a card too (never a crash loop). Call before the agent resumes its runs."""
         for escalation in await self._store.escalations.carrying_out():
             if escalation.task_id is None:
-                continue  # a conversation's card: its run belongs to the agent alone
+                # A conversation card has no task: carried on, its run resumes from its last checkpoint.
+                # from its last checkpoint (no completed tool call twice).
+                self.approve(escalation)
+                continue
             task = await self._store.tasks.get(escalation.task_id)
             if task is None or not task.enabled:
                 await self._executor.stop_approved(escalation, NOT_RUN_DISABLED)
@@ -494,10 +497,13 @@ class SubconsciousEngine:
 
     async def _run_approved(self, escalation: Escalation) -> None:
         """Carry out an approved escalation; its outcome, the end of its run marker and (a ``once`` task's)
-        completion are one commit. Its write calls are journaled, so a retry does not repeat them. While the
-        reasoning model is down the approval is not consumed: the card comes back and waits for the model."""
-        task = await self._store.tasks.get(escalation.task_id)
-        if task is None:  # gone despite the guards (another program changed the database): end the run cleanly
+        completion are one commit. Its agent run journals every call, so a resumed or retried run does not repeat
+        one. While the reasoning model is down the approval is not consumed: the card comes back and waits for
+        the model."""
+        task = None if escalation.task_id is None else await self._store.tasks.get(escalation.task_id)
+        if escalation.task_id is None:
+            pass  # a conversation's card: carried out in its thread, answered on its channel
+        elif task is None:  # gone despite the guards (another program changed the database): end the run cleanly
             log.warning("approved escalation %s: its task is gone", escalation.id)
             if escalation.log_id:
                 entry = await self._store.log.finish(escalation.log_id, "cancelled", TASK_GONE, None,
@@ -505,7 +511,7 @@ class SubconsciousEngine:
                 if entry:
                     self._bus.publish(events.ActivityLogged(entry))
             return
-        if not task.enabled:
+        elif not task.enabled:
             await self._reopen(escalation, NOT_RUN_DISABLED)
             return
         started = self._clock.now()
@@ -534,11 +540,11 @@ class SubconsciousEngine:
         now = self._clock.now()
         resolved = await self._store.escalations.finish_run(
             escalation.id, now, decision=outcome.decision, result=outcome.result,
-            duration_ms=int((now - started) * 1000), complete_task=outcome.decision != "failed",
+            duration_ms=int((now - started) * 1000), complete_task=task is not None and outcome.decision != "failed",
         )
         if resolved is not None:
             self._publish_resolution(resolved)
-        if outcome.decision != "failed" and task.recurrence == recurrence.ONCE:
+        if task is not None and outcome.decision != "failed" and task.recurrence == recurrence.ONCE:
             updated = await self._store.tasks.get(task.id)
             if updated:
                 self._bus.publish(events.TaskChanged(updated))

@@ -466,6 +466,35 @@ class SubconsciousService:
         self.engine.approve(resolved.escalation)
         return resolved.escalation.id
 
+    async def raise_conversation_card(self, *, run_id: str, thread_id: str, request: str, action: str,
+                                      priority: str = "normal") -> Escalation:
+        """Raise the card for a conversation run's ``RECOMMENDED ACTION:`` (CONTRACT §8) and announce it, like a
+        heartbeat card: the title is the user's request (shortened), the description the action. A run raises
+        one card per action: the same action again (a resumed run) gives the card it already has.
+
+        Raises:
+            InvalidInput: ``priority`` is not critical, important or normal, or ``action`` is blank.
+        """
+        if priority not in ("critical", "important", "normal"):
+            raise InvalidInput("priority", 'must be "critical", "important" or "normal"')
+        description = action.strip()[:2000]
+        if not description:
+            raise InvalidInput("action", "must not be empty")
+        for existing in await self.store.escalations.for_run(run_id):
+            if existing.description == description:
+                return existing
+        title = " ".join(request.split())
+        if len(title) > 80:
+            title = title[:79].rstrip() + "…"
+        card = await self.store.escalations.raise_for_run(run_id=run_id, thread_id=thread_id, title=title,
+                                                          description=description, priority=priority,
+                                                          now=self._clock.now())
+        log.info("conversation card %s raised by run %s in thread %s", card.id, run_id, thread_id)
+        self._bus.publish(events.EscalationChanged(card))
+        self._bus.publish(events.Notified("Approval needed", card.title))
+        self._bus.publish(events.StatusChanged())
+        return card
+
     async def escalations_dismiss(self, escalation_id: object) -> str:
         """Skip a pending escalation: nothing is executed, its log row reads "Skipped", and the task's same
         recommendation is not raised again for a day."""

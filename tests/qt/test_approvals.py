@@ -476,3 +476,40 @@ def test_a_card_shows_why_it_came_back_under_the_description(
     assert layout.indexOf(card.escalation_note_label) == layout.indexOf(card.description_label) + 1
     plain = make_card(qtbot, jobs, actions, fakes.make_escalation())
     assert plain.escalation_note_label.isHidden(), "no note: nothing shown"
+
+
+# --- a card raised in a conversation (no task; issue 11) -------------------------------------------------
+
+
+@pytest.mark.parametrize("thread_id, words", [
+    ("telegram:42", "Telegram chat 42"), ("desktop", "the desktop chat"), ("cli", "the terminal"),
+    ("webapp:s1", "the web app (session s1)"),
+])
+def test_a_conversation_card_says_which_conversation_it_came_from(
+    qtbot: Any, jobs: Jobs, actions: Actions, fakes: Any, thread_id: str, words: str
+) -> None:
+    escalation = replace(fakes.make_escalation(title="Send the digest"), task_id=None, run_id="run-1",
+                         thread_id=thread_id)
+    card = make_card(qtbot, jobs, actions, escalation)
+    assert card.title_label.text() == "Send the digest"
+    assert not card.origin_label.isHidden()
+    assert card.origin_label.text() == f"From the conversation in {words}"
+    assert words in card.approve_button.toolTip()
+
+
+def test_a_heartbeat_card_shows_no_conversation(qtbot: Any, jobs: Jobs, actions: Actions, fakes: Any) -> None:
+    card = make_card(qtbot, jobs, actions, fakes.make_escalation())
+    assert card.origin_label.isHidden()
+
+
+def test_go_ahead_on_a_conversation_card_decides_like_any_card(
+    qtbot: Any, jobs: Jobs, actions: Actions, fakes: Any, qrun: Any
+) -> None:
+    escalation = replace(fakes.make_escalation(), task_id=None, run_id="run-1", thread_id="cli")
+    card = make_card(qtbot, jobs, actions, escalation)
+    decided: list[tuple[str, str]] = []
+    card.decided.connect(lambda *args: decided.append(args))
+    qtbot.mouseClick(card.approve_button, Qt.MouseButton.LeftButton)
+    qrun(jobs.wait_idle())
+    assert decided == [(escalation.id, "approved")]
+    assert actions.calls == [("approve", escalation.id)]

@@ -58,6 +58,24 @@ class EscalationService(Protocol):
         ...
 
 
+# How a card raised in a conversation names it: the thread id's channel (the part before ":") in words.
+CHANNEL_WORDS = {"desktop": "the desktop chat", "cli": "the terminal", "webapp": "the web app",
+                 "telegram": "Telegram", "subconscious": "a heartbeat task's thread"}
+
+
+def conversation_words(thread_id: str | None) -> str:
+    """The conversation a card was raised in, in words: "Telegram chat 42", "the desktop chat"."""
+    if not thread_id:
+        return "a conversation"
+    channel, _, rest = thread_id.partition(":")
+    if channel == "telegram" and rest:
+        return f"Telegram chat {rest}"
+    if channel == "webapp" and rest:
+        return f"the web app (session {rest})"
+    words = CHANNEL_WORDS.get(channel, channel)
+    return f"{words} ({rest})" if rest else words
+
+
 def is_skill_related(escalation: Escalation) -> bool:
     """Whether the escalation is about a skill (connection, authorisation, integration)."""
     text = f"{escalation.title} {escalation.description}".lower()
@@ -224,6 +242,13 @@ class ApprovalCard(QFrame):
         self.escalation_note_label.setAccessibleName("Why this is asked again")
         self.escalation_note_label.setVisible(bool(note))
         outer.addWidget(self.escalation_note_label)
+        # A card raised in a conversation has no task: it says which conversation, where Go ahead answers.
+        where = conversation_words(esc.thread_id) if esc.is_conversation else ""
+        self.origin_label = MutedLabel(f"From the conversation in {where}" if where else "", self, factor=0.95)
+        self.origin_label.setWordWrap(True)
+        self.origin_label.setAccessibleName("Where this was asked")
+        self.origin_label.setVisible(bool(where))
+        outer.addWidget(self.origin_label)
         self.note_label = MutedLabel("Requires your approval to proceed", self, factor=0.9)
         self.note_label.setToolTip(f"Asked {exact_time(esc.created_at)}")
         self.note_label.setAccessibleName("Requires your approval to proceed")
@@ -251,7 +276,8 @@ class ApprovalCard(QFrame):
         self.approve_button.key_refused.connect(self._on_approve_button_key_refused)
         make_primary(self.approve_button)
         self.approve_button.setAccessibleName(f"Go ahead: {esc.title}")
-        self.approve_button.setToolTip("Let the assistant carry this out now")
+        self.approve_button.setToolTip(f"Let the assistant carry this out now and answer in {where}" if where
+                                       else "Let the assistant carry this out now")
         self.approve_button.clicked.connect(self._on_approve_button_clicked)
         buttons.addWidget(self.approve_button)
         self.fix_button = QPushButton("Fix in Skills", self)
