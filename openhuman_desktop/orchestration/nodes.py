@@ -84,6 +84,7 @@ from openhuman_desktop.orchestration.state import (
     apply,
 )
 from openhuman_desktop.orchestration.subagent import SubagentRun, SubagentTrace, Subtask, run_subagent
+from openhuman_desktop.orchestration.tool_loop import describe_call
 from openhuman_desktop.skills.base import SkillRegistry, Tool
 
 __all__ = ["OUTCOME_KEY", "OUTCOME_STEP", "PERMISSION_KEY", "AgentError", "DeadlinePassed", "ExecutionOutcome",
@@ -428,8 +429,9 @@ class _Nodes:
         if action is not None and ctx.run.purpose == CHAT:
             await self._raise_card(ctx, action)
         offered = {tool.name for tool in tools}
-        outcome = ExecutionOutcome(tuple(dict.fromkeys(c.name for t in traces for c in t.calls if c.name in offered)),
-                                   action, any(t.changed_something for t in traces))
+        used = (describe_call(c.name, c.arguments) + (" (failed)" if c.is_error and not c.settled else "")
+                for t in traces for c in t.calls if c.name in offered)
+        outcome = ExecutionOutcome(tuple(dict.fromkeys(used)), action, any(t.changed_something for t in traces))
         if await ctx.journal.get(ctx.run.id, OUTCOME_STEP, OUTCOME_KEY) is None:
             await ctx.journal.finish(ctx.run.id, OUTCOME_STEP, OUTCOME_KEY, outcome.to_json())
         entry = await self._compress(ctx, reasoning, subtasks, traces, reply)
@@ -505,7 +507,8 @@ class _Nodes:
                 tasks = [group.create_task(one(i, s), name=f"subagent-{ctx.run.id}-{i}")
                          for i, s in enumerate(subtasks)]
         except BaseExceptionGroup as grouped:
-            raise grouped.exceptions[0] from None
+            first = grouped.exceptions[0]
+            raise first from first.__cause__  # its own cause (a context overflow is not worth a retry)
         return [task.result() for task in tasks]
 
     async def _reply(self, ctx: NodeContext, values: Values, reasoning: Caller, steering: Mapping[str, Any] | None,

@@ -23,6 +23,7 @@ from openhuman_desktop.errors import (
     LlmUnavailable,
     NotFound,
 )
+from openhuman_desktop.orchestration._calls import DeadlinePassed, TierFailed
 from openhuman_desktop.orchestration.graph import AS_NODES, Graph, NodeContext, StepLimitReached, execute
 from openhuman_desktop.orchestration.ledger import RunLedger
 from openhuman_desktop.orchestration.nodes import ExecutionOutcome, read_outcome
@@ -437,9 +438,11 @@ class AgentService:
 def _failure_of(exc: AppError) -> str:
     """A failed run's kind: a model that was down or answered garbage is worth a retry once it is back; a
     prompt that does not fit is not (it would fail again)."""
-    if isinstance(exc, StepLimitReached):
+    if isinstance(exc, StepLimitReached | DeadlinePassed):
         return LIMIT_FAILURE
-    if isinstance(exc, LlmUnavailable | LlmReplyError) and not isinstance(exc, ContextOverflow):
+    if isinstance(exc.__cause__, ContextOverflow) or isinstance(exc, ContextOverflow):
+        return ERROR_FAILURE
+    if isinstance(exc, TierFailed | LlmUnavailable | LlmReplyError):
         return MODEL_FAILURE
     return ERROR_FAILURE
 

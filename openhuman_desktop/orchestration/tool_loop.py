@@ -19,6 +19,7 @@ MAX_TOOL_OUTPUT = 12_000
 # The output cap of each model call (issue 10, item 2): a few tool calls or a few sentences, and room for a
 # file's text. A small model that rambles stops here instead of filling the server's context.
 MAX_ANSWER_TOKENS = 1_024
+SHORT_ARGUMENT = 40
 MAX_CALLS_PER_ANSWER = 16
 """Tool calls of one model answer that run; the rest are refused (one answer asked for 300 writes)."""
 FINAL_ANSWER_PROMPT = "You have used all your steps. Give your final answer now, in words, without calling tools."
@@ -64,6 +65,25 @@ class EffectsJournal(Protocol):
     async def result(self, key: CallKey, result: ToolResult) -> None:
         """The call ran and returned ``result``."""
         ...
+
+
+def describe_call(name: str, arguments: object) -> str:
+    """A tool call in a few words: its name and its path (or first short text argument), e.g.
+    ``files_write (notes/todo.md)``."""
+    if isinstance(arguments, str):
+        try:
+            arguments = json.loads(arguments)
+        except ValueError:
+            return name
+    if not isinstance(arguments, dict):
+        return name
+    value = arguments.get("path")
+    if not isinstance(value, str) or not value:
+        value = next((v for v in arguments.values() if isinstance(v, str) and v.strip()), None)
+    if not isinstance(value, str):
+        return name
+    value = " ".join(value.split())
+    return f"{name} ({value if len(value) <= SHORT_ARGUMENT else value[:SHORT_ARGUMENT] + '…'})"
 
 
 def canonical_arguments(arguments: object) -> str:

@@ -8,15 +8,13 @@ that comes back lists what had completed and what had started without finishing.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
 
 from openhuman_desktop.clock import Clock
 from openhuman_desktop.orchestration import CallKey, ToolCallRecord
+from openhuman_desktop.orchestration.tool_loop import describe_call
 from openhuman_desktop.skills.base import ToolResult
 from openhuman_desktop.store import ApprovalEffect, EscalationRepository
-
-SHORT_ARGUMENT = 40
 
 
 class ApprovalJournal:
@@ -39,25 +37,6 @@ class ApprovalJournal:
             self._id, key.tool, key.arguments, key.occurrence, result=result.text, is_error=result.is_error,
             now=self._clock.now(),
         )
-
-
-def describe_call(name: str, arguments: object) -> str:
-    """A tool call in a few words: its name and its path (or first short text argument), e.g.
-    ``files_write (notes/todo.md)``."""
-    if isinstance(arguments, str):
-        try:
-            arguments = json.loads(arguments)
-        except ValueError:
-            return name
-    if not isinstance(arguments, dict):
-        return name
-    value = arguments.get("path")
-    if not isinstance(value, str) or not value:
-        value = next((v for v in arguments.values() if isinstance(v, str) and v.strip()), None)
-    if not isinstance(value, str):
-        return name
-    value = " ".join(value.split())
-    return f"{name} ({value if len(value) <= SHORT_ARGUMENT else value[:SHORT_ARGUMENT] + '…'})"
 
 
 def tools_line(calls: Sequence[ToolCallRecord]) -> str:

@@ -24,6 +24,7 @@ from openhuman_desktop.config import Settings
 from openhuman_desktop.llm import OpenAICompatClient, make_client
 from openhuman_desktop.llm.base import LlmClient
 from openhuman_desktop.llm.retry import Sleep
+from openhuman_desktop.orchestration import prompts
 from openhuman_desktop.paths import Paths
 from openhuman_desktop.store import EngineState, Escalation, LogEntry, Task
 from openhuman_desktop.subconscious.engine import SubconsciousEngine
@@ -62,8 +63,20 @@ def schema_of(body: Json) -> Json | None:
     return None
 
 
+# The agent's requests that are not a tool loop, by the role sentence of their system prompt.
+_AGENT_KINDS = ((prompts.COMPRESS_ROLE, "compression"), (prompts.MAP_ROLE, "summary"),
+                (prompts.REDUCE_ROLE, "summary"), (prompts.PLAN_ROLE, "plan"), (prompts.REPLY_ROLE, "reply"),
+                (prompts.PASS1_ROLE, "frontend"), (prompts.PASS2_ROLE, "frontend"))
+
+
 def request_kind(body: Json) -> str:
-    """``intent``, ``evaluation``, ``repair`` (a second evaluation message round) or ``execution``."""
+    """``intent``, ``evaluation``, ``repair`` (a second evaluation message round), ``execution`` (a tool loop:
+    the local model's act, agentic-v1's sub-agent) or one of the agent's other requests (``compression``,
+    ``summary``, ``plan``, ``reply``, ``frontend``)."""
+    system = next((str(m.get("content") or "") for m in messages_of(body) if m.get("role") == "system"), "")
+    agent_kind = next((kind for role, kind in _AGENT_KINDS if role in system), None)
+    if agent_kind is not None:
+        return agent_kind
     schema = schema_of(body) or {}
     properties = schema.get("properties", {})
     if "evaluations" in properties:
@@ -161,6 +174,10 @@ class Brain:
             if scripted is not None:
                 return scripted
             return Reply(content=json.dumps({"evaluations": self._items(body)}))
+        if kind == "plan":
+            return Reply(content=json.dumps({"subtasks": []}))
+        if kind != "execution":  # compression, summaries, the front desk: a short text
+            return Reply(content=f"Condensed ({kind}).")
         with self._lock:
             scripted = self.execution_replies.popleft() if self.execution_replies else None
         return scripted if scripted is not None else self.execute(body)

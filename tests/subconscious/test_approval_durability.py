@@ -1,6 +1,7 @@
-"""The approval gate keeps its promise across crashes and outages: an approval is never lost (item 2), an
-interrupted run says what it already did and a retry does not repeat it (item 3), and Go ahead while the
-reasoning model is down brings the card back and retries once the model answers."""
+"""The approval gate keeps its promise across crashes and outages: an approval is never lost (item 2), Go
+ahead while the reasoning model is down brings the card back and retries once the model answers, and an
+approved run cut short resumes from its last checkpoint at the next start and never repeats a completed tool
+call (item 3: the agent's run ledger)."""
 
 from __future__ import annotations
 
@@ -15,7 +16,6 @@ from tests.fakes.engine_harness import Harness, Json, Reply, all_text, last_is_t
 
 ANSWER = "The bank wrote.\nRECOMMENDED ACTION: append the bank's name to alerts.md"
 APPEND = {"name": "files_append", "arguments": {"path": "alerts.md", "text": "bank\n"}}
-INTERRUPTED_NOTE_DONE = "✓ files_append (alerts.md)"
 
 
 async def escalate_once(h: Harness, recurrence: str = "pending") -> tuple[Task, Escalation]:
@@ -106,10 +106,10 @@ async def test_an_approval_whose_task_was_disabled_is_not_run_at_start_up(
         assert (await h.row(task.id)).decision == "escalate"
 
 
-# --- item 3: an interrupted run says what it did; a retry does not repeat it ---------------------------------
+# --- item 3: an interrupted run resumes; a completed call is not repeated ------------------------------------
 
 
-async def test_a_run_cut_short_after_a_tool_call_comes_back_saying_what_was_done_and_is_not_repeated(
+async def test_a_run_cut_short_after_a_tool_call_resumes_at_start_up_and_does_not_repeat_it(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     async with open_harness(tmp_path, monkeypatch) as h:
@@ -119,45 +119,21 @@ async def test_a_run_cut_short_after_a_tool_call_comes_back_saying_what_was_done
         assert h.openai is not None
         await h.wait_for_requests(3, h.openai, "execution")  # the analysis, the tool call, the slow answer
         assert (h.workspace / "alerts.md").read_text(encoding="utf-8") == "bank\n"
-    async with open_harness(tmp_path, monkeypatch) as h:
-        [card] = await h.escalations()
-        assert card.status == "pending", "the card is back"
-        assert INTERRUPTED_NOTE_DONE in card.note
-        assert card.to_json()["note"] == card.note
-        row = await h.row(task.id)
-        assert (row.decision, row.id) == ("escalate", escalation.log_id)
-        assert INTERRUPTED_NOTE_DONE in row.result
-        assert approved_runs(h) == [], "a run cut short after a tool call is not resumed by itself"
-
-        h.reasoning.execute = append_then_answer  # the model asks for the same call again
-        await h.service.escalations_approve(escalation.id)
+    async with open_harness(tmp_path, monkeypatch, start=False) as h:
+        # The model would ask for the same call again: the resumed run answers it from its journal instead.
+        h.reasoning.execute = append_then_answer
+        await h.start()
         await settled(h, escalation.log_id or "")
         assert (h.workspace / "alerts.md").read_text(encoding="utf-8") == "bank\n", "not appended twice"
-        [retry] = approved_runs(h)[:1]
-        assert "already done" in all_text(retry) and "files_append" in all_text(retry)
+        [resumed] = approved_runs(h)
+        assert last_is_tool_result(resumed), "the resumed run asked only for what came after the recorded call"
         row = await h.row(task.id)
-        assert row.decision == "act"
-        assert "files_append (alerts.md, already done before)" in row.result
+        assert row.decision == "act", row.result
+        assert "Tools used: files_append (alerts.md)" in row.result
         [done] = await h.escalations()
         assert done.status == "approved" and done.note == ""
-
-
-async def test_a_call_that_started_but_did_not_finish_is_reported_as_maybe(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    async with open_harness(tmp_path, monkeypatch) as h:
-        task, escalation = await escalate_once(h)
-        # The journal has the intent of a call whose result never came (the process died inside the tool).
-        journal = h.services.store.escalations
-        await journal.effect_started(escalation.id, "files_write", '{"path":"big.md","text":"x"}', 1, h.clock.now())
-        monkeypatch.setattr(h.engine, "approve", lambda escalation: None)
-        await h.service.escalations_approve(escalation.id)
-    monkeypatch.undo()
-    async with open_harness(tmp_path, monkeypatch) as h:
-        [card] = await h.escalations()
-        assert card.status == "pending"
-        assert "files_write (big.md)" in card.note and "may or may not have happened" in card.note
-        assert approved_runs(h) == []
+        [entry] = await h.services.agent.world_timeline()
+        assert entry["event_signature"] == "File written: alerts.md"
 
 
 # --- item 2: Go ahead while the reasoning model is down ----------------------------------------------------

@@ -120,17 +120,11 @@ def make_task(intent: str, recurrence: str = "pending") -> Task:
 REPORT = Report(text="## Environment\nLocal time: now", signature="s", tokens=5)
 
 
-async def test_no_reasoning_model_configured_is_a_clear_error(local: OllamaClient) -> None:
-    executor = TaskExecutor(lambda: local, lambda: None, SkillRegistry())
-    with pytest.raises(LlmUnavailable, match=r"\[models.reasoning\]"):
-        await executor.execute(make_task("read"), Decision("t1", "escalate", "why"), REPORT)
-
-
 async def test_a_local_act_with_a_recommended_action_asks_for_approval(
     ollama: FakeOllama, local: OllamaClient
 ) -> None:
     ollama.script_chat(Reply(content="RECOMMENDED ACTION: archive the 40 newsletters"))
-    executor = TaskExecutor(lambda: local, lambda: None, SkillRegistry())
+    executor = TaskExecutor(lambda: local, SkillRegistry())
     outcome = await executor.execute(make_task("read"), Decision("t1", "act", "why", "important"), REPORT)
     assert outcome.decision == "escalate" and outcome.result == "Waiting for approval"
     assert outcome.escalation is not None
@@ -141,7 +135,7 @@ async def test_a_local_act_with_a_recommended_action_asks_for_approval(
 
 async def test_an_empty_answer_still_reads_well(ollama: FakeOllama, local: OllamaClient) -> None:
     ollama.script_chat(Reply(content="   "))
-    executor = TaskExecutor(lambda: local, lambda: None, SkillRegistry())
+    executor = TaskExecutor(lambda: local, SkillRegistry())
     outcome = await executor.execute(make_task("read"), Decision("t1", "act", "why"), REPORT)
     # issue 9 item 11: a row that claims an action also says which tools ran (here: none)
     assert outcome.decision == "act" and outcome.result == "(the model gave no text)\nNo tools were used."

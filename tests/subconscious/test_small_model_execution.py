@@ -34,7 +34,7 @@ REPORT = Report(text="## Environment\nLocal time: now", signature="s", tokens=5)
 
 async def test_a_write_act_without_tools_fails_and_does_not_complete(ollama: FakeOllama, local: OllamaClient) -> None:
     ollama.script_chat(Reply(content="I wrote the date to notes/todo.md."))
-    executor = TaskExecutor(lambda: local, lambda: None, SkillRegistry())
+    executor = TaskExecutor(lambda: local, SkillRegistry())
     outcome = await executor.execute(make_task("Write the date to notes/todo.md", "write"),
                                      Decision("t1", "act", "due"), REPORT)
     assert outcome.decision == "failed" and not outcome.completes_task
@@ -44,7 +44,7 @@ async def test_a_write_act_without_tools_fails_and_does_not_complete(ollama: Fak
 async def test_a_raw_call_to_an_unknown_tool_is_not_logged_as_done(ollama: FakeOllama, local: OllamaClient) -> None:
     raw = json.dumps({"name": "send_email", "arguments": {"to": "alex"}})
     ollama.set_responder(lambda body: Reply(content=raw))
-    executor = TaskExecutor(lambda: local, lambda: None, SkillRegistry(), max_steps=2)
+    executor = TaskExecutor(lambda: local, SkillRegistry(), max_steps=2)
     outcome = await executor.execute(make_task("Check urgent emails", "read"), Decision("t1", "act", "due"), REPORT)
     assert outcome.decision == "failed" and not outcome.completes_task
     assert "send_email" in outcome.result and "not carried out" in outcome.result
@@ -104,7 +104,7 @@ def test_a_real_recommendation_still_counts(action: str) -> None:
 
 async def test_a_template_recommendation_raises_no_card(ollama: FakeOllama, local: OllamaClient) -> None:
     ollama.script_chat(Reply(content="No urgent mail.\nRECOMMENDED ACTION: <the action, specific enough to carry out>"))
-    executor = TaskExecutor(lambda: local, lambda: None, SkillRegistry())
+    executor = TaskExecutor(lambda: local, SkillRegistry())
     outcome = await executor.execute(make_task("Check urgent emails", "read", "pending"),
                                      Decision("t1", "act", "due"), REPORT)
     assert outcome.escalation is None and outcome.decision == "act"
@@ -202,7 +202,7 @@ async def test_an_execution_prompt_is_cut_to_fit_a_small_window(
     skills.add(WorkspaceFilesSkill(Path(".")))
     ollama.script_chat(Reply(content="Nothing needs doing."))
     tokens = TokenCounter()
-    executor = TaskExecutor(lambda: local, lambda: None, skills, window=lambda tier: window, tokens=tokens)
+    executor = TaskExecutor(lambda: local, skills, window=lambda tier: window, tokens=tokens)
     report = big_report(600)  # ~25,000 tokens: far over either window
     await executor.execute(make_task("Summarise my notes", "read"), Decision("t1", "act", "due"), report)
     [body] = [r.json for r in ollama.requests if r.path == "/api/chat"]
@@ -215,7 +215,7 @@ async def test_an_execution_prompt_is_cut_to_fit_a_small_window(
 
 async def test_an_execution_prompt_that_fits_is_not_cut(ollama: FakeOllama, local: OllamaClient) -> None:
     ollama.script_chat(Reply(content="Nothing needs doing."))
-    executor = TaskExecutor(lambda: local, lambda: None, SkillRegistry(), window=lambda tier: 8192,
+    executor = TaskExecutor(lambda: local, SkillRegistry(), window=lambda tier: 8192,
                             tokens=TokenCounter())
     await executor.execute(make_task("Summarise my notes", "read"), Decision("t1", "act", "due"), big_report(5))
     [body] = [r.json for r in ollama.requests if r.path == "/api/chat"]
