@@ -72,7 +72,7 @@ async def test_a_write_run_goes_through_every_node_once_and_writes_once(harness:
     assert history["run_id"] == outcome.run.id
     assert history["summary_tokens"] <= max(-(-history["trace_tokens"] // 20), 32)
     assert 0.0 < values["context_utilization"] < 1.0
-    assert await read_outcome(harness.journal, outcome.run.id) == ExecutionOutcome(("files_write",), None, True)
+    assert await read_outcome(harness.journal, outcome.run.id) == ExecutionOutcome(("files_write (notes.md)",), None, True)
     assert harness.model.kinds().count(kinds.PLAN) == 1
     assert kinds.PASS2 in harness.model.kinds() and harness.model.of(kinds.PASS2)[0].body["stream"] is True
 
@@ -251,5 +251,5 @@ async def test_outcome_is_recorded_once_under_step_zero(harness: AgentHarness) -
     harness.model.script = write_script()
     outcome = await harness.run("Please write hello into notes.md")
     entry = await harness.journal.get(outcome.run.id, OUTCOME_STEP, OUTCOME_KEY)
-    assert entry is not None and entry.result == {"tools_used": ["files_write"], "recommended_action": None,
+    assert entry is not None and entry.result == {"tools_used": ["files_write (notes.md)"], "recommended_action": None,
                                                   "changed_something": True}

@@ -69,7 +69,7 @@ async def test_a_write_that_ran_before_the_kill_is_not_run_again(harness: AgentH
     [timeline] = outcome.values["world_state_diff"]["evolution_timeline"]
     assert timeline["sequence"] == 1 and "log.md" in timeline["event_signature"]
     assert harness.journal.timeline[0].delta_delta == "None → 1 bytes"
-    assert await read_outcome(harness.journal, run_id) == ExecutionOutcome(("files_append",), None, True)
+    assert await read_outcome(harness.journal, run_id) == ExecutionOutcome(("files_append (log.md)",), None, True)
     assert harness.checkpointer.nodes(run_id) == ["channel_ingestion", "frontend_agent", "agent_execution",
                                                   "frontend_agent", "context_manager_hook"]
 
