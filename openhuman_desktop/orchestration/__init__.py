@@ -1,15 +1,14 @@
-"""The orchestration core: agentic-v1's tool loop now; the run-ledger state machine grows here."""
+"""The orchestration core: the agent's state machine, run ledger, nodes and service (DESIGN §3)."""
 
 from openhuman_desktop.orchestration.text_calls import text_tool_calls
 from openhuman_desktop.orchestration.tool_loop import (
-    CallKey,
-    EffectsJournal,
     ToolCallRecord,
     ToolLoopResult,
-    canonical_arguments,
     compact_spec,
+    describe_call,
     run_tool_loop,
+    tools_line,
 )
 
-__all__ = ["CallKey", "EffectsJournal", "ToolCallRecord", "ToolLoopResult", "canonical_arguments", "compact_spec",
-           "run_tool_loop", "text_tool_calls"]
+__all__ = ["ToolCallRecord", "ToolLoopResult", "compact_spec", "describe_call", "run_tool_loop", "text_tool_calls",
+           "tools_line"]

@@ -4,10 +4,9 @@ from __future__ import annotations
 
 import json
 import logging
-from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any
 
 from openhuman_desktop.llm.base import ChatRequest, LlmClient, Message, ToolCall, ToolSpec
 from openhuman_desktop.orchestration.text_calls import text_tool_calls
@@ -26,45 +25,14 @@ FINAL_ANSWER_PROMPT = "You have used all your steps. Give your final answer now,
 
 
 @dataclass(frozen=True)
-class CallKey:
-    """What makes two tool calls the same call: the tool, its arguments as canonical JSON, and which
-    occurrence of that identical call this is within the run (the second identical append is its own call)."""
-
-    tool: str
-    arguments: str
-    occurrence: int
-
-
-@dataclass(frozen=True)
 class ToolCallRecord:
-    """One tool call of a run, for its trace: ``replayed`` when the journal answered instead of the tool,
-    ``writes`` when the tool called is one that changes something (a refused call never writes)."""
+    """One tool call of a run, for its trace: ``writes`` when the tool called is one that changes something (a
+    refused call never writes)."""
 
     name: str
     arguments: Any
     is_error: bool
-    replayed: bool = False
     writes: bool = False
-
-
-class EffectsJournal(Protocol):
-    """Where the tool calls that change something are recorded, so a retried run does not repeat them.
-
-    The loop asks ``recorded`` first; a call with a recorded result is not run again. Otherwise it records
-    the ``intent`` before the call and the ``result`` after it.
-    """
-
-    async def recorded(self, key: CallKey) -> ToolResult | None:
-        """The result of this call if it completed in an earlier attempt, else None."""
-        ...
-
-    async def intent(self, key: CallKey) -> None:
-        """The call is about to run."""
-        ...
-
-    async def result(self, key: CallKey, result: ToolResult) -> None:
-        """The call ran and returned ``result``."""
-        ...
 
 
 def describe_call(name: str, arguments: object) -> str:
@@ -86,9 +54,17 @@ def describe_call(name: str, arguments: object) -> str:
     return f"{name} ({value if len(value) <= SHORT_ARGUMENT else value[:SHORT_ARGUMENT] + '…'})"
 
 
-def canonical_arguments(arguments: object) -> str:
-    """Arguments as canonical JSON (sorted keys, no spaces): the same call always gives the same text."""
-    return json.dumps(arguments, sort_keys=True, separators=(",", ":"), ensure_ascii=False, default=str)
+def tools_line(calls: Sequence[ToolCallRecord]) -> str:
+    """What a result row says about the tools a run used: "Tools used: …" or "No tools were used."."""
+    if not calls:
+        return "No tools were used."
+    parts = []
+    for call in calls:
+        text = describe_call(call.name, call.arguments)
+        if call.is_error:
+            text = f"{text[:-1]}, failed)" if text.endswith(")") else f"{text} (failed)"
+        parts.append(text)
+    return "Tools used: " + ", ".join(parts)
 
 
 @dataclass(frozen=True)
@@ -108,8 +84,8 @@ class ToolLoopResult:
 
     @property
     def changed_something(self) -> bool:
-        """A tool that writes ran without error (or an earlier attempt's run of it was replayed)."""
-        return any(call.writes and (call.replayed or not call.is_error) for call in self.calls)
+        """A tool that writes ran without error."""
+        return any(call.writes and not call.is_error for call in self.calls)
 
 
 # What the argument checks enforce or fill in anyway (bounds, defaults): a small model gains nothing from
@@ -159,15 +135,14 @@ async def run_tool_loop(
     *,
     max_steps: int = 8,
     timeout: float = 300.0,
-    journal: EffectsJournal | None = None,
     max_tokens: int = MAX_ANSWER_TOKENS,
 ) -> ToolLoopResult:
     """Let the model use ``tools`` for at most ``max_steps`` rounds.
 
     Only the tools passed in are offered *and* executable: a call to any other tool (a withheld
-    write tool, say) is refused and the model is told so. With a ``journal``, every call of a tool that
-    writes is journaled, and one that completed in an earlier attempt returns its recorded result
-    instead of running again. Every model call is capped at ``max_tokens``.
+    write tool, say) is refused and the model is told so. Every model call is capped at ``max_tokens``.
+    (The heartbeat's local ``act``; the agent's sub-agents use ``orchestration.subagent``, which journals
+    every call.)
 
     Raises:
         LlmUnavailable / LlmReplyError: from the client.
@@ -179,7 +154,6 @@ async def run_tool_loop(
     quoted = [message.content for message in messages if message.role != "assistant"]
     called: list[str] = []
     records: list[ToolCallRecord] = []
-    seen: Counter[tuple[str, str]] = Counter()
     calls = 0
     for step in range(1, max_steps + 1):
         response = await client.chat(ChatRequest(history, tools=specs, timeout=timeout, max_tokens=max_tokens))
@@ -194,27 +168,14 @@ async def run_tool_loop(
         for number, call in enumerate(tool_calls):
             called.append(call.name)
             tool = by_name.get(call.name)
-            replayed = False
             if number >= MAX_CALLS_PER_ANSWER:
                 result = ToolResult(f"Not run: at most {MAX_CALLS_PER_ANSWER} tool calls of one answer run; ask "
                                     "for the rest in your next answer if they are still needed.", is_error=True)
-            elif journal is not None and tool is not None and tool.writes and isinstance(call.arguments, dict):
-                arguments = canonical_arguments(call.arguments)
-                seen[(call.name, arguments)] += 1
-                key = CallKey(call.name, arguments, seen[(call.name, arguments)])
-                recorded = await journal.recorded(key)
-                if recorded is not None:
-                    result, replayed = recorded, True
-                else:
-                    await journal.intent(key)
-                    result = await _call(tool, call.name, call.arguments, list(by_name))
-                    await journal.result(key, result)
             else:
                 result = await _call(tool, call.name, call.arguments, list(by_name))
             writes = tool is not None and tool.writes
-            records.append(ToolCallRecord(call.name, call.arguments, result.is_error, replayed, writes))
-            log.info("step %d: tool %s → %s", step, call.name,
-                     "already done (recorded result)" if replayed else "error" if result.is_error else "ok")
+            records.append(ToolCallRecord(call.name, call.arguments, result.is_error, writes))
+            log.info("step %d: tool %s → %s", step, call.name, "error" if result.is_error else "ok")
             text = result.text if len(result.text) <= MAX_TOOL_OUTPUT else result.text[:MAX_TOOL_OUTPUT] + "\n[cut]"
             payload = json.dumps({"error": text}) if result.is_error else text
             history.append(Message("tool", payload, tool_name=call.name, tool_call_id=call.id))

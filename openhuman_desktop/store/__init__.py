@@ -8,13 +8,13 @@ from pathlib import Path
 from openhuman_desktop.store.activity import ActivityLogRepository
 from openhuman_desktop.store.database import Database, Transaction
 from openhuman_desktop.store.engine_state import EngineState, EngineStateRepository
-from openhuman_desktop.store.escalations import ApprovalEffect, EscalationRepository, Resolution
+from openhuman_desktop.store.escalations import EscalationRepository, Resolution
 from openhuman_desktop.store.records import Escalation, LogEntry, Task
 from openhuman_desktop.store.schema import MIGRATIONS
 from openhuman_desktop.store.tasks import Advance, TaskRepository
 
 __all__ = [
-    "ActivityLogRepository", "Advance", "ApprovalEffect", "Database", "EngineState", "EngineStateRepository",
+    "ActivityLogRepository", "Advance", "Database", "EngineState", "EngineStateRepository",
     "Escalation", "EscalationRepository", "LogEntry", "Resolution", "SubconsciousStore", "Task", "TaskRepository",
     "Transaction", "open_subconscious_store",
 ]

@@ -22,17 +22,6 @@ def conversation_title(thread_id: str) -> str:
 
 
 @dataclass(frozen=True)
-class ApprovalEffect:
-    """One tool call of an approved run, as journaled: ``started`` (intent recorded), ``done`` or ``failed``."""
-
-    tool: str
-    arguments: str  # canonical JSON
-    occurrence: int  # the n-th identical call of the run (1-based)
-    status: str
-    result: str
-
-
-@dataclass(frozen=True)
 class Resolution:
     """An escalation after a change of state, with its activity row (None when it has none any more)."""
 
@@ -61,23 +50,26 @@ class EscalationRepository:
         return escalation
 
     async def raise_for_task(
-        self, *, task_id: str, log_id: str | None, title: str, description: str, priority: str, now: float
+        self, *, task_id: str, log_id: str | None, title: str, description: str, priority: str, now: float,
+        run_id: str | None = None, thread_id: str | None = None,
     ) -> Escalation | None:
         """Create a pending card, only while its task still exists and is enabled (one statement, so a task
-        removed or disabled meanwhile never gets a card and never makes the insert fail).
+        removed or disabled meanwhile never gets a card and never makes the insert fail). ``run_id`` /
+        ``thread_id``: the agent run that recommended the action.
 
         Returns:
             The new escalation, or None when the task is gone or disabled.
         """
         escalation = Escalation(
             id=time_ordered_id(now), task_id=task_id, log_id=log_id, title=title, description=description,
-            priority=priority, status="pending", created_at=now, resolved_at=None,
+            priority=priority, status="pending", created_at=now, resolved_at=None, run_id=run_id, thread_id=thread_id,
         )
         inserted = await self._db.execute(
             """INSERT INTO subconscious_escalations (id, task_id, log_id, title, description, priority, status,
-                   created_at, resolved_at)
-               SELECT ?, id, ?, ?, ?, ?, 'pending', ?, NULL FROM subconscious_tasks WHERE id = ? AND enabled = 1""",
-            (escalation.id, log_id, title, description, priority, now, task_id),
+                   created_at, resolved_at, run_id, thread_id)
+               SELECT ?, id, ?, ?, ?, ?, 'pending', ?, NULL, ?, ? FROM subconscious_tasks
+                WHERE id = ? AND enabled = 1""",
+            (escalation.id, log_id, title, description, priority, now, run_id, thread_id, task_id),
         )
         return escalation if inserted else None
 
@@ -271,45 +263,6 @@ class EscalationRepository:
             entry = await tx.fetchone(_LOG_BY_ID, (escalation.log_id,))
             row = LogEntry.from_row(entry) if entry else None
         return Resolution(escalation, row)
-
-    # --- the effects journal of approved runs ---------------------------------------------------------
-
-    async def effect_started(self, escalation_id: str, tool: str, arguments: str, occurrence: int,
-                             now: float) -> None:
-        """Record a tool call's intent, before it runs (a retry of a call that did not finish starts over)."""
-        await self._db.execute(
-            """INSERT OR REPLACE INTO approval_effects
-                   (escalation_id, tool, arguments, occurrence, status, result, started_at, finished_at)
-               VALUES (?, ?, ?, ?, 'started', '', ?, NULL)""",
-            (escalation_id, tool, arguments, occurrence, now),
-        )
-
-    async def effect_finished(self, escalation_id: str, tool: str, arguments: str, occurrence: int, *,
-                              result: str, is_error: bool, now: float) -> None:
-        """Record a tool call's result, after it ran."""
-        await self._db.execute(
-            """UPDATE approval_effects SET status = ?, result = ?, finished_at = ?
-               WHERE escalation_id = ? AND tool = ? AND arguments = ? AND occurrence = ?""",
-            ("failed" if is_error else "done", result, now, escalation_id, tool, arguments, occurrence),
-        )
-
-    async def effect_done(self, escalation_id: str, tool: str, arguments: str, occurrence: int) -> str | None:
-        """The recorded result of a call that completed, or None (never ran, failed, or did not finish)."""
-        row = await self._db.fetchone(
-            """SELECT result FROM approval_effects WHERE escalation_id = ? AND tool = ? AND arguments = ?
-                   AND occurrence = ? AND status = 'done'""",
-            (escalation_id, tool, arguments, occurrence),
-        )
-        return str(row[0]) if row else None
-
-    async def effects(self, escalation_id: str) -> builtins.list[ApprovalEffect]:
-        """The journaled tool calls of an escalation's approved runs, in the order they started."""
-        rows = await self._db.fetchall(
-            """SELECT tool, arguments, occurrence, status, result FROM approval_effects WHERE escalation_id = ?
-               ORDER BY started_at, rowid""",
-            (escalation_id,),
-        )
-        return [ApprovalEffect(str(r[0]), str(r[1]), int(r[2]), str(r[3]), str(r[4])) for r in rows]
 
     async def pending_count(self) -> int:
         row = await self._db.fetchone("SELECT count(*) FROM subconscious_escalations WHERE status = 'pending'")

@@ -176,6 +176,8 @@ _V4: Migration = (
 # card whose Go ahead could not run because the reasoning model was down (retried when it answers).
 # ``approval_effects`` journals the tool calls of approved runs (intent before, result after), keyed by the
 # escalation, the tool, the canonical JSON of its arguments and the occurrence of that same call in the run.
+# (Since the agent's run ledger (issue 11) journals every call of every run, nothing writes it any more; old
+# rows stay, and a later migration may drop the table.)
 # ``declined_recommendations`` remembers what the user skipped. An approved run left behind by an older
 # version (approved, its row still in progress) is a card again: that version kept no journal, so whether its
 # tools ran is unknown. ``run_attempts`` counts the starts that carried an approval out again after a crash.

@@ -71,6 +71,8 @@ class ProposedEscalation:
     title: str
     description: str
     priority: str
+    run_id: str | None = None
+    thread_id: str | None = None
 
 
 @dataclass(frozen=True)

@@ -482,7 +482,8 @@ class SubconsciousEngine:
             else:
                 escalation = await self._store.escalations.raise_for_task(
                     task_id=task.id, log_id=row.id, title=proposed.title, description=proposed.description,
-                    priority=proposed.priority, now=self._clock.now(),
+                    priority=proposed.priority, now=self._clock.now(), run_id=proposed.run_id,
+                    thread_id=proposed.thread_id,
                 )
                 if escalation is None:  # removed or disabled while the analysis ran
                     gone = await self._store.tasks.get(task.id) is None

@@ -13,7 +13,7 @@ from openhuman_desktop.errors import LlmUnavailable
 from openhuman_desktop.llm.base import LlmClient, Message
 from openhuman_desktop.llm.limits import COUNT_MARGIN
 from openhuman_desktop.llm.tokens import upper_bound
-from openhuman_desktop.orchestration import ToolLoopResult, compact_spec, run_tool_loop
+from openhuman_desktop.orchestration import ToolLoopResult, compact_spec, run_tool_loop, tools_line
 from openhuman_desktop.orchestration.ports import (
     APPROVED,
     CANCELLED,
@@ -31,7 +31,6 @@ from openhuman_desktop.orchestration.recommend import recommended_action
 from openhuman_desktop.orchestration.tool_loop import MAX_ANSWER_TOKENS
 from openhuman_desktop.skills.base import SkillRegistry, Tool
 from openhuman_desktop.store import Escalation, Task
-from openhuman_desktop.subconscious.approval_journal import tools_line
 from openhuman_desktop.subconscious.decisions import (
     ACT,
     ESCALATE,
@@ -376,5 +375,6 @@ class TaskExecutor:
             return Outcome(ACT, _run_result(label, run), completes_task=True)
         return Outcome(
             ESCALATE, "Waiting for approval",
-            escalation=ProposedEscalation(title=task.title, description=action[:2000], priority=decision.priority),
+            escalation=ProposedEscalation(title=task.title, description=action[:2000], priority=decision.priority,
+                                          run_id=run.id, thread_id=run.thread_id),
         )

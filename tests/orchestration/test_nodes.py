@@ -72,7 +72,8 @@ async def test_a_write_run_goes_through_every_node_once_and_writes_once(harness:
     assert history["run_id"] == outcome.run.id
     assert history["summary_tokens"] <= max(-(-history["trace_tokens"] // 20), 32)
     assert 0.0 < values["context_utilization"] < 1.0
-    assert await read_outcome(harness.journal, outcome.run.id) == ExecutionOutcome(("files_write (notes.md)",), None, True)
+    recorded = await read_outcome(harness.journal, outcome.run.id)
+    assert recorded == ExecutionOutcome(("files_write (notes.md)",), None, True)
     assert harness.model.kinds().count(kinds.PLAN) == 1
     assert kinds.PASS2 in harness.model.kinds() and harness.model.of(kinds.PASS2)[0].body["stream"] is True
 

@@ -123,7 +123,8 @@ async def test_a_v5_database_keeps_every_card_effect_skip_and_index(tmp_path: Pa
                                                                                           "note 1")
         assert [e.id for e in await store.escalations.carrying_out()] == ["esc-1"]
         assert [e.id for e in await store.escalations.waiting_for_model()] == ["esc-0"]
-        assert [effect.occurrence for effect in await store.escalations.effects("esc-1")] == [1, 2]
+        journal = "SELECT occurrence FROM approval_effects WHERE escalation_id = 'esc-1' ORDER BY occurrence"
+        assert [row[0] for row in await store.db.fetchall(journal)] == [1, 2]
 
         card = await store.escalations.raise_for_run(run_id="run-1", thread_id="desktop", title="Tidy the notes",
                                                      description="Delete notes/old.md", priority="normal",
@@ -136,7 +137,7 @@ async def test_a_v5_database_keeps_every_card_effect_skip_and_index(tmp_path: Pa
         left = await store.db.fetchall("SELECT id FROM subconscious_escalations ORDER BY id")
         assert {row["id"] for row in left} == {"esc-1", "esc-2", card.id}, "esc-0 and esc-3 were task-0's"
         await store.db.execute("DELETE FROM subconscious_escalations WHERE id = 'esc-1'")
-        assert await store.escalations.effects("esc-1") == []
+        assert await store.db.fetchall(journal) == []
     finally:
         await store.aclose()
     assert user_version(path) == len(MIGRATIONS)

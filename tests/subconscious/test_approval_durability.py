@@ -114,6 +114,9 @@ async def test_a_run_cut_short_after_a_tool_call_resumes_at_start_up_and_does_no
 ) -> None:
     async with open_harness(tmp_path, monkeypatch) as h:
         task, escalation = await escalate_once(h)
+        assert escalation.thread_id == f"subconscious:{task.id}", "the card knows the agent run that raised it"
+        [analysis] = await h.services.agent.runs_list(escalation.thread_id)
+        assert (escalation.run_id, analysis.purpose, analysis.permission) == (analysis.id, "escalation", "read")
         h.reasoning.execution_replies.extend([Reply(tool_calls=[APPEND]), Reply(content="too late", delay=30)])
         await h.service.escalations_approve(escalation.id)
         assert h.openai is not None

@@ -9,7 +9,6 @@ from pathlib import Path
 import pytest
 
 from openhuman_desktop import events
-from openhuman_desktop.orchestration import EffectsJournal
 from openhuman_desktop.store import Escalation, Task
 from openhuman_desktop.subconscious.decisions import Decision, Evaluation, Evaluator, Executor, Outcome, Report
 from openhuman_desktop.subconscious.declined import is_same_recommendation
@@ -113,9 +112,11 @@ class RemovingExecutor:
                 await self._h.service.tasks_update(task.id, enabled=False)
         return outcome
 
-    async def execute_approved(self, task: Task, escalation: Escalation, journal: EffectsJournal | None = None,
-                               already_done: Sequence[str] = ()) -> Outcome:
-        return await self._inner.execute_approved(task, escalation, journal, already_done)
+    async def execute_approved(self, task: Task | None, escalation: Escalation) -> Outcome:
+        return await self._inner.execute_approved(task, escalation)
+
+    async def stop_approved(self, escalation: Escalation, reason: str) -> None:
+        await self._inner.stop_approved(escalation, reason)
 
 
 @pytest.mark.parametrize("where", ["evaluation", "execution"])
