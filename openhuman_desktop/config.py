@@ -136,12 +136,12 @@ host = "http://127.0.0.1:11434"   # the OLLAMA_HOST environment variable overrid
 # context_window (optional, tokens, 512 to 10000000) is the model's context size; without it the
 # server's own report is used (Ollama /api/show, llama.cpp /props), else 4096 is assumed.
 
-[models.local]                 # quick tier: task evaluation, text execution
+[models.local]                 # quick tier: task evaluation, text execution, the agent's front desk
 provider = "ollama"
 model = "llama3.2:3b"
 # context_window = 8192        # e.g. the --ctx-size of a llama.cpp server
 
-[models.reasoning]             # "agentic-v1": the tool-using reasoning tier
+[models.reasoning]             # "agentic-v1": the agent's plans and tool-using sub-agents
 provider = "ollama"
 model = "qwen2.5:14b"
 # base_url = "https://api.openai.com/v1"
