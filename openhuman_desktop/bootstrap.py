@@ -184,7 +184,7 @@ async def build(paths: Paths, loaded: config.LoadedConfig, clock: Clock | None =
     try:
         memory = await open_memory_store(paths.workspace / "memory" / "memory.db", clock)
         opened.append(memory.aclose)
-        ledger = await RunLedger.open(paths.workspace / "agent" / "ledger.db", clock)
+        ledger = await RunLedger.open(paths.ledger_db, clock)
         opened.append(ledger.aclose)
         return _wire(paths, loaded, clock, store, memory, ledger)
     except BaseException:

@@ -1,4 +1,4 @@
-"""``openhuman-desktop doctor``: check workspace, config, database and models; one line each, with a fix."""
+"""``openhuman-desktop doctor``: check workspace, config, databases and models; one line each, with a fix."""
 
 from __future__ import annotations
 
@@ -10,9 +10,11 @@ from dataclasses import dataclass
 from typing import TextIO
 
 from openhuman_desktop import config
+from openhuman_desktop.clock import SystemClock
 from openhuman_desktop.errors import ConfigError, StoreUnavailable
 from openhuman_desktop.llm import make_client
 from openhuman_desktop.llm.pool import ModelClients
+from openhuman_desktop.orchestration.ledger import RunLedger
 from openhuman_desktop.paths import Paths
 from openhuman_desktop.store import open_subconscious_store
 from openhuman_desktop.store.schema import MIGRATIONS
@@ -88,6 +90,29 @@ async def check_database(paths: Paths) -> Check:
     return Check("database", True, f"{paths.subconscious_db} (schema {len(MIGRATIONS)}, {tasks} tasks, integrity ok)")
 
 
+async def check_ledger(paths: Paths) -> Check:
+    """The agent's run ledger: readable, intact, and how many runs wait to be resumed."""
+    path = paths.ledger_db
+    if not path.exists():
+        return Check("run ledger", True, f"{path} (created when OpenHuman starts)")
+    try:
+        ledger = await RunLedger.open(path, SystemClock())
+    except StoreUnavailable as exc:
+        return Check("run ledger", False, *_split_remedy(str(exc), "see the log file for details"))
+    try:
+        verdict = await ledger.integrity_check()
+        unfinished = len(await ledger.unfinished_runs())
+    except StoreUnavailable as exc:
+        return Check("run ledger", False, *_split_remedy(str(exc), "see the log file for details"))
+    finally:
+        await ledger.aclose()
+    if verdict != "ok":
+        return Check("run ledger", False, f"integrity check: {verdict}",
+                     "move agent/ledger.db away (unfinished runs are lost) or restore it from a backup")
+    waiting = f", {unfinished} unfinished run(s) resume at the next start" if unfinished else ""
+    return Check("run ledger", True, f"{path} (integrity ok{waiting})")
+
+
 async def check_models(loaded: config.LoadedConfig) -> list[Check]:
     models = ModelClients(lambda: loaded.settings, make_client)
     checks = []
@@ -108,6 +133,7 @@ async def run_checks(paths: Paths) -> list[Check]:
     config_check, loaded = check_config(paths)
     checks.append(config_check)
     checks.append(await check_database(paths))
+    checks.append(await check_ledger(paths))
     if loaded is not None:
         checks.extend(await check_models(loaded))
     return checks

@@ -53,6 +53,11 @@ class Paths:
         return self.subconscious_dir / "subconscious.db"
 
     @property
+    def ledger_db(self) -> Path:
+        """The agent's run ledger."""
+        return self.workspace / "agent" / "ledger.db"
+
+    @property
     def run_dir(self) -> Path:
         return self.workspace / "run"
 

@@ -23,15 +23,15 @@ from openhuman_desktop.skills.base import CONNECTED, ERROR, Mutation, SkillHealt
 
 log = logging.getLogger(__name__)
 
-# The app's own entries at the top of the workspace (paths.py, workspace.py, and memory/ from bootstrap.py),
+# The app's own entries at the top of the workspace (paths.py, workspace.py, memory/ and agent/ from bootstrap.py),
 # by folded name: no tool may change them, and the listing of the workspace top leaves them out.
 # HEARTBEAT.md is among them: a line added to it is a standing task, and only the user adds those.
 APP_ENTRIES = {"config.toml": "config.toml", "heartbeat.md": "HEARTBEAT.md", "subconscious": "subconscious/",
-               "memory": "memory/", "run": "run/", "logs": "logs/"}
+               "memory": "memory/", "agent": "agent/", "run": "run/", "logs": "logs/"}
 INTERNAL_NAMES = frozenset(APP_ENTRIES)
 # Not even readable: config.toml may hold API keys, logs/ records what the app did and run/ holds the RPC
-# token (none of which may reach a model, which may be a cloud one); subconscious/ and memory/ are binary
-# databases the task and memory tools already read. HEARTBEAT.md stays readable: it is the user's task list.
+# token (none of which may reach a model, which may be a cloud one); subconscious/, memory/ and agent/ (the run
+# ledger: every conversation) are binary databases the task, memory and agent tools already read. HEARTBEAT.md stays readable: it is the user's task list.
 SECRET_NAMES = INTERNAL_NAMES - {"heartbeat.md"}
 MAX_LIST_ENTRIES = 500
 DEFAULT_MAX_CHARS = 20_000

@@ -149,7 +149,8 @@ async def test_symlink_inside_the_workspace_is_followed(skill: WorkspaceFilesSki
 @pytest.mark.parametrize(
     "path",
     ["config.toml", "Config.TOML", "subconscious/subconscious.db", "subconscious/new.txt", "./subconscious/x",
-     "run/rpc.json", "logs/openhuman.log", "memory/memory.db", "memory/notes.txt"],
+     "run/rpc.json", "logs/openhuman.log", "memory/memory.db", "memory/notes.txt", "agent/ledger.db",
+     "Agent/new.txt"],
 )
 @pytest.mark.parametrize("tool", ["files_write", "files_append"])
 async def test_the_apps_own_files_cannot_be_written(
@@ -188,7 +189,8 @@ def make_app_files(root: Path) -> None:
     "path",
     ["config.toml", "Config.TOML", "./config.toml", "config.toml/", "config.toml.", "ｃｏｎｆｉｇ.toml",
      "config\u200b.toml", "run/rpc.json", "RUN/rpc.json", "logs/openhuman.log", "logſ/openhuman.log",
-     "Logs/openhuman.log", "subconscious/subconscious.db", "ſubconſciouſ/subconscious.db", "memory/memory.db"],
+     "Logs/openhuman.log", "subconscious/subconscious.db", "ſubconſciouſ/subconscious.db", "memory/memory.db",
+     "agent/ledger.db"],
 )
 async def test_config_logs_databases_and_the_rpc_token_cannot_be_read(
     skill: WorkspaceFilesSkill, root: Path, path: str
