@@ -31,7 +31,8 @@ APP_ENTRIES = {"config.toml": "config.toml", "heartbeat.md": "HEARTBEAT.md", "su
 INTERNAL_NAMES = frozenset(APP_ENTRIES)
 # Not even readable: config.toml may hold API keys, logs/ records what the app did and run/ holds the RPC
 # token (none of which may reach a model, which may be a cloud one); subconscious/, memory/ and agent/ (the run
-# ledger: every conversation) are binary databases the task, memory and agent tools already read. HEARTBEAT.md stays readable: it is the user's task list.
+# ledger: every conversation) are binary databases the task, memory and agent tools already read. HEARTBEAT.md
+# stays readable: it is the user's task list.
 SECRET_NAMES = INTERNAL_NAMES - {"heartbeat.md"}
 MAX_LIST_ENTRIES = 500
 DEFAULT_MAX_CHARS = 20_000
