@@ -167,33 +167,6 @@ def count_rows(path: Path, table: str) -> int:
         return int(conn.execute(f"SELECT count(*) FROM {table}").fetchone()[0])
 
 
-async def ours_short_runs(folder: Path, runs: int, synchronous: str) -> Result:
-    path = folder / f"ours-a-{synchronous}.db"
-    timed = TimedLedger(await RunLedger.open(path, SystemClock(), synchronous=synchronous))
-    await product_run(timed, "warm", PAYLOAD)
-    timed.commit_ms.clear()
-    started = time.perf_counter()
-    for index in range(runs):
-        await product_run(timed, f"t{index}", PAYLOAD)
-    seconds = time.perf_counter() - started
-    await timed.ledger.aclose()
-    return Result(seconds, runs, count_rows(path, "checkpoints"), file_bytes(path), timed.commit_ms, [])
-
-
-async def ours_long_thread(folder: Path, turns: int, synchronous: str) -> Result:
-    path = folder / f"ours-b-{synchronous}.db"
-    timed = TimedLedger(await RunLedger.open(path, SystemClock(), synchronous=synchronous))
-    growth, seconds = [], 0.0
-    for index in range(turns):
-        started = time.perf_counter()
-        await product_run(timed, "long", f"message {index}")
-        seconds += time.perf_counter() - started
-        if (index + 1) % max(1, turns // 3) == 0:
-            growth.append(file_bytes(path))
-    await timed.ledger.aclose()
-    return Result(seconds, turns, count_rows(path, "checkpoints"), file_bytes(path), timed.commit_ms, growth)
-
-
 async def ours_resume(folder: Path, runs: int) -> tuple[float, float, float, float]:
     """``runs`` runs left after their first transition, then a restart: seconds until the unfinished runs are
     listed, until the first run's first node starts, until every run's first node has started, until all
@@ -296,41 +269,89 @@ def anchor_connection(path: Path, synchronous: str | None) -> tuple[sqlite3.Conn
     return conn, saver, f"journal_mode={mode}, synchronous={level}"
 
 
-def anchor_short_runs(folder: Path, runs: int, synchronous: str | None) -> tuple[Result, str, int]:
-    path = folder / f"anchor-a-{synchronous or 'default'}.db"
-    conn, saver, pragmas = anchor_connection(path, synchronous)
-    app = build_anchor(saver)
-    inp = {"channel_source": "webapp", "raw_channel_payload": PAYLOAD, "context_utilization": 0.1,
-           "compressed_history": [], "world_state_diff": {}}
-    app.invoke(inp, {"configurable": {"thread_id": "warm"}}, durability="sync")
-    saver.step_ms.clear()
-    started = time.perf_counter()
-    for index in range(runs):
-        app.invoke(inp, {"configurable": {"thread_id": f"t{index}"}}, durability="sync")
-    seconds = time.perf_counter() - started
-    conn.commit()
-    raw = raw_bytes(path)
-    conn.close()
-    return Result(seconds, runs, count_rows(path, "checkpoints"), file_bytes(path), saver.step_ms, []), pragmas, raw
+class Anchor:
+    """The anchor graph on its own SqliteSaver database, run a few runs at a time (interleaved with ours)."""
 
+    def __init__(self, path: Path, synchronous: str) -> None:
+        self.path = path
+        self.conn, self.saver, self.pragmas = anchor_connection(path, None if synchronous == "FULL" else synchronous)
+        self.app = build_anchor(self.saver)
+        self.seconds = 0.0
 
-def anchor_long_thread(folder: Path, turns: int, synchronous: str | None) -> Result:
-    path = folder / f"anchor-b-{synchronous or 'default'}.db"
-    conn, saver, _ = anchor_connection(path, synchronous)
-    app = build_anchor(saver)
-    config = {"configurable": {"thread_id": "long"}}
-    growth, seconds = [], 0.0
-    for index in range(turns):
+    def invoke(self, inputs: dict[str, Any], thread: str) -> None:
         started = time.perf_counter()
-        app.invoke({"raw_channel_payload": f"message {index}", "agent_reply": "", "channel_response": ""}, config,
-                   durability="sync")
+        self.app.invoke(inputs, {"configurable": {"thread_id": thread}}, durability="sync")
+        self.seconds += time.perf_counter() - started
+
+    def close(self, count: int, growth: list[int]) -> tuple[Result, int]:
+        self.conn.commit()
+        raw = raw_bytes(self.path)
+        self.conn.close()
+        return Result(self.seconds, count, count_rows(self.path, "checkpoints"), file_bytes(self.path),
+                      self.saver.step_ms, growth), raw
+
+
+SHORT_INPUT = {"channel_source": "webapp", "raw_channel_payload": PAYLOAD, "context_utilization": 0.1,
+               "compressed_history": [], "world_state_diff": {}}
+
+
+async def short_runs(folder: Path, runs: int, level: str, with_anchor: bool) -> tuple[Result, Result | None, str,
+                                                                                         int]:
+    """A: ``runs`` runs, a thread each, ours and the anchor's alternating in tenths (so both see the same
+    disk: an fsync here costs 0.2 ms when the VM is quiet and several ms when it is not)."""
+    path = folder / f"ours-a-{level}.db"
+    timed = TimedLedger(await RunLedger.open(path, SystemClock(), synchronous=level))
+    anchor = Anchor(folder / f"anchor-a-{level}.db", level) if with_anchor else None
+    await product_run(timed, "warm", PAYLOAD)
+    timed.commit_ms.clear()
+    if anchor is not None:
+        anchor.invoke(SHORT_INPUT, "warm")
+        anchor.saver.step_ms.clear()
+        anchor.seconds = 0.0
+    seconds, chunk = 0.0, max(1, runs // 10)
+    for first in range(0, runs, chunk):
+        started = time.perf_counter()
+        for index in range(first, min(runs, first + chunk)):
+            await product_run(timed, f"t{index}", PAYLOAD)
         seconds += time.perf_counter() - started
-        if (index + 1) % max(1, turns // 3) == 0:
-            conn.commit()
-            growth.append(file_bytes(path))
-    conn.commit()
-    conn.close()
-    return Result(seconds, turns, count_rows(path, "checkpoints"), file_bytes(path), saver.step_ms, growth)
+        if anchor is not None:
+            for index in range(first, min(runs, first + chunk)):
+                anchor.invoke(SHORT_INPUT, f"t{index}")
+    await timed.ledger.aclose()
+    ours = Result(seconds, runs, count_rows(path, "checkpoints"), file_bytes(path), timed.commit_ms, [])
+    if anchor is None:
+        return ours, None, "", 0
+    theirs, raw = anchor.close(runs, [])
+    return ours, theirs, anchor.pragmas, raw
+
+
+async def long_thread(folder: Path, turns: int, level: str, with_anchor: bool) -> tuple[Result, Result | None]:
+    """B: one thread, ``turns`` turns, ours and the anchor's alternating in tenths; sizes at each third."""
+    path = folder / f"ours-b-{level}.db"
+    timed = TimedLedger(await RunLedger.open(path, SystemClock(), synchronous=level))
+    anchor = Anchor(folder / f"anchor-b-{level}.db", level) if with_anchor else None
+    growth: list[int] = []
+    anchor_growth: list[int] = []
+    seconds, chunk, third = 0.0, max(1, turns // 10), max(1, turns // 3)
+    for first in range(0, turns, chunk):
+        last = min(turns, first + chunk)
+        started = time.perf_counter()
+        for index in range(first, last):
+            await product_run(timed, "long", f"message {index}")
+        seconds += time.perf_counter() - started
+        if anchor is not None:
+            for index in range(first, last):
+                anchor.invoke({"raw_channel_payload": f"message {index}", "agent_reply": "",
+                               "channel_response": ""}, "long")
+        for index in range(first, last):
+            if (index + 1) % third == 0:
+                growth.append(file_bytes(path))
+                if anchor is not None:
+                    anchor.conn.commit()
+                    anchor_growth.append(file_bytes(anchor.path))
+    await timed.ledger.aclose()
+    ours = Result(seconds, turns, count_rows(path, "checkpoints"), file_bytes(path), timed.commit_ms, growth)
+    return ours, None if anchor is None else anchor.close(turns, anchor_growth)[0]
 
 
 # --- report ---------------------------------------------------------------------------------------------------
@@ -373,27 +394,26 @@ async def main(argv: list[str] | None = None) -> int:
         note("LangGraph is not installed (pip install -e '.[bench]'): the comparison is skipped")
     with tempfile.TemporaryDirectory(prefix="agent-bench-") as name:
         folder = Path(name)
-        ours_a = {level: await ours_short_runs(folder, args.runs, level) for level in ("FULL", "NORMAL")}
-        for level, result in ours_a.items():
-            short_line(f"ours synchronous={level}", result)
+        ours_a: dict[str, Result] = {}
         anchor_a: dict[str, Result] = {}
-        if has_langgraph:
-            for level in (None, "NORMAL"):
-                result, pragmas, raw = anchor_short_runs(folder, args.runs, level)
-                label = "FULL" if level is None else level
-                anchor_a[label] = result
-                short_line(f"LangGraph SqliteSaver ({pragmas})", result)
-                note(f"LangGraph A at {label}, the anchor's own measure (database + WAL as left): "
+        for level in ("FULL", "NORMAL"):
+            ours, theirs, pragmas, raw = await short_runs(folder, args.runs, level, has_langgraph)
+            ours_a[level] = ours
+            short_line(f"ours synchronous={level}", ours)
+            if theirs is not None:
+                anchor_a[level] = theirs
+                short_line(f"LangGraph SqliteSaver ({pragmas})", theirs)
+                note(f"LangGraph A at {level}, the anchor's own measure (database + WAL as left): "
                      f"{raw / (args.runs + 1):.0f} B/run")
-        ours_b = {level: await ours_long_thread(folder, args.turns, level) for level in ("FULL", "NORMAL")}
-        for level, result in ours_b.items():
-            long_line(f"ours synchronous={level}", result)
+        ours_b: dict[str, Result] = {}
         anchor_b: dict[str, Result] = {}
-        if has_langgraph:
-            for level in (None, "NORMAL"):
-                label = "FULL" if level is None else level
-                anchor_b[label] = anchor_long_thread(folder, args.turns, level)
-                long_line(f"LangGraph SqliteSaver synchronous={label}", anchor_b[label])
+        for level in ("FULL", "NORMAL"):
+            ours, theirs = await long_thread(folder, args.turns, level, has_langgraph)
+            ours_b[level] = ours
+            long_line(f"ours synchronous={level}", ours)
+            if theirs is not None:
+                anchor_b[level] = theirs
+                long_line(f"LangGraph SqliteSaver synchronous={level}", theirs)
         listed, first, every, done = await ours_resume(folder, args.resume)
         print(f"agent C ours resume of {args.resume} unfinished runs: listed in {listed * 1000:.1f} ms, first node "
               f"of the first at {first * 1000:.1f} ms, every run's first node by {every * 1000:.1f} ms, all "
