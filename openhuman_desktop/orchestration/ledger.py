@@ -39,6 +39,8 @@ SNAPSHOT_FLOOR_BYTES = 4096
 """No snapshot before this many delta bytes: a short thread is read from its few deltas."""
 SNAPSHOT_MAX_TRANSITIONS = 512
 """A snapshot at least this often, so a thread of many tiny updates is never folded from thousands of rows."""
+MAX_CACHED_TIPS = 4096
+"""Threads whose snapshot bookkeeping is kept in memory (each a few numbers)."""
 WAL_AUTOCHECKPOINT_PAGES = 1000
 """SQLite's default (~4 MB): the ledger is written a little at a time, so its WAL is copied back often."""
 
@@ -343,6 +345,8 @@ class RunLedger:
     def _tip(self, conn: sqlite3.Connection, thread_id: str) -> _Tip:
         tip = self._tips.get(thread_id)
         if tip is None:
+            if len(self._tips) >= MAX_CACHED_TIPS:
+                self._tips.clear()  # rebuilt from the file when next needed: a cache, never the truth
             row = conn.execute("SELECT checkpoint_id, length(state) FROM snapshots WHERE thread_id = ? "
                                "ORDER BY checkpoint_id DESC LIMIT 1", (thread_id,)).fetchone()
             since, size = (row[0], row[1]) if row else (0, 0)
