@@ -86,3 +86,16 @@ def test_gui_bench_prints_its_figures() -> None:
     assert figures(lines, "event-loop stall during a tick over 100 tasks")
     assert figures(lines, "idle GUI")
     assert any("event-loop stall p99" in line for line in figures(lines, "BUDGET "))
+
+
+def test_agent_bench_prints_its_figures() -> None:
+    lines = run_bench("agent_bench.py")
+    assert len(figures(lines, "agent A ours synchronous=")) == 2
+    assert len(figures(lines, "agent B ours synchronous=")) == 2
+    assert all("B/run" in line and "per transition p50" in line for line in figures(lines, "agent A "))
+    assert len(figures(lines, "agent C ours resume of 100 unfinished runs: ")) == 1
+    has_langgraph = not any("LangGraph is not installed" in line for line in lines)
+    if has_langgraph:
+        assert len(figures(lines, "agent A LangGraph SqliteSaver (journal_mode=wal, synchronous=")) == 2
+        assert len(figures(lines, "agent ratio A ")) == 2
+    assert_budgets(lines, 7 if has_langgraph else 4)

@@ -40,6 +40,8 @@ SNAPSHOT_FLOOR_BYTES = 4096
 """No snapshot before this many delta bytes: a short thread is read from its few deltas."""
 SNAPSHOT_MAX_TRANSITIONS = 512
 """A snapshot at least this often, so a thread of many tiny updates is never folded from thousands of rows."""
+MAX_CACHED_TIPS = 4096
+"""Threads whose snapshot bookkeeping is kept in memory (each a few numbers)."""
 WAL_AUTOCHECKPOINT_PAGES = 1000
 """SQLite's default (~4 MB): the ledger is written a little at a time, so its WAL is copied back often."""
 
@@ -203,7 +205,9 @@ class RunLedger:
 
     One connection (``store.database.Database``), WAL, ``synchronous`` FULL by default: a power cut loses
     at most the transition in flight (bench/README.md, "Agent ledger", has what that costs). Every write
-    is one transaction, run on the connection's thread in one hop.
+    is one transaction, run on the connection's thread in one hop. Two writes skip their own sync
+    (``mark_running``, ``set_permission``): commits reach the disk in order, so losing one of them means
+    losing everything after it as well, which leaves the run where it was before.
     """
 
     def __init__(self, db: Database, clock: Clock) -> None:
@@ -230,9 +234,10 @@ class RunLedger:
     async def _read(self, work: Callable[[sqlite3.Connection], T]) -> T:
         return await self._db.in_thread(work)
 
-    async def _write(self, work: Callable[[sqlite3.Connection], T], thread_id: str | None = None) -> T:
+    async def _write(self, work: Callable[[sqlite3.Connection], T], thread_id: str | None = None, *,
+                     synced: bool = True) -> T:
         try:
-            return await self._db.in_thread(work, write=True)
+            return await self._db.in_thread(work, write=True, synced=synced)
         except BaseException:
             if thread_id is not None:
                 self._tips.pop(thread_id, None)  # rolled back (or unknown): rebuilt from the file next time
@@ -288,12 +293,13 @@ class RunLedger:
             return [_run(row) for row in rows]
         return await self._read(work)
 
-    async def _update_run(self, run_id: str, assignments: str, params: Sequence[Any]) -> Run:
+    async def _update_run(self, run_id: str, assignments: str, params: Sequence[Any], *,
+                          synced: bool = True) -> Run:
         def work(conn: sqlite3.Connection) -> Run | None:
             conn.execute(f"UPDATE runs SET {assignments} WHERE id = ?", (*params, run_id))
             row = conn.execute(f"SELECT {_RUN_COLUMNS} FROM runs WHERE id = ?", (run_id,)).fetchone()
             return _run(row) if row else None
-        run = await self._write(work)
+        run = await self._write(work, synced=synced)
         if run is None:
             raise NotFound(f"There is no run {run_id}.")
         return run
@@ -301,21 +307,25 @@ class RunLedger:
     async def mark_running(self, run_id: str, *, permission: str | None, steering_version: int | None) -> Run:
         """The run is ``running``; ``permission`` / ``steering_version`` are set where given (None keeps them).
 
+        Committed without a sync of its own (see the class): lost with everything after it, the run is
+        ``queued`` with nothing done, which resumes the same way.
+
         Raises:
             NotFound: no such run.
         """
         return await self._update_run(
             run_id, "status = ?, permission = coalesce(?, permission), "
                     "steering_version = coalesce(?, steering_version)",
-            (RUNNING, permission, steering_version))
+            (RUNNING, permission, steering_version), synced=False)
 
     async def set_permission(self, run_id: str, permission: str) -> None:
-        """Record the permission the front-end agent decided.
+        """Record the permission the front-end agent decided (no sync of its own: its node's transition,
+        committed after it, syncs it; lost together, the node runs again and decides again).
 
         Raises:
             NotFound: no such run.
         """
-        await self._update_run(run_id, "permission = ?", (permission,))
+        await self._update_run(run_id, "permission = ?", (permission,), synced=False)
 
     async def finish_run(self, run_id: str, status: str, *, response: str | None = None, error: str | None = None,
                          tools_used: Sequence[str] = (), recommended_action: str | None = None,
@@ -357,6 +367,8 @@ class RunLedger:
     def _tip(self, conn: sqlite3.Connection, thread_id: str) -> _Tip:
         tip = self._tips.get(thread_id)
         if tip is None:
+            if len(self._tips) >= MAX_CACHED_TIPS:
+                self._tips.clear()  # rebuilt from the file when next needed: a cache, never the truth
             row = conn.execute("SELECT checkpoint_id, length(state) FROM snapshots WHERE thread_id = ? "
                                "ORDER BY checkpoint_id DESC LIMIT 1", (thread_id,)).fetchone()
             since, size = (row[0], row[1]) if row else (0, 0)

@@ -162,8 +162,9 @@ class Database:
     become :class:`StoreUnavailable`; a failed transaction is rolled back whole.
     """
 
-    def __init__(self, path: Path, conn: aiosqlite.Connection) -> None:
+    def __init__(self, path: Path, conn: aiosqlite.Connection, synchronous: str = "NORMAL") -> None:
         self.path = path
+        self.synchronous = synchronous
         self._conn = conn
         self._lock = asyncio.Lock()
         self._closed = False
@@ -251,7 +252,7 @@ class Database:
                 ) from exc
             raise
         conn.row_factory = sqlite3.Row
-        db = cls(path, conn)
+        db = cls(path, conn, synchronous)
         try:
             await conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
             await conn.execute("PRAGMA foreign_keys = ON")
@@ -354,41 +355,50 @@ class Database:
                 await asyncio.shield(self._rollback())
                 raise
 
-    async def in_thread(self, work: Callable[[sqlite3.Connection], T], *, write: bool = False) -> T:
-        """Run ``work(connection)`` on the connection's own thread in one hop; with ``write`` inside one
-        ``BEGIN IMMEDIATE`` … ``COMMIT`` (rolled back whole if ``work`` raises).
+    async def in_thread(self, work: Callable[[sqlite3.Connection], T], *, write: bool = False,
+                        synced: bool = True) -> T:
+        """Run ``work(connection)`` on the connection's own thread in one hop, inside one transaction:
+        ``BEGIN IMMEDIATE`` … ``COMMIT`` with ``write`` (rolled back whole if ``work`` raises), else a read
+        transaction (one consistent view across its statements).
 
         For hot paths that would otherwise hop to the database thread once per statement. ``work`` must
         only touch the connection and its own arguments (it runs outside the event loop). Once handed
-        over it runs to its end even if the caller is cancelled (the lock is held until it has).
+        over it runs to its end even if the caller is cancelled; the connection's thread runs one job at
+        a time in the order they came, so nothing handed over later interleaves with it.
+
+        ``synced=False`` commits a write without syncing it even at ``synchronous`` FULL: it becomes durable
+        with the next synced commit (commits stay in order, so a power cut loses a suffix of them). For
+        writes whose loss is the same as "not yet done" as long as everything after them is lost too.
         """
+        lazy = write and not synced and self.synchronous in ("FULL", "EXTRA")
+
         def job() -> T:
             conn = self._conn._conn  # the sqlite3 connection aiosqlite's thread owns
-            if not write:
-                return work(conn)
-            conn.execute("BEGIN IMMEDIATE")
+            if lazy:
+                conn.execute("PRAGMA synchronous = NORMAL")
             try:
-                result = work(conn)
-            except BaseException:
-                conn.execute("ROLLBACK")
-                raise
-            conn.execute("COMMIT")
-            return result
+                conn.execute("BEGIN IMMEDIATE" if write else "BEGIN")
+                try:
+                    result = work(conn)
+                    conn.execute("COMMIT")
+                except BaseException:
+                    if conn.in_transaction:
+                        conn.execute("ROLLBACK")
+                    raise
+                return result
+            finally:
+                if lazy:
+                    conn.execute(f"PRAGMA synchronous = {self.synchronous}")
 
         async def go() -> T:
             # WORKAROUND: aiosqlite has no public "run this function on your thread"; ``_execute`` is
-            # what all its own methods use.
-            step: asyncio.Future[T] = asyncio.ensure_future(self._conn._execute(job))  # type: ignore[no-untyped-call]
-            try:
-                return await asyncio.shield(step)
-            except asyncio.CancelledError:
-                with contextlib.suppress(Exception):
-                    await step
-                raise
+            # what all its own methods use. A cancelled caller stops waiting, the job still runs whole.
+            result: T = await self._conn._execute(job)  # type: ignore[no-untyped-call]
+            return result
 
         async with self._lock:
-            result: T = await self._run(go)
-            return result
+            done: T = await self._run(go)
+            return done
 
     async def _finish_shielded(self, statement: str) -> None:
         """Run ``statement``; if the caller is cancelled meanwhile, let it finish, undo BEGIN, then re-raise."""

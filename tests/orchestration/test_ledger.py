@@ -388,3 +388,12 @@ async def test_retention_keeps_an_unfinished_run_and_everything_after_its_start(
     assert await ledger.head("desktop") == head
     assert (await ledger.get_run(stuck)) is not None
     assert count(ledger.path, "journal", f"run_id = '{stuck}'") == 2
+
+
+async def test_unsynced_run_updates_are_committed_and_full_is_restored(ledger: RunLedger) -> None:
+    run = await ledger.create_run(request())
+    await ledger.mark_running(run.id, permission=None, steering_version=1)
+    await ledger.set_permission(run.id, WRITE)
+    with sqlite3.connect(ledger.path) as conn:  # another connection sees them: committed
+        assert conn.execute("SELECT status, permission FROM runs").fetchone() == (RUNNING, WRITE)
+    assert (await ledger._db.fetchone("PRAGMA synchronous"))[0] == 2  # type: ignore[index]

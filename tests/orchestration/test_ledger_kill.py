@@ -43,6 +43,9 @@ async def main() -> None:
                                           [Mutation("file_written", f"f{turn}", "wrote", step, step + 1)])
             print(f"T {entries[-1].sequence}", flush=True)
         await ledger.finish_run(run.id, "completed", response="done")
+        if turn % 7 == 0:
+            await ledger.retain(keep_runs_per_thread=2)
+            print("R", flush=True)
 
 asyncio.run(main())
 '''
@@ -63,7 +66,7 @@ def write_and_kill(db: Path, script: Path, lines_before_kill: int) -> tuple[dict
             kind, *rest = line.split()
             if kind == "C":
                 committed[rest[1]] = int(rest[0])
-            else:
+            elif kind == "T":
                 sequence = int(rest[0])
     finally:
         os.kill(process.pid, signal.SIGKILL)
@@ -77,8 +80,8 @@ def test_kill_9_while_writing_leaves_a_sound_ledger(tmp_path: Path) -> None:
     script = tmp_path / "writer.py"
     script.write_text(WRITER)
     rng = random.Random(11)
-    for _ in range(6):
-        committed, last_sequence = write_and_kill(db, script, rng.randint(3, 120))
+    for _ in range(8):
+        committed, last_sequence = write_and_kill(db, script, rng.randint(3, 200))
         asyncio.run(check(db, committed, last_sequence))
 
 
@@ -97,9 +100,15 @@ async def check(db: Path, committed: dict[str, int], last_sequence: int) -> None
         await ledger.aclose()
     with sqlite3.connect(db) as conn:
         for thread, values in heads.items():
-            replayed = initial_values()
-            for (delta,) in conn.execute("SELECT delta FROM checkpoints WHERE thread_id = ? ORDER BY id", (thread,)):
+            # from the oldest checkpoint left (retention leaves a full snapshot there), every delta after it
+            oldest = conn.execute("SELECT min(id) FROM checkpoints WHERE thread_id = ?", (thread,)).fetchone()[0]
+            base = conn.execute("SELECT state FROM snapshots WHERE checkpoint_id = ?", (oldest,)).fetchone()
+            replayed = initial_values() if base is None else json.loads(base[0])
+            for (delta,) in conn.execute("SELECT delta FROM checkpoints WHERE thread_id = ? AND id >= ? ORDER BY id",
+                                         (thread, oldest if base is None else oldest + 1)):
                 replayed = apply(replayed, json.loads(delta))
             assert values == replayed  # the snapshots agree with the deltas
-        finished = conn.execute("SELECT count(*) FROM journal WHERE result IS NOT NULL").fetchone()[0]
-        assert finished == len(timeline)  # each result and its timeline entry were committed together
+        for first, count in conn.execute("SELECT timeline_first, timeline_count FROM journal WHERE result IS NOT NULL"):
+            assert count == 1 and 1 <= first <= len(timeline)  # each result came with its timeline entry
+        begun = conn.execute("SELECT count(*) FROM journal WHERE result IS NULL").fetchone()[0]
+        assert begun == 0
