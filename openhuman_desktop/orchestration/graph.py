@@ -46,6 +46,7 @@ class NodeContext:
 
 
 Node = Callable[[NodeContext, Values], Awaitable[Mapping[str, Any]]]
+"""A node: reads the values (never changes them in place: only its returned update reaches the ledger)."""
 Router = Callable[[str, Values], "str | None"]
 
 

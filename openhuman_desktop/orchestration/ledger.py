@@ -476,6 +476,14 @@ class RunLedger:
             return [row[0] for row in rows]
         return await self._read(work)
 
+    async def has_thread(self, thread_id: str) -> bool:
+        """Whether the ledger knows ``thread_id`` (it has a run or a checkpoint)."""
+        def work(conn: sqlite3.Connection) -> bool:
+            row = conn.execute("SELECT EXISTS (SELECT 1 FROM runs WHERE thread_id = ?) OR EXISTS "
+                               "(SELECT 1 FROM checkpoints WHERE thread_id = ?)", (thread_id, thread_id)).fetchone()
+            return bool(row[0])
+        return await self._read(work)
+
     # --- the effects journal (ports.StepJournal) ------------------------------------------------------
 
     async def get(self, run_id: str, step: int, key: str) -> JournalEntry | None:

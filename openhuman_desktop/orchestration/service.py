@@ -282,11 +282,12 @@ class AgentService:
         unknown = sorted(str(key) for key in values if key not in KEYS)
         if unknown:
             raise InvalidInput("values", f"unknown state key(s) {', '.join(unknown)} (the keys are {', '.join(KEYS)})")
-        async with self._lock(thread_id):
-            busy = [run for run in await self._ledger.list_runs(thread_id, None, 20) if run.status in UNFINISHED]
-            if busy:
-                raise Conflict(f"Thread {thread_id} has a run going on ({busy[0].id}); update its state once it "
-                               "has finished.")
+        lock = self._lock(thread_id)
+        busy = [run for run in await self._ledger.list_runs(thread_id, None, 20) if run.status in UNFINISHED]
+        if busy or lock.locked():
+            going = f" ({busy[0].id})" if busy else ""
+            raise Conflict(f"Thread {thread_id} has a run going on{going}; update its state once it has finished.")
+        async with lock:  # a run sent meanwhile waits for the update (and then sees it)
             try:
                 checkpoint = await self._ledger.update_state(thread_id, dict(values), str(as_node))
             except StateError as exc:
@@ -308,7 +309,7 @@ class AgentService:
     async def _known_thread(self, thread_id: object) -> None:
         channel_of(thread_id)
         assert isinstance(thread_id, str)
-        if thread_id not in await self._ledger.threads():
+        if not await self._ledger.has_thread(thread_id):
             raise NotFound(f"No thread with id {thread_id!r}.")
 
     # --- shutting down ---------------------------------------------------------------------------
