@@ -189,16 +189,20 @@ def parse_plan(content: str, max_subagents: int) -> list[Subtask]:
     for number, item in enumerate(data["subtasks"], 1):
         if not isinstance(item, dict):
             raise PlanError(f"sub-task {number} is not an object")
-        title, instructions = item.get("title"), item.get("instructions")
-        if not isinstance(instructions, str) or not instructions.strip():
-            raise PlanError(f'sub-task {number} has no "instructions" text')
-        if not isinstance(title, str) or not title.strip():
-            title = instructions
-        subtasks.append(Subtask(" ".join(title.split())[:MAX_TITLE_CHARS],
-                                instructions.strip()[:MAX_INSTRUCTIONS_CHARS]))
+        title, instructions = (_plan_text(item.get(key)) for key in ("title", "instructions"))
+        if not title and not instructions:
+            continue  # a blank item (small models write them next to real ones) carries no work: dropped
+        title, instructions = title or instructions, instructions or title
+        subtasks.append(Subtask(" ".join(title.split())[:MAX_TITLE_CHARS], instructions[:MAX_INSTRUCTIONS_CHARS]))
+    if data["subtasks"] and not subtasks:
+        raise PlanError('its sub-tasks are all empty (each needs a "title" and "instructions" text)')
     if len(subtasks) > max_subagents:
         log.info("the plan had %d sub-tasks; the first %d are kept", len(subtasks), max_subagents)
     return subtasks[:max_subagents]
+
+
+def _plan_text(value: Any) -> str:
+    return value.strip() if isinstance(value, str) else ""
 
 
 def _recent(values: Mapping[str, Any], *, skip_last: bool) -> str:

@@ -17,7 +17,7 @@ from collections.abc import Awaitable, Callable, Coroutine, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from openhuman_desktop.llm.base import ChatRequest, Message, ToolCall
+from openhuman_desktop.llm.base import ChatRequest, Message, ToolCall, ToolSpec
 from openhuman_desktop.orchestration import prompts
 from openhuman_desktop.orchestration._calls import Caller, compact_json, record, recorded, response_from, response_json
 from openhuman_desktop.orchestration.ports import StepJournal, TimelineEntry
@@ -127,6 +127,15 @@ def _settled_mutation(tool: Tool, arguments: Mapping[str, Any], before: str, aft
     return None
 
 
+def tools_text(specs: Sequence[ToolSpec]) -> str:
+    """The tools and how to call one in text, for the sub-agent's first message (see
+    :data:`prompts.TEXT_CALL_HOW`)."""
+    lines = [prompts.TOOLS_INTRO]
+    lines += [f"- {spec.name}: {spec.description} {compact_json(spec.parameters)}" for spec in specs]
+    lines.append(prompts.fill(prompts.TEXT_CALL_HOW, example=specs[0].name))
+    return "\n".join(lines)
+
+
 def _result_json(result: ToolResult, **extra: Any) -> dict[str, Any]:
     return {"text": result.text, "is_error": result.is_error, **extra}
 
@@ -234,6 +243,8 @@ async def run_subagent(run: SubagentRun, subtask: Subtask, context: str = "") ->
     by_name = {tool.name: tool for tool in tools}
     specs = [compact_spec(tool.spec) for tool in tools]
     user = subtask.instructions if not context else f"{subtask.instructions}\n\n{context}"
+    if specs:
+        user += "\n\n" + tools_text(specs)
     history: list[Message] = [Message("system", run.system), Message("user", f"Sub-task: {subtask.title}\n{user}")]
     quoted = [message.content for message in history]
     calls: list[CallRecord] = []
