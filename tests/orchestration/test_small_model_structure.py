@@ -14,6 +14,7 @@ from typing import Any
 
 import pytest
 
+from openhuman_desktop.orchestration import prompts
 from openhuman_desktop.orchestration.nodes import parse_plan
 from openhuman_desktop.orchestration.subagent import Subtask
 from tests.fakes import agent_model as kinds
@@ -84,3 +85,49 @@ def test_a_plan_of_only_blank_items_is_still_refused_for_the_repair() -> None:
 
 def test_an_empty_plan_is_nothing_to_do() -> None:
     assert parse_plan('{"subtasks": []}', 4) == []
+
+
+class WordsFirstModel:
+    """A tiny model's habit: a sub-agent's first answer is words; asked for JSON only (the tool pick), it
+    writes the call."""
+
+    def __init__(self, script: AgentScript) -> None:
+        self.agent = kinds.AgentModel(script)
+        self.picks: list[Any] = []
+
+    def __call__(self, body: Any) -> Reply:
+        body = body if isinstance(body, dict) else {}
+        messages = [m for m in body.get("messages") or () if isinstance(m, Mapping)]
+        system = next((str(m.get("content")) for m in messages if m.get("role") == "system"), "")
+        if prompts.PICK_ROLE in system:
+            self.picks.append(body)
+            return Reply(content=json.dumps(TEXT_CALL))
+        if kind_of(messages) == kinds.SUBAGENT:
+            answered = any(m.get("role") == "tool" for m in messages)
+            self.agent.seen.append(kinds.Seen(kinds.SUBAGENT, (), tuple(messages), body))
+            return Reply(content="The notes say to call the plumber." if answered else "I will read the notes.")
+        return self.agent(body)
+
+
+async def test_a_sub_agent_that_answers_in_words_without_looking_is_asked_once_for_a_tool_call_in_json(
+    harness: AgentHarness,
+) -> None:
+    (harness.workspace / "notes.md").write_text("Call the plumber on Tuesday.\n", encoding="utf-8")
+    model = WordsFirstModel(AgentScript(subtasks=[("Read the notes", "Read notes.md")], reply="Read it."))
+    harness.server.set_responder(model)
+    outcome = await harness.run("What is in notes.md?")
+    entry = await harness.journal.get(outcome.run.id, 3, "sub:0:call:1:0")
+    assert entry is not None and entry.result is not None and "plumber" in entry.result["text"]
+    [pick] = model.picks
+    assert pick["response_format"]["type"].startswith("json") and pick["max_tokens"] > 0
+    # Replayed after a restart from the journal: the pick is not asked again.
+    again = await harness.execute(outcome.run, "agent_execution", 3)
+    assert len(model.picks) == 1 and again.values["agent_reply"] == "Read it."
+
+
+async def test_a_sub_agent_whose_pick_says_no_tool_keeps_its_answer(harness: AgentHarness) -> None:
+    harness.model.script = AgentScript(subtasks=[("Greet", "Say hello")], steps={"Greet": [kinds.say("Hello!")]},
+                                       reply="Hello!")
+    outcome = await harness.run("Say hello")
+    assert await harness.journal.get(outcome.run.id, 3, "sub:0:call:1:0") is None
+    assert outcome.values["agent_reply"] == "Hello!"
