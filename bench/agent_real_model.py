@@ -40,10 +40,11 @@ from bench import common, real_model_server  # noqa: E402
 from bench.common import budget, figure, load_note, machine, note  # noqa: E402
 from bench.model_proxy import Exchange, ModelProxy  # noqa: E402
 from bench.real_model import App, config_for, free_port  # noqa: E402
+from openhuman_desktop.orchestration import prompts  # noqa: E402
 from openhuman_desktop.orchestration.text_calls import text_tool_calls  # noqa: E402
 from tests.fakes.agent_model import kind_of  # noqa: E402
 
-SHOWN = ("pass1", "plan", "subagent", "reply", "pass2")
+SHOWN = ("pass1", "plan", "subagent", "pick", "reply", "pass2")
 """The model answers printed per chat (the intent probes, compression and summaries are only counted)."""
 FOLLOW_TIMEOUT = 30
 CHAT_TIMEOUT = 1_200.0
@@ -84,11 +85,13 @@ class Outcome:
     wall: float
     nodes: list[str]
     plan_valid: bool
+    plan_fallback: bool
     plan_requests: int
     subtasks: int
     calls: int
     call_errors: int
     text_calls: int
+    picked_calls: int
     native_calls: int
     tool_names: list[str]
     pieces: int
@@ -172,8 +175,21 @@ def call_names(rows: list[tuple[int, str, Any, Any]]) -> tuple[list[str], int, i
     return names, native, text
 
 
+def kind(exchange: Exchange) -> str:
+    """The agent request an exchange was (the fake model's names), ``pick`` for a sub-agent's tool pick,
+    ``intent`` for the permission classifier's questions."""
+    messages = exchange.body.get("messages") or []
+    found = kind_of(messages)
+    if found != "unknown":
+        return found
+    system = next((str(m.get("content", "")) for m in messages if m.get("role") == "system"), "")
+    if prompts.PICK_ROLE in system:
+        return "pick"
+    return "intent" if "Classify a task" in system else found
+
+
 def kinds(chats: list[Exchange]) -> Counter[str]:
-    return Counter(kind_of(e.body.get("messages") or []) for e in chats)
+    return Counter(kind(e) for e in chats)
 
 
 def follow_chat(app: App, chat: Chat) -> tuple[dict[str, Any], float, int, str]:
@@ -207,11 +223,14 @@ def run_chat(app: App, proxy: ModelProxy, number: int, chat: Chat) -> Outcome:
     plan_valid = isinstance(plan, dict) and isinstance(plan.get("subtasks"), list)
     subtasks = len(plan["subtasks"]) if plan_valid and isinstance(plan, dict) else 0
     executed = [result for _, key, _, result in rows if ":call:" in key and result is not None]
-    names, native, text = call_names(rows)
+    names, objects, text = call_names(rows)
+    native = min(objects, sum(e.tool_calls for e in proxy.chats(proxy.phase)))
     timeline = [e for e in app.call("world_timeline", {"limit": 1000}) if e.get("run_id") == run["id"]]
     by_kind = kinds(chats)
-    return Outcome(chat, run, wall, nodes, plan_valid, by_kind.get("plan", 0), subtasks, len(executed),
-                   sum(1 for r in executed if isinstance(r, dict) and r.get("is_error")), text, native, names,
+    fallback = isinstance(plan, dict) and bool(plan.get("fallback"))
+    return Outcome(chat, run, wall, nodes, plan_valid, fallback, by_kind.get("plan", 0), subtasks, len(executed),
+                   sum(1 for r in executed if isinstance(r, dict) and r.get("is_error")), text, objects - native,
+                   native, names,
                    sum(e.stream_pieces for e in chats if e.stream), follow_pieces, streamed, timeline,
                    by_kind, sum(1 for e in chats if e.refused), chats)
 
@@ -221,8 +240,9 @@ def report(model: str, number: int, outcome: Outcome) -> None:
     print(f"{model} chat {number} {outcome.chat.text!r} ({outcome.chat.thread}): {outcome.status}, "
           f"{outcome.wall:.1f} s, permission {run.get('permission')} (want {outcome.chat.want}), "
           f"plan {'valid' if outcome.plan_valid else 'INVALID'} ({outcome.subtasks} sub-task(s), "
-          f"{outcome.plan_requests} plan request(s)), tool calls executed {outcome.calls} "
-          f"(errors {outcome.call_errors}, as text {outcome.text_calls}, native {outcome.native_calls}), "
+          f"{outcome.plan_requests} plan request(s){', blank twice: the fallback' if outcome.plan_fallback else ''}), "
+          f"tool calls executed {outcome.calls} (errors {outcome.call_errors}, written as text {outcome.text_calls}, "
+          f"from the JSON tool pick {outcome.picked_calls}, native {outcome.native_calls}), "
           f"tools_used {run.get('tools_used')}, streamed pieces {outcome.pieces} "
           f"(follow answers with text {outcome.follow_pieces}), answer {len(outcome.answer)} chars, "
           f"timeline entries {len(outcome.timeline)}", flush=True)
@@ -238,10 +258,9 @@ def report(model: str, number: int, outcome: Outcome) -> None:
     for entry in outcome.timeline:
         note(f"  timeline: {entry.get('event_signature')}")
     for exchange in outcome.exchanges:
-        kind = kind_of(exchange.body.get("messages") or [])
-        if kind in SHOWN:
+        if (what := kind(exchange)) in SHOWN:
             said = exchange.content if exchange.status == 200 else f"HTTP {exchange.status}"
-            note(f"  {kind} ({exchange.response_format or 'text'}, tools {exchange.tools}, {exchange.seconds:.1f} s, "
+            note(f"  {what} ({exchange.response_format or 'text'}, tools {exchange.tools}, {exchange.seconds:.1f} s, "
                  f"completion {exchange.completion_tokens}): {' '.join(said.split())[:240]!r}")
 
 
@@ -249,8 +268,9 @@ def summary(model: str, outcomes: list[Outcome], proxy: ModelProxy, workspace: P
     statuses = Counter(o.status for o in outcomes)
     print(f"{model} chats: {len(outcomes)}, statuses {dict(statuses)}, plans valid "
           f"{sum(o.plan_valid for o in outcomes)}, with a tool call executed {sum(o.calls > 0 for o in outcomes)}, "
+          f"plan fallbacks {sum(o.plan_fallback for o in outcomes)}, "
           f"tool calls executed {sum(o.calls for o in outcomes)} (as text {sum(o.text_calls for o in outcomes)}, "
-          f"errors {sum(o.call_errors for o in outcomes)}), streamed answers {sum(o.pieces > 0 for o in outcomes)}, "
+          f"from the pick {sum(o.picked_calls for o in outcomes)}, errors {sum(o.call_errors for o in outcomes)}), streamed answers {sum(o.pieces > 0 for o in outcomes)}, "
           f"permission as expected {sum(o.run.get('permission') == o.chat.want for o in outcomes)}, "
           f"the issue's bar (completed + valid plan + journaled call + streamed) {sum(o.carried for o in outcomes)}",
           flush=True)

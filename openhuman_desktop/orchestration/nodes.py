@@ -103,6 +103,8 @@ REPLY_TOKENS = 1_024
 MAX_INSTRUCTIONS_CHARS = 4_000
 MAX_TITLE_CHARS = 200
 HEARTBEAT_SUBTASK = "The task"
+FALLBACK_SUBTASK = "The request"
+"""The one sub-task of a chat whose plan came back blank twice: the front desk's instructions as they are."""
 OUTCOME_STEP = 0
 OUTCOME_KEY = "outcome"
 """Where ``agent_execution`` records the run's :class:`ExecutionOutcome` (step 0 is no node's step)."""
@@ -169,6 +171,10 @@ class PlanError(ValueError):
     """A plan answer that is not the plan's JSON (``str()`` says what is wrong, for the repair prompt)."""
 
 
+class BlankPlan(PlanError):
+    """The plan's JSON, but every sub-task blank: the model followed the form and wrote no work into it."""
+
+
 def parse_plan(content: str, max_subagents: int) -> list[Subtask]:
     """The sub-tasks of a plan answer (extra ones beyond ``max_subagents`` dropped).
 
@@ -195,7 +201,7 @@ def parse_plan(content: str, max_subagents: int) -> list[Subtask]:
         title, instructions = title or instructions, instructions or title
         subtasks.append(Subtask(" ".join(title.split())[:MAX_TITLE_CHARS], instructions[:MAX_INSTRUCTIONS_CHARS]))
     if data["subtasks"] and not subtasks:
-        raise PlanError('its sub-tasks are all empty (each needs a "title" and "instructions" text)')
+        raise BlankPlan('its sub-tasks are all empty (each needs a "title" and "instructions" text)')
     if len(subtasks) > max_subagents:
         log.info("the plan had %d sub-tasks; the first %d are kept", len(subtasks), max_subagents)
     return subtasks[:max_subagents]
@@ -472,15 +478,29 @@ class _Nodes:
         for attempt in (1, 2):
             request = ChatRequest(list(messages), json_schema=schema, schema_name="plan")
             content = (await reasoning.chat(request, max_tokens=PLAN_TOKENS)).content
+            fallback = False
             try:
                 subtasks = parse_plan(content, max_subagents)
+            except BlankPlan as exc:
+                if attempt == 1:
+                    log.info("run %s: plan attempt 1 had only blank sub-tasks", ctx.run.id)
+                    messages += [Message("assistant", content[:2000]),
+                                 Message("user", prompts.fill(prompts.PLAN_REPAIR, problem=str(exc)))]
+                    continue
+                # The model can write the form, not fill it: the request is one piece of work, as a heartbeat's.
+                log.info("run %s: the plan was blank twice; one sub-task carries the instructions", ctx.run.id)
+                subtasks = [Subtask(FALLBACK_SUBTASK, str(values.get(AGENT_INSTRUCTIONS) or run_input(ctx.run)))]
+                fallback = True
             except PlanError as exc:
                 log.info("run %s: plan attempt %d was not the plan's JSON (%s)", ctx.run.id, attempt, exc)
                 messages += [Message("assistant", content[:2000]),
                              Message("user", prompts.fill(prompts.PLAN_REPAIR, problem=str(exc)))]
                 continue
-            await record(ctx.journal, ctx.run.id, ctx.step, "plan",
-                         {"subtasks": [{"title": s.title, "instructions": s.instructions} for s in subtasks]})
+            plan: dict[str, Any] = {"subtasks": [{"title": s.title, "instructions": s.instructions}
+                                                 for s in subtasks]}
+            if fallback:
+                plan["fallback"] = True
+            await record(ctx.journal, ctx.run.id, ctx.step, "plan", plan)
             return subtasks
         raise failed(REASONING, "answered the plan request twice with something that is not the plan's JSON",
                      "try again, or set [models.reasoning] to a model that can follow a JSON schema")

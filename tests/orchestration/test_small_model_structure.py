@@ -131,3 +131,31 @@ async def test_a_sub_agent_whose_pick_says_no_tool_keeps_its_answer(harness: Age
     outcome = await harness.run("Say hello")
     assert await harness.journal.get(outcome.run.id, 3, "sub:0:call:1:0") is None
     assert outcome.values["agent_reply"] == "Hello!"
+
+
+class BlankPlanModel:
+    """Plans with only blank items, every time (SmolLM2-135M's answer to "Hello!" and to a write request)."""
+
+    def __init__(self, script: AgentScript) -> None:
+        self.agent = kinds.AgentModel(script)
+
+    def __call__(self, body: Any) -> Reply:
+        messages = [m for m in (body or {}).get("messages") or () if isinstance(m, Mapping)]
+        if kind_of(messages) == kinds.PLAN:
+            self.agent.seen.append(kinds.Seen(kinds.PLAN, (), tuple(messages), body))
+            return Reply(content='{ "subtasks": [{"title": "", "instructions": "" }]}')
+        return self.agent(body)
+
+
+async def test_a_plan_blank_twice_becomes_one_sub_task_of_the_instructions(harness: AgentHarness) -> None:
+    model = BlankPlanModel(AgentScript(
+        instructions="Write hello into notes.md.",
+        steps={"The request": [kinds.call("files_write", path="notes.md", text="hello"), kinds.say("Wrote it.")]},
+        reply="notes.md says hello."))
+    harness.server.set_responder(model)
+    outcome = await harness.run("Please write hello into notes.md")
+    assert model.agent.kinds().count(kinds.PLAN) == 2  # asked, repaired once, then the fallback
+    assert (harness.workspace / "notes.md").read_text() == "hello"
+    plan = await harness.journal.get(outcome.run.id, 3, "plan")
+    assert plan is not None and plan.result == {
+        "subtasks": [{"title": "The request", "instructions": "Write hello into notes.md."}], "fallback": True}
