@@ -159,3 +159,30 @@ async def test_a_plan_blank_twice_becomes_one_sub_task_of_the_instructions(harne
     plan = await harness.journal.get(outcome.run.id, 3, "plan")
     assert plan is not None and plan.result == {
         "subtasks": [{"title": "The request", "instructions": "Write hello into notes.md."}], "fallback": True}
+
+
+class AlwaysWrite:
+    """A judge that hears a write in every message (the keywords take "files" for the verb "file")."""
+
+    async def asks_for_write(self, text: str) -> bool:
+        return True
+
+
+@pytest.mark.parametrize("question", ["What files are in my workspace?", "Does my garden plan mention beans?",
+                                      "which notes did I file last week?"])
+async def test_a_plain_question_is_a_read_run_whatever_the_judge_hears(harness: AgentHarness, question: str) -> None:
+    harness.intent = AlwaysWrite()  # type: ignore[assignment]
+    harness.model.script = AgentScript(subtasks=[("Look", "List the files")],
+                                       steps={"Look": [kinds.call("files_list", path="")]})
+    outcome = await harness.run(question)
+    assert outcome.run.permission == "read"
+    offered = harness.model.every_offered_tool()
+    assert "files_list" in offered and "files_write" not in offered
+
+
+@pytest.mark.parametrize("request_", ["Can you append 'buy milk' to todo.md?", "What is in notes.md? Add a line.",
+                                      "Append the line 'buy milk' to todo.md"])
+async def test_a_request_is_left_to_the_judge(harness: AgentHarness, request_: str) -> None:
+    harness.intent = AlwaysWrite()  # type: ignore[assignment]
+    outcome = await harness.run(request_)
+    assert outcome.run.permission == "write"
