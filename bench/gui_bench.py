@@ -316,7 +316,8 @@ def chat_stall_part(args: argparse.Namespace, root: Path) -> bool:
         paths = prepare_workspace(root / "chat", config_for(server.url))
         for name, text in CHAT_FILES.items():
             (paths.workspace / name).write_text(text, encoding="utf-8")
-        qapp = QApplication.instance() or desktop_app.make_application()
+        existing = QApplication.instance()
+        qapp = existing if isinstance(existing, QApplication) else desktop_app.make_application()
         with asyncio.Runner(loop_factory=lambda: desktop_app.new_event_loop(qapp)) as runner:
             during, runs = runner.run(chat_stall_run(args, paths))
     for number, run in enumerate(runs, 1):
@@ -330,7 +331,7 @@ def chat_stall_part(args: argparse.Namespace, root: Path) -> bool:
     print(f"event-loop stall during chat runs, {args.window} window open: p50 {percentile(during, 0.5):.2f} ms, "
           f"p99 {p99:.2f} ms, max {max(during):.2f} ms (n={len(during)})", flush=True)
     budget(f"event-loop stall p99 during chat runs ({args.window} window)", p99, STALL_BUDGET_MS, "ms")
-    return completed == len(runs)
+    return bool(completed == len(runs))
 
 
 # --- 1 and 3. the real app: tray icon after launch, idle RSS and CPU -------------------------------------------

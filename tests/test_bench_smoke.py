@@ -86,3 +86,15 @@ def test_gui_bench_prints_its_figures() -> None:
     assert figures(lines, "event-loop stall during a tick over 100 tasks")
     assert figures(lines, "idle GUI")
     assert any("event-loop stall p99" in line for line in figures(lines, "BUDGET "))
+    [chats] = figures(lines, "chat runs with the real window open: ")
+    assert chats.startswith("chat runs with the real window open: 2/2 completed"), chats
+    assert figures(lines, "event-loop stall during chat runs, real window open: p50 ")
+    assert any("event-loop stall p99 during chat runs" in line for line in figures(lines, "BUDGET "))
+
+
+def test_agent_real_model_bench_explains_itself() -> None:
+    """It needs a llama.cpp server (tests/realmodel runs it for real); here only that it loads and has --help."""
+    result = subprocess.run([sys.executable, str(BENCH / "agent_real_model.py"), "--help"], capture_output=True,
+                            text=True, timeout=60, cwd=str(REPO), stdin=subprocess.DEVNULL)
+    assert result.returncode == 0, result.stderr
+    assert "--quick" in result.stdout and "agent_run_follow" in result.stdout
