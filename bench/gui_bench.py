@@ -8,12 +8,12 @@
    with the Intelligence window open (offscreen unless QT_QPA_PLATFORM says otherwise), while a tick over
    ``--tasks`` due tasks (1,000) runs against a fake Ollama in a process of its own (90 % noop, 10 % act).
    A 4 ms Qt timer probes the loop; a stall is how late each timeout came.
+3. GUI idle RSS (budget ≤ 200 MB) and idle CPU: the real app after it settled, tray only and then with the
+   window open (on Xvfb; offscreen, where the window opens at once, without the X tools).
 4. Event-loop stall during chat runs (budget p99 ≤ 16 ms, issue 11): the same probe and window while
    ``--chat-runs`` agent runs go through the real graph and ledger, ``--chat-concurrency`` at a time on
    threads of their own; the fake model (its own process, ``responders.agent_responder``) plans 3 sub-tasks
    that each call a read tool and streams a pass-2 answer of 300 pieces.
-3. GUI idle RSS (budget ≤ 200 MB) and idle CPU: the real app after it settled, tray only and then with the
-   window open (on Xvfb; offscreen, where the window opens at once, without the X tools).
 """
 
 from __future__ import annotations
