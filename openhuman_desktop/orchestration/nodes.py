@@ -536,8 +536,8 @@ class _Nodes:
         async def one(index: int, subtask: Subtask) -> SubagentTrace:
             async with gate:
                 run = SubagentRun(reasoning, ctx.journal, ctx.run.id, ctx.step, index, tools, writes,
-                                  max(1, settings.subagent_steps),
-                                  system=system)
+                                  max(1, settings.subagent_steps), system=system,
+                                  prompted_tools=ctx.run.purpose == CHAT)
                 return await run_subagent(run, subtask, context)
 
         try:  # a TaskGroup: when one sub-agent fails, the others are cancelled, not left running

@@ -108,6 +108,10 @@ class SubagentRun:
     max_steps: int
     max_tokens: int = MAX_ANSWER_TOKENS
     system: str = field(default="")
+    prompted_tools: bool = False
+    """A chat's sub-agent: its tools are listed in its first message (:func:`tools_text`) and a first answer in
+    words gets the tool pick (:func:`_pick`). Off for the heartbeat's runs, whose prompts are cut to the window
+    without room for the list."""
 
 
 _SIZE = re.compile(r"^(\d+) bytes sha256:")
@@ -290,7 +294,7 @@ async def run_subagent(run: SubagentRun, subtask: Subtask, context: str = "") ->
     by_name = {tool.name: tool for tool in tools}
     specs = [compact_spec(tool.spec) for tool in tools]
     user = subtask.instructions if not context else f"{subtask.instructions}\n\n{context}"
-    if specs:
+    if specs and run.prompted_tools:
         user += "\n\n" + tools_text(specs)
     history: list[Message] = [Message("system", run.system), Message("user", f"Sub-task: {subtask.title}\n{user}")]
     quoted = [message.content for message in history]
@@ -305,7 +309,8 @@ async def run_subagent(run: SubagentRun, subtask: Subtask, context: str = "") ->
         if known is None:
             response = await run.caller.chat(request, max_tokens=run.max_tokens)
             asked += 1
-            if n == 1 and specs and not response.tool_calls and not text_tool_calls(response.content, quoted):
+            if (run.prompted_tools and n == 1 and specs and not response.tool_calls
+                    and not text_tool_calls(response.content, quoted)):
                 picked = await _pick(run, history[1].content, specs, response.content)
                 asked += 1
                 if picked is not None:
