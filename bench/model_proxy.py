@@ -50,6 +50,8 @@ class Exchange:
     finish_reason: str | None = None
     content: str = ""
     tool_calls: int = 0
+    stream_pieces: int = 0
+    """Of a streamed answer: the content deltas with text (what the app's client yields one by one)."""
     error: str = ""
     done: bool = False
     client_gone: bool = False
@@ -153,6 +155,7 @@ def _read_answer(exchange: Exchange, answer: bytes) -> None:
             for choice in event.get("choices") or ():
                 delta = choice.get("delta") or {}
                 pieces.append(delta.get("content") or "")
+                exchange.stream_pieces += bool(pieces[-1])
                 exchange.finish_reason = choice.get("finish_reason") or exchange.finish_reason
         exchange.content = "".join(pieces)
         return

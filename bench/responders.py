@@ -33,3 +33,43 @@ def mixed_responder(body: Any) -> Reply:
                     "reason": "Something changed." if n % 10 == 0 else "Nothing new.", "priority": "normal"}
                    for n, task_id in enumerate(ids)]
     return Reply(content=json.dumps({"evaluations": evaluations}))
+
+
+# --- the agent (bench/gui_bench.py's chat stall) ------------------------------------------------------
+
+AGENT_SUBTASKS = (("List the workspace", "List the files of the workspace."),
+                  ("Read the notes", "Read notes.md and say what it is about."),
+                  ("Read the to-do list", "Read todo.md and list what is left."))
+AGENT_ANSWER_PIECES = 300
+AGENT_ANSWER = " ".join(f"Point {n}: the notes and the to-do list say nothing urgent today." for n in range(40))
+
+
+def _agent_model() -> Any:
+    from tests.fakes.agent_model import AgentModel, AgentScript, call, say
+
+    steps = {"List the workspace": [call("files_list", path="."), say("Three files: notes.md, todo.md, a plan.")],
+             "Read the notes": [call("files_read", path="notes.md"), say("The notes are about the garden.")],
+             "Read the to-do list": [call("files_read", path="todo.md"), say("Two things are left to do.")]}
+    return AgentModel(AgentScript(instructions="Look at the notes and the to-do list.", subtasks=AGENT_SUBTASKS,
+                                  steps=steps, reply="The notes are about the garden; two to-dos are left.",
+                                  answer=AGENT_ANSWER, compression="Listed and read two files; nothing changed."))
+
+
+_AGENT: Any = None
+
+
+def agent_responder(body: Any) -> Reply:
+    """A chat run of the agent: pass 1, a plan of 3 sub-tasks that each call a read tool, the reply, and a
+    pass-2 answer streamed in :data:`AGENT_ANSWER_PIECES` pieces (tests/fakes/agent_model.py answers)."""
+    global _AGENT
+    from dataclasses import replace
+
+    from tests.fakes.agent_model import PASS2, kind_of
+
+    if _AGENT is None:
+        _AGENT = _agent_model()
+    reply: Reply = _AGENT(body)
+    messages = body.get("messages") or [] if isinstance(body, dict) else []
+    if kind_of([m for m in messages if isinstance(m, dict)]) == PASS2:
+        reply = replace(reply, pieces=AGENT_ANSWER_PIECES)
+    return reply

@@ -99,3 +99,17 @@ def test_agent_bench_prints_its_figures() -> None:
         assert len(figures(lines, "agent A LangGraph SqliteSaver (journal_mode=wal, synchronous=")) == 2
         assert len(figures(lines, "agent ratio A ")) == 2
     assert_budgets(lines, 7 if has_langgraph else 4)
+
+
+    [chats] = figures(lines, "chat runs with the real window open: ")
+    assert chats.startswith("chat runs with the real window open: 2/2 completed"), chats
+    assert figures(lines, "event-loop stall during chat runs, real window open: p50 ")
+    assert any("event-loop stall p99 during chat runs" in line for line in figures(lines, "BUDGET "))
+
+
+def test_agent_real_model_bench_explains_itself() -> None:
+    """It needs a llama.cpp server (tests/realmodel runs it for real); here only that it loads and has --help."""
+    result = subprocess.run([sys.executable, str(BENCH / "agent_real_model.py"), "--help"], capture_output=True,
+                            text=True, timeout=60, cwd=str(REPO), stdin=subprocess.DEVNULL)
+    assert result.returncode == 0, result.stderr
+    assert "--quick" in result.stdout and "agent_run_follow" in result.stdout

@@ -17,7 +17,7 @@ from collections.abc import Awaitable, Callable, Coroutine, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from openhuman_desktop.llm.base import ChatRequest, Message, ToolCall
+from openhuman_desktop.llm.base import ChatRequest, ChatResponse, Message, ToolCall, ToolSpec
 from openhuman_desktop.orchestration import prompts
 from openhuman_desktop.orchestration._calls import Caller, compact_json, record, recorded, response_from, response_json
 from openhuman_desktop.orchestration.ports import StepJournal, TimelineEntry
@@ -108,6 +108,10 @@ class SubagentRun:
     max_steps: int
     max_tokens: int = MAX_ANSWER_TOKENS
     system: str = field(default="")
+    prompted_tools: bool = False
+    """A chat's sub-agent: its tools are listed in its first message (:func:`tools_text`) and a first answer in
+    words gets the tool pick (:func:`_pick`). Off for the heartbeat's runs, whose prompts are cut to the window
+    without room for the list."""
 
 
 _SIZE = re.compile(r"^(\d+) bytes sha256:")
@@ -125,6 +129,62 @@ def _settled_mutation(tool: Tool, arguments: Mapping[str, Any], before: str, aft
     if name.startswith("subconscious_tasks_"):
         return Mutation("task_created", str(arguments.get("title", ""))[:200], "added before an interruption")
     return None
+
+
+def tools_text(specs: Sequence[ToolSpec]) -> str:
+    """The tools and how to call one in text, for the sub-agent's first message (see
+    :data:`prompts.TEXT_CALL_HOW`)."""
+    lines = [prompts.TOOLS_INTRO]
+    lines += [f"- {spec.name}: {spec.description} {compact_json(spec.parameters)}" for spec in specs]
+    lines.append(prompts.fill(prompts.TEXT_CALL_HOW, example=specs[0].name))
+    return "\n".join(lines)
+
+
+PICK_TOKENS = 200
+"""Cap of the tool pick's answer: one call with short arguments."""
+
+
+def _pick_schema(specs: Sequence[ToolSpec]) -> dict[str, Any]:
+    return {"type": "object", "properties": {"name": {"type": "string", "enum": [spec.name for spec in specs]},
+                                             "arguments": {"type": "object"}, "answer": {"type": "string"}}}
+
+
+def _pick_example(specs: Sequence[ToolSpec]) -> str:
+    """A call of the first tool that needs no argument (a small model copies the example: let the copy be
+    harmless and useful), else of the first tool with its required arguments as placeholders."""
+    for spec in specs:
+        if not spec.parameters.get("required"):
+            return compact_json({"name": spec.name, "arguments": {}})
+    spec = specs[0]
+    return compact_json({"name": spec.name, "arguments": {name: "..." for name in spec.parameters["required"]}})
+
+
+def _picked_call(content: str) -> tuple[ToolCall, ...]:
+    """The pick's ``{"name", "arguments"}`` (other keys, such as an ``answer`` beside them, ignored)."""
+    try:
+        data = json.loads(content.strip())
+    except ValueError:
+        return ()
+    if not isinstance(data, dict) or not isinstance(data.get("name"), str):
+        return ()
+    arguments = data.get("arguments")
+    return (ToolCall(data["name"], arguments),) if isinstance(arguments, dict) else ()
+
+
+async def _pick(run: SubagentRun, task: str, specs: Sequence[ToolSpec], said: str) -> ToolCall | None:
+    """Once, for a first answer in words: the tool call the sub-task needs, asked in JSON mode; None when the
+    model names no offered tool (its words then stand)."""
+    listed = "\n".join(f"- {spec.name}: {spec.description} {compact_json(spec.parameters)}" for spec in specs)
+    request = ChatRequest([Message("system", prompts.PICK),
+                           Message("user", f"{task}\n\nThe sub-agent said: {said.strip()[:1000]}\n\nTools:\n"
+                                           f"{listed}\nFor example: {_pick_example(specs)}")],
+                          json_schema=_pick_schema(specs), schema_name="tool_call")
+    content = (await run.caller.chat(request, max_tokens=PICK_TOKENS)).content
+    names = {spec.name for spec in specs}
+    picked = next((call for call in (*_picked_call(content), *text_tool_calls(content)) if call.name in names), None)
+    log.info("sub-agent %d answered in words; the tool pick %s", run.index,
+             f"chose {picked.name}" if picked else "chose no tool")
+    return picked
 
 
 def _result_json(result: ToolResult, **extra: Any) -> dict[str, Any]:
@@ -234,6 +294,8 @@ async def run_subagent(run: SubagentRun, subtask: Subtask, context: str = "") ->
     by_name = {tool.name: tool for tool in tools}
     specs = [compact_spec(tool.spec) for tool in tools]
     user = subtask.instructions if not context else f"{subtask.instructions}\n\n{context}"
+    if specs and run.prompted_tools:
+        user += "\n\n" + tools_text(specs)
     history: list[Message] = [Message("system", run.system), Message("user", f"Sub-task: {subtask.title}\n{user}")]
     quoted = [message.content for message in history]
     calls: list[CallRecord] = []
@@ -247,6 +309,12 @@ async def run_subagent(run: SubagentRun, subtask: Subtask, context: str = "") ->
         if known is None:
             response = await run.caller.chat(request, max_tokens=run.max_tokens)
             asked += 1
+            if (run.prompted_tools and n == 1 and specs and not response.tool_calls
+                    and not text_tool_calls(response.content, quoted)):
+                picked = await _pick(run, history[1].content, specs, response.content)
+                asked += 1
+                if picked is not None:
+                    response = ChatResponse(response.content, (picked,))
             await record(run.journal, run.run_id, run.step, key, response_json(response))
         else:
             response = response_from(known)

@@ -39,6 +39,7 @@ class Reply:
         headers: Extra response headers, e.g. ``{"Retry-After": "1"}``.
         delay: Seconds to wait before answering; cut short when the server stops.
         malformed: Answer 200 with a syntactically broken body (truncated JSON).
+        pieces: How many chunks ``content`` is streamed in.
     """
 
     content: str = ""
@@ -49,6 +50,7 @@ class Reply:
     headers: Mapping[str, str] = field(default_factory=dict)
     delay: float = 0.0
     malformed: bool = False
+    pieces: int = 3
 
 
 @dataclass(frozen=True)
@@ -451,7 +453,7 @@ class FakeOllama(_FakeModelServer):
             return web.json_response(full, status=reply.status, headers=reply.headers)
         lines = [
             {**head, "message": {"role": "assistant", "content": piece}, "done": False}
-            for piece in _chunks(reply.content)
+            for piece in _chunks(reply.content, reply.pieces)
         ]
         if reply.tool_calls:
             calls = {"role": "assistant", "content": "", "tool_calls": message["tool_calls"]}
@@ -661,7 +663,7 @@ class FakeOpenAI(_FakeModelServer):
             return {**head, "object": "chat.completion.chunk", "choices": [choice], **extra}
 
         chunks = [chunk({"role": "assistant", "content": ""})]
-        chunks += [chunk({"content": piece}) for piece in _chunks(reply.content)]
+        chunks += [chunk({"content": piece}) for piece in _chunks(reply.content, reply.pieces)]
         for index, call in enumerate(calls):
             function = call["function"]
             start = {**call, "index": index, "function": {"name": function["name"], "arguments": ""}}
