@@ -1,0 +1,392 @@
+"""The agent's crash guarantee in the real app (issue 11): kill -9 in each node and mid-tool-call, restart on
+the same workspace → the run resumes by itself at start-up and completes, every write happened exactly once
+(the file's content, one timeline entry each), each node committed once per step, and the ledger is
+``PRAGMA integrity_check``-clean. Then the same at random points, again and again (≥ 50 kills).
+
+Where a run is when the app dies is made certain from outside: a model request the fake holds (a long
+``delay``: the app waits on it), or a lock the test holds on a database the app must write next (a tool
+call blocked on ``subconscious.db`` after its intent was journaled; the journal's result blocked on
+``ledger.db`` after the tool's write landed).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import random
+import re
+import sqlite3
+import threading
+import time
+from collections import Counter
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.fakes.agent_model import (
+    COMPRESS,
+    PASS1,
+    PASS2,
+    PLAN,
+    REPLY,
+    SUBAGENT,
+    AgentModel,
+    AgentScript,
+    call,
+    say,
+)
+from tests.fakes.app_process import AppProcess
+from tests.fakes.model_servers import FakeOllama, Reply
+
+pytestmark = pytest.mark.e2e
+
+LOCAL_MODEL, REASONING_MODEL = "llama3.2:3b", "qwen2.5:14b"
+NODE_SEQUENCE = ["channel_ingestion", "frontend_agent", "agent_execution", "frontend_agent", "context_manager_hook"]
+HOLD = 60.0
+"""A model answer held this long is held until the kill (the fake cuts it short when it stops)."""
+TASK_PREFIX = "task:"
+_ASK = re.compile(r"append these lines to (\S+): ([^\n]*)")
+
+
+# --- the model: a plan and sub-agents from the user's own words -------------------------------------
+
+
+def ask(path: str, groups: Sequence[Sequence[str]]) -> str:
+    """The user's message: one sub-task per group, each appending its markers (one line each) to ``path``;
+    a marker ``task:<title>`` adds a heartbeat task instead."""
+    return f"Please append these lines to {path}: {' | '.join(' '.join(group) for group in groups)}"
+
+
+class KillModel(AgentModel):
+    """The scripted agent model, planning from the user's message (so runs of several threads can go on at
+    once): a sub-task per group of markers, whose sub-agent appends each marker, then says so.
+
+    ``hold_after_tool``: hold the sub-agent request that follows a tool result (the write is done, the
+    model is thinking). ``on_request(kind)`` is called as each request arrives.
+    """
+
+    def __init__(self) -> None:
+        super().__init__(AgentScript(reply="The lines are appended."))
+        self.hold_after_tool = False
+
+    def _answer(self, kind: str, messages: Sequence[Mapping[str, Any]]) -> Reply:
+        users = [str(m.get("content", "")) for m in messages if m.get("role") == "user"]
+        if kind == PLAN:
+            found = _ASK.search(users[0] if users else "")
+            if found is None:
+                return Reply(content='{"subtasks": []}')
+            path, groups = found.group(1), [g.split() for g in found.group(2).split("|")]
+            import json
+            return Reply(content=json.dumps({"subtasks": [
+                {"title": f"Append {' '.join(group)} to {path}", "instructions": f"Append {' '.join(group)}"}
+                for group in groups]}))
+        if kind == SUBAGENT:
+            title = (users[0] if users else "").removeprefix("Sub-task: ").split("\n", 1)[0]
+            words = title.split()
+            markers, path = words[1:-2], words[-1] if len(words) >= 4 else "log.md"
+            step = sum(1 for m in messages if m.get("role") == "assistant")
+            after_tool = bool(messages) and messages[-1].get("role") == "tool"
+            delay = HOLD if self.hold_after_tool and after_tool else 0.0
+            if step < len(markers):
+                marker = markers[step]
+                if marker.startswith(TASK_PREFIX):
+                    return Reply(tool_calls=call("subconscious_tasks_add", title=marker).tool_calls, delay=delay)
+                return Reply(tool_calls=call("files_append", path=path, text=f"{marker}\n").tool_calls, delay=delay)
+            return Reply(content=say(f"Appended {' '.join(markers)}.").content, delay=delay)
+        return super()._answer(kind, messages)
+
+
+# --- looking at the workspace from outside ---------------------------------------------------------
+
+
+@contextlib.contextmanager
+def connect(path: Path) -> Iterator[sqlite3.Connection]:
+    connection = sqlite3.connect(path, timeout=10, isolation_level=None)
+    connection.row_factory = sqlite3.Row
+    try:
+        yield connection
+    finally:
+        connection.close()
+
+
+@contextlib.contextmanager
+def write_lock(path: Path) -> Iterator[sqlite3.Connection]:
+    """Hold the database's write lock (``BEGIN IMMEDIATE``) until the block ends; the app's writers wait."""
+    with connect(path) as connection:
+        connection.execute("BEGIN IMMEDIATE")
+        try:
+            yield connection
+        finally:
+            connection.execute("ROLLBACK")
+
+
+def ledger_file(workspace: Path) -> Path:
+    return workspace / "agent" / "ledger.db"
+
+
+def ledger(workspace: Path, sql: str, params: Sequence[Any] = ()) -> list[sqlite3.Row]:
+    with connect(ledger_file(workspace)) as db:
+        return db.execute(sql, params).fetchall()
+
+
+def committed_nodes(workspace: Path, run_id: str) -> list[str]:
+    return [row["node"] for row in ledger(workspace, "SELECT node FROM checkpoints WHERE run_id = ? ORDER BY id",
+                                          (run_id,))]
+
+
+def run_status(workspace: Path, run_id: str) -> str:
+    [row] = ledger(workspace, "SELECT status FROM runs WHERE id = ?", (run_id,))
+    return str(row["status"])
+
+
+def integrity(workspace: Path) -> str:
+    return str(ledger(workspace, "PRAGMA integrity_check")[0][0])
+
+
+def lines(workspace: Path) -> Counter[str]:
+    """Every line of every ``*.md`` file the runs appended to, counted."""
+    counted: Counter[str] = Counter()
+    for path in workspace.glob("log*.md"):
+        counted.update(path.read_text(encoding="utf-8").split())
+    return counted
+
+
+def tasks_titled(app: AppProcess, title: str) -> int:
+    with connect(app.db_file) as db:
+        return int(db.execute("SELECT count(*) FROM subconscious_tasks WHERE title = ?", (title,)).fetchone()[0])
+
+
+def wait_for(condition: Callable[[], Any], timeout: float = 20.0, what: str = "condition") -> Any:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        value = condition()
+        if value:
+            return value
+        time.sleep(0.01)
+    raise AssertionError(f"{what} not reached within {timeout} s")
+
+
+def finished(app: AppProcess, run_id: str, timeout: float = 30.0) -> dict[str, Any]:
+    def done() -> dict[str, Any] | None:
+        run: dict[str, Any] = app.result("agent_run_get", {"run_id": run_id})
+        return run if run["status"] not in ("queued", "running") else None
+    result: dict[str, Any] = wait_for(done, timeout, f"the end of run {run_id}")
+    return result
+
+
+def assert_once_per_step(app: AppProcess, run: Mapping[str, Any]) -> None:
+    """The run's checkpoints: the node sequence, steps 1..5, none twice (a resumed node is not recorded
+    twice, a committed one is not run again)."""
+    history = [c for c in app.result("agent_history", {"thread_id": run["thread_id"], "limit": 1000})
+               if c["run_id"] == run["id"]]
+    checkpoints = list(reversed(history))
+    assert [c["node"] for c in checkpoints] == NODE_SEQUENCE, checkpoints
+    assert [c["step"] for c in checkpoints] == [1, 2, 3, 4, 5], checkpoints
+
+
+def timeline_of(app: AppProcess, run_id: str) -> list[dict[str, Any]]:
+    return [entry for entry in app.result("world_timeline", {"limit": 1000}) if entry["run_id"] == run_id]
+
+
+@pytest.fixture
+def ollama() -> Iterator[FakeOllama]:
+    with FakeOllama() as server:
+        server.add_model(LOCAL_MODEL, context_length=8192)
+        server.add_model(REASONING_MODEL, context_length=32768)
+        yield server
+
+
+# --- 1. deterministic: each node, and mid-tool-call --------------------------------------------------
+
+
+def test_kill_9_in_each_node_and_mid_tool_call_resumes_and_writes_once(ollama: FakeOllama, tmp_path: Path) -> None:
+    model = KillModel()
+    ollama.set_responder(model)
+    workspace = tmp_path / "ws"
+    app = AppProcess(workspace, ollama_url=ollama.url).start()
+    report: list[str] = []
+    try:
+        def case(name: str, marker: str, arm: Callable[[], Callable[[str], None]],
+                 expect_committed: Sequence[str]) -> dict[str, Any]:
+            """Send a run that appends ``marker``; ``arm()`` sets the trap and returns ``kill_when(run_id)``,
+            which kills the app at the kill point; after the restart the run completes."""
+            thread = f"webapp:{name}"
+            kill_when = arm()
+            sent = app.result("agent_send", {"text": ask("log.md", [[marker]]), "thread_id": thread})
+            kill_when(sent["run_id"])
+            assert app.process is None, f"{name}: the app was not killed"
+            at_kill = committed_nodes(workspace, sent["run_id"])
+            assert at_kill == list(expect_committed), f"{name}: killed after {at_kill}"
+            assert run_status(workspace, sent["run_id"]) in ("queued", "running"), name
+            model.delays.clear()
+            model.hold_after_tool = False
+            app.start()
+            run = finished(app, sent["run_id"])
+            assert run["status"] == "completed", (name, run)
+            assert run["response"] == "Answer: The lines are appended.", (name, run)
+            assert_once_per_step(app, run)
+            report.append(f"{name}: killed after {at_kill or 'nothing'} committed")
+            return run
+
+        def held(kind: str) -> Callable[[], Callable[[str], None]]:
+            """Hold the next request of ``kind``; kill once it has arrived (the node waits on it)."""
+            def arm() -> Callable[[str], None]:
+                before = model.count(kind)
+                model.delays[kind] = HOLD
+
+                def kill_when(_run_id: str) -> None:
+                    wait_for(lambda: model.count(kind) > before, what=f"a {kind} request")
+                    app.kill()
+                return kill_when
+            return arm
+
+        def right_away(run_id: str) -> None:
+            # The ledger is locked the moment the run is recorded: its first transition cannot commit.
+            with write_lock(ledger_file(workspace)):
+                time.sleep(0.3)
+                app.kill()
+
+        def after_the_write() -> Callable[[str], None]:
+            """Kill while the sub-agent's model thinks about the result of its (done, journaled) append."""
+            before = model.count(SUBAGENT)
+            model.hold_after_tool = True
+
+            def kill_when(_run_id: str) -> None:
+                wait_for(lambda: model.count(SUBAGENT) >= before + 2, what="the sub-agent's next request")
+                assert lines(workspace)["m-subagent"] == 1
+                app.kill()
+            return kill_when
+
+        for name, arm, expected in [
+            ("ingestion", lambda: right_away, []),
+            ("pass1", held(PASS1), ["channel_ingestion"]),
+            ("plan", held(PLAN), ["channel_ingestion", "frontend_agent"]),
+            ("subagent", after_the_write, ["channel_ingestion", "frontend_agent"]),
+            ("reply", held(REPLY), ["channel_ingestion", "frontend_agent"]),
+            ("compress", held(COMPRESS), ["channel_ingestion", "frontend_agent"]),
+            ("pass2", held(PASS2), ["channel_ingestion", "frontend_agent", "agent_execution"]),
+        ]:
+            case(name, f"m-{name}", arm, expected)
+
+        # Every append exactly once, one timeline entry each.
+        counted = lines(workspace)
+        markers = ["m-ingestion", "m-pass1", "m-plan", "m-subagent", "m-reply", "m-compress", "m-pass2"]
+        assert {marker: counted[marker] for marker in markers} == dict.fromkeys(markers, 1), counted
+        runs = app.result("agent_runs_list", {"limit": 100})
+        assert len(runs) == len(markers) and all(r["status"] == "completed" for r in runs)
+        for each in runs:
+            [entry] = timeline_of(app, each["id"])
+            assert entry["event_signature"] == "File written: log.md", entry
+
+        # Mid-tool-call: the intent is journaled, the tool is blocked on subconscious.db → kill → it runs once.
+        for name, lands in (("mid-call", False), ("mid-call-landed", True)):
+            title = f"{TASK_PREFIX}{name}"
+            thread = f"webapp:{name}"
+            # The lock must be taken before the call begins: the send goes first, the run needs ~0.1 s.
+            holder: dict[str, Any] = {}
+
+            def send(title: str = title, thread: str = thread) -> None:
+                time.sleep(0.05)
+                holder["run"] = app.result("agent_send", {"text": ask("log.md", [[title]]), "thread_id": thread})
+            sender = threading.Thread(target=send)
+            sender.start()
+            with contextlib.ExitStack() as stack:
+                tasks_lock = stack.enter_context(write_lock(app.db_file))
+                wait_for(lambda: "run" in holder, what="the run")
+                run_id = holder["run"]["run_id"]
+                wait_for(lambda run_id=run_id: ledger(workspace, "SELECT 1 FROM journal WHERE run_id = ? AND key "
+                                                                 "LIKE 'sub:%:call:%' AND result IS NULL", (run_id,)),
+                         what="the journaled intent of the tool call")
+                if lands:
+                    stack.enter_context(write_lock(ledger_file(workspace)))
+                    tasks_lock.execute("ROLLBACK")
+                    tasks_lock.execute("BEGIN")
+                    wait_for(lambda title=title: tasks_titled(app, title) == 1, what="the tool's write")
+                else:
+                    time.sleep(0.2)
+                    assert tasks_titled(app, title) == 0
+                app.kill()
+            sender.join()
+            app.start()
+            run = finished(app, run_id)
+            assert run["status"] == "completed", run
+            assert_once_per_step(app, run)
+            assert tasks_titled(app, title) == 1, name
+            [entry] = timeline_of(app, run_id)
+            assert entry["event_signature"].startswith("Task created"), entry
+            [result] = ledger(workspace, "SELECT result FROM journal WHERE run_id = ? AND key LIKE 'sub:%:call:%'",
+                              (run_id,))
+            assert ('"settled":true' in result["result"]) == lands, result["result"]
+            report.append(f"{name}: killed with the tool call begun, its write {'landed' if lands else 'not run'}")
+        app.stop()
+        assert integrity(workspace) == "ok"
+    finally:
+        app.kill()
+    print("\n".join(report))
+
+
+# --- 2. random points ---------------------------------------------------------------------------------
+
+
+def test_kill_9_at_random_points_never_loses_or_repeats_a_write(ollama: FakeOllama, tmp_path: Path) -> None:
+    seed = int(os.environ.get("OPENHUMAN_KILL_SEED", random.randrange(1 << 30)))
+    rng = random.Random(seed)
+    jitter = random.Random(seed + 1)
+    jitter_lock = threading.Lock()
+    model = KillModel()
+
+    def delay_of(_kind: str) -> float:
+        with jitter_lock:
+            return jitter.uniform(0.0, 0.02)
+    model.delay_of = delay_of
+    ollama.set_responder(model)
+    workspace = tmp_path / "ws"
+    app = AppProcess(workspace, ollama_url=ollama.url).start()
+    kills = landed = 0
+    expected: dict[str, str] = {}  # marker → run id
+    runs: list[str] = []
+    try:
+        for round_ in range(20):
+            if landed >= 50:
+                break
+            sent = []
+            for which, thread in enumerate((f"webapp:r{round_}", f"telegram:{round_}")):
+                groups = [[f"r{round_}{which}a{i}" for i in range(rng.choice((1, 2)))], [f"r{round_}{which}b"]]
+                path = f"log-{round_}-{which}.md"
+                run = app.result("agent_send", {"text": ask(path, groups), "thread_id": thread})
+                sent.append(run["run_id"])
+                for group in groups:
+                    expected.update(dict.fromkeys(group, run["run_id"]))
+            runs += sent
+            for _ in range(5):
+                time.sleep(rng.uniform(0.0, 0.25))
+                app.kill()
+                kills += 1
+                if any(run_status(workspace, run_id) in ("queued", "running") for run_id in sent):
+                    landed += 1
+                else:
+                    break
+                assert integrity(workspace) == "ok", f"seed {seed}: the ledger is damaged after kill {kills}"
+                app.start()
+            if app.process is None:
+                app.start()
+            for run_id in sent:
+                run = finished(app, run_id)
+                assert run["status"] == "completed", f"seed {seed}: {run}"
+        counted = lines(workspace)
+        assert {m: counted[m] for m in expected} == dict.fromkeys(expected, 1), f"seed {seed}: {counted}"
+        assert sum(counted.values()) == len(expected), f"seed {seed}: {counted}"
+        entries = app.result("world_timeline", {"limit": 1000})
+        per_run = Counter(entry["run_id"] for entry in entries)
+        assert per_run == Counter(expected.values()), f"seed {seed}: {per_run}"
+        assert [e["sequence"] for e in entries] == list(range(1, len(entries) + 1))
+        for run_id in runs:
+            assert_once_per_step(app, app.result("agent_run_get", {"run_id": run_id}))
+        app.stop()
+        assert integrity(workspace) == "ok"
+    finally:
+        app.kill()
+    print(f"seed {seed}: {kills} kills, {landed} mid-run, {len(runs)} runs, {len(expected)} appends")
+    assert landed >= 50, f"seed {seed}: only {landed} kills landed mid-run"
