@@ -186,6 +186,11 @@ class StepJournal(Protocol):
         """
         ...
 
+    async def unfinished(self) -> Sequence[JournalEntry]:
+        """Entries begun and never finished (a kill came in between) of runs that have not finished, oldest
+        first: the tool calls a new write must settle before it runs (``subagent.py``)."""
+        ...
+
 
 # --- what the core needs from the outside (wired in bootstrap) -------------------------------------
 

@@ -12,6 +12,7 @@ call blocked on ``subconscious.db`` after its intent was journaled; the journal'
 from __future__ import annotations
 
 import contextlib
+import json
 import os
 import random
 import re
@@ -78,7 +79,6 @@ class KillModel(AgentModel):
             if found is None:
                 return Reply(content='{"subtasks": []}')
             path, groups = found.group(1), [g.split() for g in found.group(2).split("|")]
-            import json
             return Reply(content=json.dumps({"subtasks": [
                 {"title": f"Append {' '.join(group)} to {path}", "instructions": f"Append {' '.join(group)}"}
                 for group in groups]}))
@@ -283,32 +283,22 @@ def test_kill_9_in_each_node_and_mid_tool_call_resumes_and_writes_once(ollama: F
         # Mid-tool-call: the intent is journaled, the tool is blocked on subconscious.db → kill → it runs once.
         for name, lands in (("mid-call", False), ("mid-call-landed", True)):
             title = f"{TASK_PREFIX}{name}"
-            thread = f"webapp:{name}"
-            # The lock must be taken before the call begins: the send goes first, the run needs ~0.1 s.
-            holder: dict[str, Any] = {}
-
-            def send(title: str = title, thread: str = thread) -> None:
-                time.sleep(0.05)
-                holder["run"] = app.result("agent_send", {"text": ask("log.md", [[title]]), "thread_id": thread})
-            sender = threading.Thread(target=send)
-            sender.start()
             with contextlib.ExitStack() as stack:
-                tasks_lock = stack.enter_context(write_lock(app.db_file))
-                wait_for(lambda: "run" in holder, what="the run")
-                run_id = holder["run"]["run_id"]
+                tasks_lock = stack.enter_context(write_lock(app.db_file))  # agent_send does not need it
+                run_id = app.result("agent_send", {"text": ask("log.md", [[title]]),
+                                                   "thread_id": f"webapp:{name}"})["run_id"]
                 wait_for(lambda run_id=run_id: ledger(workspace, "SELECT 1 FROM journal WHERE run_id = ? AND key "
                                                                  "LIKE 'sub:%:call:%' AND result IS NULL", (run_id,)),
                          what="the journaled intent of the tool call")
-                if lands:
+                if lands:  # the write lands, its result cannot: the ledger is locked first
                     stack.enter_context(write_lock(ledger_file(workspace)))
                     tasks_lock.execute("ROLLBACK")
-                    tasks_lock.execute("BEGIN")
+                    tasks_lock.execute("BEGIN")  # (ended by the block's ROLLBACK)
                     wait_for(lambda title=title: tasks_titled(app, title) == 1, what="the tool's write")
                 else:
                     time.sleep(0.2)
                     assert tasks_titled(app, title) == 0
                 app.kill()
-            sender.join()
             app.start()
             run = finished(app, run_id)
             assert run["status"] == "completed", run
