@@ -207,6 +207,8 @@ class CardRaiser(Protocol):
     heartbeat's cards; ``task_id`` and ``log_id`` null)."""
 
     async def raise_card(self, run: Run, action: str) -> None:
+        """Raise the card; idempotent per run and action (a resumed run that asks again gets the card it
+        has, not a second one)."""
         ...
 
 

@@ -380,3 +380,49 @@ def test_kill_9_at_random_points_never_loses_or_repeats_a_write(ollama: FakeOlla
         app.kill()
     print(f"seed {seed}: {kills} kills, {landed} mid-run, {len(runs)} runs, {len(expected)} appends")
     assert landed >= 50, f"seed {seed}: only {landed} kills landed mid-run"
+
+
+# --- a conversation card, killed while it is raised ------------------------------------------------------
+
+
+def test_kill_9_while_a_conversation_card_is_raised_raises_it_exactly_once(
+    ollama: FakeOllama, tmp_path: Path
+) -> None:
+    model = KillModel()
+    model.script = AgentScript(reply="There is no notes.md.\nRECOMMENDED ACTION: create notes.md")
+    ollama.set_responder(model)
+    workspace = tmp_path / "ws"
+    app = AppProcess(workspace, ollama_url=ollama.url).start()
+    try:
+        for name, lands in (("card", False), ("card-landed", True)):
+            thread = f"webapp:{name}"
+            with contextlib.ExitStack() as stack:
+                cards_lock = stack.enter_context(write_lock(app.db_file))  # the card goes into subconscious.db
+                run_id = app.result("agent_send", {"text": "What is in notes.md?", "thread_id": thread})["run_id"]
+                wait_for(lambda run_id=run_id: ledger(workspace, "SELECT 1 FROM journal WHERE run_id = ? AND "
+                                                                 "key = 'card' AND result IS NULL", (run_id,)),
+                         what="the journaled intent of the card")
+                if lands:  # the card is committed, its journal result cannot be
+                    stack.enter_context(write_lock(ledger_file(workspace)))
+                    cards_lock.execute("ROLLBACK")
+                    cards_lock.execute("BEGIN")
+                    wait_for(lambda run_id=run_id: cards_of(app, run_id), what="the card")
+                app.kill()
+            app.start()
+            run = finished(app, run_id)
+            assert run["status"] == "completed" and run["permission"] == "read", run
+            assert_once_per_step(app, run)
+            [card] = [c for c in app.result("subconscious_escalations_list", {"status": "pending"})
+                      if c["run_id"] == run_id]
+            assert (card["thread_id"], card["description"]) == (thread, "create notes.md"), card
+            assert cards_of(app, run_id) == 1, name
+        app.stop()
+        assert integrity(workspace) == "ok"
+    finally:
+        app.kill()
+
+
+def cards_of(app: AppProcess, run_id: str) -> int:
+    with connect(app.db_file) as db:
+        return int(db.execute("SELECT count(*) FROM subconscious_escalations WHERE run_id = ?",
+                              (run_id,)).fetchone()[0])
