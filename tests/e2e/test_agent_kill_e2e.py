@@ -28,6 +28,7 @@ import pytest
 
 from tests.fakes.agent_model import (
     COMPRESS,
+    MAP,
     PASS1,
     PASS2,
     PLAN,
@@ -457,3 +458,49 @@ def cards_of(app: AppProcess, run_id: str) -> int:
     with connect(app.db_file) as db:
         return int(db.execute("SELECT count(*) FROM subconscious_escalations WHERE run_id = ?",
                               (run_id,)).fetchone()[0])
+
+
+# --- the context hook, killed while it summarises what it evicts -----------------------------------------
+
+
+def test_kill_9_in_the_context_hook_resumes_its_eviction_and_the_run_completes(
+    ollama: FakeOllama, tmp_path: Path
+) -> None:
+    model = KillModel()
+    ollama.set_responder(model)
+    workspace = tmp_path / "ws"
+    config = (f'[heartbeat]\ninterval_minutes = 60\n\n[models.local]\nprovider = "ollama"\nbase_url = "{ollama.url}"\n'
+              f'model = "{LOCAL_MODEL}"\n\n[models.reasoning]\nprovider = "ollama"\nbase_url = "{ollama.url}"\n'
+              f'model = "{REASONING_MODEL}"\ncontext_window = 8192\n')
+    app = AppProcess(workspace, ollama_url=ollama.url, config=config).start()
+    padding = " ".join(f"word{i}" for i in range(1_400))  # long turns: the third fills the window past 85 %
+    try:
+        runs = []
+        for turn in range(3):
+            if turn == 2:
+                before = model.count(MAP)
+                model.delays[MAP] = HOLD
+            text = f"{ask(f'log-hook{turn}.md', [[f'm-hook{turn}']])}\n{padding}"
+            runs.append(app.result("agent_send", {"text": text, "thread_id": "webapp:hook"})["run_id"])
+            if turn < 2:
+                assert finished(app, runs[-1])["status"] == "completed"
+        wait_for(lambda: model.count(MAP) > before, what="the context hook's summary request")
+        assert committed_nodes(workspace, runs[-1]) == NODE_SEQUENCE[:4]
+        app.kill()
+        model.delays.clear()
+        app.start()
+        run = finished(app, runs[-1])
+        assert run["status"] == "completed", run
+        for run_id in runs:
+            assert_once_per_step(app, app.result("agent_run_get", {"run_id": run_id}))
+        counted = lines(workspace)
+        assert {m: counted[m] for m in ("m-hook0", "m-hook1", "m-hook2")} == dict.fromkeys(
+            ("m-hook0", "m-hook1", "m-hook2"), 1), counted
+        values = app.result("agent_state_get", {"thread_id": "webapp:hook"})["values"]
+        assert len(values["messages"]) < 6 and values["context_utilization"] < 0.85, values["context_utilization"]
+        evicted = [m for m in app.result("memory_list", {"limit": 50}) if "evicted" in m.get("tags", [])]
+        assert len(evicted) == 1, evicted
+        app.stop()
+        assert integrity(workspace) == "ok"
+    finally:
+        app.kill()
