@@ -354,6 +354,7 @@ def test_kill_9_in_each_node_and_mid_tool_call_resumes_and_writes_once(ollama: F
 
 def test_kill_9_at_random_points_never_loses_or_repeats_a_write(ollama: FakeOllama, tmp_path: Path) -> None:
     seed = int(os.environ.get("OPENHUMAN_KILL_SEED", random.randrange(1 << 30)))
+    print(f"seed {seed} (OPENHUMAN_KILL_SEED={seed} repeats it)")  # shown with a failure
     rng = random.Random(seed)
     jitter = random.Random(seed + 1)
     jitter_lock = threading.Lock()
