@@ -49,6 +49,12 @@ NODE_SEQUENCE = ["channel_ingestion", "frontend_agent", "agent_execution", "fron
 HOLD = 60.0
 """A model answer held this long is held until the kill (the fake cuts it short when it stops)."""
 TASK_PREFIX = "task:"
+KILLS = 50
+"""Random kills that must land while a run is unfinished."""
+MAX_ROUNDS = 40
+MAX_KILL_DELAY = 0.15
+"""A random kill comes 0 to this many seconds after the runs were sent or the app restarted (a run with the
+fake's small random delays takes about 0.1-0.3 s, a resumed one less)."""
 _ASK = re.compile(r"append these lines to (\S+): ([^\n]*)")
 
 
@@ -371,8 +377,8 @@ def test_kill_9_at_random_points_never_loses_or_repeats_a_write(ollama: FakeOlla
     expected: dict[str, str] = {}  # marker → run id
     runs: list[str] = []
     try:
-        for round_ in range(20):
-            if landed >= 50:
+        for round_ in range(MAX_ROUNDS):
+            if landed >= KILLS:
                 break
             sent = []
             for which, thread in enumerate((f"webapp:r{round_}", f"telegram:{round_}")):
@@ -384,7 +390,7 @@ def test_kill_9_at_random_points_never_loses_or_repeats_a_write(ollama: FakeOlla
                     expected.update(dict.fromkeys(group, run["run_id"]))
             runs += sent
             for _ in range(5):
-                time.sleep(rng.uniform(0.0, 0.25))
+                time.sleep(rng.uniform(0.0, MAX_KILL_DELAY))
                 app.kill()
                 kills += 1
                 if any(run_status(workspace, run_id) in ("queued", "running") for run_id in sent):
@@ -412,7 +418,7 @@ def test_kill_9_at_random_points_never_loses_or_repeats_a_write(ollama: FakeOlla
     finally:
         app.kill()
     print(f"seed {seed}: {kills} kills, {landed} mid-run, {len(runs)} runs, {len(expected)} appends")
-    assert landed >= 50, f"seed {seed}: only {landed} kills landed mid-run"
+    assert landed >= KILLS, f"seed {seed}: only {landed} kills landed mid-run"
 
 
 # --- a conversation card, killed while it is raised ------------------------------------------------------
