@@ -510,6 +510,16 @@ class RunLedger:
                          (run_id, step, key, text, at))
         await self._write(work)
 
+    async def unfinished(self) -> list[JournalEntry]:
+        """Entries begun and never finished of queued or running runs, oldest first (a kill came between)."""
+        def work(conn: sqlite3.Connection) -> list[JournalEntry]:
+            rows = conn.execute("SELECT j.run_id, j.step, j.key, j.intent FROM journal j JOIN runs r ON r.id = "
+                                "j.run_id WHERE j.result IS NULL AND r.status IN (?, ?) ORDER BY j.begun_at",
+                                UNFINISHED).fetchall()
+            return [JournalEntry(row["run_id"], row["step"], row["key"], json.loads(row["intent"]), None)
+                    for row in rows]
+        return await self._read(work)
+
     async def finish(self, run_id: str, step: int, key: str, result: Mapping[str, Any],
                      mutations: Sequence[Mutation] = ()) -> tuple[TimelineEntry, ...]:
         """Record ``key``'s result and one timeline entry per mutation, in one commit.

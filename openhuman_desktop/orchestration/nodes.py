@@ -570,9 +570,12 @@ class _Nodes:
     async def _raise_card(self, ctx: NodeContext, action: str) -> None:
         """The card of a chat run's recommended action, raised once (journaled under ``card``)."""
         entry = await ctx.journal.get(ctx.run.id, ctx.step, "card")
-        if entry is not None:
-            return  # raised (or begun: the card table refuses nothing twice, but a second card would be noise)
-        await ctx.journal.begin(ctx.run.id, ctx.step, "card", {"action": action})
+        if entry is not None and entry.result is not None:
+            return
+        if entry is None:
+            await ctx.journal.begin(ctx.run.id, ctx.step, "card", {"action": action})
+        # Begun and not finished (a kill came in between): raised again — the raiser gives the card the run
+        # already has for this action, so it is neither lost nor doubled.
         await self._cards.raise_card(ctx.run, action)
         await ctx.journal.finish(ctx.run.id, ctx.step, "card", {"raised": True})
 

@@ -186,6 +186,11 @@ class StepJournal(Protocol):
         """
         ...
 
+    async def unfinished(self) -> Sequence[JournalEntry]:
+        """Entries begun and never finished (a kill came in between) of runs that have not finished, oldest
+        first: the tool calls a new write must settle before it runs (``subagent.py``)."""
+        ...
+
 
 # --- what the core needs from the outside (wired in bootstrap) -------------------------------------
 
@@ -202,6 +207,8 @@ class CardRaiser(Protocol):
     heartbeat's cards; ``task_id`` and ``log_id`` null)."""
 
     async def raise_card(self, run: Run, action: str) -> None:
+        """Raise the card; idempotent per run and action (a resumed run that asks again gets the card it
+        has, not a second one)."""
         ...
 
 

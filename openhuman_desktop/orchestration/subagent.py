@@ -5,6 +5,12 @@ answer is recorded under ``sub:{i}:model:{n}`` and each tool call under ``sub:{i
 resumed after a kill replays what was recorded and only asks or does what is new. A write tool's intent
 (its arguments and the tool's observation of its target) is recorded before it runs; a call that had begun
 and has no result is settled by observing the target again (see :func:`_settle`).
+
+That observation only means something if nothing else wrote the target meanwhile, so the write calls of all
+runs on one journal go one at a time (fingerprint, intent, the write, its result: :class:`_Writes`), and the
+first write of a process first settles every call an earlier process left begun (it may be another run's,
+whose sub-agent has not got back to it yet). Local writes are quick; the cost is that two sub-agents' writes
+never overlap.
 """
 
 from __future__ import annotations
@@ -13,6 +19,7 @@ import asyncio
 import json
 import logging
 import re
+import weakref
 from collections.abc import Awaitable, Callable, Coroutine, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -212,6 +219,63 @@ async def _unstoppable(work: Coroutine[Any, Any, ToolResult],
         raise
 
 
+@dataclass
+class _Writes:
+    """The write calls on one journal: one at a time (``lock``); ``settled`` once this process has settled
+    the calls an earlier one left begun."""
+
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    settled: bool = False
+
+
+_WRITES: weakref.WeakKeyDictionary[StepJournal, _Writes] = weakref.WeakKeyDictionary()
+
+
+def _writes(journal: StepJournal) -> _Writes:
+    state = _WRITES.get(journal)
+    if state is None:
+        state = _WRITES[journal] = _Writes()
+    return state
+
+
+async def _settle_pending(run: SubagentRun) -> None:
+    """Hold the write lock. Once per process: every write call an earlier process left begun (of any run
+    that has not finished) is settled now, before a new write can change its target and so fake its
+    observation — taken effect → recorded so; target unchanged → run now, for its run, and recorded (its
+    sub-agent replays the result when it gets there)."""
+    state = _writes(run.journal)
+    if state.settled:
+        return
+    tools = {tool.name: tool for tool in run.tools if tool.writes}
+    for entry in await run.journal.unfinished():
+        tool = tools.get(str(entry.intent.get("tool", "")))
+        arguments = entry.intent.get("arguments")
+        if ":call:" not in entry.key or tool is None or not isinstance(arguments, Mapping):
+            continue  # not a write call this run could carry out: its own sub-agent settles it
+        owner = SubagentRun(run.caller, run.journal, entry.run_id, entry.step, run.index, run.tools, True,
+                            run.max_steps)
+        if await _settle(owner, entry.key, tool, arguments, entry.intent) is None:
+            await _write(owner, entry.key, tool, arguments)
+            log.info("%s of run %s: begun before a restart and not run; run now", entry.key, entry.run_id)
+    state.settled = True
+
+
+async def _write(run: SubagentRun, key: str, tool: Tool, arguments: Mapping[str, Any]) -> CallRecord:
+    """Run a write whose intent is recorded and record its result (hold the write lock)."""
+    context = ToolContext(run.run_id, run.step, key, run.writes_allowed)
+    result = await _unstoppable(_run_tool(tool, arguments, context),
+                                lambda done: run.journal.finish(run.run_id, run.step, key, _result_json(done),
+                                                                done.mutations))
+    timeline = await run.journal.finish(run.run_id, run.step, key, _result_json(result), result.mutations)
+    return CallRecord(key, tool.name, dict(arguments), result.text, result.is_error, True, timeline=timeline)
+
+
+def _replayed(key: str, name: str, arguments: Any, result: Mapping[str, Any], writes: bool,
+              timeline: tuple[TimelineEntry, ...]) -> CallRecord:
+    return CallRecord(key, name, arguments, str(result.get("text", "")), bool(result.get("is_error")), writes,
+                      replayed=True, settled=bool(result.get("settled")), timeline=timeline)
+
+
 async def _settle(run: SubagentRun, key: str, tool: Tool, arguments: Mapping[str, Any],
                   intent: Mapping[str, Any]) -> CallRecord | None:
     """A write call that had begun and has no result: unchanged target → None (run it now); changed → a
@@ -242,9 +306,7 @@ async def _call(run: SubagentRun, key: str, call: ToolCall, tool: Tool | None, n
     entry = await run.journal.get(run.run_id, run.step, key)
     writes = tool is not None and tool.writes
     if entry is not None and entry.result is not None:
-        return CallRecord(key, call.name, call.arguments, str(entry.result.get("text", "")),
-                          bool(entry.result.get("is_error")), writes, replayed=True,
-                          settled=bool(entry.result.get("settled")), timeline=entry.timeline)
+        return _replayed(key, call.name, call.arguments, entry.result, writes, entry.timeline)
     if number >= MAX_CALLS_PER_ANSWER:
         result = ToolResult(f"Not run: at most {MAX_CALLS_PER_ANSWER} tool calls of one answer run; ask for the "
                             "rest in your next answer if they are still needed.", is_error=True)
@@ -256,21 +318,21 @@ async def _call(run: SubagentRun, key: str, call: ToolCall, tool: Tool | None, n
     elif not tool.writes:
         result = await _run_tool(tool, call.arguments, ToolContext(run.run_id, run.step, key, run.writes_allowed))
     else:
-        if entry is not None:  # begun, never finished: the kill came mid-call
-            settled = await _settle(run, key, tool, call.arguments, entry.intent)
-            if settled is not None:
-                return settled
-        else:
-            fingerprint = await tool.observe(call.arguments) if tool.observe is not None else None
-            await run.journal.begin(run.run_id, run.step, key, {"tool": tool.name, "arguments": dict(call.arguments),
-                                                                "fingerprint": fingerprint})
-        result = await _unstoppable(_run_tool(tool, call.arguments,
-                                              ToolContext(run.run_id, run.step, key, run.writes_allowed)),
-                                    lambda done: run.journal.finish(run.run_id, run.step, key, _result_json(done),
-                                                                    done.mutations))
-        timeline = await run.journal.finish(run.run_id, run.step, key, _result_json(result), result.mutations)
-        return CallRecord(key, call.name, dict(call.arguments), result.text, result.is_error, True,
-                          timeline=timeline)
+        async with _writes(run.journal).lock:  # one write at a time: see the module docstring
+            await _settle_pending(run)
+            entry = await run.journal.get(run.run_id, run.step, key)
+            if entry is not None and entry.result is not None:  # settled just now, as an earlier process's
+                return _replayed(key, call.name, call.arguments, entry.result, True, entry.timeline)
+            if entry is not None:  # begun, never finished: the kill came mid-call
+                settled = await _settle(run, key, tool, call.arguments, entry.intent)
+                if settled is not None:
+                    return settled
+            else:
+                fingerprint = await tool.observe(call.arguments) if tool.observe is not None else None
+                await run.journal.begin(run.run_id, run.step, key, {"tool": tool.name,
+                                                                    "arguments": dict(call.arguments),
+                                                                    "fingerprint": fingerprint})
+            return await _write(run, key, tool, call.arguments)
     timeline = await run.journal.finish(run.run_id, run.step, key, _result_json(result))
     return CallRecord(key, call.name, call.arguments, result.text, result.is_error, writes, timeline=timeline)
 

@@ -44,7 +44,8 @@ class Cards:
         self.raised: list[tuple[str, str]] = []
 
     async def raise_card(self, run: Run, action: str) -> None:
-        self.raised.append((run.id, action))
+        if (run.id, action) not in self.raised:  # idempotent per run and action, like the app's
+            self.raised.append((run.id, action))
 
 
 class Evictions:

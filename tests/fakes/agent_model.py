@@ -9,9 +9,10 @@ kept in :attr:`AgentModel.seen`, with the tool names each request offered.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import threading
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -95,13 +96,20 @@ def kind_of(messages: Sequence[Mapping[str, Any]]) -> str:
 
 
 class AgentModel:
-    """The responder: ``server.set_responder(AgentModel(script))``."""
+    """The responder: ``server.set_responder(AgentModel(script))``.
+
+    ``delays`` slows the answers of some kinds (seconds, e.g. ``{"plan": 30}`` holds a run in its plan
+    request until the server stops or the app is killed); ``delay_of(kind)``, when set, adds its own (e.g.
+    a seeded random jitter).
+    """
 
     def __init__(self, script: AgentScript | None = None) -> None:
         self.script = script or AgentScript()
         self.seen: list[Seen] = []
         self._lock = threading.Lock()
         self.fail_status = 500
+        self.delays: dict[str, float] = {}
+        self.delay_of: Callable[[str], float] | None = None
 
     def kinds(self) -> list[str]:
         return [seen.kind for seen in self.seen]
@@ -120,7 +128,14 @@ class AgentModel:
             self.seen.append(Seen(kind, offered_tools(body), messages, body))
         if kind in self.script.fail:
             return Reply(status=self.fail_status, error=f"scripted failure of {kind}")
-        return self._answer(kind, messages)
+        reply = self._answer(kind, messages)
+        delay = self.delays.get(kind, 0.0) + (self.delay_of(kind) if self.delay_of is not None else 0.0)
+        return dataclasses.replace(reply, delay=reply.delay + delay) if delay > 0 else reply
+
+    def count(self, kind: str) -> int:
+        """How many requests of ``kind`` arrived so far."""
+        with self._lock:
+            return sum(1 for seen in self.seen if seen.kind == kind)
 
     def _answer(self, kind: str, messages: Sequence[Mapping[str, Any]]) -> Reply:
         script = self.script

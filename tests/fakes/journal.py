@@ -43,6 +43,9 @@ class MemoryJournal:
             self.kill_after_begin.discard(key)
             raise Killed(f"killed after begin of {key}")
 
+    async def unfinished(self) -> list[JournalEntry]:
+        return [entry for entry in self.entries.values() if entry.result is None]
+
     async def finish(self, run_id: str, step: int, key: str, result: Mapping[str, Any],
                      mutations: Sequence[Mutation] = ()) -> tuple[TimelineEntry, ...]:
         found = self.entries.get((run_id, step, key))
