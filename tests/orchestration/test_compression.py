@@ -4,10 +4,8 @@ from __future__ import annotations
 
 import asyncio
 import math
-from collections.abc import AsyncIterator
 from pathlib import Path
 
-import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -16,7 +14,7 @@ from openhuman_desktop.llm.tokens import TokenCounter
 from openhuman_desktop.orchestration._calls import TierFailed
 from openhuman_desktop.orchestration.compression import bound, compress, summarise
 from tests.fakes import agent_model as kinds
-from tests.fakes.agent_harness import QUICK_MODEL, REASONING_MODEL, AgentHarness
+from tests.fakes.agent_harness import AgentHarness
 from tests.fakes.agent_model import AgentScript, call, say
 from tests.fakes.model_servers import FakeOllama
 
@@ -73,14 +71,6 @@ def test_without_a_model_the_summary_is_extractive_and_deterministic() -> None:
 
 def test_a_short_trace_is_its_own_summary() -> None:
     assert asyncio.run(summarise("plan: no sub-tasks\nreply: hi", COUNTER, None))[0] == "plan: no sub-tasks\nreply: hi"
-
-
-@pytest.fixture
-async def server() -> AsyncIterator[FakeOllama]:
-    with FakeOllama() as fake:
-        fake.add_model(QUICK_MODEL)
-        fake.add_model(REASONING_MODEL)
-        yield fake
 
 
 async def test_a_runs_trace_is_compressed_by_the_reasoning_tier(server: FakeOllama, tmp_path: Path) -> None:

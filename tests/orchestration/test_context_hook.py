@@ -3,27 +3,16 @@ are summarised (map-reduce over the quick tier), stored as evicted memories and 
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
-
-import pytest
 
 from openhuman_desktop.orchestration.context import KEEP_MESSAGES, KEEP_TIMELINE, measure, share
 from openhuman_desktop.orchestration.graph import CONTEXT_MANAGER_HOOK, NodeContext
 from openhuman_desktop.orchestration.state import apply, initial_values
 from tests.fakes import agent_model as kinds
-from tests.fakes.agent_harness import QUICK_MODEL, REASONING_MODEL, AgentHarness
+from tests.fakes.agent_harness import AgentHarness
 from tests.fakes.agent_model import AgentScript
 from tests.fakes.model_servers import FakeOllama
-
-
-@pytest.fixture
-async def server() -> AsyncIterator[FakeOllama]:
-    with FakeOllama() as fake:
-        fake.add_model(QUICK_MODEL)
-        fake.add_model(REASONING_MODEL)
-        yield fake
 
 
 def long_thread(turns: int, timeline: int = 30) -> dict[str, Any]:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
@@ -21,27 +20,12 @@ from openhuman_desktop.orchestration.nodes import (
 )
 from openhuman_desktop.orchestration.ports import ESCALATION, READ, WRITE, Steering
 from tests.fakes import agent_model as kinds
-from tests.fakes.agent_harness import QUICK_MODEL, REASONING_MODEL, AgentHarness
+from tests.fakes.agent_harness import REASONING_MODEL, AgentHarness
 from tests.fakes.agent_model import AgentScript, call, say
 from tests.fakes.model_servers import FakeOllama, Reply
 
 WRITE_TOOLS = {"files_write", "files_append"}
 SEQUENCE = ["channel_ingestion", "frontend_agent", "agent_execution", "frontend_agent", "context_manager_hook"]
-
-
-@pytest.fixture
-async def server() -> AsyncIterator[FakeOllama]:
-    with FakeOllama() as fake:
-        fake.add_model(QUICK_MODEL)
-        fake.add_model(REASONING_MODEL)
-        yield fake
-
-
-@pytest.fixture
-async def harness(server: FakeOllama, tmp_path: Path) -> AsyncIterator[AgentHarness]:
-    made = AgentHarness(server, tmp_path)
-    yield made
-    await made.aclose()
 
 
 def write_script(path: str = "notes.md", text: str = "hello") -> AgentScript:

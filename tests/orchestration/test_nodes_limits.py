@@ -13,7 +13,7 @@ from openhuman_desktop.errors import AppError
 from openhuman_desktop.llm.base import ChatRequest, ChatResponse, LlmClient, ModelInfo
 from openhuman_desktop.orchestration._calls import DeadlinePassed
 from tests.fakes import agent_model as kinds
-from tests.fakes.agent_harness import QUICK_MODEL, REASONING_MODEL, AgentHarness
+from tests.fakes.agent_harness import AgentHarness
 from tests.fakes.agent_model import AgentScript, call, say
 from tests.fakes.model_servers import FakeOllama, FakeOpenAI, Reply
 
@@ -53,14 +53,6 @@ class Recording:
 
     async def aclose(self) -> None:
         await self.inner.aclose()
-
-
-@pytest.fixture
-async def server() -> AsyncIterator[FakeOllama]:
-    with FakeOllama() as fake:
-        fake.add_model(QUICK_MODEL)
-        fake.add_model(REASONING_MODEL)
-        yield fake
 
 
 def looking(n: int) -> AgentScript:

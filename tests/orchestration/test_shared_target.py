@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -18,7 +18,7 @@ from openhuman_desktop.orchestration.ports import RunRequest
 from openhuman_desktop.skills import SkillHealth, SkillSetting, Tool, ToolResult
 from openhuman_desktop.skills._args import checked_tool, object_schema
 from openhuman_desktop.skills.base import Mutation
-from tests.fakes.agent_harness import QUICK_MODEL, REASONING_MODEL, AgentHarness
+from tests.fakes.agent_harness import AgentHarness
 from tests.fakes.agent_model import AgentScript, call, say
 from tests.fakes.clock import FakeClock
 from tests.fakes.journal import Killed, MemoryJournal
@@ -78,14 +78,6 @@ class SharedLog:
         self.writes.append(text)
         (self.a_written if text == "a" else self.b_written).set()
         return ToolResult(f"appended {text}", mutations=(Mutation("file_written", "shared.md", f"appended {text}"),))
-
-
-@pytest.fixture
-async def server() -> AsyncIterator[FakeOllama]:
-    with FakeOllama() as fake:
-        fake.add_model(QUICK_MODEL)
-        fake.add_model(REASONING_MODEL)
-        yield fake
 
 
 async def test_a_write_begun_before_a_siblings_write_landed_is_not_taken_for_done(

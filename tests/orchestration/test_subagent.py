@@ -4,7 +4,7 @@ new; a write that had begun and has no result is settled by observing its target
 from __future__ import annotations
 
 import random
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -18,27 +18,12 @@ from openhuman_desktop.skills import SkillHealth, SkillSetting, Tool, ToolResult
 from openhuman_desktop.skills._args import checked_tool, object_schema
 from openhuman_desktop.skills.base import Mutation
 from tests.fakes import agent_model as kinds
-from tests.fakes.agent_harness import QUICK_MODEL, REASONING_MODEL, AgentHarness
+from tests.fakes.agent_harness import AgentHarness
 from tests.fakes.agent_model import AgentScript, call, say
 from tests.fakes.journal import Killed
 from tests.fakes.model_servers import FakeOllama
 
 CALL = "sub:0:call:1:0"
-
-
-@pytest.fixture
-async def server() -> AsyncIterator[FakeOllama]:
-    with FakeOllama() as fake:
-        fake.add_model(QUICK_MODEL)
-        fake.add_model(REASONING_MODEL)
-        yield fake
-
-
-@pytest.fixture
-async def harness(server: FakeOllama, tmp_path: Path) -> AsyncIterator[AgentHarness]:
-    made = AgentHarness(server, tmp_path)
-    yield made
-    await made.aclose()
 
 
 def append_script(tool: str = "files_append", arguments: dict[str, Any] | None = None) -> AgentScript:
