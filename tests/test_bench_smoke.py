@@ -86,6 +86,10 @@ def test_gui_bench_prints_its_figures() -> None:
     assert figures(lines, "event-loop stall during a tick over 100 tasks")
     assert figures(lines, "idle GUI")
     assert any("event-loop stall p99" in line for line in figures(lines, "BUDGET "))
+    [chats] = figures(lines, "chat runs with the real window open: ")
+    assert chats.startswith("chat runs with the real window open: 2/2 completed"), chats
+    assert figures(lines, "event-loop stall during chat runs, real window open: p50 ")
+    assert any("event-loop stall p99 during chat runs" in line for line in figures(lines, "BUDGET "))
 
 
 def test_agent_bench_prints_its_figures() -> None:
@@ -99,12 +103,6 @@ def test_agent_bench_prints_its_figures() -> None:
         assert len(figures(lines, "agent A LangGraph SqliteSaver (journal_mode=wal, synchronous=")) == 2
         assert len(figures(lines, "agent ratio A ")) == 2
     assert_budgets(lines, 7 if has_langgraph else 4)
-
-
-    [chats] = figures(lines, "chat runs with the real window open: ")
-    assert chats.startswith("chat runs with the real window open: 2/2 completed"), chats
-    assert figures(lines, "event-loop stall during chat runs, real window open: p50 ")
-    assert any("event-loop stall p99 during chat runs" in line for line in figures(lines, "BUDGET "))
 
 
 def test_agent_real_model_bench_explains_itself() -> None:

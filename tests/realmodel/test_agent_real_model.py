@@ -9,8 +9,6 @@ a journaled tool call) varies from run to run: ``bench/agent_real_model.py`` mea
 from __future__ import annotations
 
 import os
-import socket
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -26,26 +24,6 @@ from bench.real_model import App, config_for  # noqa: E402
 pytestmark = [pytest.mark.realmodel, pytest.mark.timeout(1500)]
 
 NODES = ["channel_ingestion", "frontend_agent", "agent_execution", "frontend_agent", "context_manager_hook"]
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
-
-
-@pytest.fixture(scope="module")
-def server_url() -> Iterator[str]:
-    given = os.environ.get("OPENHUMAN_REAL_MODEL_URL")
-    if given:
-        yield given.rstrip("/")
-        return
-    port = free_port()
-    started = real_model_server.start(port)
-    try:
-        yield started.url
-    finally:
-        real_model_server.stop(port)
 
 
 def test_a_chat_on_the_real_model_completes_with_a_streamed_answer(server_url: str, tmp_path: Path) -> None:

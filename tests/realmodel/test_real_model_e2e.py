@@ -13,7 +13,6 @@ name from the set once its fix is merged, or set ``OPENHUMAN_REAL_MODEL_STRICT=1
 from __future__ import annotations
 
 import os
-import socket
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -47,26 +46,6 @@ class Run:
     big_phase: str = ""
     leftover_rows: int = 0
     exit_code: int | None = None
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
-
-
-@pytest.fixture(scope="module")
-def server_url() -> Iterator[str]:
-    given = os.environ.get("OPENHUMAN_REAL_MODEL_URL")
-    if given:
-        yield given.rstrip("/")
-        return
-    port = free_port()
-    started = real_model_server.start(port)
-    try:
-        yield started.url
-    finally:
-        real_model_server.stop(port)
 
 
 @pytest.fixture(scope="module")
