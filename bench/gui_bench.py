@@ -158,8 +158,8 @@ class MinimalWindow(QMainWindow):
         pass
 
 
-async def stall_run(args: argparse.Namespace, paths: Paths) -> tuple[list[float], list[float]]:
-    """Serve the app with its window open; run ``args.ticks`` ticks; return lateness samples."""
+async def started_app(args: argparse.Namespace, paths: Paths) -> tuple[Any, asyncio.Future[Any]]:
+    """The app served on this loop with its window open (``args.window``), once its window has loaded."""
     factory = MinimalWindow if args.window == "minimal" else desktop_app.intelligence_window
     desktop = desktop_app.DesktopApp(paths, config.load(paths.config_file, environ={}), tray_available=False,
                                      window_factory=factory)
@@ -168,11 +168,18 @@ async def stall_run(args: argparse.Namespace, paths: Paths) -> tuple[list[float]
         if serving.done():
             serving.result()
         await asyncio.sleep(0.05)
-    services = desktop.services
-    assert services is not None and desktop.window is not None
+    assert desktop.services is not None and desktop.window is not None
     window: Any = desktop.window
     if hasattr(window, "jobs"):
         await window.jobs.wait_idle(raise_failures=False)
+    return desktop, serving
+
+
+async def stall_run(args: argparse.Namespace, paths: Paths) -> tuple[list[float], list[float]]:
+    """Serve the app with its window open; run ``args.ticks`` ticks; return lateness samples."""
+    desktop, serving = await started_app(args, paths)
+    services = desktop.services
+    assert services is not None
     await asyncio.sleep(1.0)  # let start-up work (model check, first loads) finish
     finished: asyncio.Queue[str] = asyncio.Queue()
     unsubscribe = services.bus.subscribe(events.TickFinished, lambda event: finished.put_nowait(event.outcome))
@@ -247,19 +254,9 @@ CHAT_QUESTION = "What do my notes and my to-do list say?"
 async def chat_stall_run(args: argparse.Namespace, paths: Paths) -> tuple[list[float], list[dict[str, Any]]]:
     """Serve the app with its window open; send ``args.chat_runs`` chats; return lateness samples and, per
     run, its status, streamed pieces, tools and milliseconds."""
-    factory = MinimalWindow if args.window == "minimal" else desktop_app.intelligence_window
-    desktop = desktop_app.DesktopApp(paths, config.load(paths.config_file, environ={}), tray_available=False,
-                                     window_factory=factory)
-    serving = asyncio.ensure_future(desktop_app.serve(desktop))
-    while not desktop.is_ready:
-        if serving.done():
-            serving.result()
-        await asyncio.sleep(0.05)
+    desktop, serving = await started_app(args, paths)
     services = desktop.services
-    assert services is not None and desktop.window is not None
-    window: Any = desktop.window
-    if hasattr(window, "jobs"):
-        await window.jobs.wait_idle(raise_failures=False)
+    assert services is not None
     await asyncio.sleep(1.0)
     pieces: dict[str, int] = {}
     done: dict[str, asyncio.Future[Any]] = {}
