@@ -39,7 +39,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from bench import common, real_model_server  # noqa: E402
 from bench.common import budget, figure, load_note, machine, note  # noqa: E402
 from bench.model_proxy import Exchange, ModelProxy  # noqa: E402
-from bench.real_model import App, config_for, free_port  # noqa: E402
+from bench.real_model import App, config_for, serve_model  # noqa: E402
 from openhuman_desktop.orchestration import prompts  # noqa: E402
 from openhuman_desktop.orchestration.text_calls import text_tool_calls  # noqa: E402
 from tests.fakes.agent_model import kind_of  # noqa: E402
@@ -302,17 +302,7 @@ def main(argv: list[str] | None = None) -> int:
         common.REPO = args.app_repo.resolve()
         note(f"app under test: {common.REPO}")
     chosen = [chat for chat in CHATS if chat.quick or not args.quick] * max(1, args.repeat)
-    server = None
-    url = args.url
-    if url is None:
-        port = args.port or free_port()
-        spent = real_model_server.install()
-        if spent:
-            note(f"llama-cpp-python[server] built and installed in {spent:.0f} s")
-        server = real_model_server.start(port, context=args.n_ctx, threads=args.threads)
-        url = server.url
-        note(f"llama.cpp server {url} (n_ctx {args.n_ctx}, {args.threads} threads), model load "
-             f"{server.load_seconds:.1f} s")
+    url, stop_server = serve_model(args)
     proxy = ModelProxy(url, safety_cap=args.safety_cap or None)
     outcomes: list[Outcome] = []
     try:
@@ -329,8 +319,7 @@ def main(argv: list[str] | None = None) -> int:
                 app.close()
     finally:
         proxy.close()
-        if server is not None:
-            real_model_server.stop(int(url.rsplit(":", 1)[1].split("/")[0]))
+        stop_server()
     return 0
 
 

@@ -25,7 +25,7 @@ import sys
 import tempfile
 import time
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -431,18 +431,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.app_repo is not None:
         common.REPO = args.app_repo.resolve()  # AppProcess starts ``python -m openhuman_desktop`` from there
         note(f"app under test: {common.REPO}")
-    server = None
-    url = args.url
-    if url is None:
-        port = args.port or free_port()
-        started = time.monotonic()
-        spent = real_model_server.install()
-        if spent:
-            note(f"llama-cpp-python[server] built and installed in {spent:.0f} s")
-        server = real_model_server.start(port, context=args.n_ctx, threads=args.threads)
-        url = server.url
-        note(f"llama.cpp server {url} (model {args.model}, n_ctx {args.n_ctx}, {args.threads} threads): ready in "
-             f"{time.monotonic() - started:.1f} s, model load {server.load_seconds:.1f} s")
+    url, stop_server = serve_model(args)
     proxy = ModelProxy(url, safety_cap=args.safety_cap or None)
     totals = Totals()
     try:
@@ -457,9 +446,24 @@ def main(argv: list[str] | None = None) -> int:
         summary(args, proxy, totals)
     finally:
         proxy.close()
-        if server is not None:
-            real_model_server.stop(int(url.rsplit(":", 1)[1].split("/")[0]))
+        stop_server()
     return 0
+
+
+def serve_model(args: argparse.Namespace) -> tuple[str, Callable[[], None]]:
+    """The model server's URL and how to stop it: ``args.url`` as given (nothing to stop), else our own
+    llama.cpp server (``real_model_server``, installed first when missing) on ``args.port`` or a free port."""
+    if args.url is not None:
+        return args.url, lambda: None
+    port = args.port or free_port()
+    started = time.monotonic()
+    spent = real_model_server.install()
+    if spent:
+        note(f"llama-cpp-python[server] built and installed in {spent:.0f} s")
+    server = real_model_server.start(port, context=args.n_ctx, threads=args.threads)
+    note(f"llama.cpp server {server.url} (model {args.model}, n_ctx {args.n_ctx}, {args.threads} threads): ready "
+         f"in {time.monotonic() - started:.1f} s, model load {server.load_seconds:.1f} s")
+    return server.url, lambda: real_model_server.stop(port)
 
 
 def free_port() -> int:

@@ -7,12 +7,11 @@ from __future__ import annotations
 import time
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 import pytest
 
 from tests.fakes.agent_model import SUBAGENT, AgentModel, AgentScript, call, say
-from tests.fakes.app_process import QUIET_CONFIG, AppProcess, run_cli
+from tests.fakes.app_process import QUIET_CONFIG, AppProcess, finished_run, run_cli
 from tests.fakes.engine_harness import WRITE_TOOLS
 from tests.fakes.model_servers import FakeOllama
 
@@ -28,16 +27,6 @@ def ollama() -> Iterator[FakeOllama]:
         server.add_model(LOCAL_MODEL, context_length=8192)
         server.add_model(REASONING_MODEL, context_length=32768)
         yield server
-
-
-def finished(app: AppProcess, run_id: str, timeout: float = 30.0) -> dict[str, Any]:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        run: dict[str, Any] = app.result("agent_run_get", {"run_id": run_id})
-        if run["status"] not in ("queued", "running"):
-            return run
-        time.sleep(0.05)
-    raise AssertionError(f"run {run_id} did not finish: {run}")
 
 
 def write_script() -> AgentScript:
@@ -56,7 +45,7 @@ def test_a_chat_the_user_asked_to_write_writes_once_and_shows_in_the_timeline(
     with AppProcess(tmp_path / "ws", ollama_url=ollama.url) as app:
         sent = app.result("agent_send", {"text": "Please write hello into notes.md"})
         assert sent["thread_id"] == "desktop"
-        run = finished(app, sent["run_id"])
+        run = finished_run(app, sent["run_id"])
         assert run["status"] == "completed", run
         assert run["response"] == "Answer: notes.md now says hello."
         assert (tmp_path / "ws" / "notes.md").read_text() == "hello\n"
@@ -89,7 +78,7 @@ def test_a_read_only_question_is_analysis_only_and_its_recommendation_is_a_card(
     workspace = tmp_path / "ws"
     with AppProcess(workspace, ollama_url=ollama.url) as app:
         sent = app.result("agent_send", {"text": "What is in notes.md?", "thread_id": "webapp:s1"})
-        run = finished(app, sent["run_id"])
+        run = finished_run(app, sent["run_id"])
         assert run["status"] == "completed" and run["permission"] == "read", run
         offered = model.every_offered_tool()
         assert offered and not offered & WRITE_TOOLS  # withheld, not merely forbidden

@@ -39,7 +39,7 @@ from tests.fakes.agent_model import (
     call,
     say,
 )
-from tests.fakes.app_process import AppProcess
+from tests.fakes.app_process import AppProcess, finished_run, wait_for
 from tests.fakes.model_servers import FakeOllama, Reply
 
 pytestmark = pytest.mark.e2e
@@ -166,24 +166,6 @@ def tasks_titled(app: AppProcess, title: str) -> int:
         return int(db.execute("SELECT count(*) FROM subconscious_tasks WHERE title = ?", (title,)).fetchone()[0])
 
 
-def wait_for(condition: Callable[[], Any], timeout: float = 20.0, what: str = "condition") -> Any:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        value = condition()
-        if value:
-            return value
-        time.sleep(0.01)
-    raise AssertionError(f"{what} not reached within {timeout} s")
-
-
-def finished(app: AppProcess, run_id: str, timeout: float = 30.0) -> dict[str, Any]:
-    def done() -> dict[str, Any] | None:
-        run: dict[str, Any] = app.result("agent_run_get", {"run_id": run_id})
-        return run if run["status"] not in ("queued", "running") else None
-    result: dict[str, Any] = wait_for(done, timeout, f"the end of run {run_id}")
-    return result
-
-
 def assert_once_per_step(app: AppProcess, run: Mapping[str, Any]) -> None:
     """The run's checkpoints: the node sequence, steps 1..5, none twice (a resumed node is not recorded
     twice, a committed one is not run again)."""
@@ -237,7 +219,7 @@ def test_kill_9_in_each_node_and_mid_tool_call_resumes_and_writes_once(ollama: F
             model.delays.clear()
             model.hold_after_tool = False
             app.start()
-            run = finished(app, sent["run_id"])
+            run = finished_run(app, sent["run_id"])
             assert run["status"] == "completed", (name, run)
             assert run["response"] == "Answer: The lines are appended.", (name, run)
             assert_once_per_step(app, run)
@@ -303,7 +285,7 @@ def test_kill_9_in_each_node_and_mid_tool_call_resumes_and_writes_once(ollama: F
         model.delays.clear()
         app.start()
         for each in (first, second):
-            assert finished(app, each["run_id"])["status"] == "completed"
+            assert finished_run(app, each["run_id"])["status"] == "completed"
             assert_once_per_step(app, app.result("agent_run_get", {"run_id": each["run_id"]}))
         history = app.result("agent_history", {"thread_id": "webapp:queue", "limit": 100})
         assert [c["run_id"] for c in reversed(history)] == [first["run_id"]] * 5 + [second["run_id"]] * 5
@@ -338,7 +320,7 @@ def test_kill_9_in_each_node_and_mid_tool_call_resumes_and_writes_once(ollama: F
                     assert tasks_titled(app, title) == 0
                 app.kill()
             app.start()
-            run = finished(app, run_id)
+            run = finished_run(app, run_id)
             assert run["status"] == "completed", run
             assert_once_per_step(app, run)
             assert tasks_titled(app, title) == 1, name
@@ -402,7 +384,7 @@ def test_kill_9_at_random_points_never_loses_or_repeats_a_write(ollama: FakeOlla
             if app.process is None:
                 app.start()
             for run_id in sent:
-                run = finished(app, run_id)
+                run = finished_run(app, run_id)
                 assert run["status"] == "completed", f"seed {seed}: {run}"
         counted = lines(workspace)
         assert {m: counted[m] for m in expected} == dict.fromkeys(expected, 1), f"seed {seed}: {counted}"
@@ -448,7 +430,7 @@ def test_kill_9_while_a_conversation_card_is_raised_raises_it_exactly_once(
                     wait_for(lambda run_id=run_id: cards_of(app, run_id), what="the card")
                 app.kill()
             app.start()
-            run = finished(app, run_id)
+            run = finished_run(app, run_id)
             assert run["status"] == "completed" and run["permission"] == "read", run
             assert_once_per_step(app, run)
             [card] = [c for c in app.result("subconscious_escalations_list", {"status": "pending"})
@@ -490,13 +472,13 @@ def test_kill_9_in_the_context_hook_resumes_its_eviction_and_the_run_completes(
             text = f"{ask(f'log-hook{turn}.md', [[f'm-hook{turn}']])}\n{padding}"
             runs.append(app.result("agent_send", {"text": text, "thread_id": "webapp:hook"})["run_id"])
             if turn < 2:
-                assert finished(app, runs[-1])["status"] == "completed"
+                assert finished_run(app, runs[-1])["status"] == "completed"
         wait_for(lambda: model.count(MAP) > before, what="the context hook's summary request")
         assert committed_nodes(workspace, runs[-1]) == NODE_SEQUENCE[:4]
         app.kill()
         model.delays.clear()
         app.start()
-        run = finished(app, runs[-1])
+        run = finished_run(app, runs[-1])
         assert run["status"] == "completed", run
         for run_id in runs:
             assert_once_per_step(app, app.result("agent_run_get", {"run_id": run_id}))

@@ -16,14 +16,14 @@ import threading
 import time
 import uuid
 from collections import Counter
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
 
-from tests.fakes.app_process import AppProcess
+from tests.fakes.app_process import AppProcess, wait_for
 from tests.fakes.engine_harness import (
     API_KEY,
     API_KEY_ENV,
@@ -116,16 +116,6 @@ def executions(workspace: Path) -> Counter[str]:
     """How often the tool really appended each escalation's line."""
     path = workspace / EFFECTS_FILE
     return Counter(path.read_text(encoding="utf-8").split()) if path.exists() else Counter()
-
-
-def wait_for(condition: Callable[[], Any], timeout: float = 20.0, what: str = "condition") -> Any:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        value = condition()
-        if value:
-            return value
-        time.sleep(0.01)
-    raise AssertionError(f"{what} not reached within {timeout} s")
 
 
 def approving_model() -> Brain:

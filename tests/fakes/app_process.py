@@ -9,7 +9,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from types import TracebackType
 from typing import IO, Any, Self
@@ -63,6 +63,26 @@ def run_cli(
         cwd=REPO_ROOT, env=app_env(ollama_url, env), capture_output=True, text=True, timeout=timeout,
         stdin=subprocess.DEVNULL, check=False,
     )
+
+
+def wait_for(condition: Callable[[], Any], timeout: float = 20.0, what: str = "condition") -> Any:
+    """Poll ``condition`` until it returns something truthy (returned), or fail after ``timeout`` seconds."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        value = condition()
+        if value:
+            return value
+        time.sleep(0.01)
+    raise AssertionError(f"{what} not reached within {timeout} s")
+
+
+def finished_run(app: AppProcess, run_id: str, timeout: float = 30.0) -> dict[str, Any]:
+    """The agent run ``run_id`` of ``app`` once it is no longer queued or running (``agent_run_get``)."""
+    def done() -> dict[str, Any] | None:
+        run: dict[str, Any] = app.result("agent_run_get", {"run_id": run_id})
+        return run if run["status"] not in ("queued", "running") else None
+    result: dict[str, Any] = wait_for(done, timeout, f"the end of run {run_id}")
+    return result
 
 
 def write_config(workspace: Path, text: str) -> None:

@@ -11,6 +11,7 @@ import pytest
 from openhuman_desktop.store import SubconsciousStore, open_subconscious_store
 from openhuman_desktop.store.database import Database
 from openhuman_desktop.store.schema import MIGRATIONS
+from tests.fakes.sqlite_files import columns_of, dump_columns, schema_objects, user_version
 
 NOW = 1_790_000_000.0
 V5 = 5
@@ -18,42 +19,8 @@ V5_TABLES = ("subconscious_tasks", "subconscious_log", "subconscious_escalations
              "approval_effects", "declined_recommendations")
 
 
-def schema_objects(path: Path) -> dict[tuple[str, str], str]:
-    """(type, name) → table of every table and index, SQLite's own autoindexes included."""
-    conn = sqlite3.connect(path)
-    try:
-        rows = conn.execute("SELECT type, name, tbl_name FROM sqlite_master WHERE type IN ('table', 'index')")
-        return {(kind, name): table for kind, name, table in rows}
-    finally:
-        conn.close()
-
-
-def columns_of(path: Path, table: str) -> str:
-    conn = sqlite3.connect(path)
-    try:
-        return ", ".join(row[1] for row in conn.execute(f"PRAGMA table_info({table})"))
-    finally:
-        conn.close()
-
-
-def dump_columns(path: Path, table: str, columns: str) -> list[tuple[object, ...]]:
-    conn = sqlite3.connect(path)
-    try:
-        return conn.execute(f"SELECT rowid, {columns} FROM {table} ORDER BY rowid").fetchall()
-    finally:
-        conn.close()
-
-
 def dump(path: Path, columns: dict[str, str]) -> dict[str, list[tuple[object, ...]]]:
     return {table: dump_columns(path, table, columns[table]) for table in V5_TABLES}
-
-
-def user_version(path: Path) -> int:
-    conn = sqlite3.connect(path)
-    try:
-        return int(conn.execute("PRAGMA user_version").fetchone()[0])
-    finally:
-        conn.close()
 
 
 async def make_v5_database(path: Path) -> None:

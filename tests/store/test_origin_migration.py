@@ -10,20 +10,11 @@ import pytest
 from openhuman_desktop.store import open_subconscious_store
 from openhuman_desktop.store.database import Database
 from openhuman_desktop.store.schema import MIGRATIONS
+from tests.fakes.sqlite_files import columns_of, dump_columns, schema_objects
 
 NOW = 1_790_000_000.0
 V3 = 3
 V3_TABLES = ("subconscious_tasks", "subconscious_log", "subconscious_escalations", "engine_state")
-
-
-def schema_objects(path: Path) -> dict[tuple[str, str], str]:
-    """(type, name) → table of every table and index, SQLite's own autoindexes included."""
-    conn = sqlite3.connect(path)
-    try:
-        rows = conn.execute("SELECT type, name, tbl_name FROM sqlite_master WHERE type IN ('table', 'index')")
-        return {(kind, name): table for kind, name, table in rows}
-    finally:
-        conn.close()
 
 
 async def make_v3_database(path: Path) -> None:
@@ -57,23 +48,6 @@ async def make_v3_database(path: Path) -> None:
             await tx.execute("INSERT INTO engine_state (key, value) VALUES ('seeded:seed-a', '1')")
     finally:
         await db.aclose()
-
-
-def columns_of(path: Path, table: str) -> str:
-    conn = sqlite3.connect(path)
-    try:
-        return ", ".join(row[1] for row in conn.execute(f"PRAGMA table_info({table})"))
-    finally:
-        conn.close()
-
-
-def dump_columns(path: Path, table: str, columns: str) -> list[tuple[object, ...]]:
-    """The rows of ``table`` with only ``columns`` (later migrations add columns of their own)."""
-    conn = sqlite3.connect(path)
-    try:
-        return conn.execute(f"SELECT rowid, {columns} FROM {table} ORDER BY rowid").fetchall()
-    finally:
-        conn.close()
 
 
 def dump(path: Path) -> dict[str, list[tuple[object, ...]]]:

@@ -11,6 +11,7 @@ from openhuman_desktop.errors import StoreUnavailable
 from openhuman_desktop.store import SubconsciousStore, Task, open_subconscious_store
 from openhuman_desktop.store.engine_state import EngineState
 from openhuman_desktop.store.schema import MIGRATIONS
+from tests.fakes.sqlite_files import user_version
 
 NOW = 1_790_000_000.0
 DAY = 86_400.0
@@ -287,14 +288,6 @@ async def test_engine_state_round_trip(store: SubconsciousStore) -> None:
 
 
 # --- migrations ------------------------------------------------------------------------------------------
-
-
-def user_version(path: Path) -> int:
-    conn = sqlite3.connect(path)
-    try:
-        return int(conn.execute("PRAGMA user_version").fetchone()[0])
-    finally:
-        conn.close()
 
 
 async def test_migrations_set_user_version_and_reopening_is_a_no_op(tmp_path: Path) -> None:
