@@ -9,6 +9,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 
 from openhuman_desktop import config, events, workspace
+from openhuman_desktop.channels import ChannelHub
 from openhuman_desktop.clock import Clock, SystemClock
 from openhuman_desktop.live_config import LiveSettings
 from openhuman_desktop.llm import make_client
@@ -21,6 +22,7 @@ from openhuman_desktop.orchestration.ports import NoSteering, Run
 from openhuman_desktop.orchestration.service import AgentService
 from openhuman_desktop.paths import Paths
 from openhuman_desktop.rpc.agent_methods import agent_methods
+from openhuman_desktop.rpc.channel_methods import channel_methods
 from openhuman_desktop.rpc.memory_methods import memory_methods
 from openhuman_desktop.rpc.methods import MethodTable, subconscious_methods
 from openhuman_desktop.rpc.protocol import Dispatcher
@@ -33,6 +35,7 @@ from openhuman_desktop.skills import (
 )
 from openhuman_desktop.skills.base import SkillRegistry
 from openhuman_desktop.store import SubconsciousStore, open_subconscious_store
+from openhuman_desktop.store.records import Escalation
 from openhuman_desktop.subconscious import report
 from openhuman_desktop.subconscious.engine import SubconsciousEngine
 from openhuman_desktop.subconscious.evaluator import ModelEvaluator
@@ -64,6 +67,7 @@ class Services:
     rpc: RpcServer
     ledger: RunLedger
     agent: AgentService
+    channels: ChannelHub
     workspace_index: WorkspaceIndex | None = None
     _closers: list[Callable[[], Awaitable[None]]] = field(default_factory=list)
     _closed: bool = False
@@ -91,6 +95,7 @@ class Services:
         self.tasks.spawn(self._watch_models(), name="model-health")
         self.bus.subscribe(events.TickFinished, self._on_tick_finished)
         await self.rpc.start()
+        await self.channels.start()
         problem = self.subconscious.heartbeat_problem
         if problem is not None:  # after start() returns, when the window's bridge has subscribed
             asyncio.get_running_loop().call_soon(
@@ -102,6 +107,7 @@ class Services:
         if await self.settings.reload():
             self.engine.heartbeat.poke()
             self.tasks.spawn(self._check_models(), name="model-check")
+            self.tasks.spawn(self.channels.reconfigure(), name="channels-reconfigure")
         elif was_rejected and self.settings.problem is None:
             # A rejected edit fixed back to the settings in force: what the models said may be old news too.
             self.tasks.spawn(self._check_models(), name="model-check")
@@ -146,6 +152,7 @@ class Services:
         if self._closed:
             return
         self._closed = True
+        await self.channels.aclose()
         await self.rpc.aclose()
         await self.engine.aclose()
         await self.agent.aclose()  # unfinished runs stay so in the ledger and resume at the next start
@@ -270,11 +277,13 @@ def _wire(
     table.add(subconscious_methods(service))
     table.add(memory_methods(memory, bus))
     table.add(agent_methods(agent))
+    hub = ChannelHub(agent, _Approvals(service), bus, clock, supervisor)
+    table.add(channel_methods(hub))
     rpc = RpcServer(Dispatcher(table), paths.rpc_file, live().rpc_port)
     return Services(
         paths=paths, settings=live, bus=bus, clock=clock, tasks=supervisor, store=store, memory=memory,
         models=models, skills=skills, subconscious=service, engine=engine, rpc=rpc, ledger=ledger, agent=agent,
-        workspace_index=files,
+        channels=hub, workspace_index=files,
     )
 
 
@@ -298,6 +307,22 @@ class _CardRaiser:
     async def raise_card(self, run: Run, action: str) -> None:
         await self._service.raise_conversation_card(run_id=run.id, thread_id=run.thread_id, request=run.input,
                                                     action=action)
+
+
+class _Approvals:
+    """The approval gate for channels: the same Go ahead / Skip as the window and RPC (each at most once)."""
+
+    def __init__(self, service: SubconsciousService) -> None:
+        self._service = service
+
+    async def pending(self) -> list[Escalation]:
+        return await self._service.escalations_list("pending")
+
+    async def approve(self, escalation_id: str) -> None:
+        await self._service.escalations_approve(escalation_id)
+
+    async def dismiss(self, escalation_id: str) -> None:
+        await self._service.escalations_dismiss(escalation_id)
 
 
 class _Evictions:

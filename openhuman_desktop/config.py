@@ -28,6 +28,7 @@ OLLAMA_DEFAULT_PORT = 11434
 # Listen-on-every-interface addresses people put in OLLAMA_HOST for the server; a client connects locally.
 _WILDCARD_HOSTS = ("0.0.0.0", "::")
 _ENV_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+_TELEGRAM_TOKEN = re.compile(r"\d{3,}:[A-Za-z0-9_-]{20,}")  # what @BotFather hands out
 # How API keys of common providers begin (OpenAI, Stripe-style, GitHub, Slack, Google, Groq, Hugging Face, ...).
 _KEY_PREFIXES = ("sk-", "sk_", "pk-", "pk_", "rk_", "ghp_", "gho_", "ghs_", "ghu_", "github_pat_", "xox",
                  "AIza", "gsk_", "hf_", "glpat-", "r8_", "pplx-", "nvapi-", "key-")
@@ -79,6 +80,32 @@ class AgentSettings:
 
 
 @dataclass(frozen=True)
+class TelegramSettings:
+    """``[channels.telegram]`` (CONTRACT §9): the bot's token comes from the environment variable ``token_env``."""
+
+    enabled: bool = False
+    token_env: str = "TELEGRAM_BOT_TOKEN"
+    allowed_chat_ids: tuple[int, ...] = ()
+    api_url: str = "https://api.telegram.org"
+
+
+@dataclass(frozen=True)
+class WebappSettings:
+    """``[channels.webapp]`` (CONTRACT §9): the local chat page on 127.0.0.1."""
+
+    enabled: bool = True
+    port: int = 0
+
+
+@dataclass(frozen=True)
+class ChannelsSettings:
+    """``[channels.*]``: where messages for the agent come from besides the desktop."""
+
+    telegram: TelegramSettings = field(default_factory=TelegramSettings)
+    webapp: WebappSettings = field(default_factory=WebappSettings)
+
+
+@dataclass(frozen=True)
 class Settings:
     """The whole configuration, after defaults and validation."""
 
@@ -93,6 +120,7 @@ class Settings:
     rpc_port: int = 0
     activity_log: ActivityLogSettings = field(default_factory=ActivityLogSettings)
     agent: AgentSettings = field(default_factory=AgentSettings)
+    channels: ChannelsSettings = field(default_factory=ChannelsSettings)
 
     def model(self, tier: str) -> ModelSettings | None:
         """The settings of a model tier, or None when the tier is not configured."""
@@ -165,6 +193,16 @@ concurrent_subagents = 2       # of those, how many run at once
 subagent_steps = 6             # tool-using rounds per sub-agent
 run_deadline_seconds = 900     # a run that takes longer ends failed
 model_timeout_seconds = 180    # one model call
+
+[channels.telegram]            # talk to the assistant from Telegram (a bot made with @BotFather)
+enabled = false
+token_env = "TELEGRAM_BOT_TOKEN"      # the NAME of the environment variable that holds the bot token
+allowed_chat_ids = []                 # only these chats reach the assistant, e.g. [123456789]
+api_url = "https://api.telegram.org"  # a self-hosted Bot API server works too
+
+[channels.webapp]              # a chat page in your browser, on this computer only (tray menu: Open web app)
+enabled = true
+port = 0                       # 0 = any free port on 127.0.0.1
 """
 
 
@@ -277,7 +315,7 @@ def _normalize_ollama_host(value: str) -> str:
 
 def looks_like_secret(value: str) -> bool:
     """Whether ``value`` looks like an API key rather than the name of a variable that holds one."""
-    if len(value) >= 20 and value.startswith(_KEY_PREFIXES):
+    if len(value) >= 20 and value.startswith(_KEY_PREFIXES) or _TELEGRAM_TOKEN.fullmatch(value):
         return True
     if len(value) < 24:
         return False
@@ -299,7 +337,7 @@ def parse(doc: Mapping[str, Any], path: Path, environ: Mapping[str, str] | None 
     """
     environ = os.environ if environ is None else environ
     reader = _Reader(path)
-    reader.unknown(doc, ("heartbeat", "ollama", "models", "rpc", "activity_log", "agent"), "")
+    reader.unknown(doc, ("heartbeat", "ollama", "models", "rpc", "activity_log", "agent", "channels"), "")
 
     hb = reader.table(doc, "heartbeat", "heartbeat")
     reader.unknown(hb, ("enabled", "interval_minutes", "inference_enabled", "context_budget_tokens"), "heartbeat.")
@@ -354,6 +392,7 @@ def parse(doc: Mapping[str, Any], path: Path, environ: Mapping[str, str] | None 
     settings = Settings(
         heartbeat=heartbeat, ollama_host=ollama_host, models=models, rpc_port=port, activity_log=activity_log,
         agent=_agent(reader, reader.table(doc, "agent", "agent")),
+        channels=_channels(reader, reader.table(doc, "channels", "channels")),
     )
     return LoadedConfig(settings, tuple(reader.warnings))
 
@@ -376,6 +415,34 @@ def _agent(reader: _Reader, table: Mapping[str, Any]) -> AgentSettings:
         model_timeout_seconds=reader.integer(table, "model_timeout_seconds", "agent.model_timeout_seconds",
                                              default.model_timeout_seconds, 5, 3_600),
     )
+
+
+def _channels(reader: _Reader, table: Mapping[str, Any]) -> ChannelsSettings:
+    reader.unknown(table, ("telegram", "webapp"), "channels.")
+    tg = reader.table(table, "telegram", "channels.telegram")
+    reader.unknown(tg, tuple(TelegramSettings.__dataclass_fields__), "channels.telegram.")
+    default = TelegramSettings()
+    token_env = reader.text(tg, "token_env", "channels.telegram.token_env", default.token_env) or ""
+    _check_env_name(reader, "channels.telegram.token_env", token_env)
+    chats = tg.get("allowed_chat_ids", [])
+    expected = "a list of chat ids (whole numbers), e.g. [123456789]"
+    if not isinstance(chats, list) or any(isinstance(chat, bool) or not isinstance(chat, int) for chat in chats):
+        raise ConfigError(reader.path, "channels.telegram.allowed_chat_ids", chats, expected)
+    if any(not -(2**52) < chat < 2**52 for chat in chats):  # Telegram's ids fit in 52 bits
+        raise ConfigError(reader.path, "channels.telegram.allowed_chat_ids", chats, expected)
+    telegram = TelegramSettings(
+        enabled=reader.boolean(tg, "enabled", "channels.telegram.enabled", default.enabled),
+        token_env=token_env,
+        allowed_chat_ids=tuple(dict.fromkeys(chats)),
+        api_url=reader.url(tg, "api_url", "channels.telegram.api_url", default.api_url) or default.api_url,
+    )
+    web = reader.table(table, "webapp", "channels.webapp")
+    reader.unknown(web, tuple(WebappSettings.__dataclass_fields__), "channels.webapp.")
+    webapp = WebappSettings(
+        enabled=reader.boolean(web, "enabled", "channels.webapp.enabled", True),
+        port=reader.integer(web, "port", "channels.webapp.port", 0, 0, 65535),
+    )
+    return ChannelsSettings(telegram=telegram, webapp=webapp)
 
 
 def _model(

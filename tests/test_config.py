@@ -157,7 +157,10 @@ temperature = 0.2
 model = "x"
 
 [channels]
-telegram = true
+slack = true
+
+[channels.webapp]
+theme = "dark"
 
 [rpc]
 bind = "0.0.0.0"
@@ -167,11 +170,56 @@ keep = 1
 """)
     assert loaded.settings.heartbeat.interval_minutes == 10
     text = "\n".join(loaded.warnings)
-    for name in ("colour", "channels", "heartbeat.speed", "ollama.timeout", "models.local.temperature",
-                 "models.mystery", "rpc.bind", "activity_log.keep"):
+    for name in ("colour", "channels.slack", "channels.webapp.theme", "heartbeat.speed", "ollama.timeout",
+                 "models.local.temperature", "models.mystery", "rpc.bind", "activity_log.keep"):
         assert name in text, name
     assert all(str(tmp_path / "config.toml") in warning for warning in loaded.warnings)
-    assert len(loaded.warnings) == 8
+    assert len(loaded.warnings) == 9
+
+
+def test_channels_take_their_defaults_and_read_the_allowed_chats(tmp_path: Path) -> None:
+    assert load_text(tmp_path, "").settings.channels == config.ChannelsSettings()
+    loaded = load_text(tmp_path, """
+[channels.telegram]
+enabled = true
+token_env = "MY_BOT"
+allowed_chat_ids = [42, -1001234567890, 42]
+api_url = "http://127.0.0.1:8081/"
+
+[channels.webapp]
+enabled = false
+port = 8765
+""")
+    telegram, webapp = loaded.settings.channels.telegram, loaded.settings.channels.webapp
+    assert (telegram.enabled, telegram.token_env, telegram.api_url) == (True, "MY_BOT", "http://127.0.0.1:8081")
+    assert telegram.allowed_chat_ids == (42, -1001234567890)
+    assert (webapp.enabled, webapp.port) == (False, 8765)
+
+
+@pytest.mark.parametrize(
+    ("text", "key"),
+    [
+        ("[channels.telegram]\nallowed_chat_ids = [\"me\"]\n", "channels.telegram.allowed_chat_ids"),
+        ("[channels.telegram]\nallowed_chat_ids = 42\n", "channels.telegram.allowed_chat_ids"),
+        ("[channels.telegram]\nallowed_chat_ids = [true]\n", "channels.telegram.allowed_chat_ids"),
+        ("[channels.telegram]\ntoken_env = \"my bot\"\n", "channels.telegram.token_env"),
+        ("[channels.telegram]\napi_url = \"ftp://x\"\n", "channels.telegram.api_url"),
+        ("[channels.webapp]\nport = 70000\n", "channels.webapp.port"),
+        ("[channels.webapp]\nenabled = \"yes\"\n", "channels.webapp.enabled"),
+        ("[channels]\nwebapp = 1\n", "channels.webapp"),
+    ],
+)
+def test_bad_channel_settings_name_their_key(tmp_path: Path, text: str, key: str) -> None:
+    with pytest.raises(ConfigError) as caught:
+        load_text(tmp_path, text)
+    assert key in str(caught.value)
+
+
+def test_a_bot_token_pasted_as_token_env_is_never_repeated(tmp_path: Path) -> None:
+    token = "123456789:AAHdqTcvCH1vGWJxfSeofSAs0K5PALDsaw"
+    with pytest.raises(ConfigError) as caught:
+        load_text(tmp_path, f'[channels.telegram]\ntoken_env = "{token}"\n')
+    assert token not in str(caught.value) and "looks like an API key" in str(caught.value)
 
 
 # --- errors: file, key, value, expectation ---------------------------------------------------------

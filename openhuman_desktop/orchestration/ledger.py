@@ -108,7 +108,18 @@ _V1: Migration = (
     *world.TIMELINE_SCHEMA,
 )
 
-LEDGER_MIGRATIONS: tuple[Migration, ...] = (_V1,)
+# v2 (channels): a run's ``source_key`` is the channel's own id of the message (a Telegram update), so a
+# message handed in twice makes one run; ``delivered_at`` is when its answer reached the channel (runs that
+# had finished before v2 count as delivered, so an upgrade sends nothing again).
+_V2: Migration = (
+    "ALTER TABLE runs ADD COLUMN source_key TEXT",
+    "ALTER TABLE runs ADD COLUMN delivered_at REAL",
+    "CREATE UNIQUE INDEX runs_by_source_key ON runs(source_key) WHERE source_key IS NOT NULL",
+    "UPDATE runs SET delivered_at = finished_at WHERE finished_at IS NOT NULL",
+    "CREATE INDEX runs_undelivered ON runs(channel_source, seq) WHERE delivered_at IS NULL",
+)
+
+LEDGER_MIGRATIONS: tuple[Migration, ...] = (_V1, _V2)
 
 _RUN_COLUMNS = ("id, thread_id, channel_source, status, input, response, error, steps, steering_version, "
                 "created_at, finished_at, permission, purpose, task_id, escalation_id, tools_used, "
@@ -246,19 +257,25 @@ class RunLedger:
     # --- runs -----------------------------------------------------------------------------------------
 
     async def create_run(self, request: RunRequest) -> Run:
-        """Record a new run (``queued``, committed) and return it."""
+        """Record a new run (``queued``, committed) and return it; a request whose ``source_key`` a run
+        already has returns that run instead (nothing is written)."""
         run = Run(id=uuid.uuid4().hex, thread_id=request.thread_id, channel_source=request.channel_source,
                   status=QUEUED, input=request.text, created_at=self._clock.now(), permission=request.permission,
                   purpose=request.purpose, task_id=request.task_id, escalation_id=request.escalation_id)
 
-        def work(conn: sqlite3.Connection) -> None:
+        def work(conn: sqlite3.Connection) -> Run:
+            if request.source_key is not None:
+                row = conn.execute(f"SELECT {_RUN_COLUMNS} FROM runs WHERE source_key = ?",
+                                   (request.source_key,)).fetchone()
+                if row is not None:
+                    return _run(row)
             conn.execute(
                 "INSERT INTO runs (id, thread_id, channel_source, status, input, created_at, permission, purpose, "
-                "task_id, escalation_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                "task_id, escalation_id, source_key) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (run.id, run.thread_id, run.channel_source, run.status, run.input, run.created_at,
-                 run.permission, run.purpose, run.task_id, run.escalation_id))
-        await self._write(work)
-        return run
+                 run.permission, run.purpose, run.task_id, run.escalation_id, request.source_key))
+            return run
+        return await self._write(work)
 
     async def get_run(self, run_id: str) -> Run | None:
         """The run, or None."""
@@ -352,7 +369,23 @@ class RunLedger:
             NotFound: no such run.
         """
         return await self._update_run(
-            run_id, "status = ?, error = NULL, failure = NULL, finished_at = NULL", (QUEUED,))
+            run_id, "status = ?, error = NULL, failure = NULL, finished_at = NULL, delivered_at = NULL", (QUEUED,))
+
+    async def undelivered_runs(self, channel_source: str, limit: int = 100) -> list[Run]:
+        """Finished runs of a channel whose answer has not reached it yet, oldest first."""
+        def work(conn: sqlite3.Connection) -> list[Run]:
+            rows = conn.execute(f"SELECT {_RUN_COLUMNS} FROM runs WHERE channel_source = ? AND delivered_at IS NULL "
+                                "AND finished_at IS NOT NULL ORDER BY seq LIMIT ?",
+                                (channel_source, max(0, limit))).fetchall()
+            return [_run(row) for row in rows]
+        return await self._read(work)
+
+    async def mark_delivered(self, run_id: str) -> None:
+        """The run's answer has reached its channel (it is not sent again after a restart)."""
+        def work(conn: sqlite3.Connection) -> None:
+            conn.execute("UPDATE runs SET delivered_at = ? WHERE id = ? AND delivered_at IS NULL",
+                         (self._clock.now(), run_id))
+        await self._write(work)
 
     async def runs_for_escalation(self, escalation_id: str) -> list[Run]:
         """The runs that carry out an approved card, newest first."""

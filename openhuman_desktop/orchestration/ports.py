@@ -47,6 +47,8 @@ class RunRequest:
         purpose: :data:`PURPOSES`.
         task_id: the heartbeat task of an ``escalation`` / ``approved`` run.
         escalation_id: the card an ``approved`` run carries out.
+        source_key: the channel's own id of the message (e.g. ``telegram:<bot>:<update_id>``): a second
+            request with the same key starts no second run (a channel re-reading a message after a crash).
     """
 
     thread_id: str
@@ -56,6 +58,7 @@ class RunRequest:
     purpose: str = CHAT
     task_id: str | None = None
     escalation_id: str | None = None
+    source_key: str | None = None
 
 
 @dataclass(frozen=True)

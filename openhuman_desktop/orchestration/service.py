@@ -135,8 +135,9 @@ class AgentService:
 
     # --- starting and waiting --------------------------------------------------------------------
 
-    async def send(self, text: object, thread_id: object = "desktop") -> Run:
+    async def send(self, text: object, thread_id: object = "desktop", source_key: str | None = None) -> Run:
         """A message from a channel: a run on ``thread_id``, whose permission the front-end agent decides.
+        With ``source_key`` (the channel's id of the message), the same message sent twice is one run.
 
         Raises:
             InvalidInput: empty or over-long text, or not a thread id.
@@ -147,7 +148,8 @@ class AgentService:
         if len(text) > MAX_TEXT:
             raise InvalidInput("text", f"is too long ({len(text)} characters; at most {MAX_TEXT})")
         assert isinstance(thread_id, str)
-        return await self.start(RunRequest(thread_id=thread_id, channel_source=source, text=text))
+        return await self.start(RunRequest(thread_id=thread_id, channel_source=source, text=text,
+                                           source_key=source_key))
 
     async def start(self, request: RunRequest) -> Run:
         """Record the run (committed, ``queued``) and drive it in the background."""
@@ -157,9 +159,19 @@ class AgentService:
         if self._closed:
             raise Conflict("The agent is shutting down; try again once the app has started.")
         run = await self._ledger.create_run(request)
+        if run.is_finished:  # a message handed in again (same source_key) whose run is done
+            return run
         log.info("run %s queued on thread %s (%s)", run.id, run.thread_id, run.purpose)
-        self._drive_in_background(run)
+        self._drive_in_background(run)  # (a no-op for its run from before that is already going)
         return run
+
+    async def undelivered(self, channel_source: str) -> list[Run]:
+        """Finished runs of a channel whose answer it has not taken yet (a crash came between), oldest first."""
+        return await self._ledger.undelivered_runs(channel_source)
+
+    async def mark_delivered(self, run_id: str) -> None:
+        """The channel has the run's answer: it is not handed over again after a restart."""
+        await self._ledger.mark_delivered(run_id)
 
     async def wait(self, run_id: str) -> Run:
         """The run once it has finished (also one resumed after a restart)."""
