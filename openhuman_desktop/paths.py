@@ -66,6 +66,11 @@ class Paths:
         return self.run_dir / "rpc.json"
 
     @property
+    def webapp_file(self) -> Path:
+        """Where the web app's address and token are, while it listens (CONTRACT §9)."""
+        return self.run_dir / "webapp.json"
+
+    @property
     def instance_lock(self) -> Path:
         return self.run_dir / "instance.lock"
 

@@ -63,6 +63,10 @@ class ChannelHub:
         if self._started:
             self._supervisor.spawn(self._start_channel(channel), name=f"channel-{channel.name}-start")
 
+    def channel(self, name: str) -> Channel | None:
+        """The registered channel called ``name`` (the tray asks the web app for its address)."""
+        return self._channels.get(name)
+
     async def remove(self, name: str) -> None:
         """Stop and forget a channel (the desktop's, when the window goes)."""
         channel = self._channels.pop(name, None)
