@@ -11,7 +11,7 @@ import pytest
 
 from openhuman_desktop.errors import NotFound
 from openhuman_desktop.orchestration import graph
-from openhuman_desktop.orchestration.ledger import Checkpoint, RunLedger
+from openhuman_desktop.orchestration.ledger import LEDGER_MIGRATIONS, Checkpoint, RunLedger
 from openhuman_desktop.orchestration.ports import (
     COMPLETED,
     FAILED,
@@ -34,6 +34,7 @@ from openhuman_desktop.orchestration.state import (
     initial_values,
 )
 from openhuman_desktop.skills.base import Mutation
+from openhuman_desktop.store.database import Database
 from tests.fakes.clock import FakeClock
 
 
@@ -397,3 +398,37 @@ async def test_unsynced_run_updates_are_committed_and_full_is_restored(ledger: R
     with sqlite3.connect(ledger.path) as conn:  # another connection sees them: committed
         assert conn.execute("SELECT status, permission FROM runs").fetchone() == (RUNNING, WRITE)
     assert (await ledger._db.fetchone("PRAGMA synchronous"))[0] == 2  # type: ignore[index]
+
+
+async def test_a_source_key_makes_one_run_and_delivery_is_recorded(ledger: RunLedger) -> None:
+    request = RunRequest(thread_id="telegram:42", channel_source="telegram", text="hi", source_key="telegram:1:9")
+    first = await ledger.create_run(request)
+    assert (await ledger.create_run(request)).id == first.id
+    other = await ledger.create_run(RunRequest(thread_id="telegram:42", channel_source="telegram", text="hi"))
+    assert other.id != first.id
+    assert not await ledger.undelivered_runs("telegram")  # unfinished runs are not waiting for delivery
+    await ledger.finish_run(first.id, COMPLETED, response="Hello")
+    assert [run.id for run in await ledger.undelivered_runs("telegram")] == [first.id]
+    await ledger.mark_delivered(first.id)
+    assert not await ledger.undelivered_runs("telegram")
+    await ledger.requeue(first.id)  # a retried run's new answer is delivered again
+    await ledger.finish_run(first.id, COMPLETED, response="Hello again")
+    assert [run.id for run in await ledger.undelivered_runs("telegram")] == [first.id]
+
+
+async def test_runs_finished_before_the_upgrade_count_as_delivered(tmp_path: Path, clock: FakeClock) -> None:
+    path = tmp_path / "ledger.db"
+    old = await Database.open(path, LEDGER_MIGRATIONS[:1])
+    for run_id, finished in (("done", 5.0), ("going", None)):
+        await old.execute(
+            "INSERT INTO runs (id, thread_id, channel_source, status, input, created_at, purpose, finished_at) "
+            "VALUES (?, 'webapp:s', 'webapp', ?, 'hi', 1.0, 'chat', ?)",
+            (run_id, "completed" if finished else "running", finished))
+    await old.aclose()
+    ledger = await RunLedger.open(path, clock)
+    try:
+        assert not await ledger.undelivered_runs("webapp")
+        await ledger.finish_run("going", COMPLETED, response="ok")
+        assert [run.id for run in await ledger.undelivered_runs("webapp")] == ["going"]
+    finally:
+        await ledger.aclose()
