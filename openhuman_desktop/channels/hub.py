@@ -81,7 +81,8 @@ class ChannelHub:
             await self._stop_channel(channel)
 
     async def start(self) -> None:
-        """Listen to run events and start every channel (after the unfinished runs have resumed)."""
+        """Listen to run events and start every channel (after the unfinished runs have resumed), each in the
+        background: the app never waits for a network to come up (a channel's status says ``starting``)."""
         self._started = True
         self._unsubscribe = [
             self._bus.subscribe(events.RunStarted, self._on_run_started),
@@ -90,7 +91,8 @@ class ChannelHub:
             self._bus.subscribe(events.RunFinished, self._on_run_finished),
             self._bus.subscribe(events.EscalationChanged, self._on_escalation_changed),
         ]
-        await asyncio.gather(*(self._start_channel(channel) for channel in list(self._channels.values())))
+        for channel in list(self._channels.values()):
+            self._supervisor.spawn(self._start_channel(channel), name=f"channel-{channel.name}-start")
 
     async def reconfigure(self) -> None:
         """config.toml changed: each channel restarts if its own settings did."""
