@@ -48,6 +48,7 @@ class ChannelHub:
         self._outboxes: dict[str, asyncio.Queue[Run]] = {}
         self._queued: dict[str, set[str]] = {}
         self._workers: dict[str, asyncio.Task[None]] = {}
+        self._starting: dict[str, asyncio.Task[None]] = {}
         self._unsubscribe: list[Callable[[], None]] = []
         self._started = False
 
@@ -61,7 +62,7 @@ class ChannelHub:
             raise ValueError(f"channel {channel.name!r} is registered already")
         self._channels[channel.name] = channel
         if self._started:
-            self._supervisor.spawn(self._start_channel(channel), name=f"channel-{channel.name}-start")
+            self._spawn_start(channel)
 
     def channel(self, name: str) -> Channel | None:
         """The registered channel called ``name`` (the tray asks the web app for its address)."""
@@ -70,11 +71,11 @@ class ChannelHub:
     async def remove(self, name: str) -> None:
         """Stop and forget a channel (the desktop's, when the window goes)."""
         channel = self._channels.pop(name, None)
-        worker = self._workers.pop(name, None)
-        if worker is not None:
-            worker.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await worker
+        for task in (self._starting.pop(name, None), self._workers.pop(name, None)):
+            if task is not None and not task.done():
+                task.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await task
         self._outboxes.pop(name, None)
         self._queued.pop(name, None)
         if channel is not None:
@@ -92,7 +93,7 @@ class ChannelHub:
             self._bus.subscribe(events.EscalationChanged, self._on_escalation_changed),
         ]
         for channel in list(self._channels.values()):
-            self._supervisor.spawn(self._start_channel(channel), name=f"channel-{channel.name}-start")
+            self._spawn_start(channel)
 
     async def reconfigure(self) -> None:
         """config.toml changed: each channel restarts if its own settings did."""
@@ -111,6 +112,10 @@ class ChannelHub:
         self._unsubscribe.clear()
         for name in list(self._channels):
             await self.remove(name)
+
+    def _spawn_start(self, channel: Channel) -> None:
+        self._starting[channel.name] = self._supervisor.spawn(self._start_channel(channel),
+                                                              name=f"channel-{channel.name}-start")
 
     async def _start_channel(self, channel: Channel) -> None:
         try:
