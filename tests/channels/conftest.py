@@ -145,7 +145,8 @@ async def browser() -> AsyncIterator[Browser]:
 
 async def open_page(browser: Browser, web_app: WebApp, *, color_scheme: str = "light",
                     width: int = 1000, height: int = 760) -> Page:
-    """A fresh browser context on the tray's address (``url#token=TOKEN``), connected."""
+    """A fresh browser context on the tray's address (``url#token=TOKEN``), connected. ``page.errors`` collects
+    script errors and console errors (a CSP violation is one), ``page.frames_received`` every server frame."""
     context = await browser.new_context(viewport={"width": width, "height": height},
                                         color_scheme=color_scheme)  # type: ignore[arg-type]
     page = await context.new_page()
@@ -154,6 +155,9 @@ async def open_page(browser: Browser, web_app: WebApp, *, color_scheme: str = "l
     page.on("pageerror", lambda exc: errors.append(str(exc)))
     page.on("console", lambda message: errors.append(message.text) if message.type == "error" else None)
     page.errors = errors  # type: ignore[attr-defined]
+    frames: list[dict[str, Any]] = []
+    page.on("websocket", lambda socket: socket.on("framereceived", lambda data: frames.append(json.loads(data))))
+    page.frames_received = frames  # type: ignore[attr-defined]
     address = web_app.channel.browser_url
     assert address is not None
     await page.goto(address)

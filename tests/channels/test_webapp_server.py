@@ -155,7 +155,8 @@ async def test_bad_frames_get_an_error_and_the_socket_stays_usable(
     socket = await connect(http, web_app)
     await frames_until(socket, "history")
     for bad in ("not json", "[1, 2]", '{"type": "launch"}', '{"type": "message", "text": "   "}',
-                '{"type": "message", "text": 5}', '{"type": "approve"}', '{"type": "approve", "escalation_id": "nope"}'):
+                '{"type": "message", "text": 5}', '{"type": "approve"}',
+                '{"type": "approve", "escalation_id": "nope"}'):
         await socket.send_str(bad)
         [error] = await frames_until(socket, "error")
         assert error["message"] and "Traceback" not in error["message"], bad

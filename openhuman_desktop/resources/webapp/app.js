@@ -6,12 +6,16 @@
   const TOKEN_KEY = "openhuman.token";
   const SESSION_KEY = "openhuman.session";
   const MAX_TEXT = 100000;
-  const NODE_WORDS = {
-    channel_ingestion: "Reading your message…",
-    frontend_agent: "Thinking…",
-    agent_execution: "Working on it…",
-    context_manager_hook: "Wrapping up…",
-  };
+  // What the run does next, from the node it has just finished (CONTRACT §8's graph).
+  function nextWords(node, item) {
+    if (node === "channel_ingestion") return "Thinking…";
+    if (node === "agent_execution") return "Writing the answer…";
+    if (node === "frontend_agent") {
+      item.passes = (item.passes || 0) + 1;
+      return item.passes === 1 ? "Working on it…" : "Wrapping up…";
+    }
+    return null;
+  }
 
   const $ = (id) => document.getElementById(id);
   const log = $("log");
@@ -104,8 +108,7 @@
   function userMessage(text, at) {
     const article = el("article", "msg msg-user");
     article.setAttribute("aria-label", "You said");
-    const bubble = el("div", "bubble");
-    bubble.append(...String(text).split("\n").flatMap((line, i) => (i ? [el("br"), line] : [line])));
+    const bubble = el("div", "bubble", String(text)); // as typed: plain text, its line breaks kept by CSS
     const meta = el("p", "meta", clock(at));
     article.append(bubble, meta);
     log.append(article);
@@ -264,7 +267,9 @@
 
   function onProgress(frame) {
     const item = runs.get(frame.run_id);
-    if (item && !item.finished && !item.text && item.assistant) typing(item.assistant, NODE_WORDS[frame.node]);
+    if (!item || item.finished || item.text || !item.assistant) return;
+    const words = nextWords(frame.node, item);
+    if (words) typing(item.assistant, words);
   }
 
   function onError(frame) {
