@@ -7,7 +7,7 @@ B. 20 sessions at once, each sending 10 messages (the next once the last is answ
    completed run per message.
 
 Both clocks are this process's ``time.perf_counter`` (the fake model server runs in a thread here).
-``--quick`` runs a few samples (for the smoke test).
+``--quick`` runs a few samples (for the smoke test) and does not fail on the timing budget.
 """
 
 from __future__ import annotations
@@ -175,7 +175,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             link = json.loads(webapp_file.read_text(encoding="utf-8"))
             latencies = asyncio.run(first_delta_part(link["url"], link["token"], model, samples))
             stats = figure("A first delta at the WebSocket client after the model's first token", latencies)
-            ok &= budget("webapp A first delta p95", stats.p95, FIRST_DELTA_MS, "ms")
+            # --quick (the smoke test) reports the figure but never fails on a timing.
+            ok &= budget("webapp A first delta p95", stats.p95, FIRST_DELTA_MS, "ms") or args.quick
             took, threads, problems = asyncio.run(concurrent_part(link["url"], link["token"], sessions, messages))
             for thread in threads:
                 runs = app.result("agent_runs_list", {"thread_id": thread, "limit": 1000})

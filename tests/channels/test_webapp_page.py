@@ -168,3 +168,37 @@ async def test_a_narrow_window_has_no_sideways_scrolling(browser: Browser, web_a
     width = await page.evaluate("document.documentElement.scrollWidth")
     assert width <= 360
     assert await page.locator("#send").is_visible()
+
+
+async def test_a_card_resolved_elsewhere_updates_and_a_late_click_says_so(browser: Browser, web_app: WebApp,
+                                                                           model: AgentModel) -> None:
+    model.script = AgentScript(reply="Nothing to read.\nRECOMMENDED ACTION: write a summary to notes.md")
+    page = await open_page(browser, web_app)
+    other = await open_page(browser, web_app)  # a second tab on its own session: it never sees this card
+    await send(page, "What is new?")
+    card = page.locator(".card")
+    await expect(card.get_by_role("button", name="Skip")).to_be_visible()
+    services = web_app.services
+    assert services is not None
+    [pending] = await services.subconscious.escalations_list("pending")
+    await services.channels.dismiss(pending.id)  # the desktop window's Skip, say
+    await expect(card).to_have_attribute("data-status", "dismissed")
+    await expect(card.locator(".card-result")).to_have_text("Skipped.")
+    await expect(card.get_by_role("button")).to_have_count(0)
+    assert await other.locator(".card").count() == 0
+
+    # A tab that missed the update and sends Go ahead anyway: one sentence back, nothing done.
+    frames = page.frames_received  # type: ignore[attr-defined]
+    await page.evaluate("""id => new Promise(resolve => {
+        const socket = new WebSocket(`ws://${location.host}/ws?token=${localStorage.getItem('openhuman.token')}`
+                                     + `&session=${localStorage.getItem('openhuman.session')}`);
+        socket.onmessage = event => {
+            const frame = JSON.parse(event.data);
+            if (frame.type === 'history') socket.send(JSON.stringify({type: 'approve', escalation_id: id}));
+            if (frame.type === 'error') { window.lateError = frame; socket.close(); resolve(); }
+        };
+    })""", pending.id)
+    late = await page.evaluate("window.lateError")
+    assert late["escalation_id"] == pending.id and "already" in late["message"].lower(), late
+    assert [card.status for card in await services.subconscious.escalations_list(None)] == ["dismissed"]
+    assert frames  # the page's own socket stayed up throughout

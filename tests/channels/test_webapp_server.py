@@ -14,6 +14,7 @@ import aiohttp
 import pytest
 
 from openhuman_desktop.channels.base import CONNECTED, DEGRADED
+from openhuman_desktop.store.records import Escalation
 from tests.channels.conftest import WebApp, free_port, wait_until
 from tests.fakes.agent_model import AgentModel, AgentScript
 
@@ -230,3 +231,36 @@ async def test_port_zero_takes_the_last_port_again(web_app: WebApp) -> None:
     await web_app.start()
     assert web_app.channel.url == first and web_app.token == token  # an open tab finds it again
     assert free_port() != 0
+
+
+def card(card_id: str, thread_id: str | None, status: str = "pending") -> Escalation:
+    return Escalation(id=card_id, task_id=None if thread_id else "task-1", log_id=None, title="Tidy the notes",
+                      description="move 5 drafts", priority="normal", status=status, created_at=1.0,
+                      resolved_at=None, thread_id=thread_id)
+
+
+async def test_cards_go_to_their_session_and_heartbeat_cards_to_every_session(
+    web_app: WebApp, http: aiohttp.ClientSession
+) -> None:
+    one, two = await connect(http, web_app), await connect(http, web_app)
+    first = (await frames_until(one, "history"))[0]["session_id"]
+    await frames_until(two, "history")
+    web_app.channel.card_changed(card("c1", f"webapp:{first}"))
+    web_app.channel.card_changed(card("c2", "telegram:42"))
+    web_app.channel.card_changed(card("c3", "subconscious:task-1"))
+    web_app.channel.card_changed(card("c4", None))
+    got_one = [frame["escalation"]["id"] for frame in await frames_until(one, "escalation")]
+    got_one += [frame["escalation"]["id"] for frame in await frames_until(one, "escalation")]
+    got_one += [frame["escalation"]["id"] for frame in await frames_until(one, "escalation")]
+    got_two = [frame["escalation"]["id"] for frame in await frames_until(two, "escalation")]
+    got_two += [frame["escalation"]["id"] for frame in await frames_until(two, "escalation")]
+    assert (got_one, got_two) == (["c1", "c3", "c4"], ["c3", "c4"])
+    await socket_is_quiet(two)
+    await one.close()
+    await two.close()
+
+
+async def socket_is_quiet(socket: aiohttp.ClientWebSocketResponse) -> None:
+    """Nothing more is waiting: a frame sent now comes back as the very next one."""
+    await socket.send_str("ping?")
+    assert [frame["type"] for frame in await frames_until(socket, "error")] == ["error"]
