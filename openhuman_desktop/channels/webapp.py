@@ -99,40 +99,48 @@ def history_item(run: Run) -> dict[str, Any]:
 class _Tab:
     """One open WebSocket (a browser tab): frames go out in order through its own queue and writer."""
 
-    def __init__(self, socket: web.WebSocketResponse, session: str) -> None:
+    def __init__(self, socket: web.WebSocketResponse, session: str,
+                 transport: asyncio.Transport | None = None) -> None:
         self.socket = socket
         self.session = session
-        self.queue: asyncio.Queue[dict[str, Any] | None] = asyncio.Queue()
+        self.transport = transport
+        self.queue: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
         self.writer: asyncio.Task[None] | None = None
+        self.is_closing = False
 
     def send(self, frame: dict[str, Any]) -> None:
+        if self.is_closing:
+            return
         if self.queue.qsize() >= MAX_QUEUED:
+            # Its writer may be stuck waiting for the tab to read: drop the connection. The page reconnects
+            # and reads the history, which has everything it missed.
             log.warning("web app: a tab of session %s is not reading; closing it", self.session)
-            self.close()
+            self.is_closing = True
+            if self.writer is not None:
+                self.writer.cancel()
+            if self.transport is not None:
+                self.transport.abort()
             return
         self.queue.put_nowait(frame)
 
-    def close(self) -> None:
-        self.queue.put_nowait(None)
-
     async def write_all(self) -> None:
         """Send queued frames until closed; deltas of one run waiting together go as one frame."""
-        while True:
-            frames = [await self.queue.get()]
-            while not self.queue.empty():
-                frames.append(self.queue.get_nowait())
-            for frame in _merged(frames):
-                if frame is None:
-                    await self.socket.close(code=1013, message=b"too slow")
-                    return
-                await self.socket.send_str(json.dumps(frame))
+        try:
+            while True:
+                frames = [await self.queue.get()]
+                while not self.queue.empty():
+                    frames.append(self.queue.get_nowait())
+                for frame in _merged(frames):
+                    await self.socket.send_str(json.dumps(frame))
+        except ConnectionError:  # the tab went away mid-write: its handler ends it
+            self.is_closing = True
 
 
-def _merged(frames: list[dict[str, Any] | None]) -> list[dict[str, Any] | None]:
-    merged: list[dict[str, Any] | None] = []
+def _merged(frames: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    merged: list[dict[str, Any]] = []
     for frame in frames:
         last = merged[-1] if merged else None
-        if (frame is not None and last is not None and frame["type"] == "delta" and last["type"] == "delta"
+        if (last is not None and frame["type"] == "delta" and last["type"] == "delta"
                 and frame["run_id"] == last["run_id"]):
             merged[-1] = {**last, "text": last["text"] + frame["text"]}
         else:
@@ -320,7 +328,7 @@ class WebappChannel:
             session = secrets.token_urlsafe(12)
         socket = web.WebSocketResponse(max_msg_size=MAX_FRAME, heartbeat=HEARTBEAT_SECONDS)
         await socket.prepare(request)
-        tab = _Tab(socket, session)
+        tab = _Tab(socket, session, request.transport)
         tab.writer = asyncio.get_running_loop().create_task(tab.write_all(), name=f"webapp-tab-{session}")
         try:
             await self._open_tab(tab)

@@ -264,3 +264,21 @@ async def socket_is_quiet(socket: aiohttp.ClientWebSocketResponse) -> None:
     """Nothing more is waiting: a frame sent now comes back as the very next one."""
     await socket.send_str("ping?")
     assert [frame["type"] for frame in await frames_until(socket, "error")] == ["error"]
+
+
+async def test_a_tab_that_does_not_keep_up_is_dropped_and_gets_everything_from_the_history(
+    web_app: WebApp, http: aiohttp.ClientSession, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr("openhuman_desktop.channels.webapp.MAX_QUEUED", 50)
+    socket = await connect(http, web_app)
+    session = (await frames_until(socket, "history"))[0]
+    for index in range(200):  # all at once: far more than the tab's queue holds
+        web_app.channel.progress("run-x", session["thread_id"], f"node-{index}")
+    async with asyncio.timeout(10):
+        while (await socket.receive()).type == aiohttp.WSMsgType.TEXT:
+            pass
+    assert socket.closed
+    fresh = await connect(http, web_app, session=session["session_id"])
+    assert (await frames_until(fresh, "history"))[-1]["thread_id"] == session["thread_id"]
+    assert web_app.channel.tab_count == 1
+    await fresh.close()

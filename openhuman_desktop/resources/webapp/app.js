@@ -308,6 +308,7 @@
 
   function buildCard(escalation) {
     const card = el("section", "card");
+    card.setAttribute("role", "group");
     card.dataset.id = escalation.id;
     card.dataset.priority = escalation.priority;
     const titleId = "card-" + escalation.id.replace(/[^\w-]/g, "");
