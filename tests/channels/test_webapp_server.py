@@ -282,3 +282,27 @@ async def test_a_tab_that_does_not_keep_up_is_dropped_and_gets_everything_from_t
     assert (await frames_until(fresh, "history"))[-1]["thread_id"] == session["thread_id"]
     assert web_app.channel.tab_count == 1
     await fresh.close()
+
+
+async def test_config_edits_turn_it_off_and_on_and_move_it(web_app: WebApp, http: aiohttp.ClientSession) -> None:
+    services = web_app.services
+    assert services is not None
+    text = web_app.paths.config_file.read_text(encoding="utf-8")
+
+    async def apply(new_text: str) -> None:
+        web_app.paths.config_file.write_text(new_text, encoding="utf-8")
+        assert await services.settings.reload()
+        await services.channels.reconfigure()
+
+    await apply(text.replace("enabled = true", "enabled = false"))
+    status = services.channels.status()["webapp"]
+    assert (status["enabled"], status["state"], status["url"]) == (False, "disabled", None)
+    assert "enabled = false" in status["state_reason"]
+    assert not web_app.paths.webapp_file.exists()
+    with pytest.raises(aiohttp.ClientConnectionError):
+        await http.get(f"http://127.0.0.1:{web_app.port}/")
+    moved = free_port()
+    await apply(text.replace(f"port = {web_app.port}", f"port = {moved}"))
+    assert services.channels.status()["webapp"]["url"] == f"http://127.0.0.1:{moved}/"
+    async with http.get(f"http://127.0.0.1:{moved}/") as response:
+        assert response.status == 200
