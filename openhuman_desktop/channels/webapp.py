@@ -181,6 +181,7 @@ class WebappChannel:
         self._reason = "Not started."
         self._tabs: dict[str, set[_Tab]] = {}
         self._streams: dict[str, list[str]] = {}
+        self._nodes: dict[str, list[str]] = {}  # the nodes an unfinished run has finished (a reload shows them)
         self._replies: OrderedDict[str, dict[str, Any]] = OrderedDict()
 
     # --- what the tray, the status and tests read -----------------------------------------------------
@@ -232,6 +233,7 @@ class WebappChannel:
             await runner.cleanup()
             log.info("web app stopped")
         self._streams.clear()
+        self._nodes.clear()
         self._state, self._reason = STOPPED, "Stopped."
 
     async def reconfigure(self) -> None:
@@ -368,7 +370,10 @@ class WebappChannel:
                 continue
             if run.id in self._replies:  # finished while the history was being read
                 tab.send(self._replies[run.id])
-            elif self._streams.get(run.id):
+                continue
+            for node in self._nodes.get(run.id, ()):
+                tab.send({"type": "progress", "run_id": run.id, "node": node})
+            if self._streams.get(run.id):
                 tab.send({"type": "delta", "run_id": run.id, "text": "".join(self._streams[run.id])})
         self._tabs.setdefault(tab.session, set()).add(tab)
 
@@ -417,19 +422,20 @@ class WebappChannel:
         session = _session_of(run.thread_id)
         if session is None:
             return
-        self._streams.setdefault(run.id, [])
+        _bounded(self._streams).setdefault(run.id, [])
         self._to_session(session, run_frame(run))
 
     def progress(self, run_id: str, thread_id: str, node: str) -> None:
         session = _session_of(thread_id)
         if session is not None:
+            _bounded(self._nodes).setdefault(run_id, []).append(node)
             self._to_session(session, {"type": "progress", "run_id": run_id, "node": node})
 
     def text_streamed(self, run_id: str, thread_id: str, delta: str) -> None:
         session = _session_of(thread_id)
         if session is None or not delta:
             return
-        self._streams.setdefault(run_id, []).append(delta)
+        _bounded(self._streams).setdefault(run_id, []).append(delta)
         self._to_session(session, {"type": "delta", "run_id": run_id, "text": delta})
 
     async def deliver(self, run: Run) -> None:
@@ -437,6 +443,7 @@ class WebappChannel:
         comes back, so there is nothing to retry."""
         session = _session_of(run.thread_id)
         self._streams.pop(run.id, None)
+        self._nodes.pop(run.id, None)
         if session is None:
             return
         frame = reply_frame(run)
@@ -464,6 +471,14 @@ class WebappChannel:
     def _to_session(self, session: str, frame: dict[str, Any]) -> None:
         for tab in list(self._tabs.get(session, ())):
             tab.send(frame)
+
+
+def _bounded(per_run: dict[str, list[str]]) -> dict[str, list[str]]:
+    """``per_run`` without its oldest run past :data:`RECENT_REPLIES` (a run that is never delivered here,
+    e.g. one started by the heartbeat in a web thread, must not stay forever)."""
+    while len(per_run) > RECENT_REPLIES:
+        del per_run[next(iter(per_run))]
+    return per_run
 
 
 def _session_of(thread_id: str | None) -> str | None:

@@ -306,3 +306,27 @@ async def test_config_edits_turn_it_off_and_on_and_move_it(web_app: WebApp, http
     assert services.channels.status()["webapp"]["url"] == f"http://127.0.0.1:{moved}/"
     async with http.get(f"http://127.0.0.1:{moved}/") as response:
         assert response.status == 200
+
+
+async def test_a_tab_opened_while_a_run_works_gets_its_progress_and_text_so_far(
+    web_app: WebApp, http: aiohttp.ClientSession, model: AgentModel
+) -> None:
+    model.delays = {"pass2": 2.0}
+    socket = await connect(http, web_app)
+    session = (await frames_until(socket, "history"))[0]
+    await socket.send_json({"type": "message", "text": "take your time"})
+    seen = await frames_until(socket, "progress")
+    while seen[-1].get("node") != "agent_execution":
+        seen += await frames_until(socket, "progress")
+    run_id = seen[-1]["run_id"]
+    web_app.channel.text_streamed(run_id, session["thread_id"], "so far")  # as if the model had begun
+    late = await connect(http, web_app, session=session["session_id"])
+    opening = await frames_until(late, "delta")
+    [running] = next(frame for frame in opening if frame["type"] == "history")["runs"]
+    assert (running["run_id"], running["status"]) == (run_id, "running")
+    nodes = [frame["node"] for frame in opening if frame["type"] == "progress"]
+    assert nodes == ["channel_ingestion", "frontend_agent", "agent_execution"]
+    assert opening[-1] == {"type": "delta", "run_id": run_id, "text": "so far"}
+    assert (await frames_until(late, "reply"))[-1]["run_id"] == run_id
+    await socket.close()
+    await late.close()
