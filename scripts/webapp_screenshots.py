@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import logging
 import os
 import sys
 import tempfile
@@ -101,6 +102,8 @@ def capture(out: Path) -> list[str]:
     from playwright.sync_api import sync_playwright
 
     problems: list[str] = []
+    # The fake model's server complains when the app goes away in the middle of the last (slow) answer.
+    logging.getLogger("aiohttp.server").setLevel(logging.CRITICAL)
     with tempfile.TemporaryDirectory(prefix="openhuman-webapp-shots-") as scratch, FakeOllama() as ollama:
         ollama.add_model(LOCAL, context_length=8192)
         ollama.add_model(REASONING, context_length=32768)
@@ -120,6 +123,8 @@ def capture(out: Path) -> list[str]:
             first.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
             first.goto(address)
             first.wait_for_selector('#status[data-state="connected"]')
+            first.wait_for_timeout(300)
+            first.screenshot(path=str(out / "webapp-welcome.png"))
             converse(first, model)
             session = first.evaluate("localStorage.getItem('openhuman.session')")
             for name, scheme, (width, height) in SHOTS:

@@ -348,7 +348,12 @@
   function resolveCard(card, status) {
     card.dataset.status = status;
     const actions = card.querySelector(".card-actions");
+    const hadFocus = actions && actions.contains(document.activeElement);
     if (actions) actions.remove();
+    if (hadFocus) { // the button just pressed is gone: keep the keyboard on this card, not on the page's top
+      card.tabIndex = -1;
+      card.focus();
+    }
     const words = status === "approved" ? "Approved: it is being carried out." : "Skipped.";
     card.querySelector(".card-result").textContent = words;
     card.querySelector(".card-kicker").firstChild.nextSibling.textContent =
@@ -478,6 +483,14 @@
     if (old) old.close();
     connect();
     input.focus();
+  });
+  document.querySelectorAll(".suggestion").forEach((button) => {
+    button.addEventListener("click", () => { // fills the box: the person still decides to send it
+      input.value = button.textContent;
+      resize();
+      updateSend();
+      input.focus();
+    });
   });
   window.addEventListener("online", wakeUp);
   document.addEventListener("visibilitychange", () => { if (!document.hidden) wakeUp(); });
