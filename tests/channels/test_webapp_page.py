@@ -4,6 +4,7 @@ after the app restarts, the keyboard, and a narrow window."""
 
 from __future__ import annotations
 
+import os
 from typing import Any
 
 import pytest
@@ -202,3 +203,45 @@ async def test_a_card_resolved_elsewhere_updates_and_a_late_click_says_so(browse
     assert late["escalation_id"] == pending.id and "already" in late["message"].lower(), late
     assert [card.status for card in await services.subconscious.escalations_list(None)] == ["dismissed"]
     assert frames  # the page's own socket stayed up throughout
+
+
+async def test_another_site_in_the_browser_cannot_use_the_socket_or_rebind_the_name(
+    web_app: WebApp
+) -> None:
+    from aiohttp import web
+    from playwright.async_api import async_playwright
+
+    from tests.channels.conftest import CHROMIUM
+
+    async def elsewhere(request: web.Request) -> web.Response:
+        return web.Response(text="<!doctype html><title>elsewhere</title>", content_type="text/html")
+
+    other = web.Application()
+    other.router.add_get("/", elsewhere)
+    runner = web.AppRunner(other)
+    await runner.setup()
+    site = web.TCPSite(runner, "127.0.0.1", 0)
+    await site.start()
+    other_port = runner.addresses[0][1]
+    args = ["--host-resolver-rules=MAP evil.test 127.0.0.1"]
+    try:
+        async with async_playwright() as playwright:
+            browser = await playwright.chromium.launch(executable_path=CHROMIUM, headless=True,
+                                                       args=args + (["--no-sandbox"] if os.geteuid() == 0 else []))
+            page = await browser.new_page()
+            # A page of another origin that knows the key still cannot open the socket (Origin is checked).
+            await page.goto(f"http://127.0.0.1:{other_port}/")
+            outcome = await page.evaluate("""url => new Promise(resolve => {
+                const socket = new WebSocket(url);
+                socket.onopen = () => resolve('open');
+                socket.onclose = () => resolve('refused');
+            })""", web_app.socket_url())
+            assert outcome == "refused"
+            # A name of another site pointed at 127.0.0.1 (DNS rebinding): even the page is refused.
+            response = await page.goto(f"http://evil.test:{web_app.port}/")
+            assert response is not None and response.status == 403
+            await browser.close()
+    finally:
+        await runner.cleanup()
+    assert web_app.channel.tab_count == 0
+    assert web_app.model.seen == []
