@@ -279,7 +279,8 @@ def _wire(
     table.add(memory_methods(memory, bus))
     table.add(agent_methods(agent))
     hub = ChannelHub(agent, _Approvals(service), bus, clock, supervisor)
-    hub.add(WebappChannel(hub, lambda: live().channels.webapp, paths.webapp_file, paths.workspace, clock, supervisor))
+    hub.add(WebappChannel(hub, lambda: live().channels.webapp, paths.webapp_file, paths.workspace, clock, supervisor,
+                          on_change=lambda: bus.publish(events.StatusChanged())))
     table.add(channel_methods(hub))
     rpc = RpcServer(Dispatcher(table), paths.rpc_file, live().rpc_port)
     return Services(

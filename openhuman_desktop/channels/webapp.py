@@ -51,6 +51,8 @@ FIRST_RETRY_SECONDS = 1.0
 LONGEST_RETRY_SECONDS = 60.0
 HEARTBEAT_SECONDS = 30.0
 SHUTDOWN_GRACE = 1.0
+"""Seconds stopping waits for answers in flight and for each tab to acknowledge the close."""
+MIN_TOKEN = 32
 SOMETHING_WRONG = "Something went wrong; the details are in the app's log file."
 
 
@@ -73,7 +75,8 @@ def link_file(workspace: Path) -> Path:
     return workspace / "channels" / "webapp-link.json"
 
 
-def run_frame(run: Run, ref: object = None) -> dict[str, Any]:
+def _run_frame(run: Run, ref: object = None) -> dict[str, Any]:
+    """A run began (``ref`` echoes the page's own mark of the message it sent, so it can match its bubble)."""
     frame: dict[str, Any] = {"type": "run", "run_id": run.id, "thread_id": run.thread_id, "input": run.input,
                              "purpose": run.purpose, "status": run.status}
     if isinstance(ref, str):
@@ -81,7 +84,7 @@ def run_frame(run: Run, ref: object = None) -> dict[str, Any]:
     return frame
 
 
-def reply_frame(run: Run) -> dict[str, Any]:
+def _reply_frame(run: Run) -> dict[str, Any]:
     """The final answer; a failed run's is its one sentence (with the fix)."""
     if run.status == "completed":
         text = run.response or ""
@@ -90,7 +93,8 @@ def reply_frame(run: Run) -> dict[str, Any]:
     return {"type": "reply", "run_id": run.id, "text": text, "status": run.status}
 
 
-def history_item(run: Run) -> dict[str, Any]:
+def _history_item(run: Run) -> dict[str, Any]:
+    """One run of the ``history`` frame: what was asked and what came of it."""
     return {"run_id": run.id, "input": run.input, "purpose": run.purpose, "status": run.status,
             "response": run.response, "error": run.error, "created_at": run.created_at,
             "finished_at": run.finished_at}
@@ -159,13 +163,15 @@ class WebappChannel:
             0`` the same port is taken again when it is free, so an open tab reconnects after a restart.
         clock: sleeps between attempts to listen.
         supervisor: owns the retry task.
+        on_change: called when its status changes by itself (it listens after all), for the window.
     """
 
     name = NAME
 
     def __init__(self, hub: Hub, settings: Callable[[], WebappSettings], webapp_file: Path, workspace: Path,
-                 clock: Clock, supervisor: TaskSupervisor) -> None:
+                 clock: Clock, supervisor: TaskSupervisor, on_change: Callable[[], None] | None = None) -> None:
         self._hub = hub
+        self._on_change = on_change
         self._settings = settings
         self._webapp_file = webapp_file
         self._link_file = link_file(workspace)
@@ -223,10 +229,10 @@ class WebappChannel:
             retry.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await retry
-        for tabs in list(self._tabs.values()):
-            for tab in list(tabs):
-                with contextlib.suppress(Exception):
-                    await tab.socket.close(code=1001, message=b"OpenHuman is stopping")
+        tabs = [tab for session in self._tabs.values() for tab in session]
+        # "Going away": the pages reconnect by themselves once the app is back.
+        await asyncio.gather(*(tab.socket.close(code=1001, message=b"OpenHuman is stopping") for tab in tabs),
+                             return_exceptions=True)
         runner, self._runner = self._runner, None
         if runner is not None:
             remove_if_ours(self._webapp_file, self._token)
@@ -247,13 +253,16 @@ class WebappChannel:
         while True:
             await self._clock.sleep(wait)
             if await self._listen(port):
+                if self._on_change is not None:
+                    self._on_change()
                 return
             wait = min(wait * 2, LONGEST_RETRY_SECONDS)
 
     async def _listen(self, port: int) -> bool:
         """Listen on ``port`` (0: the last port if free, else any) and publish ``run/webapp.json``."""
         link = self._read_link()
-        self._token = str(link.get("token") or "") or secrets.token_urlsafe(32)
+        kept = link.get("token")
+        self._token = kept if isinstance(kept, str) and len(kept) >= MIN_TOKEN else secrets.token_urlsafe(32)
         if self._assets is None:
             self._assets = http.load_assets()
         app = web.Application(client_max_size=64 * 1024)
@@ -328,7 +337,7 @@ class WebappChannel:
         session = request.query.get("session", "")
         if not SESSION_ID.fullmatch(session):
             session = secrets.token_urlsafe(12)
-        socket = web.WebSocketResponse(max_msg_size=MAX_FRAME, heartbeat=HEARTBEAT_SECONDS)
+        socket = web.WebSocketResponse(max_msg_size=MAX_FRAME, heartbeat=HEARTBEAT_SECONDS, timeout=SHUTDOWN_GRACE)
         await socket.prepare(request)
         tab = _Tab(socket, session, request.transport)
         tab.writer = asyncio.get_running_loop().create_task(tab.write_all(), name=f"webapp-tab-{session}")
@@ -362,7 +371,7 @@ class WebappChannel:
             tab.send(_error_of(exc, "loading the conversation"))
             runs, cards = [], []
         tab.send({"type": "session", "session_id": tab.session, "thread_id": thread})
-        tab.send({"type": "history", "thread_id": thread, "runs": [history_item(run) for run in runs]})
+        tab.send({"type": "history", "thread_id": thread, "runs": [_history_item(run) for run in runs]})
         for card in cards:
             tab.send({"type": "escalation", "escalation": card.to_json()})
         for run in runs:
@@ -401,7 +410,7 @@ class WebappChannel:
         except Exception as exc:
             tab.send(_error_of(exc, "sending a message"))
             return
-        self._to_session(tab.session, run_frame(run, frame.get("ref")))
+        self._to_session(tab.session, _run_frame(run, frame.get("ref")))
 
     async def _on_card_decision(self, tab: _Tab, kind: str, frame: dict[str, Any]) -> None:
         escalation_id = frame.get("escalation_id")
@@ -423,7 +432,7 @@ class WebappChannel:
         if session is None:
             return
         _bounded(self._streams).setdefault(run.id, [])
-        self._to_session(session, run_frame(run))
+        self._to_session(session, _run_frame(run))
 
     def progress(self, run_id: str, thread_id: str, node: str) -> None:
         session = _session_of(thread_id)
@@ -446,7 +455,7 @@ class WebappChannel:
         self._nodes.pop(run.id, None)
         if session is None:
             return
-        frame = reply_frame(run)
+        frame = _reply_frame(run)
         self._replies[run.id] = frame
         while len(self._replies) > RECENT_REPLIES:
             self._replies.popitem(last=False)

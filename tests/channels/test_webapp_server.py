@@ -13,6 +13,7 @@ from typing import Any
 import aiohttp
 import pytest
 
+from openhuman_desktop import events
 from openhuman_desktop.channels.base import CONNECTED, DEGRADED
 from openhuman_desktop.store.records import Escalation
 from tests.channels.conftest import WebApp, free_port, wait_until
@@ -204,6 +205,8 @@ async def test_a_busy_port_degrades_with_the_fix_and_recovers_by_itself(web_app:
     blocker = await asyncio.start_server(lambda r, w: None, "127.0.0.1", port)
     try:
         await web_app.start()
+        changes: list[object] = []
+        web_app.services.bus.subscribe(events.StatusChanged, changes.append)  # type: ignore[union-attr]
         status = web_app.channel.status()
         assert status.state == DEGRADED
         assert f"Port {port} is in use" in status.state_reason and "port = 0" in status.state_reason
@@ -216,6 +219,7 @@ async def test_a_busy_port_degrades_with_the_fix_and_recovers_by_itself(web_app:
         return web_app.channel.status().state == CONNECTED
 
     await wait_until(listening, 20, "the web app listening again")
+    assert changes  # the window hears of it
     assert web_app.channel.url == f"http://127.0.0.1:{port}/"
     assert web_app.paths.webapp_file.exists()
 
