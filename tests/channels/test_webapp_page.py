@@ -158,6 +158,10 @@ async def test_shift_enter_is_a_new_line_and_enter_sends(browser: Browser, web_a
     await expect(page.locator(".msg-assistant .bubble")).not_to_be_empty()
     assert await page.get_by_label("Message to OpenHuman").count() == 1
     assert await page.get_by_role("log", name="Conversation").count() == 1
+    assert await page.get_by_role("button", name="Send message").count() == 1
+    assert await page.get_by_role("button", name="New chat").count() == 1
+    snapshot = await page.locator("body").aria_snapshot()
+    assert "- button\n" not in snapshot + "\n" and "- button:" not in snapshot  # every button has a name
 
 
 async def test_a_narrow_window_has_no_sideways_scrolling(browser: Browser, web_app: WebApp,
