@@ -30,6 +30,7 @@ REPO = Path(__file__).resolve().parents[1]
 if str(REPO) not in sys.path:
     sys.path.insert(0, str(REPO))
 
+from scripts import webapp_screenshots  # noqa: E402
 from tests.fakes.model_servers import FakeOllama, Reply  # noqa: E402
 
 TOOLS = ("Xvfb", "trayer", "xdotool")
@@ -577,7 +578,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", type=Path, default=REPO / "screenshots", help="where the PNGs go")
     parser.add_argument("--keep", action="store_true", help="keep the temporary workspaces and logs")
+    parser.add_argument("--web-only", action="store_true", help="only the web app's page (needs no X server)")
     args = parser.parse_args(argv)
+    if args.web_only:
+        return webapp_screenshots.main(["--out", str(args.out)])
     missing = missing_tools()
     if missing:
         print(f"screenshots: missing {', '.join(missing)}; install them with: apt-get install -y {APT_PACKAGES}",
@@ -613,6 +617,9 @@ def main(argv: Sequence[str] | None = None) -> int:
                 except ScreenshotError as exc:
                     failed = True
                     print(f"screenshots: {name}: {exc}", file=sys.stderr)
+        for problem in webapp_screenshots.capture(out):  # the web app's page: headless chromium, no X needed
+            failed = True
+            print(f"screenshots: web app: {problem}", file=sys.stderr)
     except ScreenshotError as exc:
         failed = True
         print(f"screenshots: {exc}", file=sys.stderr)

@@ -287,6 +287,11 @@ class DesktopApp(QObject):
         self.window = self._window_factory(self.services, self.bridge)
         self.window.installEventFilter(self)
         self.tray.attach(self.services.subconscious, self.bridge, self.open_window, self._show_in_window)
+        from openhuman_desktop.channels.webapp import WebappChannel  # loaded by now (bootstrap imports it)
+
+        web_app = self.services.channels.channel("webapp")
+        if isinstance(web_app, WebappChannel):
+            self.tray.attach_web_app(web_app)
         if not self.tray.is_available:
             log.warning("no system tray on this desktop; showing the window instead")
             self.window.show_notice(NO_TRAY_NOTICE)

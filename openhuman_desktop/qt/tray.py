@@ -11,8 +11,8 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, Protocol
 
-from PySide6.QtCore import QObject, Qt, Signal
-from PySide6.QtGui import QAction, QFont, QPalette
+from PySide6.QtCore import QObject, Qt, QUrl, Signal
+from PySide6.QtGui import QAction, QDesktopServices, QFont, QPalette
 from PySide6.QtWidgets import (
     QHBoxLayout,
     QLabel,
@@ -60,6 +60,22 @@ class BridgeSignals(Protocol):
 
 
 OpenWindow = Callable[[str | None], None]  # escalation id to show, or None for the window as it is
+OpenUrl = Callable[[str], bool]  # opens an address in the web browser; False when none could be started
+
+
+class WebAppLink(Protocol):
+    """What "Open web app" needs of the web app channel (``channels.webapp.WebappChannel``)."""
+
+    @property
+    def browser_url(self) -> str | None:
+        """``url#token=TOKEN`` while it listens, else None."""
+
+    def status(self) -> Any:
+        """Its ``ChannelStatus``; ``state_reason`` says why it does not listen."""
+
+
+def open_in_browser(url: str) -> bool:
+    return bool(QDesktopServices.openUrl(QUrl(url)))
 
 
 # --- what the tray shows (pure, so it is easy to test) --------------------------------------------
@@ -174,10 +190,13 @@ class TrayShell(QObject):
         request_quit: Callable[[], None],
         reporter: ErrorReporter,
         now: Callable[[], float] = time.time,
+        open_url: OpenUrl = open_in_browser,
         parent: QObject | None = None,
     ) -> None:
         super().__init__(parent)
         self.is_available = is_available
+        self._open_url = open_url
+        self._web_app: WebAppLink | None = None
         self._request_quit = request_quit
         self._reporter = reporter
         self._now = now
@@ -199,6 +218,8 @@ class TrayShell(QObject):
         self.menu.addSeparator()
         self.open_action = self._add_action("Open Intelligence", self._on_open_action_triggered,
                                             "Show tasks, activity and approvals")
+        self.web_action = self._add_action("Open web app", self._on_web_action_triggered,
+                                           "Chat with the assistant in your web browser (on this computer only)")
         self.run_now_action = self._add_action("Run Now", self._on_run_now_action_triggered,
                                                "Look at the due tasks now instead of waiting for the next tick")
         self.pause_action = self._add_action("Pause heartbeat", self._on_pause_action_triggered,
@@ -206,7 +227,7 @@ class TrayShell(QObject):
         self.menu.addSeparator()
         self.quit_action = self._add_action("Quit", self._on_quit_action_triggered,
                                             "Stop the assistant and close OpenHuman")
-        for action in (self.open_action, self.run_now_action, self.pause_action):
+        for action in (self.open_action, self.web_action, self.run_now_action, self.pause_action):
             action.setEnabled(False)
         self.tray = QSystemTrayIcon(self)
         self.tray.setContextMenu(self.menu)
@@ -282,6 +303,11 @@ class TrayShell(QObject):
         for action in (self.open_action, self.run_now_action):
             action.setEnabled(True)
         self.request_refresh()
+
+    def attach_web_app(self, web_app: WebAppLink) -> None:
+        """Enable "Open web app" (the app has a web app channel: on, or off in config.toml)."""
+        self._web_app = web_app
+        self.web_action.setEnabled(True)
 
     def detach(self) -> None:
         """Stop listening to the bridge (shutdown)."""
@@ -438,6 +464,24 @@ class TrayShell(QObject):
 
     def _on_open_action_triggered(self) -> None:
         self._open(None)
+
+    def _on_web_action_triggered(self) -> None:
+        if self._web_app is None:
+            return
+        url = self._web_app.browser_url
+        if url is None:
+            reason = str(getattr(self._web_app.status(), "state_reason", "") or "It is not running.")
+            self.notify("Web app not available", reason)
+            return
+        try:
+            opened = self._open_url(url)
+        except Exception as exc:
+            self._reporter.report(exc, "open web app")
+            return
+        if not opened:
+            self.notify("Web app", "No web browser could be started: set a default browser, then try again.")
+        else:
+            log.info("web app opened in the browser from the tray")
 
     def _on_run_now_action_triggered(self) -> None:
         if self._source is None:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import errno
 import hmac
 import json
@@ -15,6 +14,7 @@ from pathlib import Path
 from aiohttp import web
 
 from openhuman_desktop.errors import UserFacingError
+from openhuman_desktop.private_file import write_private_json
 from openhuman_desktop.rpc._guard import GuardedServer
 from openhuman_desktop.rpc.protocol import INTERNAL_ERROR, PARSE_ERROR, Dispatcher, dumps, error_response
 
@@ -31,27 +31,6 @@ DEADLINE = 5.0
 # (``agent_run_follow``, up to 30 s) must not hold up the app's shutdown (aiohttp's default is 60 s).
 SHUTDOWN_GRACE = 2.0
 """Seconds a client has to send a request's headers (from connecting, or after an answer) and then its body."""
-
-
-def write_private_json(path: Path, data: object) -> None:
-    """Write ``data`` to ``path`` atomically, readable only by the user (mode 0600).
-
-    Raises:
-        OSError: it cannot be written; the error names ``path`` (not the temporary file, which is removed: it
-            may hold the token).
-    """
-    path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    try:
-        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-        with os.fdopen(fd, "w", encoding="utf-8") as out:
-            json.dump(data, out)
-        os.chmod(tmp, 0o600)
-        os.replace(tmp, path)
-    except OSError as exc:
-        with contextlib.suppress(OSError):
-            tmp.unlink()
-        raise OSError(exc.errno, exc.strerror, str(path)) from exc
 
 
 def _json(data: object, status: int = 200) -> web.Response:

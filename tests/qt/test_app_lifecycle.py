@@ -190,9 +190,13 @@ def test_start_runs_the_core_and_quit_shuts_it_down(start: Start,
         run(running.loop, poll_until(lambda: running.desktop.tray.view.headline != "Starting…"))
         assert running.desktop.tray.view.headline == "Idle"
         assert "3 tasks" in running.desktop.tray.tray.toolTip()
+        web = json.loads(paths.webapp_file.read_text())  # the tray's "Open web app" opens url#token=TOKEN
+        assert running.desktop.tray.web_action.isEnabled()
+        assert running.desktop.tray._web_app is not None
+        assert running.desktop.tray._web_app.browser_url == f"{web['url']}#token={web['token']}"
         hook_while_running = sys.excepthook
         assert running.quit() == 0
-    assert not paths.rpc_file.exists()
+    assert not paths.rpc_file.exists() and not paths.webapp_file.exists()
     assert running.window is not None and running.window.is_closed
     assert sys.excepthook is not hook_while_running  # the reporter's hook was taken out again
 

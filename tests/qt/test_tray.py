@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import types
 from collections.abc import Coroutine, Iterator
 from datetime import datetime
 from typing import Any
@@ -180,9 +181,9 @@ def test_badge_is_painted_on_the_attention_icon(qapp: Any) -> None:
 # --- menu ----------------------------------------------------------------------------------------------
 
 
-def test_menu_offers_the_four_commands_with_accessible_texts(harness: Harness) -> None:
+def test_menu_offers_the_commands_with_accessible_texts(harness: Harness) -> None:
     texts = menu_texts(harness.shell)
-    assert texts[1:] == ["Open Intelligence", "Run Now", "Pause heartbeat", "Quit"]
+    assert texts[1:] == ["Open Intelligence", "Open web app", "Run Now", "Pause heartbeat", "Quit"]
     assert texts[0] == "Idle — 12 tasks · next tick 14:07"  # what menus exported over D-Bus show
     assert harness.shell.status_label.text() == "Idle"
     assert harness.shell.status_detail.text() == "12 tasks · next tick 14:07"
@@ -198,6 +199,44 @@ def test_before_the_core_runs_only_quit_works(qapp: Any, tmp_path: Any) -> None:
     assert not shell.run_now_action.isEnabled() and not shell.pause_action.isEnabled()
     assert shell.quit_action.isEnabled()
     shell.open_action.trigger()  # nothing to open yet: says so instead of failing
+    shell.deleteLater()
+
+
+class FakeWebApp:
+    def __init__(self, browser_url: str | None, reason: str = "") -> None:
+        self.browser_url = browser_url
+        self.reason = reason
+
+    def status(self) -> Any:
+        return types.SimpleNamespace(state_reason=self.reason)
+
+
+def test_open_web_app_opens_the_address_with_its_key(qapp: Any, tmp_path: Any) -> None:
+    opened: list[str] = []
+    shell = TrayShell(is_available=False, request_quit=lambda: None, reporter=ErrorReporter(tmp_path / "x.log"),
+                      open_url=lambda url: opened.append(url) is None)
+    assert not shell.web_action.isEnabled()  # before the core runs
+    shell.attach_web_app(FakeWebApp("http://127.0.0.1:4321/#token=abc"))
+    assert shell.web_action.isEnabled() and shell.web_action.toolTip()
+    shell.web_action.trigger()
+    assert opened == ["http://127.0.0.1:4321/#token=abc"]
+    shell.deleteLater()
+
+
+def test_open_web_app_says_why_when_it_does_not_listen(qapp: Any, tmp_path: Any) -> None:
+    opened: list[str] = []
+    shown: list[tuple[str, str]] = []
+    shell = TrayShell(is_available=False, request_quit=lambda: None, reporter=ErrorReporter(tmp_path / "x.log"),
+                      open_url=lambda url: opened.append(url) is None)
+    shell.message_shown.connect(lambda title, text: shown.append((title, text)))
+    shell.attach_web_app(FakeWebApp(None, "Off in config.toml ([channels.webapp] enabled = false)."))
+    shell.web_action.trigger()
+    assert opened == []
+    assert shown == [("Web app not available", "Off in config.toml ([channels.webapp] enabled = false).")]
+    shell.attach_web_app(FakeWebApp("http://127.0.0.1:1/#token=x"))
+    shell._open_url = lambda url: False  # no browser could be started
+    shell.web_action.trigger()
+    assert "browser" in shown[-1][1]
     shell.deleteLater()
 
 

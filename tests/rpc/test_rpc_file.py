@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from openhuman_desktop.rpc.server import write_private_json
+from openhuman_desktop.private_file import write_private_json
 
 
 def test_a_folder_in_the_place_of_rpc_json_names_it_and_leaves_no_token_behind(tmp_path: Path) -> None:
