@@ -23,14 +23,16 @@ from openhuman_desktop.skills.base import CONNECTED, ERROR, Mutation, SkillHealt
 
 log = logging.getLogger(__name__)
 
-# The app's own entries at the top of the workspace (paths.py, workspace.py, memory/ and agent/ from bootstrap.py),
+# The app's own entries at the top of the workspace (paths.py, workspace.py, memory/ and agent/ from bootstrap.py,
+# channels/ from the channels),
 # by folded name: no tool may change them, and the listing of the workspace top leaves them out.
 # HEARTBEAT.md is among them: a line added to it is a standing task, and only the user adds those.
 APP_ENTRIES = {"config.toml": "config.toml", "heartbeat.md": "HEARTBEAT.md", "subconscious": "subconscious/",
-               "memory": "memory/", "agent": "agent/", "run": "run/", "logs": "logs/"}
+               "memory": "memory/", "agent": "agent/", "run": "run/", "logs": "logs/",
+               "channels": "channels/"}
 INTERNAL_NAMES = frozenset(APP_ENTRIES)
-# Not even readable: config.toml may hold API keys, logs/ records what the app did and run/ holds the RPC
-# token (none of which may reach a model, which may be a cloud one); subconscious/, memory/ and agent/ (the run
+# Not even readable: config.toml may hold API keys, logs/ records what the app did, run/ holds the RPC
+# token and channels/ the web app's key (none of which may reach a model, which may be a cloud one); subconscious/, memory/ and agent/ (the run
 # ledger: every conversation) are binary databases the task, memory and agent tools already read. HEARTBEAT.md
 # stays readable: it is the user's task list.
 SECRET_NAMES = INTERNAL_NAMES - {"heartbeat.md"}

@@ -150,7 +150,7 @@ async def test_symlink_inside_the_workspace_is_followed(skill: WorkspaceFilesSki
     "path",
     ["config.toml", "Config.TOML", "subconscious/subconscious.db", "subconscious/new.txt", "./subconscious/x",
      "run/rpc.json", "logs/openhuman.log", "memory/memory.db", "memory/notes.txt", "agent/ledger.db",
-     "Agent/new.txt"],
+     "Agent/new.txt", "channels/webapp-link.json"],
 )
 @pytest.mark.parametrize("tool", ["files_write", "files_append"])
 async def test_the_apps_own_files_cannot_be_written(
@@ -180,7 +180,7 @@ def make_app_files(root: Path) -> None:
     (root / "config.toml").write_text('[models.reasoning]\napi_key = "sk-config-s3cret"\n', encoding="utf-8")
     (root / "HEARTBEAT.md").write_text("- Check the weather\n", encoding="utf-8")
     for folder, name in (("run", "rpc.json"), ("logs", "openhuman.log"), ("subconscious", "subconscious.db"),
-                         ("memory", "memory.db")):
+                         ("memory", "memory.db"), ("channels", "webapp-link.json")):
         (root / folder).mkdir()
         (root / folder / name).write_text(f"{folder}-s3cret", encoding="utf-8")
 
@@ -190,7 +190,7 @@ def make_app_files(root: Path) -> None:
     ["config.toml", "Config.TOML", "./config.toml", "config.toml/", "config.toml.", "ｃｏｎｆｉｇ.toml",
      "config\u200b.toml", "run/rpc.json", "RUN/rpc.json", "logs/openhuman.log", "logſ/openhuman.log",
      "Logs/openhuman.log", "subconscious/subconscious.db", "ſubconſciouſ/subconscious.db", "memory/memory.db",
-     "agent/ledger.db"],
+     "agent/ledger.db", "channels/webapp-link.json", "Channels/webapp-link.json"],
 )
 async def test_config_logs_databases_and_the_rpc_token_cannot_be_read(
     skill: WorkspaceFilesSkill, root: Path, path: str
