@@ -9,7 +9,9 @@ from PySide6.QtGui import (
     QColor,
     QFont,
     QFontDatabase,
+    QFontMetricsF,
     QPalette,
+    QTextBlock,
     QTextBlockFormat,
     QTextCharFormat,
     QTextCursor,
@@ -23,6 +25,7 @@ from openhuman_desktop.qt.intelligence.widgets import blend, is_dark
 # model output never becomes markup.
 FEATURES = QTextDocument.MarkdownFeature.MarkdownDialectGitHub | QTextDocument.MarkdownFeature.MarkdownNoHTML
 IMAGE_TEXT = "[image: {}]"
+HEADING_SCALE = {1: 1.45, 2: 1.27, 3: 1.12}   # modest: an answer is not a web page
 
 
 class AnswerDocument(QTextDocument):
@@ -39,6 +42,28 @@ def code_fill(palette: QPalette) -> QColor:
     return blend(base, text, 0.10 if is_dark(palette) else 0.07)
 
 
+def _fragments(block: QTextBlock) -> list[tuple[int, int, QTextCharFormat]]:
+    """The block's fragments as (position, length, format), read before any of them is changed."""
+    found = []
+    iterator = block.begin()
+    while not iterator.atEnd():
+        fragment = iterator.fragment()
+        if fragment.isValid():
+            found.append((fragment.position(), fragment.length(), fragment.charFormat()))
+        iterator += 1
+    return found
+
+
+def has_wide_blocks(document: QTextDocument) -> bool:
+    """Whether the document has code blocks or tables, whose tint should span the whole bubble."""
+    block = document.begin()
+    while block.isValid():
+        if block.blockFormat().hasProperty(QTextFormat.Property.BlockCodeFence) or block.blockFormat().nonBreakableLines():
+            return True
+        block = block.next()
+    return bool(document.rootFrame().childFrames())
+
+
 def render(text: str, font: QFont, palette: QPalette, *, markdown: bool = True) -> QTextDocument:
     """``text`` (Markdown when ``markdown``, else plain) as a document in ``font``, code tinted for ``palette``."""
     document = AnswerDocument()
@@ -49,6 +74,7 @@ def render(text: str, font: QFont, palette: QPalette, *, markdown: bool = True) 
         document.setPlainText(text)
         return document
     document.setMarkdown(text, FEATURES)
+    document.setIndentWidth(max(16.0, QFontMetricsF(font).height() * 1.4))
     _polish(document, font, palette)
     return document
 
@@ -76,6 +102,30 @@ def _polish(document: QTextDocument, font: QFont, palette: QPalette) -> None:
             code = QTextCharFormat()
             code.setFont(mono)
             select.mergeCharFormat(code)
+        level = block_format.headingLevel()
+        size = font.pointSizeF() if font.pointSizeF() > 0 else 10.0
+        if level:
+            # The importer sizes headings by an adjustment (h1 is "xx-large"): replaced by a modest size,
+            # fragment by fragment so inline code in a heading stays monospace.
+            for position, length, heading in _fragments(block):
+                heading.clearProperty(QTextFormat.Property.FontSizeAdjustment)
+                heading.setFontPointSize(size * HEADING_SCALE.get(level, 1.0))
+                heading.setFontWeight(QFont.Weight.DemiBold)
+                if heading.fontFixedPitch():
+                    heading.setBackground(fill)
+                select = QTextCursor(document)
+                select.setPosition(position)
+                select.setPosition(position + length, QTextCursor.MoveMode.KeepAnchor)
+                select.setCharFormat(heading)
+            spaced = QTextBlockFormat()
+            spaced.setTopMargin(size * 1.1)
+            spaced.setBottomMargin(size * 0.3)
+            QTextCursor(block).mergeBlockFormat(spaced)
+        elif block.textList() is not None:
+            tight = QTextBlockFormat()   # list items closer together than paragraphs
+            tight.setTopMargin(1.5)
+            tight.setBottomMargin(1.5)
+            QTextCursor(block).mergeBlockFormat(tight)
         iterator = block.begin()
         while not iterator.atEnd():
             fragment = iterator.fragment()
@@ -84,7 +134,7 @@ def _polish(document: QTextDocument, font: QFont, palette: QPalette) -> None:
                 if char_format.isImageFormat():
                     name = char_format.toImageFormat().name()
                     images.append((fragment.position(), fragment.length(), name.rsplit("/", 1)[-1] or "image"))
-                elif not is_code and char_format.fontFixedPitch():
+                elif not is_code and not level and char_format.fontFixedPitch():
                     cursor = QTextCursor(document)
                     cursor.setPosition(fragment.position())
                     cursor.setPosition(fragment.position() + fragment.length(), QTextCursor.MoveMode.KeepAnchor)

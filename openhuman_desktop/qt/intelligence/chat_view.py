@@ -101,6 +101,7 @@ class ChatDelegate(QStyledItemDelegate):
             document = cached[1]   # only the width changed: lay it out again, no parsing
         else:
             document = chat_markdown.render(row.text, self._view.font(), palette, markdown=row.kind == ANSWER)
+            document.setProperty("is_wide", row.kind == ANSWER and chat_markdown.has_wide_blocks(document))
         document.setTextWidth(width)
         self._documents[row.key] = (key, document)
         self._documents.move_to_end(row.key)
@@ -138,7 +139,9 @@ class ChatDelegate(QStyledItemDelegate):
             text_w, text_h = min(max_inner, fm.horizontalAdvance("●●●  " + row.working_words() + "…") + 4), fm.height()
         else:
             document = self.document(row, max_inner)
-            text_w = min(max_inner, math.ceil(document.idealWidth()) + 1)
+            # A bubble fits its text; one with code or a table keeps the full width (their tint spans it).
+            wide = bool(document.property("is_wide"))
+            text_w = max_inner if wide else min(max_inner, math.ceil(document.idealWidth()) + 1)
             text_h = math.ceil(document.size().height())
         bubble_w = max(text_w + inner_x * 2, fm.height() * 3)
         bubble_h = text_h + inner_y * 2
@@ -412,6 +415,7 @@ class ChatListView(QListView):
                     card = ApprovalCard(row.escalation, approve=self._approve, dismiss=self._dismiss, jobs=self._jobs,
                                         skills=self._skills(), watch=self._watch)
                     card.fix_in_skills_requested.connect(self.fix_in_skills_requested)
+                    card.origin_label.hide()   # "from the conversation in the desktop chat": it is right here
                     self.setIndexWidget(index, card)
                     self.chat_delegate.sizeHintChanged.emit(index)
             elif isinstance(widget, ApprovalCard):

@@ -93,6 +93,7 @@ class IntelligenceWindow(QMainWindow):
                                       removed=lambda memory_id: services.bus.publish(events.MemoryRemoved(memory_id)))
         self.tabs.addTab(self._subconscious_page(pad), "Subconscious")
         self.tabs.addTab(self.skills_view, "Skills")
+        self.tabs.addTab(self.memory_view, "Memory")
         self.desktop_channel = DesktopChannel(self)
         self.chat_view = ChatView(getattr(services, "channels", None), getattr(services, "agent", None),
                                   self.desktop_channel, self.jobs, now, skills=self._skill_titles)
