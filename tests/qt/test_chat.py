@@ -128,3 +128,257 @@ def test_an_empty_message_is_not_sent(qtbot: Any, chat_window: IntelligenceWindo
     qtbot.keyClick(box, Qt.Key.Key_Return)
     settle(chat_window)
     assert chat_window.chat_view.model.rowCount() == 0
+
+
+# --- the model: coalescing, Qt's rules ---------------------------------------------------------------------
+
+
+def make_run(run_id: str = "run-1", status: str = "running", **fields: Any) -> Run:
+    return Run(id=run_id, thread_id="desktop", channel_source="desktop", status=status,
+               input=fields.pop("input", "hello"), created_at=fields.pop("created_at", 1_790_000_000.0), **fields)
+
+
+def test_streamed_pieces_reach_the_rows_at_most_every_40_ms_and_the_first_one_at_once(qtbot: Any) -> None:
+    now = [100.0]
+    model = ChatModel(clock=lambda: now[0])
+    model.run_started(make_run())
+    changes: list[int] = []
+    model.dataChanged.connect(lambda *_args: changes.append(1))
+    model.text_streamed("run-1", "Hel")
+    assert model.row(1).text == "Hel"            # the first piece after a pause: at once
+    for _ in range(200):
+        model.text_streamed("run-1", "l")
+    assert model.row(1).text == "Hel"            # the rest waits for the next flush
+    with qtbot.wait_signal(model.flushed, timeout=2000):
+        pass
+    assert model.row(1).text == "Hel" + "l" * 200
+    assert len(changes) == 2                     # 201 pieces, two updates
+    model.run_finished(make_run(status="completed", response="Hello!"))
+    assert model.row(1).text == "Hello!" and not model.row(1).is_working
+
+
+def test_the_model_follows_qts_rules(qtmodeltester: Any) -> None:
+    model = ChatModel()
+    model.load([make_run("a", "completed", response="one"), make_run("b", "failed", error="The model is down.")])
+    model.run_started(make_run("c"))
+    model.text_streamed("c", "partial")
+    model.toggle_expanded(1)
+    qtmodeltester.check(model)
+    assert [row.kind for row in model.rows()] == [USER, ANSWER, USER, ANSWER, USER, ANSWER]
+    assert model.row(3).is_failed and model.row(3).text == "The model is down."
+
+
+def test_rows_speak_for_screen_readers() -> None:
+    model = ChatModel()
+    model.load([make_run("a", "completed", input="What is on?", response="Nothing today.")])
+    spoken = [model.data(model.index(n, 0), Qt.ItemDataRole.AccessibleTextRole) for n in range(2)]
+    assert spoken == ["You: What is on?", "Assistant: Nothing today."]
+
+
+# --- Markdown, safely ------------------------------------------------------------------------------------
+
+
+def test_answers_render_markdown_and_model_html_stays_text(qapp: QApplication, tmp_path: Any) -> None:
+    from PySide6.QtGui import QImage
+
+    from openhuman_desktop.qt.intelligence import chat_markdown
+
+    picture = tmp_path / "secret.png"
+    QImage(4, 4, QImage.Format.Format_ARGB32).save(str(picture))
+    text = (f"**bold** and `code` <b>not bold</b> <script>alert(1)</script>\n\n<img src=x onerror=alert(1)>\n\n"
+            f"![a picture]({picture.as_uri()})")
+    document = chat_markdown.render(text, qapp.font(), qapp.palette())
+    plain = document.toPlainText()
+    assert "<b>not bold</b>" in plain and "<script>alert(1)</script>" in plain
+    assert "<img src=x onerror=alert(1)>" in plain
+    assert "[image: secret.png]" in plain and "\ufffc" not in plain   # the file was never read
+    bold = document.find("bold")
+    assert bold.charFormat().fontWeight() >= 600
+    assert document.find("not bold").charFormat().fontWeight() < 600
+
+
+# --- progress, cards, Try again, history ----------------------------------------------------------------
+
+NODES = ("channel_ingestion", "frontend_agent", "agent_execution", "frontend_agent", "context_manager_hook")
+
+
+def send_and_finish(qtbot: Any, window: IntelligenceWindow, until: Any, text: str) -> Any:
+    before = len(window.chat_view.answer_texts())
+    type_and_enter(qtbot, window, text)
+    until(lambda: len(window.chat_view.answer_texts()) > before and window.chat_view.model.working_count == 0)
+    return answer(window)
+
+
+def test_each_answer_folds_its_progress_and_space_unfolds_it(qtbot: Any, chat_window: IntelligenceWindow,
+                                                              until: Any, agent_model: StreamingModel) -> None:
+    from tests.fakes.agent_model import call, say
+
+    agent_model.model.script = AgentScript(
+        subtasks=(("Read the notes", "Read notes.md."),), answer="The garden needs water.",
+        steps={"Read the notes": [call("files_list", path="."), say("Nothing much.")]})
+    done = send_and_finish(qtbot, chat_window, until, "What is in my workspace?")
+    assert done.nodes == NODES
+    assert "files_list" in " ".join(done.tools) and "5 steps" in done.details()
+    view = chat_window.chat_view.list_view
+    model = chat_window.chat_view.model
+    row = model.answer_row(done.run_id)
+    assert row is not None
+    index = model.index(row, 0)
+    folded = view.sizeHintForIndex(index).height()
+    view.setFocus()
+    view.setCurrentIndex(index)
+    qtbot.keyClick(view, Qt.Key.Key_Space)
+    assert model.is_expanded(row)
+    assert view.sizeHintForIndex(index).height() > folded
+    assert any("agent_execution" in line for line in model.row(row).detail_lines())
+    qtbot.keyClick(view, Qt.Key.Key_Space)
+    assert not model.is_expanded(row)
+
+
+def test_a_card_raised_in_the_chat_shows_under_its_answer_and_go_ahead_approves_it_once(
+        qtbot: Any, chat_window: IntelligenceWindow, until: Any, settle: Any, qrun: Any, gui_services: Any,
+        agent_model: StreamingModel) -> None:
+    agent_model.model.script = AgentScript(reply=f"Two notes found.\nRECOMMENDED ACTION: {ACTION}",
+                                           answer="I found two notes.")
+    done = send_and_finish(qtbot, chat_window, until, "What do my notes say?")
+    model = chat_window.chat_view.model
+    view = chat_window.chat_view.list_view
+    until(lambda: any(row.kind == CARD for row in model.rows()))
+    kinds = [row.kind for row in model.rows()]
+    assert kinds == [USER, ANSWER, CARD]
+    card_row = model.rows()[2]
+    assert card_row.run_id == done.run_id and card_row.is_pending_card
+    card = view.card(card_row.escalation.id)
+    assert card is not None and card.isVisible()
+    assert ACTION in card.description_label.text()
+    # A real widget inside the list, where its row is: below the answer.
+    answer_rect = view.visualRect(model.index(1, 0))
+    assert card.geometry().top() >= answer_rect.bottom()
+
+    # Tab reaches the card's buttons where the card is: after the conversation, before the box.
+    assert tab_stops(view, chat_window)[:3] == [card.skip_button, card.approve_button, chat_window.chat_view.input]
+
+    qtbot.mouseClick(card.approve_button, Qt.MouseButton.LeftButton)
+    settle(chat_window)
+    until(lambda: not model.rows()[2].is_pending_card)
+    assert model.rows()[2].escalation.status == "approved"
+    assert view.card(card_row.escalation.id) is None          # the buttons are gone, the row says so
+    approved = [esc for esc in qrun(gui_services.subconscious.escalations_list("approved"))]
+    assert [esc.id for esc in approved] == [card_row.escalation.id]
+    # The action runs in this conversation, and its answer comes here.
+    until(lambda: len(chat_window.chat_view.answer_texts()) == 2 and model.working_count == 0)
+
+
+def test_a_failed_answer_says_why_and_r_tries_it_again(qtbot: Any, chat_window: IntelligenceWindow, until: Any,
+                                                        settle: Any, agent_model: StreamingModel) -> None:
+    agent_model.model.script = AgentScript(fail={"plan", "pass1", "reply", "pass2"}, answer="Found it.")
+    failed = send_and_finish(qtbot, chat_window, until, "What is in my notes?")
+    assert failed.is_failed and failed.text
+    model = chat_window.chat_view.model
+    row = model.answer_row(failed.run_id)
+    assert row is not None
+    assert "R to try again" in model.data(model.index(row, 0), Qt.ItemDataRole.AccessibleTextRole)
+    agent_model.model.script = AgentScript(answer="Found it.")
+    view = chat_window.chat_view.list_view
+    view.setFocus()
+    view.setCurrentIndex(model.index(row, 0))
+    qtbot.keyClick(view, Qt.Key.Key_R)
+    settle(chat_window)
+    until(lambda: model.row(row).status == "completed")
+    assert model.row(row).run_id == failed.run_id
+    assert model.rowCount() == 2                                # the same answer row, not a new one
+
+
+def test_opening_the_tab_shows_the_threads_history_with_each_answers_steps(
+        intelligence_window: IntelligenceWindow, agent_model: StreamingModel, qrun: Any, gui_services: Any) -> None:
+    agent_model.model.script = AgentScript(answer="First answer.")
+    first = qrun(gui_services.agent.send("First question", "desktop"))
+    qrun(gui_services.agent.wait(first.id))
+    other = qrun(gui_services.agent.send("Elsewhere", "webapp:s1"))
+    qrun(gui_services.agent.wait(other.id))
+    qrun(intelligence_window.chat_view.refresh())
+    rows = intelligence_window.chat_view.model.rows()
+    assert [(row.kind, row.text) for row in rows] == [(USER, "First question"), (ANSWER, "First answer.")]
+    assert rows[1].nodes == NODES
+
+
+# --- the channels' status, keyboard, accessibility --------------------------------------------------------
+
+
+class DegradedTelegram:
+    name = "telegram"
+
+    async def start(self) -> None: ...
+
+    async def stop(self) -> None: ...
+
+    async def reconfigure(self) -> None: ...
+
+    def status(self) -> ChannelStatus:
+        return ChannelStatus(True, DEGRADED, "The bot token was refused; set TELEGRAM_BOT_TOKEN to a valid token.")
+
+    def run_started(self, run: Run) -> None: ...
+
+    def progress(self, run_id: str, thread_id: str, node: str) -> None: ...
+
+    def text_streamed(self, run_id: str, thread_id: str, delta: str) -> None: ...
+
+    async def deliver(self, run: Run) -> None: ...
+
+    def card_changed(self, escalation: Any) -> None: ...
+
+
+def test_the_header_shows_each_channels_state_and_follows_status_changes(
+        chat_window: IntelligenceWindow, qrun: Any, until: Any, gui_services: Any) -> None:
+    line = chat_window.chat_view.status_line
+    assert "Telegram: off" in line.text()
+
+    async def add() -> None:
+        gui_services.channels.add(DegradedTelegram())
+
+    qrun(add())
+    until(lambda: "bot token was refused" in line.text())
+    assert line.dots["telegram"].accent_name == "amber"
+    assert gui_services.channels.status()["desktop"]["state"] == "connected"
+    qrun(gui_services.channels.remove("telegram"))
+    gui_services.bus.publish(events.StatusChanged())
+    until(lambda: "Telegram: off" in line.text())
+
+
+def test_the_tab_is_labelled_for_screen_readers_and_tab_goes_list_box_send(chat_window: IntelligenceWindow) -> None:
+    view = chat_window.chat_view
+    assert chat_window.current_tab == "chat"
+    assert view.list_view.accessibleName() == "Conversation"
+    assert view.input.accessibleName() == "Message" and "Enter sends" in view.input.accessibleDescription()
+    assert view.send_button.accessibleName() == "Send message"
+    stops = tab_stops(view.list_view, chat_window)
+    assert stops[:2] == [view.input, view.send_button]
+
+
+def tab_stops(start: Any, window: Any) -> list[Any]:
+    """The controls Tab reaches after ``start``, in order."""
+    found = []
+    widget = start.nextInFocusChain()
+    while widget is not start and len(found) < 200:
+        if widget.focusPolicy() & Qt.FocusPolicy.TabFocus and widget.isVisibleTo(window) and widget.isEnabled():
+            found.append(widget)
+        widget = widget.nextInFocusChain()
+    return found
+
+
+def test_ctrl_c_copies_the_current_message(qtbot: Any, qapp: QApplication) -> None:
+    from openhuman_desktop.qt.asyncutil import Jobs
+    from openhuman_desktop.qt.intelligence.chat_view import ChatListView
+
+    view = ChatListView(Jobs())
+    qtbot.add_widget(view)
+    model = ChatModel(view)
+    view.setModel(model)
+    model.load([make_run("a", "completed", input="Hi", response="**Hello** there")])
+    view.resize(500, 300)
+    view.show()
+    view.setCurrentIndex(model.index(1, 0))
+    qtbot.keyClick(view, Qt.Key.Key_C, Qt.KeyboardModifier.ControlModifier)
+    assert qapp.clipboard().text() == "**Hello** there"
+    assert view.visualRect(model.index(1, 0)).intersects(QRect(0, 0, 500, 300))
+    assert QModelIndex().isValid() is False

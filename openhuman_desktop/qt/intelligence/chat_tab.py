@@ -46,6 +46,7 @@ HINT = "Enter sends · Shift+Enter starts a new line"
 EMPTY_TEXT = ("Ask the assistant anything — about your notes and files, your tasks, or what it remembers.\n"
               "Its answers stream in here; anything it wants to change asks for your approval first.")
 STATE_ACCENT = {"connected": "green", "starting": "blue", "degraded": "amber", "stopped": "grey", "disabled": "grey"}
+NO_HUB = "Chat needs the app's channels, which this window does not have."
 CHANNEL_TITLES = (("telegram", "Telegram"), ("webapp", "Web app"))
 
 
@@ -232,13 +233,13 @@ class ChatView(QWidget):
         self.hint_label.setAccessibleName("Keyboard hint")
         outer.addWidget(self.hint_label)
         self.setFocusProxy(self.input)
-        QWidget.setTabOrder(self.list_view, self.input)
-        QWidget.setTabOrder(self.input, self.send_button)
+        self._order_tab_stops()
 
         self.input.submitted.connect(self._on_input_submitted)
         self.send_button.clicked.connect(self._on_send_button_clicked)
         self.list_view.retry_requested.connect(self._on_list_view_retry_requested)
         self.list_view.fix_in_skills_requested.connect(self.fix_in_skills_requested)
+        self.list_view.cards_changed.connect(self._order_tab_stops)
         channel.started.connect(self.model.run_started)
         channel.progressed.connect(self.model.progress)
         channel.streamed.connect(self.model.text_streamed)
@@ -247,9 +248,7 @@ class ChatView(QWidget):
         for signal in (self.model.rowsInserted, self.model.modelReset):
             signal.connect(self._on_model_changed)
         if hub is None:
-            self.input.setEnabled(False)
-            self.send_button.setEnabled(False)
-            self.empty_label.setText("Chat needs the app's channels, which this window does not have.")
+            self.empty_label.setText(NO_HUB)
         self._on_model_changed()
 
     # --- data -----------------------------------------------------------------------------------
@@ -298,6 +297,7 @@ class ChatView(QWidget):
     async def send(self, text: str | None = None) -> Run | None:
         """Send ``text`` (by default what is in the box) as a message on the ``desktop`` thread."""
         if self._hub is None:
+            self.error_label.show_text(NO_HUB)
             return None
         typed = text is None
         message = self.input.toPlainText() if text is None else text
@@ -346,6 +346,16 @@ class ChatView(QWidget):
         row = self.model.answer_row(run.id)
         if row is not None and self.isVisible():
             announce(self.list_view, self.model.row(row).spoken())
+
+    def _order_tab_stops(self) -> None:
+        """Tab follows the screen: the conversation, the cards' buttons in it, the box, Send."""
+        anchor: QWidget = self.list_view
+        for card in self.list_view.cards():
+            for button in (card.skip_button, card.approve_button, card.fix_button, card.close_button):
+                QWidget.setTabOrder(anchor, button)
+                anchor = button
+        QWidget.setTabOrder(anchor, self.input)
+        QWidget.setTabOrder(self.input, self.send_button)
 
     def _on_model_changed(self, *_args: object) -> None:
         empty = self.model.rowCount() == 0

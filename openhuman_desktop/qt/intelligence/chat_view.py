@@ -342,6 +342,7 @@ class ChatListView(QListView):
 
     retry_requested = Signal(str)           # run id
     fix_in_skills_requested = Signal(str)   # skill name
+    cards_changed = Signal()                # card widgets came or went (the tab puts them in the Tab order)
 
     def __init__(self, jobs: Jobs, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -400,6 +401,17 @@ class ChatListView(QListView):
         widget = self.indexWidget(self.chat_model().index(where, 0))
         return widget if isinstance(widget, ApprovalCard) else None
 
+    def cards(self) -> list[ApprovalCard]:
+        """The cards with buttons, top to bottom."""
+        model = self.chat_model()
+        found = []
+        for number, row in enumerate(model.rows()):
+            if row.kind == CARD:
+                widget = self.indexWidget(model.index(number, 0))
+                if isinstance(widget, ApprovalCard):
+                    found.append(widget)
+        return found
+
     def sync_cards(self) -> None:
         """Give every pending card row its ApprovalCard, and take it from rows that were resolved."""
         model = self.chat_model()
@@ -416,6 +428,9 @@ class ChatListView(QListView):
                                         skills=self._skills(), watch=self._watch)
                     card.fix_in_skills_requested.connect(self.fix_in_skills_requested)
                     card.origin_label.hide()   # "from the conversation in the desktop chat": it is right here
+                    # Decided here, or resolved elsewhere while busy and closed: its row says so from now on.
+                    card.decided.connect(self._on_card_done)
+                    card.closed.connect(self._on_card_done)
                     self.setIndexWidget(index, card)
                     self.chat_delegate.sizeHintChanged.emit(index)
             elif isinstance(widget, ApprovalCard):
@@ -430,6 +445,10 @@ class ChatListView(QListView):
                 self.setIndexWidget(index, None)   # the view deletes it
                 self.chat_delegate.sizeHintChanged.emit(index)
         self._watch.set_active(has_cards)
+        self.cards_changed.emit()
+
+    def _on_card_done(self, *_args: object) -> None:
+        QTimer.singleShot(0, self.sync_cards)   # not inside the card's own signal: sync_cards deletes it
 
     def _on_model_model_reset(self) -> None:
         self.chat_delegate.forget()
