@@ -124,7 +124,8 @@ async def shoot(out: Path, scheme: str, paths: Any, responder: Any) -> list[Path
                 responder.model.delays = {}
             QTest.keyClicks(view.input, text)
             QTest.keyClick(view.input, Qt.Key.Key_Return)
-            await until(lambda n=len(view.answer_texts()): len(view.answer_texts()) > n)
+            before = len(view.answer_texts())
+            await until(lambda n=before: len(view.answer_texts()) > n)
             if answer == ANSWER:
                 # The answer's stream is held back for a moment (the fake model is fast): first the
                 # working indicator, then the first half of the answer as it looks mid-stream.
@@ -175,9 +176,8 @@ def main(argv: list[str] | None = None) -> int:
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
     os.environ["OPENHUMAN_COLOR_SCHEME"] = args.scheme
     os.environ.pop("OLLAMA_HOST", None)
-    from tests.fakes.model_servers import FakeOllama
-
     from openhuman_desktop.qt import app as desktop_app
+    from tests.fakes.model_servers import FakeOllama
 
     qapp = desktop_app.make_application()
     responder = build_model()

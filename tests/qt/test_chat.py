@@ -15,7 +15,6 @@ from PySide6.QtWidgets import QApplication
 from openhuman_desktop import events
 from openhuman_desktop.channels.base import DEGRADED, ChannelStatus
 from openhuman_desktop.orchestration.ports import Run
-from openhuman_desktop.qt.bridge import CoreBridge
 from openhuman_desktop.qt.intelligence import IntelligenceWindow
 from openhuman_desktop.qt.intelligence.chat_model import ANSWER, CARD, USER, ChatModel
 from tests.fakes.agent_model import PASS2, AgentModel, AgentScript, kind_of

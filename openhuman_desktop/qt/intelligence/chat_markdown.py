@@ -58,7 +58,8 @@ def has_wide_blocks(document: QTextDocument) -> bool:
     """Whether the document has code blocks or tables, whose tint should span the whole bubble."""
     block = document.begin()
     while block.isValid():
-        if block.blockFormat().hasProperty(QTextFormat.Property.BlockCodeFence) or block.blockFormat().nonBreakableLines():
+        block_format = block.blockFormat()
+        if block_format.hasProperty(QTextFormat.Property.BlockCodeFence) or block_format.nonBreakableLines():
             return True
         block = block.next()
     return bool(document.rootFrame().childFrames())

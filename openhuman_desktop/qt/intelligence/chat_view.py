@@ -9,7 +9,7 @@ from __future__ import annotations
 import logging
 import math
 from collections import OrderedDict
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 
 from PySide6.QtCore import QEvent, QModelIndex, QPersistentModelIndex, QPoint, QRect, QRectF, QSize, Qt, QTimer, Signal
@@ -442,7 +442,7 @@ class ChatListView(QListView):
                 if focused is not None and (focused is widget or widget.isAncestorOf(focused)):
                     # A neutral place, never another card's button (see ApprovalsView._drop).
                     self.setFocus(Qt.FocusReason.OtherFocusReason)
-                self.setIndexWidget(index, None)   # the view deletes it
+                self.setIndexWidget(index, None)  # type: ignore[arg-type]  # None is allowed: the view deletes it
                 self.chat_delegate.sizeHintChanged.emit(index)
         self._watch.set_active(has_cards)
         self.cards_changed.emit()
@@ -483,8 +483,8 @@ class ChatListView(QListView):
         return self._is_at_bottom
 
     def dataChanged(self, top_left: _AnyIndex, bottom_right: _AnyIndex,  # noqa: N802 (Qt override)
-                    roles: list[int] | None = None) -> None:
-        super().dataChanged(top_left, bottom_right, roles or [])
+                    roles: Sequence[int] = ()) -> None:
+        super().dataChanged(top_left, bottom_right, list(roles))
         # The row may have grown (streamed text, an unfolded answer): lay the rows out again (sizes are cached).
         self.scheduleDelayedItemsLayout()
 
