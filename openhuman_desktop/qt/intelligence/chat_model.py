@@ -141,7 +141,7 @@ class ChatModel(QAbstractListModel):
         self._rows: list[ChatRow] = []
         self._where: dict[str, int] = {}
         self._expanded: set[str] = set()
-        self._pending: dict[str, str] = {}      # run id -> streamed text not yet shown
+        self._pending: dict[str, list[str]] = {}   # run id -> streamed pieces not yet shown
         self._clock = clock
         self._limit = limit
         self._last_flush = 0.0
@@ -238,8 +238,7 @@ class ChatModel(QAbstractListModel):
 
     def _rows_for(self, run: Run, nodes: tuple[str, ...]) -> list[ChatRow]:
         user = ChatRow(f"u:{run.id}", USER, run.input, run.created_at, run_id=run.id)
-        pending = self._pending.get(run.id, "")
-        text = answer_text(run) if run.is_finished else pending
+        text = answer_text(run) if run.is_finished else "".join(self._pending.get(run.id, ()))
         answer = ChatRow(f"a:{run.id}", ANSWER, text, run.finished_at or run.created_at, run_id=run.id,
                          status=run.status, nodes=nodes, tools=tuple(run.tools_used), steps=run.steps)
         return [user, answer]
@@ -267,7 +266,7 @@ class ChatModel(QAbstractListModel):
         """More of an answer: shown at the next flush (at once when the last one was a while ago)."""
         if not delta:
             return
-        self._pending[run_id] = self._pending.get(run_id, "") + delta
+        self._pending.setdefault(run_id, []).append(delta)
         if self._timer.isActive():
             return
         wait = FLUSH_MS - (self._clock() - self._last_flush) * 1000
@@ -284,7 +283,8 @@ class ChatModel(QAbstractListModel):
         self._timer.stop()
         pending, self._pending = self._pending, {}
         self._last_flush = self._clock()
-        for run_id, text in pending.items():
+        for run_id, pieces in pending.items():
+            text = "".join(pieces)
             row = self.answer_row(run_id)
             if row is None:
                 continue
