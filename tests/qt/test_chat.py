@@ -381,3 +381,11 @@ def test_ctrl_c_copies_the_current_message(qtbot: Any, qapp: QApplication) -> No
     assert qapp.clipboard().text() == "**Hello** there"
     assert view.visualRect(model.index(1, 0)).intersects(QRect(0, 0, 500, 300))
     assert QModelIndex().isValid() is False
+
+
+def test_a_late_start_notice_never_undoes_an_answer_that_is_in() -> None:
+    model = ChatModel()
+    model.run_started(make_run())
+    model.run_finished(make_run(status="completed", response="Done."))
+    model.run_started(make_run(status="queued"))
+    assert model.row(1).text == "Done." and model.row(1).status == "completed"

@@ -250,8 +250,8 @@ class ChatModel(QAbstractListModel):
             self._append(self._rows_for(run, ()))
             return
         current = self._rows[row]
-        if current.is_working:
-            return
+        if current.is_working or not current.is_failed or run.status not in WORKING:
+            return   # already shown as working, or an answer that is in (a late notice must not undo it)
         # A retried run starts over: the failed sentence goes, the new answer streams in.
         self._set(row, replace(current, text="", status="running", nodes=(), version=current.version + 1))
 

@@ -51,6 +51,8 @@ _AnyIndex = QModelIndex | QPersistentModelIndex
 Action = Callable[[str], Awaitable[object]]
 DOCUMENT_CACHE = 300        # rendered documents kept (a few screens of answers)
 PULSE_MS = 90
+LAYOUT_BATCH = 5
+BATCHED_MS = 400            # how long the rows are laid out in batches after every row needed measuring
 USER_SHARE = 0.74           # a bubble of yours is at most this share of the width
 ANSWER_SHARE = 0.90
 RESOLVED_WORDS = {"approved": "Approved", "dismissed": "Skipped", "expired": "Expired"}
@@ -352,6 +354,11 @@ class ChatListView(QListView):
                                       "R tries a failed answer again, Ctrl+C copies a message.")
         self._jobs = jobs
         self.setUniformItemSizes(False)
+        self.setBatchSize(LAYOUT_BATCH)
+        self._single_pass = QTimer(self)
+        self._single_pass.setSingleShot(True)
+        self._single_pass.setInterval(BATCHED_MS)
+        self._single_pass.timeout.connect(self._on_single_pass_timeout)
         self.setVerticalScrollMode(QAbstractItemView.ScrollMode.ScrollPerPixel)
         self.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
         self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
@@ -450,7 +457,18 @@ class ChatListView(QListView):
     def _on_card_done(self, *_args: object) -> None:
         QTimer.singleShot(0, self.sync_cards)   # not inside the card's own signal: sync_cards deletes it
 
+    def measure_in_batches(self) -> None:
+        """Every row needs measuring (a history loaded, a new width): lay them out a few per pass of the loop
+        for a moment (50 long answers at once held it ~140 ms), then one row at a time again (a streamed
+        piece is then on screen in the next pass, not after the batches above it)."""
+        self.setLayoutMode(QListView.LayoutMode.Batched)
+        self._single_pass.start()
+
+    def _on_single_pass_timeout(self) -> None:
+        self.setLayoutMode(QListView.LayoutMode.SinglePass)
+
     def _on_model_model_reset(self) -> None:
+        self.measure_in_batches()
         self.chat_delegate.forget()
         self._is_at_bottom = True
         QTimer.singleShot(0, self.scrollToBottom)
@@ -584,10 +602,12 @@ class ChatListView(QListView):
         super().resizeEvent(event)
         if event.size().width() != self._last_width:
             self._last_width = event.size().width()
+            self.measure_in_batches()
             self.scheduleDelayedItemsLayout()
 
     def changeEvent(self, event: QEvent) -> None:  # noqa: N802 (Qt override)
         if event.type() in (QEvent.Type.PaletteChange, QEvent.Type.ApplicationPaletteChange, QEvent.Type.FontChange):
             self.chat_delegate.forget()
+            self.measure_in_batches()
             self.scheduleDelayedItemsLayout()
         super().changeEvent(event)
