@@ -7,7 +7,7 @@ from collections.abc import Callable, Mapping
 from typing import Any, Protocol
 
 from PySide6.QtCore import QSize, Qt, Signal
-from PySide6.QtGui import QAccessible, QAccessibleAnnouncementEvent, QKeyEvent, QShowEvent
+from PySide6.QtGui import QAccessible, QAccessibleAnnouncementEvent, QKeyEvent, QPalette, QShowEvent
 from PySide6.QtWidgets import (
     QFrame,
     QHBoxLayout,
@@ -32,8 +32,11 @@ from openhuman_desktop.qt.intelligence.widgets import (
     PanelFrame,
     SectionHeader,
     StatusDot,
+    app_palette,
+    blend,
     em,
     make_primary,
+    set_style_sheet,
 )
 from openhuman_desktop.store import Escalation
 
@@ -47,6 +50,9 @@ EMPTY_TEXT = ("Ask the assistant anything — about your notes and files, your t
               "Its answers stream in here; anything it wants to change asks for your approval first.")
 STATE_ACCENT = {"connected": "green", "starting": "blue", "degraded": "amber", "stopped": "grey", "disabled": "grey"}
 NO_HUB = "Chat needs the app's channels, which this window does not have."
+INPUT_STYLE = ("QPlainTextEdit#chatInput {{ background-color: {base}; border: 1px solid {border};"
+               " border-radius: 6px; padding: 2px 4px; }}"
+               " QPlainTextEdit#chatInput:focus {{ border: 1px solid {focus}; }}")
 CHANNEL_TITLES = (("telegram", "Telegram"), ("webapp", "Web app"))
 
 
@@ -91,7 +97,17 @@ class ChatInput(QPlainTextEdit):
         self.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAsNeeded)
         self.document().setDocumentMargin(max(4, em(self) // 3))
         self.textChanged.connect(self._on_self_text_changed)
+        self.retheme()
         self._fit()
+
+    def retheme(self) -> None:
+        """A rounded box that shows where to write, its border in the highlight colour while focused."""
+        palette = app_palette()
+        window = palette.color(QPalette.ColorRole.Window)
+        text = palette.color(QPalette.ColorRole.WindowText)
+        set_style_sheet(self, INPUT_STYLE.format(
+            base=palette.color(QPalette.ColorRole.Base).name(), border=blend(window, text, 0.28).name(),
+            focus=palette.color(QPalette.ColorRole.Highlight).name()))
 
     def keyPressEvent(self, event: QKeyEvent) -> None:  # noqa: N802 (Qt override)
         if event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter):
@@ -227,6 +243,7 @@ class ChatView(QWidget):
         self.send_button.setToolTip("Send (Enter)")
         self.send_button.setAutoDefault(False)
         make_primary(self.send_button)
+        self.send_button.setMinimumHeight(self.input.height())   # as tall as the one-line box beside it
         row.addWidget(self.send_button, 0, Qt.AlignmentFlag.AlignBottom)
         outer.addWidget(composer)
         self.hint_label = MutedLabel(HINT, self, factor=0.85)

@@ -142,7 +142,7 @@ class ChatDelegate(QStyledItemDelegate):
         else:
             document = self.document(row, max_inner)
             # A bubble fits its text; one with code or a table keeps the full width (their tint spans it).
-            wide = bool(document.property("is_wide"))
+            wide = bool(document.property("is_wide")) or row.is_working   # no jitter while it streams
             text_w = max_inner if wide else min(max_inner, math.ceil(document.idealWidth()) + 1)
             text_h = math.ceil(document.size().height())
         bubble_w = max(text_w + inner_x * 2, fm.height() * 3)
@@ -259,8 +259,8 @@ class ChatDelegate(QStyledItemDelegate):
 
     def _paint_working(self, painter: QPainter, row: ChatRow, rect: QRect, palette: QPalette) -> None:
         fm = self._view.fontMetrics()
-        side = max(5, fm.height() // 3)
-        color = QColor(palette.color(QPalette.ColorRole.Highlight))
+        side = max(6, round(fm.height() * 0.42))
+        color = accent("blue", palette)
         x = rect.left()
         cy = rect.top() + rect.height() / 2
         for n in range(3):
