@@ -2,8 +2,9 @@
 
 Runs the real app (``DesktopApp`` with the real window, offscreen: no X server needed) on a fake Ollama
 answered by the scripted agent model, sends two messages through the Chat tab like a person (typing and
-Enter), and saves ``chat-<scheme>.png`` (finished, with a card) and ``chat-working-<scheme>.png`` (mid
-stream) into the output folder. ``scripts/screenshots.py`` runs it once per scheme.
+Enter), and saves ``chat-working-<scheme>.png`` (working), ``chat-streaming-<scheme>.png`` (mid stream),
+``chat-<scheme>.png`` (finished, with a card) and ``chat-approved-<scheme>.png`` (after Go ahead) into the
+output folder. ``scripts/screenshots.py`` runs it once per scheme.
 
     python scripts/chat_screenshots.py --out screenshots --scheme dark
 """
@@ -146,6 +147,15 @@ async def shoot(out: Path, scheme: str, paths: Any, responder: Any) -> list[Path
         view.list_view.scroll_to_end()
         await asyncio.sleep(0.2)
         saved.append(save(window, out / f"chat-{scheme}.png"))
+        # Go ahead: the card says so, and the action's answer comes into the chat under a note.
+        responder.model.script.answer = "Done — I sent Sam the note. He usually answers within the hour."
+        card = view.list_view.cards()[0]
+        QTest.mouseClick(card.approve_button, Qt.MouseButton.LeftButton)
+        await until(lambda: len(view.answer_texts()) == 3 and not view.model.working_count)
+        await asyncio.sleep(0.3)
+        view.list_view.scroll_to_end()
+        await asyncio.sleep(0.2)
+        saved.append(save(window, out / f"chat-approved-{scheme}.png"))
     finally:
         desktop.request_quit()
         await serving

@@ -16,7 +16,7 @@ from openhuman_desktop import events
 from openhuman_desktop.channels.base import DEGRADED, ChannelStatus
 from openhuman_desktop.orchestration.ports import Run
 from openhuman_desktop.qt.intelligence import IntelligenceWindow
-from openhuman_desktop.qt.intelligence.chat_model import ANSWER, CARD, USER, ChatModel
+from openhuman_desktop.qt.intelligence.chat_model import ANSWER, CARD, NOTE, USER, ChatModel
 from tests.fakes.agent_model import PASS2, AgentModel, AgentScript, kind_of
 from tests.fakes.engine_harness import Harness
 from tests.fakes.model_servers import Reply
@@ -264,8 +264,10 @@ def test_a_card_raised_in_the_chat_shows_under_its_answer_and_go_ahead_approves_
     assert view.card(card_row.escalation.id) is None          # the buttons are gone, the row says so
     approved = [esc for esc in qrun(gui_services.subconscious.escalations_list("approved"))]
     assert [esc.id for esc in approved] == [card_row.escalation.id]
-    # The action runs in this conversation, and its answer comes here.
+    # The action runs in this conversation, and its answer comes here, under a note (not as your words).
     until(lambda: len(chat_window.chat_view.answer_texts()) == 2 and model.working_count == 0)
+    assert [row.kind for row in model.rows()] == [USER, ANSWER, CARD, NOTE, ANSWER]
+    assert model.rows()[3].text == ACTION
 
 
 def test_a_failed_answer_says_why_and_r_tries_it_again(qtbot: Any, chat_window: IntelligenceWindow, until: Any,

@@ -9,12 +9,14 @@ from typing import Any
 
 from PySide6.QtCore import QAbstractListModel, QModelIndex, QObject, QPersistentModelIndex, Qt, QTimer, Signal
 
-from openhuman_desktop.orchestration.ports import Run
+from openhuman_desktop.orchestration.ports import APPROVED, Run
 from openhuman_desktop.store import Escalation
 
 USER = "user"
 ANSWER = "answer"
 CARD = "card"
+NOTE = "note"            # in place of your message: a run you did not type (an approved card's action)
+APPROVED_ACTION = "Approved action:"
 
 WORKING = ("queued", "running")
 FLUSH_MS = 40            # streamed text reaches the screen at most this often (the first piece at once)
@@ -100,6 +102,8 @@ class ChatRow:
         """What a screen reader says for the row."""
         if self.kind == USER:
             return f"You: {self.text}"
+        if self.kind == NOTE:
+            return f"You said go ahead: {self.text}"
         if self.kind == CARD and self.escalation is not None:
             esc = self.escalation
             state = {"pending": "needs your approval", "approved": "approved", "dismissed": "skipped"}.get(
@@ -237,7 +241,11 @@ class ChatModel(QAbstractListModel):
         self.card_rows_changed.emit()
 
     def _rows_for(self, run: Run, nodes: tuple[str, ...]) -> list[ChatRow]:
-        user = ChatRow(f"u:{run.id}", USER, run.input, run.created_at, run_id=run.id)
+        if run.purpose == APPROVED:   # the agent's own words for the action, not yours
+            action = run.input.rsplit(APPROVED_ACTION, 1)[-1].strip()
+            user = ChatRow(f"u:{run.id}", NOTE, action, run.created_at, run_id=run.id)
+        else:
+            user = ChatRow(f"u:{run.id}", USER, run.input, run.created_at, run_id=run.id)
         text = answer_text(run) if run.is_finished else "".join(self._pending.get(run.id, ()))
         answer = ChatRow(f"a:{run.id}", ANSWER, text, run.finished_at or run.created_at, run_id=run.id,
                          status=run.status, nodes=nodes, tools=tuple(run.tools_used), steps=run.steps)

@@ -42,19 +42,20 @@ from PySide6.QtWidgets import (
 from openhuman_desktop.qt.asyncutil import Jobs
 from openhuman_desktop.qt.intelligence import chat_markdown
 from openhuman_desktop.qt.intelligence.approvals import ApprovalCard, InputWatch
-from openhuman_desktop.qt.intelligence.chat_model import ANSWER, CARD, USER, ChatModel, ChatRow
+from openhuman_desktop.qt.intelligence.chat_model import ANSWER, CARD, NOTE, USER, ChatModel, ChatRow
 from openhuman_desktop.qt.intelligence.widgets import accent, blend, clock_time, exact_time, is_dark, muted, pulse_alpha
 
 log = logging.getLogger(__name__)
 
 _AnyIndex = QModelIndex | QPersistentModelIndex
 Action = Callable[[str], Awaitable[object]]
-DOCUMENT_CACHE = 300        # rendered documents kept (a few screens of answers)
+DOCUMENT_CACHE = 150        # rendered documents kept (a few screens of answers)
 PULSE_MS = 90
 LAYOUT_BATCH = 5
 BATCHED_MS = 400            # how long the rows are laid out in batches after every row needed measuring
 USER_SHARE = 0.74           # a bubble of yours is at most this share of the width
 ANSWER_SHARE = 0.90
+NOTE_TEXT = "✓ You said go ahead: {}"
 RESOLVED_WORDS = {"approved": "Approved", "dismissed": "Skipped", "expired": "Expired"}
 
 
@@ -135,6 +136,11 @@ class ChatDelegate(QStyledItemDelegate):
                 bubble = QRect(rect.left() + side, top, room, fm.height() + pad * 2)
             return RowGeometry(bubble, bubble.adjusted(inner_x, pad, -inner_x, -pad), empty, empty,
                                bubble.height() + pad * 2)
+        if row.kind == NOTE:
+            line = small.height()
+            note = QRect(rect.left() + side, top, width, line * 2 if small.horizontalAdvance(
+                NOTE_TEXT.format(row.text)) > width else line)
+            return RowGeometry(note, note, empty, empty, note.height() + pad * 2)
         share = USER_SHARE if row.kind == USER else ANSWER_SHARE
         max_inner = max(40, round(width * share) - inner_x * 2)
         if row.kind == ANSWER and not row.text:
@@ -202,6 +208,11 @@ class ChatDelegate(QStyledItemDelegate):
         if row.kind == CARD:
             if not row.is_pending_card:
                 self._paint_resolved_card(painter, row, geometry, palette)
+        elif row.kind == NOTE:
+            painter.setFont(self._small_font())
+            painter.setPen(muted(palette))
+            painter.drawText(geometry.text, int(Qt.AlignmentFlag.AlignHCenter | Qt.AlignmentFlag.AlignVCenter
+                                                | Qt.TextFlag.TextWordWrap), NOTE_TEXT.format(row.text))
         else:
             self._paint_bubble(painter, row, geometry, palette, option.rect)
             if row.kind == ANSWER:
@@ -326,7 +337,8 @@ class ChatDelegate(QStyledItemDelegate):
         painter.setPen(palette.color(QPalette.ColorRole.Text))
         painter.setFont(self._view.font())
         fm = self._view.fontMetrics()
-        title = esc.title if esc is not None else row.text
+        # A conversation's card is titled with the question; what was approved is its action.
+        title = (esc.description or esc.title) if esc is not None else row.text
         text = fm.elidedText(f"{mark}  {words}: {title}", Qt.TextElideMode.ElideRight, geometry.text.width())
         painter.drawText(geometry.text, int(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter), text)
 
