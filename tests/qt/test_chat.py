@@ -391,3 +391,41 @@ def test_a_late_start_notice_never_undoes_an_answer_that_is_in() -> None:
     model.run_finished(make_run(status="completed", response="Done."))
     model.run_started(make_run(status="queued"))
     assert model.row(1).text == "Done." and model.row(1).status == "completed"
+
+
+def test_a_message_the_agent_refuses_is_not_lost(qtbot: Any, chat_window: IntelligenceWindow, settle: Any) -> None:
+    view = chat_window.chat_view
+    too_long = "x" * 100_001
+    view.input.setPlainText(too_long)
+    qtbot.mouseClick(view.send_button, Qt.MouseButton.LeftButton)
+    settle(chat_window)
+    assert view.error_label.isVisible() and view.error_label.text().startswith("Not sent: ")
+    assert "too long" in view.error_label.text()
+    assert view.input.toPlainText() == too_long and view.model.rowCount() == 0
+
+
+def test_page_up_in_the_box_scrolls_the_conversation(qtbot: Any, chat_window: IntelligenceWindow, qrun: Any,
+                                                     until: Any) -> None:
+    view = chat_window.chat_view
+    view.model.load([make_run(f"r{n}", "completed", input=f"question {n}", response=LONG_ANSWER) for n in range(6)])
+    view._on_model_changed()
+    bar = view.list_view.verticalScrollBar()
+    until(lambda: bar.maximum() > 0 and bar.value() == bar.maximum())
+    bottom = bar.value()
+    view.input.setFocus()
+    qtbot.keyClick(view.input, Qt.Key.Key_PageUp)
+    assert bar.value() < bottom
+    qtbot.keyClick(view.input, Qt.Key.Key_PageDown)
+    assert bar.value() == bottom
+
+
+def test_the_working_dots_pulse_only_while_the_tab_is_on_screen(chat_window: IntelligenceWindow) -> None:
+    view = chat_window.chat_view
+    view.model.run_started(make_run("w1"))
+    assert view.list_view.is_pulsing
+    chat_window.show_tab("subconscious")
+    assert not view.list_view.is_pulsing
+    chat_window.show_tab("chat")
+    assert view.list_view.is_pulsing
+    view.model.run_finished(make_run("w1", "completed", response="ok"))
+    assert not view.list_view.is_pulsing

@@ -7,7 +7,7 @@ from collections.abc import Callable, Mapping
 from typing import Any, Protocol
 
 from PySide6.QtCore import QSize, Qt, Signal
-from PySide6.QtGui import QAccessible, QAccessibleAnnouncementEvent, QKeyEvent, QPalette, QShowEvent
+from PySide6.QtGui import QAccessible, QAccessibleAnnouncementEvent, QHideEvent, QKeyEvent, QPalette, QShowEvent
 from PySide6.QtWidgets import (
     QFrame,
     QHBoxLayout,
@@ -45,7 +45,7 @@ log = logging.getLogger(__name__)
 HISTORY_RUNS = 50
 MAX_INPUT_LINES = 8
 PLACEHOLDER = "Message the assistant…"
-HINT = "Enter sends · Shift+Enter starts a new line"
+HINT = "Enter sends · Shift+Enter starts a new line · Page Up/Down scroll the conversation"
 EMPTY_TEXT = ("Ask the assistant anything — about your notes and files, your tasks, or what it remembers.\n"
               "Its answers stream in here; anything it wants to change asks for your approval first.")
 STATE_ACCENT = {"connected": "green", "starting": "blue", "degraded": "amber", "stopped": "grey", "disabled": "grey"}
@@ -84,6 +84,7 @@ class ChatInput(QPlainTextEdit):
     """Where you write: Enter sends, Shift+Enter starts a new line; grows to a few lines as you type."""
 
     submitted = Signal()
+    paged = Signal(int)      # -1 / +1: Page Up / Page Down scroll the conversation from the box
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -110,6 +111,9 @@ class ChatInput(QPlainTextEdit):
             focus=palette.color(QPalette.ColorRole.Highlight).name()))
 
     def keyPressEvent(self, event: QKeyEvent) -> None:  # noqa: N802 (Qt override)
+        if event.key() in (Qt.Key.Key_PageUp, Qt.Key.Key_PageDown) and not event.modifiers():
+            self.paged.emit(-1 if event.key() == Qt.Key.Key_PageUp else 1)
+            return
         if event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter):
             modifiers = event.modifiers()
             if modifiers & Qt.KeyboardModifier.ShiftModifier:
@@ -253,6 +257,7 @@ class ChatView(QWidget):
         self._order_tab_stops()
 
         self.input.submitted.connect(self._on_input_submitted)
+        self.input.paged.connect(self._on_input_paged)
         self.send_button.clicked.connect(self._on_send_button_clicked)
         self.list_view.retry_requested.connect(self._on_list_view_retry_requested)
         self.list_view.fix_in_skills_requested.connect(self.fix_in_skills_requested)
@@ -352,6 +357,10 @@ class ChatView(QWidget):
     def _on_input_submitted(self) -> None:
         self._jobs.spawn(self.send(), name="chat-send")
 
+    def _on_input_paged(self, direction: int) -> None:
+        bar = self.list_view.verticalScrollBar()
+        bar.triggerAction(bar.SliderAction.SliderPageStepAdd if direction > 0 else bar.SliderAction.SliderPageStepSub)
+
     def _on_send_button_clicked(self) -> None:
         self._jobs.spawn(self.send(), name="chat-send")
 
@@ -378,10 +387,15 @@ class ChatView(QWidget):
         empty = self.model.rowCount() == 0
         self.empty_label.setVisible(empty)
         self.list_view.setVisible(not empty)
+        self.list_view.update_pulse()
 
     def showEvent(self, event: QShowEvent) -> None:  # noqa: N802 (Qt override)
         super().showEvent(event)
         self.list_view.update_pulse()
+
+    def hideEvent(self, event: QHideEvent) -> None:  # noqa: N802 (Qt override)
+        super().hideEvent(event)
+        self.list_view.stop_pulse()   # no repaints for a tab nobody sees
 
     def answer_texts(self) -> list[str]:
         """The answers on screen, oldest first (tests and screenshots)."""

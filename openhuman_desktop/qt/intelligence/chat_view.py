@@ -16,6 +16,7 @@ from PySide6.QtCore import QEvent, QModelIndex, QPersistentModelIndex, QPoint, Q
 from PySide6.QtGui import (
     QAbstractTextDocumentLayout,
     QColor,
+    QContextMenuEvent,
     QFont,
     QFontMetrics,
     QGuiApplication,
@@ -33,6 +34,7 @@ from PySide6.QtWidgets import (
     QApplication,
     QFrame,
     QListView,
+    QMenu,
     QStyle,
     QStyledItemDelegate,
     QStyleOptionViewItem,
@@ -528,6 +530,9 @@ class ChatListView(QListView):
         elif not working:
             self._pulse.stop()
 
+    def stop_pulse(self) -> None:
+        self._pulse.stop()
+
     @property
     def is_pulsing(self) -> bool:
         return self._pulse.isActive()
@@ -576,6 +581,23 @@ class ChatListView(QListView):
             if event.key() == Qt.Key.Key_R and not event.modifiers() and self.retry_row(index.row()):
                 return
         super().keyPressEvent(event)
+
+    def contextMenuEvent(self, event: QContextMenuEvent) -> None:  # noqa: N802 (Qt override)
+        index = self.indexAt(event.pos())
+        if not index.isValid():
+            return
+        self.setCurrentIndex(index)
+        row = index.row()
+        menu = QMenu(self)
+        menu.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        copy = menu.addAction("Copy message")
+        copy.setShortcut(QKeySequence(QKeySequence.StandardKey.Copy))
+        copy.triggered.connect(lambda: self.copy_row(row))
+        if self.chat_model().row(row).is_failed:
+            again = menu.addAction("Try again")
+            again.setShortcut(QKeySequence("R"))
+            again.triggered.connect(lambda: self.retry_row(row))
+        menu.popup(event.globalPos())   # not exec(): no nested loop inside the qasync loop
 
     def mouseReleaseEvent(self, event: QMouseEvent) -> None:  # noqa: N802 (Qt override)
         super().mouseReleaseEvent(event)
