@@ -408,7 +408,6 @@ def test_page_up_in_the_box_scrolls_the_conversation(qtbot: Any, chat_window: In
                                                      until: Any) -> None:
     view = chat_window.chat_view
     view.model.load([make_run(f"r{n}", "completed", input=f"question {n}", response=LONG_ANSWER) for n in range(6)])
-    view._on_model_changed()
     bar = view.list_view.verticalScrollBar()
     until(lambda: bar.maximum() > 0 and bar.value() == bar.maximum())
     bottom = bar.value()
@@ -429,3 +428,31 @@ def test_the_working_dots_pulse_only_while_the_tab_is_on_screen(chat_window: Int
     assert view.list_view.is_pulsing
     view.model.run_finished(make_run("w1", "completed", response="ok"))
     assert not view.list_view.is_pulsing
+
+
+def test_a_card_that_grows_an_error_line_makes_its_row_taller(qtbot: Any, qapp: QApplication, fakes: Any) -> None:
+    from openhuman_desktop.qt.asyncutil import Jobs
+    from openhuman_desktop.qt.intelligence.chat_view import ChatListView
+
+    async def nothing(_escalation_id: str) -> None:
+        return None
+
+    view = ChatListView(Jobs())
+    qtbot.add_widget(view)
+    model = ChatModel(view)
+    view.setModel(model)
+    view.set_actions(nothing, nothing, dict)
+    view.resize(600, 500)
+    view.show()
+    model.load([make_run("a", "completed", response="Done.")])
+    escalation = dataclasses.replace(fakes.make_escalation(escalation_id="e1"), task_id=None, run_id="a",
+                                     thread_id="desktop")
+    model.card_changed(escalation)
+    card = view.card("e1")
+    assert card is not None
+    index = model.index(2, 0)
+    qtbot.wait_until(lambda: view.visualRect(index).height() >= card.heightForWidth(card.width()))
+    before = view.visualRect(index).height()
+    card.error_label.show_text("That request was already answered on another device; nothing was done this time.")
+    qtbot.wait_until(lambda: view.visualRect(index).height() > before)
+    assert card.geometry().bottom() <= view.visualRect(index).bottom()
