@@ -51,9 +51,9 @@ class IntelligenceWindow(QMainWindow):
     Args:
         services: the running instance (only ``subconscious``, ``memory``, ``skills``, ``clock``,
             ``models.health``, ``bus`` and, for the Chat tab, ``channels`` and ``agent`` are used).
+        bridge: where core events arrive as Qt signals.
 
     ``desktop_channel`` is the Chat tab's channel: the app registers it with the hub once the window exists.
-        bridge: where core events arrive as Qt signals.
     """
 
     def __init__(self, services: Services, bridge: CoreBridge, parent: QWidget | None = None) -> None:
@@ -125,7 +125,6 @@ class IntelligenceWindow(QMainWindow):
             (bridge.status_changed, self._on_bridge_status_changed),
             (bridge.memory_added, self.memory_view.on_memory_added),
             (bridge.memory_removed, self.memory_view.on_memory_removed),
-            (bridge.status_changed, self._on_bridge_status_changed_chat),
         ]
         for signal, slot in self._connections:
             signal.connect(slot)
@@ -321,9 +320,7 @@ class IntelligenceWindow(QMainWindow):
 
     def _on_bridge_status_changed(self) -> None:
         self._request_status()
-
-    def _on_bridge_status_changed_chat(self) -> None:
-        self.chat_view.refresh_status()   # a synchronous read of the hub's channels: no job, no query
+        self.chat_view.refresh_status()   # the channels' line: a synchronous read of the hub, no query
 
     def _on_approvals_view_fix_in_skills_requested(self, skill_name: str) -> None:
         self.open_skill(skill_name)
