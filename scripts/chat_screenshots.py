@@ -148,7 +148,11 @@ async def shoot(out: Path, scheme: str, paths: Any, responder: Any) -> list[Path
         await asyncio.sleep(0.2)
         saved.append(save(window, out / f"chat-{scheme}.png"))
         # Go ahead: the card says so, and the action's answer comes into the chat under a note.
-        responder.model.script.answer = "Done — I sent Sam the note. He usually answers within the hour."
+        from tests.fakes.agent_model import say
+
+        done = "Done — I sent Sam the note. He usually answers within the hour."
+        responder.model.script.answer = done
+        responder.model.script.steps = {"The task": [say(done)]}   # the action's run: one piece of work
         card = view.list_view.cards()[0]
         QTest.mouseClick(card.approve_button, Qt.MouseButton.LeftButton)
         await until(lambda: len(view.answer_texts()) == 3 and not view.model.working_count)
