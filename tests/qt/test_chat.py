@@ -111,12 +111,14 @@ def test_enter_sends_and_the_answer_streams_into_one_row_that_ends_as_the_final_
 def test_shift_enter_starts_a_new_line_and_sends_nothing(qtbot: Any, chat_window: IntelligenceWindow,
                                                           settle: Any) -> None:
     box = chat_window.chat_view.input
+    one_line = box.height()
     box.setFocus()
     qtbot.keyClicks(box, "first line")
     qtbot.keyClick(box, Qt.Key.Key_Return, Qt.KeyboardModifier.ShiftModifier)
     qtbot.keyClicks(box, "second line")
     settle(chat_window)
     assert box.toPlainText() == "first line\nsecond line"
+    assert box.height() > one_line                  # the box grows with what you write
     assert chat_window.chat_view.model.rowCount() == 0
 
 
@@ -456,3 +458,16 @@ def test_a_card_that_grows_an_error_line_makes_its_row_taller(qtbot: Any, qapp: 
     card.error_label.show_text("That request was already answered on another device; nothing was done this time.")
     qtbot.wait_until(lambda: view.visualRect(index).height() > before)
     assert card.geometry().bottom() <= view.visualRect(index).bottom()
+
+
+def test_reloading_while_an_answer_streams_keeps_what_it_showed(qtbot: Any) -> None:
+    model = ChatModel()
+    model.run_started(make_run("s1"))
+    model.text_streamed("s1", "The garden ")
+    model.text_streamed("s1", "needs water")     # still waiting for the next flush
+    model.load([make_run("s1", "running")])      # F5 in the middle of the answer
+    assert model.row(1).text == "The garden needs water" and model.row(1).is_working
+    model.text_streamed("s1", " on Sunday.")
+    with qtbot.wait_signal(model.flushed, timeout=2000):
+        pass
+    assert model.row(1).text == "The garden needs water on Sunday."

@@ -218,9 +218,10 @@ class ChatModel(QAbstractListModel):
         live = {row.run_id for row in self._rows
                 if row.kind == USER and row.run_id not in loaded_ids and row.created_at >= newest}
         keep = [row for row in self._rows if row.kind != CARD and row.run_id in live]
+        shown = {row.run_id: row.text for row in self._rows if row.is_working and row.run_id}
         rows: list[ChatRow] = []
         for run in runs:
-            rows.extend(self._rows_for(run, tuple(nodes.get(run.id, ()))))
+            rows.extend(self._rows_for(run, tuple(nodes.get(run.id, ())), shown.get(run.id, "")))
         rows.extend(keep)
         by_run: dict[str, list[ChatRow]] = {}
         loose: list[ChatRow] = []
@@ -240,13 +241,14 @@ class ChatModel(QAbstractListModel):
         self.endResetModel()
         self.card_rows_changed.emit()
 
-    def _rows_for(self, run: Run, nodes: tuple[str, ...]) -> list[ChatRow]:
+    def _rows_for(self, run: Run, nodes: tuple[str, ...], shown: str = "") -> list[ChatRow]:
         if run.purpose == APPROVED:   # the agent's own words for the action, not yours
             action = run.input.rsplit(APPROVED_ACTION, 1)[-1].strip()
             user = ChatRow(f"u:{run.id}", NOTE, action, run.created_at, run_id=run.id)
         else:
             user = ChatRow(f"u:{run.id}", USER, run.input, run.created_at, run_id=run.id)
-        text = answer_text(run) if run.is_finished else "".join(self._pending.get(run.id, ()))
+        # A run still streaming keeps what it showed (a reload mid-answer); what waits for the flush comes next.
+        text = answer_text(run) if run.is_finished else shown + "".join(self._pending.pop(run.id, ()))
         answer = ChatRow(f"a:{run.id}", ANSWER, text, run.finished_at or run.created_at, run_id=run.id,
                          status=run.status, nodes=nodes, tools=tuple(run.tools_used), steps=run.steps)
         return [user, answer]
