@@ -174,6 +174,8 @@ def test_rows_speak_for_screen_readers() -> None:
     model.load([make_run("a", "completed", input="What is on?", response="Nothing today.")])
     spoken = [model.data(model.index(n, 0), Qt.ItemDataRole.AccessibleTextRole) for n in range(2)]
     assert spoken == ["You: What is on?", "Assistant: Nothing today."]
+    described = model.data(model.index(1, 0), Qt.ItemDataRole.AccessibleDescriptionRole)
+    assert "no tools" in described and "Space shows the steps" in described
 
 
 # --- Markdown, safely ------------------------------------------------------------------------------------

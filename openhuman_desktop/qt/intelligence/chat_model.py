@@ -168,6 +168,10 @@ class ChatModel(QAbstractListModel):
             return row.spoken()
         if role == Qt.ItemDataRole.ToolTipRole and row.kind == ANSWER and not row.is_working:
             return row.details()
+        if role == Qt.ItemDataRole.AccessibleDescriptionRole and row.kind == ANSWER and not row.is_working:
+            if row.key in self._expanded:
+                return "; ".join(row.detail_lines())
+            return f"{row.details()}. Space shows the steps."
         if role == ChatModel.ExpandedRole:
             return row.key in self._expanded
         if role == ChatModel.KindRole:
