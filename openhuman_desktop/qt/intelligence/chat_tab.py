@@ -203,7 +203,6 @@ class ChatView(QWidget):
         self._agent = agent
         self._jobs = jobs
         self._channel = channel
-        self._is_loaded = False
         self.setAccessibleName("Chat")
         unit = em(self)
         pad = max(6, unit // 2)
@@ -289,7 +288,6 @@ class ChatView(QWidget):
         nodes = await self._nodes(runs)
         self.error_label.clear_text()
         self.model.load(runs, cards, nodes)
-        self._is_loaded = True
         self._on_model_changed()
 
     async def _nodes(self, runs: list[Run]) -> dict[str, list[str]]:
