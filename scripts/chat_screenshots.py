@@ -132,12 +132,12 @@ async def shoot(out: Path, scheme: str, paths: Any, responder: Any) -> list[Path
                 # working indicator, then the first half of the answer as it looks mid-stream.
                 await until(lambda: "agent_execution" in last_answer(view).nodes, 30)
                 await asyncio.sleep(0.2)
-                saved.append(save(window, out / f"chat-working-{scheme}.png"))
+                saved.append(await save(window, out / f"chat-working-{scheme}.png"))
                 run_id = last_answer(view).run_id
                 window.desktop_channel.streamed.emit(run_id, ANSWER[: len(ANSWER) // 2])
                 view.model.flush()
                 await asyncio.sleep(0.2)
-                saved.append(save(window, out / f"chat-streaming-{scheme}.png"))
+                saved.append(await save(window, out / f"chat-streaming-{scheme}.png"))
             await until(lambda a=answer: view.answer_texts()[-1].startswith(a[:40]) and not view.model.working_count)
             await until(lambda: view.model.working_count == 0)
         await until(lambda: any(row.kind == "card" for row in view.model.rows()))
@@ -146,7 +146,7 @@ async def shoot(out: Path, scheme: str, paths: Any, responder: Any) -> list[Path
         await asyncio.sleep(0.3)
         view.list_view.scroll_to_end()
         await asyncio.sleep(0.2)
-        saved.append(save(window, out / f"chat-{scheme}.png"))
+        saved.append(await save(window, out / f"chat-{scheme}.png"))
         # Go ahead: the card says so, and the action's answer comes into the chat under a note.
         from tests.fakes.agent_model import say
 
@@ -159,7 +159,7 @@ async def shoot(out: Path, scheme: str, paths: Any, responder: Any) -> list[Path
         await asyncio.sleep(0.3)
         view.list_view.scroll_to_end()
         await asyncio.sleep(0.2)
-        saved.append(save(window, out / f"chat-approved-{scheme}.png"))
+        saved.append(await save(window, out / f"chat-approved-{scheme}.png"))
     finally:
         desktop.request_quit()
         await serving
@@ -170,11 +170,9 @@ def last_answer(view: Any) -> Any:
     return [row for row in view.model.rows() if row.kind == "answer"][-1]
 
 
-def save(window: Any, path: Path) -> Path:
-    from PySide6.QtWidgets import QApplication
-
+async def save(window: Any, path: Path) -> Path:
     window.notice_banner.hide()   # no tray here: the card's notification went to the banner
-    QApplication.processEvents()
+    await asyncio.sleep(0.1)      # the loop lays the window out again (never processEvents() inside a task)
     path.parent.mkdir(parents=True, exist_ok=True)
     if not window.grab().save(str(path)):
         raise RuntimeError(f"could not save {path}")
