@@ -473,3 +473,36 @@ def test_reloading_while_an_answer_streams_keeps_what_it_showed(qtbot: Any) -> N
     with qtbot.wait_signal(model.flushed, timeout=2000):
         pass
     assert model.row(1).text == "The garden needs water on Sunday."
+
+
+def test_a_click_on_a_web_link_in_an_answer_opens_it_and_other_links_do_nothing(qtbot: Any) -> None:
+    from PySide6.QtCore import QPoint, QPointF
+
+    from openhuman_desktop.qt.asyncutil import Jobs
+    from openhuman_desktop.qt.intelligence.chat_view import ChatListView
+
+    view = ChatListView(Jobs())
+    qtbot.add_widget(view)
+    model = ChatModel(view)
+    view.setModel(model)
+    opened: list[str] = []
+    view.open_url = lambda url: opened.append(url.toString())
+    model.load([make_run("a", "completed", response="[the docs](https://example.org/docs)"),
+                make_run("b", "completed", response="[a file](file:///etc/passwd)")])
+    view.resize(600, 400)
+    view.show()
+    qtbot.wait_until(lambda: view.visualRect(model.index(3, 0)).height() > 0)
+
+    def click_first_word(row: int) -> str:
+        """Click the answer's first word; returns the link the document has there."""
+        geometry = view.chat_delegate.geometry(model.row(row), view.visualRect(model.index(row, 0)), expanded=False)
+        point = geometry.text.topLeft() + QPoint(4, geometry.text.height() // 2)
+        document = view.chat_delegate.document(model.row(row), geometry.doc_width)
+        anchor = document.documentLayout().anchorAt(QPointF(point - geometry.text.topLeft()))
+        qtbot.mouseClick(view.viewport(), Qt.MouseButton.LeftButton, pos=point)
+        return str(anchor)
+
+    assert click_first_word(1) == "https://example.org/docs"
+    assert opened == ["https://example.org/docs"]
+    assert click_first_word(3) == "file:///etc/passwd"
+    assert opened == ["https://example.org/docs"]   # file: (or javascript:) from model text never opens

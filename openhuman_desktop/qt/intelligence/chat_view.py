@@ -17,17 +17,20 @@ from PySide6.QtCore import (
     QModelIndex,
     QPersistentModelIndex,
     QPoint,
+    QPointF,
     QRect,
     QRectF,
     QSize,
     Qt,
     QTimer,
+    QUrl,
     Signal,
 )
 from PySide6.QtGui import (
     QAbstractTextDocumentLayout,
     QColor,
     QContextMenuEvent,
+    QDesktopServices,
     QFont,
     QFontMetrics,
     QGuiApplication,
@@ -69,6 +72,7 @@ BATCHED_MS = 400            # how long the rows are laid out in batches after ev
 USER_SHARE = 0.74           # a bubble of yours is at most this share of the width
 ANSWER_SHARE = 0.90
 NOTE_TEXT = "✓ You said go ahead: {}"
+LINK_SCHEMES = ("http", "https", "mailto")
 RESOLVED_WORDS = {"approved": "Approved", "dismissed": "Skipped", "expired": "Expired"}
 
 
@@ -394,6 +398,7 @@ class ChatListView(QListView):
         self.verticalScrollBar().setSingleStep(max(8, self.fontMetrics().height()))
         self.chat_delegate = ChatDelegate(self)
         self.setItemDelegate(self.chat_delegate)
+        self.open_url: Callable[[QUrl], object] = QDesktopServices.openUrl   # tests put a recorder here
         self._approve: Action | None = None
         self._dismiss: Action | None = None
         self._skills: Callable[[], dict[str, str]] = dict
@@ -625,6 +630,27 @@ class ChatListView(QListView):
             self.retry_row(index.row())
         elif geometry.details.contains(point):
             self.toggle_row(index.row())
+        else:
+            link = self.link_at(point)
+            if link:
+                self.open_url(QUrl(link))
+
+    def link_at(self, point: QPoint) -> str:
+        """The web address of the link in an answer under ``point`` ("" when there is none)."""
+        index = self.indexAt(point)
+        if not index.isValid():
+            return ""
+        row = self.chat_model().row(index.row())
+        if row.kind != ANSWER or not row.text:
+            return ""
+        geometry = self.chat_delegate.geometry(row, self.visualRect(index),
+                                               expanded=self.chat_model().is_expanded(index.row()))
+        if not geometry.text.contains(point):
+            return ""
+        document = self.chat_delegate.document(row, geometry.doc_width)
+        anchor = document.documentLayout().anchorAt(QPointF(point - geometry.text.topLeft()))
+        # Only web addresses open (in the browser); a file: or javascript: link in model text does nothing.
+        return anchor if QUrl(anchor).scheme() in LINK_SCHEMES else ""
 
     def mouseMoveEvent(self, event: QMouseEvent) -> None:  # noqa: N802 (Qt override)
         super().mouseMoveEvent(event)
@@ -637,11 +663,11 @@ class ChatListView(QListView):
         if not index.isValid():
             return False
         row = self.chat_model().row(index.row())
-        if row.kind != ANSWER or row.is_working:
+        if row.kind != ANSWER:
             return False
         geometry = self.chat_delegate.geometry(row, self.visualRect(index),
                                                expanded=self.chat_model().is_expanded(index.row()))
-        return geometry.details.contains(point)
+        return (not row.is_working and geometry.details.contains(point)) or bool(self.link_at(point))
 
     def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802 (Qt override)
         super().resizeEvent(event)
