@@ -506,3 +506,40 @@ def test_a_click_on_a_web_link_in_an_answer_opens_it_and_other_links_do_nothing(
     assert opened == ["https://example.org/docs"]
     assert click_first_word(3) == "file:///etc/passwd"
     assert opened == ["https://example.org/docs"]   # file: (or javascript:) from model text never opens
+
+
+def test_the_desktop_channel_passes_on_only_the_desktop_thread(qtbot: Any, qrun: Any, fakes: Any) -> None:
+    from openhuman_desktop.qt.intelligence.chat_channel import DesktopChannel
+
+    channel = DesktopChannel()
+    got: list[tuple[str, Any]] = []
+    channel.started.connect(lambda run: got.append(("started", run.id)))
+    channel.streamed.connect(lambda run_id, delta: got.append(("streamed", delta)))
+    channel.delivered.connect(lambda run: got.append(("delivered", run.id)))
+    channel.card.connect(lambda esc: got.append(("card", esc.id)))
+    assert channel.status().state == "starting"
+    qrun(channel.start())
+    assert channel.status().to_json() == {"enabled": True, "state": "connected",
+                                          "state_reason": "The Chat tab of the window."}
+    other = dataclasses.replace(make_run("x"), thread_id="desktop:other")
+    for run in (make_run("d"), other):
+        channel.run_started(run)
+        channel.text_streamed(run.id, run.thread_id, f"piece of {run.id}")
+        qrun(channel.deliver(run))
+    heartbeat = dataclasses.replace(fakes.make_escalation(escalation_id="hb"), thread_id="subconscious:task-1")
+    mine = dataclasses.replace(fakes.make_escalation(escalation_id="mine"), task_id=None, thread_id="desktop")
+    channel.card_changed(heartbeat)
+    channel.card_changed(mine)
+    assert got == [("started", "d"), ("streamed", "piece of d"), ("delivered", "d"), ("card", "mine")]
+    qrun(channel.stop())
+    assert channel.status().state == "stopped" and not channel.status().enabled
+
+
+def test_an_answer_handed_over_after_a_restart_appears_once(qtbot: Any) -> None:
+    model = ChatModel()
+    finished = make_run("late", "completed", input="Asked before the crash", response="Here it is.")
+    model.run_finished(finished)          # the hub delivers what was not delivered before the crash
+    assert [(row.kind, row.text) for row in model.rows()] == [(USER, "Asked before the crash"),
+                                                              (ANSWER, "Here it is.")]
+    model.load([finished])                # then the history, which has it too
+    assert model.rowCount() == 2
