@@ -570,6 +570,22 @@ def app_state(app: App) -> str | None:
 # --- main ---------------------------------------------------------------------------------------------------
 
 
+def chat_screenshots(out: Path, scheme: str) -> bool:
+    """The Chat tab with a long streamed answer and a card (``scripts/chat_screenshots.py``, offscreen)."""
+    env = {**os.environ, "QT_QPA_PLATFORM": "offscreen",
+           "PYTHONPATH": str(REPO) + os.pathsep + os.environ.get("PYTHONPATH", "")}
+    env.pop("DISPLAY", None)
+    command = [sys.executable, str(REPO / "scripts" / "chat_screenshots.py"), "--out", str(out), "--scheme", scheme]
+    try:
+        done = subprocess.run(command, env=env, timeout=180, check=False)
+    except subprocess.TimeoutExpired:
+        print(f"screenshots: the Chat tab ({scheme}) took longer than 180 s", file=sys.stderr)
+        return False
+    if done.returncode != 0:
+        print(f"screenshots: the Chat tab ({scheme}) failed (exit {done.returncode})", file=sys.stderr)
+    return done.returncode == 0
+
+
 def missing_tools() -> list[str]:
     return [tool for tool in TOOLS if shutil.which(tool) is None]
 
@@ -624,6 +640,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         failed = True
         print(f"screenshots: {exc}", file=sys.stderr)
     finally:
+        for scheme in ("light", "dark"):
+            failed = not chat_screenshots(out, scheme) or failed
         if args.keep or failed:
             print(f"workspaces and logs kept in {scratch}")
         else:

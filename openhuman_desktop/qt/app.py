@@ -261,6 +261,7 @@ class DesktopApp(QObject):
         self.bridge: CoreBridge | None = None
         self.window: WindowLike | None = None
         self._closed = False
+        self._has_desktop_channel = False
 
     @property
     def is_ready(self) -> bool:
@@ -286,6 +287,7 @@ class DesktopApp(QObject):
         self.bridge = CoreBridge(self.services.bus)
         self.window = self._window_factory(self.services, self.bridge)
         self.window.installEventFilter(self)
+        self._add_desktop_channel(self.window)
         self.tray.attach(self.services.subconscious, self.bridge, self.open_window, self._show_in_window)
         from openhuman_desktop.channels.webapp import WebappChannel  # loaded by now (bootstrap imports it)
 
@@ -297,6 +299,14 @@ class DesktopApp(QObject):
             self.window.show_notice(NO_TRAY_NOTICE)
             self.window.bring_to_front()
         log.info("OpenHuman is running on %s (RPC %s)", self.paths.workspace, self.services.rpc.url)
+
+    def _add_desktop_channel(self, window: WindowLike) -> None:
+        """The window's Chat tab becomes the hub's ``desktop`` channel (a window without one has no chat)."""
+        channel = getattr(window, "desktop_channel", None)
+        hub = getattr(self.services, "channels", None)
+        if channel is not None and hub is not None:
+            hub.add(channel)
+            self._has_desktop_channel = True
 
     def open_window(self, escalation_id: str | None = None) -> None:
         """Bring the window to the front, on the approval card of ``escalation_id`` if given."""
@@ -328,6 +338,9 @@ class DesktopApp(QObject):
         if self.bridge is not None:
             self.bridge.detach()
         window, self.window = self.window, None
+        if self._has_desktop_channel and self.services is not None:
+            self._has_desktop_channel = False
+            await self.services.channels.remove("desktop")   # before the window and its Chat tab go
         if window is not None:
             window.removeEventFilter(self)
             try:

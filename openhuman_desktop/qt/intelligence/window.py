@@ -1,4 +1,4 @@
-"""The Intelligence window: Subconscious (status, approvals, tasks, activity), Skills and Memory tabs."""
+"""The Intelligence window: Subconscious (status, approvals, tasks, activity), Skills, Memory and Chat tabs."""
 
 from __future__ import annotations
 
@@ -25,6 +25,8 @@ from openhuman_desktop.qt.asyncutil import Jobs, Refresher
 from openhuman_desktop.qt.bridge import CoreBridge
 from openhuman_desktop.qt.intelligence.activity import ActivityView
 from openhuman_desktop.qt.intelligence.approvals import ApprovalsView
+from openhuman_desktop.qt.intelligence.chat_channel import DesktopChannel
+from openhuman_desktop.qt.intelligence.chat_tab import ChatView
 from openhuman_desktop.qt.intelligence.status_bar import StatusBarView
 from openhuman_desktop.qt.intelligence.tasks import TasksView
 from openhuman_desktop.qt.intelligence.widgets import Banner, PanelFrame, em, retheme
@@ -38,7 +40,7 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 WINDOW_TITLE = "OpenHuman — Intelligence"
-TAB_NAMES = ("subconscious", "skills", "memory")
+TAB_NAMES = ("subconscious", "skills", "memory", "chat")
 TIME_REFRESH_MS = 30_000
 NO_WINDOW_MANAGER = ("offscreen", "minimal")
 
@@ -47,9 +49,11 @@ class IntelligenceWindow(QMainWindow):
     """The main window of the tray app. Closing it only hides it: the app lives on in the tray.
 
     Args:
-        services: the running instance (only ``subconscious``, ``memory``, ``skills``, ``clock`` and
-            ``models.health`` and ``bus`` are used).
+        services: the running instance (only ``subconscious``, ``memory``, ``skills``, ``clock``,
+            ``models.health``, ``bus`` and, for the Chat tab, ``channels`` and ``agent`` are used).
         bridge: where core events arrive as Qt signals.
+
+    ``desktop_channel`` is the Chat tab's channel: the app registers it with the hub once the window exists.
     """
 
     def __init__(self, services: Services, bridge: CoreBridge, parent: QWidget | None = None) -> None:
@@ -90,10 +94,15 @@ class IntelligenceWindow(QMainWindow):
         self.tabs.addTab(self._subconscious_page(pad), "Subconscious")
         self.tabs.addTab(self.skills_view, "Skills")
         self.tabs.addTab(self.memory_view, "Memory")
-        for index, name in enumerate(("Subconscious", "Skills", "Memory")):
+        self.desktop_channel = DesktopChannel(self)
+        self.chat_view = ChatView(getattr(services, "channels", None), getattr(services, "agent", None),
+                                  self.desktop_channel, self.jobs, now, skills=self._skill_titles)
+        self.chat_view.fix_in_skills_requested.connect(self._on_approvals_view_fix_in_skills_requested)
+        self.tabs.addTab(self.chat_view, "Chat")
+        for index, name in enumerate(("Subconscious", "Skills", "Memory", "Chat")):
             self.tabs.setTabToolTip(index, f"{name} (Ctrl+{index + 1})")
             shortcut = QShortcut(QKeySequence(f"Ctrl+{index + 1}"), self)
-            shortcut.activated.connect(lambda i=index: self.tabs.setCurrentIndex(i))
+            shortcut.activated.connect(lambda i=index: self.show_tab(TAB_NAMES[i]))
         close = QShortcut(QKeySequence(QKeySequence.StandardKey.Close), self)
         close.activated.connect(self.close)
         refresh = QShortcut(QKeySequence(QKeySequence.StandardKey.Refresh), self)
@@ -183,10 +192,12 @@ class IntelligenceWindow(QMainWindow):
             self.activateWindow()
 
     def show_tab(self, name: str) -> None:
-        """Switch to ``"subconscious"``, ``"skills"`` or ``"memory"``."""
+        """Switch to ``"subconscious"``, ``"skills"``, ``"memory"`` or ``"chat"`` (the focus in its message box)."""
         if name not in TAB_NAMES:
             raise ValueError(f"unknown tab {name!r}; expected one of {', '.join(TAB_NAMES)}")
         self.tabs.setCurrentIndex(TAB_NAMES.index(name))
+        if name == "chat":
+            self.chat_view.input.setFocus(Qt.FocusReason.OtherFocusReason)
 
     @property
     def current_tab(self) -> str:
@@ -227,7 +238,8 @@ class IntelligenceWindow(QMainWindow):
         await asyncio.gather(self.activity_view.refresh(), self.status_bar_view.refresh(),
                              self.approvals_view.refresh())
         await asyncio.sleep(0)
-        await asyncio.gather(self.tasks_view.refresh(), self.skills_view.refresh(), self.memory_view.refresh())
+        await asyncio.gather(self.tasks_view.refresh(), self.skills_view.refresh(), self.memory_view.refresh(),
+                             self.chat_view.refresh())
 
     async def aclose(self) -> None:
         """Stop listening to the bridge, stop timers and cancel the window's jobs; safe to call twice."""
@@ -308,6 +320,7 @@ class IntelligenceWindow(QMainWindow):
 
     def _on_bridge_status_changed(self) -> None:
         self._request_status()
+        self.chat_view.refresh_status()   # the channels' line: a synchronous read of the hub, no query
 
     def _on_approvals_view_fix_in_skills_requested(self, skill_name: str) -> None:
         self.open_skill(skill_name)
