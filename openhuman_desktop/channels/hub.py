@@ -24,6 +24,7 @@ CHANNEL_NAMES = ("desktop", "webapp", "telegram")
 FIRST_RETRY_SECONDS = 1.0
 LONGEST_RETRY_SECONDS = 60.0
 HISTORY_LIMIT = 50
+START_WAIT_SECONDS = 2.0
 
 
 class ChannelHub:
@@ -82,8 +83,9 @@ class ChannelHub:
             await self._stop_channel(channel)
 
     async def start(self) -> None:
-        """Listen to run events and start every channel (after the unfinished runs have resumed), each in the
-        background: the app never waits for a network to come up (a channel's status says ``starting``)."""
+        """Listen to run events and start every channel (after the unfinished runs have resumed). A channel
+        that is up within :data:`START_WAIT_SECONDS` is up when this returns; a slower one (a network that does not
+        answer) goes on coming up in the background, its status saying ``starting``: start-up never waits long."""
         self._started = True
         self._unsubscribe = [
             self._bus.subscribe(events.RunStarted, self._on_run_started),
@@ -92,8 +94,9 @@ class ChannelHub:
             self._bus.subscribe(events.RunFinished, self._on_run_finished),
             self._bus.subscribe(events.EscalationChanged, self._on_escalation_changed),
         ]
-        for channel in list(self._channels.values()):
-            self._spawn_start(channel)
+        starting = [self._spawn_start(channel) for channel in list(self._channels.values())]
+        if starting:
+            await asyncio.wait(starting, timeout=START_WAIT_SECONDS)
 
     async def reconfigure(self) -> None:
         """config.toml changed: each channel restarts if its own settings did."""
@@ -113,9 +116,10 @@ class ChannelHub:
         for name in list(self._channels):
             await self.remove(name)
 
-    def _spawn_start(self, channel: Channel) -> None:
-        self._starting[channel.name] = self._supervisor.spawn(self._start_channel(channel),
-                                                              name=f"channel-{channel.name}-start")
+    def _spawn_start(self, channel: Channel) -> asyncio.Task[None]:
+        task = self._starting[channel.name] = self._supervisor.spawn(self._start_channel(channel),
+                                                                     name=f"channel-{channel.name}-start")
+        return task
 
     async def _start_channel(self, channel: Channel) -> None:
         try:

@@ -62,6 +62,12 @@ class RecordingChannel:
         self.cards.append(escalation)
 
 
+async def use(h: Harness, channel: RecordingChannel) -> None:
+    """``channel`` in place of the app's own channel of that name."""
+    await h.services.channels.remove(channel.name)
+    h.services.channels.add(channel)
+
+
 async def until(condition: object, timeout: float = 20.0) -> None:
     deadline = asyncio.get_running_loop().time() + timeout
     while not condition():  # type: ignore[operator]
@@ -88,8 +94,8 @@ async def test_a_message_becomes_a_run_whose_events_and_answer_reach_its_channel
 ) -> None:
     async with open_harness(tmp_path, monkeypatch) as h:
         web, telegram = RecordingChannel("webapp"), RecordingChannel("telegram")
-        h.services.channels.add(web)
-        h.services.channels.add(telegram)
+        await use(h, web)
+        await use(h, telegram)
         await until(lambda: web.started and telegram.started)
 
         run = await h.services.channels.submit(InboundMessage("webapp:s1", "What is on my list today?"))
@@ -109,7 +115,7 @@ async def test_a_message_handed_in_twice_with_its_key_is_one_run(
 ) -> None:
     async with open_harness(tmp_path, monkeypatch) as h:
         channel = RecordingChannel("telegram")
-        h.services.channels.add(channel)
+        await use(h, channel)
         message = InboundMessage("telegram:42", "Hello there", source_key="telegram:7:1001")
         first = await h.services.channels.submit(message)
         again = await h.services.channels.submit(message)
@@ -128,7 +134,7 @@ async def test_an_answer_the_channel_could_not_take_is_retried_with_back_off(
     async with open_harness(tmp_path, monkeypatch) as h:
         channel = RecordingChannel("webapp")
         channel.failures = 2
-        h.services.channels.add(channel)
+        await use(h, channel)
         run = await h.services.channels.submit(InboundMessage("webapp:s1", "Hello"))
         await h.services.agent.wait(run.id)
 
@@ -147,20 +153,21 @@ async def test_an_answer_not_delivered_before_a_restart_is_delivered_at_the_next
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     async with open_harness(tmp_path, monkeypatch) as h:
-        # No web app channel yet: the run finishes with nobody to take its answer (as if killed right after).
+        # No web app channel: the run finishes with nobody to take its answer (as if killed right after).
+        await h.services.channels.remove("webapp")
         run = await h.services.agent.send("Hello", "webapp:s1")
         await h.services.agent.wait(run.id)
         assert [r.id for r in await h.services.agent.undelivered("webapp")] == [run.id]
 
         channel = RecordingChannel("webapp")
-        h.services.channels.add(channel)  # the channel comes up (the next start): the outbox hands it over
+        await use(h, channel)  # the channel comes up (the next start): the outbox hands it over
         await until(lambda: channel.delivered)
         assert [r.id for r in channel.delivered] == [run.id]
         await eventually_delivered(h, run.id)
 
         await h.services.channels.remove("webapp")
         again = RecordingChannel("webapp")
-        h.services.channels.add(again)
+        await use(h, again)
         await until(lambda: again.started)
         await asyncio.sleep(0.1)
         assert not again.delivered
@@ -171,8 +178,8 @@ async def test_cards_go_to_their_conversations_channel_and_heartbeat_cards_to_ev
 ) -> None:
     async with open_harness(tmp_path, monkeypatch) as h:
         web, telegram = RecordingChannel("webapp"), RecordingChannel("telegram")
-        h.services.channels.add(web)
-        h.services.channels.add(telegram)
+        await use(h, web)
+        await use(h, telegram)
         card = await h.service.raise_conversation_card(run_id="r1", thread_id="telegram:42", request="Tidy up",
                                                        action="Delete the old drafts")
         heartbeat = await h.service.store.escalations.raise_for_task(
