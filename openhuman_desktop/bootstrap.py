@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 
 from openhuman_desktop import config, events, workspace
 from openhuman_desktop.channels import ChannelHub
+from openhuman_desktop.channels.telegram import TelegramChannel
 from openhuman_desktop.clock import Clock, SystemClock
 from openhuman_desktop.live_config import LiveSettings
 from openhuman_desktop.llm import make_client
@@ -278,6 +279,7 @@ def _wire(
     table.add(memory_methods(memory, bus))
     table.add(agent_methods(agent))
     hub = ChannelHub(agent, _Approvals(service), bus, clock, supervisor)
+    hub.add(TelegramChannel(hub, lambda: live().channels.telegram, clock, supervisor, bus))
     table.add(channel_methods(hub))
     rpc = RpcServer(Dispatcher(table), paths.rpc_file, live().rpc_port)
     return Services(

@@ -1,0 +1,229 @@
+"""The Telegram channel in the real app core, against a fake Bot API (real HTTP) and a fake agent model:
+allow-list, streaming round trips, splitting and escaping, approval buttons, failures and recovery, status."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from openhuman_desktop.channels.telegram_format import utf16_length
+from tests.fakes.agent_model import PLAN, AgentModel, AgentScript
+from tests.fakes.telegram_api import TOKEN
+from tests.fakes.telegram_harness import OWNER, STRANGER, TEAM, TelegramApp, slow_stream, telegram_app
+
+NASTY = "Look: _*[]()~`>#+-=|{}.! and <b>bold?</b> & \\ done"
+
+
+async def connected(app: TelegramApp) -> None:
+    await app.wait_until(lambda: app.status()["state"] == "connected", what="connected")
+
+
+async def test_a_stranger_gets_no_run_no_model_call_and_one_polite_answer_with_the_chat_id(tmp_path: Path) -> None:
+    async with telegram_app(tmp_path) as app:
+        await connected(app)
+        app.telegram.send_text(STRANGER, "hello, who are you?")
+        [told] = await app.telegram.await_call("sendMessage", STRANGER)
+        assert str(STRANGER) in told.params["text"] and "allowed_chat_ids" in told.params["text"]
+        app.telegram.send_text(STRANGER, "hello again")
+        app.telegram.send_text(OWNER, "hi")  # an allowed chat in the same stream: answered, so the stranger's was seen
+        await app.telegram.await_call("sendMessage", OWNER)
+        assert len(app.telegram.calls_of("sendMessage", STRANGER)) == 1  # once a day, not per message
+        assert await app.runs(STRANGER) == []
+        assert all("hello" not in str(seen.messages) for seen in app.model.seen)
+
+
+async def test_a_private_chat_streams_drafts_then_gets_one_real_message(tmp_path: Path) -> None:
+    answer = "Here is a longer answer that arrives in several pieces so the chat can watch it being written."
+    with slow_stream(0.3):
+        async with telegram_app(tmp_path, script=AgentScript(answer=answer)) as app:
+            await connected(app)
+            app.telegram.send_text(OWNER, "tell me something")
+            [final] = await app.telegram.await_call("sendMessage", OWNER)
+            assert final.params["text"] == answer
+            drafts = app.telegram.calls_of("sendMessageDraft", OWNER)
+            assert drafts and all(d.at < final.at for d in drafts)
+            assert all(answer.startswith(d.params["text"]) for d in drafts)
+            assert len({d.params["draft_id"] for d in drafts}) == 1
+            assert app.telegram.calls_of("sendChatAction", OWNER)[0].params["action"] == "typing"
+            [run] = await app.runs(OWNER)
+            assert run.status == "completed" and run.input == "tell me something"
+            await app.wait_until(lambda: not app.services.channels._queued.get("telegram"), what="marked delivered")
+            assert await app.services.agent.undelivered("telegram") == []
+
+
+async def test_a_group_gets_one_preview_edited_at_most_once_a_second_then_the_real_message(tmp_path: Path) -> None:
+    answer = " ".join(f"word{i}" for i in range(40))
+    with slow_stream(0.25):
+        async with telegram_app(tmp_path, script=AgentScript(answer=answer)) as app:
+            await connected(app)
+            app.telegram.send_text(TEAM, "status report please")
+            final = (await app.telegram.await_call("sendMessage", TEAM, count=2))[-1]
+            preview, *_ = app.telegram.calls_of("sendMessage", TEAM)
+            assert final.params["text"] == answer and preview.at < final.at
+            assert not app.telegram.calls_of("sendMessageDraft")  # drafts are for private chats only
+            edits = app.telegram.calls_of("editMessageText", TEAM)
+            shown = [preview, *edits]
+            assert all(later.at - earlier.at >= 0.9 for earlier, later in zip(shown, shown[1:], strict=False))
+            deleted = await app.telegram.await_call("deleteMessage", TEAM)
+            assert len(deleted) == 1  # the preview goes; the answer stays
+            assert len(app.telegram.sent_texts(TEAM)) == 2
+
+
+async def test_nasty_text_arrives_exactly_and_markdown_becomes_entities(tmp_path: Path) -> None:
+    answer = f"{NASTY}\n\n**Bold** and `code`"
+    async with telegram_app(tmp_path, script=AgentScript(answer=answer)) as app:
+        await connected(app)
+        app.telegram.send_text(OWNER, "show me")
+        [final] = await app.telegram.await_call("sendMessage", OWNER)
+        assert "parse_mode" not in final.params  # text sent as is: nothing in it can be read as markup
+        assert final.params["text"] == f"{NASTY}\n\nBold and code"
+        kinds = {(e["type"], final.params["text"][e["offset"]:e["offset"] + e["length"]])
+                 for e in final.params["entities"]}
+        assert kinds == {("bold", "Bold"), ("code", "code")}
+
+
+async def test_a_long_answer_is_split_at_the_limit_and_never_inside_a_code_block(tmp_path: Path) -> None:
+    prose = "\n".join(f"Line {i}: " + "x" * 60 for i in range(60))
+    code = "\n".join(f"print({i})" for i in range(200))
+    answer = f"{prose}\n\n```python\n{code}\n```\n\nThat was all. 🎉" + " end" * 300
+    async with telegram_app(tmp_path, script=AgentScript(answer=answer)) as app:
+        await connected(app)
+        app.telegram.send_text(OWNER, "long please")
+        await app.wait_until(lambda: "end" in (app.telegram.sent_texts(OWNER) or [""])[-1], what="the last part")
+        parts = app.telegram.calls_of("sendMessage", OWNER)
+        assert len(parts) >= 2
+        assert all(utf16_length(p.params["text"]) <= 4096 for p in parts)
+        code_parts = [p for p in parts if any(e["type"] == "pre" for e in p.params.get("entities", []))]
+        [block] = code_parts
+        [pre] = [e for e in block.params["entities"] if e["type"] == "pre"]
+        assert pre["language"] == "python"
+        assert block.params["text"][pre["offset"]:pre["offset"] + pre["length"]] == code
+        assert "".join(p.params["text"] for p in parts).replace("\n", "") == (
+            f"{prose}\n\n{code}\n\nThat was all. 🎉" + " end" * 300).replace("\n", "")
+
+
+async def test_a_card_is_approved_by_its_button_once_and_never_by_a_stranger(tmp_path: Path) -> None:
+    script = AgentScript(reply="Nothing there.\nRECOMMENDED ACTION: create notes.md with the text hello")
+    async with telegram_app(tmp_path, script=script) as app:
+        await connected(app)
+        app.telegram.send_text(OWNER, "What is in notes.md?")
+        card_call = next(iter(await app.telegram.await_call("sendMessage", OWNER)))
+        await app.wait_until(lambda: any("reply_markup" in c.params for c in app.telegram.calls_of("sendMessage")),
+                             what="the card")
+        [card_call] = [c for c in app.telegram.calls_of("sendMessage", OWNER) if "reply_markup" in c.params]
+        assert "create notes.md" in card_call.params["text"]
+        [[go, skip]] = card_call.params["reply_markup"]["inline_keyboard"]
+        assert (go["text"], skip["text"]) == ("Go ahead", "Skip")
+        message_id = app.telegram.messages and max(
+            mid for (chat, mid), m in app.telegram.messages.items() if chat == OWNER and "reply_markup" in m)
+        [pending] = await app.services.subconscious.escalations_list("pending")
+        assert go["callback_data"] == f"approve:{pending.id}"
+
+        stranger = app.telegram.press(STRANGER, message_id, go["callback_data"])
+        await app.telegram.await_call("answerCallbackQuery")
+        assert [e.id for e in await app.services.subconscious.escalations_list("pending")] == [pending.id]
+
+        first = app.telegram.press(OWNER, message_id, go["callback_data"])
+        await app.telegram.await_call("answerCallbackQuery", count=2)
+        await app.wait_until(lambda: "reply_markup" not in app.telegram.messages[(OWNER, message_id)],
+                             what="the card without buttons")
+        assert app.telegram.messages[(OWNER, message_id)]["text"].startswith("Approved")
+        second = app.telegram.press(OWNER, message_id, go["callback_data"])
+        answers = {c.params["callback_query_id"]: c.params["text"]
+                   for c in await app.telegram.await_call("answerCallbackQuery", count=3)}
+        assert "owner" in answers[stranger]
+        assert answers[first] == "Going ahead."
+        assert "already approved" in answers[second]
+        assert [e.id for e in await app.services.subconscious.escalations_list("approved")] == [pending.id]
+        await app.wait_until(lambda: len(app.telegram.sent_texts(OWNER)) >= 3, what="the approved run's answer")
+
+
+async def test_a_revoked_token_degrades_with_the_fix_and_recovers_by_itself(tmp_path: Path) -> None:
+    async with telegram_app(tmp_path) as app:
+        await connected(app)
+        app.telegram.revoke()
+        app.telegram.send_text(OWNER, "are you there?")
+        await app.wait_until(lambda: app.status()["state"] == "degraded", what="degraded")
+        reason = app.status()["state_reason"]
+        assert "401" in reason and "@BotFather" in reason and "OPENHUMAN_TEST_TELEGRAM_TOKEN" in reason
+        assert TOKEN not in reason
+        app.telegram.heal()
+        await connected(app)
+        await app.telegram.await_call("sendMessage", OWNER)  # the message sent meanwhile is answered
+        assert len(await app.runs(OWNER)) == 1
+
+
+async def test_a_429_is_waited_out_as_told(tmp_path: Path) -> None:
+    async with telegram_app(tmp_path) as app:
+        await connected(app)
+        before = len(app.telegram.calls_of("getUpdates"))
+        app.telegram.flood(retry_after=2)
+        app.telegram.send_text(OWNER, "hi")  # ends the long poll in flight; the next one gets the 429
+        await app.wait_until(lambda: app.status()["state"] == "degraded", what="degraded")
+        assert "429" in app.status()["state_reason"]
+        await app.telegram.await_call("sendMessage", OWNER)
+        polls = app.telegram.calls_of("getUpdates")[before:]
+        refused = next(i for i, c in enumerate(polls) if i + 1 < len(polls) and polls[i + 1].at - c.at >= 2.0)
+        assert refused is not None
+        await connected(app)
+
+
+async def test_another_poller_409_degrades_and_recovers(tmp_path: Path) -> None:
+    async with telegram_app(tmp_path) as app:
+        await connected(app)
+        app.telegram.conflict(count=2)
+        app.telegram.send_text(OWNER, "hi")
+        await app.wait_until(lambda: "409" in app.status()["state_reason"], what="409 in the reason")
+        assert "another copy" in app.status()["state_reason"] or "other copy" in app.status()["state_reason"]
+        await app.telegram.await_call("sendMessage", OWNER)
+        await connected(app)
+
+
+async def test_the_bot_api_down_then_up_again_loses_nothing(tmp_path: Path) -> None:
+    async with telegram_app(tmp_path) as app:
+        await connected(app)
+        port = app.telegram.port
+        app.telegram.stop()
+        await app.wait_until(lambda: app.status()["state"] == "degraded", what="degraded")
+        assert "cannot be reached" in app.status()["state_reason"]
+        app.telegram.send_text(OWNER, "sent while the bot was away")
+        app.telegram.start(port=port)
+        await app.telegram.await_call("sendMessage", OWNER, timeout=30)
+        await connected(app)
+        [run] = await app.runs(OWNER)
+        assert run.input == "sent while the bot was away"
+
+
+async def test_the_same_update_twice_is_one_run(tmp_path: Path) -> None:
+    model = AgentModel(AgentScript(answer="once"))
+    model.delays[PLAN] = 1.0
+    async with telegram_app(tmp_path) as app:
+        app.ollama.set_responder(model)
+        await connected(app)
+        update_id = app.telegram.send_text(OWNER, "only once please")
+        await app.wait_until(lambda: app.telegram.pending_updates == 0, what="the update confirmed")
+        app.telegram.rewind(update_id)  # as if the confirmation had not reached Telegram
+        await app.wait_until(lambda: app.telegram.pending_updates == 0, what="the update confirmed again")
+        await app.telegram.await_call("sendMessage", OWNER)
+        assert len(await app.runs(OWNER)) == 1
+        assert app.telegram.sent_texts(OWNER) == ["once"]
+
+
+async def test_channels_status_and_disabled(tmp_path: Path) -> None:
+    async with telegram_app(tmp_path) as app:
+        await connected(app)
+        entry = app.status()
+        assert entry["enabled"] is True and entry["state_reason"].startswith("Connected as @")
+        app.paths.config_file.write_text(
+            app.paths.config_file.read_text().replace("enabled = true", "enabled = false", 1))
+        assert await app.services.settings.reload()
+        await app.services.channels.reconfigure()
+        entry = app.status()
+        assert (entry["enabled"], entry["state"]) == (False, "disabled")
+        assert "enabled = false" in entry["state_reason"]
+
+
+async def test_no_token_says_which_variable_to_set(tmp_path: Path) -> None:
+    async with telegram_app(tmp_path, token=None) as app:
+        entry = app.status()
+        assert entry["state"] == "degraded" and "OPENHUMAN_TEST_TELEGRAM_TOKEN" in entry["state_reason"]
+        assert app.telegram.calls == []
