@@ -77,6 +77,7 @@ class _RunView:
     shown: str = ""
     preview_id: int | None = None
     finished: bool = False
+    sending: bool = False
     flusher: asyncio.Task[None] | None = None
     typing: asyncio.Task[None] | None = None
     sent_parts: int = 0
@@ -397,6 +398,7 @@ class TelegramChannel:
             text = view.text
             parts = split(render(text))
             if parts:
+                view.sending = True
                 try:
                     if private:
                         await client.draft(view.chat_id, view.draft_id, parts[0])
@@ -405,12 +407,17 @@ class TelegramChannel:
                     elif parts[0].text != split(render(view.shown))[0].text:
                         await client.edit(view.chat_id, view.preview_id, parts[0])
                 except SlowDown as exc:
+                    view.sending = False
                     await self._clock.sleep(exc.retry_after)
                     continue
                 except TelegramProblem as exc:  # a preview is a nicety: the answer still comes
                     log.info("telegram: a streamed preview in chat %s failed (%s)", view.chat_id, exc)
                     return
+                finally:
+                    view.sending = False
             view.shown = text
+            if view.finished:
+                return
             await self._clock.sleep(DRAFT_EVERY_SECONDS if private else EDIT_EVERY_SECONDS)
 
     # --- the answer ------------------------------------------------------------------------------------
@@ -430,9 +437,12 @@ class TelegramChannel:
             raise Unreachable(f"the Telegram channel is {self._state}")
         view = self._views.get(run.id) or _RunView(chat, draft_id=1)
         view.finished = True
-        if view.flusher is not None and not view.flusher.done():
+        flusher = view.flusher
+        if flusher is not None and not flusher.done():
+            if not view.sending:  # waiting for its next turn: no more previews
+                flusher.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):
-                await view.flusher  # one preview call at most; a preview must not land after the answer
+                await flusher  # a preview call in flight finishes first: it must not land after the answer
         parts = split(render(_answer_of(run)))
         for index in range(view.sent_parts, len(parts)):
             try:

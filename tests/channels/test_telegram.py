@@ -3,9 +3,13 @@ allow-list, streaming round trips, splitting and escaping, approval buttons, fai
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
+from openhuman_desktop import events
+
 from openhuman_desktop.channels.telegram_format import utf16_length
+from openhuman_desktop.store.records import Escalation
 from tests.fakes.agent_model import PLAN, AgentModel, AgentScript
 from tests.fakes.telegram_api import TOKEN
 from tests.fakes.telegram_harness import OWNER, STRANGER, TEAM, TelegramApp, slow_stream, telegram_app
@@ -106,15 +110,13 @@ async def test_a_card_is_approved_by_its_button_once_and_never_by_a_stranger(tmp
     async with telegram_app(tmp_path, script=script) as app:
         await connected(app)
         app.telegram.send_text(OWNER, "What is in notes.md?")
-        card_call = next(iter(await app.telegram.await_call("sendMessage", OWNER)))
         await app.wait_until(lambda: any("reply_markup" in c.params for c in app.telegram.calls_of("sendMessage")),
                              what="the card")
         [card_call] = [c for c in app.telegram.calls_of("sendMessage", OWNER) if "reply_markup" in c.params]
         assert "create notes.md" in card_call.params["text"]
         [[go, skip]] = card_call.params["reply_markup"]["inline_keyboard"]
         assert (go["text"], skip["text"]) == ("Go ahead", "Skip")
-        message_id = app.telegram.messages and max(
-            mid for (chat, mid), m in app.telegram.messages.items() if chat == OWNER and "reply_markup" in m)
+        [message_id] = [mid for (chat, mid), m in app.telegram.messages.items() if chat == OWNER and "reply_markup" in m]
         [pending] = await app.services.subconscious.escalations_list("pending")
         assert go["callback_data"] == f"approve:{pending.id}"
 
@@ -155,16 +157,15 @@ async def test_a_revoked_token_degrades_with_the_fix_and_recovers_by_itself(tmp_
 async def test_a_429_is_waited_out_as_told(tmp_path: Path) -> None:
     async with telegram_app(tmp_path) as app:
         await connected(app)
-        before = len(app.telegram.calls_of("getUpdates"))
         app.telegram.flood(retry_after=2)
         app.telegram.send_text(OWNER, "hi")  # ends the long poll in flight; the next one gets the 429
         await app.wait_until(lambda: app.status()["state"] == "degraded", what="degraded")
-        assert "429" in app.status()["state_reason"]
-        await app.telegram.await_call("sendMessage", OWNER)
-        polls = app.telegram.calls_of("getUpdates")[before:]
-        refused = next(i for i, c in enumerate(polls) if i + 1 < len(polls) and polls[i + 1].at - c.at >= 2.0)
-        assert refused is not None
+        assert "429" in app.status()["state_reason"] and "2 s" in app.status()["state_reason"]
         await connected(app)
+        [refused] = app.telegram.refused
+        after = [c for c in app.telegram.calls_of("getUpdates") if c.at > refused.at]
+        assert after[0].at - refused.at >= 1.95  # retry_after honoured (less a timer's rounding)
+        await app.telegram.await_call("sendMessage", OWNER)
 
 
 async def test_another_poller_409_degrades_and_recovers(tmp_path: Path) -> None:
@@ -227,3 +228,54 @@ async def test_no_token_says_which_variable_to_set(tmp_path: Path) -> None:
         entry = app.status()
         assert entry["state"] == "degraded" and "OPENHUMAN_TEST_TELEGRAM_TOKEN" in entry["state_reason"]
         assert app.telegram.calls == []
+
+
+async def test_a_heartbeat_card_goes_to_every_allowed_private_chat_and_loses_its_buttons_when_resolved(
+    tmp_path: Path,
+) -> None:
+    second_owner = 4444
+    async with telegram_app(tmp_path, allowed=(OWNER, TEAM, second_owner)) as app:
+        await connected(app)
+        card = Escalation(id="e1", task_id="t1", log_id=None, title="Tidy the inbox",
+                          description="Archive 30 old newsletters", priority="normal", status="pending",
+                          created_at=1.0, resolved_at=None, thread_id="subconscious:t1")
+        app.services.bus.publish(events.EscalationChanged(card))
+        shown = await app.telegram.await_call("sendMessage", count=2)
+        assert sorted(c.params["chat_id"] for c in shown) == [OWNER, second_owner]  # not the group, not strangers
+        assert all("Tidy the inbox" in c.params["text"] and "reply_markup" in c.params for c in shown)
+        app.services.bus.publish(events.EscalationChanged(replace(card, status="dismissed", resolved_at=2.0)))
+        edits = await app.telegram.await_call("editMessageText", count=2)
+        assert all(e.params["text"] == "Skipped: Tidy the inbox" and "reply_markup" not in e.params for e in edits)
+        [(_, message_id)] = [key for key in app.telegram.messages if key[0] == OWNER]
+        query = app.telegram.press(OWNER, message_id, "approve:e1")  # an old button of a card the app never had
+        [answer] = await app.telegram.await_call("answerCallbackQuery")
+        assert answer.params["callback_query_id"] == query and "does not exist" in answer.params["text"]
+
+
+async def test_a_sticker_gets_a_one_line_answer_and_no_run(tmp_path: Path) -> None:
+    async with telegram_app(tmp_path) as app:
+        await connected(app)
+        app.telegram.send_sticker(OWNER)
+        [said] = await app.telegram.await_call("sendMessage", OWNER)
+        assert said.params["text"] == "I can only read text messages."
+        assert await app.runs(OWNER) == []
+
+
+async def test_five_chats_with_several_messages_each_get_every_answer_once(tmp_path: Path) -> None:
+    chats = [OWNER, TEAM, 5551, 5552, -5553]
+    async with telegram_app(tmp_path, allowed=chats) as app:
+        await connected(app)
+        for round_ in range(3):
+            for chat in chats:
+                app.telegram.send_text(chat, f"message {round_} from {chat}")
+
+        def kept(chat: int) -> list[str]:  # what the chat shows now (a group's previews were deleted)
+            return [m["text"] for (c, _), m in sorted(app.telegram.messages.items()) if c == chat]
+
+        await app.wait_until(lambda: all(len(kept(c)) >= 3 for c in chats), timeout=60, what="every answer")
+        for chat in chats:
+            runs = await app.runs(chat)
+            assert sorted(r.input for r in runs) == [f"message {i} from {chat}" for i in range(3)]
+            assert all(r.status == "completed" for r in runs)
+        await app.wait_until(lambda: not app.services.channels._queued.get("telegram"), what="all delivered")
+        assert all(kept(c) == ["Hello from the assistant."] * 3 for c in chats)

@@ -63,6 +63,8 @@ class FakeTelegram:
         self.token = token
         self.bot_id = int(token.split(":", 1)[0])
         self.calls: list[Call] = []
+        self.sent: list[Call] = []
+        self.refused: list[Call] = []  # the calls answered with a scripted failure  # the sendMessage calls that made a message (not the refused ones)
         self._updates: list[dict[str, Any]] = []  # not yet confirmed, oldest first
         self._confirmed: list[dict[str, Any]] = []  # confirmed by an offset (``rewind`` brings them back)
         self._update_ids = itertools.count(1000)
@@ -195,8 +197,9 @@ class FakeTelegram:
                     and (chat_id is None or c.params.get("chat_id") == chat_id)]
 
     def sent_texts(self, chat_id: int) -> list[str]:
-        """The texts of every ``sendMessage`` to ``chat_id``, in order."""
-        return [str(c.params.get("text", "")) for c in self.calls_of("sendMessage", chat_id)]
+        """The texts of every message ``sendMessage`` made in ``chat_id``, in order."""
+        with self._changed:
+            return [str(c.params.get("text", "")) for c in self.sent if c.params.get("chat_id") == chat_id]
 
     def wait_for(self, predicate: Callable[[], Any], timeout: float = 20.0, what: str = "condition") -> Any:
         """Block until ``predicate()`` is truthy after some request (returned), or raise TimeoutError."""
@@ -279,6 +282,8 @@ class FakeTelegram:
         if token != self.token:
             return _error(401, "Unauthorized")
         if failure is not None:
+            with self._changed:
+                self.refused.append(self.calls[-1] if self.calls[-1].method == method else Call(method, params))
             return _error(failure.status, failure.description, failure.retry_after)
         handler = getattr(self, f"_m_{method}", None)
         if handler is None:
@@ -337,6 +342,8 @@ class FakeTelegram:
             return _error(400, "Bad Request: message text is empty")
         if len(text.encode("utf-16-le")) // 2 > 4096:
             return _error(400, "Bad Request: message is too long")
+        with self._changed:
+            self.sent.append(Call("sendMessage", params))
         return self._message(params)
 
     async def _m_sendMessageDraft(self, params: Mapping[str, Any]) -> Any:  # noqa: N802
