@@ -7,7 +7,6 @@ from dataclasses import replace
 from pathlib import Path
 
 from openhuman_desktop import events
-
 from openhuman_desktop.channels.telegram_format import utf16_length
 from openhuman_desktop.store.records import Escalation
 from tests.fakes.agent_model import PLAN, AgentModel, AgentScript
@@ -116,7 +115,8 @@ async def test_a_card_is_approved_by_its_button_once_and_never_by_a_stranger(tmp
         assert "create notes.md" in card_call.params["text"]
         [[go, skip]] = card_call.params["reply_markup"]["inline_keyboard"]
         assert (go["text"], skip["text"]) == ("Go ahead", "Skip")
-        [message_id] = [mid for (chat, mid), m in app.telegram.messages.items() if chat == OWNER and "reply_markup" in m]
+        [message_id] = [mid for (chat, mid), m in app.telegram.messages.items()
+                        if chat == OWNER and "reply_markup" in m]
         [pending] = await app.services.subconscious.escalations_list("pending")
         assert go["callback_data"] == f"approve:{pending.id}"
 

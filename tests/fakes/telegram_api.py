@@ -63,8 +63,8 @@ class FakeTelegram:
         self.token = token
         self.bot_id = int(token.split(":", 1)[0])
         self.calls: list[Call] = []
-        self.sent: list[Call] = []
-        self.refused: list[Call] = []  # the calls answered with a scripted failure  # the sendMessage calls that made a message (not the refused ones)
+        self.sent: list[Call] = []  # the sendMessage calls that made a message (not the refused ones)
+        self.refused: list[Call] = []  # the calls answered with a scripted failure
         self._updates: list[dict[str, Any]] = []  # not yet confirmed, oldest first
         self._confirmed: list[dict[str, Any]] = []  # confirmed by an offset (``rewind`` brings them back)
         self._update_ids = itertools.count(1000)
