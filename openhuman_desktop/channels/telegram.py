@@ -217,6 +217,13 @@ class TelegramChannel:
                 await self._clock.sleep(wait)
                 wait = min(wait * 2, LONGEST_RETRY_SECONDS)
                 continue
+            except Exception:  # a bug, not Telegram: said in the log, and polling goes on
+                log.exception("telegram: polling failed")
+                self._set(DEGRADED, "Reading Telegram messages failed unexpectedly — details are in the log file; "
+                                    "retrying by itself.")
+                await self._clock.sleep(wait)
+                wait = min(wait * 2, LONGEST_RETRY_SECONDS)
+                continue
             wait = FIRST_RETRY_SECONDS
             self._connected(client)
             for update in updates:

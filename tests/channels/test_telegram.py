@@ -49,8 +49,7 @@ async def test_a_private_chat_streams_drafts_then_gets_one_real_message(tmp_path
             assert app.telegram.calls_of("sendChatAction", OWNER)[0].params["action"] == "typing"
             [run] = await app.runs(OWNER)
             assert run.status == "completed" and run.input == "tell me something"
-            await app.wait_until(lambda: not app.services.channels._queued.get("telegram"), what="marked delivered")
-            assert await app.services.agent.undelivered("telegram") == []
+            await app.wait_idle([OWNER])
 
 
 async def test_a_group_gets_one_preview_edited_at_most_once_a_second_then_the_real_message(tmp_path: Path) -> None:
@@ -273,9 +272,9 @@ async def test_five_chats_with_several_messages_each_get_every_answer_once(tmp_p
             return [m["text"] for (c, _), m in sorted(app.telegram.messages.items()) if c == chat]
 
         await app.wait_until(lambda: all(len(kept(c)) >= 3 for c in chats), timeout=60, what="every answer")
+        await app.wait_idle(chats)
         for chat in chats:
             runs = await app.runs(chat)
             assert sorted(r.input for r in runs) == [f"message {i} from {chat}" for i in range(3)]
             assert all(r.status == "completed" for r in runs)
-        await app.wait_until(lambda: not app.services.channels._queued.get("telegram"), what="all delivered")
         assert all(kept(c) == ["Hello from the assistant."] * 3 for c in chats)

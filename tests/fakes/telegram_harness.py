@@ -72,7 +72,19 @@ class TelegramApp:
             await asyncio.sleep(0.02)
 
     async def runs(self, chat_id: int) -> list[Any]:
-        return await self.services.agent.runs_list(f"telegram:{chat_id}", None, 100)
+        return await self.services.agent.runs_list(f"telegram:{chat_id}", None, 1000)
+
+    async def wait_idle(self, chats: Sequence[int], timeout: float = 60.0) -> None:
+        """Until every run of these chats has finished and its answer was delivered (and marked so)."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout
+        while True:
+            runs = [run for chat in chats for run in await self.runs(chat)]
+            if all(run.is_finished for run in runs) and not await self.services.agent.undelivered("telegram"):
+                return
+            if loop.time() > deadline:
+                raise AssertionError(f"runs still working or undelivered after {timeout} s")
+            await asyncio.sleep(0.05)
 
 
 @asynccontextmanager
@@ -119,8 +131,11 @@ def _environment(values: Mapping[str, str | None]) -> Iterator[None]:
 
 
 @contextlib.contextmanager
-def slow_stream(pause: float) -> Iterator[None]:
-    """Streamed model answers arrive piece by piece, ``pause`` seconds apart (the fakes send them at once)."""
+def slow_stream(pause: float, on_first: Callable[[], None] | None = None) -> Iterator[None]:
+    """Streamed model answers arrive piece by piece, ``pause`` seconds apart (the fakes send them at once).
+
+    ``on_first`` is called (in the server's thread) as each stream's first piece is about to be written.
+    """
     original = model_servers._stream
 
     async def paced(request: web.Request, status: int, headers: Mapping[str, str],
@@ -128,7 +143,9 @@ def slow_stream(pause: float) -> Iterator[None]:
         response = web.StreamResponse(status=status, headers=headers)
         await response.prepare(request)
         with contextlib.suppress(ConnectionResetError):
-            for text in texts:
+            for index, text in enumerate(texts):
+                if index == 0 and on_first is not None:
+                    on_first()
                 await response.write(text.encode())
                 await asyncio.sleep(pause)
             await response.write_eof()
