@@ -50,11 +50,12 @@ async def first_text_latencies(app: TelegramApp, firsts: FirstPieces, chat: int,
     method = "sendMessageDraft" if chat > 0 else "sendMessage"
     samples = []
     for index in range(count):
-        answered = len(app.telegram.sent_texts(chat))
+        runs = len(await app.runs(chat))
         sent_at = time.monotonic()
         app.telegram.send_text(chat, f"question {index}")
-        finals = answered + (1 if chat > 0 else 2)  # a group gets its preview message, then the answer
-        await app.wait_until(lambda: len(app.telegram.sent_texts(chat)) >= finals, timeout=60, what="the answer")
+        while len(await app.runs(chat)) == runs:
+            await asyncio.sleep(0.01)
+        await app.wait_idle([chat])
         first_piece = firsts.after(sent_at)
         assert first_piece is not None, "the model streamed nothing"
         shown = [c.at for c in app.telegram.calls_of(method, chat) if c.at >= first_piece]

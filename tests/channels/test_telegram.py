@@ -7,10 +7,13 @@ from dataclasses import replace
 from pathlib import Path
 
 from openhuman_desktop import events
+from openhuman_desktop.channels.base import InboundMessage
 from openhuman_desktop.channels.telegram_format import utf16_length
+from openhuman_desktop.errors import StoreUnavailable
+from openhuman_desktop.orchestration.ports import Run
 from openhuman_desktop.store.records import Escalation
 from tests.fakes.agent_model import PLAN, AgentModel, AgentScript
-from tests.fakes.telegram_api import TOKEN
+from tests.fakes.telegram_api import TOKEN, FakeTelegram
 from tests.fakes.telegram_harness import OWNER, STRANGER, TEAM, TelegramApp, slow_stream, telegram_app
 
 NASTY = "Look: _*[]()~`>#+-=|{}.! and <b>bold?</b> & \\ done"
@@ -193,17 +196,20 @@ async def test_the_bot_api_down_then_up_again_loses_nothing(tmp_path: Path) -> N
         assert run.input == "sent while the bot was away"
 
 
-async def test_the_same_update_twice_is_one_run(tmp_path: Path) -> None:
+async def test_the_same_update_handed_in_again_is_one_run(tmp_path: Path) -> None:
     model = AgentModel(AgentScript(answer="once"))
     model.delays[PLAN] = 1.0
     async with telegram_app(tmp_path) as app:
         app.ollama.set_responder(model)
         await connected(app)
-        update_id = app.telegram.send_text(OWNER, "only once please")
+        app.telegram.ignore_offsets = True  # the confirmations get lost: every poll gets the update again
+        polls = len(app.telegram.calls_of("getUpdates"))
+        app.telegram.send_text(OWNER, "only once please")
+        await app.wait_until(lambda: len(app.telegram.calls_of("getUpdates")) >= polls + 4, what="repeated polls")
+        app.telegram.ignore_offsets = False
         await app.wait_until(lambda: app.telegram.pending_updates == 0, what="the update confirmed")
-        app.telegram.rewind(update_id)  # as if the confirmation had not reached Telegram
-        await app.wait_until(lambda: app.telegram.pending_updates == 0, what="the update confirmed again")
         await app.telegram.await_call("sendMessage", OWNER)
+        await app.wait_idle([OWNER])
         assert len(await app.runs(OWNER)) == 1
         assert app.telegram.sent_texts(OWNER) == ["once"]
 
@@ -278,3 +284,41 @@ async def test_five_chats_with_several_messages_each_get_every_answer_once(tmp_p
             assert sorted(r.input for r in runs) == [f"message {i} from {chat}" for i in range(3)]
             assert all(r.status == "completed" for r in runs)
         assert all(kept(c) == ["Hello from the assistant."] * 3 for c in chats)
+
+
+async def test_an_update_that_could_not_be_recorded_is_not_confirmed_and_comes_again(tmp_path: Path) -> None:
+    async with telegram_app(tmp_path) as app:
+        await connected(app)
+        hub = app.services.channels
+        real_submit = hub.submit
+        refused: list[InboundMessage] = []
+
+        async def failing_submit(message: InboundMessage) -> Run:
+            if not refused:
+                refused.append(message)
+                raise StoreUnavailable("The run ledger cannot be written: the disk is full — free some space.")
+            return await real_submit(message)
+
+        hub.submit = failing_submit  # type: ignore[method-assign]
+        app.telegram.send_text(OWNER, "remember this")
+        await app.wait_until(lambda: refused, what="the refused recording")
+        assert app.telegram.pending_updates == 1  # not confirmed: Telegram keeps it
+        await app.wait_until(lambda: "could not be recorded" in app.status()["state_reason"], what="the reason")
+        await app.telegram.await_call("sendMessage", OWNER)
+        await app.wait_until(lambda: app.telegram.pending_updates == 0, what="confirmed once recorded")
+        [run] = await app.runs(OWNER)
+        assert run.input == "remember this"
+
+
+async def test_a_new_api_url_restarts_the_channel_on_the_new_server(tmp_path: Path) -> None:
+    async with telegram_app(tmp_path) as app:
+        await connected(app)
+        with FakeTelegram() as other:
+            text = app.paths.config_file.read_text()
+            app.paths.config_file.write_text(text.replace(app.telegram.url, other.url))
+            assert await app.services.settings.reload()
+            await app.services.channels.reconfigure()
+            await connected(app)
+            other.send_text(OWNER, "over here")
+            [answer] = await other.await_call("sendMessage", OWNER)
+            assert answer.params["text"] == "Hello from the assistant."

@@ -78,6 +78,9 @@ class FakeTelegram:
         self._new_update: asyncio.Event | None = None
         self._port: int | None = None
         self.messages: dict[tuple[int, int], dict[str, Any]] = {}  # (chat, message_id) -> the bot's message
+        self.ignore_offsets = False
+        """True: offsets confirm nothing and every poll gets every unconfirmed update again, as when the app's
+        confirmations never reach Telegram."""
 
     # --- life cycle --------------------------------------------------------------------------------
 
@@ -156,7 +159,8 @@ class FakeTelegram:
         return query_id
 
     def rewind(self, update_id: int) -> None:
-        """Pretend Telegram never got the confirmation of ``update_id`` (the app died before it): it comes again."""
+        """Pretend Telegram never got the confirmation of ``update_id`` (the app died before sending it): the
+        next poll without a higher offset (the app's next start) gets it again."""
         with self._changed:
             seen = [u for u in self._confirmed if u["update_id"] >= update_id]
             self._updates = sorted(seen + self._updates, key=lambda u: int(u["update_id"]))
@@ -304,17 +308,19 @@ class FakeTelegram:
 
     async def _m_getUpdates(self, params: Mapping[str, Any]) -> Any:  # noqa: N802
         offset = params.get("offset")
+        offset = offset if isinstance(offset, int) and offset > 0 else None
         timeout = float(params.get("timeout") or 0)
         limit = int(params.get("limit") or 100)
         deadline = time.monotonic() + timeout
         assert self._new_update is not None and self._stopping is not None
+        with self._changed:  # like Telegram: the offset confirms what is below it when the request arrives
+            if offset is not None and not self.ignore_offsets:
+                self._confirmed.extend(u for u in self._updates if u["update_id"] < offset)
+                self._updates = [u for u in self._updates if u["update_id"] >= offset]
         while True:
             with self._changed:
-                if isinstance(offset, int) and offset:
-                    gone = [u for u in self._updates if u["update_id"] < offset]
-                    self._confirmed.extend(gone)
-                    self._updates = [u for u in self._updates if u["update_id"] >= offset]
-                ready = self._updates[:limit]
+                ready = [u for u in self._updates
+                         if self.ignore_offsets or offset is None or u["update_id"] >= offset][:limit]
             left = deadline - time.monotonic()
             if ready or left <= 0 or self._stopping.is_set():
                 return ready
