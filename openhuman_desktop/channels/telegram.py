@@ -75,6 +75,7 @@ class _RunView:
     draft_id: int
     text: str = ""
     shown: str = ""
+    shown_part: str = ""  # the preview's text as last sent
     preview_id: int | None = None
     finished: bool = False
     sending: bool = False
@@ -124,6 +125,7 @@ class TelegramChannel:
         self._cards: dict[str, _Card] = {}
         self._told: dict[int, float] = {}  # stranger chat -> when it was last told its id (memory only)
         self._tasks: set[asyncio.Task[None]] = set()
+        self._drafts_work = True  # sendMessageDraft (Bot API 9.3+); an older self-hosted server lacks it
 
     # --- life cycle ------------------------------------------------------------------------------------
 
@@ -142,6 +144,7 @@ class TelegramChannel:
         self._redactor.install()
         self._client = TelegramClient(token, settings.api_url)
         self._offset = None
+        self._drafts_work = True
         self._set(STARTING, "Connecting to Telegram.")
         self._poller = self._supervisor.spawn(self._poll(self._client), name="telegram-poll")
 
@@ -267,6 +270,9 @@ class TelegramChannel:
             return
         if not update.text or not update.text.strip():
             await self._say(client, update.chat_id, "I can only read text messages.")
+            return
+        if update.text.split()[0].split("@", 1)[0] == "/start":  # what Telegram sends when a chat opens the bot
+            await self._say(client, update.chat_id, "Hello! Write to me here like you would in the desktop chat.")
             return
         message = InboundMessage(f"telegram:{update.chat_id}", update.text,
                                  source_key=f"telegram:{client.bot_id}:{update.update_id}")
@@ -400,32 +406,37 @@ class TelegramChannel:
     async def _flush(self, client: TelegramClient, view: _RunView) -> None:
         """Show the text so far, then at most once per interval while more comes (drafts in private chats,
         one edited preview message in groups)."""
-        private = view.chat_id > 0
         while not view.finished and view.text != view.shown:
             text = view.text
             parts = split(render(text))
-            if parts:
+            drafting = view.chat_id > 0 and self._drafts_work
+            if parts and parts[0].text != view.shown_part:
                 view.sending = True
                 try:
-                    if private:
+                    if drafting:
                         await client.draft(view.chat_id, view.draft_id, parts[0])
                     elif view.preview_id is None:
                         view.preview_id = await client.send(view.chat_id, parts[0])
-                    elif parts[0].text != split(render(view.shown))[0].text:
+                    else:
                         await client.edit(view.chat_id, view.preview_id, parts[0])
                 except SlowDown as exc:
                     view.sending = False
                     await self._clock.sleep(exc.retry_after)
                     continue
                 except TelegramProblem as exc:  # a preview is a nicety: the answer still comes
+                    if drafting and not isinstance(exc, Unreachable):  # a Bot API server without drafts
+                        log.info("telegram: drafts do not work here (%s); private chats get a preview message", exc)
+                        self._drafts_work = False
+                        continue
                     log.info("telegram: a streamed preview in chat %s failed (%s)", view.chat_id, exc)
                     return
                 finally:
                     view.sending = False
+                view.shown_part = parts[0].text
             view.shown = text
             if view.finished:
                 return
-            await self._clock.sleep(DRAFT_EVERY_SECONDS if private else EDIT_EVERY_SECONDS)
+            await self._clock.sleep(DRAFT_EVERY_SECONDS if drafting else EDIT_EVERY_SECONDS)
 
     # --- the answer ------------------------------------------------------------------------------------
 

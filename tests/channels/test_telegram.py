@@ -278,7 +278,7 @@ async def test_five_chats_with_several_messages_each_get_every_answer_once(tmp_p
             return [m["text"] for (c, _), m in sorted(app.telegram.messages.items()) if c == chat]
 
         await app.wait_until(lambda: all(len(kept(c)) >= 3 for c in chats), timeout=60, what="every answer")
-        await app.wait_idle(chats)
+        await app.wait_idle(chats, runs=15)
         for chat in chats:
             runs = await app.runs(chat)
             assert sorted(r.input for r in runs) == [f"message {i} from {chat}" for i in range(3)]
@@ -322,3 +322,27 @@ async def test_a_new_api_url_restarts_the_channel_on_the_new_server(tmp_path: Pa
             other.send_text(OWNER, "over here")
             [answer] = await other.await_call("sendMessage", OWNER)
             assert answer.params["text"] == "Hello from the assistant."
+
+
+async def test_start_gets_a_greeting_and_no_run(tmp_path: Path) -> None:
+    async with telegram_app(tmp_path) as app:
+        await connected(app)
+        app.telegram.send_text(OWNER, "/start")
+        [said] = await app.telegram.await_call("sendMessage", OWNER)
+        assert said.params["text"].startswith("Hello!")
+        assert await app.runs(OWNER) == []
+
+
+async def test_a_bot_api_server_without_drafts_gets_a_preview_message_in_private_chats(tmp_path: Path) -> None:
+    answer = "A streamed answer for a server that has no sendMessageDraft at all."
+    with slow_stream(0.3):
+        async with telegram_app(tmp_path, script=AgentScript(answer=answer)) as app:
+            await connected(app)
+            app.telegram.fail("sendMessageDraft", 404, "Not Found")
+            app.telegram.send_text(OWNER, "hello")
+            await app.wait_idle([OWNER])
+            await app.wait_until(lambda: [m["text"] for (c, _), m in app.telegram.messages.items() if c == OWNER]
+                                 == [answer], what="only the answer left")
+            assert len(app.telegram.calls_of("sendMessageDraft")) == 1  # tried once, then previews
+            assert len(app.telegram.calls_of("sendMessage", OWNER)) == 2 and app.telegram.calls_of("deleteMessage")
+            assert app.status()["state"] == "connected"  # a preview problem is not the channel's

@@ -74,13 +74,14 @@ class TelegramApp:
     async def runs(self, chat_id: int) -> list[Any]:
         return await self.services.agent.runs_list(f"telegram:{chat_id}", None, 1000)
 
-    async def wait_idle(self, chats: Sequence[int], timeout: float = 60.0) -> None:
-        """Until every run of these chats has finished and its answer was delivered (and marked so)."""
+    async def wait_idle(self, chats: Sequence[int], runs: int = 1, timeout: float = 60.0) -> None:
+        """Until these chats have at least ``runs`` runs, all finished and delivered (and marked so)."""
         loop = asyncio.get_running_loop()
         deadline = loop.time() + timeout
         while True:
-            runs = [run for chat in chats for run in await self.runs(chat)]
-            if all(run.is_finished for run in runs) and not await self.services.agent.undelivered("telegram"):
+            found = [run for chat in chats for run in await self.runs(chat)]
+            if (len(found) >= runs and all(run.is_finished for run in found)
+                    and not await self.services.agent.undelivered("telegram")):
                 return
             if loop.time() > deadline:
                 raise AssertionError(f"runs still working or undelivered after {timeout} s")
