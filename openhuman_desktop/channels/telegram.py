@@ -490,12 +490,15 @@ class TelegramChannel:
 
     # --- helpers ---------------------------------------------------------------------------------------
 
-    def _spawn(self, coro: Coroutine[Any, Any, None], name: str) -> asyncio.Task[None]:
-        task: asyncio.Task[None] = self._supervisor.spawn(coro, name=name)
+    def _spawn(self, coro: Coroutine[Any, Any, None], name: str) -> asyncio.Task[None] | None:
+        """A background task of this channel (None once the app is shutting down: nothing more to show)."""
+        try:
+            task: asyncio.Task[None] = self._supervisor.spawn(coro, name=name)
+        except RuntimeError:  # the supervisor is closing (spawn closed the coroutine)
+            return None
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
         return task
-
 
 def _chat_of(thread_id: str | None) -> int | None:
     """``telegram:<chat id>`` → the chat id (None for any other thread)."""
