@@ -21,7 +21,7 @@ import os
 import zlib
 from collections.abc import Callable, Coroutine, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from openhuman_desktop import events
 from openhuman_desktop.channels.base import (
@@ -34,12 +34,11 @@ from openhuman_desktop.channels.base import (
     InboundMessage,
 )
 from openhuman_desktop.channels.hub import ChannelHub
-from openhuman_desktop.channels.telegram_client import (
+from openhuman_desktop.channels.telegram_base import (
     BadToken,
     Incoming,
     PollConflict,
     SlowDown,
-    TelegramClient,
     TelegramProblem,
     TokenRedactor,
     Undeliverable,
@@ -52,6 +51,9 @@ from openhuman_desktop.errors import Conflict, InvalidInput, NotFound, UserFacin
 from openhuman_desktop.orchestration.ports import Run
 from openhuman_desktop.store.records import Escalation
 from openhuman_desktop.supervisor import TaskSupervisor
+
+if TYPE_CHECKING:
+    from openhuman_desktop.channels.telegram_client import TelegramClient
 
 log = logging.getLogger(__name__)
 
@@ -142,7 +144,7 @@ class TelegramChannel:
             return
         self._redactor = TokenRedactor(token)
         self._redactor.install()
-        self._client = TelegramClient(token, settings.api_url)
+        self._client = _new_client(token, settings.api_url)
         self._offset = None
         self._drafts_work = True
         self._set(STARTING, "Connecting to Telegram.")
@@ -500,6 +502,13 @@ class TelegramChannel:
         task.add_done_callback(self._tasks.discard)
         return task
 
+def _new_client(token: str, api_url: str) -> TelegramClient:
+    """PTB is loaded here, once Telegram is enabled: importing it costs every start-up tens of ms otherwise."""
+    from openhuman_desktop.channels.telegram_client import TelegramClient
+
+    return TelegramClient(token, api_url)
+
+
 def _chat_of(thread_id: str | None) -> int | None:
     """``telegram:<chat id>`` → the chat id (None for any other thread)."""
     source, _, chat = (thread_id or "").partition(":")
@@ -512,7 +521,7 @@ def _chat_of(thread_id: str | None) -> int | None:
 
 
 def _answer_of(run: Run) -> str:
-    if run.status == "completed" and run.response:
+    if run.status == "completed" and run.response and run.response.strip():
         return run.response
     if run.error:
         return run.error
@@ -533,7 +542,7 @@ async def doctor_check(settings: TelegramSettings, environ: Mapping[str, str] | 
     if not token:
         return False, f"the environment variable {env} is not set or empty", \
             f"export {env}=<the token @BotFather gave you> before starting OpenHuman"
-    client = TelegramClient(token, settings.api_url)
+    client = _new_client(token, settings.api_url)
     try:
         await asyncio.wait_for(client.who(), timeout)
     except BadToken:
