@@ -50,6 +50,8 @@ def test_kill_9_between_receipt_and_answer_neither_repeats_nor_loses_the_message
     app = app_for(tmp_path / "ws", ollama, telegram)
     with app:
         wait_for(lambda: telegram_status(app)["state"] == "connected", what="connected")
+        assert telegram_status(app) == {"enabled": True, "state": "connected",
+                                        "state_reason": "Connected as @openhuman_test_bot."}
         update_id = telegram.send_text(OWNER, "What should I do today?")
         wait_for(lambda: model.count(PLAN) >= 1, what="the run at work")
         [run] = app.result("agent_runs_list", {"thread_id": f"telegram:{OWNER}"})
