@@ -88,8 +88,13 @@ class _RunView:
 
 @dataclass
 class _Card:
+    """A pending card as this channel shows it."""
+
+    id: str
     title: str
-    messages: list[tuple[int, int]] = field(default_factory=list)  # (chat id, message id)
+    description: str = ""
+    messages: list[tuple[int, int]] = field(default_factory=list)  # (chat id, message id) of the card
+    missing: list[int] = field(default_factory=list)  # chats to send it to once Telegram can be reached
 
 
 class TelegramChannel:
@@ -246,7 +251,10 @@ class TelegramChannel:
                 self._offset = update.update_id + 1
 
     def _connected(self, client: TelegramClient) -> None:
+        was = self._state
         self._set(CONNECTED, f"Connected as @{client.username}." if client.username else "Connected.")
+        if was != CONNECTED and any(card.missing for card in self._cards.values()):
+            self._spawn(self._send_waiting_cards(client), "telegram-cards-again")
 
     def _reason_for(self, exc: TelegramProblem) -> str:
         settings = self._in_use or self._settings()
@@ -344,14 +352,9 @@ class TelegramChannel:
         if card.status == "pending":
             if card.id in self._cards:
                 return
-            shown = self._cards[card.id] = _Card(card.title)
-            text = render(f"**Approval needed: {card.title}**\n{card.description}".rstrip())
-            buttons = (("Go ahead", f"{APPROVE}:{card.id}"), ("Skip", f"{DISMISS}:{card.id}"))
-            for chat_id in self._card_chats(card):
-                try:
-                    shown.messages.append((chat_id, await client.send(chat_id, text, buttons)))
-                except TelegramProblem as exc:
-                    log.warning("telegram: card %s was not shown in chat %s (%s)", card.id, chat_id, exc)
+            shown = self._cards[card.id] = _Card(card.id, card.title, card.description,
+                                                 missing=self._card_chats(card))
+            await self._send_card(client, shown)
             return
         resolved = self._cards.pop(card.id, None)
         if resolved is None:
@@ -362,6 +365,26 @@ class TelegramChannel:
                 await client.edit(chat_id, message_id, render(f"{verdict}: {card.title}"))
             except TelegramProblem as exc:
                 log.info("telegram: card %s in chat %s was not updated (%s)", card.id, chat_id, exc)
+
+    async def _send_card(self, client: TelegramClient, card: _Card) -> None:
+        """Send the card to the chats that do not have it yet; a chat Telegram cannot be reached for now keeps
+        waiting (sent once the channel is connected again)."""
+        text = render(f"**Approval needed: {card.title}**\n{card.description}".rstrip())
+        buttons = (("Go ahead", f"{APPROVE}:{card.id}"), ("Skip", f"{DISMISS}:{card.id}"))
+        waiting, card.missing = card.missing, []
+        for chat_id in waiting:
+            try:
+                card.messages.append((chat_id, await client.send(chat_id, text, buttons)))
+            except (Unreachable, SlowDown, BadToken) as exc:
+                log.info("telegram: card %s waits for chat %s (%s)", card.id, chat_id, exc)
+                card.missing.append(chat_id)
+            except TelegramProblem as exc:
+                log.warning("telegram: card %s cannot be shown in chat %s (%s)", card.id, chat_id, exc)
+
+    async def _send_waiting_cards(self, client: TelegramClient) -> None:
+        for card in list(self._cards.values()):
+            if card.missing and self._cards.get(card.id) is card:  # still pending
+                await self._send_card(client, card)
 
     def _card_chats(self, card: Escalation) -> list[int]:
         allowed = self._settings().allowed_chat_ids

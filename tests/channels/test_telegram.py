@@ -3,8 +3,11 @@ allow-list, streaming round trips, splitting and escaping, approval buttons, fai
 
 from __future__ import annotations
 
+import logging
 from dataclasses import replace
 from pathlib import Path
+
+import pytest
 
 from openhuman_desktop import events
 from openhuman_desktop.channels.base import InboundMessage
@@ -346,3 +349,23 @@ async def test_a_bot_api_server_without_drafts_gets_a_preview_message_in_private
             assert len(app.telegram.calls_of("sendMessageDraft")) == 1  # tried once, then previews
             assert len(app.telegram.calls_of("sendMessage", OWNER)) == 2 and app.telegram.calls_of("deleteMessage")
             assert app.status()["state"] == "connected"  # a preview problem is not the channel's
+
+
+async def test_a_card_raised_while_telegram_is_down_is_shown_once_it_is_back(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    caplog.set_level(logging.INFO, "openhuman_desktop.channels.telegram")
+    async with telegram_app(tmp_path) as app:
+        await connected(app)
+        port = app.telegram.port
+        app.telegram.stop()
+        await app.wait_until(lambda: app.status()["state"] == "degraded", what="degraded")
+        card = Escalation(id="e2", task_id="t1", log_id=None, title="Renew the domain", description="It expires soon",
+                          priority="important", status="pending", created_at=1.0, resolved_at=None,
+                          thread_id="subconscious:t1")
+        app.services.bus.publish(events.EscalationChanged(card))
+        await app.wait_until(lambda: "card e2 waits for chat" in caplog.text, what="the card tried")
+        app.telegram.start(port=port)
+        [shown] = await app.telegram.await_call("sendMessage", OWNER, timeout=30)
+        assert "Renew the domain" in shown.params["text"] and "It expires soon" in shown.params["text"]
+        assert "reply_markup" in shown.params
