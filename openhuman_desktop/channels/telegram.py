@@ -170,9 +170,9 @@ class TelegramChannel:
         self._views.clear()
         client, self._client = self._client, None
         if client is not None:
-            if self._offset is not None:  # tell Telegram what was recorded, so it is not sent again
-                with contextlib.suppress(TelegramProblem, TimeoutError):
-                    await asyncio.wait_for(client.updates(self._offset, 0), 5.0)
+            if self._offset is not None and self._state == CONNECTED:  # confirm what was recorded (else it is
+                with contextlib.suppress(TelegramProblem, TimeoutError):  # sent again, and found recorded)
+                    await asyncio.wait_for(client.updates(self._offset, 0), 2.0)
             with contextlib.suppress(TelegramProblem):
                 await client.aclose()
         if self._redactor is not None:
@@ -504,6 +504,8 @@ class TelegramChannel:
         self._views.pop(run.id, None)
 
     async def _send_part(self, client: TelegramClient, chat: int, part: Rendered) -> None:
+        """One message of an answer: flood control waited out as told; formatting Telegram refuses is dropped
+        rather than the answer (the same text, plain)."""
         for attempt in range(SEND_ATTEMPTS):
             try:
                 await client.send(chat, part)
@@ -512,6 +514,12 @@ class TelegramChannel:
                 if attempt == SEND_ATTEMPTS - 1:
                     raise
                 await self._clock.sleep(exc.retry_after)
+            except Undeliverable as exc:
+                if not part.entities:
+                    raise
+                log.warning("telegram: chat %s refused the answer's formatting (%s); it is sent as plain text",
+                            chat, exc)
+                part = Rendered(part.text)
 
     # --- helpers ---------------------------------------------------------------------------------------
 

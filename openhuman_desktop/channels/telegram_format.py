@@ -82,9 +82,9 @@ def render(markdown: str) -> Rendered:
             continue
         heading = _HEADING.match(line)
         if heading is not None:
-            start = len(builder.text)
+            start, first = len(builder.text), len(builder.entities)
             _inline(builder, heading.group(1))
-            builder.entities.append(Entity("bold", start, len(builder.text) - start))
+            _wrap(builder, Entity("bold", start, 0), first)
         else:
             bullet = _BULLET.match(line)
             if bullet is not None:
@@ -143,21 +143,34 @@ def _inline(builder: _Builder, line: str) -> None:
     for match in _INLINE.finditer(line):
         builder.add(line[position:match.start()])
         token, kind = match.group(0), match.lastgroup
-        start = len(builder.text)
+        start, first = len(builder.text), len(builder.entities)
         if kind == "code":
             builder.add(token[1:-1], Entity("code", 0, 0))
         elif kind == "link":
             link = _LINK.fullmatch(token)
             assert link is not None
             _inline(builder, link.group(1))
-            builder.entities.append(Entity("text_link", start, len(builder.text) - start, url=link.group(2)))
+            _wrap(builder, Entity("text_link", start, 0, url=link.group(2)), first)
         else:
             inner, name = {"bold": (token[2:-2], "bold"), "strike": (token[2:-2], "strikethrough"),
                            "italic": (token[1:-1], "italic"), "under": (token[1:-1], "italic")}[kind or ""]
             _inline(builder, inner)
-            builder.entities.append(Entity(name, start, len(builder.text) - start))
+            _wrap(builder, Entity(name, start, 0), first)
         position = match.end()
     builder.add(line[position:])
+
+
+def _wrap(builder: _Builder, outer: Entity, first: int) -> None:
+    """Add ``outer`` from its offset to the end of the text so far, around the code spans made since entity
+    ``first``: Telegram lets nothing contain (or be contained in) ``code``."""
+    end = len(builder.text)
+    position = outer.offset
+    for inner in sorted((e for e in builder.entities[first:] if e.kind == "code"), key=lambda e: e.offset):
+        if inner.offset > position:
+            builder.entities.append(replace(outer, offset=position, length=inner.offset - position))
+        position = max(position, inner.offset + inner.length)
+    if end > position:
+        builder.entities.append(replace(outer, offset=position, length=end - position))
 
 
 def _cut_point(text: str, entities: list[Entity], limit: int) -> int:

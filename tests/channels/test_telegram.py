@@ -369,3 +369,14 @@ async def test_a_card_raised_while_telegram_is_down_is_shown_once_it_is_back(
         [shown] = await app.telegram.await_call("sendMessage", OWNER, timeout=30)
         assert "Renew the domain" in shown.params["text"] and "It expires soon" in shown.params["text"]
         assert "reply_markup" in shown.params
+
+
+async def test_formatting_telegram_refuses_costs_the_formatting_not_the_answer(tmp_path: Path) -> None:
+    async with telegram_app(tmp_path, script=AgentScript(answer="**Bold** words")) as app:
+        await connected(app)
+        app.telegram.fail("sendMessage", 400, "Bad Request: can't parse entities: unsupported", count=1)
+        app.telegram.send_text(OWNER, "format please")
+        await app.wait_until(lambda: app.telegram.sent_texts(OWNER), what="the answer")
+        refused, sent = app.telegram.calls_of("sendMessage", OWNER)
+        assert refused.params["entities"] and "entities" not in sent.params
+        assert app.telegram.sent_texts(OWNER) == ["Bold words"]

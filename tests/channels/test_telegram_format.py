@@ -107,3 +107,10 @@ def test_the_app_does_not_load_python_telegram_bot_until_telegram_is_enabled() -
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
                           cwd=Path(__file__).resolve().parents[2])
     assert done.stdout.strip() == "False"
+
+
+def test_nothing_contains_code_because_telegram_refuses_that() -> None:
+    rendered = render("**see `x` here** and [the `y` link](https://example.org) # not a heading\n# Use `z`")
+    assert rendered.text == "see x here and the y link # not a heading\nUse z"
+    assert spans(rendered) == {("bold", "see "), ("code", "x"), ("bold", " here"), ("text_link", "the "),
+                               ("code", "y"), ("text_link", " link"), ("bold", "Use "), ("code", "z")}

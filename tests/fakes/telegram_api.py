@@ -348,6 +348,9 @@ class FakeTelegram:
             return _error(400, "Bad Request: message text is empty")
         if len(text.encode("utf-16-le")) // 2 > 4096:
             return _error(400, "Bad Request: message is too long")
+        problem = _entity_problem(text, params.get("entities") or [])
+        if problem is not None:
+            return _error(400, f"Bad Request: can't parse entities: {problem}")
         with self._changed:
             self.sent.append(Call("sendMessage", params))
         return self._message(params)
@@ -357,6 +360,9 @@ class FakeTelegram:
             return _error(400, "Bad Request: drafts can be sent only to private chats")
         if not params.get("draft_id"):
             return _error(400, "Bad Request: draft_id must be non-zero")
+        problem = _entity_problem(str(params.get("text", "")), params.get("entities") or [])
+        if problem is not None:
+            return _error(400, f"Bad Request: can't parse entities: {problem}")
         return True
 
     async def _m_editMessageText(self, params: Mapping[str, Any]) -> Any:  # noqa: N802
@@ -365,6 +371,9 @@ class FakeTelegram:
             message = self.messages.get(key)
         if message is None:
             return _error(400, "Bad Request: message to edit not found")
+        problem = _entity_problem(str(params.get("text", "")), params.get("entities") or [])
+        if problem is not None:
+            return _error(400, f"Bad Request: can't parse entities: {problem}")
         if message.get("text") == params.get("text") and message.get("reply_markup") == params.get("reply_markup"):
             return _error(400, "Bad Request: message is not modified: specified new message content and reply "
                                "markup are exactly the same as a current content and reply markup of the message")
@@ -398,6 +407,32 @@ class FakeTelegram:
 
     async def _m_answerCallbackQuery(self, params: Mapping[str, Any]) -> Any:  # noqa: N802
         return True
+
+
+_NESTABLE = {"bold", "italic", "underline", "strikethrough", "spoiler"}
+
+
+def _entity_problem(text: str, entities: list[dict[str, Any]]) -> str | None:
+    """What Telegram would refuse in ``entities`` (UTF-16 ranges inside the text; nesting only as allowed:
+    one range inside the other, and only bold/italic/underline/strikethrough/spoiler around or inside
+    anything but code and pre), or None."""
+    size = len(text.encode("utf-16-le")) // 2
+    spans = []
+    for entity in entities:
+        start, length = int(entity.get("offset", -1)), int(entity.get("length", 0))
+        if start < 0 or length <= 0 or start + length > size:
+            return f"entity {entity} is outside the text"
+        spans.append((start, start + length, str(entity.get("type"))))
+    for index, (start, end, kind) in enumerate(spans):
+        for other_start, other_end, other_kind in spans[index + 1:]:
+            if other_end <= start or end <= other_start:
+                continue
+            inside = (start <= other_start and other_end <= end) or (other_start <= start and end <= other_end)
+            if not inside:
+                return f"{kind} and {other_kind} overlap"
+            if {kind, other_kind} & {"code", "pre"} or not ({kind, other_kind} & _NESTABLE):
+                return f"{kind} and {other_kind} cannot be nested"
+    return None
 
 
 def _chat(chat_id: int) -> dict[str, Any]:
