@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import random
 import subprocess
 import sys
 from pathlib import Path
@@ -17,6 +18,7 @@ from openhuman_desktop.channels.telegram_format import (
     split,
     utf16_length,
 )
+from tests.fakes.telegram_api import _entity_problem
 
 NASTY = "_*[]()~`>#+-=|{}.! <b>x</b> & \\ snake_case_name 2*3*4 a_b_c"
 
@@ -114,3 +116,15 @@ def test_nothing_contains_code_because_telegram_refuses_that() -> None:
     assert rendered.text == "see x here and the y link # not a heading\nUse z"
     assert spans(rendered) == {("bold", "see "), ("code", "x"), ("bold", " here"), ("text_link", "the "),
                                ("code", "y"), ("text_link", " link"), ("bold", "Use "), ("code", "z")}
+
+
+def test_random_markdown_always_gives_entities_telegram_accepts() -> None:
+    pieces = ["**", "*", "_", "`", "~~", "[", "](https://example.org)", "```", "```py", "\n", "\n\n", " ", "# ",
+              "- ", "word", "snake_case", "🎉", "<b>", "\\", ">", "x" * 40]
+    chooser = random.Random(12)
+    for _ in range(400):
+        text = "".join(chooser.choice(pieces) for _ in range(chooser.randint(1, 80)))
+        for limit in (4096, 60):
+            for part in split(render(text), limit):
+                assert 0 < utf16_length(part.text) <= limit
+                assert _entity_problem(part.text, api_entities(part)) is None, (text, part)
