@@ -18,7 +18,7 @@ from openhuman_desktop.channels.telegram_format import (
     split,
     utf16_length,
 )
-from tests.fakes.telegram_api import _entity_problem
+from tests.fakes.telegram_api import entity_problem
 
 NASTY = "_*[]()~`>#+-=|{}.! <b>x</b> & \\ snake_case_name 2*3*4 a_b_c"
 
@@ -127,4 +127,4 @@ def test_random_markdown_always_gives_entities_telegram_accepts() -> None:
         for limit in (4096, 60):
             for part in split(render(text), limit):
                 assert 0 < utf16_length(part.text) <= limit
-                assert _entity_problem(part.text, api_entities(part)) is None, (text, part)
+                assert entity_problem(part.text, api_entities(part)) is None, (text, part)

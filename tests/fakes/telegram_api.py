@@ -348,7 +348,7 @@ class FakeTelegram:
             return _error(400, "Bad Request: message text is empty")
         if len(text.encode("utf-16-le")) // 2 > 4096:
             return _error(400, "Bad Request: message is too long")
-        problem = _entity_problem(text, params.get("entities") or [])
+        problem = entity_problem(text, params.get("entities") or [])
         if problem is not None:
             return _error(400, f"Bad Request: can't parse entities: {problem}")
         with self._changed:
@@ -360,7 +360,7 @@ class FakeTelegram:
             return _error(400, "Bad Request: drafts can be sent only to private chats")
         if not params.get("draft_id"):
             return _error(400, "Bad Request: draft_id must be non-zero")
-        problem = _entity_problem(str(params.get("text", "")), params.get("entities") or [])
+        problem = entity_problem(str(params.get("text", "")), params.get("entities") or [])
         if problem is not None:
             return _error(400, f"Bad Request: can't parse entities: {problem}")
         return True
@@ -371,7 +371,7 @@ class FakeTelegram:
             message = self.messages.get(key)
         if message is None:
             return _error(400, "Bad Request: message to edit not found")
-        problem = _entity_problem(str(params.get("text", "")), params.get("entities") or [])
+        problem = entity_problem(str(params.get("text", "")), params.get("entities") or [])
         if problem is not None:
             return _error(400, f"Bad Request: can't parse entities: {problem}")
         if message.get("text") == params.get("text") and message.get("reply_markup") == params.get("reply_markup"):
@@ -412,7 +412,7 @@ class FakeTelegram:
 _NESTABLE = {"bold", "italic", "underline", "strikethrough", "spoiler"}
 
 
-def _entity_problem(text: str, entities: list[dict[str, Any]]) -> str | None:
+def entity_problem(text: str, entities: list[dict[str, Any]]) -> str | None:
     """What Telegram would refuse in ``entities`` (UTF-16 ranges inside the text; nesting only as allowed:
     one range inside the other, and only bold/italic/underline/strikethrough/spoiler around or inside
     anything but code and pre), or None."""
