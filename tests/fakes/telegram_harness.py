@@ -75,7 +75,8 @@ class TelegramApp:
         return await self.services.agent.runs_list(f"telegram:{chat_id}", None, 1000)
 
     async def wait_idle(self, chats: Sequence[int], runs: int = 1, timeout: float = 60.0) -> None:
-        """Until these chats have at least ``runs`` runs, all finished and delivered (and marked so)."""
+        """Until these chats have at least ``runs`` runs, all finished and delivered (and marked so). (The
+        ledger keeps a thread's newest 20 finished runs.)"""
         loop = asyncio.get_running_loop()
         deadline = loop.time() + timeout
         while True:
@@ -84,7 +85,10 @@ class TelegramApp:
                     and not await self.services.agent.undelivered("telegram")):
                 return
             if loop.time() > deadline:
-                raise AssertionError(f"runs still working or undelivered after {timeout} s")
+                working = [(run.thread_id, run.status) for run in found if not run.is_finished]
+                undelivered = [run.thread_id for run in await self.services.agent.undelivered("telegram")]
+                raise AssertionError(f"after {timeout} s: {len(found)} of {runs} runs; still working: {working}; "
+                                     f"undelivered: {undelivered}; telegram {self.status()}")
             await asyncio.sleep(0.05)
 
 
