@@ -57,20 +57,31 @@ class TokenRedactor(logging.Filter):
 
     def __init__(self, token: str) -> None:
         super().__init__()
-        self._token = token
+        secret = token.partition(":")[2]
+        # The whole token, and its secret half alone (in case a URL or a message encodes the colon).
+        self._secrets = [part for part in (token, secret) if len(part) >= 8]
+
+    def _clean(self, text: str) -> str:
+        for secret in self._secrets:
+            text = text.replace(secret, REDACTED)
+        return text
 
     def filter(self, record: logging.LogRecord) -> bool:
-        if not self._token:
+        if not self._secrets:
             return True
-        message = record.getMessage()
-        if self._token in message:
-            record.msg, record.args = message.replace(self._token, REDACTED), None
+        try:
+            message = record.getMessage()
+        except (TypeError, ValueError):  # a malformed call: logging reports it when it formats the record
+            return True
+        cleaned = self._clean(message)
+        if cleaned != message:
+            record.msg, record.args = cleaned, None
         if record.exc_info and not record.exc_text:
             record.exc_text = logging.Formatter().formatException(record.exc_info)
-        if record.exc_text and self._token in record.exc_text:
-            record.exc_text = record.exc_text.replace(self._token, REDACTED)
-        if record.stack_info and self._token in record.stack_info:
-            record.stack_info = record.stack_info.replace(self._token, REDACTED)
+        if record.exc_text:
+            record.exc_text = self._clean(record.exc_text)
+        if record.stack_info:
+            record.stack_info = self._clean(record.stack_info)
         return True
 
     def install(self) -> None:
