@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 
 from openhuman_desktop import config, events, workspace
 from openhuman_desktop.channels import ChannelHub
+from openhuman_desktop.channels.telegram import TelegramChannel
 from openhuman_desktop.channels.webapp import WebappChannel
 from openhuman_desktop.clock import Clock, SystemClock
 from openhuman_desktop.live_config import LiveSettings
@@ -281,6 +282,7 @@ def _wire(
     hub = ChannelHub(agent, _Approvals(service), bus, clock, supervisor)
     hub.add(WebappChannel(hub, lambda: live().channels.webapp, paths.webapp_file, paths.workspace, clock, supervisor,
                           on_change=lambda: bus.publish(events.StatusChanged())))
+    hub.add(TelegramChannel(hub, lambda: live().channels.telegram, clock, supervisor, bus))
     table.add(channel_methods(hub))
     rpc = RpcServer(Dispatcher(table), paths.rpc_file, live().rpc_port)
     return Services(

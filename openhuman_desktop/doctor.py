@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from typing import TextIO
 
 from openhuman_desktop import config
+from openhuman_desktop.channels.telegram import doctor_check as telegram_check
 from openhuman_desktop.channels.webapp_check import check_webapp
 from openhuman_desktop.clock import SystemClock
 from openhuman_desktop.errors import ConfigError, StoreUnavailable
@@ -138,6 +139,7 @@ async def run_checks(paths: Paths) -> list[Check]:
     if loaded is not None:
         checks.extend(await check_models(loaded))
         checks.append(Check(*await check_webapp(paths, loaded.settings.channels.webapp)))
+        checks.append(Check("telegram", *await telegram_check(loaded.settings.channels.telegram)))
     return checks
 
 

@@ -31,10 +31,10 @@ APP_ENTRIES = {"config.toml": "config.toml", "heartbeat.md": "HEARTBEAT.md", "su
                "memory": "memory/", "agent": "agent/", "run": "run/", "logs": "logs/",
                "channels": "channels/"}
 INTERNAL_NAMES = frozenset(APP_ENTRIES)
-# Not even readable: config.toml may hold API keys, logs/ records what the app did, run/ holds the RPC
-# token and channels/ the web app's key (none of which may reach a model, which may be a cloud one); subconscious/, memory/ and agent/ (the run
-# ledger: every conversation) are binary databases the task, memory and agent tools already read. HEARTBEAT.md
-# stays readable: it is the user's task list.
+# Not even readable: config.toml may hold API keys, logs/ records what the app did, run/ holds the RPC token
+# and channels/ the web app's key (none of which may reach a model, which may be a cloud one); subconscious/,
+# memory/ and agent/ (the run ledger: every conversation) are binary databases the task, memory and agent tools
+# already read. HEARTBEAT.md stays readable: it is the user's task list.
 SECRET_NAMES = INTERNAL_NAMES - {"heartbeat.md"}
 MAX_LIST_ENTRIES = 500
 DEFAULT_MAX_CHARS = 20_000
