@@ -146,7 +146,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--tab", choices=("chat", "subconscious"), default="chat",
                         help="the tab on screen while it streams (subconscious: what the Chat tab adds, by difference)")
     parser.add_argument("--timeout", type=float, default=120.0, help="seconds one run may take")
+    parser.add_argument("--quick", action="store_true", help="2 runs (the smoke test)")
     args = parser.parse_args(argv)
+    if args.quick:
+        args.runs = 2
     from PySide6.QtWidgets import QApplication
 
     from bench.common import ModelServerProcess, budget, load_note, machine, percentile, prepare_workspace
@@ -178,7 +181,8 @@ def main(argv: list[str] | None = None) -> int:
     print(f"event-loop stall while answers stream, {args.tab} tab on screen: p50 {percentile(stalls, 0.5):.2f} "
           f"ms, p99 {p99:.2f} ms, max {max(stalls):.2f} ms (n={len(stalls)})", flush=True)
     ok = budget(f"event-loop stall p99 while streaming ({args.tab} tab)", p99, STALL_BUDGET_MS, "ms") and ok
-    return 0 if ok and completed == len(statuses) else 1
+    # --quick (the smoke test) reports the figures but never fails on a timing.
+    return 0 if (ok or args.quick) and completed == len(statuses) else 1
 
 
 if __name__ == "__main__":

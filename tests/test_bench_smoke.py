@@ -111,3 +111,26 @@ def test_agent_real_model_bench_explains_itself() -> None:
                             text=True, timeout=60, cwd=str(REPO), stdin=subprocess.DEVNULL)
     assert result.returncode == 0, result.stderr
     assert "--quick" in result.stdout and "agent_run_follow" in result.stdout
+
+
+def test_chat_bench_prints_its_figures() -> None:
+    lines = run_bench("chat_bench.py")
+    assert figures(lines, "first streamed token painted in the Chat tab: ")
+    assert figures(lines, "event-loop stall while answers stream, chat tab on screen: ")
+    assert_budgets(lines, 2)
+
+
+def test_telegram_bench_prints_its_figures() -> None:
+    lines = run_bench("telegram_bench.py")
+    assert len(figures(lines, "telegram first streamed text ")) == 2
+    assert figures(lines, "telegram 5 chats x 2 messages: all answered once: True")
+    assert_budgets(lines, 2)
+
+
+@pytest.mark.e2e
+def test_channels_bench_prints_its_figures() -> None:
+    lines = run_bench("channels_bench.py")
+    assert figures(lines, "channels: 2 web sessions + 1 Telegram chats x 2 messages = 6 messages")
+    assert figures(lines, "event-loop stall while every channel streams, window open: ")
+    assert "BUDGET ok every message answered exactly once: 6/6" in lines
+    assert_budgets(lines, 2)
