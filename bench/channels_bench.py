@@ -106,6 +106,7 @@ def load_main(args: argparse.Namespace) -> int:
         web, telegram = asyncio.run(both())
         print(json.dumps({"seconds": time.perf_counter() - started, "web_threads": web["threads"],
                           "problems": web["problems"] + telegram}), flush=True)
+        sys.stdin.read()  # the Bot API stays up until the app has stopped (it closes our stdin then)
     return 0
 
 
