@@ -339,6 +339,7 @@ def test_the_header_shows_each_channels_state_and_follows_status_changes(
     assert "Telegram: off" in line.text()
 
     async def add() -> None:
+        await gui_services.channels.remove("telegram")  # the app's own (off in this config)
         gui_services.channels.add(DegradedTelegram())
 
     qrun(add())
