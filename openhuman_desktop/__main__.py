@@ -15,7 +15,7 @@ DESCRIPTION = """\
 OpenHuman Desktop: a private assistant in your system tray. It looks at your tasks on a heartbeat,
 lets a local model decide what needs doing, and asks before doing anything you did not ask for.
 
-With no command it starts the tray app; --headless runs the same engine without a window."""
+With no command it starts the tray app; --headless runs the same engine and channels (web app, Telegram) without a window."""
 
 EPILOG = """\
 commands:
@@ -24,7 +24,7 @@ commands:
   chat [--thread ID] MESSAGE
                             ask the assistant; the answer streams into the terminal, e.g.
                             openhuman-desktop chat "What is in notes/todo.md?"
-  doctor                    check workspace, config, database and models
+  doctor                    check workspace, config, databases, models and channels
 
 The workspace is --workspace DIR, else $OPENHUMAN_WORKSPACE, else the platform's data folder."""
 
@@ -55,7 +55,7 @@ def parser() -> argparse.ArgumentParser:
                       help="the conversation: cli (the default), desktop, webapp:<session>, telegram:<chat_id> "
                       "or subconscious:<task_id>")
     chat.add_argument("message", nargs="+", metavar="MESSAGE", help="the message (several words are joined)")
-    commands.add_parser("doctor", parents=[common], help="check workspace, config, database and models",
+    commands.add_parser("doctor", parents=[common], help="check workspace, config, databases, models and channels",
                         description="Check the workspace, config, database and every configured model "
                         "endpoint. Exit 0 only when all checks pass.")
     return main
