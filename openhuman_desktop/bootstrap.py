@@ -75,7 +75,8 @@ class Services:
     _closed: bool = False
 
     async def start(self) -> None:
-        """Seed, sync HEARTBEAT.md, recover from a crash, start the heartbeat, watchers and the RPC server.
+        """Seed, sync HEARTBEAT.md, recover from a crash, start the heartbeat, watchers, the RPC server and the
+        channels (after the unfinished runs have resumed).
 
         Nothing here waits on a model: the intent of new HEARTBEAT.md tasks is asked for in the background
         (``intent-classifier``), model health is checked in the background, and the RPC server listens
@@ -147,7 +148,7 @@ class Services:
             await self.engine.retry_waiting_approvals()
 
     async def aclose(self) -> None:
-        """Stop producers first (ticks, heartbeat, watchers, RPC), then close clients and databases.
+        """Stop producers first (channels, RPC, ticks, heartbeat, watchers), then close clients and databases.
 
         Safe to call twice. An in-flight tick is recorded as cancelled.
         """
