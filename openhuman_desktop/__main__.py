@@ -15,7 +15,8 @@ DESCRIPTION = """\
 OpenHuman Desktop: a private assistant in your system tray. It looks at your tasks on a heartbeat,
 lets a local model decide what needs doing, and asks before doing anything you did not ask for.
 
-With no command it starts the tray app; --headless runs the same engine and channels (web app, Telegram) without a window."""
+With no command it starts the tray app; --headless runs the same engine and channels (web app,
+Telegram) without a window."""
 
 EPILOG = """\
 commands:
