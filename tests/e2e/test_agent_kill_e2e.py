@@ -26,6 +26,7 @@ from typing import Any
 
 import pytest
 
+from openhuman_desktop.orchestration.service import CONCURRENT_RUNS
 from tests.fakes.agent_model import (
     COMPRESS,
     MAP,
@@ -238,12 +239,6 @@ def test_kill_9_in_each_node_and_mid_tool_call_resumes_and_writes_once(ollama: F
                 return kill_when
             return arm
 
-        def right_away(run_id: str) -> None:
-            # The ledger is locked the moment the run is recorded: its first transition cannot commit.
-            with write_lock(ledger_file(workspace)):
-                time.sleep(0.3)
-                app.kill()
-
         def after_the_write() -> Callable[[str], None]:
             """Kill while the sub-agent's model thinks about the result of its (done, journaled) append."""
             before = model.count(SUBAGENT)
@@ -255,14 +250,26 @@ def test_kill_9_in_each_node_and_mid_tool_call_resumes_and_writes_once(ollama: F
                 app.kill()
             return kill_when
 
-        # Nothing committed yet (the run recorded, its first transition not): the ledger is locked as soon as
-        # agent_send answers. Ingestion has no I/O of its own, so on a busy machine it may win the race and
-        # commit first: then that kill lands in the front-end agent, and another run tries again.
-        for attempt in range(3):
-            if case(f"ingestion-{attempt}", f"m-ingestion-{attempt}", lambda: right_away, None) == []:
-                break
-        else:
-            raise AssertionError("channel_ingestion committed before the lock three times")
+        # Nothing committed yet (the run recorded, its first transition not): every one of the agent's slots is
+        # held by a run of another thread (each waiting on its front-end request), so the run waits for a slot.
+        # (Locking the ledger right after agent_send raced the run's first commit, and lost it on a quiet machine.)
+        before = model.count(PASS1)
+        model.delays[PASS1] = HOLD
+        holders = [app.result("agent_send", {"text": ask("log.md", [[f"m-slot-{n}"]]), "thread_id": f"webapp:slot-{n}"})
+                   for n in range(CONCURRENT_RUNS)]
+        wait_for(lambda: model.count(PASS1) >= before + CONCURRENT_RUNS, what="every slot taken")
+        waiting = app.result("agent_send", {"text": ask("log.md", [["m-ingestion"]]), "thread_id": "webapp:ingestion"})
+        markers += [f"m-slot-{n}" for n in range(CONCURRENT_RUNS)] + ["m-ingestion"]
+        app.kill()
+        assert committed_nodes(workspace, waiting["run_id"]) == []
+        assert run_status(workspace, waiting["run_id"]) == "queued"
+        model.delays.clear()
+        app.start()
+        for each in (*holders, waiting):
+            run = finished_run(app, each["run_id"])
+            assert run["status"] == "completed", run
+            assert_once_per_step(app, run)
+        report.append("ingestion: killed with the run recorded and nothing committed (waiting for a slot)")
         for name, arm, expected in [
             ("pass1", held(PASS1), ["channel_ingestion"]),
             ("plan", held(PLAN), ["channel_ingestion", "frontend_agent"]),
