@@ -4,7 +4,6 @@ channel its thread belongs to."""
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 from collections.abc import Callable
 from typing import Any
@@ -16,7 +15,7 @@ from openhuman_desktop.errors import InvalidInput
 from openhuman_desktop.orchestration.ports import Run
 from openhuman_desktop.orchestration.service import AgentService, channel_of
 from openhuman_desktop.store.records import Escalation
-from openhuman_desktop.supervisor import TaskSupervisor
+from openhuman_desktop.supervisor import TaskSupervisor, cancel_and_wait
 
 log = logging.getLogger(__name__)
 
@@ -72,11 +71,8 @@ class ChannelHub:
     async def remove(self, name: str) -> None:
         """Stop and forget a channel (the desktop's, when the window goes)."""
         channel = self._channels.pop(name, None)
-        for task in (self._starting.pop(name, None), self._workers.pop(name, None)):
-            if task is not None and not task.done():
-                task.cancel()
-                with contextlib.suppress(asyncio.CancelledError):
-                    await task
+        await cancel_and_wait(self._starting.pop(name, None))
+        await cancel_and_wait(self._workers.pop(name, None))
         self._outboxes.pop(name, None)
         self._queued.pop(name, None)
         if channel is not None:

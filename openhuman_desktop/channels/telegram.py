@@ -50,7 +50,7 @@ from openhuman_desktop.config import TelegramSettings
 from openhuman_desktop.errors import Conflict, InvalidInput, NotFound, UserFacingError
 from openhuman_desktop.orchestration.ports import Run
 from openhuman_desktop.store.records import Escalation
-from openhuman_desktop.supervisor import TaskSupervisor
+from openhuman_desktop.supervisor import TaskSupervisor, cancel_and_wait
 
 if TYPE_CHECKING:
     from openhuman_desktop.channels.telegram_client import TelegramClient
@@ -158,10 +158,7 @@ class TelegramChannel:
     async def stop(self) -> None:
         """Stop polling, confirm what was recorded, let go of the connection."""
         poller, self._poller = self._poller, None
-        if poller is not None:
-            poller.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await poller
+        await cancel_and_wait(poller)
         for task in list(self._tasks):
             task.cancel()
         for task in list(self._tasks):

@@ -35,7 +35,7 @@ from openhuman_desktop.errors import UserFacingError
 from openhuman_desktop.orchestration.ports import Run
 from openhuman_desktop.private_file import remove_if_ours, write_private_json
 from openhuman_desktop.store.records import Escalation
-from openhuman_desktop.supervisor import TaskSupervisor
+from openhuman_desktop.supervisor import TaskSupervisor, cancel_and_wait
 
 log = logging.getLogger(__name__)
 
@@ -225,10 +225,7 @@ class WebappChannel:
 
     async def stop(self) -> None:
         retry, self._retry = self._retry, None
-        if retry is not None:
-            retry.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await retry
+        await cancel_and_wait(retry)
         tabs = [tab for session in self._tabs.values() for tab in session]
         # "Going away": the pages reconnect by themselves once the app is back.
         await asyncio.gather(*(tab.socket.close(code=1001, message=b"OpenHuman is stopping") for tab in tabs),
