@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import concurrent.futures
 import contextlib
 import hashlib
 import itertools
@@ -16,12 +15,13 @@ from collections import deque
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from types import TracebackType
-from typing import Any, Self
+from typing import Any
 
 from aiohttp import web
 from aiohttp.typedefs import Handler, Middleware
 from multidict import CIMultiDict, CIMultiDictProxy
+
+from tests.fakes.threaded_server import ThreadedServer
 
 Json = dict[str, Any]
 
@@ -107,72 +107,24 @@ def _malformed(data: Json, headers: Mapping[str, str]) -> web.Response:
     return web.Response(text=_truncated(data), content_type="application/json", headers=headers)
 
 
-class _FakeModelServer:
-    """Lifecycle, recording and reply scripting shared by both fakes."""
+class _FakeModelServer(ThreadedServer):
+    """Recording and reply scripting shared by both fakes (the life cycle is :class:`ThreadedServer`'s)."""
 
     chat_path = ""
     _url_suffix = ""
 
     def __init__(self) -> None:
+        super().__init__()
         self.default_reply = Reply(content="ok")
         self._replies: deque[Reply] = deque()
         self._responder: Responder | None = None
         self._requests: list[RecordedRequest] = []
         self._changed = threading.Condition()
-        self._thread: threading.Thread | None = None
-        self._loop: asyncio.AbstractEventLoop | None = None
-        self._stopping = asyncio.Event()
-        self._port: int | None = None
-
-    @property
-    def port(self) -> int:
-        """The TCP port the server listens on (only while running)."""
-        if self._port is None:
-            raise RuntimeError(f"{type(self).__name__} is not running")
-        return self._port
 
     @property
     def url(self) -> str:
         """Base URL a client is configured with."""
         return f"http://127.0.0.1:{self.port}{self._url_suffix}"
-
-    def start(self) -> Self:
-        """Start serving on a free port in a daemon thread; returns once the port is bound."""
-        if self._thread is not None:
-            raise RuntimeError(f"{type(self).__name__} is already running")
-        self._stopping = asyncio.Event()
-        ready: concurrent.futures.Future[int] = concurrent.futures.Future()
-        self._thread = threading.Thread(
-            target=lambda: asyncio.run(self._serve(ready)), name=type(self).__name__, daemon=True
-        )
-        self._thread.start()
-        try:
-            self._port = ready.result(timeout=10)
-        except BaseException:
-            self._thread.join(timeout=10)
-            self._thread = None
-            raise
-        return self
-
-    def stop(self) -> None:
-        """Stop the server and join its thread; safe to call twice."""
-        thread, self._thread = self._thread, None
-        if thread is None:
-            return
-        if self._loop is not None:
-            with contextlib.suppress(RuntimeError):  # the loop has already closed
-                self._loop.call_soon_threadsafe(self._stopping.set)
-        thread.join(timeout=10)
-        self._loop = None
-        self._port = None
-
-    def __enter__(self) -> Self:
-        return self.start()
-
-    def __exit__(
-        self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
-    ) -> None:
-        self.stop()
 
     def script_chat(self, *replies: Reply) -> None:
         """Queue replies for the next chat requests, consumed in order."""
@@ -213,22 +165,6 @@ class _FakeModelServer:
 
     def _build_app(self) -> web.Application:
         raise NotImplementedError
-
-    async def _serve(self, ready: concurrent.futures.Future[int]) -> None:
-        self._loop = asyncio.get_running_loop()
-        runner = web.AppRunner(self._build_app(), access_log=None, shutdown_timeout=0.5)
-        try:
-            await runner.setup()
-            await web.TCPSite(runner, "127.0.0.1", 0).start()
-            ready.set_result(runner.addresses[0][1])
-        except Exception as exc:
-            ready.set_exception(exc)
-            await runner.cleanup()
-            return
-        try:
-            await self._stopping.wait()
-        finally:
-            await runner.cleanup()
 
     def _recorder(self) -> Middleware:
         @web.middleware

@@ -12,7 +12,6 @@ subprocess) and async tests can use it alike.
 from __future__ import annotations
 
 import asyncio
-import concurrent.futures
 import contextlib
 import itertools
 import json
@@ -20,10 +19,11 @@ import threading
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from types import TracebackType
-from typing import Any, Self
+from typing import Any
 
 from aiohttp import web
+
+from tests.fakes.threaded_server import ThreadedServer
 
 TOKEN = "123456789:AAFakeTokenForTestsOnly-abcdefghijkl"
 BOT_ID = 123456789
@@ -52,14 +52,17 @@ class _Failure:
     retry_after: int | None = None
 
 
-class FakeTelegram:
+class FakeTelegram(ThreadedServer):
     """The fake Bot API. ``url`` is what ``[channels.telegram] api_url`` is set to.
 
     Args:
         token: the one token it accepts (others get 401 Unauthorized).
     """
 
+    shutdown_timeout = 0.2
+
     def __init__(self, token: str = TOKEN) -> None:
+        super().__init__()
         self.token = token
         self.bot_id = int(token.split(":", 1)[0])
         self.calls: list[Call] = []
@@ -72,11 +75,7 @@ class FakeTelegram:
         self._callback_ids = itertools.count(1)
         self._failures: dict[str, _Failure] = {}  # method (or "*") -> failure
         self._changed = threading.Condition()
-        self._thread: threading.Thread | None = None
-        self._loop: asyncio.AbstractEventLoop | None = None
-        self._stopping: asyncio.Event | None = None
         self._new_update: asyncio.Event | None = None
-        self._port: int | None = None
         self.messages: dict[tuple[int, int], dict[str, Any]] = {}  # (chat, message_id) -> the bot's message
         self.ignore_offsets = False
         """True: offsets confirm nothing and every poll gets every unconfirmed update again, as when the app's
@@ -85,49 +84,9 @@ class FakeTelegram:
     # --- life cycle --------------------------------------------------------------------------------
 
     @property
-    def port(self) -> int:
-        if self._port is None:
-            raise RuntimeError("FakeTelegram is not running")
-        return self._port
-
-    @property
     def url(self) -> str:
         """The Bot API base URL (``api_url``): requests go to ``{url}/bot{token}/{method}``."""
         return f"http://127.0.0.1:{self.port}"
-
-    def start(self, port: int = 0) -> Self:
-        """Serve on ``port`` (0: a free one) in a daemon thread; returns once it listens."""
-        if self._thread is not None:
-            raise RuntimeError("FakeTelegram is already running")
-        ready: concurrent.futures.Future[int] = concurrent.futures.Future()
-        self._thread = threading.Thread(target=lambda: asyncio.run(self._serve(ready, port)), name="FakeTelegram",
-                                        daemon=True)
-        self._thread.start()
-        try:
-            self._port = ready.result(timeout=10)
-        except BaseException:
-            self._thread.join(timeout=10)
-            self._thread = None
-            raise
-        return self
-
-    def stop(self) -> None:
-        """Stop serving (a long poll in flight is cut off); safe to call twice. Updates are kept."""
-        thread, self._thread = self._thread, None
-        if thread is None:
-            return
-        if self._loop is not None and self._stopping is not None:
-            with contextlib.suppress(RuntimeError):
-                self._loop.call_soon_threadsafe(self._stopping.set)
-        thread.join(timeout=10)
-        self._loop = None
-
-    def __enter__(self) -> Self:
-        return self.start()
-
-    def __exit__(self, exc_type: type[BaseException] | None, exc: BaseException | None,
-                 tb: TracebackType | None) -> None:
-        self.stop()
 
     # --- what people do ----------------------------------------------------------------------------
 
@@ -252,25 +211,13 @@ class FakeTelegram:
             with contextlib.suppress(RuntimeError):
                 loop.call_soon_threadsafe(event.set)
 
-    async def _serve(self, ready: concurrent.futures.Future[int], port: int) -> None:
-        self._loop = asyncio.get_running_loop()
-        self._stopping = asyncio.Event()
+    def _on_loop(self) -> None:
         self._new_update = asyncio.Event()
+
+    def _build_app(self) -> web.Application:
         app = web.Application()
         app.router.add_route("*", "/bot{token}/{method}", self._handle)
-        runner = web.AppRunner(app, access_log=None, shutdown_timeout=0.2)
-        try:
-            await runner.setup()
-            await web.TCPSite(runner, "127.0.0.1", port).start()
-            ready.set_result(runner.addresses[0][1])
-        except Exception as exc:
-            ready.set_exception(exc)
-            await runner.cleanup()
-            return
-        try:
-            await self._stopping.wait()
-        finally:
-            await runner.cleanup()
+        return app
 
     async def _handle(self, request: web.Request) -> web.Response:
         token, method = request.match_info["token"], request.match_info["method"]
@@ -312,7 +259,7 @@ class FakeTelegram:
         timeout = float(params.get("timeout") or 0)
         limit = int(params.get("limit") or 100)
         deadline = time.monotonic() + timeout
-        assert self._new_update is not None and self._stopping is not None
+        assert self._new_update is not None
         with self._changed:  # like Telegram: the offset confirms what is below it when the request arrives
             if offset is not None and not self.ignore_offsets:
                 self._confirmed.extend(u for u in self._updates if u["update_id"] < offset)
