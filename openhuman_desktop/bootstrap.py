@@ -18,9 +18,10 @@ from openhuman_desktop.llm import make_client
 from openhuman_desktop.llm.pool import TIERS, ModelClients
 from openhuman_desktop.llm.tokens import TokenCounter
 from openhuman_desktop.memory import MemoryStore, open_memory_store
+from openhuman_desktop.orchestration.directives import SteeringStore
 from openhuman_desktop.orchestration.ledger import RunLedger
 from openhuman_desktop.orchestration.nodes import build_graph
-from openhuman_desktop.orchestration.ports import NoSteering, Run
+from openhuman_desktop.orchestration.ports import Run
 from openhuman_desktop.orchestration.service import AgentService
 from openhuman_desktop.paths import Paths
 from openhuman_desktop.rpc.agent_methods import agent_methods
@@ -70,6 +71,7 @@ class Services:
     ledger: RunLedger
     agent: AgentService
     channels: ChannelHub
+    steering: SteeringStore
     workspace_index: WorkspaceIndex | None = None
     _closers: list[Callable[[], Awaitable[None]]] = field(default_factory=list)
     _closed: bool = False
@@ -258,10 +260,11 @@ def _wire(
         lambda: live().heartbeat.context_budget_tokens,
     )
     intents = ModelIntentClassifier(lambda: models.get("local"))
+    steering = SteeringStore(ledger, clock, bus)
     graph = build_graph(
         quick=lambda: models.reporting("local"), reasoning=lambda: models.reporting("reasoning"),
         window=models.context_window, skills=skills, tokens=tokens, intent=_IntentJudge(intents),
-        steering=NoSteering(), cards=_CardRaiser(service), evictions=_Evictions(memory, bus),
+        steering=steering, cards=_CardRaiser(service), evictions=_Evictions(memory, bus),
         settings=lambda: live().agent, set_permission=ledger.set_permission, clock=clock,
     )
     agent = AgentService(ledger, lambda: graph, bus, clock, supervisor, lambda: live().agent)
@@ -289,7 +292,7 @@ def _wire(
     return Services(
         paths=paths, settings=live, bus=bus, clock=clock, tasks=supervisor, store=store, memory=memory,
         models=models, skills=skills, subconscious=service, engine=engine, rpc=rpc, ledger=ledger, agent=agent,
-        channels=hub, workspace_index=files,
+        channels=hub, steering=steering, workspace_index=files,
     )
 
 

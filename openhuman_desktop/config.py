@@ -14,7 +14,8 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlparse, urlsplit
 
-from openhuman_desktop.errors import ConfigError
+from openhuman_desktop.errors import ConfigError, InvalidInput
+from openhuman_desktop.subconscious import recurrence
 
 log = logging.getLogger(__name__)
 
@@ -106,6 +107,14 @@ class ChannelsSettings:
 
 
 @dataclass(frozen=True)
+class ReflectionSettings:
+    """``[reflection]`` (CONTRACT §10): when the subconscious model reflects on what happened and steers."""
+
+    enabled: bool = True
+    schedule: str = "cron:0 3 * * *"   # a cron schedule in local time, like a task's
+
+
+@dataclass(frozen=True)
 class Settings:
     """The whole configuration, after defaults and validation."""
 
@@ -121,6 +130,7 @@ class Settings:
     activity_log: ActivityLogSettings = field(default_factory=ActivityLogSettings)
     agent: AgentSettings = field(default_factory=AgentSettings)
     channels: ChannelsSettings = field(default_factory=ChannelsSettings)
+    reflection: ReflectionSettings = field(default_factory=ReflectionSettings)
 
     def model(self, tier: str) -> ModelSettings | None:
         """The settings of a model tier, or None when the tier is not configured."""
@@ -203,6 +213,10 @@ api_url = "https://api.telegram.org"  # a self-hosted Bot API server works too
 [channels.webapp]              # a chat page in your browser, on this computer only (tray menu: Open web app)
 enabled = true
 port = 0                       # 0 = any free port on 127.0.0.1
+
+[reflection]                   # the subconscious model looks back on what happened and steers the agent
+enabled = true                 # needs [models.subconscious]; skipped when nothing new happened
+schedule = "cron:0 3 * * *"    # when, in local time (minute hour day month weekday)
 """
 
 
@@ -337,7 +351,8 @@ def parse(doc: Mapping[str, Any], path: Path, environ: Mapping[str, str] | None 
     """
     environ = os.environ if environ is None else environ
     reader = _Reader(path)
-    reader.unknown(doc, ("heartbeat", "ollama", "models", "rpc", "activity_log", "agent", "channels"), "")
+    reader.unknown(doc, ("heartbeat", "ollama", "models", "rpc", "activity_log", "agent", "channels", "reflection"),
+                   "")
 
     hb = reader.table(doc, "heartbeat", "heartbeat")
     reader.unknown(hb, ("enabled", "interval_minutes", "inference_enabled", "context_budget_tokens"), "heartbeat.")
@@ -393,6 +408,7 @@ def parse(doc: Mapping[str, Any], path: Path, environ: Mapping[str, str] | None 
         heartbeat=heartbeat, ollama_host=ollama_host, models=models, rpc_port=port, activity_log=activity_log,
         agent=_agent(reader, reader.table(doc, "agent", "agent")),
         channels=_channels(reader, reader.table(doc, "channels", "channels")),
+        reflection=_reflection(reader, reader.table(doc, "reflection", "reflection")),
     )
     return LoadedConfig(settings, tuple(reader.warnings))
 
@@ -443,6 +459,21 @@ def _channels(reader: _Reader, table: Mapping[str, Any]) -> ChannelsSettings:
         port=reader.integer(web, "port", "channels.webapp.port", 0, 0, 65535),
     )
     return ChannelsSettings(telegram=telegram, webapp=webapp)
+
+
+def _reflection(reader: _Reader, table: Mapping[str, Any]) -> ReflectionSettings:
+    reader.unknown(table, tuple(ReflectionSettings.__dataclass_fields__), "reflection.")
+    default = ReflectionSettings()
+    schedule = reader.text(table, "schedule", "reflection.schedule", default.schedule) or ""
+    expected = 'a cron schedule in local time, e.g. "cron:0 3 * * *" (every day at 03:00)'
+    if not schedule.strip().startswith(recurrence.CRON_PREFIX):
+        raise ConfigError(reader.path, "reflection.schedule", schedule, expected)
+    try:
+        parsed = recurrence.parse(schedule.strip(), "reflection.schedule")
+    except InvalidInput as exc:
+        raise ConfigError(reader.path, "reflection.schedule", schedule, f"{expected}; {exc.problem}") from None
+    return ReflectionSettings(enabled=reader.boolean(table, "enabled", "reflection.enabled", default.enabled),
+                              schedule=str(parsed))
 
 
 def _model(

@@ -122,6 +122,28 @@ class RunFinished(Event):
     run: Any
 
 
+@dataclass(frozen=True)
+class SteeringChanged(Event):
+    """A new steering directive version was written (reflection, revert or the user's edit);
+    ``directive`` is ``orchestration.steering.Directive``."""
+
+    directive: Any
+
+
+@dataclass(frozen=True)
+class ReflectionStarted(Event):
+    """The subconscious model began reflecting (``trigger``: ``schedule`` or ``manual``)."""
+
+    trigger: str
+
+
+@dataclass(frozen=True)
+class ReflectionFinished(Event):
+    """A reflection ended; ``reflection`` is ``orchestration.steering.Reflection`` (its outcome and why)."""
+
+    reflection: Any
+
+
 E = TypeVar("E", bound=Event)
 Handler = Callable[[Any], None]
 

@@ -15,8 +15,8 @@ from typing import Any, TypeVar
 
 from openhuman_desktop.clock import Clock
 from openhuman_desktop.errors import NotFound
-from openhuman_desktop.orchestration import world
-from openhuman_desktop.orchestration.graph import AS_NODES
+from openhuman_desktop.orchestration import steering, world
+from openhuman_desktop.orchestration.graph import AS_NODES, SUBCONSCIOUS_CRON
 from openhuman_desktop.orchestration.ports import (
     FAILED,
     QUEUED,
@@ -28,7 +28,15 @@ from openhuman_desktop.orchestration.ports import (
     RunRequest,
     TimelineEntry,
 )
-from openhuman_desktop.orchestration.state import KEYS, Values, apply, initial_values
+from openhuman_desktop.orchestration.state import (
+    COMPRESSED_HISTORY,
+    KEYS,
+    SUBCONSCIOUS_STEERING,
+    Values,
+    apply,
+    initial_values,
+)
+from openhuman_desktop.orchestration.steering import Directive, DirectiveDraft, HistoryRecord, Reflection
 from openhuman_desktop.skills.base import Mutation
 from openhuman_desktop.store.database import Database, Migration
 
@@ -119,7 +127,8 @@ _V2: Migration = (
     "CREATE INDEX runs_undelivered ON runs(channel_source, seq) WHERE delivered_at IS NULL",
 )
 
-LEDGER_MIGRATIONS: tuple[Migration, ...] = (_V1, _V2)
+# v3 (reflection): the compressed-history log, steering directives and reflections (``steering.py``).
+LEDGER_MIGRATIONS: tuple[Migration, ...] = (_V1, _V2, steering.SCHEMA)
 
 _RUN_COLUMNS = ("id, thread_id, channel_source, status, input, response, error, steps, steering_version, "
                 "created_at, finished_at, permission, purpose, task_id, escalation_id, tools_used, "
@@ -444,6 +453,13 @@ class RunLedger:
         def work(conn: sqlite3.Connection) -> Checkpoint:
             checkpoint = self._insert_checkpoint(conn, thread_id, run_id, step, node, changed, delta, next_node, at)
             conn.execute("UPDATE runs SET steps = ? WHERE id = ?", (step, run_id))
+            if COMPRESSED_HISTORY in update:
+                steering.log_history(conn, thread_id, run_id, update[COMPRESSED_HISTORY], at)
+            if SUBCONSCIOUS_STEERING in update:  # the directive this run used (None: none)
+                used = update[SUBCONSCIOUS_STEERING]
+                version = used.get("version") if isinstance(used, Mapping) else None
+                conn.execute("UPDATE runs SET steering_version = ? WHERE id = ?",
+                             (version if isinstance(version, int) else None, run_id))
             return checkpoint
         return await self._write(work, thread_id)
 
@@ -489,6 +505,8 @@ class RunLedger:
             row = conn.execute("SELECT max(id) FROM checkpoints WHERE thread_id = ?", (thread_id,)).fetchone()
             current = initial_values() if row[0] is None else _fold(conn, thread_id, row[0])
             apply(current, update)  # StateError (a ValueError) before anything is written
+            if COMPRESSED_HISTORY in update:
+                steering.log_history(conn, thread_id, None, update[COMPRESSED_HISTORY], at)
             return self._insert_checkpoint(conn, thread_id, None, 0, as_node, changed, delta, None, at)
         return await self._write(work, thread_id)
 
@@ -588,6 +606,65 @@ class RunLedger:
         """Append one entry per mutation (outside the journal, e.g. a steering change), in one commit."""
         at = self._clock.now()
         return await self._write(lambda conn: world.append_entries(conn, mutations, run_id, at))
+
+    # --- reflection's inputs and steering (``steering.py``) -------------------------------------------
+
+    async def history_log(self, after: int = 0, limit: int = 1000) -> list[HistoryRecord]:
+        """Compressed-history entries of every thread with a log sequence above ``after``, oldest first."""
+        return await self._read(partial(steering.read_history, after=after, limit=max(0, limit)))
+
+    async def tails(self) -> tuple[int, int]:
+        """The newest history-log and timeline sequence numbers (0 when empty)."""
+        return await self._read(steering.tails)
+
+    async def directives(self, limit: int = 50, before: int | None = None) -> list[Directive]:
+        """Steering directives, newest version first (``before``: only versions below it)."""
+        return await self._read(partial(steering.read_directives, limit=max(0, limit), before=before))
+
+    async def directive(self, version: int) -> Directive | None:
+        return await self._read(partial(steering.read_directive, version=version))
+
+    async def add_directive(self, draft: DirectiveDraft, *, broadcast_since: float) -> Directive:
+        """Write a new directive version in one commit with its ``steering_changed`` timeline entry and, for
+        every thread at rest with a checkpoint after ``broadcast_since``, a ``subconscious_cron`` checkpoint
+        that sets ``subconscious_steering`` (so ``agent_state_get`` shows it before the thread's next run)."""
+        at = self._clock.now()
+        touched: list[str] = []
+
+        def work(conn: sqlite3.Connection) -> Directive:
+            directive = steering.insert_directive(conn, draft, at)
+            what = "cleared" if directive.is_cleared else f"{len(directive.text):,} characters"
+            world.append_entries(conn, [Mutation("steering_changed", f"v{directive.version}",
+                                                 f"{directive.source}: {what}")], None, at)
+            value = steering.steering_value(directive)
+            delta = _dumps({SUBCONSCIOUS_STEERING: value})
+            for thread_id in steering.idle_threads(conn, broadcast_since):
+                touched.append(thread_id)
+                self._insert_checkpoint(conn, thread_id, None, 0, SUBCONSCIOUS_CRON, (SUBCONSCIOUS_STEERING,), delta,
+                                        None, at)
+            return directive
+        try:
+            return await self._write(work)
+        except BaseException:
+            for thread_id in touched:
+                self._tips.pop(thread_id, None)
+            raise
+
+    async def record_reflection(self, reflection: Reflection) -> Reflection:
+        """Record one reflection (its ``id`` is assigned here)."""
+        return await self._write(partial(steering.insert_reflection, reflection=reflection))
+
+    async def reflections(self, limit: int = 20) -> list[Reflection]:
+        """The latest reflections, newest first."""
+        return await self._read(partial(steering.read_reflections, limit=max(0, limit)))
+
+    async def reflection_news(self) -> tuple[tuple[int, int], tuple[int, int]]:
+        """``((history_after, timeline_after), (new_history, new_timeline))``: the last reflection's watermark
+        and how many entries came after it (steering changes do not count)."""
+        def work(conn: sqlite3.Connection) -> tuple[tuple[int, int], tuple[int, int]]:
+            mark = steering.watermark(conn)
+            return mark, steering.news_since(conn, *mark)
+        return await self._read(work)
 
     # --- housekeeping ---------------------------------------------------------------------------------
 

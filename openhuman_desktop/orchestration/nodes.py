@@ -109,6 +109,7 @@ FALLBACK_SUBTASK = "The request"
 """The one sub-task of a chat whose plan came back blank twice: the front desk's instructions as they are."""
 OUTCOME_STEP = 0
 OUTCOME_KEY = "outcome"
+STEERING_KEY = "steering"
 """Where ``agent_execution`` records the run's :class:`ExecutionOutcome` (step 0 is no node's step)."""
 PERMISSION_KEY = "permission"
 """Where pass 1 records the run's permission (step 0), so a resumed ``agent_execution`` finds it."""
@@ -443,9 +444,7 @@ class _Nodes:
         """Steering, plan, sub-agents, reply, compression, timeline (see the module docstring)."""
         settings = self._settings()
         writes = await self._permission(ctx) == WRITE
-        current = await self._steering.current()
-        steering = None if current is None or current.version == 0 else {"version": current.version,
-                                                                         "text": current.text}
+        steering = await self._used_steering(ctx)
         reasoning = self._caller(REASONING, ctx)
         tools = self._skills.tools(include_writes=writes)
         subtasks = await self._plan(ctx, values, reasoning, steering, tools, settings.max_subagents)
@@ -472,6 +471,21 @@ class _Nodes:
                  ", ".join(outcome.tools_used) or "none", len(timeline),
                  ", a recommended action" if action else "")
         return update
+
+    async def _used_steering(self, ctx: NodeContext) -> dict[str, Any] | None:
+        """The directive in force as ``{version, text}`` (None: none), journaled: a resumed run keeps the
+        directive it began with even if reflection wrote a new one meanwhile (one that began without a
+        directive takes the one in force when it resumes)."""
+        recorded = await ctx.journal.get(ctx.run.id, ctx.step, STEERING_KEY)
+        if recorded is not None and recorded.result is not None:
+            used = recorded.result.get("steering")
+            return dict(used) if isinstance(used, Mapping) else None
+        current = await self._steering.current()
+        steering = None if current is None or current.version == 0 else {"version": current.version,
+                                                                         "text": current.text}
+        if steering is not None:  # (none: nothing to keep, and no commit spent on it)
+            await ctx.journal.finish(ctx.run.id, ctx.step, STEERING_KEY, {"steering": steering})
+        return steering
 
     def _context(self, values: Values, steering: Mapping[str, Any] | None, ctx: NodeContext) -> str:
         instructions = str(values.get(AGENT_INSTRUCTIONS) or "")

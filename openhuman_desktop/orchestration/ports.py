@@ -231,14 +231,8 @@ class Steering:
 
 
 class SteeringSource(Protocol):
-    """The current steering directive for agentic-v1's prompt (the reflection issue fills it)."""
+    """The current steering directive for agentic-v1's prompt (``directives.SteeringStore``)."""
 
     async def current(self) -> Steering | None:
         ...
 
-
-class NoSteering:
-    """No reflection yet: every run's steering slot is empty."""
-
-    async def current(self) -> Steering | None:
-        return None
