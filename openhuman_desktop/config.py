@@ -14,8 +14,8 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlparse, urlsplit
 
+from openhuman_desktop import recurrence
 from openhuman_desktop.errors import ConfigError, InvalidInput
-from openhuman_desktop.subconscious import recurrence
 
 log = logging.getLogger(__name__)
 

@@ -10,12 +10,12 @@ from collections.abc import Callable, Sequence
 from dataclasses import replace
 from typing import Protocol
 
-from openhuman_desktop import events
+from openhuman_desktop import events, recurrence
 from openhuman_desktop.clock import Clock
 from openhuman_desktop.config import Settings
 from openhuman_desktop.errors import AppError, ContextOverflow, LlmReplyError, LlmUnavailable, StoreUnavailable
 from openhuman_desktop.store import Advance, EngineState, Escalation, LogEntry, Resolution, SubconsciousStore, Task
-from openhuman_desktop.subconscious import declined, recurrence
+from openhuman_desktop.subconscious import declined
 from openhuman_desktop.subconscious.decisions import (
     ACT,
     ESCALATE,

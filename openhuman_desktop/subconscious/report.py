@@ -16,9 +16,9 @@ from stat import S_ISREG
 from typing import Protocol
 
 from openhuman_desktop.llm.tokens import upper_bound
+from openhuman_desktop.recurrence import local_zone
 from openhuman_desktop.store import Task
 from openhuman_desktop.subconscious.decisions import TASKS_SECTION, Report
-from openhuman_desktop.subconscious.recurrence import local_zone
 
 # Folders at the top of the workspace that belong to the app itself, never reported as the user's files.
 INTERNAL = frozenset({"subconscious", "run", "logs", "memory"})

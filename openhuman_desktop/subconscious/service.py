@@ -11,12 +11,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
 
-from openhuman_desktop import events
+from openhuman_desktop import events, recurrence
 from openhuman_desktop.clock import Clock
 from openhuman_desktop.config import Settings
 from openhuman_desktop.errors import Conflict, InvalidInput, NotFound
 from openhuman_desktop.store import Escalation, LogEntry, Resolution, SubconsciousStore, Task
-from openhuman_desktop.subconscious import heartbeat_file, recurrence
+from openhuman_desktop.subconscious import heartbeat_file
 from openhuman_desktop.subconscious.defaults import DEFAULT_TASKS
 from openhuman_desktop.subconscious.intent import (
     INTENTS,

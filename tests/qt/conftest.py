@@ -44,7 +44,7 @@ import qasync
 from PySide6.QtCore import QEvent
 from PySide6.QtWidgets import QApplication
 
-from openhuman_desktop import events
+from openhuman_desktop import events, recurrence
 from openhuman_desktop.errors import Conflict, NotFound
 from openhuman_desktop.llm.base import ToolSpec
 from openhuman_desktop.memory.store import Memory, clean_text, query_terms
@@ -54,7 +54,6 @@ from openhuman_desktop.qt.bridge import CoreBridge
 from openhuman_desktop.qt.intelligence import IntelligenceWindow
 from openhuman_desktop.skills.base import SkillHealth, SkillRegistry, SkillSetting, Tool, ToolResult
 from openhuman_desktop.store import Escalation, LogEntry, Task
-from openhuman_desktop.subconscious import recurrence
 from openhuman_desktop.subconscious.service import clean_title
 from tests.fakes.clock import FakeClock
 from tests.fakes.engine_harness import Harness, open_harness

@@ -7,9 +7,9 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
+from openhuman_desktop import recurrence
 from openhuman_desktop.errors import InvalidInput
-from openhuman_desktop.subconscious import recurrence
-from openhuman_desktop.subconscious.recurrence import Recurrence
+from openhuman_desktop.recurrence import Recurrence
 
 BERLIN = ZoneInfo("Europe/Berlin")
 NEW_YORK = ZoneInfo("America/New_York")

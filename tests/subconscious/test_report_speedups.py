@@ -13,10 +13,10 @@ from typing import Any
 
 import pytest
 
+from openhuman_desktop import recurrence
 from openhuman_desktop.llm import OllamaClient
 from openhuman_desktop.llm.tokens import TokenCounter, load_encoding, upper_bound
 from openhuman_desktop.store import Task
-from openhuman_desktop.subconscious import recurrence
 from openhuman_desktop.subconscious.decisions import Evaluation, Report
 from openhuman_desktop.subconscious.evaluator import SYSTEM_PROMPT, ModelEvaluator
 from openhuman_desktop.subconscious.report import (

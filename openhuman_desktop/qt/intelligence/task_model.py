@@ -8,10 +8,10 @@ from typing import Any
 
 from PySide6.QtCore import QAbstractListModel, QModelIndex, QObject, QPersistentModelIndex, Qt, Signal
 
+from openhuman_desktop import recurrence
 from openhuman_desktop.errors import InvalidInput
 from openhuman_desktop.qt.intelligence.widgets import clock_time, exact_time, relative_time, row_runs
 from openhuman_desktop.store import Task
-from openhuman_desktop.subconscious import recurrence
 
 AnyIndex = QModelIndex | QPersistentModelIndex
 

@@ -21,6 +21,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from openhuman_desktop import recurrence
 from openhuman_desktop.errors import InvalidInput, UserFacingError
 from openhuman_desktop.qt.asyncutil import Jobs
 from openhuman_desktop.qt.intelligence.task_card import TaskCard
@@ -44,7 +45,6 @@ from openhuman_desktop.qt.intelligence.widgets import (
     make_primary,
 )
 from openhuman_desktop.store import Task
-from openhuman_desktop.subconscious import recurrence
 
 __all__ = ["AddTaskView", "TaskService", "TasksView", "UndoBar", "cron_problem"]
 
