@@ -162,6 +162,22 @@ def lines(workspace: Path) -> Counter[str]:
     return counted
 
 
+def story(workspace: Path, counted: Counter[str], expected: Mapping[str, str]) -> str:
+    """For a failure message: what the app logged and journaled about the runs whose lines are off (so a rare
+    loss under load can be read afterwards instead of guessed at)."""
+    off = {run_id for marker, run_id in expected.items() if counted[marker] != 1}
+    journal = [f"{row[0][:8]} step {row[1]} {row[2]}: intent {row[3]} result {str(row[4])[:160]}"
+               for run_id in sorted(off)
+               for row in ledger(workspace, "SELECT run_id, step, key, intent, result FROM journal WHERE run_id = ? "
+                                            "AND key LIKE 'sub:%:call:%' ORDER BY begun_at, finished_at", (run_id,))]
+    words = ("settle", "interrupted", "run now", "not run again", "tool ", "resumes", *(r[:8] for r in off))
+    log_file = workspace / "logs" / "openhuman.log"
+    logged = [line for line in (log_file.read_text(encoding="utf-8", errors="replace").splitlines()
+                                if log_file.exists() else []) if any(word in line for word in words)]
+    return "\n".join(["runs with a line off: " + ", ".join(sorted(off)), "journal:", *journal,
+                      "log (matching lines, last 80):", *logged[-80:]])
+
+
 def tasks_titled(app: AppProcess, title: str) -> int:
     with connect(app.db_file) as db:
         return int(db.execute("SELECT count(*) FROM subconscious_tasks WHERE title = ?", (title,)).fetchone()[0])
@@ -394,7 +410,8 @@ def test_kill_9_at_random_points_never_loses_or_repeats_a_write(ollama: FakeOlla
                 run = finished_run(app, run_id)
                 assert run["status"] == "completed", f"seed {seed}: {run}"
         counted = lines(workspace)
-        assert {m: counted[m] for m in expected} == dict.fromkeys(expected, 1), f"seed {seed}: {counted}"
+        assert {m: counted[m] for m in expected} == dict.fromkeys(expected, 1), \
+            f"seed {seed}: {counted}\n{story(workspace, counted, expected)}"
         assert sum(counted.values()) == len(expected), f"seed {seed}: {counted}"
         entries = app.result("world_timeline", {"limit": 1000})
         per_run = Counter(entry["run_id"] for entry in entries)
