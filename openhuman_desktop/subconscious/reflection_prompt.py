@@ -10,10 +10,11 @@ month of activity still fits, and what was condensed goes to long-term memory ta
 from __future__ import annotations
 
 import asyncio
+import functools
 import json
 import re
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, Protocol
@@ -81,7 +82,13 @@ def _when(at: float) -> str:
 
 
 def _day(at: float) -> str:
-    return datetime.fromtimestamp(at).strftime("%Y-%m-%d")
+    return _day_of_hour(int(at // 3600))
+
+
+@functools.lru_cache(maxsize=2048)
+def _day_of_hour(hour: int) -> str:
+    """The local date of an hour (cached: a month of timeline entries falls into ~720 hours)."""
+    return datetime.fromtimestamp(hour * 3600).strftime("%Y-%m-%d")
 
 
 def _one_line(text: str, limit: int) -> str:
@@ -216,29 +223,34 @@ async def build(history: Sequence[HistoryRecord], timeline: Sequence[TimelineEnt
     """
     system = prompts.fill(SYSTEM, max_words=MAX_WORDS)
     head = f"{directive_block(current)}\n\n{_header(history, timeline)}\n"
-    h_lines = [history_line(r) for r in history]
-    t_lines = [timeline_line(e) for e in timeline]
-    h_sizes, t_sizes = await asyncio.to_thread(lambda: ([tokens.count(x) for x in h_lines],
-                                                        [tokens.count(x) for x in t_lines]))
     fixed = tokens.count(system) + tokens.count(head) + 64  # section titles, chat template, JSON schema
     limit = int(window * threshold) - ANSWER_TOKENS
-    if fixed + sum(h_sizes) + sum(t_sizes) <= limit:
-        user = _user(head, "", h_lines, t_lines)
-        return Prompt(system, user, fixed + sum(h_sizes) + sum(t_sizes), window)
+    # Rendered and counted newest first, only as far as the window reaches: a month of entries is never
+    # counted whole (counting is most of the time this takes).
+    h_lines, h_sizes = await asyncio.to_thread(_newest, history, history_line, tokens, limit - fixed)
+    t_lines, t_sizes = await asyncio.to_thread(_newest, timeline, timeline_line, tokens,
+                                               limit - fixed - sum(h_sizes))
+    used = fixed + sum(h_sizes) + sum(t_sizes)
+    if len(h_lines) == len(history) and len(t_lines) == len(timeline) and used <= limit:
+        return Prompt(system, _user(head, "", h_lines, t_lines), used, window)
     # The hook fires: keep the newest entries verbatim within half the window (history first, it is the
     # denser of the two), condense the rest into a digest of bounded size.
     digest_limit = max(128, (limit - fixed) // 8)
     hard = max(0, limit - fixed - 2 * digest_limit)
+    if len(t_lines) < len(timeline) and sum(t_sizes) <= hard:
+        t_lines, t_sizes = await asyncio.to_thread(_newest, timeline, timeline_line, tokens, hard)
     room = min(hard, max(0, int(window * context.TARGET_SHARE) - ANSWER_TOKENS - fixed - 2 * digest_limit))
-    h_keep = _keep_newest(h_sizes, room // 2 if t_sizes else room, KEEP_HISTORY, hard)
+    h_keep = _keep_newest(h_sizes, room // 2 if timeline else room, KEEP_HISTORY, hard)
     h_used = sum(h_sizes[len(h_sizes) - h_keep:])
     t_keep = _keep_newest(t_sizes, room - h_used, KEEP_TIMELINE, hard - h_used)
     t_used = sum(t_sizes[len(t_sizes) - t_keep:])
     if h_used + t_used < room and h_keep < len(h_sizes):  # what the timeline left over goes to more history
         h_keep = _keep_newest(h_sizes, room - t_used, h_keep, hard - t_used)
-    old_h, old_t = h_lines[: len(h_lines) - h_keep], list(timeline[: len(timeline) - t_keep])
+        h_used = sum(h_sizes[len(h_sizes) - h_keep:])
+    old_history, old_t = history[: len(history) - h_keep], timeline[: len(timeline) - t_keep]
     summary = ""
-    if old_h:
+    if old_history:
+        old_h = [history_line(r) for r in old_history]
         if summarise is not None:
             summary = await context.map_reduce(old_h, tokens=tokens, quick_window=summary_window or window,
                                                summarise=summarise)
@@ -246,15 +258,36 @@ async def build(history: Sequence[HistoryRecord], timeline: Sequence[TimelineEnt
             summary = _extractive(old_h, digest_limit * 2)
         if len(summary.encode()) > digest_limit:  # bytes bound tokens: count only when it may be over
             summary = await asyncio.to_thread(fit, summary, digest_limit, tokens)
-        summary = (f"Log h{history[0].seq}–h{history[len(old_h) - 1].seq} ({len(old_h):,} entries), "
+        summary = (f"Log h{old_history[0].seq}–h{old_history[-1].seq} ({len(old_history):,} entries), "
                    f"summarised:\n{summary}")
-    trend = tally(old_t)
+    trend = await asyncio.to_thread(tally, old_t)
     if len(trend.encode()) > digest_limit:
         trend = await asyncio.to_thread(fit, trend, digest_limit, tokens)
     digest = "\n".join(part for part in (summary, trend) if part)
-    user = _user(head, digest, h_lines[len(old_h):], t_lines[len(old_t):])
-    total = fixed + tokens.count(digest) + sum(h_sizes[len(old_h):]) + sum(t_sizes[len(old_t):])
-    return Prompt(system, user, total, window, len(old_h) + len(old_t), digest, True)
+    kept_h, kept_t = h_lines[len(h_lines) - h_keep:], t_lines[len(t_lines) - t_keep:]
+    user = _user(head, digest, kept_h, kept_t)
+    total = fixed + tokens.count(digest) + h_used + t_used
+    return Prompt(system, user, total, window, len(old_history) + len(old_t), digest, True)
+
+
+def _newest(items: Sequence[Any], render: Callable[[Any], str], tokens: TokenCount,
+            budget: int) -> tuple[list[str], list[int]]:
+    """The newest items rendered and counted until their tokens pass ``budget`` (or all): lines and token
+    counts of that suffix, oldest first."""
+    lines: list[str] = []
+    sizes: list[int] = []
+    used = 0
+    for item in reversed(items):
+        if used > budget:
+            break
+        line = render(item)
+        size = tokens.count(line)
+        lines.append(line)
+        sizes.append(size)
+        used += size
+    lines.reverse()
+    sizes.reverse()
+    return lines, sizes
 
 
 def _user(head: str, digest: str, h_lines: Sequence[str], t_lines: Sequence[str]) -> str:
