@@ -76,7 +76,7 @@ async def fill(ledger: RunLedger, clock: FakeClock, history: int, timeline: int)
 
 
 async def main_async(args: argparse.Namespace) -> int:
-    ok = True
+    ok = True  # the deterministic checks (the hook fired, the prompt fits, idle asks nothing); timings only print
     with tempfile.TemporaryDirectory() as folder, FakeOllama() as server:
         server.add_model(DEEP, context_length=args.window)
         server.add_model(LOCAL, context_length=8192)
@@ -119,7 +119,7 @@ async def main_async(args: argparse.Namespace) -> int:
             ok &= built.hook_fired
             ok &= budget("reflection prompt within the subconscious window at the threshold", exact,
                          args.window * threshold - reflection_prompt.ANSWER_TOKENS, "tokens")
-            ok &= budget("reflection prompt build p95", build.p95, BUILD_BUDGET_MS, "ms")
+            budget("reflection prompt build p95", build.p95, BUILD_BUDGET_MS, "ms")  # timing: reported, not fatal
 
             reflector = Reflector(port, models, tokens, lambda: settings, clock, bus, supervisor)
             began = time.perf_counter()
