@@ -206,7 +206,10 @@ class Reflector:
         if self.is_reflecting:
             self._again = self._again or trigger
             return False
-        self._task = self._supervisor.spawn(self._drain(trigger), name="reflection")
+        try:
+            self._task = self._supervisor.spawn(self._drain(trigger), name="reflection")
+        except RuntimeError:  # shutting down: nothing starts any more
+            return False
         return True
 
     async def wait_idle(self) -> None:
@@ -354,7 +357,8 @@ class Reflector:
     async def _window(self) -> int:
         """The subconscious window: config.toml's, else the server's (asked once: no model call)."""
         settings = self._settings().model(TIER)
-        if (settings is None or not settings.context_window) and TIER not in self._models.health:
+        known = self._models.health.get(TIER)
+        if (settings is None or not settings.context_window) and (known is None or not known.ok):
             health = await self._models.check(TIER)
             if not health.ok:
                 raise ReflectionFailed(_sentence(f"The subconscious model is not available: {health.message}"))

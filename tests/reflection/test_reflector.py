@@ -127,3 +127,16 @@ async def test_triggers_while_one_runs_are_coalesced_into_one_more(world: World)
     await world.reflector.wait_idle()
     assert [r.status for r in reversed(await world.ledger.reflections())] == [DIRECTIVE, SKIPPED]
     assert len(world.server.chat_requests) == 1
+
+
+async def test_a_server_that_was_down_is_asked_again_and_the_problem_clears(world: World) -> None:
+    await world.add_history("one")
+    port = world.server.port
+    world.server.stop()
+    down = await world.reflector.reflect()
+    assert down.status == FAILED and down.reason.startswith("The subconscious model is not available")
+    assert (await world.reflector.status()).problem is not None
+    world.server.start(port)
+    world.server.script_chat(directive_reply("Back again."))
+    assert (await world.reflector.reflect()).status == DIRECTIVE
+    assert (await world.reflector.status()).problem is None
