@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import re
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol, TypeVar
@@ -66,6 +67,8 @@ WAKE_CHECK_SECONDS = 30.0
 """How long the schedule loop sleeps before looking at the clock again (a suspended laptop is noticed)."""
 IDLE_CHECK_SECONDS = 300.0
 GUARD_SECONDS = 5.0
+MIN_WORDS = 2
+"""A directive has at least this many words: a tiny model's ``"1.2"`` (seen with SmolLM2-135M) steers nothing."""
 THREAD = "subconscious:reflection"
 """The thread name evicted digests are stored under in long-term memory."""
 NOT_CONFIGURED = ("The subconscious model is not configured; add a [models.subconscious] table to config.toml "
@@ -338,9 +341,12 @@ class Reflector:
                                       directive_version=current.version if current else None, **counts)
         try:
             clean = clean_directive_text(text)
+            if len(re.findall(r"[^\W\d_]{2,}", clean)) < MIN_WORDS:
+                raise InvalidInput("directive", f"fewer than {MIN_WORDS} words is no guidance")
         except InvalidInput as exc:
             return await self._record(started, trigger, FAILED, f"The subconscious model proposed an unusable "
-                                      f"directive ({exc.problem}).", history_to, timeline_to, **counts)
+                                      f"directive ({exc.problem}); the one in force stays.", history_to,
+                                      timeline_to, **counts)
         await self._store_evicted(prompt, history_to, timeline_to)
         inputs = Inputs(len(history), timeline[0].sequence if timeline else None, timeline_to if timeline else None,
                         history[0].seq if history else None, history_to if history else None)

@@ -23,7 +23,6 @@ from openhuman_desktop.orchestration import context, prompts
 from openhuman_desktop.orchestration.compression import fit
 from openhuman_desktop.orchestration.ports import TimelineEntry
 from openhuman_desktop.orchestration.steering import (
-    MAX_DIRECTIVE_CHARS,
     MAX_RATIONALE_CHARS,
     Directive,
     HistoryRecord,
@@ -58,13 +57,13 @@ TALLY_DAYS = 31
 
 SCHEMA: dict[str, Any] = {
     "type": "object",
-    "properties": {
-        "directive": {"type": "string", "maxLength": MAX_DIRECTIVE_CHARS},
-        "rationale": {"type": "string", "maxLength": MAX_RATIONALE_CHARS},
-    },
+    "properties": {"directive": {"type": "string"}, "rationale": {"type": "string"}},
     "required": ["directive", "rationale"],
     "additionalProperties": False,
 }
+"""The answer's shape. No ``maxLength``: llama.cpp turns it into a grammar of that many nested rules, which it
+refuses ("number of rules ... exceeds sane defaults") and its server then drops the connection; the answer's
+length is bounded by ``max_tokens`` and checked by ``clean_directive_text`` instead."""
 
 
 class TokenCount(Protocol):

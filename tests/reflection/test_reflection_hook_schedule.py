@@ -131,3 +131,11 @@ async def test_a_due_time_with_nothing_new_costs_no_request(world: World) -> Non
     assert world.server.requests == []
 
 
+
+
+def test_the_answer_schema_has_no_length_bounds() -> None:
+    # llama.cpp compiles maxLength 2000 into 2000 nested grammar rules, refuses it and drops the connection
+    # (seen with SmolLM2-135M): the cap is max_tokens, the check clean_directive_text.
+    schema = json.dumps(reflection_prompt.SCHEMA)
+    assert "maxLength" not in schema and "maxItems" not in schema
+    assert reflection_prompt.SCHEMA["required"] == ["directive", "rationale"]

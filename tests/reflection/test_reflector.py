@@ -84,7 +84,7 @@ async def test_a_model_that_is_down_fails_in_one_sentence_and_keeps_the_watermar
     assert await world.steering.current_directive() is None
     assert (await world.reflector.status()).problem is not None
 
-    world.server.script_chat(directive_reply("Recovered."))
+    world.server.script_chat(directive_reply("Recovered now."))
     retried = await world.reflector.reflect()
     assert retried.status == DIRECTIVE
     assert "entry that must not be lost" in world.prompt_of(world.reflection_requests()[-1])
@@ -116,7 +116,7 @@ async def test_triggers_while_one_runs_are_coalesced_into_one_more(world: World)
 
     def hold(body: object) -> Reply:
         release.wait(10)
-        return directive_reply("Held.")
+        return directive_reply("Hold on.")
 
     world.server.set_responder(hold)
     assert world.reflector.trigger() is True
@@ -140,3 +140,16 @@ async def test_a_server_that_was_down_is_asked_again_and_the_problem_clears(worl
     world.server.script_chat(directive_reply("Back again."))
     assert (await world.reflector.reflect()).status == DIRECTIVE
     assert (await world.reflector.status()).problem is None
+
+
+async def test_a_directive_that_is_no_guidance_is_refused_and_the_one_in_force_stays(world: World) -> None:
+    await world.add_history("one")
+    world.server.script_chat(directive_reply("Check the tasks before adding new ones."), directive_reply("1.2"),
+                             directive_reply("x" * 2_001))
+    kept = await world.reflector.reflect()
+    for _ in range(2):
+        await world.add_history("more")
+        refused = await world.reflector.reflect()
+        assert refused.status == FAILED and "unusable directive" in refused.reason, refused.reason
+    current = await world.steering.current_directive()
+    assert current is not None and current.version == kept.directive_version
