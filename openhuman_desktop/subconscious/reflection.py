@@ -320,13 +320,16 @@ class Reflector:
         history_to = history[-1].seq if history else history_after
         timeline_to = timeline[-1].sequence if timeline else timeline_after
         model = self._model_name()
+        prompt: Prompt | None = None
         try:
             prompt = await self._prompt(history, timeline)
             response = await self._ask(prompt)
             text, rationale = reflection_prompt.parse_answer(response.content)
         except ReflectionFailed as exc:
-            return await self._record(started, trigger, FAILED, str(exc), history_to, timeline_to, model=model)
+            return await self._record(started, trigger, FAILED, str(exc), history_to, timeline_to, model=model,
+                                      prompt_tokens=prompt.tokens if prompt is not None else 0)
         except AnswerError as exc:
+            assert prompt is not None
             return await self._record(started, trigger, FAILED, f"The subconscious model's answer was not the "
                                       f"directive asked for ({exc}); the next reflection reads these entries again.",
                                       history_to, timeline_to, model=model, prompt_tokens=prompt.tokens)
