@@ -21,14 +21,16 @@ from openhuman_desktop.memory import MemoryStore, open_memory_store
 from openhuman_desktop.orchestration.directives import SteeringStore
 from openhuman_desktop.orchestration.ledger import RunLedger
 from openhuman_desktop.orchestration.nodes import build_graph
-from openhuman_desktop.orchestration.ports import Run
+from openhuman_desktop.orchestration.ports import Run, TimelineEntry
 from openhuman_desktop.orchestration.service import AgentService
+from openhuman_desktop.orchestration.steering import Directive, DirectiveDraft, HistoryRecord, Reflection
 from openhuman_desktop.paths import Paths
 from openhuman_desktop.rpc.agent_methods import agent_methods
 from openhuman_desktop.rpc.channel_methods import channel_methods
 from openhuman_desktop.rpc.memory_methods import memory_methods
 from openhuman_desktop.rpc.methods import MethodTable, subconscious_methods
 from openhuman_desktop.rpc.protocol import Dispatcher
+from openhuman_desktop.rpc.reflection_methods import reflection_methods
 from openhuman_desktop.rpc.server import RpcServer
 from openhuman_desktop.skills import (
     MemorySkill,
@@ -44,6 +46,7 @@ from openhuman_desktop.subconscious.engine import SubconsciousEngine
 from openhuman_desktop.subconscious.evaluator import ModelEvaluator
 from openhuman_desktop.subconscious.executor import TaskExecutor
 from openhuman_desktop.subconscious.intent import ModelIntentClassifier
+from openhuman_desktop.subconscious.reflection import Reflector
 from openhuman_desktop.subconscious.service import SubconsciousService
 from openhuman_desktop.subconscious.workspace_index import WorkspaceIndex
 from openhuman_desktop.supervisor import TaskSupervisor
@@ -72,6 +75,7 @@ class Services:
     agent: AgentService
     channels: ChannelHub
     steering: SteeringStore
+    reflection: Reflector
     workspace_index: WorkspaceIndex | None = None
     _closers: list[Callable[[], Awaitable[None]]] = field(default_factory=list)
     _closed: bool = False
@@ -98,6 +102,7 @@ class Services:
             watch_file(self.paths.heartbeat_file, self.clock, self._on_heartbeat_file_changed), name="watch-heartbeat"
         )
         self.tasks.spawn(self._watch_models(), name="model-health")
+        self.tasks.spawn(self.reflection.run(), name="reflection-schedule")
         self.bus.subscribe(events.TickFinished, self._on_tick_finished)
         await self.rpc.start()
         await self.channels.start()
@@ -111,6 +116,7 @@ class Services:
         was_rejected = self.settings.problem is not None
         if await self.settings.reload():
             self.engine.heartbeat.poke()
+            self.reflection.poke()
             self.tasks.spawn(self._check_models(), name="model-check")
             self.tasks.spawn(self.channels.reconfigure(), name="channels-reconfigure")
         elif was_rejected and self.settings.problem is None:
@@ -261,6 +267,8 @@ def _wire(
     )
     intents = ModelIntentClassifier(lambda: models.get("local"))
     steering = SteeringStore(ledger, clock, bus)
+    reflection = Reflector(_ReflectionPort(ledger, steering), models, tokens, live, clock, bus, supervisor,
+                           _Evictions(memory, bus))
     graph = build_graph(
         quick=lambda: models.reporting("local"), reasoning=lambda: models.reporting("reasoning"),
         window=models.context_window, skills=skills, tokens=tokens, intent=_IntentJudge(intents),
@@ -283,6 +291,7 @@ def _wire(
     table.add(subconscious_methods(service))
     table.add(memory_methods(memory, bus))
     table.add(agent_methods(agent))
+    table.add(reflection_methods(steering, reflection))
     hub = ChannelHub(agent, _Approvals(service), bus, clock, supervisor)
     hub.add(WebappChannel(hub, lambda: live().channels.webapp, paths.webapp_file, paths.workspace, clock, supervisor,
                           on_change=lambda: bus.publish(events.StatusChanged())))
@@ -292,7 +301,7 @@ def _wire(
     return Services(
         paths=paths, settings=live, bus=bus, clock=clock, tasks=supervisor, store=store, memory=memory,
         models=models, skills=skills, subconscious=service, engine=engine, rpc=rpc, ledger=ledger, agent=agent,
-        channels=hub, steering=steering, workspace_index=files,
+        channels=hub, steering=steering, reflection=reflection, workspace_index=files,
     )
 
 
@@ -344,3 +353,35 @@ class _Evictions:
     async def store_evicted(self, text: str, *, thread_id: str, run_id: str) -> None:
         stored = await self._memory.add(text, source="assistant", tags=("evicted", thread_id.split(":", 1)[0]))
         self._bus.publish(events.MemoryAdded(stored))
+
+
+class _ReflectionPort:
+    """Reflection's only view of the ledger (``subconscious.reflection.ReflectionPort``): the compressed-history
+    log, the world timeline, its own records and the steering directive — never messages, checkpoints or runs."""
+
+    __slots__ = ("_ledger", "_steering")
+
+    def __init__(self, ledger: RunLedger, steering: SteeringStore) -> None:
+        self._ledger = ledger
+        self._steering = steering
+
+    async def news(self) -> tuple[tuple[int, int], tuple[int, int]]:
+        return await self._ledger.reflection_news()
+
+    async def history(self, after: int, limit: int) -> list[HistoryRecord]:
+        return await self._ledger.history_log(after, limit)
+
+    async def timeline(self, after: int, limit: int) -> list[TimelineEntry]:
+        return await self._ledger.timeline(after, limit)
+
+    async def current_directive(self) -> Directive | None:
+        return await self._steering.current_directive()
+
+    async def write_directive(self, draft: DirectiveDraft) -> Directive:
+        return await self._steering.write(draft)
+
+    async def record(self, reflection: Reflection) -> Reflection:
+        return await self._ledger.record_reflection(reflection)
+
+    async def reflections(self, limit: int) -> list[Reflection]:
+        return await self._ledger.reflections(limit)

@@ -6,10 +6,12 @@ import asyncio
 import os
 import stat
 import sys
+import time
 from dataclasses import dataclass
+from datetime import datetime
 from typing import TextIO
 
-from openhuman_desktop import config
+from openhuman_desktop import config, recurrence
 from openhuman_desktop.channels.telegram import doctor_check as telegram_check
 from openhuman_desktop.channels.webapp_check import check_webapp
 from openhuman_desktop.clock import SystemClock
@@ -130,6 +132,37 @@ async def check_models(loaded: config.LoadedConfig) -> list[Check]:
     return checks
 
 
+async def check_reflection(paths: Paths, settings: config.Settings) -> Check:
+    """When the subconscious model reflects next, with which model, and how the last reflection went."""
+    reflection = settings.reflection
+    if not reflection.enabled:
+        return Check("reflection", True, "disabled ([reflection] enabled = false)")
+    due = recurrence.next_run(recurrence.parse(reflection.schedule), time.time())
+    when = f"{reflection.schedule}, next {datetime.fromtimestamp(due):%Y-%m-%d %H:%M}" if due else reflection.schedule
+    model = settings.model("subconscious")
+    if model is None:
+        return Check("reflection", True, f"{when}; not configured: add a [models.subconscious] table to config.toml "
+                                         "to let OpenHuman reflect and steer itself")
+    last = None
+    if paths.ledger_db.exists():
+        try:
+            ledger = await RunLedger.open(paths.ledger_db, SystemClock())
+        except StoreUnavailable as exc:
+            return Check("reflection", False, *_split_remedy(str(exc), "see the log file for details"))
+        try:
+            found = await ledger.reflections(1)
+        finally:
+            await ledger.aclose()
+        last = found[0] if found else None
+    if last is None:
+        return Check("reflection", True, f"{when} with {model.model}; no reflection yet")
+    at = f"{datetime.fromtimestamp(last.finished_at):%Y-%m-%d %H:%M}"
+    if last.status == "failed":
+        return Check("reflection", False, f"{when} with {model.model}; the last reflection ({at}) failed: "
+                     f"{last.reason.rstrip('.')}", "fix that, then run: openhuman-desktop rpc reflection_trigger")
+    return Check("reflection", True, f"{when} with {model.model}; last reflection {at}: {last.status}")
+
+
 async def run_checks(paths: Paths) -> list[Check]:
     checks = [check_workspace(paths)]
     config_check, loaded = check_config(paths)
@@ -138,6 +171,7 @@ async def run_checks(paths: Paths) -> list[Check]:
     checks.append(await check_ledger(paths))
     if loaded is not None:
         checks.extend(await check_models(loaded))
+        checks.append(await check_reflection(paths, loaded.settings))
         checks.append(Check(*await check_webapp(paths, loaded.settings.channels.webapp)))
         checks.append(Check("telegram", *await telegram_check(loaded.settings.channels.telegram)))
     return checks
