@@ -10,12 +10,12 @@ import pytest
 from PySide6.QtCore import Qt
 
 from openhuman_desktop.orchestration.ports import Run, RunRequest
+from openhuman_desktop.orchestration.steering import HistoryRecord
 from openhuman_desktop.qt.intelligence import IntelligenceWindow
 from openhuman_desktop.qt.intelligence.agent_run_detail import tokens_text
 from openhuman_desktop.qt.intelligence.agent_runs import RunListModel, run_meta
 from openhuman_desktop.qt.intelligence.agent_tab import AgentView
 from openhuman_desktop.qt.intelligence.window import TAB_NAMES
-from openhuman_desktop.orchestration.steering import HistoryRecord
 from tests.fakes.agent_model import AgentModel, AgentScript, call, say
 from tests.fakes.engine_harness import Harness
 
@@ -160,7 +160,8 @@ def test_run_events_do_not_wait_for_the_ledger(qapp: Any, qrun: Any) -> None:
         async def run_history(self, run_id: str, limit: int = 20) -> list[HistoryRecord]:
             return []
 
-        async def timeline_page(self, before: int | None = None, limit: int = 100, kind: str | None = None) -> list[Any]:
+        async def timeline_page(self, before: int | None = None, limit: int = 100,
+                                kind: str | None = None) -> list[Any]:
             return []
 
         async def timeline(self, after: int = 0, limit: int = 100) -> list[Any]:
