@@ -206,5 +206,25 @@ def test_tokens_text_says_what_is_known() -> None:
 
 def test_row_meta_names_the_live_node() -> None:
     run = Run("r", "telegram:7", "telegram", "running", "hi", 1_790_000_000.0)
-    assert run_meta(run, "agent_execution", 1_790_000_010.0).endswith("running: reasoning and tools")
+    assert run_meta(run, "agent_execution", 1_790_000_010.0).endswith("running, past reasoning and tools")
     assert RunListModel.RunRole != RunListModel.NodeRole
+
+
+def test_a_live_run_says_where_it_is_and_ticks(agent_window: IntelligenceWindow, agent_model: AgentModel,
+                                              gui_services: Any, qrun: Any, until: Any) -> None:
+    """Held in its reasoning step (the reply request is answered late), the run shows the node it is at;
+    cancelled, it says so."""
+    agent_model.delays = {"reply": 20.0}
+    run = qrun(gui_services.agent.send("Take your time", "cli"))
+    view = view_of(agent_window)
+    until(lambda: view.detail.run is not None and view.detail.run.id == run.id
+          and view.detail.status_label.text() == "Running: reasoning and tools", message="the live node")
+    assert [node for _step, node, _changed in view.detail.step_rows()] == NODES[:2]
+    assert view.detail.steering_label.text() == "read at the reasoning step"
+    assert view.detail.answer_label.text() == "not yet"
+    assert "so far" in view.detail.meta_label.text() and view.detail.is_ticking
+    assert "running, past the front-end agent" in run_meta(view.runs.run(0), view.runs.node_of(run.id), 0.0)
+    qrun(gui_services.agent.cancel(run.id, "Stopped by the test."))
+    until(lambda: view.detail.run is not None and view.detail.run.status == "cancelled")
+    assert view.detail.status_label.text() == "Cancelled" and not view.detail.is_ticking
+    agent_model.delays = {}

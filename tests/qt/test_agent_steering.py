@@ -111,7 +111,7 @@ def test_revert_to_an_older_version_and_clear_to_version_zero(
     assert (latest.version, latest.reverted_to, latest.is_cleared) == (4, 0, True)
     assert view.text_label.text().startswith("Cleared") and not view.clear_button.isEnabled()
     assert [d.version for d in view.versions.rows()] == [4, 3, 2, 1]
-    assert "(cleared" in view.versions.data(view.versions.index(0))
+    assert "(cleared" in view.versions.data(view.versions.index(0), Qt.ItemDataRole.AccessibleTextRole)
 
 
 @pytest.mark.qt_log_ignore(OFFSCREEN_TOP_LEVEL_WARNING)

@@ -8,7 +8,8 @@ from collections.abc import Callable, Sequence
 from datetime import datetime
 from typing import Protocol
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import Qt, QTimer
+from PySide6.QtGui import QHideEvent, QShowEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QFormLayout,
@@ -41,6 +42,8 @@ log = logging.getLogger(__name__)
 
 PICK_A_RUN = "Pick a run on the left to see the steps it took."
 STEP_COLUMNS = ("Step", "Node", "Time", "Changed")
+ANSWER_CHARS = 400
+TICK_MS = 1000
 
 
 class RunReads(Protocol):
@@ -115,8 +118,9 @@ class RunDetailView(QWidget):
         self.tools_label = self._value("Tools called")
         self.tokens_label = self._value("Tokens")
         self.steering_label = self._value("Steering")
+        self.answer_label = self._value("Answer")
         for title, label in (("Tools called", self.tools_label), ("Tokens", self.tokens_label),
-                             ("Steering", self.steering_label)):
+                             ("Steering", self.steering_label), ("Answer", self.answer_label)):
             form.addRow(MutedLabel(title, self), label)
         layout.addLayout(form)
         layout.addSpacing(pad // 2)
@@ -143,6 +147,9 @@ class RunDetailView(QWidget):
         self._parts: list[QWidget] = [self.status_dot, self.status_label, self.meta_label, self.input_label,
                                       self.steps_tree]
         self._form = form
+        self._tick = QTimer(self)
+        self._tick.setInterval(TICK_MS)
+        self._tick.timeout.connect(self._on_tick_timeout)
         self._show_parts(False)
 
     def _value(self, name: str) -> QLabel:
@@ -168,6 +175,7 @@ class RunDetailView(QWidget):
             self.error_label.clear_text()
 
     def clear(self) -> None:
+        self._tick.stop()
         self.run = None
         self.checkpoints, self.records = [], []
         self.steps_tree.clear()
@@ -205,7 +213,8 @@ class RunDetailView(QWidget):
         self.status_dot.set_accent(STATUS_ACCENT.get(run.status, "grey"))
         self.status_dot.set_pulsing(run.status == "running")
         status = STATUS_WORDS.get(run.status, run.status).capitalize()
-        self.status_label.setText(status)
+        at = self.checkpoints[-1].next if self.checkpoints and run.status == "running" else None
+        self.status_label.setText(f"{status}: {NODE_WORDS.get(at, at)}" if at else status)
         took = run_duration(run, now)
         timing = f"took {took}" if run.is_finished else f"for {took} so far"
         self.meta_label.setText(f"{run.thread_id} · started {exact_time(run.created_at)} · {timing} · "
@@ -216,9 +225,42 @@ class RunDetailView(QWidget):
         self.tools_label.setText(", ".join(run.tools_used) if run.tools_used else
                                  ("none yet" if not run.is_finished else "none"))
         self.tokens_label.setText(tokens_text(self.records, run))
-        self.steering_label.setText(f"directive version {run.steering_version}" if run.steering_version
-                                    else "no directive")
+        if run.steering_version:
+            self.steering_label.setText(f"directive version {run.steering_version}")
+        else:
+            self.steering_label.setText("no directive" if run.is_finished or self._has_reasoned() else
+                                        "read at the reasoning step")
+        answer = " ".join((run.response or "").split())
+        if len(answer) > ANSWER_CHARS:
+            answer = answer[:ANSWER_CHARS].rsplit(" ", 1)[0] + " …"
+        self.answer_label.setText(answer or ("none" if run.is_finished else "not yet"))
+        self.answer_label.setToolTip(run.response or "")
+        if run.status == "running":
+            self._tick.start()
+        else:
+            self._tick.stop()
         self._fill_steps(run)
+
+    @property
+    def is_ticking(self) -> bool:
+        """Whether the running time is being counted on screen (a running run is shown)."""
+        return self._tick.isActive()
+
+    def _has_reasoned(self) -> bool:
+        return any(checkpoint.node == "agent_execution" for checkpoint in self.checkpoints)
+
+    def _on_tick_timeout(self) -> None:
+        if self.run is not None and self.isVisible():
+            self._render(self.run)   # "for 12 s so far" goes on counting
+
+    def hideEvent(self, event: QHideEvent) -> None:  # noqa: N802 (Qt override)
+        super().hideEvent(event)
+        self._tick.stop()
+
+    def showEvent(self, event: QShowEvent) -> None:  # noqa: N802 (Qt override)
+        super().showEvent(event)
+        if self.run is not None and self.run.status == "running":
+            self._tick.start()
 
     def _fill_steps(self, run: Run) -> None:
         self.steps_tree.clear()

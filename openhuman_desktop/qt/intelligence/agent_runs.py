@@ -31,8 +31,9 @@ ROW_LIMIT = 5_000
 STATUS_WORDS = {"queued": "waiting", "running": "running", "completed": "completed", "failed": "failed",
                 "cancelled": "cancelled"}
 STATUS_ACCENT = {"queued": "grey", "running": "blue", "completed": "green", "failed": "coral", "cancelled": "grey"}
-NODE_WORDS = {"channel_ingestion": "reading the message", "frontend_agent": "front-end agent",
-              "agent_execution": "reasoning and tools", "context_manager_hook": "compressing the trace"}
+NODE_WORDS = {"channel_ingestion": "reading the message", "frontend_agent": "the front-end agent",
+              "agent_execution": "reasoning and tools", "context_manager_hook": "compressing the trace",
+              "subconscious_cron": "a steering update"}
 
 
 class RunPages(Protocol):
@@ -54,11 +55,11 @@ def run_title(run: Run) -> str:
 
 
 def run_meta(run: Run, node: str | None, now: float) -> str:
-    """``desktop · 14:05 · running: reasoning and tools`` / ``telegram:7 · 14:05 · completed in 4.2 s · 2 tools``."""
+    """``desktop · 14:05 · running, past the front-end agent`` / ``cli · 14:05 · completed in 4.2 s · 2 tools``."""
     parts = [run.thread_id, clock_time(run.created_at, now)]
     status = STATUS_WORDS.get(run.status, run.status)
     if run.status == "running" and node:
-        parts.append(f"{status}: {NODE_WORDS.get(node, node)}")
+        parts.append(f"{status}, past {NODE_WORDS.get(node, node)}")
     elif run.is_finished:
         parts.append(f"{status} in {run_duration(run, now)}")
     else:
@@ -233,6 +234,52 @@ class RunListModel(QAbstractListModel):
             self._index[self._rows[row].id] = row
 
 
+def two_line_size(option: QStyleOptionViewItem, width: int) -> QSize:
+    """The size of a row painted by :func:`paint_two_lines`."""
+    fm = QFontMetrics(option.font)
+    pad = max(4, fm.height() // 3)
+    return QSize(max(60, width), pad * 3 + fm.height() * 2)
+
+
+def paint_two_lines(painter: QPainter, option: QStyleOptionViewItem, title: str, meta: str,
+                    dot: str | None = None) -> None:
+    """A list row: an optional status dot (an accent name), a bold title and a quiet line, both elided."""
+    rect: QRect = option.rect
+    palette: QPalette = option.palette
+    font = QFont(option.font)
+    fm = QFontMetrics(font)
+    pad = max(4, fm.height() // 3)
+    selected = bool(option.state & QStyle.StateFlag.State_Selected)
+    painter.save()
+    painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+    if selected:
+        painter.fillRect(rect, palette.color(QPalette.ColorRole.Highlight))
+    text_left = rect.left() + pad * 2
+    if dot is not None:
+        side = dot_side(fm.height())
+        paint_dot(painter, QRect(text_left, rect.top() + pad + (fm.height() - side) // 2, side, side),
+                  accent(dot, palette))
+        text_left += side + pad * 2
+    width = max(20, rect.right() - pad * 2 - text_left)
+    text_color = palette.color(QPalette.ColorRole.HighlightedText if selected else QPalette.ColorRole.Text)
+    title_font = scale_font(font, bold=True)
+    painter.setFont(title_font)
+    painter.setPen(text_color)
+    painter.drawText(QRect(text_left, rect.top() + pad, width, fm.height()),
+                     int(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter),
+                     QFontMetrics(title_font).elidedText(title, Qt.TextElideMode.ElideRight, width))
+    painter.setFont(font)
+    painter.setPen(text_color if selected else muted(palette))
+    painter.drawText(QRect(text_left, rect.top() + pad * 2 + fm.height(), width, fm.height()),
+                     int(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter),
+                     fm.elidedText(meta, Qt.TextElideMode.ElideRight, width))
+    line = QColor(palette.color(QPalette.ColorRole.WindowText))
+    line.setAlphaF(0.08)
+    painter.setPen(line)
+    painter.drawLine(rect.left() + pad * 2, rect.bottom(), rect.right() - pad * 2, rect.bottom())
+    painter.restore()
+
+
 class RunDelegate(QStyledItemDelegate):
     """A run as a status dot, the message on one line and a quiet line: thread, time, status, tools."""
 
@@ -242,47 +289,11 @@ class RunDelegate(QStyledItemDelegate):
         self._now = now
 
     def sizeHint(self, option: QStyleOptionViewItem, index: AnyIndex) -> QSize:
-        fm = QFontMetrics(option.font)
-        pad = max(4, fm.height() // 3)
-        return QSize(max(60, self._view.viewport().width()), pad * 3 + fm.height() * 2)
+        return two_line_size(option, self._view.viewport().width())
 
     def paint(self, painter: QPainter, option: QStyleOptionViewItem, index: AnyIndex) -> None:
         run: Run | None = index.data(RunListModel.RunRole)
         if run is None:
             return
-        node = index.data(RunListModel.NodeRole)
-        rect: QRect = option.rect
-        palette: QPalette = option.palette
-        font = QFont(option.font)
-        fm = QFontMetrics(font)
-        pad = max(4, fm.height() // 3)
-        selected = bool(option.state & QStyle.StateFlag.State_Selected)
-        painter.save()
-        painter.setRenderHint(QPainter.RenderHint.Antialiasing)
-        if selected:
-            painter.fillRect(rect, palette.color(QPalette.ColorRole.Highlight))
-        side = dot_side(fm.height())
-        left = rect.left() + pad * 2
-        dot = QRect(left, rect.top() + pad + (fm.height() - side) // 2, side, side)
-        paint_dot(painter, dot, accent(STATUS_ACCENT.get(run.status, "grey"), palette))
-        text_left = left + side + pad * 2
-        width = max(20, rect.right() - pad * 2 - text_left)
-        text_color = palette.color(QPalette.ColorRole.HighlightedText if selected else QPalette.ColorRole.Text)
-        title_font = scale_font(font, bold=True)
-        painter.setFont(title_font)
-        painter.setPen(text_color)
-        title_fm = QFontMetrics(title_font)
-        painter.drawText(QRect(text_left, rect.top() + pad, width, fm.height()),
-                         int(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter),
-                         title_fm.elidedText(run_title(run), Qt.TextElideMode.ElideRight, width))
-        painter.setFont(font)
-        painter.setPen(text_color if selected else muted(palette))
-        meta = run_meta(run, node, self._now())
-        painter.drawText(QRect(text_left, rect.top() + pad * 2 + fm.height(), width, fm.height()),
-                         int(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter),
-                         fm.elidedText(meta, Qt.TextElideMode.ElideRight, width))
-        line = QColor(palette.color(QPalette.ColorRole.WindowText))
-        line.setAlphaF(0.08)
-        painter.setPen(line)
-        painter.drawLine(rect.left() + pad * 2, rect.bottom(), rect.right() - pad * 2, rect.bottom())
-        painter.restore()
+        meta = run_meta(run, index.data(RunListModel.NodeRole), self._now())
+        paint_two_lines(painter, option, run_title(run), meta, STATUS_ACCENT.get(run.status, "grey"))

@@ -8,8 +8,8 @@ import logging
 from collections.abc import Awaitable, Callable
 from typing import Any, Protocol
 
-from PySide6.QtCore import QAbstractListModel, QModelIndex, QObject, QPersistentModelIndex, Qt, Signal
-from PySide6.QtGui import QColor, QPalette
+from PySide6.QtCore import QAbstractListModel, QModelIndex, QObject, QPersistentModelIndex, QSize, Qt, Signal
+from PySide6.QtGui import QColor, QPainter, QPalette
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QComboBox,
@@ -18,6 +18,8 @@ from PySide6.QtWidgets import (
     QListView,
     QPushButton,
     QSplitter,
+    QStyledItemDelegate,
+    QStyleOptionViewItem,
     QTextBrowser,
     QVBoxLayout,
     QWidget,
@@ -38,6 +40,7 @@ from openhuman_desktop.orchestration.steering import (
 from openhuman_desktop.qt.asyncutil import Jobs
 from openhuman_desktop.qt.intelligence.agent_diff import diff_html, diff_plain, diff_summary, word_diff
 from openhuman_desktop.qt.intelligence.agent_edit import DirectiveEditDialog
+from openhuman_desktop.qt.intelligence.agent_runs import paint_two_lines, two_line_size
 from openhuman_desktop.qt.intelligence.widgets import (
     Badge,
     EmptyState,
@@ -139,10 +142,35 @@ def reflection_text(reflection: Reflection, now: float) -> str:
     return text + (f" ({'; '.join(extras)})." if extras else ".")
 
 
+def version_title(directive: Directive, now: float) -> str:
+    """``Version 7 · reflection · 14:05``."""
+    return (f"Version {directive.version} · {SOURCE_WORDS.get(directive.source, directive.source)} · "
+            f"{clock_time(directive.created_at, now)}")
+
+
 def version_line(directive: Directive, now: float) -> str:
-    first = " ".join(directive.text.split()) or CLEARED
-    return (f"v{directive.version} · {SOURCE_WORDS.get(directive.source, directive.source)} · "
-            f"{clock_time(directive.created_at, now)}\n{first}")
+    """The title and the text on one line (what a screen reader says about a version)."""
+    return f"{version_title(directive, now)}: {' '.join(directive.text.split()) or CLEARED}"
+
+
+class VersionDelegate(QStyledItemDelegate):
+    """A version as its number, source and time (bold) over the start of its text."""
+
+    def __init__(self, view: QListView, now: Callable[[], float]) -> None:
+        super().__init__(view)
+        self._view = view
+        self._now = now
+
+    def sizeHint(self, option: QStyleOptionViewItem, index: AnyIndex) -> QSize:
+        return two_line_size(option, self._view.viewport().width())
+
+    def paint(self, painter: QPainter, option: QStyleOptionViewItem, index: AnyIndex) -> None:
+        directive: Directive | None = index.data(VersionModel.DirectiveRole)
+        if directive is None:
+            return
+        text = " ".join(directive.text.split()) or CLEARED
+        paint_two_lines(painter, option, version_title(directive, self._now()), text,
+                        SOURCE_ACCENT.get(directive.source, "grey"))
 
 
 # --- the versions list ----------------------------------------------------------------------------------
@@ -182,9 +210,7 @@ class VersionModel(QAbstractListModel):
         if role == Qt.ItemDataRole.ToolTipRole:
             return f"{exact_time(directive.created_at)}\n{directive.rationale}".strip()
         if role == Qt.ItemDataRole.AccessibleTextRole:
-            return version_line(directive, self._now()).replace("\n", ": ")
-        if role == Qt.ItemDataRole.ForegroundRole and directive.is_cleared:
-            return app_palette().color(QPalette.ColorRole.PlaceholderText)
+            return version_line(directive, self._now())
         return None
 
     def canFetchMore(self, parent: AnyIndex) -> bool:  # noqa: N802 (Qt override)
@@ -337,10 +363,10 @@ class SteeringView(QWidget):
         self.versions_view = QListView(left)
         self.versions_view.setAccessibleName("Directive versions")
         self.versions_view.setModel(self.versions)
-        self.versions_view.setWordWrap(False)
-        self.versions_view.setTextElideMode(Qt.TextElideMode.ElideRight)
+        self.versions_view.setItemDelegate(VersionDelegate(self.versions_view, now))
+        self.versions_view.setUniformItemSizes(True)
         self.versions_view.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
-        self.versions_view.setSpacing(2)
+        self.versions_view.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         left_layout.addWidget(self.versions_view, 1)
         right = QWidget(self.splitter)
         right_layout = QVBoxLayout(right)

@@ -236,12 +236,16 @@ class TimelineDelegate(QStyledItemDelegate):
         left, right = rect.left() + pad * 3, rect.right() - pad * 3
         words, target = split_signature(entry)
         # Right: time and sequence number, quiet.
-        stamp = f"{clock_time(entry.at, self._now())}  #{entry.sequence}"
-        stamp_w = fm.horizontalAdvance(stamp)
+        number_w = fm.horizontalAdvance("#0000000")   # numbers line up in their own column
+        stamp_w = number_w + pad * 2 + fm.horizontalAdvance(clock_time(entry.at, self._now()))
         painter.setFont(font)
         painter.setPen(quiet)
         top_line = QRect(left, rect.top() + pad, right - left, fm.height())
-        painter.drawText(top_line, int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter), stamp)
+        painter.drawText(top_line, int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter),
+                         f"#{entry.sequence}")
+        painter.drawText(top_line.adjusted(0, 0, -(number_w + pad * 2), 0),
+                         int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter),
+                         clock_time(entry.at, self._now()))
         # Left: the kind in its accent colour, then the target.
         bold = scale_font(font, bold=True)
         bold_fm = QFontMetrics(bold)
