@@ -97,7 +97,7 @@ def test_revert_to_an_older_version_and_clear_to_version_zero(
     assert not view.revert_button.isEnabled()       # the newest is the one in force
     view.versions_view.setCurrentIndex(view.versions.index(1))
     settle(steering_window)
-    assert view.revert_button.isEnabled() and view.revert_button.text() == "&Revert to version 1"
+    assert view.revert_button.isEnabled() and view.revert_button.text() == "Re&vert to version 1"
     qtbot.mouseClick(view.revert_button, Qt.MouseButton.LeftButton)
     settle(steering_window)
     latest = qrun(gui_services.steering.latest())

@@ -402,7 +402,7 @@ class SteeringView(QWidget):
                                      "reverting again)")
         self.clear_button.setAutoDefault(False)
         actions.addWidget(self.clear_button)
-        self.revert_button = QPushButton("&Revert to this version", right)
+        self.revert_button = QPushButton("Re&vert to this version", right)
         self.revert_button.setAccessibleName("Revert to the selected version")
         self.revert_button.setAutoDefault(False)
         actions.addWidget(self.revert_button)
@@ -569,13 +569,19 @@ class SteeringView(QWidget):
         self.diff_summary_label.setText(f"{summary} · underlined: added, struck through: removed")
         self.diff_browser.setAccessibleDescription(f"{summary}. {diff_plain(pieces)}")
 
+    def retheme(self) -> None:
+        """The diff's colours follow the theme (the window calls this when light and dark switch)."""
+        base, target = self.diff_pair
+        if target is not None:
+            self._render_diff(base, target)
+
     def _update_revert(self, target: Directive | None) -> None:
         latest = self.versions.directive(0) if self.versions.rowCount() else None
         can = (target is not None and latest is not None and target.version != latest.version
                and not target.is_cleared and target.text != latest.text)
         self.revert_button.setEnabled(can)
-        self.revert_button.setText(f"&Revert to version {target.version}" if target is not None
-                                   else "&Revert to this version")
+        self.revert_button.setText(f"Re&vert to version {target.version}" if target is not None
+                                   else "Re&vert to this version")
         self.revert_button.setToolTip("Make this version's text the directive again (a new version)" if can else
                                       "Pick an earlier version with different text to revert to it")
 
