@@ -209,3 +209,21 @@ def test_word_diff_pieces_and_words() -> None:
     assert diff_summary(word_diff("same", "same")) == "The two versions have the same text."
     assert diff_summary(word_diff("a b.", "a b!")) == "Only punctuation or spacing changed."
     assert diff_summary(word_diff("a b c", "a")) == "2 words removed"
+
+
+def test_versions_page_older_versions(steering_window: IntelligenceWindow, gui_services: Any, qrun: Any,
+                                      until: Any, qtmodeltester: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    from openhuman_desktop.qt.intelligence import agent_steering
+
+    monkeypatch.setattr(agent_steering, "PAGE_SIZE", 4)
+    for n in range(10):
+        write(gui_services, qrun, f"Directive number {n + 1}.")
+    view = page(steering_window)
+    qrun(view.versions.load())
+    assert [d.version for d in view.versions.rows()] == [10, 9, 8, 7]   # one page (the view may ask for more)
+    while view.versions.canFetchMore(view.versions.index(0).parent()):
+        view.versions.fetchMore(view.versions.index(0).parent())
+        until(lambda: not view.versions.is_fetching)
+    assert [d.version for d in view.versions.rows()] == list(range(10, 0, -1))
+    qtmodeltester.check(view.versions)
+    assert view.base_combo.count() == 12   # "the version before", ten versions, "no directive"

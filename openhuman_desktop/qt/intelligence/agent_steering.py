@@ -224,6 +224,11 @@ class VersionModel(QAbstractListModel):
     def rows(self) -> list[Directive]:
         return list(self._rows)
 
+    @property
+    def is_fetching(self) -> bool:
+        """Whether an older page is being read."""
+        return self._is_fetching
+
     def directive(self, row: int) -> Directive:
         return self._rows[row]
 
