@@ -37,8 +37,9 @@ def agent_model(gui_harness: Harness) -> AgentModel:
 
 
 @pytest.fixture
-def agent_window(agent_model: AgentModel, intelligence_window: IntelligenceWindow) -> IntelligenceWindow:
+def agent_window(agent_model: AgentModel, intelligence_window: IntelligenceWindow, settle: Any) -> IntelligenceWindow:
     intelligence_window.show_tab("agent")
+    settle(intelligence_window)   # shown for the first time: the tab reads its pages
     return intelligence_window
 
 
@@ -98,7 +99,7 @@ def test_a_failed_run_shows_its_error(agent_window: IntelligenceWindow, agent_mo
 
 
 def test_runs_page_newest_first_and_load_older_pages(intelligence_window: IntelligenceWindow, gui_services: Any,
-                                                     qrun: Any, until: Any, qtmodeltester: Any) -> None:
+                                                     qrun: Any, until: Any, settle: Any, qtmodeltester: Any) -> None:
     ledger = gui_services.ledger
     made = [qrun(ledger.create_run(RunRequest("cli", "cli", f"message {n}"))) for n in range(23)]
     view = view_of(intelligence_window)
@@ -113,6 +114,7 @@ def test_runs_page_newest_first_and_load_older_pages(intelligence_window: Intell
     until(lambda: view.runs.rowCount() == 23)
     assert [r.id for r in view.runs.rows()] == [r.id for r in reversed(made)]
     assert not view.runs.canFetchMore(view.runs.index(0).parent())
+    settle(intelligence_window)
     qtmodeltester.check(view.runs)
 
 
@@ -228,3 +230,15 @@ def test_a_live_run_says_where_it_is_and_ticks(agent_window: IntelligenceWindow,
     until(lambda: view.detail.run is not None and view.detail.run.status == "cancelled")
     assert view.detail.status_label.text() == "Cancelled" and not view.detail.is_ticking
     agent_model.delays = {}
+
+
+def test_the_tab_reads_nothing_until_it_is_shown(intelligence_window: IntelligenceWindow, gui_services: Any,
+                                                 qrun: Any, settle: Any) -> None:
+    qrun(gui_services.ledger.create_run(RunRequest("cli", "cli", "before the tab was shown")))
+    view = view_of(intelligence_window)
+    qrun(intelligence_window.refresh())        # start-up and F5 with another tab on screen
+    assert not view.runs.is_loaded and not view.timeline_view.model.is_loaded
+    intelligence_window.show_tab("agent")
+    settle(intelligence_window)
+    assert view.runs.is_loaded and [r.input for r in view.runs.rows()] == ["before the tab was shown"]
+    assert view.timeline_view.model.is_loaded and view.steering_view.versions.is_loaded

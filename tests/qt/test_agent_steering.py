@@ -23,9 +23,10 @@ SECOND = "Prefer short answers and check the calendar first."
 
 
 @pytest.fixture
-def steering_window(intelligence_window: IntelligenceWindow) -> IntelligenceWindow:
+def steering_window(intelligence_window: IntelligenceWindow, settle: Any) -> IntelligenceWindow:
     intelligence_window.show_tab("agent")
     intelligence_window.agent_view.show_page("steering")
+    settle(intelligence_window)   # shown for the first time: the tab reads its pages
     return intelligence_window
 
 
@@ -212,18 +213,26 @@ def test_word_diff_pieces_and_words() -> None:
 
 
 def test_versions_page_older_versions(steering_window: IntelligenceWindow, gui_services: Any, qrun: Any,
-                                      until: Any, qtmodeltester: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+                                      until: Any, settle: Any, qtmodeltester: Any,
+                                      monkeypatch: pytest.MonkeyPatch) -> None:
     from openhuman_desktop.qt.intelligence import agent_steering
 
     monkeypatch.setattr(agent_steering, "PAGE_SIZE", 4)
     for n in range(10):
         write(gui_services, qrun, f"Directive number {n + 1}.")
+    settle(steering_window)   # the reloads the SteeringChanged events asked for (before Qt spins outside the loop)
     view = page(steering_window)
     qrun(view.versions.load())
     assert [d.version for d in view.versions.rows()] == [10, 9, 8, 7]   # one page (the view may ask for more)
-    while view.versions.canFetchMore(view.versions.index(0).parent()):
-        view.versions.fetchMore(view.versions.index(0).parent())
-        until(lambda: not view.versions.is_fetching)
+    root = view.versions.index(0).parent()
+
+    def scrolled_to_the_end() -> bool:
+        if view.versions.canFetchMore(root):
+            view.versions.fetchMore(root)
+        return view.versions.rowCount() == 10 and not view.versions.is_fetching
+
+    until(scrolled_to_the_end)
     assert [d.version for d in view.versions.rows()] == list(range(10, 0, -1))
+    settle(steering_window)
     qtmodeltester.check(view.versions)
     assert view.base_combo.count() == 12   # "the version before", ten versions, "no directive"

@@ -24,9 +24,10 @@ def fill(services: Any, qrun: Any, count: int) -> None:
 
 
 @pytest.fixture
-def timeline_window(intelligence_window: IntelligenceWindow) -> IntelligenceWindow:
+def timeline_window(intelligence_window: IntelligenceWindow, settle: Any) -> IntelligenceWindow:
     intelligence_window.show_tab("agent")
     intelligence_window.agent_view.show_page("timeline")
+    settle(intelligence_window)   # shown for the first time: the tab reads its pages
     return intelligence_window
 
 
@@ -35,7 +36,7 @@ def page(window: IntelligenceWindow) -> TimelineView:
 
 
 def test_newest_first_in_pages(timeline_window: IntelligenceWindow, gui_services: Any, qrun: Any, until: Any,
-                               qtmodeltester: Any) -> None:
+                               settle: Any, qtmodeltester: Any) -> None:
     fill(gui_services, qrun, 250)
     view = page(timeline_window)
     qrun(view.refresh())
@@ -48,6 +49,7 @@ def test_newest_first_in_pages(timeline_window: IntelligenceWindow, gui_services
     view.model.fetchMore(view.model.index(0).parent())
     until(lambda: not view.model.canFetchMore(view.model.index(0).parent()))
     assert view.model.rowCount() == 250
+    settle(timeline_window)
     qtmodeltester.check(view.model)
     first = view.model.rows()[0]
     assert split_signature(first) == ("Message sent", "target-250")

@@ -45,6 +45,7 @@ class AgentView(QWidget):
         self._jobs = jobs
         self._now = now
         self._is_timeline_stale = False
+        self._is_stale = True   # nothing read yet: the first time the tab is shown reads it
         self.setAccessibleName("Agent")
         unit = em(self)
         pad = max(6, unit // 2)
@@ -123,9 +124,18 @@ class AgentView(QWidget):
         """Load the newest runs, the steering directive and the newest timeline entries."""
         if self._ledger is None:
             return
+        self._is_stale = False
         await self.runs.load()
         await self.steering_view.refresh()
         await self.timeline_view.refresh()
+
+    async def refresh_if_shown(self) -> None:
+        """:meth:`refresh` when the tab is on screen; otherwise the next time it is shown (the window's
+        start-up and F5 read nothing for a tab nobody looks at)."""
+        if self.isVisible():
+            await self.refresh()
+        else:
+            self._is_stale = True
 
     def show_page(self, name: str) -> None:
         """Switch to ``"runs"``, ``"steering"`` or ``"timeline"``."""
@@ -207,6 +217,10 @@ class AgentView(QWidget):
 
     def showEvent(self, event: QShowEvent) -> None:  # noqa: N802 (Qt override)
         super().showEvent(event)
+        if self._is_stale and self._ledger is not None:
+            self._is_stale = self._is_timeline_stale = False
+            self._jobs.spawn(self.refresh(), name="agent-refresh", group="agent-refresh")
+            return
         if self._is_timeline_stale:
             self._is_timeline_stale = False
             self._newer.request()

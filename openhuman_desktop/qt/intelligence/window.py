@@ -252,7 +252,7 @@ class IntelligenceWindow(QMainWindow):
                              self.approvals_view.refresh())
         await asyncio.sleep(0)
         await asyncio.gather(self.tasks_view.refresh(), self.skills_view.refresh(), self.memory_view.refresh(),
-                             self.chat_view.refresh(), self.agent_view.refresh())
+                             self.chat_view.refresh(), self.agent_view.refresh_if_shown())
 
     async def aclose(self) -> None:
         """Stop listening to the bridge, stop timers and cancel the window's jobs; safe to call twice."""
