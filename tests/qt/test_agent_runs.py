@@ -242,3 +242,47 @@ def test_the_tab_reads_nothing_until_it_is_shown(intelligence_window: Intelligen
     settle(intelligence_window)
     assert view.runs.is_loaded and [r.input for r in view.runs.rows()] == ["before the tab was shown"]
     assert view.timeline_view.model.is_loaded and view.steering_view.versions.is_loaded
+
+
+def test_the_runs_directive_links_to_its_version_and_its_summary_shows(
+        agent_window: IntelligenceWindow, gui_services: Any, qrun: Any, until: Any, settle: Any) -> None:
+    from openhuman_desktop.orchestration.steering import DirectiveDraft
+
+    qrun(gui_services.steering.write(DirectiveDraft("Prefer short answers.", "reflection")))
+    qrun(gui_services.steering.write(DirectiveDraft("Prefer short answers, in French.", "reflection")))
+    run = qrun(gui_services.agent.send("What do my notes say?", "cli"))
+    view = view_of(agent_window)
+    until(lambda: view.detail.run is not None and view.detail.run.id == run.id and view.detail.run.is_finished
+          and view.detail.records)
+    assert view.detail.run.steering_version == 2
+    assert 'href="version:2"' in view.detail.steering_label.text()
+    assert view.detail.summary_label.text() == " ".join(view.detail.records[-1].text.split())
+    view.detail.steering_label.linkActivated.emit("version:2")
+    settle(agent_window)
+    assert view.current_page == "steering"
+    selected = view.steering_view.selected()
+    assert selected is not None and selected.version == 2
+
+
+def test_a_timeline_entry_opens_the_run_that_made_it(agent_window: IntelligenceWindow, gui_services: Any,
+                                                     qrun: Any, until: Any, settle: Any, qtbot: Any) -> None:
+    from openhuman_desktop.skills.base import Mutation
+
+    ledger = gui_services.ledger
+    old = qrun(ledger.create_run(RunRequest("cli", "cli", "an old run")))
+    for n in range(60):
+        qrun(ledger.create_run(RunRequest("cli", "cli", f"later {n}")))
+    qrun(ledger.append_timeline([Mutation("file_written", "notes.md", "appended 3 bytes", 1, 4)], old.id))
+    view = view_of(agent_window)
+    view.runs.page_size = 5   # the old run is not among the rows read (the list reads what fills the view)
+    qrun(view.refresh())
+    assert view.runs.row_of(old.id) is None
+    view.show_page("timeline")
+    timeline = view.timeline_view
+    timeline.list_view.setFocus()
+    timeline.list_view.setCurrentIndex(timeline.model.index(0))
+    qtbot.keyClick(timeline.list_view, Qt.Key.Key_Return)
+    settle(agent_window)
+    assert view.current_page == "runs"
+    assert view.detail.run is not None and view.detail.run.id == old.id
+    assert view.detail.input_label.text() == "an old run"

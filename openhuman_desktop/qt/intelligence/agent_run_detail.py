@@ -8,7 +8,7 @@ from collections.abc import Callable, Sequence
 from datetime import datetime
 from typing import Protocol
 
-from PySide6.QtCore import Qt, QTimer
+from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtGui import QHideEvent, QShowEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -76,7 +76,10 @@ def step_time(at: float, start: float) -> str:
 
 
 class RunDetailView(QWidget):
-    """The right-hand side of the Runs page; :meth:`show_run` loads a run (latest request wins)."""
+    """The right-hand side of the Runs page; :meth:`show_run` loads a run (latest request wins).
+    ``version_requested`` (a steering version) when the run's directive link is followed."""
+
+    version_requested = Signal(int)
 
     def __init__(self, now: Callable[[], float], parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -117,10 +120,14 @@ class RunDetailView(QWidget):
         form.setVerticalSpacing(max(2, pad // 2))
         self.tools_label = self._value("Tools called")
         self.tokens_label = self._value("Tokens")
+        self.summary_label = self._value("Compressed to")
         self.steering_label = self._value("Steering")
+        self.steering_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextBrowserInteraction)
+        self.steering_label.linkActivated.connect(self._on_steering_label_link_activated)
         self.answer_label = self._value("Answer")
         for title, label in (("Tools called", self.tools_label), ("Tokens", self.tokens_label),
-                             ("Steering", self.steering_label), ("Answer", self.answer_label)):
+                             ("Compressed to", self.summary_label), ("Steering", self.steering_label),
+                             ("Answer", self.answer_label)):
             form.addRow(MutedLabel(title, self), label)
         layout.addLayout(form)
         layout.addSpacing(pad // 2)
@@ -225,11 +232,17 @@ class RunDetailView(QWidget):
         self.tools_label.setText(", ".join(run.tools_used) if run.tools_used else
                                  ("none yet" if not run.is_finished else "none"))
         self.tokens_label.setText(tokens_text(self.records, run))
+        summary = " ".join(" ".join(r.text.split()) for r in self.records)
+        self.summary_label.setText(summary or "—")
+        self._form.setRowVisible(self.summary_label, bool(summary))
         if run.steering_version:
-            self.steering_label.setText(f"directive version {run.steering_version}")
+            self.steering_label.setText(f'<a href="version:{run.steering_version}">directive version '
+                                        f"{run.steering_version}</a>")
+            self.steering_label.setToolTip("Show this version on the Steering page")
         else:
             self.steering_label.setText("no directive" if run.is_finished or self._has_reasoned() else
                                         "read at the reasoning step")
+            self.steering_label.setToolTip("")
         answer = " ".join((run.response or "").split())
         if len(answer) > ANSWER_CHARS:
             answer = answer[:ANSWER_CHARS].rsplit(" ", 1)[0] + " …"
@@ -245,6 +258,11 @@ class RunDetailView(QWidget):
     def is_ticking(self) -> bool:
         """Whether the running time is being counted on screen (a running run is shown)."""
         return self._tick.isActive()
+
+    def _on_steering_label_link_activated(self, link: str) -> None:
+        kind, _, value = link.partition(":")
+        if kind == "version" and value.isdigit():
+            self.version_requested.emit(int(value))
 
     def _has_reasoned(self) -> bool:
         return any(checkpoint.node == "agent_execution" for checkpoint in self.checkpoints)

@@ -518,6 +518,15 @@ class SteeringView(QWidget):
         self.reflection_label.setText(reflection_text(reflection, self._now()))
         self.reflection_label.setToolTip(exact_time(reflection.finished_at))
 
+    def select_version(self, version: int) -> bool:
+        """Pick ``version`` in the list (its diff shows); False when it is not among the versions read."""
+        row = self.versions.row_of(version)
+        if row is None:
+            return False
+        self.versions_view.setCurrentIndex(self.versions.index(row))
+        self.versions_view.scrollTo(self.versions.index(row))
+        return True
+
     def selected(self) -> Directive | None:
         index = self.versions_view.currentIndex()
         if not index.isValid() or not 0 <= index.row() < self.versions.rowCount():

@@ -10,6 +10,7 @@ from PySide6.QtCore import QModelIndex, Qt
 from PySide6.QtGui import QShowEvent
 from PySide6.QtWidgets import QAbstractItemView, QListView, QSplitter, QTabWidget, QVBoxLayout, QWidget
 
+from openhuman_desktop.errors import UserFacingError
 from openhuman_desktop.orchestration.ports import Run
 from openhuman_desktop.orchestration.steering import Directive, Reflection
 from openhuman_desktop.qt.asyncutil import Jobs, Refresher
@@ -114,6 +115,8 @@ class AgentView(QWidget):
         self._newer = Refresher(jobs, self.timeline_view.model.load_newer, "agent-timeline-newer")
         self._steering = Refresher(jobs, self.steering_view.refresh, "agent-steering-refresh")
         self.runs_view.selectionModel().currentChanged.connect(self._on_runs_view_current_changed)
+        self.detail.version_requested.connect(self._on_detail_version_requested)
+        self.timeline_view.run_requested.connect(self._on_timeline_view_run_requested)
         for signal in (self.runs.modelReset, self.runs.rowsInserted, self.runs.load_state_changed):
             signal.connect(self._on_runs_changed)
         self._on_runs_changed()
@@ -151,6 +154,26 @@ class AgentView(QWidget):
         if row is None:
             return False
         self.runs_view.setCurrentIndex(self.runs.index(row))
+        return True
+
+    async def open_run(self, run_id: str) -> bool:
+        """The Runs page on run ``run_id``: picked in the list, or (older than the rows read) shown by itself."""
+        self.show_page("runs")
+        if self.select_run(run_id):
+            return True
+        if self._ledger is None:
+            return False
+        try:
+            run = await self._ledger.get_run(run_id)
+        except UserFacingError as exc:
+            self.detail.load_error.show_text(f"Could not read the run: {exc}")
+            return False
+        if run is None:
+            self.detail.load_error.show_text("That run is no longer in the ledger (old runs are folded away).")
+            return False
+        self.runs_view.clearSelection()
+        self.runs_view.setCurrentIndex(QModelIndex())
+        await self.detail.show_run(run)
         return True
 
     async def _reload_detail(self) -> None:
@@ -214,6 +237,13 @@ class AgentView(QWidget):
             return
         run = self.runs.run(current.row())
         self._jobs.spawn(self.detail.show_run(run), name="agent-run-show", group="agent-run-show")
+
+    def _on_detail_version_requested(self, version: int) -> None:
+        self.show_page("steering")
+        self.steering_view.select_version(version)
+
+    def _on_timeline_view_run_requested(self, run_id: str) -> None:
+        self._jobs.spawn(self.open_run(run_id), name="agent-open-run", group="agent-open-run")
 
     def showEvent(self, event: QShowEvent) -> None:  # noqa: N802 (Qt override)
         super().showEvent(event)

@@ -107,7 +107,7 @@ class TimelineModel(QAbstractListModel):
         if role == self.EntryRole:
             return entry
         if role == Qt.ItemDataRole.ToolTipRole:
-            run = f"\nRun {entry.run_id}" if entry.run_id else ""
+            run = f"\nMade by run {entry.run_id} (Enter or double-click shows it)" if entry.run_id else ""
             return f"#{entry.sequence} · {exact_time(entry.at)}{run}"
         if role == Qt.ItemDataRole.AccessibleTextRole:
             parts = [entry.event_signature, entry.world_mutation, entry.delta_delta, clock_time(entry.at, self._now())]
@@ -278,7 +278,10 @@ class TimelineDelegate(QStyledItemDelegate):
 
 
 class TimelineView(QWidget):
-    """The World timeline page: a kind filter over the lazy list."""
+    """The World timeline page: a kind filter over the lazy list. Enter or a double click on an entry that
+    a run made emits ``run_requested`` (its run id)."""
+
+    run_requested = Signal(str)
 
     def __init__(self, jobs: Jobs, now: Callable[[], float], parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -326,6 +329,7 @@ class TimelineView(QWidget):
         self.kind_combo.currentIndexChanged.connect(self._on_kind_combo_current_index_changed)
         self.model.load_state_changed.connect(self._on_model_load_state_changed)
         self.model.modelReset.connect(self._on_model_load_state_changed)
+        self.list_view.activated.connect(self._on_list_view_activated)
         self.setFocusProxy(self.list_view)
 
     def set_source(self, source: TimelinePages | None) -> None:
@@ -344,6 +348,11 @@ class TimelineView(QWidget):
 
     def _on_kind_combo_current_index_changed(self, _index: int) -> None:
         self._jobs.spawn(self.model.load(self.kind), name="agent-timeline-load", group="agent-timeline-load")
+
+    def _on_list_view_activated(self, index: QModelIndex) -> None:
+        entry = index.data(TimelineModel.EntryRole)
+        if isinstance(entry, TimelineEntry) and entry.run_id:
+            self.run_requested.emit(entry.run_id)
 
     def _on_model_load_state_changed(self) -> None:
         model = self.model
