@@ -108,13 +108,14 @@ async def shoot(out: Path, scheme: str, paths: Any, model: Any) -> list[Path]:
         window.show_tab("agent")
         view = window.agent_view
         await view.refresh()
-        # A live run, held in its reasoning step (the fake model answers the reply request late).
-        model.delays = {"reply": 60.0}
+        # A live run, held while it writes its answer (the fake model answers pass 2 late): its steps so
+        # far, the compressed trace and the directive it used are there.
+        model.delays = {"pass2": 4.0}
         live = await services.agent.send("Plan my Saturday around the garden and Sam's call.", "desktop")
-        await until(lambda: view.runs.node_of(live.id) == "agent_execution" or
-                    len(model.of("subagent")) >= 4, 30)
+        await until(lambda: view.runs.node_of(live.id) == "agent_execution", 30)
         await until(lambda: view.select_run(live.id) and view.detail.run is not None
-                    and view.detail.run.id == live.id and len(view.detail.checkpoints) >= 2, 30)
+                    and view.detail.run.id == live.id and len(view.detail.checkpoints) >= 3
+                    and bool(view.detail.records), 30)
         await asyncio.sleep(0.3)
         saved.append(await save(window, out / f"agent-run-{scheme}.png"))
         view.show_page("steering")
@@ -126,6 +127,7 @@ async def shoot(out: Path, scheme: str, paths: Any, model: Any) -> list[Path]:
         await view.timeline_view.refresh()
         await asyncio.sleep(0.3)
         saved.append(await save(window, out / f"agent-timeline-{scheme}.png"))
+        await services.agent.wait(live.id)   # the held answer comes; nothing is cut off at quit
     finally:
         model.delays = {}
         desktop.request_quit()

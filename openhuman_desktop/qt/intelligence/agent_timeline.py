@@ -236,7 +236,7 @@ class TimelineDelegate(QStyledItemDelegate):
         left, right = rect.left() + pad * 3, rect.right() - pad * 3
         words, target = split_signature(entry)
         # Right: time and sequence number, quiet.
-        number_w = fm.horizontalAdvance("#0000000")   # numbers line up in their own column
+        number_w = fm.horizontalAdvance("#00000")   # numbers line up in their own column
         stamp_w = number_w + pad * 2 + fm.horizontalAdvance(clock_time(entry.at, self._now()))
         painter.setFont(font)
         painter.setPen(quiet)
