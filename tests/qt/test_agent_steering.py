@@ -3,6 +3,7 @@ a readable diff, Revert (to 0 too), the Edit dialog, "Reflect now" and the last 
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 import pytest
@@ -15,6 +16,7 @@ from openhuman_desktop.qt.intelligence import IntelligenceWindow
 from openhuman_desktop.qt.intelligence.agent_diff import DELETE, EQUAL, INSERT, diff_plain, diff_summary, word_diff
 from openhuman_desktop.qt.intelligence.agent_edit import DirectiveEditDialog
 from openhuman_desktop.qt.intelligence.agent_steering import NO_REFLECTION, SteeringView
+from openhuman_desktop.qt.intelligence.widgets import clock_time
 
 # The offscreen platform cannot pass a dialog's size hints on to a window system.
 OFFSCREEN_TOP_LEVEL_WARNING = r"This plugin does not support propagateSizeHints\(\)"
@@ -236,3 +238,97 @@ def test_versions_page_older_versions(steering_window: IntelligenceWindow, gui_s
     settle(steering_window)
     qtmodeltester.check(view.versions)
     assert view.base_combo.count() == 12   # "the version before", ten versions, "no directive"
+
+
+@dataclass(frozen=True)
+class FakeState:
+    """The shape of the reflection service's ``status()``."""
+
+    enabled: bool = True
+    next_at: float | None = None
+    model: str = "qwen2.5:7b"
+    problem: str | None = None
+    pending_history: int = 0
+    pending_timeline: int = 0
+
+
+def test_the_schedule_line_and_the_models_problem(steering_window: IntelligenceWindow, gui_services: Any,
+                                                  qrun: Any, settle: Any) -> None:
+    now = gui_services.clock.now()
+    states = [FakeState(next_at=now + 3600, pending_history=3, pending_timeline=12),
+              FakeState(enabled=False, problem="[models.subconscious] is not set up in config.toml.")]
+
+    async def status() -> FakeState:
+        return states[0]
+
+    view = page(steering_window)
+    view.set_status_source(status)
+    qrun(view.refresh())
+    assert view.schedule_label.isVisible()
+    assert view.schedule_label.text() == (f"Next reflection {clock_time(now + 3600, now)} (qwen2.5:7b) · new since "
+                                          "the last one: 3 history and 12 timeline entries.")
+    assert not view.problem_label.isVisible()
+    states.pop(0)
+    # A finished reflection reads the status again.
+    done = Reflection(1, now, now, "manual", "skipped", "", 0, 0)
+    view.on_reflection_finished(done)
+    settle(steering_window)
+    assert view.schedule_label.text().startswith("Reflection is off ([reflection] enabled in config.toml)")
+    assert view.schedule_label.text().endswith("nothing new since the last one (the next one asks no model).")
+    assert view.problem_label.isVisible() and "not set up" in view.problem_label.text()
+
+
+def test_a_coalesced_trigger_says_another_reflection_follows(steering_window: IntelligenceWindow,
+                                                             qrun: Any) -> None:
+    view = page(steering_window)
+    view.set_trigger(lambda: False)   # the service's trigger(): False when one is already running
+    qrun(view.reflect_now())
+    assert view.reflection_label.text() == "A reflection is running; another one follows it."
+
+
+class FakeReflection:
+    """What the window takes from ``services.reflection``: ``trigger()`` and ``status()``."""
+
+    def __init__(self) -> None:
+        self.triggers = 0
+
+    def trigger(self, trigger: str = "manual") -> bool:
+        self.triggers += 1
+        return True
+
+    async def status(self) -> FakeState:
+        return FakeState(next_at=None, pending_history=1)
+
+
+class WithReflection:
+    """The real services plus a reflection service."""
+
+    def __init__(self, services: Any, reflection: FakeReflection) -> None:
+        self._services = services
+        self.reflection = reflection
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._services, name)
+
+
+def test_the_window_wires_the_reflection_service_when_there_is_one(
+        gui_services: Any, bridge: Any, qrun: Any, settle: Any, qtbot: Any) -> None:
+    reflection = FakeReflection()
+    window = IntelligenceWindow(WithReflection(gui_services, reflection), bridge)
+    try:
+        qrun(window.refresh())
+        window.show()
+        window.show_tab("agent")
+        window.agent_view.show_page("steering")
+        settle(window)
+        view = page(window)
+        assert view.reflect_button.isEnabled()
+        assert view.schedule_label.text().startswith("Reflection runs when you ask (qwen2.5:7b) · new since the "
+                                                     "last one: 1 history and 0 timeline entries")
+        qtbot.mouseClick(view.reflect_button, Qt.MouseButton.LeftButton)
+        settle(window)
+        assert reflection.triggers == 1
+    finally:
+        qrun(window.aclose())
+        window.hide()
+        window.deleteLater()

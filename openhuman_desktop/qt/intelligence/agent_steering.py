@@ -42,6 +42,7 @@ from openhuman_desktop.qt.intelligence.agent_diff import diff_html, diff_plain, 
 from openhuman_desktop.qt.intelligence.agent_edit import DirectiveEditDialog
 from openhuman_desktop.qt.intelligence.agent_runs import paint_two_lines, two_line_size
 from openhuman_desktop.qt.intelligence.widgets import (
+    AccentLabel,
     Badge,
     EmptyState,
     ErrorLabel,
@@ -87,6 +88,50 @@ class SteeringSource(Protocol):
 
 
 Reflections = Callable[[int], Awaitable[list[Reflection]]]
+
+
+class ReflectionState(Protocol):
+    """What the page shows of the reflection service's ``status()`` (``reflection_status``)."""
+
+    @property
+    def enabled(self) -> bool: ...
+
+    @property
+    def next_at(self) -> float | None: ...
+
+    @property
+    def model(self) -> str: ...
+
+    @property
+    def problem(self) -> str | None: ...
+
+    @property
+    def pending_history(self) -> int: ...
+
+    @property
+    def pending_timeline(self) -> int: ...
+
+
+ReflectionStatusSource = Callable[[], Awaitable[ReflectionState]]
+
+
+def schedule_text(state: ReflectionState, now: float) -> str:
+    """``Next reflection Wed 03:00 (qwen2.5:7b) · new since the last one: 3 history and 12 timeline entries``."""
+    if not state.enabled:
+        head = "Reflection is off ([reflection] enabled in config.toml)"
+    elif state.next_at is not None:
+        head = f"Next reflection {clock_time(state.next_at, now)}"
+    else:
+        head = "Reflection runs when you ask"
+    if state.model:
+        head += f" ({state.model})"
+    history, timeline = state.pending_history, state.pending_timeline
+    if history or timeline:
+        new = f"new since the last one: {history:,} history and {timeline:,} timeline entr" \
+              f"{'y' if timeline == 1 else 'ies'}"
+    else:
+        new = "nothing new since the last one (the next one asks no model)"
+    return f"{head} · {new}."
 
 
 # --- what the page says ---------------------------------------------------------------------------------
@@ -290,6 +335,7 @@ class SteeringView(QWidget):
         self._source: SteeringSource | None = None
         self._reflections: Reflections | None = None
         self._trigger: Callable[[], object] | None = None
+        self._status: ReflectionStatusSource | None = None
         self.current: Directive | None = None
         self.last_reflection: Reflection | None = None
         self.is_reflecting = False
@@ -353,6 +399,14 @@ class SteeringView(QWidget):
         self.reflection_label.setAccessibleName("Last reflection")
         reflection.addWidget(self.reflection_label, 1)
         layout.addLayout(reflection)
+        self.schedule_label = MutedLabel("", self, factor=0.9)
+        self.schedule_label.setWordWrap(True)
+        self.schedule_label.setAccessibleName("Reflection schedule")
+        self.schedule_label.hide()
+        layout.addWidget(self.schedule_label)
+        self.problem_label = AccentLabel("amber", self)
+        self.problem_label.setAccessibleName("Reflection problem")
+        layout.addWidget(self.problem_label)
         self.error_label = ErrorLabel(self)
         layout.addWidget(self.error_label)
 
@@ -444,6 +498,10 @@ class SteeringView(QWidget):
         if steering is None:
             self.text_label.setText("Steering lives in the agent's ledger, which this window does not have.")
 
+    def set_status_source(self, status: ReflectionStatusSource | None) -> None:
+        """The reflection service's ``status()`` (None: no schedule line)."""
+        self._status = status
+
     def set_trigger(self, trigger: Callable[[], object] | None) -> None:
         """The callable behind "Reflect now" (None: the button is off and says why)."""
         self._trigger = trigger
@@ -475,6 +533,7 @@ class SteeringView(QWidget):
             return
         self._show_current(latest)
         self._show_reflection(last[0] if last else None)
+        await self.refresh_schedule()
         selected = self.selected()
         if selected is not None and self.versions.rowCount() and selected is self.versions.directive(0):
             selected = None   # the newest was picked: the newest stays picked
@@ -482,6 +541,20 @@ class SteeringView(QWidget):
         row = self.versions.row_of(selected.version) if selected is not None else None
         self.versions_view.setCurrentIndex(self.versions.index(0 if row is None else row))
         await self.show_diff()
+
+    async def refresh_schedule(self) -> None:
+        """When reflection runs next, what is new for it, and the subconscious model's problem (if any)."""
+        if self._status is None:
+            return
+        try:
+            state = await self._status()
+        except UserFacingError as exc:
+            self.problem_label.show_text(str(exc))
+            return
+        self.schedule_label.setText(schedule_text(state, self._now()))
+        self.schedule_label.setToolTip(exact_time(state.next_at) if state.next_at is not None else "")
+        self.schedule_label.show()
+        self.problem_label.show_text(state.problem or "")
 
     def _show_current(self, directive: Directive | None) -> None:
         self.current = directive
@@ -663,11 +736,13 @@ class SteeringView(QWidget):
         try:
             result = self._trigger()
             if inspect.isawaitable(result):
-                await result
+                result = await result
         except UserFacingError as exc:
             self.error_label.show_text(f"Could not start a reflection: {exc}")
             return
-        if not self.is_reflecting:
+        if result is False:   # one is running: the service reflects once more after it
+            self.reflection_label.setText("A reflection is running; another one follows it.")
+        elif not self.is_reflecting:
             self.reflection_label.setText("Reflection requested…")
 
     # --- events ---------------------------------------------------------------------------------
@@ -683,6 +758,8 @@ class SteeringView(QWidget):
         self.reflect_spinner.stop()
         self._update_reflect_button()
         self._show_reflection(reflection)
+        if self._status is not None:
+            self._jobs.spawn(self.refresh_schedule(), name="agent-reflection-status", group="agent-reflection-status")
 
     # --- slots ----------------------------------------------------------------------------------
 

@@ -16,7 +16,7 @@ from openhuman_desktop.orchestration.steering import Directive, Reflection
 from openhuman_desktop.qt.asyncutil import Jobs, Refresher
 from openhuman_desktop.qt.intelligence.agent_run_detail import RunDetailView, RunReads
 from openhuman_desktop.qt.intelligence.agent_runs import RunDelegate, RunListModel, RunPages
-from openhuman_desktop.qt.intelligence.agent_steering import SteeringSource, SteeringView
+from openhuman_desktop.qt.intelligence.agent_steering import ReflectionStatusSource, SteeringSource, SteeringView
 from openhuman_desktop.qt.intelligence.agent_timeline import TimelinePages, TimelineView
 from openhuman_desktop.qt.intelligence.widgets import EmptyState, PanelFrame, em
 
@@ -36,11 +36,12 @@ class AgentLedger(RunPages, RunReads, TimelinePages, Protocol):
 
 class AgentView(QWidget):
     """The Agent tab. ``ledger`` / ``steering`` None: a window without the agent (each page says so);
-    ``trigger_reflection`` None: "Reflect now" is off (see ``SteeringView``)."""
+    ``trigger_reflection`` None: "Reflect now" is off; ``reflection_status`` (the reflection service's
+    ``status()``) adds when it reflects next and the subconscious model's problem (see ``SteeringView``)."""
 
     def __init__(self, ledger: AgentLedger | None, steering: SteeringSource | None,
                  trigger_reflection: Callable[[], object] | None, jobs: Jobs, now: Callable[[], float],
-                 parent: QWidget | None = None) -> None:
+                 parent: QWidget | None = None, *, reflection_status: ReflectionStatusSource | None = None) -> None:
         super().__init__(parent)
         self._ledger = ledger
         self._jobs = jobs
@@ -102,6 +103,7 @@ class AgentView(QWidget):
         self.steering_view = SteeringView(jobs, now)
         self.steering_view.set_sources(steering, ledger.reflections if ledger is not None else None)
         self.steering_view.set_trigger(trigger_reflection)
+        self.steering_view.set_status_source(reflection_status)
         self.pages.addTab(self.steering_view, "&Steering")
         self.timeline_view = TimelineView(jobs, now)
         self.timeline_view.set_source(ledger)

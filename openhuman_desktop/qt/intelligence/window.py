@@ -103,7 +103,8 @@ class IntelligenceWindow(QMainWindow):
         self.tabs.addTab(self.chat_view, "Chat")
         reflection = getattr(services, "reflection", None)   # the reflection service, once the app has one
         self.agent_view = AgentView(getattr(services, "ledger", None), getattr(services, "steering", None),
-                                    getattr(reflection, "trigger", None), self.jobs, now)
+                                    getattr(reflection, "trigger", None), self.jobs, now,
+                                    reflection_status=getattr(reflection, "status", None))
         self.tabs.addTab(self.agent_view, "Agent")
         for index, name in enumerate(("Subconscious", "Skills", "Memory", "Chat", "Agent")):
             self.tabs.setTabToolTip(index, f"{name} (Ctrl+{index + 1})")
