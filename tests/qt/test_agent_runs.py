@@ -286,3 +286,17 @@ def test_a_timeline_entry_opens_the_run_that_made_it(agent_window: IntelligenceW
     assert view.current_page == "runs"
     assert view.detail.run is not None and view.detail.run.id == old.id
     assert view.detail.input_label.text() == "an old run"
+
+
+def test_reloading_keeps_the_picked_run(agent_window: IntelligenceWindow, gui_services: Any, qrun: Any,
+                                        settle: Any) -> None:
+    ledger = gui_services.ledger
+    made = [qrun(ledger.create_run(RunRequest("cli", "cli", f"message {n}"))) for n in range(3)]
+    view = view_of(agent_window)
+    qrun(view.refresh())
+    assert view.select_run(made[0].id)
+    settle(agent_window)
+    qrun(agent_window.refresh())   # F5
+    settle(agent_window)
+    assert view.detail.run is not None and view.detail.run.id == made[0].id
+    assert view.runs_view.currentIndex().row() == view.runs.row_of(made[0].id)

@@ -130,7 +130,10 @@ class AgentView(QWidget):
         if self._ledger is None:
             return
         self._is_stale = False
+        picked = self.detail.run.id if self.detail.run is not None else None
         await self.runs.load()
+        if picked is not None:
+            self.select_run(picked)   # F5 keeps the run you were looking at (when it is still among the newest)
         await self.steering_view.refresh()
         await self.timeline_view.refresh()
 
