@@ -257,8 +257,10 @@ def paint_two_lines(painter: QPainter, option: QStyleOptionViewItem, title: str,
     text_left = rect.left() + pad * 2
     if dot is not None:
         side = dot_side(fm.height())
-        paint_dot(painter, QRect(text_left, rect.top() + pad + (fm.height() - side) // 2, side, side),
-                  accent(dot, palette))
+        spot = QRect(text_left, rect.top() + pad + (fm.height() - side) // 2, side, side)
+        if selected:   # a ring keeps the dot visible on the highlight colour
+            paint_dot(painter, spot.adjusted(-2, -2, 2, 2), palette.color(QPalette.ColorRole.HighlightedText))
+        paint_dot(painter, spot, accent(dot, palette))
         text_left += side + pad * 2
     width = max(20, rect.right() - pad * 2 - text_left)
     text_color = palette.color(QPalette.ColorRole.HighlightedText if selected else QPalette.ColorRole.Text)
