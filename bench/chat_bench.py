@@ -11,7 +11,8 @@ into the Chat tab and sent with Enter.
    delegate has painted that answer's row with text.
 2. Loop stall while streaming (budget p99 ≤ 16 ms): a 4 ms precise Qt timer runs from each send until the
    answer is delivered; a stall is how late each timeout came. The conversation grows as the runs go on
-   (``--runs`` long answers in the list).
+   (``--runs`` long answers in the list). With ``--tab agent`` the Agent tab is on screen instead, showing
+   each run live as it goes (the messages still go in through the Chat tab's box).
 
     python bench/chat_bench.py [--runs 8]
 """
@@ -143,8 +144,9 @@ async def measure(args: argparse.Namespace, paths: Any) -> tuple[list[float], li
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=8, help="messages measured (after one warm-up)")
-    parser.add_argument("--tab", choices=("chat", "subconscious"), default="chat",
-                        help="the tab on screen while it streams (subconscious: what the Chat tab adds, by difference)")
+    parser.add_argument("--tab", choices=("chat", "subconscious", "agent"), default="chat",
+                        help="the tab on screen while it streams (subconscious: what the Chat tab adds, by "
+                             "difference; agent: the Agent tab following the runs live)")
     parser.add_argument("--timeout", type=float, default=120.0, help="seconds one run may take")
     parser.add_argument("--quick", action="store_true", help="2 runs (the smoke test)")
     args = parser.parse_args(argv)

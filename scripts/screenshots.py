@@ -570,19 +570,20 @@ def app_state(app: App) -> str | None:
 # --- main ---------------------------------------------------------------------------------------------------
 
 
-def chat_screenshots(out: Path, scheme: str) -> bool:
-    """The Chat tab with a long streamed answer and a card (``scripts/chat_screenshots.py``, offscreen)."""
+def chat_screenshots(out: Path, scheme: str, script: str = "chat_screenshots.py", tab: str = "Chat") -> bool:
+    """The Chat tab with a long streamed answer and a card (``scripts/chat_screenshots.py``, offscreen); with
+    ``script="agent_screenshots.py"`` the Agent tab (a live run, a directive diff, the timeline)."""
     env = {**os.environ, "QT_QPA_PLATFORM": "offscreen",
            "PYTHONPATH": str(REPO) + os.pathsep + os.environ.get("PYTHONPATH", "")}
     env.pop("DISPLAY", None)
-    command = [sys.executable, str(REPO / "scripts" / "chat_screenshots.py"), "--out", str(out), "--scheme", scheme]
+    command = [sys.executable, str(REPO / "scripts" / script), "--out", str(out), "--scheme", scheme]
     try:
         done = subprocess.run(command, env=env, timeout=180, check=False)
     except subprocess.TimeoutExpired:
-        print(f"screenshots: the Chat tab ({scheme}) took longer than 180 s", file=sys.stderr)
+        print(f"screenshots: the {tab} tab ({scheme}) took longer than 180 s", file=sys.stderr)
         return False
     if done.returncode != 0:
-        print(f"screenshots: the Chat tab ({scheme}) failed (exit {done.returncode})", file=sys.stderr)
+        print(f"screenshots: the {tab} tab ({scheme}) failed (exit {done.returncode})", file=sys.stderr)
     return done.returncode == 0
 
 
@@ -642,6 +643,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     finally:
         for scheme in ("light", "dark"):
             failed = not chat_screenshots(out, scheme) or failed
+            failed = not chat_screenshots(out, scheme, "agent_screenshots.py", "Agent") or failed
         if args.keep or failed:
             print(f"workspaces and logs kept in {scratch}")
         else:

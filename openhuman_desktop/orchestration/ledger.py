@@ -717,6 +717,40 @@ class RunLedger:
             log.info("ledger retention: thread %s, %d run(s) folded into its snapshot", thread_id, len(gone))
         return len(gone)
 
+    # --- reads for the Intelligence window's Agent tab -----------------------------------------------
+
+    async def runs_page(self, limit: int = 50, before: str | None = None) -> list[Run]:
+        """Runs of every thread, newest first; with ``before`` (a run id) only the runs created before it."""
+        def work(conn: sqlite3.Connection) -> list[Run]:
+            rows = conn.execute(
+                f"SELECT {_RUN_COLUMNS} FROM runs WHERE seq < coalesce((SELECT seq FROM runs WHERE id = ?), ?) "
+                "ORDER BY seq DESC LIMIT ?", (before, (1 << 62) if before is None else 0, max(0, limit))).fetchall()
+            return [_run(row) for row in rows]
+        return await self._read(work)
+
+    async def run_checkpoints(self, thread_id: str, run_id: str, limit: int = 500) -> list[Checkpoint]:
+        """The checkpoints run ``run_id`` wrote in its thread, oldest first (none once retention folded them)."""
+        def work(conn: sqlite3.Connection) -> list[Checkpoint]:
+            rows = conn.execute(f"SELECT {_CHECKPOINT_COLUMNS} FROM checkpoints WHERE thread_id = ? AND run_id = ? "
+                                "ORDER BY id LIMIT ?", (thread_id, run_id, max(0, limit))).fetchall()
+            return [_checkpoint(row) for row in rows]
+        return await self._read(work)
+
+    async def run_history(self, run_id: str, limit: int = 20) -> list[HistoryRecord]:
+        """The compressed-history entries run ``run_id`` added, oldest first (the newest runs are found fastest)."""
+        def work(conn: sqlite3.Connection) -> list[HistoryRecord]:
+            rows = conn.execute("SELECT seq, run_id, thread_id, text, trace_tokens, summary_tokens, at "
+                                "FROM history_log WHERE run_id = ? ORDER BY seq DESC LIMIT ?",
+                                (run_id, max(0, limit))).fetchall()
+            return [HistoryRecord(int(r["seq"]), r["run_id"], str(r["thread_id"]), str(r["text"]), r["trace_tokens"],
+                                  r["summary_tokens"], float(r["at"])) for r in reversed(rows)]
+        return await self._read(work)
+
+    async def timeline_page(self, before: int | None = None, limit: int = 100,
+                            kind: str | None = None) -> list[TimelineEntry]:
+        """Timeline entries below sequence ``before``, newest first; ``kind``: only that mutation kind."""
+        return await self._read(partial(world.read_page, before=before, limit=limit, kind=kind))
+
     async def integrity_check(self) -> str:
         """``PRAGMA integrity_check``: "ok" when the file is sound."""
         return await self._db.integrity_check()

@@ -28,7 +28,7 @@ TIMELINE_SCHEMA = (
 
 _COLUMNS = "sequence, event_signature, world_mutation, delta_delta, at, run_id"
 
-_KIND_WORDS = {
+KIND_WORDS = {
     "file_written": "File written", "file_deleted": "File deleted", "memory_stored": "Memory stored",
     "memory_removed": "Memory removed", "task_created": "Task created", "task_changed": "Task changed",
     "message_sent": "Message sent", "steering_changed": "Steering changed",
@@ -37,7 +37,7 @@ _KIND_WORDS = {
 
 def event_signature(mutation: Mutation) -> str:
     """``File written: notes/todo.md`` — what changed, in a few words."""
-    words = _KIND_WORDS.get(mutation.kind, mutation.kind.replace("_", " ").capitalize())
+    words = KIND_WORDS.get(mutation.kind, mutation.kind.replace("_", " ").capitalize())
     return f"{words}: {mutation.target}" if mutation.target else words
 
 
@@ -76,6 +76,21 @@ def read_entries(conn: sqlite3.Connection, after: int, limit: int) -> list[Timel
     """Entries with a sequence above ``after``, oldest first, at most ``limit``."""
     rows = conn.execute(f"SELECT {_COLUMNS} FROM timeline WHERE sequence > ? ORDER BY sequence LIMIT ?",
                         (after, limit)).fetchall()
+    return [_entry(row) for row in rows]
+
+
+def read_page(conn: sqlite3.Connection, before: int | None, limit: int,
+              kind: str | None = None) -> list[TimelineEntry]:
+    """Entries below sequence ``before`` (all when None), newest first, at most ``limit``; ``kind`` (a key of
+    :data:`KIND_WORDS`, or any other mutation kind) keeps only entries of that kind (their signature's words)."""
+    where: list[str] = ["sequence < ?"]
+    params: list[int | str] = [(1 << 62) if before is None else before]
+    if kind is not None:
+        words = KIND_WORDS.get(kind, kind.replace("_", " ").capitalize())
+        where.append("(event_signature = ? OR substr(event_signature, 1, ?) = ?)")
+        params.extend([words, len(words) + 2, f"{words}: "])
+    rows = conn.execute(f"SELECT {_COLUMNS} FROM timeline WHERE {' AND '.join(where)} ORDER BY sequence DESC "
+                        "LIMIT ?", (*params, max(0, limit))).fetchall()
     return [_entry(row) for row in rows]
 
 

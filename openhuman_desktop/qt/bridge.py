@@ -56,6 +56,12 @@ class CoreBridge(QObject):
     notified = Signal(str, str)            # title, body
     memory_added = Signal(object)          # Memory
     memory_removed = Signal(str)           # memory id
+    run_started = Signal(object)           # Run (the Agent tab)
+    node_finished = Signal(str, str, int)  # run id, node, step
+    run_finished = Signal(object)          # Run
+    steering_changed = Signal(object)      # Directive
+    reflection_started = Signal(str)       # trigger
+    reflection_finished = Signal(object)   # Reflection
 
     def __init__(self, bus: events.EventBus, parent: QObject | None = None) -> None:
         super().__init__(parent)
@@ -72,6 +78,12 @@ class CoreBridge(QObject):
             bus.subscribe(events.Notified, lambda e: self.notified.emit(e.title, e.body)),
             bus.subscribe(events.MemoryAdded, lambda e: self.memory_added.emit(e.memory)),
             bus.subscribe(events.MemoryRemoved, lambda e: self.memory_removed.emit(e.memory_id)),
+            bus.subscribe(events.RunStarted, lambda e: self.run_started.emit(e.run)),
+            bus.subscribe(events.NodeFinished, lambda e: self.node_finished.emit(e.run_id, e.node, e.step)),
+            bus.subscribe(events.RunFinished, lambda e: self.run_finished.emit(e.run)),
+            bus.subscribe(events.SteeringChanged, lambda e: self.steering_changed.emit(e.directive)),
+            bus.subscribe(events.ReflectionStarted, lambda e: self.reflection_started.emit(e.trigger)),
+            bus.subscribe(events.ReflectionFinished, lambda e: self.reflection_finished.emit(e.reflection)),
         ]
 
     def _on_task_removed(self, event: events.TaskRemoved) -> None:

@@ -37,14 +37,14 @@ def status_bar(window: IntelligenceWindow) -> StatusBarView:
 # --- the interface the app shell relies on ------------------------------------------------------------
 
 
-def test_the_window_is_titled_and_has_the_four_tabs(fake_window: IntelligenceWindow) -> None:
+def test_the_window_is_titled_and_has_the_five_tabs(fake_window: IntelligenceWindow) -> None:
     assert fake_window.windowTitle() == "OpenHuman — Intelligence"
     tabs = [fake_window.tabs.tabText(i) for i in range(fake_window.tabs.count())]
-    assert tabs == ["Subconscious", "Skills", "Memory", "Chat"]
+    assert tabs == ["Subconscious", "Skills", "Memory", "Chat", "Agent"]
     assert fake_window.current_tab == "subconscious"
 
 
-@pytest.mark.parametrize("name", ["skills", "memory", "chat", "subconscious"])
+@pytest.mark.parametrize("name", ["skills", "memory", "chat", "agent", "subconscious"])
 def test_show_tab_switches_by_name(fake_window: IntelligenceWindow, settle: Any, name: str) -> None:
     fake_window.show_tab(name)
     settle(fake_window)

@@ -1,4 +1,4 @@
-"""The Intelligence window: Subconscious (status, approvals, tasks, activity), Skills, Memory and Chat tabs."""
+"""The Intelligence window: Subconscious (status, approvals, tasks, activity), Skills, Memory, Chat and Agent tabs."""
 
 from __future__ import annotations
 
@@ -24,6 +24,7 @@ from openhuman_desktop import events
 from openhuman_desktop.qt.asyncutil import Jobs, Refresher
 from openhuman_desktop.qt.bridge import CoreBridge
 from openhuman_desktop.qt.intelligence.activity import ActivityView
+from openhuman_desktop.qt.intelligence.agent_tab import AgentView
 from openhuman_desktop.qt.intelligence.approvals import ApprovalsView
 from openhuman_desktop.qt.intelligence.chat_channel import DesktopChannel
 from openhuman_desktop.qt.intelligence.chat_tab import ChatView
@@ -40,7 +41,7 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 WINDOW_TITLE = "OpenHuman — Intelligence"
-TAB_NAMES = ("subconscious", "skills", "memory", "chat")
+TAB_NAMES = ("subconscious", "skills", "memory", "chat", "agent")
 TIME_REFRESH_MS = 30_000
 NO_WINDOW_MANAGER = ("offscreen", "minimal")
 
@@ -50,7 +51,8 @@ class IntelligenceWindow(QMainWindow):
 
     Args:
         services: the running instance (only ``subconscious``, ``memory``, ``skills``, ``clock``,
-            ``models.health``, ``bus`` and, for the Chat tab, ``channels`` and ``agent`` are used).
+            ``models.health``, ``bus``; for the Chat tab ``channels`` and ``agent``; for the Agent tab ``ledger``,
+            ``steering`` and ``reflection.trigger``, when there).
         bridge: where core events arrive as Qt signals.
 
     ``desktop_channel`` is the Chat tab's channel: the app registers it with the hub once the window exists.
@@ -99,7 +101,12 @@ class IntelligenceWindow(QMainWindow):
                                   self.desktop_channel, self.jobs, now, skills=self._skill_titles)
         self.chat_view.fix_in_skills_requested.connect(self._on_approvals_view_fix_in_skills_requested)
         self.tabs.addTab(self.chat_view, "Chat")
-        for index, name in enumerate(("Subconscious", "Skills", "Memory", "Chat")):
+        reflection = getattr(services, "reflection", None)   # the reflection service, once the app has one
+        self.agent_view = AgentView(getattr(services, "ledger", None), getattr(services, "steering", None),
+                                    getattr(reflection, "trigger", None), self.jobs, now,
+                                    reflection_status=getattr(reflection, "status", None))
+        self.tabs.addTab(self.agent_view, "Agent")
+        for index, name in enumerate(("Subconscious", "Skills", "Memory", "Chat", "Agent")):
             self.tabs.setTabToolTip(index, f"{name} (Ctrl+{index + 1})")
             shortcut = QShortcut(QKeySequence(f"Ctrl+{index + 1}"), self)
             shortcut.activated.connect(lambda i=index: self.show_tab(TAB_NAMES[i]))
@@ -125,6 +132,12 @@ class IntelligenceWindow(QMainWindow):
             (bridge.status_changed, self._on_bridge_status_changed),
             (bridge.memory_added, self.memory_view.on_memory_added),
             (bridge.memory_removed, self.memory_view.on_memory_removed),
+            (bridge.run_started, self.agent_view.on_run_started),
+            (bridge.node_finished, self.agent_view.on_node_finished),
+            (bridge.run_finished, self.agent_view.on_run_finished),
+            (bridge.steering_changed, self.agent_view.on_steering_changed),
+            (bridge.reflection_started, self.agent_view.on_reflection_started),
+            (bridge.reflection_finished, self.agent_view.on_reflection_finished),
         ]
         for signal, slot in self._connections:
             signal.connect(slot)
@@ -192,7 +205,8 @@ class IntelligenceWindow(QMainWindow):
             self.activateWindow()
 
     def show_tab(self, name: str) -> None:
-        """Switch to ``"subconscious"``, ``"skills"``, ``"memory"`` or ``"chat"`` (the focus in its message box)."""
+        """Switch to ``"subconscious"``, ``"skills"``, ``"memory"``, ``"chat"`` (the focus in its message box) or
+        ``"agent"``."""
         if name not in TAB_NAMES:
             raise ValueError(f"unknown tab {name!r}; expected one of {', '.join(TAB_NAMES)}")
         self.tabs.setCurrentIndex(TAB_NAMES.index(name))
@@ -239,7 +253,7 @@ class IntelligenceWindow(QMainWindow):
                              self.approvals_view.refresh())
         await asyncio.sleep(0)
         await asyncio.gather(self.tasks_view.refresh(), self.skills_view.refresh(), self.memory_view.refresh(),
-                             self.chat_view.refresh())
+                             self.chat_view.refresh(), self.agent_view.refresh_if_shown())
 
     async def aclose(self) -> None:
         """Stop listening to the bridge, stop timers and cancel the window's jobs; safe to call twice."""
