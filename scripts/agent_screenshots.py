@@ -27,6 +27,7 @@ if str(REPO) not in sys.path:
 
 from scripts.chat_screenshots import MODEL, save, write_workspace  # noqa: E402
 
+SUBCONSCIOUS_MODEL = "qwen2.5:7b"
 FIRST = ("Keep answers short. The user asks about the garden and the weekly bills most mornings: check notes.md "
          "and todo.md first.")
 SECOND = ("Keep answers short and lead with what is due. The user asks about the garden and the weekly bills most "
@@ -77,15 +78,15 @@ async def prepare(services: Any, model: Any) -> None:
         await services.agent.wait(run.id)
     await services.ledger.append_timeline([Mutation(*m) for m in MUTATIONS[:4]], None)
     await services.steering.write(DirectiveDraft(FIRST, REFLECTION, "The user asks about the same two files.",
-                                                 "qwen2.5:7b", Inputs(2, 1, 4, 1, 2)))
+                                                 SUBCONSCIOUS_MODEL, Inputs(2, 1, 4, 1, 2)))
     await services.ledger.append_timeline([Mutation(*m) for m in MUTATIONS[4:]], None)
     tails = await services.ledger.tails()
-    await services.steering.write(DirectiveDraft(SECOND, REFLECTION, RATIONALE, "qwen2.5:7b",
+    await services.steering.write(DirectiveDraft(SECOND, REFLECTION, RATIONALE, SUBCONSCIOUS_MODEL,
                                                  Inputs(tails[0], 1, tails[1], 1, tails[0])))
     latest = await services.steering.latest()
     now = services.clock.now()
     await services.ledger.record_reflection(Reflection(0, now - 4, now - 1, "schedule", "directive", "", tails[0],
-                                                       tails[1], latest.version, "qwen2.5:7b", 3_412, 0))
+                                                       tails[1], latest.version, SUBCONSCIOUS_MODEL, 3_412, 0))
 
 
 async def shoot(out: Path, scheme: str, paths: Any, model: Any) -> list[Path]:
@@ -151,7 +152,10 @@ def main(argv: list[str] | None = None) -> int:
     with tempfile.TemporaryDirectory(prefix="oh-agent-shots-") as tmp, FakeOllama() as ollama:
         ollama.add_model(MODEL, context_length=131_072)
         ollama.set_responder(model)
+        ollama.add_model(SUBCONSCIOUS_MODEL, context_length=32_768)
         paths = write_workspace(Path(tmp), ollama.url)
+        with paths.config_file.open("a", encoding="utf-8") as config_file:  # reflection has its model
+            config_file.write(f'\n[models.subconscious]\nprovider = "ollama"\nmodel = "{SUBCONSCIOUS_MODEL}"\n')
         with asyncio.Runner(loop_factory=lambda: desktop_app.new_event_loop(qapp)) as runner:
             runner.run(shoot(args.out.resolve(), args.scheme, paths, model))
     return 0
