@@ -11,6 +11,7 @@ from openhuman_desktop import events
 from openhuman_desktop.errors import StoreUnavailable
 from openhuman_desktop.events import EventBus
 from openhuman_desktop.llm.base import ToolSpec
+from openhuman_desktop.memory.ranking import MODES
 from openhuman_desktop.memory.store import MAX_TEXT_CHARS, Memory, MemoryStore
 from openhuman_desktop.skills._args import checked_tool, object_schema
 from openhuman_desktop.skills.base import CONNECTED, ERROR, Mutation, SkillHealth, SkillSetting, Tool, ToolResult
@@ -23,11 +24,13 @@ SNIPPET_CHARS = 1_000
 
 SEARCH_SPEC = ToolSpec(
     name="memory_search",
-    description="Search long-term memory by words.",
+    description="Search long-term memory by meaning and words (notes, and older parts of conversations).",
     parameters=object_schema(
-        {"query": {"type": "string", "minLength": 1, "maxLength": 1_000, "description": "Words to find."},
+        {"query": {"type": "string", "minLength": 1, "maxLength": 1_000, "description": "What to find."},
          "limit": {"type": "integer", "minimum": 1, "maximum": MAX_TOOL_LIMIT, "default": 10,
-                   "description": "Most results."}},
+                   "description": "Most results."},
+         "mode": {"type": "string", "enum": list(MODES), "default": "hybrid",
+                  "description": "hybrid: meaning and words; text: exact words; vector: meaning."}},
         required=["query"],
     ),
 )
@@ -51,11 +54,13 @@ ADD_SPEC = ToolSpec(
 
 
 def describe(memory: Memory, max_chars: int = SNIPPET_CHARS) -> str:
-    """One memory as one entry of a tool answer: id, local time, source, tags, text (cut if long)."""
+    """One memory as one entry of a tool answer: id, local time, source, tags, how a search found it, text
+    (cut if long)."""
     when = datetime.fromtimestamp(memory.created_at).astimezone().isoformat(timespec="minutes")
     tags = f" [{', '.join(memory.tags)}]" if memory.tags else ""
+    found = f" (matched by {' and '.join(memory.matched_by)})" if memory.matched_by else ""
     text = memory.text if len(memory.text) <= max_chars else memory.text[:max_chars] + " […]"
-    return f"- {memory.id} ({when}, {memory.source}){tags}: {text}"
+    return f"- {memory.id} ({when}, {memory.source}){tags}{found}: {text}"
 
 
 class MemorySkill:
@@ -89,7 +94,7 @@ class MemorySkill:
         return SkillHealth(CONNECTED, "1 memory" if count == 1 else f"{count:,} memories")
 
     async def _search(self, args: dict[str, Any]) -> ToolResult:
-        found = await self._store.search(args["query"], args["limit"])
+        found = await self._store.search(args["query"], args["limit"], args.get("mode") or "hybrid")
         if not found:
             return ToolResult(f"No memory matches {args['query']!r}.")
         heading = "1 matching memory:" if len(found) == 1 else f"{len(found)} matching memories, best first:"

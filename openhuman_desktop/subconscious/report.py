@@ -351,6 +351,29 @@ def memory_section(recent: Callable[[float | None], Awaitable[list[tuple[str, st
     return build
 
 
+def relevant_memories_section(
+    search: Callable[[str, int], Awaitable[list[tuple[str, str, float]]]], limit: int = 5
+) -> SectionSource:
+    """Older memories that bear on the due tasks: a hybrid search (full text and vectors) for their titles.
+
+    ``search(query, limit)`` gives ``(id, text, created_at)`` best first. Memories new since the report's span
+    began are left out (the "New memories" section lists them). No signature: what is found follows from the
+    memories (signed by the memory section) and the due tasks (signed by the engine), so an unchanged world
+    stays idle — and the query's vector is cached, so it costs no model call either.
+    """
+
+    async def build(tasks: Sequence[Task], since: float | None, now: float) -> Section | None:
+        if not tasks:
+            return None
+        query = " ".join(one_line(task.title) for task in tasks)[:1_000]
+        found = [item for item in await search(query, limit * 2) if since is None or item[2] <= since][:limit]
+        if not found:
+            return None
+        return Section("Relevant memories", "\n".join(f"- {one_line(text)}" for _, text, _ in found))
+
+    return build
+
+
 def files_section(root: Path, index: WorkspaceSource | None = None,
                   default_heartbeat: str | None = None) -> SectionSource:
     """Workspace files changed since the report's span began: names, sizes, short excerpts.
