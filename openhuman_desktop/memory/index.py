@@ -33,9 +33,9 @@ def matrix_of(vectors: Sequence[Sequence[float]] | Sequence[float]) -> Matrix:
     return np.asarray(vectors, dtype=np.float32)
 
 
-def stacked(blobs: Sequence[bytes], dim: int) -> Matrix:
-    """Stored vectors of one dimension as a float32 matrix, one row each."""
-    return np.frombuffer(b"".join(blobs), dtype="<f4").reshape(len(blobs), dim).astype(np.float32)
+def stacked_bytes(blob: bytes, rows: int, dim: int) -> Matrix:
+    """``rows`` stored vectors of ``dim``, their bytes one after the other, as a float32 matrix (no copy)."""
+    return np.frombuffer(blob, dtype="<f4", count=rows * dim).reshape(rows, dim)
 
 
 def to_bytes(vector: Sequence[float] | Matrix) -> bytes:
@@ -86,6 +86,22 @@ class VectorIndex:
                     self._rows[seq] = at
                     self._seqs[at] = seq
                 self._matrix[at] = row
+
+    def extend(self, seqs: Sequence[int], vectors: Matrix) -> None:
+        """Append rows for ``seqs`` that have none yet (loading at start: one vectorized copy, no Python
+        loop per row); rows already present are left as they are."""
+        unit = normalized(np.asarray(vectors, dtype=np.float32).reshape(len(seqs), self.dim))
+        with self._lock:
+            fresh = [row for row, seq in enumerate(seqs) if seq not in self._rows]
+            if not fresh:
+                return
+            start = self._size
+            self._reserve(start + len(fresh))
+            self._matrix[start:start + len(fresh)] = unit[fresh]
+            self._seqs[start:start + len(fresh)] = np.asarray([seqs[row] for row in fresh], dtype=np.int64)
+            for offset, row in enumerate(fresh):
+                self._rows[seqs[row]] = start + offset
+            self._size = start + len(fresh)
 
     def remove(self, seq: int) -> None:
         """Drop the row of ``seq`` (nothing if it has none)."""

@@ -266,26 +266,29 @@ class VectorMemory:
         return len(keep)
 
     async def _load(self, model: str) -> None:
-        """The stored vectors of ``model`` into the index (once per model; the most common dimension)."""
+        """The stored vectors of ``model`` into the index (once per model; its most common dimension), read in
+        blocks and put together off the event loop."""
         if self._loaded == model and self._index is not None:
             return
-        rows = await self._store.vector_rows(model)
+        dims = await self._store.vector_dims(model)
         self._loaded = model
         self._cache.clear()
-        if not rows:
+        if not dims:
             self._index = None
             return
-        dims: dict[int, int] = {}
-        for row in rows:
-            dims[row.dim] = dims.get(row.dim, 0) + 1
-        dim = max(dims, key=lambda value: (dims[value], value))
-        chosen = [row for row in rows if row.dim == dim]
         from openhuman_desktop.memory import index as vectors_index
 
+        dim = max(dims, key=lambda value: (dims[value], value))
         index = vectors_index.VectorIndex(model, dim)
-        index.upsert([row.seq for row in chosen], vectors_index.stacked([row.vector for row in chosen], dim))
+        after = 0
+        while True:
+            seqs, blob = await self._store.vector_block(model, dim, after)
+            if not seqs:
+                break
+            await asyncio.to_thread(index.extend, seqs, vectors_index.stacked_bytes(blob, len(seqs), dim))
+            after = seqs[-1]
         self._index = index
-        log.info("memory vectors: %d of model %s (%d dimensions) loaded", len(chosen), model, dim)
+        log.info("memory vectors: %d of model %s (%d dimensions) loaded", len(index), model, dim)
 
     async def _probe(self, embedder: Embedder) -> None:
         try:

@@ -15,6 +15,7 @@ from openhuman_desktop.errors import InvalidInput
 from openhuman_desktop.llm.embeddings import Embedder, OllamaEmbedder
 from openhuman_desktop.llm.retry import RetryPolicy
 from openhuman_desktop.memory import MemoryStore, memory_db_path, open_memory_store
+from openhuman_desktop.memory import store as store_module
 from openhuman_desktop.memory.store import _V1
 from openhuman_desktop.memory.vectors import NO_MODEL, VectorMemory
 from tests.fakes.clock import FakeClock
@@ -257,3 +258,12 @@ async def test_a_v1_database_is_migrated_and_back_filled(server: FakeOllama, clo
         assert (await harness.store.search("dentist"))[0].matched_by == ("text", "vector")
     finally:
         await harness.aclose()
+
+
+async def test_words_in_very_many_memories_list_the_newest_matches_first(h: Harness,
+                                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    for text in ("apple apple apple", "apple pie", "Äpple tart"):
+        await h.store.add(text)
+    assert texts(await h.store.search("apple", mode="text"))[0] == "apple apple apple"  # bm25: most apples
+    monkeypatch.setattr(store_module, "BM25_ROWS", 2)  # 3 matches: too many to rank (the spelling counts)
+    assert texts(await h.store.search("äpple", mode="text")) == ["Äpple tart", "apple pie", "apple apple apple"]
