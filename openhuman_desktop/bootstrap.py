@@ -272,8 +272,7 @@ def _wire(
     reporter = report.SituationReporter(
         [
             report.environment_section(paths.workspace),
-            report.memory_section(recent_memories),
-            report.relevant_memories_section(relevant_memories),
+            report.memory_section(recent_memories, related=relevant_memories),
             report.files_section(paths.workspace, files, workspace.default_heartbeat_text()),
             report.lines_section("Skill health", skill_lines),
             report.verdicts_section("Model health", model_lines, model_verdicts),

@@ -11,7 +11,6 @@ from openhuman_desktop import events
 from openhuman_desktop.errors import StoreUnavailable
 from openhuman_desktop.events import EventBus
 from openhuman_desktop.llm.base import ToolSpec
-from openhuman_desktop.memory.ranking import MODES
 from openhuman_desktop.memory.store import MAX_TEXT_CHARS, Memory, MemoryStore
 from openhuman_desktop.skills._args import checked_tool, object_schema
 from openhuman_desktop.skills.base import CONNECTED, ERROR, Mutation, SkillHealth, SkillSetting, Tool, ToolResult
@@ -24,13 +23,11 @@ SNIPPET_CHARS = 1_000
 
 SEARCH_SPEC = ToolSpec(
     name="memory_search",
-    description="Search long-term memory by meaning and words (notes, and older parts of conversations).",
+    description="Search long-term memory by meaning and words.",
     parameters=object_schema(
         {"query": {"type": "string", "minLength": 1, "maxLength": 1_000, "description": "What to find."},
          "limit": {"type": "integer", "minimum": 1, "maximum": MAX_TOOL_LIMIT, "default": 10,
-                   "description": "Most results."},
-         "mode": {"type": "string", "enum": list(MODES), "default": "hybrid",
-                  "description": "hybrid: meaning and words; text: exact words; vector: meaning."}},
+                   "description": "Most results."}},
         required=["query"],
     ),
 )
@@ -94,7 +91,7 @@ class MemorySkill:
         return SkillHealth(CONNECTED, "1 memory" if count == 1 else f"{count:,} memories")
 
     async def _search(self, args: dict[str, Any]) -> ToolResult:
-        found = await self._store.search(args["query"], args["limit"], args.get("mode") or "hybrid")
+        found = await self._store.search(args["query"], args["limit"])  # hybrid: words and, with vectors, meaning
         if not found:
             return ToolResult(f"No memory matches {args['query']!r}.")
         heading = "1 matching memory:" if len(found) == 1 else f"{len(found)} matching memories, best first:"

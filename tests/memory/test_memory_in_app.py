@@ -44,7 +44,7 @@ def report_of(body: dict[str, object]) -> str:
     return "\n".join(str(m.get("content")) for m in messages if isinstance(m, dict))
 
 
-async def test_relevant_memories_reach_the_report_and_an_unchanged_world_costs_no_call(
+async def test_a_new_task_gets_the_related_older_memories_and_an_unchanged_world_costs_no_call(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     async with open_harness(tmp_path, monkeypatch) as h:
@@ -52,21 +52,28 @@ async def test_relevant_memories_reach_the_report_and_an_unchanged_world_costs_n
         await with_embedding(h)
         await h.services.memory.add("Dr. Lee on Elm Street, by appointment.")
         await h.services.memory.add("The garden needs water on Sundays.")
-        await settled(h, 2)
-        await h.tick()  # the memories are news: reported under "New memories"
-        await h.clock.advance(300)
+        for number in range(50):  # newer than both: the newest 50 memories are these
+            await h.services.memory.add(f"Weather note {number}: mild and dry.")
+        await settled(h, 52)
         await h.add_task("Book dentist appointments")
         await h.tick()
 
         report = report_of(h.local_bodies("evaluation")[-1])
-        section = report.split("## Relevant memories\n", 1)[1].split("\n## ")[0]
-        assert "Elm Street" in section and "garden" not in section  # no shared word: found by its vector
+        section = report.split("## New memories\n", 1)[1].split("\n## ")[0]
+        older = section.split("Older memories about the due tasks:\n", 1)[1]
+        assert "Elm Street" in older and "garden" not in older  # no shared word: found by its vector
         chats, embeds = len(h.ollama.chat_requests), len(h.ollama.embed_requests)
 
         await h.clock.advance(300)
         await h.tick()  # nothing changed: no evaluation, and the query's vector comes from the cache
         assert (len(h.ollama.chat_requests), len(h.ollama.embed_requests)) == (chats, embeds)
         assert h.engine.last_tick_stats["model_calls"] == 0
+
+        await h.clock.advance(300)
+        await h.services.memory.add("A new note about the weekend.")
+        await h.tick()  # the task was decided on: the older memories are not shown to it again
+        report = report_of(h.local_bodies("evaluation")[-1])
+        assert "weekend" in report and "Elm Street" not in report
 
 
 async def test_evictions_get_vectors_and_the_memory_tool_ranks_by_both(
