@@ -13,7 +13,7 @@ from openhuman_desktop.channels import ChannelHub
 from openhuman_desktop.channels.telegram import TelegramChannel
 from openhuman_desktop.channels.webapp import WebappChannel
 from openhuman_desktop.clock import Clock, SystemClock
-from openhuman_desktop.errors import InvalidInput
+from openhuman_desktop.errors import InvalidInput, StoreUnavailable
 from openhuman_desktop.live_config import LiveSettings
 from openhuman_desktop.llm import make_client
 from openhuman_desktop.llm.embeddings import Embedders
@@ -287,6 +287,7 @@ def _wire(
         window=models.context_window, skills=skills, tokens=tokens, intent=_IntentJudge(intents),
         steering=steering, cards=_CardRaiser(service), evictions=_Evictions(memory, bus),
         settings=lambda: live().agent, set_permission=ledger.set_permission, clock=clock,
+        recall=_Recall(memory, vectors),
     )
     agent = AgentService(ledger, lambda: graph, bus, clock, supervisor, lambda: live().agent)
     engine = SubconsciousEngine(
@@ -353,6 +354,29 @@ class _Approvals:
 
     async def dismiss(self, escalation_id: str) -> None:
         await self._service.escalations_dismiss(escalation_id)
+
+
+class _Recall:
+    """The agent's recall of long-term memory: a hybrid search for the request, keeping what the vectors found
+    similar (words alone match too loosely to put into every prompt; the memory tool searches by words too).
+    Nothing without a working embedding model."""
+
+    def __init__(self, memory: MemoryStore, vectors: VectorMemory) -> None:
+        self._memory = memory
+        self._vectors = vectors
+
+    async def recall(self, query: str, limit: int) -> list[str]:
+        health = self._vectors.health()
+        if health.model is None or not health.ok:
+            return []
+        try:
+            found = await self._memory.search(query[:1_000], limit)
+        except InvalidInput:  # no word to search for
+            return []
+        except StoreUnavailable as exc:  # the run goes on without it
+            log.warning("recalling memories failed: %s", exc)
+            return []
+        return [memory.text for memory in found if "vector" in memory.matched_by]
 
 
 class _Evictions:

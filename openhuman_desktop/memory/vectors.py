@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from openhuman_desktop.clock import Clock
-from openhuman_desktop.errors import LlmReplyError, LlmUnavailable
+from openhuman_desktop.errors import LlmReplyError, LlmUnavailable, StoreUnavailable
 from openhuman_desktop.llm.embeddings import Embedder, EmbeddingRejected
 from openhuman_desktop.memory.store import EVICTED_TAG, Memory, MemoryStore, VectorRow
 
@@ -172,7 +172,12 @@ class VectorMemory:
         while the model fails, every ``retry_seconds``."""
         while True:
             self._wake.clear()
-            await self.backfill()
+            try:
+                await self.backfill()
+            except StoreUnavailable as exc:  # locked or full for now: the vectors wait, nothing is lost
+                log.warning("memory vectors: %s", exc)
+                await self._wait(self.retry_seconds)
+                continue
             if self._health is not None and not self._health.ok and self._embedder() is not None:
                 await self._wait(self.retry_seconds)
             else:

@@ -11,7 +11,7 @@ import pytest
 from openhuman_desktop import bootstrap, config
 from openhuman_desktop.doctor import check_embedding
 from openhuman_desktop.skills.base import ToolContext
-from tests.fakes.engine_harness import Harness, closed_port_url, config_text, open_harness
+from tests.fakes.engine_harness import Harness, all_text, closed_port_url, config_text, open_harness
 from tests.fakes.model_servers import FakeOllama
 
 EMBED_MODEL = "nomic-embed-text"
@@ -110,3 +110,23 @@ async def test_doctor_has_an_embedding_line(tmp_path: Path) -> None:
     assert line.startswith("ok   model embedding: Ollama model nomic-embed-text") and "384-dimensional" in line
     line = (await check_embedding(settings(closed_port_url()))).line()
     assert line.startswith("FAIL model embedding: Ollama is not running") and "fix: start it with" in line
+
+
+async def test_the_agent_recalls_similar_memories_into_its_prompt(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    async with open_harness(tmp_path, monkeypatch) as h:
+        await h.services.memory.add("Dr. Lee on Elm Street, by appointment.")
+        run = await h.services.agent.send("Dentist appointments?", "webapp:s1")
+        await h.services.agent.wait(run.id)
+        before = [b for b in h.reasoning_bodies() if "From long-term memory" in all_text(b)]
+        assert before == []  # no embedding model: no recall, and the prompts are as they were
+
+        await with_embedding(h)
+        await h.services.memory.add("The garden needs water on Sundays.")
+        await settled(h, 2)
+        run = await h.services.agent.send("Dentist appointments?", "webapp:s2")
+        await h.services.agent.wait(run.id)
+        prompts = [all_text(b) for b in h.reasoning_bodies() if "From long-term memory" in all_text(b)]
+        assert prompts and all("- Dr. Lee on Elm Street, by appointment." in p for p in prompts)
+        assert not any("garden" in p for p in prompts)

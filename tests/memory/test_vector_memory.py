@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from openhuman_desktop.errors import InvalidInput
+from openhuman_desktop.errors import InvalidInput, StoreUnavailable
 from openhuman_desktop.llm.embeddings import Embedder, OllamaEmbedder
 from openhuman_desktop.llm.retry import RetryPolicy
 from openhuman_desktop.memory import MemoryStore, memory_db_path, open_memory_store
@@ -267,3 +267,32 @@ async def test_words_in_very_many_memories_list_the_newest_matches_first(h: Harn
     assert texts(await h.store.search("apple", mode="text"))[0] == "apple apple apple"  # bm25: most apples
     monkeypatch.setattr(store_module, "BM25_ROWS", 2)  # 3 matches: too many to rank (the spelling counts)
     assert texts(await h.store.search("äpple", mode="text")) == ["Äpple tart", "apple pie", "apple apple apple"]
+
+
+async def test_the_worker_outlives_a_locked_database(h: Harness, monkeypatch: pytest.MonkeyPatch) -> None:
+    await h.add_notes()
+    real = h.store.missing_vectors
+    calls: list[int] = []
+
+    async def locked_once(*args: object) -> list[tuple[int, str]]:
+        calls.append(1)
+        if len(calls) == 1:
+            raise StoreUnavailable("The database memory.db is locked by another program; close it and try again.")
+        return await real(*args)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(h.store, "missing_vectors", locked_once)
+    worker = asyncio.ensure_future(h.vectors.run())
+    try:
+        for _ in range(20):
+            await asyncio.sleep(0)
+        assert not worker.done() and (await h.vectors.status()).with_vectors == 0
+        await h.clock.advance(h.vectors.retry_seconds)
+        for _ in range(200):
+            if (await h.vectors.status()).with_vectors == 5:
+                break
+            await asyncio.sleep(0.01)
+        assert (await h.vectors.status()).with_vectors == 5
+    finally:
+        worker.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await worker
