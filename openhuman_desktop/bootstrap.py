@@ -13,11 +13,14 @@ from openhuman_desktop.channels import ChannelHub
 from openhuman_desktop.channels.telegram import TelegramChannel
 from openhuman_desktop.channels.webapp import WebappChannel
 from openhuman_desktop.clock import Clock, SystemClock
+from openhuman_desktop.errors import InvalidInput, StoreUnavailable
 from openhuman_desktop.live_config import LiveSettings
 from openhuman_desktop.llm import make_client
+from openhuman_desktop.llm.embeddings import Embedders
 from openhuman_desktop.llm.pool import TIERS, ModelClients
 from openhuman_desktop.llm.tokens import TokenCounter
-from openhuman_desktop.memory import MemoryStore, open_memory_store
+from openhuman_desktop.memory import EVICTED_TAG, MemoryStore, open_memory_store
+from openhuman_desktop.memory.vectors import VectorMemory
 from openhuman_desktop.orchestration.directives import SteeringStore
 from openhuman_desktop.orchestration.ledger import RunLedger
 from openhuman_desktop.orchestration.nodes import build_graph
@@ -77,6 +80,8 @@ class Services:
     steering: SteeringStore
     reflection: Reflector
     workspace_index: WorkspaceIndex | None = None
+    vectors: VectorMemory | None = None
+    embedders: Embedders | None = None
     _closers: list[Callable[[], Awaitable[None]]] = field(default_factory=list)
     _closed: bool = False
 
@@ -103,6 +108,8 @@ class Services:
         )
         self.tasks.spawn(self._watch_models(), name="model-health")
         self.tasks.spawn(self.reflection.run(), name="reflection-schedule")
+        if self.vectors is not None:  # memories without a vector of the embedding model get one
+            self.tasks.spawn(self.vectors.run(), name="memory-vectors")
         self.bus.subscribe(events.TickFinished, self._on_tick_finished)
         await self.rpc.start()
         await self.channels.start()
@@ -117,6 +124,8 @@ class Services:
         if await self.settings.reload():
             self.engine.heartbeat.poke()
             self.reflection.poke()
+            if self.vectors is not None:
+                self.vectors.wake()  # [models.embedding] may have changed: re-embed, or try it again
             self.tasks.spawn(self._check_models(), name="model-check")
             self.tasks.spawn(self.channels.reconfigure(), name="channels-reconfigure")
         elif was_rejected and self.settings.problem is None:
@@ -171,6 +180,8 @@ class Services:
         if self.workspace_index is not None:
             await self.workspace_index.aclose()
         await self.models.aclose()
+        if self.embedders is not None:
+            await self.embedders.aclose()
         await self.memory.aclose()
         await self.ledger.aclose()
         await self.store.aclose()
@@ -230,8 +241,18 @@ def _wire(
     skills.add(SubconsciousTasksSkill(service.tasks_list, service.tasks_add_by_assistant))
     skills.add(NotificationSkill(bus))
 
+    embedders = Embedders(live)
+    vectors = VectorMemory(memory, embedders, clock, on_change=lambda: bus.publish(events.StatusChanged()))
+
     async def recent_memories(since: float | None) -> list[tuple[str, str, float]]:
         items = await memory.since(since or 0.0, 50)
+        return [(item.id, item.text, item.created_at) for item in items]
+
+    async def relevant_memories(query: str, limit: int) -> list[tuple[str, str, float]]:
+        try:
+            items = await memory.search(query, limit)
+        except InvalidInput:  # task titles without a word to search for
+            return []
         return [(item.id, item.text, item.created_at) for item in items]
 
     async def skill_lines() -> list[str]:
@@ -257,7 +278,7 @@ def _wire(
     reporter = report.SituationReporter(
         [
             report.environment_section(paths.workspace),
-            report.memory_section(recent_memories),
+            report.memory_section(recent_memories, related=relevant_memories),
             report.files_section(paths.workspace, files, workspace.default_heartbeat_text()),
             report.lines_section("Skill health", skill_lines),
             report.verdicts_section("Model health", model_lines, model_verdicts),
@@ -274,6 +295,7 @@ def _wire(
         window=models.context_window, skills=skills, tokens=tokens, intent=_IntentJudge(intents),
         steering=steering, cards=_CardRaiser(service), evictions=_Evictions(memory, bus),
         settings=lambda: live().agent, set_permission=ledger.set_permission, clock=clock,
+        recall=_Recall(memory, vectors),
     )
     agent = AgentService(ledger, lambda: graph, bus, clock, supervisor, lambda: live().agent)
     engine = SubconsciousEngine(
@@ -289,7 +311,7 @@ def _wire(
     service.attach_engine(engine)
     table = MethodTable()
     table.add(subconscious_methods(service))
-    table.add(memory_methods(memory, bus))
+    table.add(memory_methods(memory, bus, vectors))
     table.add(agent_methods(agent))
     table.add(reflection_methods(steering, reflection))
     hub = ChannelHub(agent, _Approvals(service), bus, clock, supervisor)
@@ -301,7 +323,8 @@ def _wire(
     return Services(
         paths=paths, settings=live, bus=bus, clock=clock, tasks=supervisor, store=store, memory=memory,
         models=models, skills=skills, subconscious=service, engine=engine, rpc=rpc, ledger=ledger, agent=agent,
-        channels=hub, steering=steering, reflection=reflection, workspace_index=files,
+        channels=hub, steering=steering, reflection=reflection, workspace_index=files, vectors=vectors,
+        embedders=embedders,
     )
 
 
@@ -343,15 +366,39 @@ class _Approvals:
         await self._service.escalations_dismiss(escalation_id)
 
 
+class _Recall:
+    """The agent's recall of long-term memory: a hybrid search for the request, keeping what the vectors found
+    similar (words alone match too loosely to put into every prompt; the memory tool searches by words too).
+    Nothing without a working embedding model."""
+
+    def __init__(self, memory: MemoryStore, vectors: VectorMemory) -> None:
+        self._memory = memory
+        self._vectors = vectors
+
+    async def recall(self, query: str, limit: int) -> list[str]:
+        health = self._vectors.health()
+        if health.model is None or not health.ok:
+            return []
+        try:
+            found = await self._memory.search(query[:1_000], limit)
+        except InvalidInput:  # no word to search for
+            return []
+        except StoreUnavailable as exc:  # the run goes on without it
+            log.warning("recalling memories failed: %s", exc)
+            return []
+        return [memory.text for memory in found if "vector" in memory.matched_by]
+
+
 class _Evictions:
-    """What the context hook evicts goes to long-term memory, tagged ``evicted``."""
+    """What the context hook evicts goes to long-term memory, tagged ``evicted`` (and gets its vector from the
+    back-fill, like every memory)."""
 
     def __init__(self, memory: MemoryStore, bus: events.EventBus) -> None:
         self._memory = memory
         self._bus = bus
 
     async def store_evicted(self, text: str, *, thread_id: str, run_id: str) -> None:
-        stored = await self._memory.add(text, source="assistant", tags=("evicted", thread_id.split(":", 1)[0]))
+        stored = await self._memory.add(text, source="assistant", tags=(EVICTED_TAG, thread_id.split(":", 1)[0]))
         self._bus.publish(events.MemoryAdded(stored))
 
 

@@ -15,8 +15,9 @@ from openhuman_desktop import config, recurrence
 from openhuman_desktop.channels.telegram import doctor_check as telegram_check
 from openhuman_desktop.channels.webapp_check import check_webapp
 from openhuman_desktop.clock import SystemClock
-from openhuman_desktop.errors import ConfigError, StoreUnavailable
+from openhuman_desktop.errors import ConfigError, LlmReplyError, LlmUnavailable, StoreUnavailable
 from openhuman_desktop.llm import make_client
+from openhuman_desktop.llm.embeddings import make_embedder
 from openhuman_desktop.llm.pool import ModelClients
 from openhuman_desktop.orchestration.ledger import RunLedger
 from openhuman_desktop.paths import Paths
@@ -123,6 +124,7 @@ async def check_models(loaded: config.LoadedConfig) -> list[Check]:
     try:
         for tier in loaded.settings.models:
             if tier == "embedding":
+                checks.append(await check_embedding(loaded.settings))
                 continue
             health = await models.check(tier)
             detail, fix = _split_remedy(health.message, f"check [models.{tier}] in config.toml")
@@ -161,6 +163,22 @@ async def check_reflection(paths: Paths, settings: config.Settings) -> Check:
         return Check("reflection", False, f"{when} with {model.model}; the last reflection ({at}) failed: "
                      f"{last.reason.rstrip('.')}", "fix that, then run: openhuman-desktop rpc reflection_trigger")
     return Check("reflection", True, f"{when} with {model.model}; last reflection {at}: {last.status}")
+
+
+async def check_embedding(settings: config.Settings) -> Check:
+    """``[models.embedding]`` embeds one word (long-term memory's vectors; without it, full-text search only)."""
+    embedder = make_embedder(settings)
+    if embedder is None:
+        return Check("model embedding", False, "[models.embedding] names no model",
+                     "set model in [models.embedding] of config.toml, or remove the table for full-text search only")
+    try:
+        vectors = await embedder.embed(["ok"], timeout=15.0)
+    except (LlmUnavailable, LlmReplyError) as exc:
+        detail, fix = _split_remedy(str(exc), "check [models.embedding] in config.toml")
+        return Check("model embedding", False, detail, fix)
+    finally:
+        await embedder.aclose()
+    return Check("model embedding", True, f"{embedder.description} gives {len(vectors[0])}-dimensional vectors")
 
 
 async def run_checks(paths: Paths) -> list[Check]:

@@ -1,8 +1,9 @@
-"""Long-term memory: remembered texts with full-text search, in ``{workspace}/memory/memory.db``."""
+"""Long-term memory: remembered texts with full-text search and float32 vectors, in ``{workspace}/memory/memory.db``."""
 
 from __future__ import annotations
 
 from openhuman_desktop.memory.store import (
+    EVICTED_TAG,
     MAX_TEXT_CHARS,
     Memory,
     MemoryStore,
@@ -11,4 +12,6 @@ from openhuman_desktop.memory.store import (
     open_memory_store,
 )
 
-__all__ = ["MAX_TEXT_CHARS", "Memory", "MemoryStore", "fts_query", "memory_db_path", "open_memory_store"]
+__all__ = [
+    "EVICTED_TAG", "MAX_TEXT_CHARS", "Memory", "MemoryStore", "fts_query", "memory_db_path", "open_memory_store",
+]

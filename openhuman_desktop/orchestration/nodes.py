@@ -63,6 +63,7 @@ from openhuman_desktop.orchestration.ports import (
     CardRaiser,
     EvictionSink,
     IntentJudge,
+    MemoryRecall,
     Run,
     SteeringSource,
     StepJournal,
@@ -110,6 +111,9 @@ FALLBACK_SUBTASK = "The request"
 OUTCOME_STEP = 0
 OUTCOME_KEY = "outcome"
 STEERING_KEY = "steering"
+RECALL_KEY = "memory_recall"
+RECALLED_MEMORIES = 5
+RECALLED_CHARS = 400
 """Where ``agent_execution`` records the run's :class:`ExecutionOutcome` (step 0 is no node's step)."""
 PERMISSION_KEY = "permission"
 """Where pass 1 records the run's permission (step 0), so a resumed ``agent_execution`` finds it."""
@@ -269,7 +273,7 @@ def build_graph(*, quick: Callable[[], LlmClient | None], reasoning: Callable[[]
                 window: Callable[[str], int], skills: SkillRegistry, tokens: TokenCount, intent: IntentJudge,
                 steering: SteeringSource, cards: CardRaiser, evictions: EvictionSink,
                 settings: Callable[[], AgentSettings], set_permission: Callable[[str, str], Awaitable[None]],
-                clock: Clock) -> Graph:
+                clock: Clock, recall: MemoryRecall | None = None) -> Graph:
     """The agent's graph: ``channel_ingestion`` → ``frontend_agent`` → ``agent_execution`` → ``frontend_agent``
     → ``context_manager_hook``, each node a closure over the parts given here.
 
@@ -285,9 +289,10 @@ def build_graph(*, quick: Callable[[], LlmClient | None], reasoning: Callable[[]
         settings: ``[agent]`` (read at each node, so live changes apply).
         set_permission: records the permission the front-end agent decided on the Run.
         clock: wall time (the run's deadline is on it).
+        recall: long-term memories related to the request, for agentic-v1's prompt (None: none).
     """
     nodes = _Nodes(quick, reasoning, window, skills, tokens, intent, steering, cards, evictions, settings,
-                   set_permission, clock)
+                   set_permission, clock, recall)
     return Graph(
         nodes={CHANNEL_INGESTION: nodes.channel_ingestion, FRONTEND_AGENT: nodes.frontend_agent,
                AGENT_EXECUTION: nodes.agent_execution, CONTEXT_MANAGER_HOOK: nodes.context_manager_hook},
@@ -302,7 +307,9 @@ class _Nodes:
                  window: Callable[[str], int], skills: SkillRegistry, tokens: TokenCount, intent: IntentJudge,
                  steering: SteeringSource, cards: CardRaiser, evictions: EvictionSink,
                  settings: Callable[[], AgentSettings], set_permission: Callable[[str, str], Awaitable[None]],
-                 clock: Clock) -> None:
+                 clock: Clock, recall: MemoryRecall | None = None) -> None:
+        self._recall = recall
+        self._recalled: dict[str, str] = {}  # run id → its prompt block of recalled memories, while it executes
         self._quick = quick
         self._reasoning = reasoning
         self._window = window
@@ -441,7 +448,32 @@ class _Nodes:
     # -- agent_execution --------------------------------------------------------------------------------
 
     async def agent_execution(self, ctx: NodeContext, values: Values) -> dict[str, Any]:
-        """Steering, plan, sub-agents, reply, compression, timeline (see the module docstring)."""
+        """Steering, recalled memories, plan, sub-agents, reply, compression, timeline (see the module
+        docstring)."""
+        self._recalled[ctx.run.id] = await self._recall_block(ctx)
+        try:
+            return await self._execute(ctx, values)
+        finally:
+            self._recalled.pop(ctx.run.id, None)
+
+    async def _recall_block(self, ctx: NodeContext) -> str:
+        """The memories recalled for the request, as a prompt block; journaled (when there are any), so a
+        resumed run sees what it began with."""
+        recorded = await ctx.journal.get(ctx.run.id, ctx.step, RECALL_KEY)
+        if recorded is not None and recorded.result is not None:
+            texts = [str(text) for text in recorded.result.get("memories") or ()]
+        elif self._recall is None:
+            return ""
+        else:
+            texts = [" ".join(str(text).split())[:RECALLED_CHARS]
+                     for text in await self._recall.recall(run_input(ctx.run), RECALLED_MEMORIES)]
+            if texts:
+                await ctx.journal.finish(ctx.run.id, ctx.step, RECALL_KEY, {"memories": texts})
+        if not texts:
+            return ""
+        return prompts.MEMORY_INTRO + "\n" + "".join(f"- {text}\n" for text in texts) + "\n"
+
+    async def _execute(self, ctx: NodeContext, values: Values) -> dict[str, Any]:
         settings = self._settings()
         writes = await self._permission(ctx) == WRITE
         steering = await self._used_steering(ctx)
@@ -489,7 +521,7 @@ class _Nodes:
 
     def _context(self, values: Values, steering: Mapping[str, Any] | None, ctx: NodeContext) -> str:
         instructions = str(values.get(AGENT_INSTRUCTIONS) or "")
-        return (f"{_steering_block(steering)}{_recent(values, skip_last=True)}"
+        return (f"{_steering_block(steering)}{self._recalled.get(ctx.run.id, '')}{_recent(values, skip_last=True)}"
                 f"The user's message:\n{run_input(ctx.run)}\n\n"
                 f"Instructions from the front desk:\n{instructions or '(none)'}\n\n")
 

@@ -222,6 +222,14 @@ class EvictionSink(Protocol):
         ...
 
 
+class MemoryRecall(Protocol):
+    """Long-term memories that bear on a request (hybrid search), for agentic-v1's prompt."""
+
+    async def recall(self, query: str, limit: int) -> Sequence[str]:
+        """At most ``limit`` memory texts, most relevant first (none when nothing is similar enough)."""
+        ...
+
+
 @dataclass(frozen=True)
 class Steering:
     """A steering directive (CONTRACT §10): ``version`` 0 means none."""

@@ -1,10 +1,11 @@
-"""The Memory tab: browse the newest memories page by page, search them, add one by hand."""
+"""The Memory tab: browse the newest memories page by page (or only the evicted ones), search them (text and
+vectors), add one by hand; which memories have vectors, and how the embedding model is doing."""
 
 from __future__ import annotations
 
 import logging
 import math
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from typing import Any, Protocol
 
 from PySide6.QtCore import QAbstractListModel, QModelIndex, QPersistentModelIndex, QRect, QSize, Qt, QTimer, Signal
@@ -12,6 +13,7 @@ from PySide6.QtGui import QAction, QColor, QFont, QFontMetrics, QKeySequence, QP
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QApplication,
+    QComboBox,
     QFrame,
     QHBoxLayout,
     QLineEdit,
@@ -26,7 +28,8 @@ from PySide6.QtWidgets import (
 )
 
 from openhuman_desktop.errors import UserFacingError
-from openhuman_desktop.memory.store import Memory
+from openhuman_desktop.memory.store import EVICTED_TAG, Memory
+from openhuman_desktop.memory.vectors import MemoryStatus
 from openhuman_desktop.qt.asyncutil import Jobs
 from openhuman_desktop.qt.intelligence.tasks import UndoBar
 from openhuman_desktop.qt.intelligence.widgets import (
@@ -34,11 +37,17 @@ from openhuman_desktop.qt.intelligence.widgets import (
     ErrorLabel,
     MutedLabel,
     SectionHeader,
+    StatusDot,
+    accent,
+    badge_colors,
+    badge_size,
     clock_time,
     em,
     exact_time,
     make_primary,
     muted,
+    paint_badge,
+    scale_font,
 )
 
 log = logging.getLogger(__name__)
@@ -61,7 +70,7 @@ class MemorySource(Protocol):
     async def search(self, query: object, limit: int = 20) -> list[Memory]:
         ...
 
-    async def list(self, limit: int = 50, before: float | None = None) -> list[Memory]:
+    async def list(self, limit: int = 50, before: float | None = None, tag: str | None = None) -> list[Memory]:
         ...
 
     async def count(self) -> int:
@@ -69,6 +78,50 @@ class MemorySource(Protocol):
 
     async def remove(self, memory_id: str) -> None:
         ...
+
+
+StatusSource = Callable[[], Awaitable[MemoryStatus]]
+FILTERS = (("All memories", None), ("Evicted from conversations", EVICTED_TAG))
+MATCH_WORDS = {"text": "words", "vector": "meaning"}   # how a search found a memory, in the user's words
+
+
+def vector_badge(memory: Memory, model: str | None) -> tuple[str, str] | None:
+    """The badge saying whether ``memory`` has a vector of the embedding model ``model`` (None: no model, no
+    badge): ``(text, accent)``."""
+    if model is None:
+        return None
+    if memory.vector_model == model:
+        return "vector", "green"
+    if memory.vector_model is None:
+        return "no vector yet", "grey"
+    return "old model's vector", "grey"
+
+
+def badges(memory: Memory, model: str | None) -> list[tuple[str, str]]:
+    """The badges of one row: evicted, how a search matched it, whether it has a vector."""
+    shown: list[tuple[str, str]] = []
+    if memory.is_evicted:
+        shown.append(("evicted", "amber"))
+    if memory.matched_by:
+        shown.append(("matched: " + " + ".join(MATCH_WORDS.get(how, how) for how in memory.matched_by), "blue"))
+    vector = vector_badge(memory, model)
+    if vector is not None:
+        shown.append(vector)
+    return shown
+
+
+def status_text(status: MemoryStatus) -> str:
+    """The health line: the embedding model, how many memories have its vectors, how many were evicted."""
+    embedding = status.embedding
+    evicted = f" · {status.evicted:,} evicted from conversations" if status.evicted else ""
+    if embedding.model is None:
+        return f"No embedding model: search matches words only.{evicted}"
+    waiting = f" ({status.pending:,} waiting)" if status.pending else ""
+    vectors = f"{status.with_vectors:,} of {status.count:,} memories have vectors{waiting}"
+    if not embedding.ok:
+        return (f"Embedding model {embedding.model} unavailable: {embedding.reason} Until it is back, search "
+                f"matches words only · {vectors}{evicted}")
+    return f"Embedding model {embedding.model} · {vectors}{evicted}"
 
 
 def parse_tags(text: str) -> list[str]:
@@ -92,6 +145,7 @@ class MemoryModel(QAbstractListModel):
         self._rows: list[Memory] = []
         self._ids: set[str] = set()
         self.query = ""
+        self.tag: str | None = None
         self._has_more = False
         self._is_fetching = False
         self.is_loaded = False
@@ -133,13 +187,18 @@ class MemoryModel(QAbstractListModel):
             return None
         return next(row for row, memory in enumerate(self._rows) if memory.id == memory_id)
 
-    async def load(self, query: str = "") -> None:
-        """Browse (empty ``query``) or search."""
+    async def load(self, query: str = "", tag: str | None = None) -> None:
+        """Browse (empty ``query``) or search; ``tag`` keeps only the memories that carry it."""
         self._generation += 1
         generation = self._generation
+        self.tag = tag
         try:
             if query.strip():
                 found = await self._store.search(query, SEARCH_LIMIT)
+                if tag is not None:
+                    found = [memory for memory in found if tag in memory.tags]
+            elif tag is not None:
+                found = await self._store.list(self.page_size, tag=tag)
             else:
                 found = await self._store.list(self.page_size)
         except UserFacingError as exc:
@@ -169,8 +228,12 @@ class MemoryModel(QAbstractListModel):
             oldest = self._rows[-1]
             same = sum(1 for memory in self._rows if memory.created_at == oldest.created_at)
             limit = min(self.page_size + same, 1000)
+            before = math.nextafter(oldest.created_at, math.inf)
             try:
-                found = await self._store.list(limit, math.nextafter(oldest.created_at, math.inf))
+                if self.tag is None:
+                    found = await self._store.list(limit, before)
+                else:
+                    found = await self._store.list(limit, before, tag=self.tag)
             except UserFacingError as exc:
                 self.error = str(exc)
                 return
@@ -201,7 +264,7 @@ class MemoryModel(QAbstractListModel):
 
     def prepend(self, memory: Memory) -> None:
         """Show a memory just added (browsing only; a search shows it when it matches)."""
-        if self.query or memory.id in self._ids:
+        if self.query or memory.id in self._ids or (self.tag is not None and self.tag not in memory.tags):
             return
         self.beginInsertRows(QModelIndex(), 0, 0)
         self._rows.insert(0, memory)
@@ -211,12 +274,15 @@ class MemoryModel(QAbstractListModel):
 
 
 class MemoryDelegate(QStyledItemDelegate):
-    """A memory as up to three lines of text and a quiet line with source, time and tags."""
+    """A memory as up to three lines of text and a quiet line with source, time and tags, and badges on its
+    right: evicted, how a search matched it, whether it has a vector of the embedding model."""
 
-    def __init__(self, view: QListView, now: Callable[[], float]) -> None:
+    def __init__(self, view: QListView, now: Callable[[], float],
+                 model: Callable[[], str | None] = lambda: None) -> None:
         super().__init__(view)
         self._view = view
         self._now = now
+        self._model = model
 
     def _layout(self, option: QStyleOptionViewItem, memory: Memory) -> tuple[QFont, QFontMetrics, int, int, int]:
         font = QFont(option.font)
@@ -256,12 +322,26 @@ class MemoryDelegate(QStyledItemDelegate):
         if lines > text_h:   # cut to the lines that fit, ending with an ellipsis
             text = fm.elidedText(" ".join(text.split()), Qt.TextElideMode.ElideRight, width * TEXT_LINES - width // 3)
         painter.drawText(box, int(Qt.TextFlag.TextWordWrap | Qt.AlignmentFlag.AlignTop), text)
-        painter.setPen(text_color if selected else muted(palette))
-        tags = "   " + "  ".join(f"#{tag}" for tag in memory.tags) if memory.tags else ""
+        tags = "   " + "  ".join(f"#{tag}" for tag in memory.tags if tag != EVICTED_TAG) if memory.tags else ""
         meta = f"{memory.source} · {clock_time(memory.created_at, self._now())}{tags}"
-        painter.drawText(QRect(box.left(), box.bottom() + pad, width, fm.height()),
+        small = scale_font(font, 0.85)
+        small_fm = QFontMetrics(small)
+        right = box.left() + width
+        line_top = box.bottom() + pad
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing, True)
+        for text, accent_name in reversed(badges(memory, self._model())):
+            size = badge_size(small_fm, text)
+            right -= size.width()
+            area = QRect(right, line_top + (fm.height() - size.height()) // 2, size.width(), size.height())
+            pen, fill = badge_colors(accent(accent_name, palette))
+            paint_badge(painter, area, text, small, pen, fill)
+            right -= pad
+        painter.setFont(font)
+        painter.setPen(text_color if selected else muted(palette))
+        room = max(0, right - box.left())
+        painter.drawText(QRect(box.left(), line_top, room, fm.height()),
                          int(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter),
-                         fm.elidedText(meta, Qt.TextElideMode.ElideRight, width))
+                         fm.elidedText(meta, Qt.TextElideMode.ElideRight, room))
         line = QColor(palette.color(QPalette.ColorRole.WindowText))
         line.setAlphaF(0.08)
         painter.setPen(line)
@@ -273,9 +353,12 @@ class MemoryView(QWidget):
     """The Memory tab."""
 
     def __init__(self, store: MemorySource, now: Callable[[], float], jobs: Jobs,
-                 parent: QWidget | None = None, *, removed: Callable[[str], None] = lambda _memory_id: None) -> None:
+                 parent: QWidget | None = None, *, removed: Callable[[str], None] = lambda _memory_id: None,
+                 status: StatusSource | None = None) -> None:
         super().__init__(parent)
         self._store = store
+        self._status_source = status
+        self.status: MemoryStatus | None = None
         self._jobs = jobs
         self._publish_removed = removed   # publishes MemoryRemoved, as memory_remove over RPC does
         self._removed: Memory | None = None
@@ -292,7 +375,26 @@ class MemoryView(QWidget):
         self.count_label.setAccessibleName("Number of memories")
         top.addWidget(self.count_label)
         top.addStretch(1)
+        self.filter_box = QComboBox(self)
+        self.filter_box.setAccessibleName("Which memories to show")
+        for label, _tag in FILTERS:
+            self.filter_box.addItem(label)
+        self.filter_box.setToolTip("Evicted: older parts of conversations the assistant moved to long-term memory")
+        self.filter_box.currentIndexChanged.connect(self._on_filter_box_current_index_changed)
+        top.addWidget(self.filter_box)
         layout.addLayout(top)
+        health = QHBoxLayout()
+        health.setSpacing(pad)
+        self.health_dot = StatusDot("grey", self)
+        self.health_dot.setAccessibleName("Embedding model health")
+        health.addWidget(self.health_dot, 0, Qt.AlignmentFlag.AlignVCenter)
+        self.health_label = MutedLabel("", self)
+        self.health_label.setAccessibleName("Embedding model and vectors")
+        self.health_label.setWordWrap(True)
+        health.addWidget(self.health_label, 1)
+        layout.addLayout(health)
+        self.health_dot.setVisible(status is not None)
+        self.health_label.setVisible(status is not None)
         self.search_edit = QLineEdit(self)
         self.search_edit.setPlaceholderText("Search memories…")
         self.search_edit.setAccessibleName("Search memories")
@@ -304,7 +406,7 @@ class MemoryView(QWidget):
         self.list_view = QListView(self)
         self.list_view.setAccessibleName("Memories")
         self.list_view.setModel(self.model)
-        self.list_view.setItemDelegate(MemoryDelegate(self.list_view, now))
+        self.list_view.setItemDelegate(MemoryDelegate(self.list_view, now, self._embedding_model))
         self.list_view.setVerticalScrollMode(QAbstractItemView.ScrollMode.ScrollPerPixel)
         self.list_view.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.list_view.setUniformItemSizes(False)
@@ -378,9 +480,44 @@ class MemoryView(QWidget):
     # --- data -----------------------------------------------------------------------------------
 
     async def refresh(self) -> None:
-        """Reload the list (or the current search) and the count."""
-        await self.model.load(self.search_edit.text())
+        """Reload the list (or the current search), the count and the embedding model's health."""
+        await self.update_status()
+        await self.model.load(self.search_edit.text(), self.current_tag())
         await self.update_count()
+
+    def current_tag(self) -> str | None:
+        """The tag the filter keeps (None: all memories)."""
+        return FILTERS[max(0, self.filter_box.currentIndex())][1]
+
+    def _embedding_model(self) -> str | None:
+        status = self.status
+        return status.embedding.model if status is not None else None
+
+    async def update_status(self) -> bool:
+        """Read the vectors' status; returns whether how many memories have vectors changed."""
+        if self._status_source is None:
+            return False
+        try:
+            status = await self._status_source()
+        except UserFacingError as exc:
+            self.health_dot.set_accent("coral")
+            self.health_label.setText(str(exc))
+            return False
+        before, self.status = self.status, status
+        embedding = status.embedding
+        self.health_dot.set_accent("grey" if embedding.model is None else "green" if embedding.ok else "coral")
+        self.health_label.setText(status_text(status))
+        self.health_label.setToolTip(embedding.reason)
+        return before is None or (before.with_vectors, before.embedding.model) != (
+            status.with_vectors, embedding.model)
+
+    async def on_status_changed(self) -> None:
+        """The app's status changed (the embedding model came back, a back-fill pass ended): new health, and
+        the rows again when their vectors changed."""
+        if await self.update_status():
+            self.list_view.viewport().update()
+            if not self.search_edit.text().strip():
+                await self.model.load("", self.current_tag())
 
     async def update_count(self) -> None:
         try:
@@ -399,8 +536,13 @@ class MemoryView(QWidget):
         self.model.forget(memory_id)
         self._jobs.spawn(self.update_count(), name="memory-count", group="memory-count")
 
+    def on_app_status_changed(self) -> None:
+        """``StatusChanged`` on the bus (through the bridge)."""
+        if self._status_source is not None:
+            self._jobs.spawn(self.on_status_changed(), name="memory-status", group="memory-status")
+
     async def search(self, text: str) -> None:
-        await self.model.load(text)
+        await self.model.load(text, self.current_tag())
 
     async def add_memory(self) -> Memory | None:
         """Store what is typed; an error stays below the field, and so does the text."""
@@ -491,10 +633,14 @@ class MemoryView(QWidget):
             self.error_label.clear_text()
         empty = model.is_loaded and model.rowCount() == 0 and not model.error
         if empty:
-            self.empty_label.setText(
-                f"Nothing matches “{model.query}”." if model.query
-                else "No memories yet.\nAdd one below — the assistant also remembers things as it works."
-            )
+            if model.query:
+                self.empty_label.setText(f"Nothing matches “{model.query}”.")
+            elif model.tag == EVICTED_TAG:
+                self.empty_label.setText("Nothing was evicted yet.\nWhen a conversation grows too long for the "
+                                         "model, its oldest part is summarised and kept here.")
+            else:
+                self.empty_label.setText(
+                    "No memories yet.\nAdd one below — the assistant also remembers things as it works.")
         self.empty_label.setVisible(empty)
         self.list_view.setVisible(not empty)
 
@@ -502,6 +648,9 @@ class MemoryView(QWidget):
 
     def _on_search_edit_text_changed(self, _text: str) -> None:
         self._search_timer.start()
+
+    def _on_filter_box_current_index_changed(self, _index: int) -> None:
+        self._jobs.spawn(self.search(self.search_edit.text()), name="memory-search", group="memory-search")
 
     def _on_search_timer_timeout(self) -> None:
         self._jobs.spawn(self.search(self.search_edit.text()), name="memory-search", group="memory-search")

@@ -1,11 +1,13 @@
-"""The ``openhuman.memory_*`` methods: remember, search, page through and forget memories."""
+"""The ``openhuman.memory_*`` methods: remember, search (hybrid, text or vector), page through and forget
+memories, and the status of their vectors (CONTRACT §11)."""
 
 from __future__ import annotations
 
 from openhuman_desktop import events
 from openhuman_desktop.errors import InvalidInput
 from openhuman_desktop.events import EventBus
-from openhuman_desktop.memory.store import MemoryStore, clean_tags
+from openhuman_desktop.memory.store import MemoryStore, check_mode, clean_tags
+from openhuman_desktop.memory.vectors import NO_MODEL, VectorMemory
 from openhuman_desktop.rpc.methods import Json, Method, Param
 from openhuman_desktop.rpc.protocol import METHOD_PREFIX
 
@@ -29,11 +31,14 @@ def _tags(value: Json) -> tuple[str, ...]:
     return clean_tags(value)
 
 
-def memory_methods(store: MemoryStore, bus: EventBus | None = None) -> dict[str, Method]:
+def memory_methods(store: MemoryStore, bus: EventBus | None = None,
+                   vectors: VectorMemory | None = None) -> dict[str, Method]:
     """The memory methods, named ``openhuman.memory_<verb>`` (CONTRACT §4 conventions).
 
     ``memory_add`` stores with source ``"user"``; the results are Memory objects
-    ``{id, text, source, created_at, tags}``. Additions and removals are published on ``bus``.
+    ``{id, text, source, created_at, tags, vector_model}``, search results add ``score`` and ``matched_by``.
+    ``memory_status`` reports ``vectors`` (without it: no embedding model). Additions and removals are
+    published on ``bus``.
     """
 
     async def add(p: dict[str, Json]) -> Json:
@@ -43,12 +48,20 @@ def memory_methods(store: MemoryStore, bus: EventBus | None = None) -> dict[str,
         return memory.to_json()
 
     async def search(p: dict[str, Json]) -> Json:
-        found = await store.search(p["query"], _limit(p.get("limit"), 20, MAX_SEARCH_LIMIT))
+        mode = check_mode("hybrid" if p.get("mode") is None else p["mode"])
+        found = await store.search(p["query"], _limit(p.get("limit"), 20, MAX_SEARCH_LIMIT), mode)
         return [memory.to_json() for memory in found]
 
     async def list_(p: dict[str, Json]) -> Json:
-        page = await store.list(_limit(p.get("limit"), 50, MAX_LIST_LIMIT), p.get("before"))
+        page = await store.list(_limit(p.get("limit"), 50, MAX_LIST_LIMIT), p.get("before"), p.get("tag"))
         return [memory.to_json() for memory in page]
+
+    async def status(p: dict[str, Json]) -> Json:
+        if vectors is not None:
+            return (await vectors.status()).to_json()
+        count = await store.count()
+        return {"count": count, "with_vectors": 0, "evicted": await store.count(tag="evicted"), "pending": 0,
+                "dim": None, "embedding": {"model": None, "ok": False, "reason": NO_MODEL}}
 
     async def remove(p: dict[str, Json]) -> Json:
         await store.remove(p["memory_id"])
@@ -58,8 +71,10 @@ def memory_methods(store: MemoryStore, bus: EventBus | None = None) -> dict[str,
 
     table = {
         "memory_add": Method((Param("text", "string", required=True), Param("tags", "any")), add),
-        "memory_search": Method((Param("query", "string", required=True), Param("limit", "integer")), search),
-        "memory_list": Method((Param("limit", "integer"), Param("before", "number")), list_),
+        "memory_search": Method(
+            (Param("query", "string", required=True), Param("limit", "integer"), Param("mode", "string")), search),
+        "memory_list": Method((Param("limit", "integer"), Param("before", "number"), Param("tag", "string")), list_),
         "memory_remove": Method((Param("memory_id", "string", required=True),), remove),
+        "memory_status": Method((), status),
     }
     return {METHOD_PREFIX + name: method for name, method in table.items()}

@@ -23,9 +23,9 @@ SNIPPET_CHARS = 1_000
 
 SEARCH_SPEC = ToolSpec(
     name="memory_search",
-    description="Search long-term memory by words.",
+    description="Search long-term memory by meaning and words.",
     parameters=object_schema(
-        {"query": {"type": "string", "minLength": 1, "maxLength": 1_000, "description": "Words to find."},
+        {"query": {"type": "string", "minLength": 1, "maxLength": 1_000, "description": "What to find."},
          "limit": {"type": "integer", "minimum": 1, "maximum": MAX_TOOL_LIMIT, "default": 10,
                    "description": "Most results."}},
         required=["query"],
@@ -51,11 +51,13 @@ ADD_SPEC = ToolSpec(
 
 
 def describe(memory: Memory, max_chars: int = SNIPPET_CHARS) -> str:
-    """One memory as one entry of a tool answer: id, local time, source, tags, text (cut if long)."""
+    """One memory as one entry of a tool answer: id, local time, source, tags, how a search found it, text
+    (cut if long)."""
     when = datetime.fromtimestamp(memory.created_at).astimezone().isoformat(timespec="minutes")
     tags = f" [{', '.join(memory.tags)}]" if memory.tags else ""
+    found = f" (matched by {' and '.join(memory.matched_by)})" if memory.matched_by else ""
     text = memory.text if len(memory.text) <= max_chars else memory.text[:max_chars] + " […]"
-    return f"- {memory.id} ({when}, {memory.source}){tags}: {text}"
+    return f"- {memory.id} ({when}, {memory.source}){tags}{found}: {text}"
 
 
 class MemorySkill:
@@ -89,7 +91,7 @@ class MemorySkill:
         return SkillHealth(CONNECTED, "1 memory" if count == 1 else f"{count:,} memories")
 
     async def _search(self, args: dict[str, Any]) -> ToolResult:
-        found = await self._store.search(args["query"], args["limit"])
+        found = await self._store.search(args["query"], args["limit"])  # hybrid: words and, with vectors, meaning
         if not found:
             return ToolResult(f"No memory matches {args['query']!r}.")
         heading = "1 matching memory:" if len(found) == 1 else f"{len(found)} matching memories, best first:"

@@ -332,20 +332,40 @@ async def tasks_section(tasks: Sequence[Task], since: float | None, now: float) 
     return Section(TASKS_SECTION, text or "No tasks are due.", signature="")
 
 
-def memory_section(recent: Callable[[float | None], Awaitable[list[tuple[str, str, float]]]]) -> SectionSource:
+Recall = Callable[[str, int], Awaitable[list[tuple[str, str, float]]]]
+RELATED_MEMORIES = 5
+
+
+def memory_section(recent: Callable[[float | None], Awaitable[list[tuple[str, str, float]]]],
+                   related: Recall | None = None, related_limit: int = RELATED_MEMORIES) -> SectionSource:
     """Memories added since the report's span began (the last decision on the due task decided longest ago).
 
     ``recent(since)`` gives ``(id, text, created_at)`` newest first; ``recent(None)`` the newest of all,
     whose ids are the section's signature.
+
+    ``related(query, limit)`` (long-term memory's hybrid search, best first): when a due task was never
+    decided on (the span is everything), the older memories that bear on the due tasks' titles are added
+    below the newest ones — a new task gets the long-term background once. After its first decision the
+    span moves on and they are not shown again, as any memory that was decided on. What is found follows from
+    the memories (signed) and the tasks (signed by the engine): an unchanged world stays idle, and the
+    query's vector is cached, so that costs no model call either.
     """
 
     async def build(tasks: Sequence[Task], since: float | None, now: float) -> Section:
         items = await recent(since)
         newest = items if since is None else await recent(None)
         signature = ",".join(item_id for item_id, _, _ in newest) or "none"
+        older: list[tuple[str, str, float]] = []
+        if related is not None and since is None and tasks:
+            listed = {item_id for item_id, _, _ in items}
+            query = " ".join(one_line(task.title) for task in tasks)[:1_000]
+            older = [item for item in await related(query, related_limit + len(listed))
+                     if item[0] not in listed][:related_limit]
         if not items:
             return Section("New memories", "None since the last check.", signature=signature)
         lines = [f"- {one_line(text)}" for _, text, _ in items]
+        if older:
+            lines += ["Older memories about the due tasks:", *(f"- {one_line(text)}" for _, text, _ in older)]
         return Section("New memories", "\n".join(lines), signature=signature)
 
     return build

@@ -8,7 +8,7 @@ import hashlib
 import itertools
 import json
 import math
-import random
+import re
 import threading
 import time
 from collections import deque
@@ -75,11 +75,28 @@ class _OllamaModel:
     num_ctx: int | None = None
 
 
+_WORD = re.compile(r"[^\W_]+")
+
+
+def embedding_words(text: str) -> list[str]:
+    """The words the fake embedding counts: lower case, a trailing plural "s" dropped (so "appointments" and
+    "appointment" are one word to the vectors, as they are close to a real model, but not to FTS5)."""
+    words = [word.lower() for word in _WORD.findall(text)]
+    return [word[:-1] if len(word) > 3 and word.endswith("s") and not word.endswith("ss") else word
+            for word in words]
+
+
 def fake_embedding(text: str, dimensions: int = 384) -> list[float]:
-    """Return the deterministic unit vector FakeOllama serves for ``text``."""
-    rng = random.Random(hashlib.sha256(text.encode()).digest())
-    vector = [rng.gauss(0.0, 1.0) for _ in range(dimensions)]
-    norm = math.sqrt(sum(x * x for x in vector)) or 1.0
+    """The deterministic bag-of-words unit vector the fakes serve for ``text``: each word (see
+    :func:`embedding_words`) adds 1 to the dimension its hash picks, so cosine similarity is word overlap and
+    tests can assert rankings. A text without words gets the first axis."""
+    vector = [0.0] * dimensions
+    for word in embedding_words(text):
+        vector[int.from_bytes(hashlib.sha256(word.encode()).digest()[:4], "big") % dimensions] += 1.0
+    norm = math.sqrt(sum(x * x for x in vector))
+    if norm == 0:
+        vector[0] = 1.0
+        return vector
     return [x / norm for x in vector]
 
 
@@ -111,11 +128,14 @@ class _FakeModelServer(ThreadedServer):
     """Recording and reply scripting shared by both fakes (the life cycle is :class:`ThreadedServer`'s)."""
 
     chat_path = ""
+    embed_path = ""
     _url_suffix = ""
 
     def __init__(self) -> None:
         super().__init__()
         self.default_reply = Reply(content="ok")
+        self.embed_reply: Reply | None = None
+        """When set, every embedding request gets this answer (a status, a body, a delay) instead of vectors."""
         self._replies: deque[Reply] = deque()
         self._responder: Responder | None = None
         self._requests: list[RecordedRequest] = []
@@ -145,6 +165,31 @@ class _FakeModelServer(ThreadedServer):
     def chat_requests(self) -> list[RecordedRequest]:
         """Only the chat requests."""
         return [r for r in self.requests if r.path == self.chat_path]
+
+    @property
+    def embed_requests(self) -> list[RecordedRequest]:
+        """Only the embedding requests (one per batch)."""
+        return [r for r in self.requests if r.path == self.embed_path]
+
+    @property
+    def embedded_texts(self) -> list[str]:
+        """Every text an embedding request carried, in order."""
+        texts: list[str] = []
+        for request in self.embed_requests:
+            given = request.json.get("input", []) if isinstance(request.json, dict) else []
+            texts.extend([given] if isinstance(given, str) else [str(text) for text in given])
+        return texts
+
+    async def _embed_failure(self) -> web.Response | None:
+        """The scripted answer of ``embed_reply`` (after its delay), or None to serve vectors."""
+        reply = self.embed_reply
+        if reply is None:
+            return None
+        await self._pause(reply.delay)
+        failure = self._failure(reply)
+        if failure is None and reply.malformed:
+            return web.Response(text='{"embeddings": [[0.1, ', content_type="application/json")
+        return failure
 
     def wait_for_requests(
         self, count: int, *, path: str | None = None, timeout: float = 5.0
@@ -246,11 +291,14 @@ class FakeOllama(_FakeModelServer):
     """
 
     chat_path = "/api/chat"
+    embed_path = "/api/embed"
     version = "0.6.0"
 
     def __init__(self, *, embedding_dim: int = 384) -> None:
         super().__init__()
         self.embedding_dim = embedding_dim
+        self.model_dims: dict[str, int] = {}
+        """Embedding length per model name (``:latest`` implied), for models other than ``embedding_dim``."""
         self._models: dict[str, _OllamaModel] = {}
 
     def add_model(
@@ -353,9 +401,12 @@ class FakeOllama(_FakeModelServer):
         model = self._find(body.get("model"))
         if model is None:
             return _ollama_error(404, f'model "{body.get("model")}" not found, try pulling it first')
+        if (failure := await self._embed_failure()) is not None:
+            return failure
         given = body.get("input", [])
         texts = [given] if isinstance(given, str) else list(given)
-        dimensions = body.get("dimensions") or self.embedding_dim
+        dims = {self._canonical(name): dim for name, dim in self.model_dims.items()}
+        dimensions = body.get("dimensions") or dims.get(model.name) or self.embedding_dim
         return web.json_response(
             {
                 "model": model.name,
@@ -440,7 +491,7 @@ def _openai_error_type(status: int) -> str:
 
 
 class FakeOpenAI(_FakeModelServer):
-    """A fake OpenAI-compatible server: /v1/chat/completions (JSON and SSE) and /v1/models.
+    """A fake OpenAI-compatible server: /v1/chat/completions (JSON and SSE), /v1/embeddings and /v1/models.
 
     Any model name is accepted until ``add_model`` registers one (as llama.cpp does); after that
     unknown names get 404 ``model_not_found``.
@@ -458,11 +509,13 @@ class FakeOpenAI(_FakeModelServer):
     """
 
     chat_path = "/v1/chat/completions"
+    embed_path = "/v1/embeddings"
     _url_suffix = "/v1"
 
     def __init__(
         self,
         *,
+        embedding_dim: int = 384,
         require_api_key: str | None = None,
         reject_json_schema: bool = False,
         props: Json | None = None,
@@ -473,6 +526,7 @@ class FakeOpenAI(_FakeModelServer):
         self.reject_json_schema = reject_json_schema
         self.props = props
         self.tokenizer = tokenizer
+        self.embedding_dim = embedding_dim
         self._models: dict[str, str] = {}
         self._model_fields: dict[str, Json] = {}
         self._ids = itertools.count(1)
@@ -487,6 +541,7 @@ class FakeOpenAI(_FakeModelServer):
         app = web.Application(middlewares=[self._recorder(), self._authenticator()])
         app.router.add_get("/v1/models", self._handle_models)
         app.router.add_post("/v1/chat/completions", self._handle_chat)
+        app.router.add_post("/v1/embeddings", self._handle_embeddings)
         if self.props is not None:
             app.router.add_get("/props", self._handle_props)
         if self.tokenizer == "llama.cpp":
@@ -494,6 +549,27 @@ class FakeOpenAI(_FakeModelServer):
         elif self.tokenizer == "llama-cpp-python":
             app.router.add_post("/extras/tokenize/count", self._handle_tokenize_count)
         return app
+
+    async def _handle_embeddings(self, request: web.Request) -> web.Response:
+        body = await _json_body(request)
+        if not isinstance(body, dict):
+            return _openai_error(400, "We could not parse the JSON body.", "invalid_request_error")
+        model = str(body.get("model", ""))
+        if self._models and model not in self._models:
+            message = f"The model `{model}` does not exist or you do not have access to it."
+            return _openai_error(404, message, "invalid_request_error", "model_not_found")
+        if (failure := await self._embed_failure()) is not None:
+            return failure
+        given = body.get("input", [])
+        texts = [given] if isinstance(given, str) else [str(text) for text in given]
+        if not texts:
+            return _openai_error(400, "'input' must not be empty", "invalid_request_error")
+        dimensions = body.get("dimensions") or self.embedding_dim
+        data = [{"object": "embedding", "index": index, "embedding": fake_embedding(text, dimensions)}
+                for index, text in enumerate(texts)]
+        tokens = sum(_estimate_tokens(text) for text in texts)
+        return web.json_response({"object": "list", "data": data, "model": model,
+                                  "usage": {"prompt_tokens": tokens, "total_tokens": tokens}})
 
     async def _handle_props(self, request: web.Request) -> web.Response:
         return web.json_response(self.props)

@@ -30,7 +30,7 @@ async def test_add_trims_and_round_trips(memories: MemoryStore, clock: FakeClock
     assert await memories.get(memory.id) == memory
     assert memory.to_json() == {
         "id": memory.id, "text": "The dentist is on Friday at 10.", "source": "user",
-        "created_at": clock.now(), "tags": ["health", "dentist"],
+        "created_at": clock.now(), "tags": ["health", "dentist"], "vector_model": None,
     }
     assert await memories.count() == 1
 

@@ -32,13 +32,14 @@ async def invoke(store: MemoryStore, name: str, params: dict[str, Any] | list[An
 def test_method_names(memories: MemoryStore) -> None:
     assert sorted(memory_methods(memories)) == [
         "openhuman.memory_add", "openhuman.memory_list", "openhuman.memory_remove", "openhuman.memory_search",
+        "openhuman.memory_status",
     ]
 
 
 async def test_add_search_list_remove(memories: MemoryStore, clock: FakeClock) -> None:
     added = await invoke(memories, "memory_add", {"text": "Parking spot is B12", "tags": ["car"]})
     assert added == {"id": added["id"], "text": "Parking spot is B12", "source": "user",
-                     "created_at": clock.now(), "tags": ["car"]}
+                     "created_at": clock.now(), "tags": ["car"], "vector_model": None}
     await clock.advance(1)
     other = await invoke(memories, "memory_add", ["Car service due in May"])
     assert other["tags"] == []
@@ -95,7 +96,7 @@ async def test_additions_and_removals_are_published(memories: MemoryStore) -> No
         ("memory_list", {"limit": 1001}, "limit"),
         ("memory_list", {"limit": 0}, "limit"),
         ("memory_list", {"before": "yesterday"}, "before"),
-        ("memory_list", [10, 1.0, "extra"], "params"),
+        ("memory_list", [10, 1.0, "evicted", "extra"], "params"),
     ],
 )
 async def test_invalid_params_name_the_parameter(

@@ -91,8 +91,10 @@ class IntelligenceWindow(QMainWindow):
         self.tasks_view = TasksView(service, now, self.jobs)
         self.activity_view = ActivityView(service.log_list, now, self.jobs, escalations=service.escalations_list)
         self.skills_view = SkillsView(services.skills, self.jobs)
+        vectors = getattr(services, "vectors", None)
         self.memory_view = MemoryView(services.memory, now, self.jobs,
-                                      removed=lambda memory_id: services.bus.publish(events.MemoryRemoved(memory_id)))
+                                      removed=lambda memory_id: services.bus.publish(events.MemoryRemoved(memory_id)),
+                                      status=vectors.status if vectors is not None else None)
         self.tabs.addTab(self._subconscious_page(pad), "Subconscious")
         self.tabs.addTab(self.skills_view, "Skills")
         self.tabs.addTab(self.memory_view, "Memory")
@@ -138,6 +140,7 @@ class IntelligenceWindow(QMainWindow):
             (bridge.steering_changed, self.agent_view.on_steering_changed),
             (bridge.reflection_started, self.agent_view.on_reflection_started),
             (bridge.reflection_finished, self.agent_view.on_reflection_finished),
+            (bridge.status_changed, self.memory_view.on_app_status_changed),
         ]
         for signal, slot in self._connections:
             signal.connect(slot)

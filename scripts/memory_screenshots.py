@@ -1,0 +1,149 @@
+"""Screenshots of the Memory tab with vector memory: the embedding model's health, vector and evicted badges, a
+hybrid search, and the model down (light and dark).
+
+Runs the real app (``DesktopApp`` with the real window, offscreen: no X server needed) on a fake Ollama that
+serves bag-of-words embeddings, stores a few memories (one evicted from a conversation), waits for their
+vectors, and saves ``memory-<scheme>.png`` (browsing), ``memory-search-<scheme>.png`` (a search matched by
+text and vector) and ``memory-down-<scheme>.png`` (the embedding model stopped; a new memory waits).
+
+    python scripts/memory_screenshots.py --out screenshots --scheme dark
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+REPO = Path(__file__).resolve().parents[1]
+if str(REPO) not in sys.path:
+    sys.path.insert(0, str(REPO))
+
+MODEL = "llama3.2:3b"
+EMBEDDING = "nomic-embed-text"
+NOTES = [
+    ("My dentist is Dr. Lee on Elm Street; appointments by phone only.", "user", ["health"]),
+    ("Anna prefers short summaries in the morning.", "user", ["people"]),
+    ("Earlier in this conversation the user compared three dentists near the station and chose the one "
+     "open on Saturdays.", "assistant", ["evicted", "desktop"]),
+    ("The garden needs water on Sundays while it stays dry.", "user", []),
+    ("Parking at the office: spot B12, level -1.", "user", ["car"]),
+]
+
+
+def write_workspace(root: Path, ollama_url: str) -> Any:
+    from openhuman_desktop.paths import Paths
+
+    paths = Paths(root / "workspace")
+    paths.ensure()
+    paths.config_file.write_text(
+        "[heartbeat]\ninterval_minutes = 10080\ninference_enabled = false\n\n"
+        f'[ollama]\nhost = "{ollama_url}"\n\n'
+        f'[models.local]\nprovider = "ollama"\nmodel = "{MODEL}"\n\n'
+        f'[models.embedding]\nprovider = "ollama"\nmodel = "{EMBEDDING}"\n\n'
+        "[channels.webapp]\nenabled = false\n",
+        encoding="utf-8")
+    return paths
+
+
+async def until(predicate: Any, timeout: float = 30.0) -> None:
+    deadline = time.monotonic() + timeout
+    while not predicate():
+        if time.monotonic() > deadline:
+            raise TimeoutError("the Memory tab did not get there in time")
+        await asyncio.sleep(0.02)
+
+
+async def shoot(out: Path, scheme: str, paths: Any, ollama: Any) -> list[Path]:
+    from openhuman_desktop import config, events
+    from openhuman_desktop.qt import app as desktop_app
+
+    desktop = desktop_app.DesktopApp(paths, config.load(paths.config_file, environ={}), tray_available=False)
+    serving = asyncio.ensure_future(desktop_app.serve(desktop))
+    saved: list[Path] = []
+    try:
+        await until(lambda: desktop.is_ready or serving.done())
+        if serving.done():
+            serving.result()
+        window: Any = desktop.window
+        services: Any = desktop.services
+        for text, source, tags in NOTES:
+            memory = await services.memory.add(text, source=source, tags=tags)
+            services.bus.publish(events.MemoryAdded(memory))
+        vectors = services.vectors
+        done: list[bool] = []
+
+        async def settled() -> None:
+            status = await vectors.status()
+            done[:] = [status.with_vectors == status.count and status.embedding.ok]
+
+        while not done or not done[0]:
+            await settled()
+            await asyncio.sleep(0.05)
+        await window.jobs.wait_idle(raise_failures=False)
+        window.resize(1000, 720)
+        window.notice_banner.hide()
+        window.show_tab("memory")
+        view = window.memory_view
+        await view.refresh()
+        saved.append(await save(window, out / f"memory-{scheme}.png"))
+        view.search_edit.setText("dentist")
+        await view.search("dentist")
+        saved.append(await save(window, out / f"memory-search-{scheme}.png"))
+        view.search_edit.clear()
+        await view.search("")
+        ollama.stop()
+        memory = await services.memory.add("Call the new dentist on Monday about the filling.")
+        services.bus.publish(events.MemoryAdded(memory))
+        await vectors.backfill()
+        await view.on_status_changed()
+        saved.append(await save(window, out / f"memory-down-{scheme}.png"))
+    finally:
+        desktop.request_quit()
+        await serving
+    return saved
+
+
+async def save(window: Any, path: Path) -> Path:
+    window.notice_banner.hide()
+    await asyncio.sleep(0.15)      # the loop lays the window out again (never processEvents() inside a task)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    if not window.grab().save(str(path)):
+        raise RuntimeError(f"could not save {path}")
+    print(f"saved {path}", flush=True)
+    return path
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n", 1)[0])
+    parser.add_argument("--out", type=Path, default=REPO / "screenshots")
+    parser.add_argument("--scheme", choices=("light", "dark"), default="light")
+    args = parser.parse_args(argv)
+    os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+    os.environ["OPENHUMAN_COLOR_SCHEME"] = args.scheme
+    os.environ.pop("OLLAMA_HOST", None)
+    from openhuman_desktop.qt import app as desktop_app
+    from tests.fakes.model_servers import FakeOllama
+
+    qapp = desktop_app.make_application()
+    with tempfile.TemporaryDirectory(prefix="oh-memory-shots-") as tmp:
+        ollama = FakeOllama()
+        ollama.add_model(MODEL, context_length=131_072)
+        ollama.add_model(EMBEDDING, capabilities=("embedding",))
+        ollama.start()
+        try:
+            paths = write_workspace(Path(tmp), ollama.url)
+            with asyncio.Runner(loop_factory=lambda: desktop_app.new_event_loop(qapp)) as runner:
+                runner.run(shoot(args.out.resolve(), args.scheme, paths, ollama))
+        finally:
+            ollama.stop()
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
