@@ -15,8 +15,9 @@ from openhuman_desktop.orchestration.steering import REFLECTION, DirectiveDraft,
 from openhuman_desktop.qt.intelligence import IntelligenceWindow
 from openhuman_desktop.qt.intelligence.agent_diff import DELETE, EQUAL, INSERT, diff_plain, diff_summary, word_diff
 from openhuman_desktop.qt.intelligence.agent_edit import DirectiveEditDialog
-from openhuman_desktop.qt.intelligence.agent_steering import NO_REFLECTION, SteeringView
+from openhuman_desktop.qt.intelligence.agent_steering import SteeringView
 from openhuman_desktop.qt.intelligence.widgets import clock_time
+from openhuman_desktop.subconscious.reflection import NOT_CONFIGURED, ReflectionStatus
 
 # The offscreen platform cannot pass a dialog's size hints on to a window system.
 OFFSCREEN_TOP_LEVEL_WARNING = r"This plugin does not support propagateSizeHints\(\)"
@@ -45,7 +46,8 @@ def test_no_directive_says_how_one_comes(steering_window: IntelligenceWindow) ->
     view = page(steering_window)
     assert "No steering directive" in view.text_label.text()
     assert not view.clear_button.isEnabled() and not view.source_badge.isVisible()
-    assert not view.reflect_button.isEnabled() and view.reflect_button.toolTip() == NO_REFLECTION
+    # The test app has no [models.subconscious]: Reflect now could only fail, so it is off and says why.
+    assert not view.reflect_button.isEnabled() and view.reflect_button.toolTip() == NOT_CONFIGURED
 
 
 def test_the_current_directive_with_its_source_rationale_and_inputs(steering_window: IntelligenceWindow,
@@ -159,6 +161,12 @@ def test_reflect_now_calls_the_trigger_and_the_outcome_follows_the_events(
         steering_window: IntelligenceWindow, gui_services: Any, qrun: Any, settle: Any, qtbot: Any) -> None:
     view = page(steering_window)
     calls: list[str] = []
+    assert not view.reflect_button.isEnabled()  # the test app has no [models.subconscious]
+
+    async def configured() -> ReflectionStatus:
+        return ReflectionStatus(True, "cron:0 3 * * *", "idle", None, "qwen2.5:7b", None, None, 0, 0)
+    view.set_status_source(configured)
+    qrun(view.refresh_schedule())
     view.set_trigger(lambda: calls.append("now"))
     assert view.reflect_button.isEnabled()
     qtbot.mouseClick(view.reflect_button, Qt.MouseButton.LeftButton)

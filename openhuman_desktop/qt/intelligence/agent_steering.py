@@ -56,6 +56,7 @@ from openhuman_desktop.qt.intelligence.widgets import (
     exact_time,
     make_primary,
 )
+from openhuman_desktop.subconscious.reflection import NOT_CONFIGURED
 
 log = logging.getLogger(__name__)
 
@@ -83,6 +84,8 @@ class SteeringView(QWidget):
         self._reflections: Reflections | None = None
         self._trigger: Callable[[], object] | None = None
         self._status: ReflectionStatusSource | None = None
+        self._unconfigured = False
+        """The last status said there is no subconscious model: Reflect now could only fail."""
         self.current: Directive | None = None
         self.last_reflection: Reflection | None = None
         self.is_reflecting = False
@@ -255,10 +258,10 @@ class SteeringView(QWidget):
         self._update_reflect_button()
 
     def _update_reflect_button(self) -> None:
-        available = self._trigger is not None
+        available = self._trigger is not None and not self._unconfigured
         self.reflect_button.setEnabled(available and not self.is_reflecting)
         if not available:
-            self.reflect_button.setToolTip(NO_REFLECTION)
+            self.reflect_button.setToolTip(NOT_CONFIGURED if self._unconfigured else NO_REFLECTION)
         elif self.is_reflecting:
             self.reflect_button.setToolTip("A reflection is running")
         else:
@@ -302,6 +305,8 @@ class SteeringView(QWidget):
         self.schedule_label.setToolTip(exact_time(state.next_at) if state.next_at is not None else "")
         self.schedule_label.show()
         self.problem_label.show_text(state.problem or "")
+        self._unconfigured = state.problem == NOT_CONFIGURED
+        self._update_reflect_button()
 
     def _show_current(self, directive: Directive | None) -> None:
         self.current = directive
