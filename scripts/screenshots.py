@@ -570,9 +570,10 @@ def app_state(app: App) -> str | None:
 # --- main ---------------------------------------------------------------------------------------------------
 
 
-def chat_screenshots(out: Path, scheme: str, script: str = "chat_screenshots.py", tab: str = "Chat") -> bool:
+def tab_screenshots(out: Path, scheme: str, script: str = "chat_screenshots.py", tab: str = "Chat") -> bool:
     """The Chat tab with a long streamed answer and a card (``scripts/chat_screenshots.py``, offscreen); with
-    ``script="agent_screenshots.py"`` the Agent tab (a live run, a directive diff, the timeline)."""
+    ``script="agent_screenshots.py"`` the Agent tab (a live run, a directive diff, the timeline), with
+    ``memory_screenshots.py`` the Memory tab (vectors, evicted memories, the embedding model's health)."""
     env = {**os.environ, "QT_QPA_PLATFORM": "offscreen",
            "PYTHONPATH": str(REPO) + os.pathsep + os.environ.get("PYTHONPATH", "")}
     env.pop("DISPLAY", None)
@@ -642,8 +643,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"screenshots: {exc}", file=sys.stderr)
     finally:
         for scheme in ("light", "dark"):
-            failed = not chat_screenshots(out, scheme) or failed
-            failed = not chat_screenshots(out, scheme, "agent_screenshots.py", "Agent") or failed
+            failed = not tab_screenshots(out, scheme) or failed
+            failed = not tab_screenshots(out, scheme, "agent_screenshots.py", "Agent") or failed
+            failed = not tab_screenshots(out, scheme, "memory_screenshots.py", "Memory") or failed
         if args.keep or failed:
             print(f"workspaces and logs kept in {scratch}")
         else:
