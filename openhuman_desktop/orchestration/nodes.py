@@ -110,11 +110,13 @@ FALLBACK_SUBTASK = "The request"
 """The one sub-task of a chat whose plan came back blank twice: the front desk's instructions as they are."""
 OUTCOME_STEP = 0
 OUTCOME_KEY = "outcome"
+"""Where ``agent_execution`` records the run's :class:`ExecutionOutcome` (step 0 is no node's step)."""
 STEERING_KEY = "steering"
+"""Where ``agent_execution`` records the directive it used (at its own step)."""
 RECALL_KEY = "memory_recall"
+"""Where ``agent_execution`` records the memories it recalled (at its own step)."""
 RECALLED_MEMORIES = 5
 RECALLED_CHARS = 400
-"""Where ``agent_execution`` records the run's :class:`ExecutionOutcome` (step 0 is no node's step)."""
 PERMISSION_KEY = "permission"
 """Where pass 1 records the run's permission (step 0), so a resumed ``agent_execution`` finds it."""
 
