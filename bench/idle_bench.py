@@ -33,11 +33,17 @@ RSS_BUDGET_MB = 80.0
 CPU_EXPECTATION_PERCENT = 1.0
 
 
+EMBEDDING_MODEL = "nomic-embed-text"
+MEMORIES = 200
+
+
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--quick", action="store_true", help="settle 3 s, sample 5 s")
     parser.add_argument("--settle", type=float, default=10.0, help="seconds to wait after start-up")
     parser.add_argument("--seconds", type=float, default=30.0, help="seconds to sample")
+    parser.add_argument("--vectors", action="store_true",
+                        help="with [models.embedding] and [models.subconscious] set and 200 memories embedded")
     args = parser.parse_args(argv)
     if args.quick:
         args.settle, args.seconds = 3.0, 5.0
@@ -117,8 +123,20 @@ def tick_once(app: AppProcess, timeout: float = 60.0) -> dict[str, Any]:
 
 
 def run(args: argparse.Namespace, root: Path, fake: FakeOllama) -> int:
-    paths = prepare_workspace(root, config_text(heartbeat=True, ollama_url=fake.url))
+    config = config_text(heartbeat=True, ollama_url=fake.url)
+    if args.vectors:
+        config += (f'\n[models.embedding]\nprovider = "ollama"\nmodel = "{EMBEDDING_MODEL}"\n'
+                   '\n[models.subconscious]\nprovider = "ollama"\nmodel = "qwen2.5:14b"\n')
+    paths = prepare_workspace(root, config)
     with AppProcess(paths) as app:
+        if args.vectors:
+            with RpcCaller(app.url, app.token) as rpc:
+                for n in range(MEMORIES):
+                    rpc.call("memory_add", {"text": f"Note {n}: the garden needs water on day {n % 7}."})
+                deadline = time.monotonic() + 60
+                while rpc.call("memory_status")["with_vectors"] < MEMORIES and time.monotonic() < deadline:
+                    time.sleep(0.2)
+                note(f"{rpc.call('memory_status')['with_vectors']} of {MEMORIES} memories have vectors")
         note(f"app pid {app.pid} answering after {app.started_in_ms:.0f} ms; settling {args.settle:.0f} s")
         time.sleep(args.settle)
         before_rss, before_cpu, before_chats = idle_window(app, fake, args.seconds, "before any tick")
@@ -147,6 +165,7 @@ def main(argv: list[str] | None = None) -> int:
     with FakeOllama() as fake, tempfile.TemporaryDirectory(prefix="oh-idle-bench-") as tmp:
         fake.add_model("llama3.2:3b")
         fake.add_model("qwen2.5:14b")
+        fake.add_model(EMBEDDING_MODEL)
         return run(args, Path(tmp) / "workspace", fake)
 
 
