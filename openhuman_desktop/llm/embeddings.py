@@ -29,6 +29,8 @@ MAX_INPUT_CHARS = 2_000
 """Each text is cut to this many characters before it is sent: small embedding models (512 tokens) refuse
 or silently cut longer inputs, and the start of a memory says what it is about."""
 _MAX_SERVER_MESSAGE = 200
+_FLOAT32_MAX = 3.4028234663852886e38
+"""Vectors are stored as float32: a larger number would become infinite there (and NaN once normalized)."""
 
 
 class EmbeddingRejected(LlmReplyError):
@@ -73,7 +75,9 @@ def _checked(vectors: Any, count: int, where: str) -> list[list[float]]:
         raise LlmReplyError(f"{where} sent embeddings that are not lists of one length.")
     checked: list[list[float]] = []
     for vector in vectors:
-        if not all(isinstance(x, int | float) and not isinstance(x, bool) and math.isfinite(x) for x in vector):
+        # abs() first: an integer too large for a float makes math.isfinite raise (and NaN fails <=).
+        if not all(isinstance(x, int | float) and not isinstance(x, bool) and abs(x) <= _FLOAT32_MAX
+                   and math.isfinite(x) for x in vector):
             raise LlmReplyError(f"{where} sent an embedding with values that are not finite numbers.")
         checked.append([float(x) for x in vector])
     return checked

@@ -476,7 +476,9 @@ class MemoryStore:
 
         def read(conn: sqlite3.Connection) -> tuple[builtins.list[int], bytes]:
             rows = conn.execute(
-                "SELECT seq, vector FROM memory_vectors WHERE model = ? AND dim = ? AND seq > ? ORDER BY seq LIMIT ?",
+                "SELECT seq, vector FROM memory_vectors WHERE model = ? AND dim = ? AND seq > ? "
+                # A damaged row (its blob not 4 * dim bytes) is left out: the back-fill embeds it again.
+                "AND length(vector) = 4 * dim ORDER BY seq LIMIT ?",
                 (model, dim, after, limit)).fetchall()
             return [int(row[0]) for row in rows], b"".join(bytes(row[1]) for row in rows)
 
@@ -489,7 +491,7 @@ class MemoryStore:
         ``seq`` numbers in ``skip`` (texts the model refused) are left out."""
         skipped = sorted(set(skip))
         params: builtins.list[Any] = [model]
-        stale = "v.model != ?"
+        stale = "v.model != ? OR length(v.vector) != 4 * v.dim"
         if dim is not None:
             stale += " OR v.dim != ?"
             params.append(dim)

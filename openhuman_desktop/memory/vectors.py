@@ -111,6 +111,7 @@ class VectorMemory:
         self._pass = asyncio.Lock()
         self._cache: OrderedDict[tuple[str, str], Matrix] = OrderedDict()
         self._skipped: dict[str, set[int]] = {}
+        self._pass_dim: int | None = None  # the dimension the current back-fill pass's first answer had
         self.batches = 0
         """Back-fill requests sent since start (for the benchmark and tests)."""
         store.attach(self)
@@ -204,6 +205,7 @@ class VectorMemory:
                 self._index, self._loaded = None, None
                 return 0
             await self._load(embedder.model)
+            self._pass_dim = None
             done = 0
             while self._embedder() is embedder:
                 index = self._index
@@ -246,6 +248,13 @@ class VectorMemory:
         except (LlmUnavailable, LlmReplyError) as exc:
             self._failed(embedder, str(exc))
             return None
+        dim = len(vectors[0]) if vectors else None
+        if dim is not None and self._pass_dim is not None and dim != self._pass_dim:
+            # Each answer at another length would make the previous ones stale: re-embedding forever.
+            self._failed(embedder, f"{embedder.description} answered with {self._pass_dim} and then {dim} "
+                                   "numbers per text; vectors of changing length cannot be compared.")
+            return None
+        self._pass_dim = self._pass_dim or dim
         self._succeeded(embedder)
         return [(seq, vector) for (seq, _), vector in zip(batch, vectors, strict=True)]
 
@@ -358,7 +367,8 @@ class VectorMemory:
             self._health = health
             if was_down:
                 log.info("embedding model %s answers again", embedder.model)
-                self._wake.set()  # what was stored meanwhile gets its vectors now
+                if not self._pass.locked():  # a pass running goes on by itself; waking it would loop
+                    self._wake.set()  # what was stored meanwhile gets its vectors now
             self._changed()
 
     def _changed(self) -> None:

@@ -1,0 +1,213 @@
+"""Attack on vector memory (issue 13): embedding servers that misbehave, a damaged memory_vectors row, an old
+(v1) memory database with many rows. The memory database must stay consistent and searches must answer."""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+import json
+import math
+import sqlite3
+from collections.abc import AsyncIterator, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from aiohttp import web
+
+from openhuman_desktop.errors import LlmReplyError
+from openhuman_desktop.llm.embeddings import OpenAIEmbedder
+from openhuman_desktop.llm.retry import RetryPolicy
+from openhuman_desktop.memory import MemoryStore, memory_db_path, open_memory_store
+from openhuman_desktop.memory.store import _V1
+from openhuman_desktop.memory.vectors import VectorMemory
+from tests.fakes.clock import FakeClock
+from tests.fakes.model_servers import FakeOpenAI, fake_embedding
+
+NOTES = [f"note {i} about the dentist appointment and topic{i}" for i in range(12)]
+
+
+class OddOpenAI(FakeOpenAI):
+    """A FakeOpenAI whose /v1/embeddings answers come from ``vectors(texts, request_number)``."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.calls = itertools.count()
+        self.vectors: Any = None
+
+    async def _handle_embeddings(self, request: web.Request) -> web.Response:
+        if self.vectors is None:
+            return await super()._handle_embeddings(request)
+        body = await request.json()
+        texts = body["input"]
+        data = self.vectors(texts, next(self.calls))
+        if isinstance(data, web.Response):
+            return data
+        items = [{"object": "embedding", "index": i, "embedding": v} for i, v in enumerate(data)]
+        return web.Response(text=json.dumps({"object": "list", "data": items, "model": body["model"]}),
+                            content_type="application/json")
+
+
+@pytest.fixture
+def odd() -> Iterator[OddOpenAI]:
+    with OddOpenAI() as fake:
+        yield fake
+
+
+class Rig:
+    def __init__(self, store: MemoryStore, embedder: OpenAIEmbedder, clock: FakeClock) -> None:
+        self.store = store
+        self.embedder = embedder
+        self.vectors = VectorMemory(store, lambda: self.embedder, clock, batch_size=4)
+
+
+@pytest.fixture
+async def rig(odd: OddOpenAI, clock: FakeClock, tmp_path: Path) -> AsyncIterator[Rig]:
+    store = await open_memory_store(memory_db_path(tmp_path), clock)
+    embedder = OpenAIEmbedder("embed-a", odd.url, batch_size=4, retry=RetryPolicy(delays=()))
+    made = Rig(store, embedder, clock)
+    yield made
+    await embedder.aclose()
+    await store.aclose()
+
+
+def raw(path: Path, sql: str, params: tuple[Any, ...] = ()) -> list[Any]:
+    conn = sqlite3.connect(path)
+    try:
+        rows = conn.execute(sql, params).fetchall()
+        conn.commit()
+        return rows
+    finally:
+        conn.close()
+
+
+async def test_a_dimension_that_changes_with_every_request_does_not_loop_forever(rig: Rig, odd: OddOpenAI) -> None:
+    """Each request answers at another dimension: every batch would make the previous ones stale. The back-fill
+    must end (the model is reported unusable) instead of re-embedding the same memories forever."""
+    for text in NOTES:
+        await rig.store.add(text)
+    odd.vectors = lambda texts, n: [fake_embedding(t, 8 if n % 2 else 16) for t in texts]
+    done = await asyncio.wait_for(rig.vectors.backfill(), 30)
+    assert done <= len(NOTES)
+    assert len(odd.embed_requests) <= 2 * len(NOTES)  # bounded, not hundreds
+    found = await rig.store.search("dentist appointment")
+    assert found  # full text still answers
+    assert raw(rig.store.path, "PRAGMA integrity_check") == [("ok",)]
+
+
+async def test_values_beyond_float32_are_refused_not_stored_as_nan(rig: Rig, odd: OddOpenAI) -> None:
+    """1e39 is a finite JSON number but infinite as float32: stored, it would become NaN after normalizing."""
+    await rig.store.add("the dentist appointment")
+    odd.vectors = lambda texts, n: [[1e39, 1.0, 0.5, 0.25] for _ in texts]
+    with pytest.raises(LlmReplyError, match="finite"):
+        await rig.embedder.embed(["x"])
+    assert await rig.vectors.backfill() == 0
+    blobs = raw(rig.store.path, "SELECT vector FROM memory_vectors")
+    import numpy as np
+    assert all(np.isfinite(np.frombuffer(b[0], dtype="<f4")).all() for b in blobs)
+    health = rig.vectors.health()
+    assert not health.ok and health.reason.endswith(".")
+
+
+@pytest.mark.parametrize(("answer", "words"), [
+    (lambda texts, n: [[0.1, 0.2]] * (len(texts) + 1), "embeddings for"),
+    (lambda texts, n: [[0.1, "x"] for _ in texts], "finite numbers"),
+    (lambda texts, n: [[0.1, None] for _ in texts], "finite numbers"),
+    (lambda texts, n: [[0.1, 0.2], [0.3]] + [[0.1, 0.2]] * (len(texts) - 2), ""),  # the probe: "2 for 1"
+    (lambda texts, n: [[] for _ in texts], "one length"),
+    (lambda texts, n: [[True, False] for _ in texts], "finite numbers"),
+    (lambda texts, n: [[10 ** 400, 1] for _ in texts], "finite numbers"),  # an int no float can hold
+    (lambda texts, n: web.Response(text='{"data": [{"index": 0, "embedding": [1e400, 1]}]}'), "finite numbers"),
+    (lambda texts, n: web.Response(status=500, text="boom"), "HTTP 500"),
+    (lambda texts, n: web.Response(status=404, text="nothing here"), "HTTP 404"),
+    (lambda texts, n: web.Response(text="<html>not json</html>"), "not JSON"),
+    (lambda texts, n: web.Response(text=json.dumps({"data": {"a": 1}})), "data list"),
+    (lambda texts, n: web.Response(text="[1, 2]"), "data list"),
+])
+async def test_a_misbehaving_server_leaves_the_database_alone_and_text_search_answers(
+        rig: Rig, odd: OddOpenAI, answer: Any, words: str) -> None:
+    for text in NOTES[:4]:
+        await rig.store.add(text)
+    odd.vectors = answer
+    assert await rig.vectors.backfill() == 0
+    health = rig.vectors.health()
+    assert not health.ok and words in health.reason and "\n" not in health.reason
+    assert raw(rig.store.path, "SELECT count(*) FROM memory_vectors") == [(0,)]
+    found = await rig.store.search("dentist appointment")
+    assert len(found) == 4 and all(m.matched_by == ("text",) for m in found)
+    odd.vectors = None  # the server mends: everything gets its vector
+    rig.vectors.wake()
+    assert await rig.vectors.backfill() == 4
+
+
+async def test_nan_and_zero_vectors(rig: Rig, odd: OddOpenAI) -> None:
+    await rig.store.add("the dentist appointment")
+    odd.vectors = lambda texts, n: web.Response(
+        text='{"data": [{"index": 0, "embedding": [NaN, 1.0]}]}', content_type="application/json")
+    assert await rig.vectors.backfill() == 0
+    assert "finite" in rig.vectors.health().reason
+    odd.vectors = lambda texts, n: [[0.0, 0.0, 0.0] for _ in texts]
+    rig.vectors.wake()
+    await rig.vectors.backfill()
+    found = await rig.store.search("dentist appointment")
+    assert [m.matched_by for m in found] == [("text",)]
+
+
+async def test_a_damaged_vector_row_does_not_kill_the_back_fill_worker(
+        odd: OddOpenAI, clock: FakeClock, tmp_path: Path) -> None:
+    """A memory_vectors row whose blob is shorter than its dimension says (written by another tool with the
+    CHECK turned off): loading the vectors must skip it, and the memory gets a fresh vector."""
+    path = memory_db_path(tmp_path)
+    store = await open_memory_store(path, clock)
+    embedder = OpenAIEmbedder("embed-a", odd.url, batch_size=4, retry=RetryPolicy(delays=()))
+    vectors = VectorMemory(store, lambda: embedder, clock, batch_size=4)
+    for text in NOTES[:3]:
+        await store.add(text)
+    assert await vectors.backfill() == 3
+    await store.aclose()
+
+    conn = sqlite3.connect(path)
+    conn.execute("PRAGMA ignore_check_constraints = ON")
+    conn.execute("UPDATE memory_vectors SET vector = x'0000803f' WHERE seq = 2")  # 4 bytes for dim 384
+    conn.commit()
+    conn.close()
+
+    store = await open_memory_store(path, clock)
+    vectors = VectorMemory(store, lambda: embedder, clock, batch_size=4)
+    try:
+        await vectors.backfill()  # must not raise
+        found = await store.search("dentist appointment topic1", mode="vector")
+        assert found and found[0].text == NOTES[1]
+        lengths = raw(path, "SELECT seq, length(vector) FROM memory_vectors ORDER BY seq")
+        assert lengths == [(1, 4 * 384), (2, 4 * 384), (3, 4 * 384)]
+    finally:
+        await embedder.aclose()
+        await store.aclose()
+
+
+async def test_an_old_v1_database_with_many_rows_is_migrated_and_back_filled(
+        odd: OddOpenAI, clock: FakeClock, tmp_path: Path) -> None:
+    path = memory_db_path(tmp_path)
+    path.parent.mkdir(parents=True)
+    conn = sqlite3.connect(path)
+    for statement in _V1:
+        conn.execute(statement)
+    conn.execute("PRAGMA user_version = 1")
+    conn.executemany("INSERT INTO memories (id, seq, text, source, created_at, tags) VALUES (?, ?, ?, ?, ?, '')",
+                     [(f"id{i}", i, f"memory {i} dentist" if i % 100 == 0 else f"memory {i}", "user", float(i))
+                      for i in range(1, 2001)])
+    conn.commit()
+    conn.close()
+    store = await open_memory_store(path, clock)
+    embedder = OpenAIEmbedder("embed-a", odd.url, batch_size=64, retry=RetryPolicy(delays=()))
+    vectors = VectorMemory(store, lambda: embedder, clock, batch_size=64)
+    try:
+        found = await store.search("dentist", mode="hybrid", limit=100)  # before any vector: text answers
+        assert len(found) == 20
+        assert await vectors.backfill() == 2000
+        status = await vectors.status()
+        assert (status.count, status.with_vectors, status.pending) == (2000, 2000, 0)
+        assert math.isclose(len(await store.search("dentist", limit=100)), 20, abs_tol=80)
+    finally:
+        await embedder.aclose()
+        await store.aclose()
