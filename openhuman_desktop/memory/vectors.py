@@ -337,6 +337,9 @@ class VectorMemory:
             return None  # known to be down: answer from full text at once
         try:
             vectors = await embedder.embed([query], timeout=self.query_timeout)
+        except EmbeddingRejected as exc:  # this text only: the model is not down, this search uses full text
+            log.info("embedding model %s refused a search's text: %s", embedder.model, exc)
+            return None
         except (LlmUnavailable, LlmReplyError) as exc:
             self._failed(embedder, str(exc))
             return None

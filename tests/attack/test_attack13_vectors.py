@@ -211,3 +211,23 @@ async def test_an_old_v1_database_with_many_rows_is_migrated_and_back_filled(
     finally:
         await embedder.aclose()
         await store.aclose()
+
+
+async def test_a_query_the_server_refuses_does_not_mark_the_model_down(rig: Rig, odd: OddOpenAI) -> None:
+    """The server refuses one search's text (HTTP 400): that search answers from full text, but the model is
+    not "down" — the back-fill and every other search keep their vectors."""
+    for text in NOTES[:4]:
+        await rig.store.add(text)
+    assert await rig.vectors.backfill() == 4
+
+    def refusing(texts: list[str], n: int) -> Any:
+        if any("poison" in t for t in texts):
+            return web.Response(status=400, text=json.dumps({"error": {"message": "input rejected"}}))
+        return [fake_embedding(t) for t in texts]
+
+    odd.vectors = refusing
+    found = await rig.store.search("poison dentist")
+    assert found and all(m.matched_by == ("text",) for m in found)
+    assert rig.vectors.health().ok, rig.vectors.health()
+    again = await rig.store.search("dentist appointment topic2")
+    assert "vector" in again[0].matched_by
