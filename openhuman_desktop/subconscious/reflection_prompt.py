@@ -318,7 +318,7 @@ def parse_answer(content: str) -> tuple[str, str]:
         raise AnswerError("it is not a JSON object")
     try:
         value = json.loads(text[start: end + 1])
-    except ValueError:
+    except (ValueError, RecursionError):  # RecursionError: nested deeper than Python's parser goes
         raise AnswerError("it is not valid JSON") from None
     if not isinstance(value, dict):
         raise AnswerError("it is not a JSON object")
