@@ -152,12 +152,15 @@ class Memory:
 
 @dataclass(frozen=True)
 class VectorRow:
-    """One stored vector: the memory's ``seq``, the model and dimension that made it, float32 bytes."""
+    """One stored vector: the memory's ``seq``, the model and dimension that made it, float32 bytes, and the
+    ``text`` it was made from (when given, it is stored only while the memory still has that text: a ``seq``
+    freed by forgetting the newest memory is given to the next one)."""
 
     seq: int
     model: str
     dim: int
     vector: bytes
+    text: str | None = None
 
 
 class VectorSearch(Protocol):
@@ -504,7 +507,8 @@ class MemoryStore:
         return [(int(row[0]), str(row[1])) for row in rows]
 
     async def put_vectors(self, rows: Sequence[VectorRow]) -> builtins.list[int]:
-        """Store (or replace) these vectors in one transaction; memories forgotten meanwhile are skipped.
+        """Store (or replace) these vectors in one transaction; memories forgotten (or whose ``seq`` now holds
+        another text) meanwhile are skipped.
         Returns the ``seq`` numbers stored."""
         for item in rows:
             if len(item.vector) != 4 * item.dim:
@@ -515,8 +519,9 @@ class MemoryStore:
             for item in rows:
                 cursor = conn.execute(
                     """INSERT OR REPLACE INTO memory_vectors (seq, model, dim, vector)
-                       SELECT ?, ?, ?, ? WHERE EXISTS (SELECT 1 FROM memories WHERE seq = ?)""",
-                    (item.seq, item.model, item.dim, item.vector, item.seq))
+                       SELECT ?, ?, ?, ? WHERE EXISTS (SELECT 1 FROM memories WHERE seq = ?
+                                                       AND (? IS NULL OR text = ?))""",
+                    (item.seq, item.model, item.dim, item.vector, item.seq, item.text, item.text))
                 if cursor.rowcount:
                     stored.append(item.seq)
             return stored

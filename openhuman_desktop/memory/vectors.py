@@ -217,7 +217,7 @@ class VectorMemory:
                 vectors = await self._embed(embedder, batch, skipped)
                 if vectors is None:
                     break
-                done += await self._keep(embedder.model, vectors)
+                done += await self._keep(embedder.model, vectors, dict(batch))
                 await asyncio.sleep(0)
             health = self._health
             if done:
@@ -258,8 +258,9 @@ class VectorMemory:
         self._succeeded(embedder)
         return [(seq, vector) for (seq, _), vector in zip(batch, vectors, strict=True)]
 
-    async def _keep(self, model: str, vectors: list[tuple[int, list[float]]]) -> int:
-        """Store ``vectors`` and put them in the index (a new dimension starts a new index)."""
+    async def _keep(self, model: str, vectors: list[tuple[int, list[float]]], texts: dict[int, str]) -> int:
+        """Store ``vectors`` (made from ``texts`` by ``seq``) and put them in the index (a new dimension starts
+        a new index)."""
         from openhuman_desktop.memory import index as vectors_index
 
         if not vectors:
@@ -273,7 +274,8 @@ class VectorMemory:
             self._cache.clear()
         seqs = [seq for seq, _ in vectors]
         stored = await self._store.put_vectors(
-            [VectorRow(seq, model, dim, vectors_index.to_bytes(row)) for seq, row in zip(seqs, matrix, strict=True)])
+            [VectorRow(seq, model, dim, vectors_index.to_bytes(row), texts.get(seq))
+             for seq, row in zip(seqs, matrix, strict=True)])
         present = set(stored)
         keep = [row for row, seq in enumerate(seqs) if seq in present]
         self._index.upsert([seqs[row] for row in keep], matrix[keep])

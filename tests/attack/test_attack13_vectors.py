@@ -231,3 +231,41 @@ async def test_a_query_the_server_refuses_does_not_mark_the_model_down(rig: Rig,
     assert rig.vectors.health().ok, rig.vectors.health()
     again = await rig.store.search("dentist appointment topic2")
     assert "vector" in again[0].matched_by
+
+
+async def test_a_memory_forgotten_and_replaced_while_its_vector_is_made_does_not_inherit_it(
+        rig: Rig, odd: OddOpenAI) -> None:
+    """``seq`` numbers are max + 1: forgetting the newest memory and adding another gives the new one the same
+    number. A vector being made for the old text meanwhile must not be stored under the new memory."""
+    await rig.store.add("the dentist appointment is on friday")
+    old = await rig.store.add("the parking spot is b12")
+    in_flight = asyncio.Event()
+    release = asyncio.Event()
+    loop = asyncio.get_running_loop()
+
+    def slow(texts: list[str], n: int) -> Any:
+        return [fake_embedding(t) for t in texts]
+
+    odd.vectors = slow
+    real_embed = rig.embedder.embed
+
+    async def embed(texts: Any, *, timeout: float | None = None) -> list[list[float]]:
+        vectors = await real_embed(texts, timeout=timeout)
+        if len(texts) > 1:
+            in_flight.set()
+            await release.wait()
+        return vectors
+
+    rig.embedder.embed = embed  # type: ignore[method-assign]
+    fill = loop.create_task(rig.vectors.backfill())
+    await asyncio.wait_for(in_flight.wait(), 10)
+    await rig.store.remove(old.id)
+    new = await rig.store.add("grandmother birthday cake recipe")
+    assert new.seq == old.seq  # the number is reused
+    release.set()
+    await fill
+    await rig.vectors.backfill()
+    found = await rig.store.search("parking spot b12", mode="vector")
+    assert new.id not in [m.id for m in found]  # the new memory does not carry the parking vector
+    mine = await rig.store.search("grandmother birthday cake", mode="vector")
+    assert mine and mine[0].id == new.id
