@@ -269,3 +269,61 @@ async def test_a_memory_forgotten_and_replaced_while_its_vector_is_made_does_not
     assert new.id not in [m.id for m in found]  # the new memory does not carry the parking vector
     mine = await rig.store.search("grandmother birthday cake", mode="vector")
     assert mine and mine[0].id == new.id
+
+
+async def test_the_model_renamed_in_the_middle_of_a_back_fill(rig: Rig, odd: OddOpenAI) -> None:
+    for text in NOTES:
+        await rig.store.add(text)
+    old = rig.embedder
+    renamed = OpenAIEmbedder("embed-b", odd.url, batch_size=4, retry=RetryPolicy(delays=()))
+    real_embed = old.embed
+
+    async def embed(texts: Any, *, timeout: float | None = None) -> list[list[float]]:
+        vectors = await real_embed(texts, timeout=timeout)
+        rig.embedder = renamed  # config.toml changed while this batch was out
+        odd.embedding_dim = 128
+        return vectors
+
+    old.embed = embed  # type: ignore[method-assign]
+    try:
+        first = await rig.vectors.backfill()
+        assert first == 4  # the batch out when the name changed is stored, labelled with the old name
+        rows = raw(rig.store.path, "SELECT model, dim, count(*) FROM memory_vectors GROUP BY model, dim")
+        assert rows == [("embed-a", 384, 4)]
+        assert await rig.vectors.backfill() == len(NOTES)  # the new model embeds everything
+        rows = raw(rig.store.path, "SELECT model, dim, count(*) FROM memory_vectors GROUP BY model, dim")
+        assert rows == [("embed-b", 128, len(NOTES))]
+        status = await rig.vectors.status()
+        assert (status.with_vectors, status.pending, status.dim) == (len(NOTES), 0, 128)
+        found = await rig.store.search("topic3", mode="vector")
+        assert found and found[0].text == NOTES[3] and found[0].vector_model == "embed-b"
+    finally:
+        await renamed.aclose()
+
+
+async def test_a_server_slower_than_the_timeouts_leaves_searches_on_full_text(
+        odd: OddOpenAI, clock: FakeClock, tmp_path: Path) -> None:
+    from tests.fakes.model_servers import Reply
+
+    store = await open_memory_store(memory_db_path(tmp_path), clock)
+    embedder = OpenAIEmbedder("embed-a", odd.url, batch_size=4, timeout=0.3, retry=RetryPolicy(delays=()))
+    vectors = VectorMemory(store, lambda: embedder, clock, batch_size=4, query_timeout=0.3)
+    try:
+        for text in NOTES[:4]:
+            await store.add(text)
+        assert await vectors.backfill() == 4
+        odd.embed_reply = Reply(delay=3)
+        found = await store.search("dentist topic1 wisdom")  # a new query: its vector times out
+        assert found and all(m.matched_by == ("text",) for m in found)
+        health = vectors.health()
+        assert not health.ok and "did not embed within" in health.reason
+        again = await store.search("dentist topic2 wisdom")  # known to be down: no second wait
+        assert again and all(m.matched_by == ("text",) for m in again)
+        assert await store.add("added while slow")
+        assert await vectors.backfill() == 0
+        status = await vectors.status()
+        assert (status.count, status.with_vectors) == (5, 4)
+    finally:
+        odd.embed_reply = None
+        await embedder.aclose()
+        await store.aclose()
