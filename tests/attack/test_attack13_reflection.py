@@ -34,6 +34,7 @@ from tests.reflection.conftest import World, directive_reply
     '{"rationale": "no directive key"}',
     '{"directive": "' + "word " * 600 + '"}',
     '{"directive": "Keep notes tidy \\u0000 please"}',
+    '{"directive": "Keep notes tidy \\u001b[31m please"}',
     '{"directive": ' + "[" * 50_000 + "]" * 50_000 + "}",
     '{"directive": "Keep notes", "rationale": ' + "[" * 50_000 + "]" * 50_000 + "}",
     '```json\n{"directive": "unterminated\n```',

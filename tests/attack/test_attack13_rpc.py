@@ -153,3 +153,16 @@ async def test_search_answers_while_the_back_fill_runs(rpc: Dispatcher, world: W
     assert all("result" in a for a in answers), [a for a in answers if "error" in a]
     status = (await call(rpc, "memory_status", {}))["result"]
     assert (status["count"], status["with_vectors"], status["pending"]) == (300, 300, 0)
+
+
+@pytest.mark.parametrize("text", ["Clear the screen \x1b[2J now", "Ring \x07 the bell", "back\bspace", "del\x7f"])
+async def test_control_characters_in_a_directive_are_refused(rpc: Dispatcher, world: World, text: str) -> None:
+    answer = await call(rpc, "steering_set", {"text": text})
+    assert answer.get("error", {}).get("code") == INVALID_PARAMS, answer
+    assert "control characters" in answer["error"]["message"]
+    assert await world.steering.list() == []
+
+
+async def test_newlines_and_tabs_in_a_directive_are_kept(rpc: Dispatcher) -> None:
+    answer = await call(rpc, "steering_set", {"text": "First:\n\tkeep notes short.\r\nThen: check them."})
+    assert answer["result"]["text"] == "First:\n\tkeep notes short.\r\nThen: check them."
