@@ -327,3 +327,35 @@ async def test_a_server_slower_than_the_timeouts_leaves_searches_on_full_text(
         odd.embed_reply = None
         await embedder.aclose()
         await store.aclose()
+
+
+@pytest.mark.parametrize("indexes", [[0, 0, 1, 2], [1, 2, 3, 4], [0, 1, 2, "3"], [0, 1, None, 3]])
+async def test_answers_whose_indexes_do_not_name_each_text_once_are_refused(
+        rig: Rig, odd: OddOpenAI, indexes: list[Any]) -> None:
+    """OpenAI's ``index`` says which text a vector belongs to: duplicates or gaps would give a memory another
+    memory's vector, silently."""
+
+    def answer(texts: list[str], n: int) -> Any:
+        if len(texts) != 4:
+            return [fake_embedding(t) for t in texts]
+        items = [{"index": i, "embedding": fake_embedding(t)} for i, t in zip(indexes, texts, strict=True)]
+        return web.Response(text=json.dumps({"data": items}), content_type="application/json")
+
+    odd.vectors = answer
+    with pytest.raises(LlmReplyError, match="index"):
+        await rig.embedder.embed(["a", "b", "c", "d"])
+
+
+async def test_an_answer_in_reverse_index_order_is_put_in_order(rig: Rig, odd: OddOpenAI) -> None:
+    def answer(texts: list[str], n: int) -> Any:
+        items = [{"index": i, "embedding": fake_embedding(t)} for i, t in enumerate(texts)]
+        return web.Response(text=json.dumps({"data": items[::-1]}), content_type="application/json")
+
+    odd.vectors = answer
+    assert await rig.embedder.embed(["dentist", "parking"]) == [fake_embedding("dentist"), fake_embedding("parking")]
+
+
+async def test_a_dimension_no_embedding_model_has_is_refused(rig: Rig, odd: OddOpenAI) -> None:
+    odd.vectors = lambda texts, n: [[0.5] * 100_000 for _ in texts]
+    with pytest.raises(LlmReplyError, match="numbers each"):
+        await rig.embedder.embed(["a"])
