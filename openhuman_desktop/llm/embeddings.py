@@ -212,7 +212,7 @@ class OllamaEmbedder(_Batched):
             raise LlmUnavailable(f"Ollama is not running at {self.host} — start it with `ollama serve`.") from exc
         except httpx.TransportError as exc:
             raise LlmUnavailable(f"Lost the connection to {self._where} ({_short(str(exc))[:-1]}).") from exc
-        except (json.JSONDecodeError, pydantic.ValidationError) as exc:
+        except (json.JSONDecodeError, pydantic.ValidationError, TypeError) as exc:  # TypeError: JSON, not an object
             raise LlmReplyError(f"{self._where} sent an embedding reply that is not valid Ollama JSON.") from exc
 
 

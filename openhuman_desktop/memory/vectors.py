@@ -179,6 +179,10 @@ class VectorMemory:
                 log.warning("memory vectors: %s", exc)
                 await self._wait(self.retry_seconds)
                 continue
+            except Exception:  # a bug must not end the worker for the rest of the session: logged, tried again
+                log.exception("memory vectors: the back-fill failed")
+                await self._wait(self.retry_seconds)
+                continue
             if self._health is not None and not self._health.ok and self._embedder() is not None:
                 await self._wait(self.retry_seconds)
             else:

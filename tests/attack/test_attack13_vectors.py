@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import itertools
 import json
 import math
@@ -359,3 +360,60 @@ async def test_a_dimension_no_embedding_model_has_is_refused(rig: Rig, odd: OddO
     odd.vectors = lambda texts, n: [[0.5] * 100_000 for _ in texts]
     with pytest.raises(LlmReplyError, match="numbers each"):
         await rig.embedder.embed(["a"])
+
+
+@pytest.mark.parametrize("body", [
+    '{"embeddings": null}', "{}", "[]", '{"embeddings": [[1, "a"]]}', '{"embeddings": [[1, 2], [3, 4]]}',
+    '{"embeddings": [[NaN, 1]]}', '{"embeddings": [[1e39, 1]]}', '{"embeddings": "abc"}', "not json",
+    '{"embeddings": [[' + "1," * 20_000 + '1]]}', '{"embeddings": [{"a": 1}]}', '{"embeddings": [[]]}',
+])
+async def test_ollama_answers_that_are_not_embeddings_are_one_sentence(body: str) -> None:
+    from openhuman_desktop.errors import LlmUnavailable
+    from openhuman_desktop.llm.embeddings import OllamaEmbedder
+    from tests.fakes.model_servers import FakeOllama, Reply
+
+    with FakeOllama() as server:
+        server.add_model("embed-a", capabilities=("embedding",))
+        server.embed_reply = Reply(body=body)
+        embedder = OllamaEmbedder("embed-a", server.url, retry=RetryPolicy(delays=()))
+        try:
+            with pytest.raises((LlmReplyError, LlmUnavailable)) as caught:
+                await embedder.embed(["one"])
+            message = str(caught.value)
+            assert message.endswith(".") and "\n" not in message and len(message) < 300, message
+        finally:
+            await embedder.aclose()
+
+
+async def test_the_back_fill_worker_outlives_an_unexpected_error(rig: Rig, odd: OddOpenAI, clock: FakeClock) -> None:
+    """Whatever a pass runs into (here a client bug), the worker goes on: the memories get their vectors later."""
+    await rig.store.add("the dentist appointment")
+    real_embed = rig.embedder.embed
+    calls = 0
+
+    async def flaky(texts: Any, *, timeout: float | None = None) -> list[list[float]]:
+        nonlocal calls
+        calls += 1
+        if calls == 1:
+            raise RuntimeError("a bug in a client")
+        return await real_embed(texts, timeout=timeout)
+
+    rig.embedder.embed = flaky  # type: ignore[method-assign]
+    worker = asyncio.ensure_future(rig.vectors.run())
+    try:
+        for _ in range(100):
+            if calls:
+                break
+            await asyncio.sleep(0.01)
+        await asyncio.sleep(0.05)
+        assert not worker.done(), worker
+        await clock.advance(rig.vectors.retry_seconds)
+        for _ in range(300):
+            if (await rig.vectors.status()).with_vectors == 1:
+                break
+            await asyncio.sleep(0.01)
+        assert (await rig.vectors.status()).with_vectors == 1
+    finally:
+        worker.cancel()
+        with contextlib.suppress(asyncio.CancelledError, RuntimeError):
+            await worker
