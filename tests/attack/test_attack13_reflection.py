@@ -35,8 +35,8 @@ from tests.reflection.conftest import World, directive_reply
     '{"directive": "' + "word " * 600 + '"}',
     '{"directive": "Keep notes tidy \\u0000 please"}',
     '{"directive": "Keep notes tidy \\u001b[31m please"}',
-    '{"directive": ' + "[" * 50_000 + "]" * 50_000 + "}",
-    '{"directive": "Keep notes", "rationale": ' + "[" * 50_000 + "]" * 50_000 + "}",
+    '{"directive": ' + "[" * 5_000 + "]" * 5_000 + "}",
+    '{"directive": "Keep notes", "rationale": ' + "[" * 5_000 + "]" * 5_000 + "}",
     '```json\n{"directive": "unterminated\n```',
     '{"directive": "Keep notes tidy."' + ", " * 10 + "}",
 ])
@@ -197,3 +197,18 @@ async def test_a_directive_that_claims_write_access_cannot_widen_a_read_run(
         assert "write access" in plan.messages[-1]["content"]  # the directive was in the prompt, and still no write
     finally:
         await harness.aclose()
+
+
+async def test_an_answer_far_longer_than_asked_for_is_refused_before_parsing(world: World) -> None:
+    """A server that ignores max_tokens (512) and sends megabytes: the fence search on "```json{" repeated is
+    quadratic and would freeze the event loop for minutes. Anything far beyond the cap is refused at once."""
+    from openhuman_desktop.subconscious.reflection_prompt import MAX_ANSWER_CHARS, AnswerError, parse_answer
+
+    with pytest.raises(AnswerError, match="characters"):
+        parse_answer("```json{" * (MAX_ANSWER_CHARS // 8 + 1))
+    await world.add_history("wrote notes/a.md")
+    long_but_valid = json.dumps({"directive": "Keep notes tidy.", "rationale": "r" * (MAX_ANSWER_CHARS + 10)})
+    world.server.script_chat(Reply(content=long_but_valid))
+    result = await world.reflector.reflect()
+    assert result.status == FAILED and "characters" in result.reason and result.reason.endswith(".")
+    assert await world.steering.list() == []
