@@ -208,6 +208,23 @@ def clean_text(text: object) -> str:
     return clean
 
 
+def text_parts(text: str, limit: int = MAX_TEXT_CHARS) -> builtins.list[str]:
+    """``text`` cut into pieces one memory can hold: at most ``limit`` characters each, at line ends where a
+    line allows, blank pieces and NUL characters left out (what the context hook evicts can be longer)."""
+    parts: builtins.list[str] = []
+    current = ""
+    for line in text.replace("\x00", "").splitlines(keepends=True):
+        while len(line) > limit:
+            parts.extend((current, line[:limit]))
+            current, line = "", line[limit:]
+        if len(current) + len(line) > limit:
+            parts.append(current)
+            current = ""
+        current += line
+    parts.append(current)
+    return [part.strip() for part in parts if part.strip()]
+
+
 def clean_tags(tags: object) -> tuple[str, ...]:
     """Tags trimmed, without duplicates, in the given order.
 

@@ -212,3 +212,34 @@ async def test_an_answer_far_longer_than_asked_for_is_refused_before_parsing(wor
     result = await world.reflector.reflect()
     assert result.status == FAILED and "characters" in result.reason and result.reason.endswith(".")
     assert await world.steering.list() == []
+
+
+async def test_a_digest_longer_than_a_memory_may_be_is_stored_whole_in_long_term_memory(
+        world: World, tmp_path: Path) -> None:
+    """A 32k-token subconscious window lets the condensed digest grow to ~2 × 3,000 tokens, more than the
+    10,000 characters one memory may hold: the digest must still reach long-term memory, not be dropped."""
+    from openhuman_desktop import events
+    from openhuman_desktop.bootstrap import _Evictions
+    from openhuman_desktop.memory import EVICTED_TAG, open_memory_store
+    from openhuman_desktop.memory.store import MAX_TEXT_CHARS
+    from tests.reflection.conftest import settings_with
+
+    memory = await open_memory_store(tmp_path / "memory" / "memory.db", world.clock)
+    try:
+        world.reflector._evictions = _Evictions(memory, events.EventBus())
+        world.reflector._summarise_with_model = False  # extractive: as long as the digest budget allows
+        world.live.settings = settings_with(world.server.url, window=131_072)
+        await world.add_history(*(f"Run {n}: wrote notes/day{n % 30}.md about topic {n} and checked task {n % 7} "
+                                  + "with a longer description of what happened " * 4 for n in range(4_000)))
+        for day in range(40):
+            await world.add_timeline(*(f"notes/day{day}/file{n}.md" for n in range(50)))
+        world.server.script_chat(directive_reply("Batch the note edits."))
+        result = await world.reflector.reflect()
+        assert result.status == DIRECTIVE and result.evicted > 0, result
+        stored = await memory.list(100, tag=EVICTED_TAG)
+        assert stored, "the digest was dropped"
+        assert all(len(m.text) <= MAX_TEXT_CHARS for m in stored)
+        whole = "".join(m.text for m in reversed(stored))
+        assert "Run 0:" in whole or "h1" in whole
+    finally:
+        await memory.aclose()

@@ -417,3 +417,12 @@ async def test_the_back_fill_worker_outlives_an_unexpected_error(rig: Rig, odd: 
         worker.cancel()
         with contextlib.suppress(asyncio.CancelledError, RuntimeError):
             await worker
+
+
+@pytest.mark.parametrize("text", ["short", "a\n" * 30_000, "x" * 25_001, "line one\n" + "y" * 12_000 + "\nlast\x00"])
+def test_text_parts_keep_everything_within_the_limit(text: str) -> None:
+    from openhuman_desktop.memory.store import MAX_TEXT_CHARS, text_parts
+
+    parts = text_parts(text)
+    assert parts and all(0 < len(part) <= MAX_TEXT_CHARS for part in parts)
+    assert "".join(parts).replace("\n", "") == text.replace("\x00", "").replace("\n", "")
