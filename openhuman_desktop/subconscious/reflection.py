@@ -485,6 +485,8 @@ async def _to_the_end(work: Awaitable[T]) -> T:
         return await asyncio.shield(task)
     except asyncio.CancelledError:
         await asyncio.wait({task})
+        if not task.cancelled() and task.exception() is not None:
+            log.warning("reflection: finishing it while stopping failed: %s", task.exception())
         raise
 
 

@@ -166,3 +166,17 @@ async def test_control_characters_in_a_directive_are_refused(rpc: Dispatcher, wo
 async def test_newlines_and_tabs_in_a_directive_are_kept(rpc: Dispatcher) -> None:
     answer = await call(rpc, "steering_set", {"text": "First:\n\tkeep notes short.\r\nThen: check them."})
     assert answer["result"]["text"] == "First:\n\tkeep notes short.\r\nThen: check them."
+
+
+async def test_after_concurrent_edits_the_directive_in_force_is_the_newest_version(
+        rpc: Dispatcher, world: World) -> None:
+    for round_ in range(5):
+        answers = await asyncio.gather(*(call(rpc, "steering_set", {"text": f"Edit {round_}-{i} of the rules."})
+                                         for i in range(12)))
+        newest = max(a["result"]["version"] for a in answers)
+        current = (await call(rpc, "steering_current", {}))["result"]
+        assert current["version"] == newest, (current, newest)
+        listed = await world.ledger.directives(limit=1)
+        assert listed[0].version == newest and listed[0].text == current["text"]
+        state = await world.ledger.timeline(0, 10_000)
+        assert sum(e.event_signature.startswith("Steering changed") for e in state) == newest
