@@ -20,7 +20,11 @@ from openhuman_desktop.rpc.methods import MethodTable
 from openhuman_desktop.rpc.protocol import INVALID_PARAMS, NOT_FOUND, PARSE_ERROR, Dispatcher
 from openhuman_desktop.rpc.reflection_methods import reflection_methods
 from tests.fakes.clock import FakeClock
+from tests.reflection import conftest as reflection_fixtures
 from tests.reflection.conftest import World
+
+server = reflection_fixtures.server  # the reflection tests' fixtures (no conftest of our own here)
+world = reflection_fixtures.world
 
 Json = Any
 
