@@ -20,6 +20,7 @@ from openhuman_desktop.llm.embeddings import Embedders
 from openhuman_desktop.llm.pool import TIERS, ModelClients
 from openhuman_desktop.llm.tokens import TokenCounter
 from openhuman_desktop.memory import EVICTED_TAG, MemoryStore, open_memory_store
+from openhuman_desktop.memory.store import text_parts
 from openhuman_desktop.memory.vectors import VectorMemory
 from openhuman_desktop.orchestration.directives import SteeringStore
 from openhuman_desktop.orchestration.ledger import RunLedger
@@ -398,8 +399,9 @@ class _Evictions:
         self._bus = bus
 
     async def store_evicted(self, text: str, *, thread_id: str, run_id: str) -> None:
-        stored = await self._memory.add(text, source="assistant", tags=(EVICTED_TAG, thread_id.split(":", 1)[0]))
-        self._bus.publish(events.MemoryAdded(stored))
+        for part in text_parts(text):  # longer than one memory may be: in parts, none of it dropped
+            stored = await self._memory.add(part, source="assistant", tags=(EVICTED_TAG, thread_id.split(":", 1)[0]))
+            self._bus.publish(events.MemoryAdded(stored))
 
 
 class _ReflectionPort:

@@ -29,6 +29,11 @@ MAX_INPUT_CHARS = 2_000
 """Each text is cut to this many characters before it is sent: small embedding models (512 tokens) refuse
 or silently cut longer inputs, and the start of a memory says what it is about."""
 _MAX_SERVER_MESSAGE = 200
+MAX_DIMENSIONS = 16_384
+"""The longest vector accepted (embedding models give 384 to 4,096 numbers): a server sending more is broken,
+and every memory's vector is kept in RAM."""
+_FLOAT32_MAX = 3.4028234663852886e38
+"""Vectors are stored as float32: a larger number would become infinite there (and NaN once normalized)."""
 
 
 class EmbeddingRejected(LlmReplyError):
@@ -71,9 +76,14 @@ def _checked(vectors: Any, count: int, where: str) -> list[list[float]]:
     dims = {len(vector) if isinstance(vector, list) else -1 for vector in vectors}
     if len(dims) != 1 or min(dims) <= 0:
         raise LlmReplyError(f"{where} sent embeddings that are not lists of one length.")
+    if max(dims) > MAX_DIMENSIONS:
+        raise LlmReplyError(f"{where} sent embeddings of {max(dims):,} numbers each; at most {MAX_DIMENSIONS:,} "
+                            "are supported.")
     checked: list[list[float]] = []
     for vector in vectors:
-        if not all(isinstance(x, int | float) and not isinstance(x, bool) and math.isfinite(x) for x in vector):
+        # abs() first: an integer too large for a float makes math.isfinite raise (and NaN fails <=).
+        if not all(isinstance(x, int | float) and not isinstance(x, bool) and abs(x) <= _FLOAT32_MAX
+                   and math.isfinite(x) for x in vector):
             raise LlmReplyError(f"{where} sent an embedding with values that are not finite numbers.")
         checked.append([float(x) for x in vector])
     return checked
@@ -202,7 +212,7 @@ class OllamaEmbedder(_Batched):
             raise LlmUnavailable(f"Ollama is not running at {self.host} — start it with `ollama serve`.") from exc
         except httpx.TransportError as exc:
             raise LlmUnavailable(f"Lost the connection to {self._where} ({_short(str(exc))[:-1]}).") from exc
-        except (json.JSONDecodeError, pydantic.ValidationError) as exc:
+        except (json.JSONDecodeError, pydantic.ValidationError, TypeError) as exc:  # TypeError: JSON, not an object
             raise LlmReplyError(f"{self._where} sent an embedding reply that is not valid Ollama JSON.") from exc
 
 
@@ -318,7 +328,13 @@ class OpenAIEmbedder(_Batched):
         items = data.get("data") if isinstance(data, dict) else None
         if not isinstance(items, list) or not all(isinstance(item, dict) for item in items):
             raise LlmReplyError(f"{self.base_url} sent an embedding reply without a data list.")
-        ordered = sorted(items, key=lambda item: item.get("index", 0) if isinstance(item.get("index"), int) else 0)
+        ordered = items
+        if any("index" in item for item in items):  # which text each vector is of: each one exactly once
+            indexes = [item.get("index") for item in items]
+            if sorted(i if isinstance(i, int) and not isinstance(i, bool) else -1 for i in indexes) != list(
+                    range(len(items))):
+                raise LlmReplyError(f"{self.base_url} sent embeddings whose index does not name each text once.")
+            ordered = sorted(items, key=lambda item: int(item["index"]))
         return _checked([item.get("embedding") for item in ordered], count, self.base_url)
 
     async def aclose(self) -> None:

@@ -152,12 +152,15 @@ class Memory:
 
 @dataclass(frozen=True)
 class VectorRow:
-    """One stored vector: the memory's ``seq``, the model and dimension that made it, float32 bytes."""
+    """One stored vector: the memory's ``seq``, the model and dimension that made it, float32 bytes, and the
+    ``text`` it was made from (when given, it is stored only while the memory still has that text: a ``seq``
+    freed by forgetting the newest memory is given to the next one)."""
 
     seq: int
     model: str
     dim: int
     vector: bytes
+    text: str | None = None
 
 
 class VectorSearch(Protocol):
@@ -203,6 +206,23 @@ def clean_text(text: object) -> str:
     if "\x00" in clean:
         raise InvalidInput("text", "must not contain NUL characters")
     return clean
+
+
+def text_parts(text: str, limit: int = MAX_TEXT_CHARS) -> builtins.list[str]:
+    """``text`` cut into pieces one memory can hold: at most ``limit`` characters each, at line ends where a
+    line allows, blank pieces and NUL characters left out (what the context hook evicts can be longer)."""
+    parts: builtins.list[str] = []
+    current = ""
+    for line in text.replace("\x00", "").splitlines(keepends=True):
+        while len(line) > limit:
+            parts.extend((current, line[:limit]))
+            current, line = "", line[limit:]
+        if len(current) + len(line) > limit:
+            parts.append(current)
+            current = ""
+        current += line
+    parts.append(current)
+    return [part.strip() for part in parts if part.strip()]
 
 
 def clean_tags(tags: object) -> tuple[str, ...]:
@@ -476,7 +496,9 @@ class MemoryStore:
 
         def read(conn: sqlite3.Connection) -> tuple[builtins.list[int], bytes]:
             rows = conn.execute(
-                "SELECT seq, vector FROM memory_vectors WHERE model = ? AND dim = ? AND seq > ? ORDER BY seq LIMIT ?",
+                "SELECT seq, vector FROM memory_vectors WHERE model = ? AND dim = ? AND seq > ? "
+                # A damaged row (its blob not 4 * dim bytes) is left out: the back-fill embeds it again.
+                "AND length(vector) = 4 * dim ORDER BY seq LIMIT ?",
                 (model, dim, after, limit)).fetchall()
             return [int(row[0]) for row in rows], b"".join(bytes(row[1]) for row in rows)
 
@@ -489,7 +511,7 @@ class MemoryStore:
         ``seq`` numbers in ``skip`` (texts the model refused) are left out."""
         skipped = sorted(set(skip))
         params: builtins.list[Any] = [model]
-        stale = "v.model != ?"
+        stale = "v.model != ? OR length(v.vector) != 4 * v.dim"
         if dim is not None:
             stale += " OR v.dim != ?"
             params.append(dim)
@@ -502,7 +524,8 @@ class MemoryStore:
         return [(int(row[0]), str(row[1])) for row in rows]
 
     async def put_vectors(self, rows: Sequence[VectorRow]) -> builtins.list[int]:
-        """Store (or replace) these vectors in one transaction; memories forgotten meanwhile are skipped.
+        """Store (or replace) these vectors in one transaction; memories forgotten (or whose ``seq`` now holds
+        another text) meanwhile are skipped.
         Returns the ``seq`` numbers stored."""
         for item in rows:
             if len(item.vector) != 4 * item.dim:
@@ -513,8 +536,9 @@ class MemoryStore:
             for item in rows:
                 cursor = conn.execute(
                     """INSERT OR REPLACE INTO memory_vectors (seq, model, dim, vector)
-                       SELECT ?, ?, ?, ? WHERE EXISTS (SELECT 1 FROM memories WHERE seq = ?)""",
-                    (item.seq, item.model, item.dim, item.vector, item.seq))
+                       SELECT ?, ?, ?, ? WHERE EXISTS (SELECT 1 FROM memories WHERE seq = ?
+                                                       AND (? IS NULL OR text = ?))""",
+                    (item.seq, item.model, item.dim, item.vector, item.seq, item.text, item.text))
                 if cursor.rowcount:
                     stored.append(item.seq)
             return stored

@@ -111,6 +111,7 @@ class VectorMemory:
         self._pass = asyncio.Lock()
         self._cache: OrderedDict[tuple[str, str], Matrix] = OrderedDict()
         self._skipped: dict[str, set[int]] = {}
+        self._pass_dim: int | None = None  # the dimension the current back-fill pass's first answer had
         self.batches = 0
         """Back-fill requests sent since start (for the benchmark and tests)."""
         store.attach(self)
@@ -178,6 +179,10 @@ class VectorMemory:
                 log.warning("memory vectors: %s", exc)
                 await self._wait(self.retry_seconds)
                 continue
+            except Exception:  # a bug must not end the worker for the rest of the session: logged, tried again
+                log.exception("memory vectors: the back-fill failed")
+                await self._wait(self.retry_seconds)
+                continue
             if self._health is not None and not self._health.ok and self._embedder() is not None:
                 await self._wait(self.retry_seconds)
             else:
@@ -204,6 +209,7 @@ class VectorMemory:
                 self._index, self._loaded = None, None
                 return 0
             await self._load(embedder.model)
+            self._pass_dim = None
             done = 0
             while self._embedder() is embedder:
                 index = self._index
@@ -215,7 +221,7 @@ class VectorMemory:
                 vectors = await self._embed(embedder, batch, skipped)
                 if vectors is None:
                     break
-                done += await self._keep(embedder.model, vectors)
+                done += await self._keep(embedder.model, vectors, dict(batch))
                 await asyncio.sleep(0)
             health = self._health
             if done:
@@ -246,11 +252,19 @@ class VectorMemory:
         except (LlmUnavailable, LlmReplyError) as exc:
             self._failed(embedder, str(exc))
             return None
+        dim = len(vectors[0]) if vectors else None
+        if dim is not None and self._pass_dim is not None and dim != self._pass_dim:
+            # Each answer at another length would make the previous ones stale: re-embedding forever.
+            self._failed(embedder, f"{embedder.description} answered with {self._pass_dim} and then {dim} "
+                                   "numbers per text; vectors of changing length cannot be compared.")
+            return None
+        self._pass_dim = self._pass_dim or dim
         self._succeeded(embedder)
         return [(seq, vector) for (seq, _), vector in zip(batch, vectors, strict=True)]
 
-    async def _keep(self, model: str, vectors: list[tuple[int, list[float]]]) -> int:
-        """Store ``vectors`` and put them in the index (a new dimension starts a new index)."""
+    async def _keep(self, model: str, vectors: list[tuple[int, list[float]]], texts: dict[int, str]) -> int:
+        """Store ``vectors`` (made from ``texts`` by ``seq``) and put them in the index (a new dimension starts
+        a new index)."""
         from openhuman_desktop.memory import index as vectors_index
 
         if not vectors:
@@ -264,7 +278,8 @@ class VectorMemory:
             self._cache.clear()
         seqs = [seq for seq, _ in vectors]
         stored = await self._store.put_vectors(
-            [VectorRow(seq, model, dim, vectors_index.to_bytes(row)) for seq, row in zip(seqs, matrix, strict=True)])
+            [VectorRow(seq, model, dim, vectors_index.to_bytes(row), texts.get(seq))
+             for seq, row in zip(seqs, matrix, strict=True)])
         present = set(stored)
         keep = [row for row, seq in enumerate(seqs) if seq in present]
         self._index.upsert([seqs[row] for row in keep], matrix[keep])
@@ -328,6 +343,9 @@ class VectorMemory:
             return None  # known to be down: answer from full text at once
         try:
             vectors = await embedder.embed([query], timeout=self.query_timeout)
+        except EmbeddingRejected as exc:  # this text only: the model is not down, this search uses full text
+            log.info("embedding model %s refused a search's text: %s", embedder.model, exc)
+            return None
         except (LlmUnavailable, LlmReplyError) as exc:
             self._failed(embedder, str(exc))
             return None
@@ -358,7 +376,8 @@ class VectorMemory:
             self._health = health
             if was_down:
                 log.info("embedding model %s answers again", embedder.model)
-                self._wake.set()  # what was stored meanwhile gets its vectors now
+                if not self._pass.locked():  # a pass running goes on by itself; waking it would loop
+                    self._wake.set()  # what was stored meanwhile gets its vectors now
             self._changed()
 
     def _changed(self) -> None:

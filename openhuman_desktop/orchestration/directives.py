@@ -11,6 +11,7 @@ from openhuman_desktop.errors import InvalidInput, NotFound
 from openhuman_desktop.orchestration.ledger import RunLedger
 from openhuman_desktop.orchestration.ports import Steering
 from openhuman_desktop.orchestration.steering import (
+    MAX_RATIONALE_CHARS,
     REVERT,
     USER,
     Directive,
@@ -100,7 +101,12 @@ class SteeringStore:
         """The user's own directive (``source`` ``user``).
 
         Raises:
-            InvalidInput: empty or too long text.
+            InvalidInput: empty or too long text, too long a rationale, NUL characters.
         """
         clean = clean_directive_text(text)
+        if len(rationale) > MAX_RATIONALE_CHARS:
+            raise InvalidInput("rationale", f"has {len(rationale):,} characters; at most {MAX_RATIONALE_CHARS:,} "
+                                            "are allowed")
+        if "\x00" in rationale:
+            raise InvalidInput("rationale", "must not contain NUL characters")
         return await self.write(DirectiveDraft(clean, USER, rationale or "Written by the user.", inputs=Inputs()))

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
+import unicodedata
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -192,7 +193,8 @@ def clean_directive_text(text: object, *, allow_empty: bool = False) -> str:
     """A directive's text, trimmed.
 
     Raises:
-        InvalidInput: not a string, empty (unless ``allow_empty``), too long, or with NUL characters.
+        InvalidInput: not a string, empty (unless ``allow_empty``), too long, or with NUL or other control
+            characters (line breaks and tabs are fine).
     """
     if not isinstance(text, str):
         raise InvalidInput("text", "must be a string")
@@ -204,6 +206,8 @@ def clean_directive_text(text: object, *, allow_empty: bool = False) -> str:
                                    f"{MAX_DIRECTIVE_CHARS:,}")
     if "\x00" in clean:
         raise InvalidInput("text", "must not contain NUL characters")
+    if any(ch not in "\n\r\t" and unicodedata.category(ch) == "Cc" for ch in clean):
+        raise InvalidInput("text", "must not contain control characters (line breaks and tabs are fine)")
     return clean
 
 

@@ -12,6 +12,8 @@ from openhuman_desktop.rpc.protocol import METHOD_PREFIX
 
 DEFAULT_LIMIT = 50
 MAX_LIMIT = 1_000
+MAX_VERSION = 2 ** 63 - 1
+"""The largest number SQLite can hold: a larger ``version`` or ``before`` is no version at all."""
 
 
 class Steering(Protocol):
@@ -54,7 +56,7 @@ def _limit(value: Json) -> int:
 
 
 def _version(value: Json) -> int:
-    if value < 0:
+    if not 0 <= value <= MAX_VERSION:
         raise InvalidInput("version", "must be a version number (0 clears the directive)")
     return int(value)
 
@@ -74,7 +76,7 @@ def reflection_methods(steering: Steering, reflection: Reflection | None) -> dic
 
     async def listed(p: dict[str, Json]) -> Json:
         before = p.get("before")
-        if before is not None and before < 1:
+        if before is not None and not 1 <= before <= MAX_VERSION:
             raise InvalidInput("before", "must be a version number")
         return [d.to_json() for d in await steering.list(_limit(p.get("limit")), before)]
 

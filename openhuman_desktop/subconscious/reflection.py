@@ -336,12 +336,16 @@ class Reflector:
         current = await self._port.current_directive()
         counts = {"model": model, "prompt_tokens": prompt.tokens, "evicted": prompt.evicted}
         if not text.strip() or (current is not None and _same(text, current.text)):
-            await self._store_evicted(prompt, history_to, timeline_to)
             reason = "The directive in force still fits." if text.strip() else "The model proposed no directive."
             if rationale:
                 reason = f"{reason} {rationale}"
-            return await self._record(started, trigger, UNCHANGED, reason[:1000], history_to, timeline_to,
-                                      directive_version=current.version if current else None, **counts)
+
+            async def keep() -> Reflection:
+                await self._store_evicted(prompt, history_to, timeline_to)
+                return await self._record(started, trigger, UNCHANGED, reason[:1000], history_to, timeline_to,
+                                          directive_version=current.version if current else None, **counts)
+
+            return await _to_the_end(keep())
         try:
             clean = clean_directive_text(text)
             if len(re.findall(r"[^\W\d_]{2,}", clean)) < MIN_WORDS:
@@ -350,14 +354,18 @@ class Reflector:
             return await self._record(started, trigger, FAILED, f"The subconscious model proposed an unusable "
                                       f"directive ({exc.problem}); the one in force stays.", history_to,
                                       timeline_to, **counts)
-        await self._store_evicted(prompt, history_to, timeline_to)
         inputs = Inputs(len(history), timeline[0].sequence if timeline else None, timeline_to if timeline else None,
                         history[0].seq if history else None, history_to if history else None)
-        directive = await self._port.write_directive(DirectiveDraft(clean, REFLECTION, rationale, model, inputs))
-        if new_history > len(history) or new_timeline > len(timeline):
-            self._again = self._again or trigger  # more than one reflection reads: the rest right after
-        return await self._record(started, trigger, DIRECTIVE, f"Directive v{directive.version} written.",
-                                  history_to, timeline_to, directive_version=directive.version, **counts)
+
+        async def write() -> Reflection:
+            await self._store_evicted(prompt, history_to, timeline_to)
+            directive = await self._port.write_directive(DirectiveDraft(clean, REFLECTION, rationale, model, inputs))
+            if new_history > len(history) or new_timeline > len(timeline):
+                self._again = self._again or trigger  # more than one reflection reads: the rest right after
+            return await self._record(started, trigger, DIRECTIVE, f"Directive v{directive.version} written.",
+                                      history_to, timeline_to, directive_version=directive.version, **counts)
+
+        return await _to_the_end(write())
 
     def _model_name(self) -> str | None:
         settings = self._settings().model(TIER)
@@ -466,6 +474,20 @@ async def _read(page: Callable[[int, int], Awaitable[list[T]]], after: int, most
             break
         after = key(batch[-1])
     return found
+
+
+async def _to_the_end(work: Awaitable[T]) -> T:
+    """``work`` run to its end even when the caller is cancelled meanwhile (the app stopping): a directive
+    committed without its reflection's record would have the next reflection read the same entries and ask
+    the model again. The cancellation follows once ``work`` is done."""
+    task = asyncio.ensure_future(work)
+    try:
+        return await asyncio.shield(task)
+    except asyncio.CancelledError:
+        await asyncio.wait({task})
+        if not task.cancelled() and task.exception() is not None:
+            log.warning("reflection: finishing it while stopping failed: %s", task.exception())
+        raise
 
 
 def _sentence(text: str) -> str:

@@ -47,6 +47,9 @@ SYSTEM = (
 MAX_WORDS = 80
 ANSWER_TOKENS = 512
 """The answer's cap: a directive of ~80 words and its rationale, with room for the JSON."""
+MAX_ANSWER_CHARS = 50_000
+"""An answer longer than this is not read at all: ``ANSWER_TOKENS`` make a few thousand characters, and a
+server that ignores the cap could send megabytes whose fence search would hold up the whole app."""
 KEEP_HISTORY = 20
 KEEP_TIMELINE = 50
 """The newest entries that always stay verbatim (the recent milestones), however full the window is."""
@@ -307,9 +310,11 @@ def parse_answer(content: str) -> tuple[str, str]:
     """``(directive, rationale)`` from the model's answer (a JSON object, possibly in a code fence).
 
     Raises:
-        AnswerError: no JSON object, or ``directive`` / ``rationale`` missing or not text.
+        AnswerError: far too long, no JSON object, or ``directive`` / ``rationale`` missing or not text.
     """
     text = content.strip()
+    if len(text) > MAX_ANSWER_CHARS:
+        raise AnswerError(f"it has {len(text):,} characters, far more than a directive and its rationale")
     fenced = re.search(r"```(?:json)?\s*(\{.*\})\s*```", text, re.DOTALL)
     if fenced:
         text = fenced.group(1)
@@ -318,7 +323,7 @@ def parse_answer(content: str) -> tuple[str, str]:
         raise AnswerError("it is not a JSON object")
     try:
         value = json.loads(text[start: end + 1])
-    except ValueError:
+    except (ValueError, RecursionError):  # RecursionError: nested deeper than Python's parser goes
         raise AnswerError("it is not valid JSON") from None
     if not isinstance(value, dict):
         raise AnswerError("it is not a JSON object")
