@@ -223,11 +223,8 @@ def test_word_diff_pieces_and_words() -> None:
 
 
 def test_versions_page_older_versions(steering_window: IntelligenceWindow, gui_services: Any, qrun: Any,
-                                      until: Any, settle: Any, qtmodeltester: Any,
-                                      monkeypatch: pytest.MonkeyPatch) -> None:
-    from openhuman_desktop.qt.intelligence import agent_versions
-
-    monkeypatch.setattr(agent_versions, "PAGE_SIZE", 4)
+                                      until: Any, settle: Any, qtmodeltester: Any) -> None:
+    page(steering_window).versions.page_size = 4
     for n in range(10):
         write(gui_services, qrun, f"Directive number {n + 1}.")
     settle(steering_window)   # the reloads the SteeringChanged events asked for (before Qt spins outside the loop)

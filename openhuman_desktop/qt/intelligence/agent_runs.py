@@ -5,13 +5,13 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, Protocol
 
-from PySide6.QtCore import QAbstractListModel, QModelIndex, QObject, QPersistentModelIndex, QRect, QSize, Qt, Signal
+from PySide6.QtCore import QModelIndex, QObject, QPersistentModelIndex, QRect, QSize, Qt
 from PySide6.QtGui import QColor, QFont, QFontMetrics, QPainter, QPalette
 from PySide6.QtWidgets import QListView, QStyle, QStyledItemDelegate, QStyleOptionViewItem
 
-from openhuman_desktop.errors import UserFacingError
 from openhuman_desktop.orchestration.ports import Run
 from openhuman_desktop.qt.asyncutil import Jobs
+from openhuman_desktop.qt.intelligence.paged_model import PagedListModel
 from openhuman_desktop.qt.intelligence.widgets import (
     accent,
     clock_time,
@@ -70,37 +70,34 @@ def run_meta(run: Run, node: str | None, now: float) -> str:
     return " · ".join(parts)
 
 
-class RunListModel(QAbstractListModel):
+class RunListModel(PagedListModel[Run]):
     """Runs newest first: the first page on :meth:`load`, older pages on ``fetchMore``; :meth:`upsert` puts
     a started run on top and updates one that changed in place; :meth:`set_node` tracks a live run's node."""
 
     RunRole = Qt.ItemDataRole.UserRole + 1
     NodeRole = Qt.ItemDataRole.UserRole + 2
-    load_state_changed = Signal()
 
     def __init__(self, jobs: Jobs, now: Callable[[], float], page_size: int = PAGE_SIZE,
                  parent: QObject | None = None) -> None:
-        super().__init__(parent)
-        self._jobs = jobs
+        super().__init__(jobs, page_size=page_size, row_limit=ROW_LIMIT, job_name="agent-runs-fetch-more",
+                         parent=parent)
         self._now = now
         self._source: RunPages | None = None
-        self.page_size = page_size
-        self._rows: list[Run] = []
-        self._index: dict[str, int] = {}
         self._nodes: dict[str, str] = {}
-        self._has_more = False
-        self._is_fetching = False
-        self.is_loaded = False
-        self.error = ""
-        self._generation = 0
 
     def set_source(self, source: RunPages | None) -> None:
         self._source = source
 
-    # --- Qt model API ---------------------------------------------------------------------------
+    async def _page(self, after: Run | None) -> list[Run] | None:
+        if self._source is None:
+            return None
+        return await self._source.runs_page(self.page_size, None if after is None else after.id)
 
-    def rowCount(self, parent: AnyIndex = QModelIndex()) -> int:  # noqa: B008 (Qt default)
-        return 0 if parent.isValid() else len(self._rows)
+    def _key(self, item: Run) -> str:
+        return item.id
+
+    def _dropped(self, item: Run) -> None:
+        self._nodes.pop(item.id, None)
 
     def data(self, index: AnyIndex, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
         if not index.isValid() or index.parent().isValid() or not 0 <= index.row() < len(self._rows):
@@ -118,78 +115,13 @@ class RunListModel(QAbstractListModel):
             return f"{run_title(run)}. {run_meta(run, self._nodes.get(run.id), self._now())}"
         return None
 
-    def canFetchMore(self, parent: AnyIndex) -> bool:  # noqa: N802 (Qt override)
-        return (not parent.isValid() and self.is_loaded and self._has_more and not self._is_fetching
-                and len(self._rows) < ROW_LIMIT)
-
-    def fetchMore(self, parent: AnyIndex) -> None:  # noqa: N802 (Qt override)
-        if self.canFetchMore(parent):
-            self._is_fetching = True
-            self._jobs.spawn(self.load_more(), name="agent-runs-fetch-more")
-
     # --- reading --------------------------------------------------------------------------------
 
-    def rows(self) -> list[Run]:
-        return list(self._rows)
-
     def run(self, row: int) -> Run:
-        return self._rows[row]
-
-    def row_of(self, run_id: str) -> int | None:
-        return self._index.get(run_id)
+        return self.item(row)
 
     def node_of(self, run_id: str) -> str | None:
         return self._nodes.get(run_id)
-
-    async def load(self) -> None:
-        """The newest page (replaces what is shown)."""
-        if self._source is None:
-            return
-        self._generation += 1
-        generation = self._generation
-        try:
-            found = await self._source.runs_page(self.page_size)
-        except UserFacingError as exc:
-            if generation == self._generation:
-                self.error = str(exc)
-                self.load_state_changed.emit()
-            return
-        if generation != self._generation:
-            return
-        self.beginResetModel()
-        self._rows = list(found)
-        self._reindex()
-        self._has_more = len(found) >= self.page_size
-        self._is_fetching = False
-        self.is_loaded = True
-        self.error = ""
-        self.endResetModel()
-        self.load_state_changed.emit()
-
-    async def load_more(self) -> None:
-        """The next older page, after the last row."""
-        generation = self._generation
-        try:
-            if self._source is None or not self._rows:
-                return
-            try:
-                found = await self._source.runs_page(self.page_size, self._rows[-1].id)
-            except UserFacingError as exc:
-                self.error = str(exc)
-                return
-            if generation != self._generation:
-                return
-            fresh = [run for run in found if run.id not in self._index]
-            if fresh:
-                first = len(self._rows)
-                self.beginInsertRows(QModelIndex(), first, first + len(fresh) - 1)
-                self._rows.extend(fresh)
-                self._reindex(first)
-                self.endInsertRows()
-            self._has_more = len(found) >= self.page_size
-        finally:
-            self._is_fetching = False
-            self.load_state_changed.emit()
 
     # --- live updates ---------------------------------------------------------------------------
 
@@ -205,18 +137,7 @@ class RunListModel(QAbstractListModel):
             return
         if not self.is_loaded:
             return   # the first load will have it
-        self.beginInsertRows(QModelIndex(), 0, 0)
-        self._rows.insert(0, run)
-        self._reindex()
-        self.endInsertRows()
-        if len(self._rows) > ROW_LIMIT:
-            last = len(self._rows) - 1
-            self.beginRemoveRows(QModelIndex(), last, last)
-            dropped = self._rows.pop()
-            self._index.pop(dropped.id, None)
-            self._nodes.pop(dropped.id, None)
-            self.endRemoveRows()
-            self._has_more = True
+        self._insert_top([run])
         self.load_state_changed.emit()
 
     def set_node(self, run_id: str, node: str) -> None:
@@ -226,12 +147,6 @@ class RunListModel(QAbstractListModel):
         if row is not None:
             index = self.index(row)
             self.dataChanged.emit(index, index, [self.NodeRole])
-
-    def _reindex(self, first: int = 0) -> None:
-        if first == 0:
-            self._index = {}
-        for row in range(first, len(self._rows)):
-            self._index[self._rows[row].id] = row
 
 
 def two_line_size(option: QStyleOptionViewItem, width: int) -> QSize:

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any, Protocol
 
-from PySide6.QtCore import QAbstractListModel, QModelIndex, QObject, QPersistentModelIndex, QRect, QSize, Qt, Signal
+from PySide6.QtCore import QModelIndex, QObject, QPersistentModelIndex, QRect, QSize, Qt, Signal
 from PySide6.QtGui import QColor, QFont, QFontMetrics, QPainter, QPalette
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -23,6 +23,7 @@ from openhuman_desktop.errors import UserFacingError
 from openhuman_desktop.orchestration.ports import TimelineEntry
 from openhuman_desktop.orchestration.world import KIND_WORDS
 from openhuman_desktop.qt.asyncutil import Jobs
+from openhuman_desktop.qt.intelligence.paged_model import PagedListModel
 from openhuman_desktop.qt.intelligence.widgets import (
     EmptyState,
     ErrorLabel,
@@ -69,34 +70,43 @@ def split_signature(entry: TimelineEntry) -> tuple[str, str]:
     return words, target
 
 
-class TimelineModel(QAbstractListModel):
+class TimelineModel(PagedListModel[TimelineEntry]):
     """Timeline entries newest first; :meth:`load` (a kind or all), ``fetchMore`` for older pages,
     :meth:`load_newer` for what came since (after a run or a steering change)."""
 
     EntryRole = Qt.ItemDataRole.UserRole + 1
-    load_state_changed = Signal()
 
     def __init__(self, jobs: Jobs, now: Callable[[], float], page_size: int = PAGE_SIZE,
                  parent: QObject | None = None) -> None:
-        super().__init__(parent)
-        self._jobs = jobs
+        super().__init__(jobs, page_size=page_size, row_limit=ROW_LIMIT, job_name="agent-timeline-fetch-more",
+                         parent=parent)
         self._now = now
         self._source: TimelinePages | None = None
-        self.page_size = page_size
-        self._rows: list[TimelineEntry] = []
         self.kind: str | None = None
+        self._reading_kind: str | None = None
         self._newest_seen = 0
-        self._has_more = False
-        self._is_fetching = False
-        self.is_loaded = False
-        self.error = ""
-        self._generation = 0
 
     def set_source(self, source: TimelinePages | None) -> None:
         self._source = source
 
-    def rowCount(self, parent: AnyIndex = QModelIndex()) -> int:  # noqa: B008 (Qt default)
-        return 0 if parent.isValid() else len(self._rows)
+    async def load(self, kind: str | None = None) -> None:
+        """The newest page of ``kind`` (None: every kind)."""
+        self._reading_kind = kind
+        await super().load()
+
+    async def _page(self, after: TimelineEntry | None) -> list[TimelineEntry] | None:
+        if self._source is None:
+            return None
+        if after is None:
+            return await self._source.timeline_page(None, self.page_size, self._reading_kind)
+        return await self._source.timeline_page(after.sequence, self.page_size, self.kind)
+
+    def _key(self, item: TimelineEntry) -> int:
+        return item.sequence
+
+    def _loaded(self, found: Sequence[TimelineEntry]) -> None:
+        self.kind = self._reading_kind
+        self._newest_seen = max([self._newest_seen, *(e.sequence for e in found)])
 
     def data(self, index: AnyIndex, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
         if not index.isValid() or index.parent().isValid() or not 0 <= index.row() < len(self._rows):
@@ -113,66 +123,6 @@ class TimelineModel(QAbstractListModel):
             parts = [entry.event_signature, entry.world_mutation, entry.delta_delta, clock_time(entry.at, self._now())]
             return ". ".join(part for part in parts if part)
         return None
-
-    def canFetchMore(self, parent: AnyIndex) -> bool:  # noqa: N802 (Qt override)
-        return (not parent.isValid() and self.is_loaded and self._has_more and not self._is_fetching
-                and len(self._rows) < ROW_LIMIT)
-
-    def fetchMore(self, parent: AnyIndex) -> None:  # noqa: N802 (Qt override)
-        if self.canFetchMore(parent):
-            self._is_fetching = True
-            self._jobs.spawn(self.load_more(), name="agent-timeline-fetch-more")
-
-    def rows(self) -> list[TimelineEntry]:
-        return list(self._rows)
-
-    async def load(self, kind: str | None = None) -> None:
-        """The newest page of ``kind`` (None: every kind)."""
-        if self._source is None:
-            return
-        self._generation += 1
-        generation = self._generation
-        try:
-            found = await self._source.timeline_page(None, self.page_size, kind)
-        except UserFacingError as exc:
-            if generation == self._generation:
-                self.error = str(exc)
-                self.load_state_changed.emit()
-            return
-        if generation != self._generation:
-            return
-        self.beginResetModel()
-        self.kind = kind
-        self._rows = list(found)
-        self._newest_seen = max([self._newest_seen, *(e.sequence for e in found)])
-        self._has_more = len(found) >= self.page_size
-        self._is_fetching = False
-        self.is_loaded = True
-        self.error = ""
-        self.endResetModel()
-        self.load_state_changed.emit()
-
-    async def load_more(self) -> None:
-        generation = self._generation
-        try:
-            if self._source is None or not self._rows:
-                return
-            try:
-                found = await self._source.timeline_page(self._rows[-1].sequence, self.page_size, self.kind)
-            except UserFacingError as exc:
-                self.error = str(exc)
-                return
-            if generation != self._generation or not found:
-                self._has_more = False if generation == self._generation else self._has_more
-                return
-            first = len(self._rows)
-            self.beginInsertRows(QModelIndex(), first, first + len(found) - 1)
-            self._rows.extend(found)
-            self.endInsertRows()
-            self._has_more = len(found) >= self.page_size
-        finally:
-            self._is_fetching = False
-            self.load_state_changed.emit()
 
     async def load_newer(self) -> None:
         """Put the entries written since the last read on top (those of the kind shown)."""
@@ -193,15 +143,7 @@ class TimelineModel(QAbstractListModel):
         fresh = [e for e in reversed(found) if e.sequence > top and (self.kind is None or kind_of(e) == self.kind)]
         if not fresh:
             return
-        self.beginInsertRows(QModelIndex(), 0, len(fresh) - 1)
-        self._rows[0:0] = fresh
-        self.endInsertRows()
-        overflow = len(self._rows) - ROW_LIMIT
-        if overflow > 0:
-            self.beginRemoveRows(QModelIndex(), ROW_LIMIT, len(self._rows) - 1)
-            del self._rows[ROW_LIMIT:]
-            self.endRemoveRows()
-            self._has_more = True
+        self._insert_top(fresh)
         self.load_state_changed.emit()
 
 

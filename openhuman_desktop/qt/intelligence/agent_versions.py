@@ -6,11 +6,10 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable
 from typing import Any, Protocol
 
-from PySide6.QtCore import QAbstractListModel, QModelIndex, QObject, QPersistentModelIndex, QSize, Qt, Signal
+from PySide6.QtCore import QModelIndex, QObject, QPersistentModelIndex, QSize, Qt
 from PySide6.QtGui import QPainter
 from PySide6.QtWidgets import QListView, QStyledItemDelegate, QStyleOptionViewItem
 
-from openhuman_desktop.errors import UserFacingError
 from openhuman_desktop.orchestration.steering import (
     DIRECTIVE,
     FAILED,
@@ -24,6 +23,7 @@ from openhuman_desktop.orchestration.steering import (
 )
 from openhuman_desktop.qt.asyncutil import Jobs
 from openhuman_desktop.qt.intelligence.agent_runs import paint_two_lines, two_line_size
+from openhuman_desktop.qt.intelligence.paged_model import PagedListModel
 from openhuman_desktop.qt.intelligence.widgets import clock_time, exact_time, relative_time
 
 AnyIndex = QModelIndex | QPersistentModelIndex
@@ -181,28 +181,27 @@ class VersionDelegate(QStyledItemDelegate):
 # --- the versions list ----------------------------------------------------------------------------------
 
 
-class VersionModel(QAbstractListModel):
+class VersionModel(PagedListModel[Directive]):
     """Directive versions newest first, paged."""
 
     DirectiveRole = Qt.ItemDataRole.UserRole + 1
-    load_state_changed = Signal()
 
     def __init__(self, jobs: Jobs, now: Callable[[], float], parent: QObject | None = None) -> None:
-        super().__init__(parent)
-        self._jobs = jobs
+        super().__init__(jobs, page_size=PAGE_SIZE, row_limit=None, job_name="agent-versions-fetch-more",
+                         parent=parent)
         self._now = now
         self._source: SteeringSource | None = None
-        self._rows: list[Directive] = []
-        self._has_more = False
-        self._is_fetching = False
-        self.is_loaded = False
-        self.error = ""
 
     def set_source(self, source: SteeringSource | None) -> None:
         self._source = source
 
-    def rowCount(self, parent: AnyIndex = QModelIndex()) -> int:  # noqa: B008 (Qt default)
-        return 0 if parent.isValid() else len(self._rows)
+    async def _page(self, after: Directive | None) -> list[Directive] | None:
+        if self._source is None:
+            return None
+        return await self._source.list(self.page_size, None if after is None else after.version)
+
+    def _key(self, item: Directive) -> int:
+        return item.version
 
     def data(self, index: AnyIndex, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
         if not index.isValid() or index.parent().isValid() or not 0 <= index.row() < len(self._rows):
@@ -218,62 +217,7 @@ class VersionModel(QAbstractListModel):
             return version_line(directive, self._now())
         return None
 
-    def canFetchMore(self, parent: AnyIndex) -> bool:  # noqa: N802 (Qt override)
-        return not parent.isValid() and self.is_loaded and self._has_more and not self._is_fetching
-
-    def fetchMore(self, parent: AnyIndex) -> None:  # noqa: N802 (Qt override)
-        if self.canFetchMore(parent):
-            self._is_fetching = True
-            self._jobs.spawn(self.load_more(), name="agent-versions-fetch-more")
-
-    def rows(self) -> list[Directive]:
-        return list(self._rows)
-
-    @property
-    def is_fetching(self) -> bool:
-        """Whether an older page is being read."""
-        return self._is_fetching
-
     def directive(self, row: int) -> Directive:
-        return self._rows[row]
+        return self.item(row)
 
-    def row_of(self, version: int) -> int | None:
-        return next((n for n, d in enumerate(self._rows) if d.version == version), None)
 
-    async def load(self) -> None:
-        if self._source is None:
-            return
-        try:
-            found = await self._source.list(PAGE_SIZE)
-        except UserFacingError as exc:
-            self.error = str(exc)
-            self.load_state_changed.emit()
-            return
-        self.beginResetModel()
-        self._rows = list(found)
-        self._has_more = len(found) >= PAGE_SIZE
-        self._is_fetching = False
-        self.is_loaded = True
-        self.error = ""
-        self.endResetModel()
-        self.load_state_changed.emit()
-
-    async def load_more(self) -> None:
-        try:
-            if self._source is None or not self._rows:
-                return
-            try:
-                found = await self._source.list(PAGE_SIZE, self._rows[-1].version)
-            except UserFacingError as exc:
-                self.error = str(exc)
-                return
-            fresh = [d for d in found if d.version < self._rows[-1].version]
-            if fresh:
-                first = len(self._rows)
-                self.beginInsertRows(QModelIndex(), first, first + len(fresh) - 1)
-                self._rows.extend(fresh)
-                self.endInsertRows()
-            self._has_more = len(found) >= PAGE_SIZE
-        finally:
-            self._is_fetching = False
-            self.load_state_changed.emit()
