@@ -17,7 +17,6 @@ import asyncio
 import os
 import sys
 import tempfile
-import time
 from pathlib import Path
 from typing import Any
 
@@ -25,7 +24,7 @@ REPO = Path(__file__).resolve().parents[1]
 if str(REPO) not in sys.path:
     sys.path.insert(0, str(REPO))
 
-from scripts.chat_screenshots import MODEL, save, write_workspace  # noqa: E402
+from scripts.chat_screenshots import MODEL, save, until, write_workspace  # noqa: E402
 
 SUBCONSCIOUS_MODEL = "qwen2.5:7b"
 FIRST = ("Keep answers short. The user asks about the garden and the weekly bills most mornings: check notes.md "
@@ -58,14 +57,6 @@ def build_model() -> Any:
                          compression=("Read notes.md and todo.md: garden needs water on Sunday, electricity bill "
                                       "due Friday, call Sam."))
     return AgentModel(script)
-
-
-async def until(predicate: Any, timeout: float = 30.0) -> None:
-    deadline = time.monotonic() + timeout
-    while not predicate():
-        if time.monotonic() > deadline:
-            raise TimeoutError("the Agent tab did not get there in time")
-        await asyncio.sleep(0.02)
 
 
 async def prepare(services: Any, model: Any) -> None:
@@ -153,9 +144,8 @@ def main(argv: list[str] | None = None) -> int:
         ollama.add_model(MODEL, context_length=131_072)
         ollama.set_responder(model)
         ollama.add_model(SUBCONSCIOUS_MODEL, context_length=32_768)
-        paths = write_workspace(Path(tmp), ollama.url)
-        with paths.config_file.open("a", encoding="utf-8") as config_file:  # reflection has its model
-            config_file.write(f'\n[models.subconscious]\nprovider = "ollama"\nmodel = "{SUBCONSCIOUS_MODEL}"\n')
+        paths = write_workspace(Path(tmp), ollama.url,  # reflection has its model
+                                f'\n[models.subconscious]\nprovider = "ollama"\nmodel = "{SUBCONSCIOUS_MODEL}"\n')
         with asyncio.Runner(loop_factory=lambda: desktop_app.new_event_loop(qapp)) as runner:
             runner.run(shoot(args.out.resolve(), args.scheme, paths, model))
     return 0

@@ -73,7 +73,8 @@ def build_model() -> Any:
     return respond
 
 
-def write_workspace(root: Path, ollama_url: str) -> Any:
+def write_workspace(root: Path, ollama_url: str, extra_config: str = "") -> Any:
+    """A workspace whose config points both tiers at the fake Ollama, plus ``extra_config`` (more tables)."""
     from openhuman_desktop.paths import Paths
 
     paths = Paths(root / "workspace")
@@ -83,7 +84,7 @@ def write_workspace(root: Path, ollama_url: str) -> Any:
         f'[ollama]\nhost = "{ollama_url}"\n\n'
         f'[models.local]\nprovider = "ollama"\nmodel = "{MODEL}"\n\n'
         f'[models.reasoning]\nprovider = "ollama"\nmodel = "{MODEL}"\n\n'
-        "[channels.webapp]\nenabled = false\n",
+        "[channels.webapp]\nenabled = false\n" + extra_config,
         encoding="utf-8")
     (paths.workspace / "notes.md").write_text("# Notes\n\nThe garden needs water on Sunday.\n", encoding="utf-8")
     (paths.workspace / "todo.md").write_text("- pay the bill\n- call Sam\n", encoding="utf-8")
@@ -94,7 +95,7 @@ async def until(predicate: Any, timeout: float = 30.0) -> None:
     deadline = time.monotonic() + timeout
     while not predicate():
         if time.monotonic() > deadline:
-            raise TimeoutError("the Chat tab did not get there in time")
+            raise TimeoutError("the window did not get there in time")
         await asyncio.sleep(0.02)
 
 

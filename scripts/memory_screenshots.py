@@ -16,7 +16,6 @@ import asyncio
 import os
 import sys
 import tempfile
-import time
 from pathlib import Path
 from typing import Any
 
@@ -24,7 +23,8 @@ REPO = Path(__file__).resolve().parents[1]
 if str(REPO) not in sys.path:
     sys.path.insert(0, str(REPO))
 
-MODEL = "llama3.2:3b"
+from scripts.chat_screenshots import MODEL, save, until, write_workspace  # noqa: E402
+
 EMBEDDING = "nomic-embed-text"
 NOTES = [
     ("My dentist is Dr. Lee on Elm Street; appointments by phone only.", "user", ["health"]),
@@ -34,29 +34,6 @@ NOTES = [
     ("The garden needs water on Sundays while it stays dry.", "user", []),
     ("Parking at the office: spot B12, level -1.", "user", ["car"]),
 ]
-
-
-def write_workspace(root: Path, ollama_url: str) -> Any:
-    from openhuman_desktop.paths import Paths
-
-    paths = Paths(root / "workspace")
-    paths.ensure()
-    paths.config_file.write_text(
-        "[heartbeat]\ninterval_minutes = 10080\ninference_enabled = false\n\n"
-        f'[ollama]\nhost = "{ollama_url}"\n\n'
-        f'[models.local]\nprovider = "ollama"\nmodel = "{MODEL}"\n\n'
-        f'[models.embedding]\nprovider = "ollama"\nmodel = "{EMBEDDING}"\n\n'
-        "[channels.webapp]\nenabled = false\n",
-        encoding="utf-8")
-    return paths
-
-
-async def until(predicate: Any, timeout: float = 30.0) -> None:
-    deadline = time.monotonic() + timeout
-    while not predicate():
-        if time.monotonic() > deadline:
-            raise TimeoutError("the Memory tab did not get there in time")
-        await asyncio.sleep(0.02)
 
 
 async def shoot(out: Path, scheme: str, paths: Any, ollama: Any) -> list[Path]:
@@ -109,16 +86,6 @@ async def shoot(out: Path, scheme: str, paths: Any, ollama: Any) -> list[Path]:
     return saved
 
 
-async def save(window: Any, path: Path) -> Path:
-    window.notice_banner.hide()
-    await asyncio.sleep(0.15)      # the loop lays the window out again (never processEvents() inside a task)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    if not window.grab().save(str(path)):
-        raise RuntimeError(f"could not save {path}")
-    print(f"saved {path}", flush=True)
-    return path
-
-
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n", 1)[0])
     parser.add_argument("--out", type=Path, default=REPO / "screenshots")
@@ -137,7 +104,8 @@ def main(argv: list[str] | None = None) -> int:
         ollama.add_model(EMBEDDING, capabilities=("embedding",))
         ollama.start()
         try:
-            paths = write_workspace(Path(tmp), ollama.url)
+            paths = write_workspace(Path(tmp), ollama.url,
+                                f'\n[models.embedding]\nprovider = "ollama"\nmodel = "{EMBEDDING}"\n')
             with asyncio.Runner(loop_factory=lambda: desktop_app.new_event_loop(qapp)) as runner:
                 runner.run(shoot(args.out.resolve(), args.scheme, paths, ollama))
         finally:
