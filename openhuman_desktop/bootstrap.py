@@ -108,6 +108,7 @@ class Services:
             watch_file(self.paths.heartbeat_file, self.clock, self._on_heartbeat_file_changed), name="watch-heartbeat"
         )
         self.tasks.spawn(self._watch_models(), name="model-health")
+        await self.reflection.prepare()
         self.tasks.spawn(self.reflection.run(), name="reflection-schedule")
         if self.vectors is not None:  # memories without a vector of the embedding model get one
             self.tasks.spawn(self.vectors.run(), name="memory-vectors")

@@ -190,6 +190,8 @@ class Reflector:
         self._again: str | None = None
         self._wake = asyncio.Event()
         self.next_at: float | None = None
+        self._last_started: float | None = None
+        """When the last reflection began (this process's, or the ledger's at :meth:`prepare`)."""
         self.model_calls = 0
         """Chat requests made (reflection and summaries): the idle budget is 0."""
 
@@ -252,14 +254,18 @@ class Reflector:
 
     async def run(self) -> None:
         """The schedule loop (runs until cancelled): reflect at each time ``[reflection] schedule`` names, in
-        local time, while ``enabled``; config edits apply at once (:meth:`poke`). The first time is the first
-        one after the loop starts."""
-        anchor = self._clock.now()
+        local time, while ``enabled``; config edits apply at once (:meth:`poke`). A time that passed while the
+        app was closed (one after the last recorded reflection) is made up at once, like anacron; with no
+        reflection recorded yet, the first time is the first one after the loop starts."""
+        now = self._clock.now()
+        anchor = now if self._last_started is None else min(self._last_started, now)
         known: tuple[bool, str] | None = None
         while True:
             settings = self._settings().reflection
             if (settings.enabled, settings.schedule) != known:
-                known, anchor = (settings.enabled, settings.schedule), self._clock.now()
+                if known is not None:  # a config edit: the new schedule counts from now
+                    anchor = self._clock.now()
+                known = (settings.enabled, settings.schedule)
             due = recurrence.next_run(recurrence.parse(settings.schedule), anchor) if settings.enabled else None
             self.next_at = due
             if due is None:
@@ -276,12 +282,23 @@ class Reflector:
             self.trigger(SCHEDULE)
             await self.wait_idle()
 
+    async def prepare(self) -> None:
+        """Read when the last reflection began (before :meth:`run`, at start-up), so a time missed while the
+        app was closed is made up."""
+        try:
+            last = await self._port.reflections(1)
+        except UserFacingError as exc:  # the ledger cannot be read now: the schedule counts from now
+            log.warning("reflection: the last reflection could not be read (%s)", exc)
+            return
+        if last and self._last_started is None:
+            self._last_started = last[0].started_at
+
     # --- one reflection --------------------------------------------------------------------------------
 
     async def reflect(self, trigger: str = MANUAL) -> Reflection:
         """Reflect once now (waiting for one already running) and return its record."""
         async with self._lock:
-            started = self._clock.now()
+            started = self._last_started = self._clock.now()
             self._bus.publish(events.ReflectionStarted(trigger))
             try:
                 result = await self._reflect(trigger, started)

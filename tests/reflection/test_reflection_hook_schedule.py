@@ -8,13 +8,14 @@ import asyncio
 import json
 from typing import Any
 
-from openhuman_desktop import recurrence
+from openhuman_desktop import events, recurrence
+from openhuman_desktop.bootstrap import _ReflectionPort
 from openhuman_desktop.llm.tokens import TokenCounter
 from openhuman_desktop.orchestration import prompts
 from openhuman_desktop.orchestration.ports import TimelineEntry
 from openhuman_desktop.orchestration.steering import DIRECTIVE, HistoryRecord
 from openhuman_desktop.subconscious import reflection_prompt
-from openhuman_desktop.subconscious.reflection import SCHEDULE
+from openhuman_desktop.subconscious.reflection import SCHEDULE, Reflector
 from tests.fakes.model_servers import Reply
 from tests.reflection.conftest import LOCAL, World, directive_reply, is_reflection, settings_with
 
@@ -139,3 +140,24 @@ def test_the_answer_schema_has_no_length_bounds() -> None:
     schema = json.dumps(reflection_prompt.SCHEMA)
     assert "maxLength" not in schema and "maxItems" not in schema
     assert reflection_prompt.SCHEMA["required"] == ["directive", "rationale"]
+
+
+async def test_a_time_missed_while_the_app_was_closed_is_made_up_at_start(world: World) -> None:
+    world.live.settings = settings_with(world.server.url, schedule="cron:0 3 * * *")
+    await world.add_history("yesterday's work")
+    world.server.script_chat(directive_reply("Guidance from yesterday."))
+    await world.reflector.reflect()                    # the last reflection before the app was closed
+    await world.add_history("what happened since")
+    await world.clock.advance(2 * 86_400)              # closed for two days: two 03:00s passed
+    world.server.script_chat(directive_reply("Made-up guidance."))
+    # The app starts again: a new reflector learns from the ledger when the last reflection was.
+    world.reflector = Reflector(_ReflectionPort(world.ledger, world.steering), world.models, TokenCounter(),
+                                world.live, world.clock, events.EventBus(), world.supervisor)
+    await world.reflector.prepare()
+    world.supervisor.spawn(world.reflector.run(), name="reflection-schedule")
+    await settle(world)
+    fired = await world.ledger.reflections()
+    assert [(r.trigger, r.status) for r in fired] == [(SCHEDULE, DIRECTIVE), ("manual", DIRECTIVE)]  # once
+    assert (await world.steering.current()).text == "Made-up guidance."  # type: ignore[union-attr]
+    due = recurrence.next_run(recurrence.parse("cron:0 3 * * *"), world.clock.now())
+    assert world.reflector.next_at == due              # then the schedule as usual
