@@ -443,7 +443,7 @@ def tray_scenario(session: XSession, grab: Grabber, workspace: Path, logs: Path,
         hover_tray_icon(session)
         grab.region("tray-tooltip", SCREEN[0] - 420, 0, 420, 160)
         open_tray_menu(session)
-        grab.region("tray-menu", SCREEN[0] - 360, 0, 360, 240)
+        grab.region("tray-menu", SCREEN[0] - 360, 0, 360, 280)
         close_menu(session)
 
         window = open_window_by_second_launch(app)
@@ -479,7 +479,7 @@ def tray_scenario(session: XSession, grab: Grabber, workspace: Path, logs: Path,
         hover_tray_icon(session)
         grab.region("tray-problem-tooltip", SCREEN[0] - 720, 0, 720, 160)
         open_tray_menu(session)
-        grab.region("tray-problem-menu", SCREEN[0] - 420, 0, 420, 240)
+        grab.region("tray-problem-menu", SCREEN[0] - 420, 0, 420, 280)
         close_menu(session)
         ollama.set_responder(None)
 

@@ -289,6 +289,7 @@ class DesktopApp(QObject):
         self.window.installEventFilter(self)
         self._add_desktop_channel(self.window)
         self.tray.attach(self.services.subconscious, self.bridge, self.open_window, self._show_in_window)
+        self.tray.attach_autostart(self.paths.workspace)
         from openhuman_desktop.channels.webapp import WebappChannel  # loaded by now (bootstrap imports it)
 
         web_app = self.services.channels.channel("webapp")

@@ -9,9 +9,10 @@ import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from datetime import datetime
+from pathlib import Path
 from typing import Any, Protocol
 
-from PySide6.QtCore import QObject, Qt, QUrl, Signal
+from PySide6.QtCore import QObject, QSignalBlocker, Qt, QUrl, Signal
 from PySide6.QtGui import QAction, QDesktopServices, QFont, QPalette
 from PySide6.QtWidgets import (
     QHBoxLayout,
@@ -23,6 +24,7 @@ from PySide6.QtWidgets import (
     QWidgetAction,
 )
 
+from openhuman_desktop import autostart
 from openhuman_desktop.qt import icons
 from openhuman_desktop.qt.asyncutil import Jobs, Refresher
 from openhuman_desktop.qt.errors import ErrorReporter, Notify
@@ -225,6 +227,12 @@ class TrayShell(QObject):
         self.pause_action = self._add_action("Pause heartbeat", self._on_pause_action_triggered,
                                              "Stop scheduled ticks until you resume them")
         self.menu.addSeparator()
+        self.autostart_action = self._add_action("Start at login", None,
+                                                 "Start OpenHuman in the tray when you log in to this computer")
+        self.autostart_action.setCheckable(True)
+        self.autostart_action.setEnabled(False)
+        self.autostart_action.toggled.connect(self._on_autostart_action_toggled)
+        self._workspace: Path | None = None
         self.quit_action = self._add_action("Quit", self._on_quit_action_triggered,
                                             "Stop the assistant and close OpenHuman")
         for action in (self.open_action, self.web_action, self.run_now_action, self.pause_action):
@@ -308,6 +316,28 @@ class TrayShell(QObject):
         """Enable "Open web app" (the app has a web app channel: on, or off in config.toml)."""
         self._web_app = web_app
         self.web_action.setEnabled(True)
+
+    def attach_autostart(self, workspace: Path) -> None:
+        """Enable "Start at login" for ``workspace`` (checked when its autostart entry is there)."""
+        self._workspace = workspace
+        with QSignalBlocker(self.autostart_action):
+            self.autostart_action.setChecked(autostart.is_enabled())
+        self.autostart_action.setEnabled(True)
+
+    def _on_autostart_action_toggled(self, checked: bool) -> None:
+        if self._workspace is None:
+            return
+        try:
+            if checked:
+                autostart.enable(self._workspace)
+            else:
+                autostart.disable()
+        except autostart.AutostartError as exc:
+            with QSignalBlocker(self.autostart_action):
+                self.autostart_action.setChecked(not checked)
+            self.notify("Start at login not changed", str(exc))
+            return
+        log.info("start at login %s", "on" if checked else "off")
 
     def detach(self) -> None:
         """Stop listening to the bridge (shutdown)."""

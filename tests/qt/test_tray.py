@@ -13,7 +13,7 @@ from PySide6.QtCore import QPoint
 from PySide6.QtGui import QColor
 from PySide6.QtWidgets import QSystemTrayIcon
 
-from openhuman_desktop import events
+from openhuman_desktop import autostart, events
 from openhuman_desktop.errors import StoreUnavailable
 from openhuman_desktop.qt import icons
 from openhuman_desktop.qt.bridge import CoreBridge
@@ -183,7 +183,7 @@ def test_badge_is_painted_on_the_attention_icon(qapp: Any) -> None:
 
 def test_menu_offers_the_commands_with_accessible_texts(harness: Harness) -> None:
     texts = menu_texts(harness.shell)
-    assert texts[1:] == ["Open Intelligence", "Open web app", "Run Now", "Pause heartbeat", "Quit"]
+    assert texts[1:] == ["Open Intelligence", "Open web app", "Run Now", "Pause heartbeat", "Start at login", "Quit"]
     assert texts[0] == "Idle — 12 tasks · next tick 14:07"  # what menus exported over D-Bus show
     assert harness.shell.status_label.text() == "Idle"
     assert harness.shell.status_detail.text() == "12 tasks · next tick 14:07"
@@ -381,3 +381,33 @@ def test_a_long_degraded_reason_is_wrapped_and_whole_in_the_tooltip_and_menu(har
     unit = detail.fontMetrics().horizontalAdvance("M")
     assert shell.menu.sizeHint().width() <= unit * 48, "the menu does not grow as wide as the text is long"
     assert detail.sizeHint().height() > detail.fontMetrics().height() * 2, "it wraps onto several lines"
+
+
+def test_start_at_login_writes_and_removes_the_autostart_entry(qapp: Any, tmp_path: Any,
+                                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
+    shown: list[tuple[str, str]] = []
+    shell = TrayShell(is_available=False, request_quit=lambda: None, reporter=ErrorReporter(tmp_path / "x.log"))
+    shell.message_shown.connect(lambda title, text: shown.append((title, text)))
+    action = shell.autostart_action
+    assert action.isCheckable() and not action.isEnabled()  # before the core runs
+    shell.attach_autostart(tmp_path / "ws")
+    assert action.isEnabled() and not action.isChecked()
+    entry = autostart.entry_path()
+    action.trigger()
+    assert action.isChecked() and entry.exists() and str(tmp_path / "ws") in entry.read_text(encoding="utf-8")
+    action.trigger()
+    assert not action.isChecked() and not entry.exists()
+    # An entry the user wrote is in the way: nothing is overwritten, the box stays off and the user is told.
+    entry.write_text("[Desktop Entry]\nExec=mine\n", encoding="utf-8")
+    action.trigger()
+    assert not action.isChecked() and entry.read_text(encoding="utf-8") == "[Desktop Entry]\nExec=mine\n"
+    assert shown and shown[-1][0] == "Start at login not changed" and "not written by OpenHuman" in shown[-1][1]
+    # A later start finds the entry it wrote and shows the box checked.
+    entry.unlink()
+    autostart.enable(tmp_path / "ws")
+    again = TrayShell(is_available=False, request_quit=lambda: None, reporter=ErrorReporter(tmp_path / "y.log"))
+    again.attach_autostart(tmp_path / "ws")
+    assert again.autostart_action.isChecked() and entry.exists()
+    shell.deleteLater()
+    again.deleteLater()
