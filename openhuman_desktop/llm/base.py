@@ -114,3 +114,17 @@ class LlmClient(Protocol):
     async def aclose(self) -> None:
         """Release connections."""
         ...
+
+
+MAX_SERVER_MESSAGE = 200
+"""The most characters of a server's own error text a message quotes."""
+
+
+def short_server_message(text: str) -> str:
+    """A server's error text as the end of one sentence: on one line, cut at :data:`MAX_SERVER_MESSAGE`."""
+    text = " ".join(text.split())
+    if not text:
+        return "no details."
+    if len(text) > MAX_SERVER_MESSAGE:
+        text = text[: MAX_SERVER_MESSAGE - 1] + "…"
+    return text.rstrip(".") + "."

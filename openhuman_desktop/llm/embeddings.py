@@ -17,6 +17,7 @@ import pydantic
 
 from openhuman_desktop.config import Settings
 from openhuman_desktop.errors import LlmReplyError, LlmUnavailable
+from openhuman_desktop.llm.base import short_server_message
 from openhuman_desktop.llm.retry import RateLimitedError, RetryPolicy, Sleep, retry_rate_limited, should_wait
 
 log = logging.getLogger(__name__)
@@ -28,7 +29,6 @@ TIMEOUT = 60.0
 MAX_INPUT_CHARS = 2_000
 """Each text is cut to this many characters before it is sent: small embedding models (512 tokens) refuse
 or silently cut longer inputs, and the start of a memory says what it is about."""
-_MAX_SERVER_MESSAGE = 200
 MAX_DIMENSIONS = 16_384
 """The longest vector accepted (embedding models give 384 to 4,096 numbers): a server sending more is broken,
 and every memory's vector is kept in RAM."""
@@ -92,14 +92,6 @@ def _checked(vectors: Any, count: int, where: str) -> list[list[float]]:
 def _count(value: Any) -> int:
     return len(value) if isinstance(value, list) else 0
 
-
-def _short(text: str) -> str:
-    text = " ".join(text.split())
-    if not text:
-        return "no details."
-    if len(text) > _MAX_SERVER_MESSAGE:
-        text = text[: _MAX_SERVER_MESSAGE - 1] + "…"
-    return text.rstrip(".") + "."
 
 
 class _Batched:
@@ -198,7 +190,7 @@ class OllamaEmbedder(_Batched):
                 context, httpx.HTTPStatusError) else None
             if should_wait(exc.status_code, retry_after):
                 raise RateLimitedError(retry_after, exc.status_code) from exc
-            message = _short(str(exc.error))
+            message = short_server_message(str(exc.error))
             status = exc.status_code
             if status == 404 or "not found" in message.lower():
                 raise LlmUnavailable(f'The embedding model "{self._model}" is not installed in Ollama at '
@@ -211,7 +203,8 @@ class OllamaEmbedder(_Batched):
         except (ConnectionError, httpx.ConnectError) as exc:
             raise LlmUnavailable(f"Ollama is not running at {self.host} — start it with `ollama serve`.") from exc
         except httpx.TransportError as exc:
-            raise LlmUnavailable(f"Lost the connection to {self._where} ({_short(str(exc))[:-1]}).") from exc
+            detail = short_server_message(str(exc))[:-1]
+            raise LlmUnavailable(f"Lost the connection to {self._where} ({detail}).") from exc
         except (json.JSONDecodeError, pydantic.ValidationError, TypeError) as exc:  # TypeError: JSON, not an object
             raise LlmReplyError(f"{self._where} sent an embedding reply that is not valid Ollama JSON.") from exc
 
@@ -279,9 +272,10 @@ class OpenAIEmbedder(_Batched):
             except (TimeoutError, httpx.TimeoutException) as exc:
                 raise LlmUnavailable(f"{self.base_url} did not embed within {timeout:g} s.") from exc
             except (httpx.ConnectError, httpx.UnsupportedProtocol, httpx.ProxyError) as exc:
-                raise LlmUnavailable(f"Cannot reach {self.base_url} ({_short(str(exc))[:-1]}).") from exc
+                raise LlmUnavailable(f"Cannot reach {self.base_url} ({short_server_message(str(exc))[:-1]}).") from exc
             except httpx.TransportError as exc:
-                raise LlmUnavailable(f"Lost the connection to {self.base_url} ({_short(str(exc))[:-1]}).") from exc
+                detail = short_server_message(str(exc))[:-1]
+                raise LlmUnavailable(f"Lost the connection to {self.base_url} ({detail}).") from exc
             if should_wait(response.status_code, response.headers.get("Retry-After")):
                 raise RateLimitedError(response.headers.get("Retry-After"), response.status_code)
             if response.status_code >= 400:
@@ -318,7 +312,7 @@ class OpenAIEmbedder(_Batched):
                 message = error.get("message", text) if isinstance(error, dict) else error
         key = self._environ.get(self.api_key_env or "", "").strip() if self.api_key_env else ""
         clean = str(message).replace(key, "***") if key else str(message)
-        return _short(clean)
+        return short_server_message(clean)
 
     def _vectors(self, response: httpx.Response, count: int) -> list[list[float]]:
         try:

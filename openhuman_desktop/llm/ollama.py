@@ -15,7 +15,16 @@ import ollama
 import pydantic
 
 from openhuman_desktop.errors import LlmReplyError, LlmUnavailable
-from openhuman_desktop.llm.base import ChatRequest, ChatResponse, Message, ModelInfo, ToolCall, ToolSpec
+from openhuman_desktop.llm.base import (
+    MAX_SERVER_MESSAGE,
+    ChatRequest,
+    ChatResponse,
+    Message,
+    ModelInfo,
+    ToolCall,
+    ToolSpec,
+    short_server_message,
+)
 from openhuman_desktop.llm.limits import Limits, WindowNote, limits, overflow
 from openhuman_desktop.llm.retry import RateLimitedError, RetryPolicy, Sleep, retry_rate_limited, should_wait
 
@@ -24,7 +33,6 @@ log = logging.getLogger(__name__)
 CHECK_TIMEOUT = 15.0
 """Longest wait for the model check (``/api/tags`` + ``/api/show``): a status line must not hang."""
 
-_MAX_SERVER_MESSAGE = 200
 
 
 class OllamaClient:
@@ -214,7 +222,7 @@ class OllamaClient:
             if should_wait(exc.status_code, retry_after):
                 raise RateLimitedError(retry_after, exc.status_code) from exc
             refused = overflow(str(exc.error), f"{self._where} refused the prompt as longer than the model's "
-                                               f"context: {_short(str(exc.error))}")
+                                               f"context: {short_server_message(str(exc.error))}")
             if refused is not None:
                 raise refused from exc
             raise LlmUnavailable(self._response_error(exc)) from exc
@@ -232,7 +240,7 @@ class OllamaClient:
 
     def _response_error(self, exc: ollama.ResponseError) -> str:
         status = exc.status_code
-        message = _short(str(exc.error))
+        message = short_server_message(str(exc.error))
         if status == 404 or (status == -1 and "not found" in message.lower()):
             return self._not_installed()
         if status >= 500:
@@ -333,18 +341,10 @@ def _num_ctx(parameters: str | None) -> int | None:
     return int(match.group(1)) if match and int(match.group(1)) > 0 else None
 
 
-def _short(text: str) -> str:
-    text = " ".join(text.split())
-    if not text:
-        return "no details."
-    if len(text) > _MAX_SERVER_MESSAGE:
-        text = text[: _MAX_SERVER_MESSAGE - 1] + "…"
-    return text.rstrip(".") + "."
-
 
 def _reason(exc: BaseException) -> str:
     text = " ".join(str(exc).split())
-    return text[:_MAX_SERVER_MESSAGE] if text else type(exc).__name__
+    return text[:MAX_SERVER_MESSAGE] if text else type(exc).__name__
 
 
 async def _aclose(iterator: object) -> None:

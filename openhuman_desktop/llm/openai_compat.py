@@ -15,7 +15,16 @@ from typing import Any
 import httpx
 
 from openhuman_desktop.errors import ContextOverflow, LlmReplyError, LlmUnavailable
-from openhuman_desktop.llm.base import ChatRequest, ChatResponse, Message, ModelInfo, ToolCall, ToolSpec
+from openhuman_desktop.llm.base import (
+    MAX_SERVER_MESSAGE,
+    ChatRequest,
+    ChatResponse,
+    Message,
+    ModelInfo,
+    ToolCall,
+    ToolSpec,
+    short_server_message,
+)
 from openhuman_desktop.llm.limits import WindowNote, limits, overflow
 from openhuman_desktop.llm.retry import RateLimitedError, RetryPolicy, Sleep, retry_rate_limited, should_wait
 
@@ -32,7 +41,6 @@ _SCHEMA_REJECTED = frozenset({400, 422, 500})
 _OVERFLOW_STATUSES = frozenset({400, 413, 422, 500})
 _NO_TOKENIZER = ""
 _CONTEXT_KEYS = ("context_length", "context_window", "max_model_len")
-_MAX_SERVER_MESSAGE = 200
 _SCHEMA_INSTRUCTION = "Answer with a single JSON object that follows this JSON schema exactly:\n"
 
 
@@ -405,11 +413,11 @@ class OpenAICompatClient:
             if isinstance(data, dict):
                 error = data.get("error", data.get("detail", data.get("message", text)))
                 message = error.get("message", text) if isinstance(error, dict) else error
-        return _short(self._redact(str(message)))
+        return short_server_message(self._redact(str(message)))
 
     def _reason(self, exc: BaseException) -> str:
         text = " ".join(self._redact(str(exc)).split())
-        return text[:_MAX_SERVER_MESSAGE] if text else type(exc).__name__
+        return text[:MAX_SERVER_MESSAGE] if text else type(exc).__name__
 
     def _redact(self, text: str) -> str:
         key = self._api_key()
@@ -563,14 +571,6 @@ def _tool_dict(tool: ToolSpec) -> dict[str, Any]:
 def _int_or_none(value: Any) -> int | None:
     return value if isinstance(value, int) and not isinstance(value, bool) else None
 
-
-def _short(text: str) -> str:
-    text = " ".join(text.split())
-    if not text:
-        return "no details."
-    if len(text) > _MAX_SERVER_MESSAGE:
-        text = text[: _MAX_SERVER_MESSAGE - 1] + "…"
-    return text.rstrip(".") + "."
 
 
 async def _aclose(iterator: object) -> None:
