@@ -138,7 +138,7 @@ def capture(out: Path) -> list[str]:
                 page.reload()  # … then the conversation above, as a reload shows it
                 page.wait_for_selector('#status[data-state="connected"]')
                 page.locator(".card .button.primary").wait_for()
-                page.locator(".typing").wait_for()
+                page.locator(".typing").first.wait_for()  # (two when two runs of the session are under way)
                 if page.evaluate("document.documentElement.scrollWidth") > width:
                     problems.append(f"{name}: the page scrolls sideways at {width} px")
                 page.wait_for_timeout(400)  # the entry animations end
