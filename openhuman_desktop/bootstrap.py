@@ -83,6 +83,7 @@ class Services:
     workspace_index: WorkspaceIndex | None = None
     vectors: VectorMemory | None = None
     embedders: Embedders | None = None
+    first_run: bool = False  # config.toml was created by this start: the first-run set-up opens
     _closers: list[Callable[[], Awaitable[None]]] = field(default_factory=list)
     _closed: bool = False
 
@@ -209,7 +210,7 @@ async def build(paths: Paths, loaded: config.LoadedConfig, clock: Clock | None =
             (an open database's thread would otherwise keep the process from exiting).
     """
     clock = clock or SystemClock()
-    workspace.prepare(paths)
+    first_run = paths.config_file.name in workspace.prepare(paths)
     store = await open_subconscious_store(paths.subconscious_db)
     opened: list[Callable[[], Awaitable[None]]] = [store.aclose]
     try:
@@ -217,7 +218,9 @@ async def build(paths: Paths, loaded: config.LoadedConfig, clock: Clock | None =
         opened.append(memory.aclose)
         ledger = await RunLedger.open(paths.ledger_db, clock)
         opened.append(ledger.aclose)
-        return _wire(paths, loaded, clock, store, memory, ledger)
+        services = _wire(paths, loaded, clock, store, memory, ledger)
+        services.first_run = first_run
+        return services
     except BaseException:
         for close in reversed(opened):
             await close()

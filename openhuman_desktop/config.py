@@ -115,6 +115,33 @@ class ReflectionSettings:
 
 
 @dataclass(frozen=True)
+class NotificationSettings:
+    """``[notifications]``: desktop notifications of new approval cards and of what the assistant says.
+
+    ``quiet_hours`` is ``(start, end)`` in minutes after local midnight (the span may cross midnight), or None.
+    """
+
+    enabled: bool = True
+    quiet_hours: tuple[int, int] | None = None
+
+    def is_quiet(self, minute_of_day: int) -> bool:
+        """Whether ``minute_of_day`` (0-1439, local time) falls in the quiet hours."""
+        if self.quiet_hours is None:
+            return False
+        start, end = self.quiet_hours
+        if start <= end:
+            return start <= minute_of_day < end
+        return minute_of_day >= start or minute_of_day < end
+
+
+def format_quiet_hours(span: tuple[int, int] | None) -> str:
+    """``(1320, 420)`` → ``"22:00-07:00"``; None → ``""``."""
+    if span is None:
+        return ""
+    return "-".join(f"{minute // 60:02d}:{minute % 60:02d}" for minute in span)
+
+
+@dataclass(frozen=True)
 class Settings:
     """The whole configuration, after defaults and validation."""
 
@@ -131,6 +158,7 @@ class Settings:
     agent: AgentSettings = field(default_factory=AgentSettings)
     channels: ChannelsSettings = field(default_factory=ChannelsSettings)
     reflection: ReflectionSettings = field(default_factory=ReflectionSettings)
+    notifications: NotificationSettings = field(default_factory=NotificationSettings)
 
     def model(self, tier: str) -> ModelSettings | None:
         """The settings of a model tier, or None when the tier is not configured."""
@@ -217,6 +245,10 @@ port = 0                       # 0 = any free port on 127.0.0.1
 [reflection]                   # the subconscious model looks back on what happened and steers the agent
 enabled = true                 # needs [models.subconscious]; skipped when nothing new happened
 schedule = "cron:0 3 * * *"    # when, in local time (minute hour day month weekday)
+
+[notifications]                # desktop notifications of new approval cards
+enabled = true
+quiet_hours = ""               # e.g. "22:00-07:00": no pop-ups then (the cards wait in the tray menu)
 """
 
 
@@ -351,8 +383,8 @@ def parse(doc: Mapping[str, Any], path: Path, environ: Mapping[str, str] | None 
     """
     environ = os.environ if environ is None else environ
     reader = _Reader(path)
-    reader.unknown(doc, ("heartbeat", "ollama", "models", "rpc", "activity_log", "agent", "channels", "reflection"),
-                   "")
+    reader.unknown(doc, ("heartbeat", "ollama", "models", "rpc", "activity_log", "agent", "channels", "reflection",
+                         "notifications"), "")
 
     hb = reader.table(doc, "heartbeat", "heartbeat")
     reader.unknown(hb, ("enabled", "interval_minutes", "inference_enabled", "context_budget_tokens"), "heartbeat.")
@@ -409,6 +441,7 @@ def parse(doc: Mapping[str, Any], path: Path, environ: Mapping[str, str] | None 
         agent=_agent(reader, reader.table(doc, "agent", "agent")),
         channels=_channels(reader, reader.table(doc, "channels", "channels")),
         reflection=_reflection(reader, reader.table(doc, "reflection", "reflection")),
+        notifications=_notifications(reader, reader.table(doc, "notifications", "notifications")),
     )
     return LoadedConfig(settings, tuple(reader.warnings))
 
@@ -476,6 +509,42 @@ def _reflection(reader: _Reader, table: Mapping[str, Any]) -> ReflectionSettings
                               schedule=str(parsed))
 
 
+_QUIET_HOURS = re.compile(r"\s*(\d{1,2}):(\d{2})\s*-\s*(\d{1,2}):(\d{2})\s*")
+
+
+def parse_quiet_hours(value: str) -> tuple[int, int] | None:
+    """``"22:00-07:00"`` → ``(1320, 420)``; ``""`` → None.
+
+    Raises:
+        ValueError: not two times of day ``HH:MM-HH:MM``, or both the same.
+    """
+    if not value.strip():
+        return None
+    match = _QUIET_HOURS.fullmatch(value)
+    if match is None:
+        raise ValueError("not HH:MM-HH:MM")
+    hour1, minute1, hour2, minute2 = (int(part) for part in match.groups())
+    if hour1 > 23 or hour2 > 23 or minute1 > 59 or minute2 > 59:
+        raise ValueError("not a time of day")
+    start, end = hour1 * 60 + minute1, hour2 * 60 + minute2
+    if start == end:
+        raise ValueError("starts and ends at the same time")
+    return start, end
+
+
+def _notifications(reader: _Reader, table: Mapping[str, Any]) -> NotificationSettings:
+    reader.unknown(table, tuple(NotificationSettings.__dataclass_fields__), "notifications.")
+    quiet = reader.text(table, "quiet_hours", "notifications.quiet_hours", "") or ""
+    try:
+        span = parse_quiet_hours(quiet)
+    except ValueError:
+        raise ConfigError(reader.path, "notifications.quiet_hours", quiet,
+                          'a span of local time like "22:00-07:00" (start-end, 24-hour clock), or "" for none'
+                          ) from None
+    return NotificationSettings(enabled=reader.boolean(table, "enabled", "notifications.enabled", True),
+                                quiet_hours=span)
+
+
 def _model(
     reader: _Reader, models_doc: Mapping[str, Any], tier: str, default: ModelSettings | None
 ) -> ModelSettings | None:
@@ -522,7 +591,7 @@ def load(path: Path, environ: Mapping[str, str] | None = None) -> LoadedConfig:
         ConfigError: the file cannot be read, is not TOML, or holds an invalid value.
     """
     try:
-        raw = _read_small_file(path)
+        raw = read_small_file(path)
     except FileNotFoundError:
         return parse({}, path, environ)
     except OSError as exc:
@@ -539,7 +608,7 @@ def load(path: Path, environ: Mapping[str, str] | None = None) -> LoadedConfig:
     return parse(doc, path, environ)
 
 
-def _read_small_file(path: Path) -> bytes:
+def read_small_file(path: Path) -> bytes:
     """The bytes of a regular file of at most ``MAX_CONFIG_BYTES`` (a FIFO or a device never blocks us).
 
     Raises:

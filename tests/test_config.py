@@ -497,3 +497,26 @@ def test_an_invalid_context_window_names_file_key_value_and_expectation(tmp_path
 
 def test_the_default_config_documents_context_window() -> None:
     assert "context_window" in config.DEFAULT_CONFIG_TEXT
+
+
+@pytest.mark.parametrize(("text", "span"), [("22:00-07:00", (1320, 420)), (" 9:30 - 17:00 ", (570, 1020)), ("", None)])
+def test_quiet_hours_are_read_as_minutes_of_the_day(tmp_path: Path, text: str, span: object) -> None:
+    path = tmp_path / "config.toml"
+    path.write_text(f'[notifications]\nquiet_hours = "{text}"\n')
+    assert config.load(path, {}).settings.notifications.quiet_hours == span
+
+
+@pytest.mark.parametrize("text", ["22-07", "25:00-07:00", "07:00-07:00", "10pm-7am"])
+def test_bad_quiet_hours_name_the_key_and_the_format(tmp_path: Path, text: str) -> None:
+    path = tmp_path / "config.toml"
+    path.write_text(f'[notifications]\nquiet_hours = "{text}"\n')
+    with pytest.raises(ConfigError, match=r'notifications\.quiet_hours.*"22:00-07:00"'):
+        config.load(path, {})
+
+
+def test_quiet_hours_across_midnight() -> None:
+    quiet = config.NotificationSettings(quiet_hours=(22 * 60, 7 * 60))
+    assert quiet.is_quiet(23 * 60) and quiet.is_quiet(0) and quiet.is_quiet(6 * 60 + 59)
+    assert not quiet.is_quiet(7 * 60) and not quiet.is_quiet(12 * 60)
+    assert config.format_quiet_hours(quiet.quiet_hours) == "22:00-07:00"
+    assert not config.NotificationSettings().is_quiet(0)

@@ -1,0 +1,174 @@
+"""Change config.toml the way a person would: values set in place, their comments and layout kept (tomlkit).
+
+The Settings window and the first-run set-up write through :class:`ConfigEdit`. It records changes rather than
+a whole document: :meth:`ConfigEdit.save` reads the file again, applies the changes to what is on disk now (an
+edit made in a text editor meanwhile is kept), checks the result with the loader (same sentences as at start)
+and replaces the file atomically. The running app then applies it like any other edit of the file.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import tomllib
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import tomlkit
+from tomlkit.exceptions import TOMLKitError
+from tomlkit.items import Table
+
+from openhuman_desktop import config
+from openhuman_desktop.errors import ConfigError
+
+REMOVE = object()
+"""The value that removes a key (or a whole table) instead of setting it."""
+
+
+@dataclass(frozen=True)
+class Change:
+    """One key to set (``value``) or remove (``REMOVE``); ``key`` is dotted, e.g. ``"models.local.model"``."""
+
+    key: str
+    value: Any
+
+
+class ConfigEdit:
+    """Pending changes to one config.toml.
+
+    Args:
+        path: the workspace's config.toml (a missing file starts from the commented default).
+    """
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self._changes: dict[str, Change] = {}
+
+    @property
+    def changes(self) -> tuple[Change, ...]:
+        return tuple(self._changes.values())
+
+    def set(self, key: str, value: Any) -> None:
+        """Set ``key`` (dotted) to ``value``; ``REMOVE`` deletes it. The last change of a key wins."""
+        if not key or any(not part for part in key.split(".")):
+            raise ValueError(f"not a dotted key: {key!r}")
+        self._changes.pop(key, None)  # re-inserted last: the order of changes is the order they were made
+        self._changes[key] = Change(key, value)
+
+    def update(self, values: Mapping[str, Any]) -> None:
+        for key, value in values.items():
+            self.set(key, value)
+
+    def render(self) -> str:
+        """The file's text with the changes applied (not written).
+
+        Raises:
+            ConfigError: the file on disk cannot be read or is not TOML (the loader's sentences).
+        """
+        document = _read_document(self.path)
+        for change in self._changes.values():
+            _apply(document, change, self.path)
+        return tomlkit.dumps(document)
+
+    def check(self, environ: Mapping[str, str] | None = None) -> config.LoadedConfig:
+        """Validate the changed file like the loader does at start.
+
+        Raises:
+            ConfigError: a value is invalid; the message is the loader's (file, key, value, expectation).
+        """
+        return _parse(self.path, self.render(), environ)
+
+    def save(self, environ: Mapping[str, str] | None = None) -> config.LoadedConfig:
+        """Check, then replace config.toml atomically (mode 0600). Nothing is written when the check fails.
+
+        Raises:
+            ConfigError: an invalid value (nothing written), or the file cannot be written.
+        """
+        text = self.render()
+        loaded = _parse(self.path, text, environ)
+        _write_atomically(self.path, text)
+        self._changes.clear()
+        return loaded
+
+
+def current_text(path: Path) -> str:
+    """config.toml's text, or the commented default when there is none yet."""
+    try:
+        return config.read_small_file(path).decode("utf-8")
+    except FileNotFoundError:
+        return config.DEFAULT_CONFIG_TEXT
+    except UnicodeDecodeError as exc:
+        raise ConfigError(path, "(file)", "bytes that are not UTF-8", "a UTF-8 text file") from exc
+    except OSError as exc:
+        raise ConfigError(path, "(file)", exc.strerror, "a readable file") from exc
+
+
+def _read_document(path: Path) -> tomlkit.TOMLDocument:
+    text = current_text(path)
+    try:
+        tomllib.loads(text)  # the loader's own parser decides what is valid, and says it in its words
+        return tomlkit.parse(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError(path, "(syntax)", str(exc), "valid TOML (https://toml.io)") from exc
+    except (TOMLKitError, RecursionError) as exc:
+        raise ConfigError(path, "(syntax)", str(exc), "valid TOML (https://toml.io)") from exc
+
+
+def _apply(document: tomlkit.TOMLDocument, change: Change, path: Path) -> None:
+    *tables, name = change.key.split(".")
+    container: Any = document
+    for part in tables:
+        inner = container.get(part)
+        if inner is None:
+            if change.value is REMOVE:
+                return
+            inner = tomlkit.table(is_super_table=part == "models" and container is document)
+            container[part] = inner
+        elif not isinstance(inner, Table | dict):
+            raise ConfigError(path, ".".join(tables), inner, "a table like [" + ".".join(tables) + "]")
+        container = inner
+    if change.value is REMOVE:
+        if name in container:
+            del container[name]
+        return
+    value = list(change.value) if isinstance(change.value, tuple) else change.value
+    existing = container.get(name) if isinstance(container, Table | dict) else None
+    old_width = len(existing.as_string()) if isinstance(existing, tomlkit.items.Item) else None
+    old_gap = existing.trivia.comment_ws if isinstance(existing, tomlkit.items.Item) else ""
+    if isinstance(value, dict) and name not in container:
+        table = tomlkit.table()
+        table.update(value)
+        table.add(tomlkit.nl())
+        container[name] = table
+        return
+    container[name] = value
+    item = container.item(name) if hasattr(container, "item") else None
+    if old_width is not None and isinstance(item, tomlkit.items.Item) and item.trivia.comment:
+        # Keep the comment in its column: the gap before it shrinks (or grows) by what the value gained.
+        item.trivia.comment_ws = " " * max(1, len(old_gap) + old_width - len(item.as_string()))
+
+
+def _parse(path: Path, text: str, environ: Mapping[str, str] | None) -> config.LoadedConfig:
+    try:
+        doc = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError(path, "(syntax)", str(exc), "valid TOML (https://toml.io)") from exc
+    return config.parse(doc, path, environ)
+
+
+def _write_atomically(path: Path, text: str) -> None:
+    """Write next to ``path``, flush to disk, then rename over it: a crash leaves the old file or the new one."""
+    temporary = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    try:
+        fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        with os.fdopen(fd, "w", encoding="utf-8") as out:
+            out.write(text)
+            out.flush()
+            os.fsync(out.fileno())
+        os.replace(temporary, path)
+    except OSError as exc:
+        with contextlib.suppress(OSError):
+            os.unlink(temporary)
+        raise ConfigError(path, "(file)", exc.strerror or str(exc), "a file OpenHuman can write") from exc
