@@ -22,6 +22,7 @@ from openhuman_desktop.instance import AlreadyRunning, InstanceLock
 from openhuman_desktop.paths import Paths
 from openhuman_desktop.qt import icons, x11
 from openhuman_desktop.qt.errors import ErrorReporter
+from openhuman_desktop.qt.outlines import OutlinedStyle
 from openhuman_desktop.qt.single_instance import InstanceServer, send_activate, server_name
 from openhuman_desktop.qt.tray import TrayShell
 
@@ -204,6 +205,8 @@ def configure_application(qapp: QApplication) -> None:
     qapp.setDesktopFileName(APP_ID)
     qapp.setQuitOnLastWindowClosed(False)  # closing the window must not quit a tray app
     qapp.setWindowIcon(icons.app_icon())
+    if not isinstance(qapp.style(), OutlinedStyle):  # before the palette: a new style brings its own
+        qapp.setStyle(OutlinedStyle(qapp.style().name()))
     apply_color_scheme(qapp)
     if not qapp.property("openhuman_follows_scheme"):
         qapp.styleHints().colorSchemeChanged.connect(lambda _scheme: apply_color_scheme(qapp))
