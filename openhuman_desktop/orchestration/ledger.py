@@ -675,7 +675,8 @@ class RunLedger:
         than ``keep_seconds`` ago. The oldest checkpoint still needed (the first of the oldest kept run, or
         the thread's last) gets a full snapshot, and older checkpoints, snapshots, the removed runs and their
         journal rows are deleted. Unfinished runs and the world timeline are never touched; ``head()`` of
-        every thread is unchanged.
+        every thread is unchanged. The compressed-history log loses its entries older than ``keep_seconds``
+        (reflection looks at trends of recent weeks; the log would otherwise grow with every run forever).
         """
         horizon = self._clock.now() - keep_seconds
         threads = await self.threads()
@@ -684,6 +685,12 @@ class RunLedger:
             removed += await self._write(
                 partial(self._retain_thread, thread_id=thread_id, keep=max(0, keep_runs_per_thread),
                         horizon=horizon), thread_id)
+        # The newest entry always stays: its seq keeps SQLite from handing out numbers a reflection has seen.
+        dropped = await self._write(lambda conn: conn.execute(
+            "DELETE FROM history_log WHERE at < ? AND seq < (SELECT max(seq) FROM history_log)", (horizon,)).rowcount)
+        if dropped:
+            log.info("ledger retention: %d compressed-history entries older than %d days dropped", dropped,
+                     keep_seconds // 86400)
         return removed
 
     def _retain_thread(self, conn: sqlite3.Connection, thread_id: str, keep: int, horizon: float) -> int:

@@ -380,6 +380,24 @@ async def test_retention_by_age_and_of_a_thread_with_no_kept_run(ledger: RunLedg
     assert await ledger.head("desktop") == head
 
 
+async def test_retention_drops_compressed_history_older_than_the_horizon(ledger: RunLedger,
+                                                                           clock: FakeClock) -> None:
+    for index in range(3):
+        await run_turn(ledger, "desktop", index)
+    await clock.advance(31 * 86400)
+    await run_turn(ledger, "desktop", 3)
+    assert [entry.text for entry in await ledger.history_log()] == [f"trace {index}" for index in range(4)]
+    await ledger.retain()
+    kept = await ledger.history_log()
+    assert [entry.text for entry in kept] == ["trace 3"]
+    assert kept[0].seq == 4
+    await clock.advance(31 * 86400)
+    await ledger.retain()
+    assert [entry.seq for entry in await ledger.history_log()] == [4]  # the newest stays, however old
+    await run_turn(ledger, "desktop", 4)
+    assert [entry.seq for entry in await ledger.history_log()] == [4, 5]  # numbers a reflection saw are not reused
+
+
 async def test_retention_keeps_an_unfinished_run_and_everything_after_its_start(ledger: RunLedger) -> None:
     stuck = await run_turn(ledger, "desktop", 0, finish=False)
     for index in range(1, 6):
