@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from PySide6.QtCore import QSignalBlocker, Qt, QTimer, Signal
-from PySide6.QtGui import QCloseEvent, QKeySequence, QShortcut
+from PySide6.QtGui import QCloseEvent, QKeyEvent, QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QFrame,
     QHBoxLayout,
@@ -144,7 +144,6 @@ class SettingsWindow(QWidget):
         bottom.addWidget(self.save_button)
         outer.addLayout(bottom)
 
-        QShortcut(QKeySequence(Qt.Key.Key_Escape), self).activated.connect(self.close)
         QShortcut(QKeySequence(QKeySequence.StandardKey.Close), self).activated.connect(self.close)
         QShortcut(QKeySequence(QKeySequence.StandardKey.Save), self).activated.connect(self._on_save_button_clicked)
         self._apply_timer = QTimer(self)
@@ -373,6 +372,12 @@ class SettingsWindow(QWidget):
             return
         log.info("start at login %s (settings)", "on" if checked else "off")
         self.autostart_changed.emit(checked)
+
+    def keyPressEvent(self, event: QKeyEvent) -> None:  # noqa: N802 (Qt override)
+        if event.key() == Qt.Key.Key_Escape:  # reaches here when no child (an open list, say) took it
+            self.close()
+            return
+        super().keyPressEvent(event)
 
     def closeEvent(self, event: QCloseEvent) -> None:  # noqa: N802 (Qt override)
         self._apply_timer.stop()
