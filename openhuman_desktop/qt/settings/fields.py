@@ -176,8 +176,8 @@ class Form(QWidget):
         self.layout_.setHorizontalSpacing(unit)
         self.layout_.setVerticalSpacing(max(6, unit // 2))
 
-    def add(self, label: str, field: Field | QWidget, hint: str = "") -> QWidget:
-        """Add a row; returns the hint label (or the cell) so a caller can update it."""
+    def add(self, label: str, field: Field | QWidget, hint: str = "") -> MutedLabel:
+        """Add a row; returns its hint label so a caller can update it."""
         widget = field.widget if isinstance(field, Field) else field
         cell = QWidget(self)
         column = QVBoxLayout(cell)

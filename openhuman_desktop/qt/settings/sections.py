@@ -42,6 +42,10 @@ class Section:
     fields: list[Field] = field(default_factory=list)
 
 
+def _agent_value(name: str) -> Callable[[Settings], Any]:
+    return lambda settings: getattr(settings.agent, name)
+
+
 # What each simple field shows from the settings in force.
 VALUES: dict[str, Callable[[Settings], Any]] = {
     "heartbeat.enabled": lambda s: s.heartbeat.enabled,
@@ -62,8 +66,7 @@ VALUES: dict[str, Callable[[Settings], Any]] = {
     "reflection.schedule": lambda s: s.reflection.schedule,
     "notifications.enabled": lambda s: s.notifications.enabled,
     "notifications.quiet_hours": lambda s: config.format_quiet_hours(s.notifications.quiet_hours),
-    **{f"agent.{name}": (lambda s, name=name: getattr(s.agent, name))
-       for name in config.AgentSettings.__dataclass_fields__},
+    **{f"agent.{name}": _agent_value(name) for name in config.AgentSettings.__dataclass_fields__},
 }
 
 
@@ -168,9 +171,11 @@ def build_sections(jobs: Jobs, lister: Lister, environ: Mapping[str, str] | None
                                                         placeholder=config.DEFAULT_OLLAMA_HOST, empty_removes=True),
                "Where Ollama listens; the OLLAMA_HOST environment variable overrides it.")
     tiers: dict[str, TierEditor] = {}
+    def ollama_host() -> str:
+        return str(host.value() or config.DEFAULT_OLLAMA_HOST)
+
     for tier in config.MODEL_TIERS:
-        editor = TierEditor(tier, jobs, lister, lambda host=host: str(host.value() or config.DEFAULT_OLLAMA_HOST),
-                            environ)
+        editor = TierEditor(tier, jobs, lister, ollama_host, environ)
         tiers[tier] = editor
         page.column.addWidget(editor.panel)
         models.fields.append(editor)

@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from PySide6.QtCore import QSignalBlocker, Qt, QTimer, Signal
-from PySide6.QtGui import QCloseEvent, QKeyEvent, QKeySequence, QShortcut
+from PySide6.QtGui import QCloseEvent, QGuiApplication, QKeyEvent, QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QFrame,
     QHBoxLayout,
@@ -39,6 +39,7 @@ WINDOW_TITLE = "OpenHuman — Settings"
 APPLY_CHECK_MS = 100
 APPLY_PATIENCE_S = 15.0  # the app's watcher looks at config.toml every 2 s; far longer means it is not running
 RESTART_KEYS = ("rpc.port",)
+NO_WINDOW_MANAGER = ("offscreen", "minimal")
 
 
 class LiveLike(Protocol):
@@ -205,9 +206,11 @@ class SettingsWindow(QWidget):
         """Show (values re-read from the file when it was closed), raise, and start loading the model lists."""
         if not self.isVisible():
             self.reload()
+        self.setWindowState((self.windowState() & ~Qt.WindowState.WindowMinimized) | Qt.WindowState.WindowActive)
         self.show()
-        self.raise_()
-        self.activateWindow()
+        if QGuiApplication.platformName() not in NO_WINDOW_MANAGER:   # offscreen warns "does not support raise()"
+            self.raise_()
+            self.activateWindow()
         self.request_model_lists()
 
     def request_model_lists(self) -> None:
