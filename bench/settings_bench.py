@@ -33,9 +33,9 @@ from PySide6.QtWidgets import QApplication  # noqa: E402
 
 from bench.common import budget, figure, machine, note  # noqa: E402
 from openhuman_desktop import config  # noqa: E402
+from openhuman_desktop.llm.catalog import InstalledModel, list_models  # noqa: E402
 from openhuman_desktop.qt import app as desktop_app  # noqa: E402
 from openhuman_desktop.qt.intelligence import IntelligenceWindow  # noqa: E402, F401  (loaded in the app by then)
-from openhuman_desktop.llm.catalog import InstalledModel, list_models  # noqa: E402
 from tests.fakes.model_servers import FakeOllama  # noqa: E402
 
 BUDGET_MS = 200.0

@@ -179,10 +179,11 @@ def test_an_optional_tier_is_switched_on_as_a_new_table_and_off_again(make_windo
                                                                       until: Any, qtbot: Any, settle: Any) -> None:
     window = make_window(on_host(ollama.url))
     window.bring_to_front()
+    window.show_section("models")
     embedding = window.tiers["embedding"]
-    assert embedding.value() is None and not embedding.body.isEnabled()
+    assert embedding.value() is None and not embedding.body.isVisibleTo(window)
     qtbot.mouseClick(embedding.used_switch, Qt.MouseButton.LeftButton)
-    assert embedding.body.isEnabled()
+    assert embedding.body.isVisibleTo(window) and not embedding.unused_label.isVisibleTo(window)
     until(lambda: embedding.listed_models, message="the embedding list")
     assert embedding.listed_models[0] == "nomic-embed-text:latest"          # embedding models first
     embedding.model_combo.setCurrentIndex(0)

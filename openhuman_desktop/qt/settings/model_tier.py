@@ -12,6 +12,7 @@ from PySide6.QtWidgets import (
     QComboBox,
     QHBoxLayout,
     QLineEdit,
+    QSizePolicy,
     QToolButton,
     QVBoxLayout,
     QWidget,
@@ -75,7 +76,7 @@ class TierEditor(Field):
 
     def __init__(self, tier: str, jobs: Jobs, lister: Lister, ollama_host: Callable[[], str],
                  environ: Mapping[str, str] | None = None) -> None:
-        panel = PanelFrame(role=QPalette.ColorRole.Base)
+        panel = PanelFrame(role=QPalette.ColorRole.Window)  # inputs (Base) stand out in light and dark
         super().__init__(f"models.{tier}", panel, self._current, self._show)
         self.panel = panel
         self.tier = tier
@@ -102,6 +103,8 @@ class TierEditor(Field):
         top.addWidget(self.used_switch)
         outer.addLayout(top)
         outer.addWidget(MutedLabel(description, self.panel, factor=0.9))
+        self.unused_label = MutedLabel("Not used. Switch it on to pick a server and a model.", self.panel)
+        outer.addWidget(self.unused_label)
         self.body = QWidget(self.panel)
         outer.addWidget(self.body)
         form = Form(self.body)
@@ -116,6 +119,7 @@ class TierEditor(Field):
         self.provider_combo.currentIndexChanged.connect(self._on_provider_combo_changed)
 
         model_row = QWidget(self.body)
+        model_row.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Preferred)
         row = QHBoxLayout(model_row)
         row.setContentsMargins(0, 0, 0, 0)
         self.model_combo = QComboBox(model_row)
@@ -193,8 +197,12 @@ class TierEditor(Field):
         self.base_url_edit.setText(shown["base_url"])
         self.key_edit.setText(shown["api_key_env"])
         del blockers
-        self.body.setEnabled(value is not None or not self.is_optional)
+        self._show_used(value is not None or not self.is_optional)
         self._update_hints()
+
+    def _show_used(self, used: bool) -> None:
+        self.body.setVisible(used)
+        self.unused_label.setVisible(not used)
 
     def changes(self) -> dict[str, Any]:
         old, new = self.initial, self.value()
@@ -313,7 +321,8 @@ class TierEditor(Field):
         self.key_hint.setVisible(True)
         model = self._listed.get(self.model_combo.currentText().strip())
         if model is not None:
-            self.model_hint.setText(describe_model(model) or "Installed on the server.")
+            self.model_hint.setText(describe_model(model) or (
+                "Installed on the server." if provider == "ollama" else "Offered by the server."))
         elif self._listed and self.model_combo.currentText().strip():
             self.model_hint.setText("Not on this server" + (
                 ": pull it first (`ollama pull <name>`), or pick one from the list."
@@ -343,7 +352,7 @@ class TierEditor(Field):
         self.request_models(force=True)
 
     def _on_used_switch_toggled(self, checked: bool) -> None:
-        self.body.setEnabled(checked)
+        self._show_used(checked)
         if checked and not self.model_combo.currentText():
             self.request_models()
         self._on_any_edited()

@@ -6,6 +6,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from PySide6.QtGui import QPalette
 from PySide6.QtWidgets import QVBoxLayout, QWidget
 
 from openhuman_desktop import config
@@ -91,7 +92,7 @@ class Page(QWidget):
             form = Form(self)
             self.column.addWidget(form)
             return form
-        panel = PanelFrame(self)
+        panel = PanelFrame(self, role=QPalette.ColorRole.Window)  # inputs (Base) stand out in light and dark
         inner = QVBoxLayout(panel)
         unit = em(panel)
         inner.setContentsMargins(unit, unit * 3 // 4, unit, unit)
