@@ -299,3 +299,32 @@ def test_esc_closes_and_sections_are_reachable_by_keyboard(make_window: Make, qt
         assert widget is not None and (widget.accessibleName() or item.key.startswith("models.")), item.key
     qtbot.keyClick(window, Qt.Key.Key_Escape)
     assert not window.isVisible()
+
+
+def test_closing_keeps_unsaved_changes_and_a_clean_window_shows_the_file_anew(make_window: Make,
+                                                                              qtbot: Any) -> None:
+    window = make_window()
+    enter(qtbot, window.field("activity_log.retention_days"), 7)
+    window.close()
+    window.bring_to_front()
+    assert window.field("activity_log.retention_days").value() == 7 and window.save_button.isEnabled()
+    qtbot.mouseClick(window.revert_button, Qt.MouseButton.LeftButton)
+    window.close()
+    path = window.config_path
+    path.write_text(path.read_text().replace("retention_days = 90", "retention_days = 60"), encoding="utf-8")
+    window.bring_to_front()
+    assert window.field("activity_log.retention_days").value() == 60 and not window.save_button.isEnabled()
+
+
+def test_the_token_variable_hint_says_whether_it_is_set(make_window: Make, qtbot: Any,
+                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("MY_BOT_TOKEN", "123456:abcdefghijklmnopqrstuvwxyz")
+    monkeypatch.delenv("TELEGRAM_BOT_TOKEN", raising=False)
+    window = make_window()
+    window.show_section("channels")
+    token = window.field("channels.telegram.token_env")
+    form = token.widget.parentWidget().parentWidget()
+    hint = form.hint_of(token)
+    assert "TELEGRAM_BOT_TOKEN is not set" in hint.text()
+    enter(qtbot, token, "MY_BOT_TOKEN")
+    assert hint.text().startswith("MY_BOT_TOKEN is set") and "123456:" not in hint.text()

@@ -30,7 +30,8 @@ class Field(QObject):
     for one of :attr:`keys` is shown in :attr:`error`, right under the widget.
     """
 
-    edited = Signal()
+    edited = Signal()   # the person changed the value
+    shown = Signal()    # a value was loaded into the widget
 
     def __init__(self, key: str, widget: QWidget, read: Callable[[], Any], write: Callable[[Any], None],
                  *, empty_removes: bool = False) -> None:
@@ -52,6 +53,7 @@ class Field(QObject):
         """Show ``value`` (from the settings in force) and remember it as unchanged."""
         self._write(value)
         self.initial = self.value()
+        self.shown.emit()
 
     def value(self) -> Any:
         return self._read()
@@ -70,6 +72,7 @@ class Field(QObject):
     def revert(self) -> None:
         self._write(self.initial)
         self.error.clear_text()
+        self.shown.emit()
 
 
 def switch_field(key: str, name: str) -> Field:
@@ -175,6 +178,11 @@ class Form(QWidget):
         unit = em(self)
         self.layout_.setHorizontalSpacing(unit)
         self.layout_.setVerticalSpacing(max(6, unit // 2))
+        self._hints: dict[int, MutedLabel] = {}
+
+    def hint_of(self, field: Field) -> MutedLabel:
+        """The hint label under ``field`` (added with :meth:`add`)."""
+        return self._hints[id(field)]
 
     def add(self, label: str, field: Field | QWidget, hint: str = "") -> MutedLabel:
         """Add a row; returns its hint label so a caller can update it."""
@@ -194,6 +202,7 @@ class Form(QWidget):
             column.addWidget(field.error)
             if widget.accessibleDescription() == "" and hint:
                 widget.setAccessibleDescription(hint)
+        self._hints[id(field)] = hint_label
         title = QLabel(label, self)
         title.setBuddy(widget)
         self.layout_.addRow(title, cell)

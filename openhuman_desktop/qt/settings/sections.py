@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -185,9 +186,23 @@ def build_sections(jobs: Jobs, lister: Lister, environ: Mapping[str, str] | None
     channels, page = section("channels", "Channels", "Where you can talk to the assistant besides this desktop.")
     telegram = page.form("Telegram")
     add(channels, telegram, "Enabled", switch_field("channels.telegram.enabled", "Telegram bot enabled"))
-    add(channels, telegram, "Token variable", text_field("channels.telegram.token_env", "Bot token variable",
-                                                         placeholder="TELEGRAM_BOT_TOKEN"),
-        "The NAME of the environment variable that holds the bot token (from @BotFather).")
+    token = add(channels, telegram, "Token variable", text_field("channels.telegram.token_env", "Bot token variable",
+                                                                 placeholder="TELEGRAM_BOT_TOKEN"))
+    token_hint = telegram.hint_of(token)
+
+    def update_token_hint() -> None:
+        name = str(token.value() or "")
+        if name and (os.environ if environ is None else environ).get(name, "").strip():
+            token_hint.setText(f"{name} is set where OpenHuman runs (the token stays there, never in this file).")
+        elif name:
+            token_hint.setText(f"The NAME of the variable that holds the bot token (from @BotFather); {name} is not "
+                               "set where OpenHuman was started: set it, then start OpenHuman again.")
+        else:
+            token_hint.setText("The NAME of the environment variable that holds the bot token (from @BotFather).")
+        token_hint.setVisible(True)
+
+    token.edited.connect(update_token_hint)
+    token.shown.connect(update_token_hint)
     add(channels, telegram, "Allowed chats", chat_ids_field("channels.telegram.allowed_chat_ids", "Allowed chat ids"),
         "Only these chat ids reach the assistant; separate them with commas.")
     add(channels, telegram, "Bot API", text_field("channels.telegram.api_url", "Bot API address",

@@ -84,6 +84,7 @@ class SettingsWindow(QWidget):
         self._problem_before: str | None = None
         self._saved_at = 0.0
         self._loading = False
+        self._saving = False
         self.setWindowTitle(WINDOW_TITLE)
         self.setObjectName("settingsWindow")
         self.setAccessibleName("Settings")
@@ -203,8 +204,9 @@ class SettingsWindow(QWidget):
     # --- showing --------------------------------------------------------------------------------
 
     def bring_to_front(self) -> None:
-        """Show (values re-read from the file when it was closed), raise, and start loading the model lists."""
-        if not self.isVisible():
+        """Show, raise, and start loading the model lists. A window closed without unsaved changes shows the
+        file as it is now; unsaved changes are still there when it opens again."""
+        if not self.isVisible() and not self.has_changes:
             self.reload()
         self.setWindowState((self.windowState() & ~Qt.WindowState.WindowMinimized) | Qt.WindowState.WindowActive)
         self.show()
@@ -235,6 +237,8 @@ class SettingsWindow(QWidget):
 
     async def save(self) -> bool:
         """Check the changed fields like the loader does and write them; False (nothing written) if refused."""
+        if self._saving:
+            return False
         changes = self.changes()
         self._clear_errors()
         if not changes:
@@ -242,6 +246,7 @@ class SettingsWindow(QWidget):
             return False
         edit = ConfigEdit(self.config_path)
         edit.update(changes)
+        self._saving = True
         self.save_button.setEnabled(False)
         try:
             loaded = await asyncio.to_thread(edit.save, self._environ)
@@ -249,6 +254,7 @@ class SettingsWindow(QWidget):
             self._show_refusal(exc)
             return False
         finally:
+            self._saving = False
             self._update_buttons()
         for item in self.fields:
             item.mark_saved()
@@ -308,7 +314,7 @@ class SettingsWindow(QWidget):
 
     def _update_buttons(self) -> None:
         changed = self.has_changes
-        self.save_button.setEnabled(changed)
+        self.save_button.setEnabled(changed and not self._saving)
         self.revert_button.setEnabled(changed)
 
     def _on_apply_timer_timeout(self) -> None:
@@ -347,7 +353,7 @@ class SettingsWindow(QWidget):
             self.status_label.clear_text()
 
     def _on_save_button_clicked(self) -> None:
-        self.jobs.spawn(self.save(), name="settings-save", group="settings-save")
+        self.jobs.spawn(self.save(), name="settings-save")
 
     def _on_revert_button_clicked(self) -> None:
         for item in self.fields:
