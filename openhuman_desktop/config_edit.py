@@ -134,7 +134,8 @@ def _apply(document: tomlkit.TOMLDocument, change: Change, path: Path) -> None:
             del container[name]
         return
     value = list(change.value) if isinstance(change.value, tuple) else change.value
-    existing = container.get(name) if isinstance(container, Table | dict) else None
+    # .item(), not .get(): get() unwraps true/false into a plain bool, which has no trivia (comment column).
+    existing = container.item(name) if name in container and hasattr(container, "item") else None
     old_width = len(existing.as_string()) if isinstance(existing, tomlkit.items.Item) else None
     old_gap = existing.trivia.comment_ws if isinstance(existing, tomlkit.items.Item) else ""
     if isinstance(value, dict) and name not in container:

@@ -29,6 +29,7 @@ from openhuman_desktop.qt.tray import TrayShell
 if TYPE_CHECKING:
     from openhuman_desktop.bootstrap import Services
     from openhuman_desktop.qt.bridge import CoreBridge
+    from openhuman_desktop.qt.settings import SettingsWindow
 
 log = logging.getLogger(__name__)
 
@@ -263,6 +264,7 @@ class DesktopApp(QObject):
         self.services: Services | None = None
         self.bridge: CoreBridge | None = None
         self.window: WindowLike | None = None
+        self.settings_window: SettingsWindow | None = None
         self._closed = False
         self._has_desktop_channel = False
 
@@ -293,6 +295,10 @@ class DesktopApp(QObject):
         self._add_desktop_channel(self.window)
         self.tray.attach(self.services.subconscious, self.bridge, self.open_window, self._show_in_window)
         self.tray.attach_autostart(self.paths.workspace)
+        self.tray.attach_settings(self.open_settings)
+        requested = getattr(self.window, "settings_requested", None)  # Ctrl+, in the Intelligence window
+        if requested is not None:
+            requested.connect(self.open_settings)
         from openhuman_desktop.channels.webapp import WebappChannel  # loaded by now (bootstrap imports it)
 
         web_app = self.services.channels.channel("webapp")
@@ -321,6 +327,21 @@ class DesktopApp(QObject):
             self.window.show_tab("subconscious")
             self.window.focus_escalation(escalation_id)
 
+    def open_settings(self) -> None:
+        """Show the Settings window (made on first use; non-modal, it never blocks the tray or the loop)."""
+        if self.services is None or self._closed:
+            return
+        if self.settings_window is None:
+            from openhuman_desktop.qt.settings import SettingsWindow
+
+            self.settings_window = SettingsWindow(self.paths.config_file, self.services.settings,
+                                                  workspace=self.paths.workspace)
+            self.settings_window.autostart_changed.connect(self._on_settings_autostart_changed)
+        self.settings_window.bring_to_front()
+
+    def _on_settings_autostart_changed(self, _enabled: bool) -> None:
+        self.tray.attach_autostart(self.paths.workspace)  # the tray's check mark follows the switch
+
     def _show_in_window(self, title: str, text: str) -> None:
         if self.window is not None:
             self.window.show_notice(f"{title}: {text}")
@@ -342,6 +363,11 @@ class DesktopApp(QObject):
         if self.bridge is not None:
             self.bridge.detach()
         window, self.window = self.window, None
+        settings_window, self.settings_window = self.settings_window, None
+        if settings_window is not None:
+            await settings_window.aclose()
+            settings_window.hide()
+            settings_window.deleteLater()
         if self._has_desktop_channel and self.services is not None:
             self._has_desktop_channel = False
             await self.services.channels.remove("desktop")   # before the window and its Chat tab go

@@ -227,6 +227,10 @@ class TrayShell(QObject):
         self.pause_action = self._add_action("Pause heartbeat", self._on_pause_action_triggered,
                                              "Stop scheduled ticks until you resume them")
         self.menu.addSeparator()
+        self.settings_action = self._add_action("Settings…", self._on_settings_action_triggered,
+                                                "Heartbeat, models, channels, notifications and more")
+        self.settings_action.setEnabled(False)
+        self._open_settings: Callable[[], None] | None = None
         self.autostart_action = self._add_action("Start at login", None,
                                                  "Start OpenHuman in the tray when you log in to this computer")
         self.autostart_action.setCheckable(True)
@@ -316,6 +320,15 @@ class TrayShell(QObject):
         """Enable "Open web app" (the app has a web app channel: on, or off in config.toml)."""
         self._web_app = web_app
         self.web_action.setEnabled(True)
+
+    def attach_settings(self, open_settings: Callable[[], None]) -> None:
+        """Enable "Settings…" (it calls ``open_settings``: ``DesktopApp.open_settings``)."""
+        self._open_settings = open_settings
+        self.settings_action.setEnabled(True)
+
+    def _on_settings_action_triggered(self) -> None:
+        if self._open_settings is not None:
+            self._open_settings()
 
     def attach_autostart(self, workspace: Path) -> None:
         """Enable "Start at login" for ``workspace`` (checked when its autostart entry is there)."""

@@ -8,7 +8,7 @@ import logging
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import QEvent, Qt, QTimer
+from PySide6.QtCore import QEvent, Qt, QTimer, Signal
 from PySide6.QtGui import QCloseEvent, QGuiApplication, QHideEvent, QKeySequence, QShortcut, QShowEvent
 from PySide6.QtWidgets import (
     QFrame,
@@ -57,6 +57,8 @@ class IntelligenceWindow(QMainWindow):
 
     ``desktop_channel`` is the Chat tab's channel: the app registers it with the hub once the window exists.
     """
+
+    settings_requested = Signal()  # Ctrl+, : the app opens the Settings window
 
     def __init__(self, services: Services, bridge: CoreBridge, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -114,6 +116,8 @@ class IntelligenceWindow(QMainWindow):
             shortcut.activated.connect(lambda i=index: self.show_tab(TAB_NAMES[i]))
         close = QShortcut(QKeySequence(QKeySequence.StandardKey.Close), self)
         close.activated.connect(self.close)
+        preferences = QShortcut(QKeySequence("Ctrl+,"), self)
+        preferences.activated.connect(self.settings_requested)
         refresh = QShortcut(QKeySequence(QKeySequence.StandardKey.Refresh), self)
         refresh.activated.connect(self._on_refresh_shortcut_activated)
 
