@@ -325,9 +325,9 @@ class Notifier(QObject):
     def _on_signal(self, signal: ActionInvoked | NotificationClosed) -> None:
         if isinstance(signal, NotificationClosed):
             announcement = self._shown.pop(signal.notification_id, None)
-            if announcement is not None and announcement.target is not None:
-                if self._by_card.get(announcement.target) == signal.notification_id:
-                    del self._by_card[announcement.target]
+            target = announcement.target if announcement is not None else None
+            if target is not None and self._by_card.get(target) == signal.notification_id:
+                del self._by_card[target]
             return
         announcement = self._shown.get(signal.notification_id)
         if announcement is None:
