@@ -77,6 +77,29 @@ def test_a_finished_tick_reloads_the_chart_once(intelligence_window: Intelligenc
     assert view.chart.days[-1].act == 2
 
 
+def test_after_a_tick_only_today_is_queried_again(intelligence_window: IntelligenceWindow, gui_services: Any,
+                                                  qrun: Any) -> None:
+    view = intelligence_window.decisions_view
+    qrun(view.refresh())
+    asked: list[int] = []
+    query = view._query
+    assert query is not None
+
+    async def counting(bounds: Any) -> Any:
+        asked.append(len(bounds) - 1)
+        return await query(bounds)
+
+    view._query = counting
+    qrun(log_rows(gui_services, 0, "act", 2))
+    qrun(log_rows(gui_services, 3, "noop", 4))   # an older day changes only with a full reload (retention)
+    qrun(view.refresh(full=False))
+    assert asked == [1]
+    assert view.chart.days[-1].act == 2 and view.chart.days[-4].noop == 0
+    qrun(view.refresh())
+    assert asked == [1, 30] and view.chart.days[-4].noop == 4
+    assert view.summary.text() == "6 decisions · 2 acted · 0 asked for approval · 0 failed"
+
+
 def test_bars_are_stacked_in_the_palettes_colours(qapp: QApplication, qtbot: Any) -> None:
     chart = DecisionsChart()
     qtbot.add_widget(chart)

@@ -15,6 +15,7 @@ from PySide6.QtCore import QEvent, QPoint, QRect, QRectF, QSize, Qt, QTimer, Sig
 from PySide6.QtGui import (
     QColor,
     QFocusEvent,
+    QFont,
     QFontMetrics,
     QHelpEvent,
     QKeyEvent,
@@ -46,9 +47,11 @@ DAYS = 30
 SERIES: tuple[tuple[str, str, str], ...] = (
     ("act", "green", "acted"),
     ("escalate", "amber", "asked for approval"),
-    ("failed", "coral", "failed"),
+    ("failed", "red", "failed"),
     ("noop", "grey", "nothing new"),
 )
+# Bars sit side by side, so amber and the log's coral are too alike there: the chart's own (light, dark) colours.
+CHART_COLOURS: dict[str, tuple[str, str]] = {"amber": ("#D97706", "#FBBF24"), "red": ("#DC2626", "#F87171")}
 # Legend order: what a person looks for first.
 LEGEND = ("act", "escalate", "failed", "noop")
 REFRESH_DELAY_MS = 2_000   # after a tick: coalesce the bursts of a busy engine into one query
@@ -87,6 +90,14 @@ def days_from_counts(bounds: Sequence[float], counts: Sequence[tuple[int, int, i
     return [DayCounts(datetime.fromtimestamp(bounds[i]).date(), *counts[i]) for i in range(len(counts))]
 
 
+def series_colour(name: str, palette: QPalette) -> QColor:
+    """A series' colour for ``palette`` (the window's accents, with the chart's own amber and red)."""
+    if name in CHART_COLOURS:
+        light, dark = CHART_COLOURS[name]
+        return QColor(dark if is_dark(palette) else light)
+    return accent(name, palette)
+
+
 def nice_ceiling(value: int) -> int:
     """The axis maximum: ``value`` rounded up to 1, 2 or 5 × 10ⁿ (at least 1)."""
     if value <= 1:
@@ -107,6 +118,7 @@ class DecisionsChart(QWidget):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.days: list[DayCounts] = []
+        self._small: tuple[str, QFont] | None = None
         self.today: date | None = None
         self.selected = -1
         self._hover = -1
@@ -114,11 +126,11 @@ class DecisionsChart(QWidget):
         self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
         self.setAccessibleName("Decisions per day, last 30 days")
         self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
-        self.setMinimumHeight(em(self) * 7)
+        self.setMinimumHeight(em(self) * 8)
 
     def sizeHint(self) -> QSize:  # noqa: N802 (Qt override)
         unit = em(self)
-        return QSize(unit * 30, unit * 8)
+        return QSize(unit * 30, unit * 10)
 
     def set_days(self, days: Sequence[DayCounts], today: date | None = None) -> None:
         """Show ``days`` (oldest first); the one equal to ``today`` is labelled "Today"."""
@@ -145,11 +157,18 @@ class DecisionsChart(QWidget):
 
     def _plot_rect(self) -> QRect:
         metrics = self.fontMetrics()
-        small = QFontMetrics(scaled_font(self, 0.85))
+        small = QFontMetrics(self._small_font())
         left = small.horizontalAdvance("0000") + metrics.height() // 2
         top = metrics.height() + metrics.height() // 2          # the legend row
         bottom = small.height() + metrics.height() // 3          # the date labels
         return self.rect().adjusted(left, top, -metrics.height() // 3, -bottom)
+
+    def _small_font(self) -> QFont:
+        """The axis labels' font (measured once per widget font)."""
+        key = self.font().key()
+        if self._small is None or self._small[0] != key:
+            self._small = (key, scaled_font(self, 0.85))
+        return self._small[1]
 
     def _bar_rects(self, plot: QRect) -> list[QRectF]:
         count = max(1, len(self.days))
@@ -170,8 +189,7 @@ class DecisionsChart(QWidget):
     def paintEvent(self, _event: QPaintEvent) -> None:  # noqa: N802 (Qt override)
         painter = QPainter(self)
         try:
-            painter.setRenderHint(QPainter.RenderHint.Antialiasing)
-            self.paint(painter)
+            self.paint(painter)   # axis-aligned rectangles and text: no antialiasing needed (and it costs)
         finally:
             painter.end()
 
@@ -181,19 +199,18 @@ class DecisionsChart(QWidget):
         text = palette.color(QPalette.ColorRole.WindowText)
         quiet = muted(palette)
         plot = self._plot_rect()
-        colours = {key: accent(colour, palette) for key, colour, _w in SERIES}
+        colours = {key: series_colour(colour, palette) for key, colour, _w in SERIES}
         if is_dark(palette):   # "nothing new" is the bulk: keep it quieter than the bars that matter
             colours["noop"] = blend(colours["noop"], palette.color(QPalette.ColorRole.Window), 0.45)
         else:
             colours["noop"] = blend(colours["noop"], palette.color(QPalette.ColorRole.Window), 0.5)
-        self._paint_legend(painter, colours, text)
-        small_font = scaled_font(self, 0.85)
-        painter.setFont(small_font)
+        self._paint_legend(painter, colours, text, plot)
+        painter.setFont(self._small_font())
         small = painter.fontMetrics()
         grid = QColor(quiet)
         grid.setAlpha(70)
         top_value = nice_ceiling(max((day.total for day in self.days), default=0))
-        for fraction in (0.0, 0.5, 1.0):
+        for fraction in (0.0,) if self.is_empty else (0.0, 0.5, 1.0):
             y = round(plot.bottom() - fraction * plot.height())
             painter.setPen(QPen(grid, 1))
             painter.drawLine(plot.left(), y, plot.right(), y)
@@ -209,17 +226,17 @@ class DecisionsChart(QWidget):
             self._paint_bars(painter, plot, colours, top_value)
         self._paint_dates(painter, plot, quiet)
 
-    def _paint_legend(self, painter: QPainter, colours: dict[str, QColor], text: QColor) -> None:
+    def _paint_legend(self, painter: QPainter, colours: dict[str, QColor], text: QColor, plot: QRect) -> None:
         metrics = self.fontMetrics()
         side = max(6, metrics.height() // 2)
-        x = self._plot_rect().left()
+        x = plot.left()
         painter.setFont(self.font())
         words = {key: w for key, _c, w in SERIES}
         for key in LEGEND:
             swatch = QRectF(x, (metrics.height() - side) / 2, side, side)
             painter.setPen(Qt.PenStyle.NoPen)
             painter.setBrush(colours[key])
-            painter.drawRoundedRect(swatch, 2, 2)
+            painter.drawRect(swatch)
             label = words[key]
             x += side + side // 2
             painter.setPen(text)
@@ -231,21 +248,27 @@ class DecisionsChart(QWidget):
         scale = plot.height() / top_value
         highlight = self.selected if self.selected >= 0 else self._hover
         painter.setPen(Qt.PenStyle.NoPen)
-        for index, (day, slot) in enumerate(zip(self.days, self._bar_rects(plot), strict=False)):
-            if index == highlight:
-                band = QColor(self.palette().color(QPalette.ColorRole.Highlight))
-                band.setAlpha(50)
-                painter.setBrush(band)
-                painter.drawRect(slot.adjusted(-slot.width() * 0.15, 0, slot.width() * 0.15, 0))
+        slots = self._bar_rects(plot)
+        if 0 <= highlight < len(slots):
+            band = QColor(self.palette().color(QPalette.ColorRole.Highlight))
+            band.setAlpha(50)
+            painter.setBrush(band)
+            slot = slots[highlight]
+            painter.drawRect(slot.adjusted(-slot.width() * 0.15, 0, slot.width() * 0.15, 0))
+        pieces: dict[str, list[QRectF]] = {key: [] for key, _c, _w in SERIES}
+        for day, slot in zip(self.days, slots, strict=False):
             y = float(plot.bottom())
             for key, _colour, _words in SERIES:
                 value = day.count(key)
                 if not value:
                     continue
-                height = max(1.0, value * scale)
-                painter.setBrush(colours[key])
-                painter.drawRect(QRectF(slot.left(), y - height, slot.width(), height))
+                height = max(2.0, value * scale)   # one approval among hundreds still shows
+                pieces[key].append(QRectF(slot.left(), y - height, slot.width(), height))
                 y -= height
+        for key, rects in pieces.items():   # one call per series
+            if rects:
+                painter.setBrush(colours[key])
+                painter.drawRects(rects)
 
     def _paint_dates(self, painter: QPainter, plot: QRect, colour: QColor) -> None:
         if not self.days:
@@ -358,7 +381,8 @@ class DecisionsView(QWidget):
         layout.addLayout(header)
         self.chart = DecisionsChart(self)
         layout.addWidget(self.chart)
-        self._refresher = Refresher(jobs, self.refresh, "decisions-chart")
+        self._bounds: list[float] = []
+        self._refresher = Refresher(jobs, self._refresh_after_tick, "decisions-chart")
         self._later = QTimer(self)
         self._later.setSingleShot(True)
         self._later.setInterval(REFRESH_DELAY_MS)
@@ -374,13 +398,21 @@ class DecisionsView(QWidget):
     def _on_later_timeout(self) -> None:
         self._refresher.request()
 
-    async def refresh(self) -> None:
-        """Load the last 30 local days now."""
+    async def _refresh_after_tick(self) -> None:
+        await self.refresh(full=False)
+
+    async def refresh(self, *, full: bool = True) -> None:
+        """Load the last 30 local days now; ``full=False`` (after a tick, the same day) reloads only today."""
         if self._query is None:
             return
         bounds = local_day_starts(self._now(), DAYS)
-        counts = await self._query(bounds)
-        days = days_from_counts(bounds, counts)
+        if not full and bounds == self._bounds and len(self.chart.days) == DAYS:
+            # A tick only adds rows to today: the other 29 days come from the last full load.
+            [today] = await self._query(bounds[-2:])
+            days = self.chart.days[:-1] + days_from_counts(bounds[-2:], [today])
+        else:
+            days = days_from_counts(bounds, await self._query(bounds))
+        self._bounds = bounds
         self.chart.set_days(days, today=datetime.fromtimestamp(self._now()).date())
         total = sum(day.total for day in days)
         self.summary.setText("" if not total else
