@@ -18,6 +18,7 @@ from openhuman_desktop.errors import Conflict
 from openhuman_desktop.qt.bridge import CoreBridge
 from openhuman_desktop.qt.notifier import Notifier, session_bus
 from openhuman_desktop.store import Escalation
+from tests.fakes.engine_harness import Reply
 from tests.notifications.fake_server import FakeNotificationServer, PrivateBus
 
 NOW = datetime(2024, 5, 14, 15, 0).timestamp()
@@ -299,3 +300,62 @@ def test_quiet_hours_hold_cards_then_one_summary(dbus: Harness, qrun: Any, until
     [call] = delivered(dbus, until, settle)
     assert call.summary == "2 approvals waiting"
     assert call.body == "While quiet hours were on:\n• Archive old notes\n• Reply to Ann"
+
+
+# --- the real engine ---------------------------------------------------------------------------------
+
+
+ANSWER = "Three urgent emails arrived from the bank.\nRECOMMENDED ACTION: Forward the 3 urgent emails to #team-alerts"
+INVOICE = "Two invoices are due on Friday.\nRECOMMENDED ACTION: Pay the two invoices from the shared account"
+
+
+@pytest.fixture
+def engine(qrun: Any, gui_harness: Any, bridge: CoreBridge,
+           notification_server: FakeNotificationServer) -> Iterator[tuple[Any, Notifier, FakeTray]]:
+    tray = FakeTray()
+    services = gui_harness.services
+    notifier = Notifier(tray, lambda: services.settings.current.notifications, services.subconscious,
+                        lambda target: None, connect=session_bus(notification_server.address), burst_ms=20)
+    notifier.attach(bridge)
+    yield gui_harness, notifier, tray
+    qrun(notifier.aclose())
+
+
+def test_on_the_real_engine_a_tick_with_two_cards_is_one_notification(
+        engine: tuple[Any, Notifier, FakeTray], notification_server: FakeNotificationServer, qrun: Any,
+        until: Any, settle: Any) -> None:
+    harness, notifier, tray = engine
+    qrun(harness.add_task("Check urgent emails", intent="read"))
+    qrun(harness.add_task("Check the invoices", intent="read"))
+    harness.local.decide_by_title({"urgent": {"decision": "escalate", "priority": "critical"},
+                                   "invoices": "escalate"})
+    harness.reasoning.execution_replies.extend([Reply(content=ANSWER), Reply(content=INVOICE)])
+    qrun(harness.tick())
+    until(lambda: bool(notification_server.snapshot()), message="no notification")
+    settle(notifier)
+    [call] = notification_server.snapshot()
+    assert call.summary == "2 approvals needed (1 critical)"
+    assert len(qrun(harness.escalations("pending"))) == 2
+    assert tray.messages == []
+
+
+def test_on_the_real_engine_go_ahead_in_the_notification_approves_the_card(
+        engine: tuple[Any, Notifier, FakeTray], notification_server: FakeNotificationServer, qrun: Any,
+        until: Any, settle: Any) -> None:
+    harness, notifier, tray = engine
+    qrun(harness.add_task("Check urgent emails", intent="read"))
+    harness.local.decide_by_title({"urgent": "escalate"})
+    harness.reasoning.execution_replies.append(Reply(content=ANSWER))
+    qrun(harness.tick())
+    until(lambda: bool(notification_server.snapshot()), message="no notification")
+    [call] = notification_server.snapshot()
+    assert call.action_keys == ["default", "approve", "dismiss", "open"]
+    harness.reasoning.execution_replies.append(Reply(content="Forwarded the 3 emails to #team-alerts."))
+    notification_server.invoke(call.id, "approve")
+
+    async def approved() -> bool:
+        return bool(await harness.escalations("approved"))
+
+    qrun(harness.wait_until(approved))
+    settle(notifier)
+    assert tray.messages == []
