@@ -6,7 +6,8 @@ real app (``DesktopApp`` with the real window, on that display) on a workspace w
 raised as the engine raises one (``EscalationChanged``); the app's notifier sends it over D-Bus and the screen is
 saved with the popup on it. Saves ``notification-<scheme>.png`` (the whole screen), ``notification-popup-<scheme>.png``
 (the corner with the popup), ``chart-<scheme>.png`` (the window on the Subconscious tab) and
-``chart-empty-<scheme>.png`` (the chart with no decisions yet).
+``chart-empty-<scheme>.png`` (the chart with no decisions yet). Then it clicks the popup's **Go ahead** (xdotool) and
+checks that the card was approved through it (the real server's ``ActionInvoked``).
 
     python scripts/notification_screenshots.py --out screenshots --scheme dark
 
@@ -40,6 +41,7 @@ from scripts.chat_screenshots import MODEL, until, write_workspace  # noqa: E402
 
 DAEMON = "/usr/lib/notification-daemon/notification-daemon"
 SCREEN = (1280, 800)
+GO_AHEAD_FROM_RIGHT, GO_AHEAD_FROM_TOP = 205, 144   # notification-daemon's first button, top right corner
 CARD_TITLE = "Forward 3 urgent emails to #team-alerts"
 RESULTS = {"noop": "Nothing new", "act": "Sorted 4 new emails into Bills and Travel",
            "escalate": "Waiting for approval", "failed": "The mail server did not answer (timed out after 30 s)"}
@@ -173,10 +175,28 @@ async def shoot(out: Path, scheme: str, paths: Any, *, with_rows: bool) -> list[
         corner.save(str(popup))
         print(f"saved {popup}", flush=True)
         saved.append(popup)
+        await click_go_ahead(services, card.id, screen.width())
     finally:
         desktop.request_quit()
         await serving
     return saved
+
+
+async def click_go_ahead(services: Any, card_id: str, screen_width: int) -> None:
+    """Click the popup's Go ahead as a person would (xdotool) and check the card was approved through it."""
+    if shutil.which("xdotool") is None:
+        print("notification screenshots: xdotool is missing; Go ahead in the popup not tried", flush=True)
+        return
+    x, y = screen_width - GO_AHEAD_FROM_RIGHT, GO_AHEAD_FROM_TOP
+    subprocess.run(["xdotool", "mousemove", str(x), str(y), "click", "1"], check=False)
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline:
+        card = await services.store.escalations.get(card_id)
+        if card is not None and card.status == "approved":
+            print("Go ahead in the notification popup approved the card", flush=True)
+            return
+        await asyncio.sleep(0.1)
+    raise RuntimeError("clicking Go ahead in the notification popup did not approve the card")
 
 
 def main(argv: list[str] | None = None) -> int:
