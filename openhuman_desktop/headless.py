@@ -21,6 +21,7 @@ async def serve(paths: Paths, loaded: config.LoadedConfig, ready: asyncio.Event 
         loop.add_signal_handler(signum, stop.set)
     services = await bootstrap.build(paths, loaded)
     services.bus.subscribe(events.Notified, lambda e: log.info("notification: %s — %s", e.title, e.body))
+    services.bus.subscribe(events.EscalationChanged, _log_new_card)
     try:
         await services.start()
         bootstrap.freeze_startup_objects()
@@ -34,6 +35,12 @@ async def serve(paths: Paths, loaded: config.LoadedConfig, ready: asyncio.Event 
         for signum in (signal.SIGINT, signal.SIGTERM):
             loop.remove_signal_handler(signum)
     return 0
+
+
+def _log_new_card(event: events.EscalationChanged) -> None:
+    card = event.escalation
+    if getattr(card, "status", None) == "pending":
+        log.info("notification: Approval needed — %s", card.title)
 
 
 def run(paths: Paths, loaded: config.LoadedConfig) -> int:

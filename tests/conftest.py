@@ -6,6 +6,8 @@ import os
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 os.environ.setdefault("QT_API", "pyside6")
+# Tests never reach the desktop's notification server: D-Bus tests start a private bus of their own.
+os.environ.pop("DBUS_SESSION_BUS_ADDRESS", None)
 
 from collections.abc import AsyncIterator  # noqa: E402
 from pathlib import Path  # noqa: E402

@@ -30,6 +30,7 @@ if TYPE_CHECKING:
     from openhuman_desktop.bootstrap import Services
     from openhuman_desktop.qt.bridge import CoreBridge
     from openhuman_desktop.qt.settings import SettingsWindow
+    from openhuman_desktop.qt.notifier import Notifier
 
 log = logging.getLogger(__name__)
 
@@ -265,6 +266,7 @@ class DesktopApp(QObject):
         self.bridge: CoreBridge | None = None
         self.window: WindowLike | None = None
         self.settings_window: SettingsWindow | None = None
+        self.notifier: Notifier | None = None
         self._closed = False
         self._has_desktop_channel = False
 
@@ -294,6 +296,12 @@ class DesktopApp(QObject):
         self.window.installEventFilter(self)
         self._add_desktop_channel(self.window)
         self.tray.attach(self.services.subconscious, self.bridge, self.open_window, self._show_in_window)
+        from openhuman_desktop.qt.notifier import Notifier, session_bus
+
+        services = self.services
+        self.notifier = Notifier(self.tray, lambda: services.settings.current.notifications, services.subconscious,
+                                 self.open_window, reporter=self.reporter, connect=session_bus())
+        self.notifier.attach(self.bridge)
         self.tray.attach_autostart(self.paths.workspace)
         self.tray.attach_settings(self.open_settings)
         requested = getattr(self.window, "settings_requested", None)  # Ctrl+, in the Intelligence window
@@ -359,6 +367,8 @@ class DesktopApp(QObject):
         if self._closed:
             return
         self._closed = True
+        if self.notifier is not None:
+            await self.notifier.aclose()
         await self.tray.aclose()
         if self.bridge is not None:
             self.bridge.detach()

@@ -1,4 +1,5 @@
-"""The tray icon: state at a glance (idle, thinking, attention, problem), its menu, its notifications."""
+"""The tray icon: state at a glance (idle, thinking, attention, problem), its menu, its messages (the fallback of
+``qt/notifier.py``'s desktop notifications)."""
 
 from __future__ import annotations
 
@@ -58,7 +59,6 @@ class BridgeSignals(Protocol):
     tick_started: Any
     tick_finished: Any
     escalation_changed: Any
-    notified: Any
 
 
 OpenWindow = Callable[[str | None], None]  # escalation id to show, or None for the window as it is
@@ -182,7 +182,7 @@ class TrayShell(QObject):
         reporter: the UI-boundary error reporter (it also tells the user through :meth:`notify`).
     """
 
-    message_shown = Signal(str, str)   # title, text — whatever the user was notified of
+    message_shown = Signal(str, str)   # title, text — whatever the user was notified of (D-Bus ones too: the notifier)
     view_changed = Signal(object)      # TrayView
 
     def __init__(
@@ -206,7 +206,6 @@ class TrayShell(QObject):
         self._open_window: OpenWindow | None = None
         self._fallback_notify: Notify | None = None
         self._bridge: BridgeSignals | None = None
-        self._announced: set[str] = set()
         self._open_ticks: set[int] = set()
         self._has_applied = False
         self._settle_checks = 0
@@ -311,7 +310,6 @@ class TrayShell(QObject):
         bridge.tick_started.connect(self._on_bridge_tick_started)
         bridge.tick_finished.connect(self._on_bridge_tick_finished)
         bridge.escalation_changed.connect(self._on_bridge_escalation_changed)
-        bridge.notified.connect(self._on_bridge_notified)
         for action in (self.open_action, self.run_now_action):
             action.setEnabled(True)
         self.request_refresh()
@@ -361,7 +359,6 @@ class TrayShell(QObject):
         bridge.tick_started.disconnect(self._on_bridge_tick_started)
         bridge.tick_finished.disconnect(self._on_bridge_tick_finished)
         bridge.escalation_changed.disconnect(self._on_bridge_escalation_changed)
-        bridge.notified.disconnect(self._on_bridge_notified)
 
     def show(self) -> None:
         """Show the icon (only where a system tray exists)."""
@@ -461,18 +458,8 @@ class TrayShell(QObject):
         else:
             log.info("notification (nowhere to show it yet): %s — %s", title, text)
 
-    def _on_bridge_escalation_changed(self, escalation: Any) -> None:
-        self.request_refresh()
-        if getattr(escalation, "status", None) != "pending" or escalation.id in self._announced:
-            return
-        self._announced.add(escalation.id)
-        body = shorten(f"{escalation.title}: {escalation.description}" if escalation.description
-                       else escalation.title)
-        title = "Approval needed" + (" (critical)" if escalation.priority == "critical" else "")
-        self.notify(title, body, target=escalation.id)
-
-    def _on_bridge_notified(self, title: str, body: str) -> None:
-        self.notify(shorten(title, 80) or APP_NAME, shorten(body))
+    def _on_bridge_escalation_changed(self, _escalation: Any) -> None:
+        self.request_refresh()   # the badge; announcing new cards is the notifier's (qt/notifier.py)
 
     def _on_tray_message_clicked(self) -> None:
         target, self._message_target = self._message_target, None

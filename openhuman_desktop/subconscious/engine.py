@@ -491,8 +491,7 @@ class SubconsciousEngine:
                         DISABLED_MID_TICK, f"It would have recommended: {proposed.description}")
                     await self._settle([(row, "cancelled", reason)], tick_at)
                     return
-                self._bus.publish(events.EscalationChanged(escalation))
-                self._bus.publish(events.Notified("Approval needed", escalation.title))
+                self._bus.publish(events.EscalationChanged(escalation))   # also its announcement (no Notified)
         await self._settle([(row, outcome.decision, outcome.result)], tick_at,
                            advance=[task] if outcome.decision != "failed" else [], completes=outcome.completes_task)
 

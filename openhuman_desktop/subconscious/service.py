@@ -490,8 +490,7 @@ class SubconsciousService:
                                                           description=description, priority=priority,
                                                           now=self._clock.now())
         log.info("conversation card %s raised by run %s in thread %s", card.id, run_id, thread_id)
-        self._bus.publish(events.EscalationChanged(card))
-        self._bus.publish(events.Notified("Approval needed", card.title))
+        self._bus.publish(events.EscalationChanged(card))   # also its announcement (no Notified)
         self._bus.publish(events.StatusChanged())
         return card
 

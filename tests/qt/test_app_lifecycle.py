@@ -326,6 +326,7 @@ def test_new_escalation_notifies_and_the_click_opens_its_card(start: Start) -> N
             return escalation
 
         escalation = run(running.loop, escalate())
+        run(running.loop, poll_until(lambda: bool(shown)))   # the notifier waits a moment for more cards
         assert shown == [("Approval needed", "Forward 3 urgent emails: to #team-alerts")]
         window.calls.clear()
         tray.tray.messageClicked.emit()
@@ -337,8 +338,11 @@ def test_new_escalation_notifies_and_the_click_opens_its_card(start: Start) -> N
 def test_notifications_go_to_the_window_without_a_tray(start: Start) -> None:
     with start(tray_available=False) as running:
         assert running.window is not None
-        running.services.bus.publish(events.Notified("Digest ready", "It is in your workspace."))
-        assert ("notice", "Digest ready: It is in your workspace.") in running.window.calls
+        services = running.services
+        run(running.loop, in_loop(lambda: services.bus.publish(events.Notified("Digest ready",
+                                                                               "It is in your workspace."))))
+        window = running.window
+        run(running.loop, poll_until(lambda: ("notice", "Digest ready: It is in your workspace.") in window.calls))
 
 
 # --- the error reporter (STYLE G6) -----------------------------------------------------------------

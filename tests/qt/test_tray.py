@@ -330,32 +330,31 @@ def test_a_failing_status_is_reported_not_raised(harness: Harness, caplog: pytes
 # --- notifications -------------------------------------------------------------------------------------
 
 
-def test_new_escalation_is_announced_once_and_falls_back_to_the_window_without_a_tray(harness: Harness) -> None:
+def test_cards_and_messages_are_announced_by_the_notifier_not_the_tray(harness: Harness) -> None:
+    """Issue 14: the tray and the engine's Notified both announced each card; now qt/notifier.py does, once."""
     harness.bus.publish(events.EscalationChanged(escalation()))
-    harness.bus.publish(events.EscalationChanged(escalation()))  # same one again: no second message
-    harness.bus.publish(events.EscalationChanged(escalation("esc-2", state="approved")))  # not new
+    harness.bus.publish(events.Notified("Approval needed", "Forward 3 urgent emails"))
     harness.settle()
-    assert harness.messages == [("Approval needed", "Forward 3 urgent emails: Forward them to #team-alerts")]
+    assert harness.messages == []
+
+
+def test_without_a_tray_messages_go_to_the_window(harness: Harness) -> None:
+    harness.shell.notify("Heads up", "The build finished.")
+    assert harness.messages == [("Heads up", "The build finished.")]
     assert harness.fallback == harness.messages
 
 
 @pytest.mark.qt_log_ignore(TRAY_SHOW_WARNING)
-def test_clicking_the_escalation_message_opens_its_card(tray_harness: Harness) -> None:
+def test_clicking_a_message_opens_its_card(tray_harness: Harness) -> None:
     tray_harness.shell.show()
-    tray_harness.bus.publish(events.EscalationChanged(escalation("esc-9", priority="critical")))
+    tray_harness.shell.notify("Approval needed (critical)", "Forward 3 urgent emails", target="esc-9")
     assert tray_harness.messages[-1][0] == "Approval needed (critical)"
     assert tray_harness.fallback == []
     tray_harness.shell.tray.messageClicked.emit()
     assert tray_harness.opened == ["esc-9"]
-    tray_harness.bus.publish(events.Notified("Digest ready", "Your weekly digest is in the workspace."))
-    assert tray_harness.messages[-1] == ("Digest ready", "Your weekly digest is in the workspace.")
+    tray_harness.shell.notify("Digest ready", "Your weekly digest is in the workspace.")
     tray_harness.shell.tray.messageClicked.emit()
     assert tray_harness.opened == ["esc-9", None]
-
-
-def test_notification_skill_messages_are_shown(harness: Harness) -> None:
-    harness.bus.publish(events.Notified("Heads up", "  The build  finished.\n"))
-    assert harness.messages == [("Heads up", "The build finished.")]
 
 
 def test_tray_icon_is_only_shown_where_a_tray_exists(harness: Harness) -> None:

@@ -28,6 +28,7 @@ from openhuman_desktop.qt.intelligence.agent_tab import AgentView
 from openhuman_desktop.qt.intelligence.approvals import ApprovalsView
 from openhuman_desktop.qt.intelligence.chat_channel import DesktopChannel
 from openhuman_desktop.qt.intelligence.chat_tab import ChatView
+from openhuman_desktop.qt.intelligence.decisions_chart import DecisionsView
 from openhuman_desktop.qt.intelligence.status_bar import StatusBarView
 from openhuman_desktop.qt.intelligence.tasks import TasksView
 from openhuman_desktop.qt.intelligence.widgets import Banner, PanelFrame, em, retheme
@@ -92,6 +93,8 @@ class IntelligenceWindow(QMainWindow):
         self.approvals_view = ApprovalsView(service, self.jobs, skills=self._skill_titles)
         self.tasks_view = TasksView(service, now, self.jobs)
         self.activity_view = ActivityView(service.log_list, now, self.jobs, escalations=service.escalations_list)
+        log_store = getattr(getattr(services, "store", None), "log", None)
+        self.decisions_view = DecisionsView(getattr(log_store, "decisions_between", None), self.jobs, now)
         self.skills_view = SkillsView(services.skills, self.jobs)
         vectors = getattr(services, "vectors", None)
         self.memory_view = MemoryView(services.memory, now, self.jobs,
@@ -135,6 +138,7 @@ class IntelligenceWindow(QMainWindow):
             (bridge.escalation_changed, self._on_bridge_escalation_changed),
             (bridge.tick_started, self._on_bridge_tick_started),
             (bridge.tick_finished, self._on_bridge_tick_finished),
+            (bridge.tick_finished, self._on_bridge_tick_finished_chart),
             (bridge.status_changed, self._on_bridge_status_changed),
             (bridge.memory_added, self.memory_view.on_memory_added),
             (bridge.memory_removed, self.memory_view.on_memory_removed),
@@ -190,7 +194,9 @@ class IntelligenceWindow(QMainWindow):
         panel.setObjectName("panel")
         panel_layout = QVBoxLayout(panel)
         panel_layout.setContentsMargins(pad * 2, pad * 2, pad, pad)
-        panel_layout.addWidget(self.activity_view)
+        panel_layout.addWidget(self.decisions_view)
+        panel_layout.addSpacing(pad)
+        panel_layout.addWidget(self.activity_view, 1)
         splitter.addWidget(left)
         splitter.addWidget(panel)
         splitter.setStretchFactor(0, 5)
@@ -260,7 +266,8 @@ class IntelligenceWindow(QMainWindow):
                              self.approvals_view.refresh())
         await asyncio.sleep(0)
         await asyncio.gather(self.tasks_view.refresh(), self.skills_view.refresh(), self.memory_view.refresh(),
-                             self.chat_view.refresh(), self.agent_view.refresh_if_shown())
+                             self.chat_view.refresh(), self.agent_view.refresh_if_shown(),
+                             self.decisions_view.refresh())
 
     async def aclose(self) -> None:
         """Stop listening to the bridge, stop timers and cancel the window's jobs; safe to call twice."""
@@ -272,6 +279,9 @@ class IntelligenceWindow(QMainWindow):
                 signal.disconnect(slot)
         self._times.stop()
         await self.jobs.aclose()
+
+    def _on_bridge_tick_finished_chart(self, _generation: int, _outcome: str) -> None:
+        self.decisions_view.request_refresh()
 
     def closeEvent(self, event: QCloseEvent) -> None:
         event.ignore()
