@@ -29,8 +29,8 @@ from openhuman_desktop.qt.tray import TrayShell
 if TYPE_CHECKING:
     from openhuman_desktop.bootstrap import Services
     from openhuman_desktop.qt.bridge import CoreBridge
-    from openhuman_desktop.qt.settings import SettingsWindow
     from openhuman_desktop.qt.notifier import Notifier
+    from openhuman_desktop.qt.settings import SettingsWindow
 
 log = logging.getLogger(__name__)
 
