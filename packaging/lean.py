@@ -15,7 +15,7 @@ from pathlib import PurePosixPath
 EXCLUDED_MODULES = (
     # tests, type checking and their helpers: reachable only through optional plugin imports
     "_pytest", "pytest", "hypothesis", "mypy", "mypyc", "mypy_extensions", "librt", "ast_serialize",
-    "pydantic.mypy", "pydantic.v1", "pytestqt", "playwright", "ruff", "importlinter", "grimp",
+    "pytestqt", "playwright", "ruff", "importlinter", "grimp",
     # httpx's command line (httpx._main) and what only it uses
     "click", "rich", "pygments", "markdown_it", "mdurl",
     # optional decoders and helpers the app never asks for
