@@ -301,7 +301,13 @@ def check_headless(bundle: Launcher, root: Path, ollama: FakeOllama) -> str:
 
 def web_app_pages(workspace: Path) -> str:
     """Every file of the web page, fetched from the running app and compared with the checkout's."""
-    data = json.loads((workspace / "run" / "webapp.json").read_text(encoding="utf-8"))
+    try:
+        data = json.loads((workspace / "run" / "webapp.json").read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        log = (workspace / "logs" / "openhuman.log").read_text(encoding="utf-8", errors="replace")
+        errors = [line for line in log.splitlines() if line.startswith(("ERROR", "CRITICAL", "FileNotFound"))]
+        raise SmokeFailure("the web app did not start (no run/webapp.json); the log says: "
+                           + " | ".join(errors[-3:] or ["nothing"])) from None
     base = str(data["url"]).split("#")[0].split("?")[0].rstrip("/")
     with httpx.Client(timeout=10.0) as http:
         for path, name in WEB_ASSETS.items():

@@ -74,14 +74,14 @@ def test_an_upgrade_replaces_the_earlier_bundle(installer: ModuleType, layout: A
 def test_uninstall_removes_exactly_what_install_put(installer: ModuleType, layout: Any, tmp_path: Path,
                                                     environ: dict[str, str]) -> None:
     home = Path(environ["HOME"])
-    workspace = home / ".local" / "share" / "openhuman-desktop"
+    workspace = home / ".local" / "share" / "OpenHuman"
     workspace.mkdir(parents=True)
     (workspace / "config.toml").write_text("# mine\n", encoding="utf-8")
     installer.install(fake_bundle(tmp_path / "dist"), layout)
     removed = installer.uninstall(layout)
     assert len(removed) == 4
     leftovers = sorted(str(p.relative_to(home)) for p in home.rglob("*") if p.is_file() or p.is_symlink())
-    assert leftovers == [".local/share/openhuman-desktop/config.toml"]
+    assert leftovers == [".local/share/OpenHuman/config.toml"]
     assert installer.uninstall(layout) == []
 
 
