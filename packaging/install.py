@@ -188,12 +188,12 @@ def copy_bundle(bundle: Path, layout: Layout) -> None:
 
 
 def refresh_caches(layout: Layout) -> None:
-    """Tell the desktop about the new menu entry and icon, where the tools exist (best effort)."""
-    commands = (["update-desktop-database", "-q", str(layout.entry.parent)],
-                ["gtk-update-icon-cache", "-q", "-t", "-f", str(layout.icon.parents[2])])
-    for command in commands:
-        if shutil.which(command[0]) and (command[0] != "gtk-update-icon-cache" or layout.icon.parents[2].is_dir()):
-            subprocess.run(command, check=False, capture_output=True, timeout=60)
+    """Bring the user's icon cache up to date, if there is one (a stale cache hides a new icon; without one,
+    GTK reads the folders). The menu entry needs no cache: it declares no MIME types."""
+    theme = layout.icon.parents[2]
+    if (theme / "icon-theme.cache").exists() and shutil.which("gtk-update-icon-cache"):
+        subprocess.run(["gtk-update-icon-cache", "-q", "-t", "-f", str(theme)], check=False, capture_output=True,
+                       timeout=60)
 
 
 def install(bundle: Path, layout: Layout, template: str | None = None) -> list[str]:

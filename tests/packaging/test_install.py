@@ -5,6 +5,7 @@ the "Start at login" entry of this bundle), and nothing the user made is ever ov
 from __future__ import annotations
 
 import os
+import shutil
 import stat
 import subprocess
 import sys
@@ -142,3 +143,19 @@ def test_the_command_line_installs_and_uninstalls(tmp_path: Path, environ: dict[
     nothing = subprocess.run([sys.executable, script, "uninstall"], env=environ, capture_output=True, text=True,
                              check=False)
     assert nothing.stdout == "uninstall: nothing to remove: OpenHuman is not installed for this user\n"
+
+
+def test_a_users_icon_cache_is_brought_up_to_date_and_none_is_made(installer: ModuleType, layout: Any,
+                                                                   tmp_path: Path) -> None:
+    if not shutil.which("gtk-update-icon-cache"):
+        pytest.skip("gtk-update-icon-cache is not installed")
+    cache = layout.icon.parents[2] / "icon-theme.cache"
+    installer.install(fake_bundle(tmp_path / "dist"), layout)
+    assert not cache.exists()  # none before: GTK reads the folder, and none is made
+    subprocess.run(["gtk-update-icon-cache", "-q", "-t", "-f", cache.parent], check=True)  # the user makes one
+    assert b"io.openhuman.Desktop" in cache.read_bytes()
+    installer.uninstall(layout)
+    # a stale cache would still list the icon (an empty theme has none at all)
+    assert not cache.exists() or b"io.openhuman.Desktop" not in cache.read_bytes()
+    installer.install(fake_bundle(tmp_path / "dist2"), layout)
+    assert b"io.openhuman.Desktop" in cache.read_bytes()
