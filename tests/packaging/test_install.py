@@ -150,12 +150,14 @@ def test_a_users_icon_cache_is_brought_up_to_date_and_none_is_made(installer: Mo
     if not shutil.which("gtk-update-icon-cache"):
         pytest.skip("gtk-update-icon-cache is not installed")
     cache = layout.icon.parents[2] / "icon-theme.cache"
+    layout.icon.parent.mkdir(parents=True)
+    (layout.icon.parent / "another-app.svg").write_bytes(ICON)  # the user has other apps' icons there
     installer.install(fake_bundle(tmp_path / "dist"), layout)
     assert not cache.exists()  # none before: GTK reads the folder, and none is made
     subprocess.run(["gtk-update-icon-cache", "-q", "-t", "-f", cache.parent], check=True)  # the user makes one
     assert b"io.openhuman.Desktop" in cache.read_bytes()
     installer.uninstall(layout)
-    # a stale cache would still list the icon (an empty theme has none at all)
-    assert not cache.exists() or b"io.openhuman.Desktop" not in cache.read_bytes()
+    assert b"io.openhuman.Desktop" not in cache.read_bytes()  # a stale cache would still list the icon
+    assert b"another-app" in cache.read_bytes()
     installer.install(fake_bundle(tmp_path / "dist2"), layout)
     assert b"io.openhuman.Desktop" in cache.read_bytes()
