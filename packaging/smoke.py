@@ -16,6 +16,7 @@ Checks, each printed as one ``ok``/``FAIL`` line (exit code 1 when any fails):
 3. The tray app offscreen (``QT_QPA_PLATFORM=offscreen``) and on a private Xvfb display with a tray host
    (trayer): the tray icon is embedded, RPC answers, SIGTERM → exit code 0, no traceback.
 4. The install script: install into a temporary home, start the installed launcher, uninstall.
+   With ``--screenshots DIR``: the bundle's tray menu and window under Xvfb, light and dark.
 5. Figures: bundle size (MB, files) and start time (launch → RPC answers), the bundle and
    ``python -m openhuman_desktop`` from source side by side, headless and GUI offscreen.
 
@@ -498,6 +499,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--display", default="auto", help="Xvfb display, e.g. :64 (default: a free one)")
     parser.add_argument("--no-x", action="store_true", help="skip the Xvfb check (no X tools here)")
     parser.add_argument("--runs", type=int, default=3, help="launches timed per kind and mode")
+    parser.add_argument("--screenshots", type=Path, metavar="DIR",
+                        help="then save screenshots of the bundle under Xvfb into DIR (scripts/bundle_screenshots.py)")
     args = parser.parse_args(argv)
     report = Report()
     started = time.monotonic()
@@ -531,6 +534,8 @@ def main(argv: list[str] | None = None) -> int:
         else:
             report.check("GUI on Xvfb", lambda: check_gui_x(launcher, root, ollama, args.display))
         report.check("install", lambda: check_install(bundle, root))
+        if args.screenshots is not None:
+            report.check("screenshots", lambda: bundle_screenshots(bundle, args.screenshots.resolve()))
         timing: list[str] = []
         if report.check("start times", lambda: _times(timing, [launcher, source_launcher()], root, ollama,
                                                        args.runs)):
@@ -541,6 +546,17 @@ def main(argv: list[str] | None = None) -> int:
     verdict = "all checks passed" if not report.failures else f"{report.failures} check(s) FAILED"
     print(f"smoke: {verdict} in {time.monotonic() - started:.0f} s", flush=True)
     return 0 if not report.failures else 1
+
+
+def bundle_screenshots(bundle: Path, out: Path) -> str:
+    """The tray menu and the window of the bundle, light and dark (scripts/bundle_screenshots.py)."""
+    done = subprocess.run([sys.executable, str(ROOT / "scripts" / "bundle_screenshots.py"), "--bundle", str(bundle),
+                           "--out", str(out)], capture_output=True, text=True, timeout=180, check=False,
+                          env={**os.environ, "PYTHONPATH": str(ROOT)})
+    if done.returncode != 0:
+        raise SmokeFailure(f"scripts/bundle_screenshots.py exited {done.returncode}:\n{done.stdout}{done.stderr}")
+    saved = [line.split()[-1] for line in done.stdout.splitlines() if line.strip().startswith("saved ")]
+    return f"{len(saved)} PNGs in {out}: " + ", ".join(Path(name).name for name in saved)
 
 
 def _times(into: list[str], launchers: list[Launcher], root: Path, ollama: FakeOllama, runs: int) -> str:
