@@ -8,7 +8,8 @@ Usage (from the checkout, with the venv that has the test extras and PyInstaller
 
 Checks, each printed as one ``ok``/``FAIL`` line (exit code 1 when any fails):
 
-1. ``--version`` of the bundle.
+1. ``--version`` of the bundle; what is in it: every module of ours, none of those packaging/lean.py leaves
+   out, no unused Qt plugin or GTK library.
 2. ``--headless`` on a fresh workspace against a fake Ollama on 127.0.0.1: ``run/rpc.json`` appears,
    ``openhuman-desktop rpc subconscious_status`` through the bundle answers, a tick runs to its end, the web
    app serves its page byte for byte, HEARTBEAT.md is written, ``doctor`` passes (the tokenizer line: exact
@@ -47,6 +48,7 @@ for _path in (ROOT, ROOT / "packaging"):
         sys.path.insert(0, str(_path))
 
 import httpx  # noqa: E402
+import lean  # noqa: E402  (packaging/lean.py)
 
 import build as bundle_build  # noqa: E402  (packaging/build.py)
 from bench.responders import noop_responder  # noqa: E402
@@ -79,7 +81,7 @@ class Report:
         started = time.monotonic()
         try:
             detail = run()
-        except (SmokeFailure, OSError, subprocess.SubprocessError, httpx.HTTPError, ValueError) as exc:
+        except (SmokeFailure, OSError, subprocess.SubprocessError, httpx.HTTPError, ValueError, ImportError) as exc:
             self.failures += 1
             print(f"FAIL {name}: {exc}", flush=True)
             return False
@@ -254,6 +256,46 @@ def run_cli(launcher: Launcher, *args: str, env: dict[str, str] | None = None,
 
 
 # --- the checks ---------------------------------------------------------------------------------------
+
+
+def our_modules() -> set[str]:
+    """Every module of ``openhuman_desktop`` in this checkout, by dotted name."""
+    package = ROOT / "openhuman_desktop"
+    names = set()
+    for path in package.rglob("*.py"):
+        parts = path.relative_to(ROOT).with_suffix("").parts
+        names.add(".".join(parts[:-1] if parts[-1] == "__init__" else parts))
+    return names
+
+
+def bundled_modules(executable: Path) -> set[str]:
+    """The Python modules in the bundle's archive (read with PyInstaller's own reader)."""
+    from PyInstaller.archive.readers import CArchiveReader  # type: ignore[import-untyped]
+
+    archive = CArchiveReader(str(executable))
+    [pyz] = [name for name in archive.toc if name.endswith(".pyz")]
+    return set(archive.open_embedded_archive(pyz).toc)
+
+
+def check_lean(bundle: Path) -> str:
+    """Nothing left out is in, everything of ours is: the modules in the archive, the files in the folder."""
+    internal = bundle / "_internal"
+    files = [path.relative_to(internal).as_posix() for path in internal.rglob("*") if path.is_file()]
+    unwanted = [name for name in files if lean.is_unwanted(name) or lean.is_unwanted_data(name)
+                or name.startswith(("libgtk-3.", "libgdk-3.", "libcairo."))]
+    if unwanted:
+        raise SmokeFailure(f"left-out files are in the bundle: {', '.join(sorted(unwanted)[:10])}")
+    modules = bundled_modules(bundle / NAME)
+    excluded = sorted(name for name in modules
+                      if any(name == top or name.startswith(top + ".") for top in lean.EXCLUDED_MODULES))
+    if excluded:
+        raise SmokeFailure(f"excluded modules are in the bundle: {', '.join(excluded[:10])}")
+    ours = our_modules()
+    missing = sorted(ours - modules)
+    if missing:
+        raise SmokeFailure(f"modules of ours are missing from the bundle: {', '.join(missing[:10])}")
+    return (f"{len(modules)} modules (all {len(ours)} of ours, none of the {len(lean.EXCLUDED_MODULES)} left out); "
+            "no GTK, no unused Qt plugin, no Qt translations")
 
 
 def check_version(bundle: Launcher) -> str:
@@ -523,6 +565,7 @@ def main(argv: list[str] | None = None) -> int:
     with tempfile.TemporaryDirectory(prefix="openhuman-smoke-") as temporary, fake_ollama() as ollama:
         root = Path(temporary)
         report.check("--version", lambda: check_version(launcher))
+        report.check("lean", lambda: check_lean(bundle))
         report.check("headless", lambda: check_headless(launcher, root, ollama))
         report.check("GUI offscreen", lambda: check_gui_offscreen(launcher, root, ollama))
         missing = missing_x_tools()
