@@ -38,3 +38,8 @@ def installer() -> ModuleType:
 @pytest.fixture(scope="session")
 def builder() -> ModuleType:
     return load_script("build")
+
+
+@pytest.fixture(scope="session")
+def smoke() -> ModuleType:
+    return load_script("smoke")
