@@ -19,6 +19,8 @@ from openhuman_desktop.errors import UserFacingError
 FILE_NAME = "openhuman-desktop.desktop"
 MARKER = "X-OpenHuman-Workspace"
 """The key that says an autostart entry is ours, and for which workspace."""
+ICON_NAME = "io.openhuman.Desktop"
+"""The app's icon in the icon theme (``packaging/install.py`` puts it there; the app id, as Qt's desktop file name)."""
 _RESERVED = set(" \t\n\"'\\><~|&;$*?#()`")
 _ESCAPED_IN_QUOTES = ("\\", '"', "`", "$")
 
@@ -41,7 +43,10 @@ def entry_path(environ: Mapping[str, str] | None = None) -> Path:
 
 
 def launch_command(workspace: Path) -> list[str]:
-    """How the entry starts the app: this Python, this package, this workspace."""
+    """How the entry starts the app on this workspace: this Python and this package, or, in the installed
+    bundle (PyInstaller sets ``sys.frozen``), the bundle's own executable: it has no ``-m``."""
+    if getattr(sys, "frozen", False):
+        return [sys.executable, "--workspace", str(workspace)]
     return [sys.executable, "-m", "openhuman_desktop", "--workspace", str(workspace)]
 
 
@@ -67,7 +72,7 @@ def desktop_entry(command: Sequence[str], workspace: Path) -> str:
         "Name=OpenHuman Desktop",
         "Comment=Your private assistant in the system tray",
         f"Exec={' '.join(exec_argument(arg) for arg in command)}",
-        "Icon=openhuman-desktop",
+        f"Icon={ICON_NAME}",
         "Terminal=false",
         "X-GNOME-Autostart-enabled=true",
         f"{MARKER}={workspace}",

@@ -16,7 +16,7 @@ from openhuman_desktop.channels.telegram import doctor_check as telegram_check
 from openhuman_desktop.channels.webapp_check import check_webapp
 from openhuman_desktop.clock import SystemClock
 from openhuman_desktop.errors import ConfigError, LlmReplyError, LlmUnavailable, StoreUnavailable
-from openhuman_desktop.llm import make_client
+from openhuman_desktop.llm import make_client, tokens
 from openhuman_desktop.llm.embeddings import make_embedder
 from openhuman_desktop.llm.pool import ModelClients
 from openhuman_desktop.orchestration.ledger import RunLedger
@@ -134,6 +134,20 @@ async def check_models(loaded: config.LoadedConfig) -> list[Check]:
     return checks
 
 
+def check_tokenizer() -> Check:
+    """Token counting: the offline BPE tables (bpe-openai's data, in the bundle too) load, or counts are estimates."""
+    name = tokens.DEFAULT_ENCODING
+    fix = "reinstall OpenHuman, or `pip install --force-reinstall bpe-openai` in its Python"
+    try:
+        tokens.read_ranks(name)
+    except tokens.TokenDataUnavailableError as exc:
+        return Check("tokenizer", False, f"token counts are estimates: {exc}", fix)
+    encoding = tokens.load_encoding(name)
+    if encoding is None:
+        return Check("tokenizer", False, "token counts are estimates: tiktoken cannot build the encoding", fix)
+    return Check("tokenizer", True, f"{name}, exact counts offline ({encoding.n_vocab} tokens)")
+
+
 async def check_reflection(paths: Paths, settings: config.Settings) -> Check:
     """When the subconscious model reflects next, with which model, and how the last reflection went."""
     reflection = settings.reflection
@@ -187,6 +201,7 @@ async def run_checks(paths: Paths) -> list[Check]:
     checks.append(config_check)
     checks.append(await check_database(paths))
     checks.append(await check_ledger(paths))
+    checks.append(check_tokenizer())
     if loaded is not None:
         checks.extend(await check_models(loaded))
         checks.append(await check_reflection(paths, loaded.settings))
