@@ -48,12 +48,13 @@ for _path in (ROOT, ROOT / "packaging"):
         sys.path.insert(0, str(_path))
 
 import httpx  # noqa: E402
-import lean  # noqa: E402  (packaging/lean.py)
 
-import build as bundle_build  # noqa: E402  (packaging/build.py)
 from bench.responders import noop_responder  # noqa: E402
 from openhuman_desktop import __version__  # noqa: E402
 from tests.fakes.model_servers import FakeOllama  # noqa: E402
+
+import build as bundle_build  # noqa: E402  (packaging/build.py)
+import lean  # noqa: E402  (packaging/lean.py)
 
 NAME = "openhuman-desktop"
 QUIET_CONFIG = "[heartbeat]\ninterval_minutes = 60\n"  # no scheduled tick while we look

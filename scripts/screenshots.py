@@ -570,10 +570,16 @@ def app_state(app: App) -> str | None:
 # --- main ---------------------------------------------------------------------------------------------------
 
 
+# The windows' own screenshot scripts (each runs the real app or window under its own Xvfb; --out, --scheme).
+WINDOW_SCRIPTS = (
+    ("chat_screenshots.py", "Chat"), ("agent_screenshots.py", "Agent"), ("memory_screenshots.py", "Memory"),
+    ("settings_screenshots.py", "Settings"), ("notification_screenshots.py", "Notifications"),
+)
+
+
 def tab_screenshots(out: Path, scheme: str, script: str = "chat_screenshots.py", tab: str = "Chat") -> bool:
-    """The Chat tab with a long streamed answer and a card (``scripts/chat_screenshots.py``, offscreen); with
-    ``script="agent_screenshots.py"`` the Agent tab (a live run, a directive diff, the timeline), with
-    ``memory_screenshots.py`` the Memory tab (vectors, evicted memories, the embedding model's health)."""
+    """Run one of :data:`WINDOW_SCRIPTS` (e.g. the Chat tab with a long streamed answer and a card); False
+    when it failed or took longer than 180 s."""
     env = {**os.environ, "QT_QPA_PLATFORM": "offscreen",
            "PYTHONPATH": str(REPO) + os.pathsep + os.environ.get("PYTHONPATH", "")}
     env.pop("DISPLAY", None)
@@ -643,9 +649,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"screenshots: {exc}", file=sys.stderr)
     finally:
         for scheme in ("light", "dark"):
-            failed = not tab_screenshots(out, scheme) or failed
-            failed = not tab_screenshots(out, scheme, "agent_screenshots.py", "Agent") or failed
-            failed = not tab_screenshots(out, scheme, "memory_screenshots.py", "Memory") or failed
+            for script, what in WINDOW_SCRIPTS:
+                failed = not tab_screenshots(out, scheme, script, what) or failed
         if args.keep or failed:
             print(f"workspaces and logs kept in {scratch}")
         else:

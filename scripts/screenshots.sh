@@ -7,7 +7,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-PACKAGES=(xvfb trayer xdotool libxcb-icccm4 libxcb-keysyms1 libxcb-image0 libxcb-render-util0 libxcb-shape0
+PACKAGES=(xvfb trayer xdotool dbus-daemon notification-daemon desktop-file-utils libxcb-icccm4 libxcb-keysyms1 libxcb-image0 libxcb-render-util0 libxcb-shape0
           libxcb-cursor0 libxcb-xkb1 libxcb-randr0 libxcb-xfixes0 libxcb-sync1 libxcb-shm0 libxcb-util1
           libxkbcommon-x11-0 libx11-xcb1 fonts-dejavu-core)
 
