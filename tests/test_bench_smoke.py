@@ -134,3 +134,15 @@ def test_channels_bench_prints_its_figures() -> None:
     assert figures(lines, "event-loop stall while every channel streams, window open: ")
     assert "BUDGET ok every message answered exactly once: 6/6" in lines
     assert_budgets(lines, 2)
+
+
+def test_settings_bench_prints_its_figures() -> None:
+    lines = run_bench("settings_bench.py")
+    assert len(figures(lines, "Settings window: construct to first paint")) == 1
+    assert_budgets(lines, 1)
+
+
+def test_chart_bench_prints_its_figures() -> None:
+    lines = run_bench("chart_bench.py")
+    assert len(figures(lines, "decisions_between over 30 local days")) == 1
+    assert_budgets(lines, 2)  # light and dark
