@@ -16,8 +16,9 @@ import contextlib
 import logging
 import math
 import time
-from collections.abc import Callable
+from collections.abc import AsyncGenerator, Callable
 from dataclasses import dataclass, replace
+from typing import cast
 
 import httpx
 import ollama
@@ -209,7 +210,8 @@ async def pull_model(
     client = ollama.AsyncClient(host=host, timeout=httpx.Timeout(READ_TIMEOUT, connect=CONNECT_TIMEOUT))
     report(tracker.progress)
     try:
-        stream = await client.pull(model, stream=True)
+        # ollama types it as an iterator; it is an async generator, closed here so the response is closed
+        stream = cast(AsyncGenerator[ollama.ProgressResponse, None], await client.pull(model, stream=True))
         async with contextlib.aclosing(stream):
             async for part in stream:
                 progress = tracker.feed(part.status or "", part.digest, part.completed, part.total)
