@@ -12,11 +12,13 @@ was already there).
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import logging
 import math
+import sys
 import time
-from collections.abc import AsyncGenerator, Callable
+from collections.abc import AsyncGenerator, Callable, Iterator
 from dataclasses import dataclass, replace
 from typing import cast
 
@@ -209,30 +211,64 @@ async def pull_model(
 
     client = ollama.AsyncClient(host=host, timeout=httpx.Timeout(READ_TIMEOUT, connect=CONNECT_TIMEOUT))
     report(tracker.progress)
-    try:
-        # ollama types it as an iterator; it is an async generator, closed here so the response is closed
-        stream = cast(AsyncGenerator[ollama.ProgressResponse, None], await client.pull(model, stream=True))
-        async with contextlib.aclosing(stream):
-            async for part in stream:
-                progress = tracker.feed(part.status or "", part.digest, part.completed, part.total)
-                report(progress)
-    except ollama.ResponseError as exc:
-        raise _refusal(host, model, exc, tracker.progress) from exc
-    except (httpx.ConnectError, httpx.ConnectTimeout, ConnectionRefusedError) as exc:
-        raise PullFailed(f"Ollama does not answer at {host}; start it (`ollama serve`) and press Retry.",
-                         None) from exc
-    except (httpx.HTTPError, ConnectionError) as exc:
-        log.info("pull of %s from %s broke off: %s", model, host, type(exc).__name__)
-        raise _gone(host, model, tracker.progress) from exc
-    finally:
-        with contextlib.suppress(Exception):  # closing a client whose connection broke must not hide why
-            await client.close()  # type: ignore[no-untyped-call]  # ollama leaves close() unannotated
+    with _async_generators_closed_on_the_loop():
+        try:
+            failure = await _follow(client, host, model, tracker, report)
+        finally:
+            with contextlib.suppress(Exception):  # closing a client whose connection broke must not hide why
+                await client.close()  # type: ignore[no-untyped-call]  # ollama leaves close() unannotated
+    if failure is not None:
+        # Raised here, not where the library's error was caught: its traceback (holding the half-read
+        # response's async generators) is freed now, on the loop, not whenever a log record lets go of it.
+        raise failure
     final = tracker.progress
     if not final.is_done:
         raise _gone(host, model, final)
     on_progress(final)
     log.info("pulled %s from %s (%d bytes, %d resumed)", model, host, final.total, final.resumed_bytes)
     return final
+
+
+async def _follow(client: ollama.AsyncClient, host: str, model: str, tracker: _Tracker,
+                  report: ProgressCallback) -> PullFailed | None:
+    """Read the pull stream into ``tracker``; returns what went wrong (None: the stream ended)."""
+    try:
+        # ollama types it as an iterator; it is an async generator, closed here so the response is closed
+        stream = cast(AsyncGenerator[ollama.ProgressResponse, None], await client.pull(model, stream=True))
+        async with contextlib.aclosing(stream):
+            async for part in stream:
+                report(tracker.feed(part.status or "", part.digest, part.completed, part.total))
+    except ollama.ResponseError as exc:
+        return _refusal(host, model, exc, tracker.progress)
+    except (httpx.ConnectError, httpx.ConnectTimeout, ConnectionRefusedError):
+        return PullFailed(f"Ollama does not answer at {host}; start it (`ollama serve`) and press Retry.", None)
+    except (httpx.HTTPError, ConnectionError) as exc:
+        log.info("pull of %s from %s broke off: %s", model, host, type(exc).__name__)
+        return _gone(host, model, tracker.progress)
+    return None
+
+
+@contextlib.contextmanager
+def _async_generators_closed_on_the_loop() -> Iterator[None]:
+    """Have the running loop finalize the async generators started inside (as ``asyncio.run`` arranges).
+
+    WORKAROUND (qasync 0.28 installs no ``sys.set_asyncgen_hooks``): when Ollama sends an error line, the
+    ollama client raises while httpx's and httpcore's response iterators are suspended; without the loop's
+    hooks the garbage collector closes them with no loop ("async generator ignored GeneratorExit", "no
+    running event loop"). With the hooks, the loop closes them in a task, as on a plain asyncio loop.
+    """
+    hooks = sys.get_asyncgen_hooks()
+    loop = asyncio.get_running_loop()
+    firstiter = getattr(loop, "_asyncgen_firstiter_hook", None)
+    finalizer = getattr(loop, "_asyncgen_finalizer_hook", None)
+    if hooks.finalizer is not None or firstiter is None or finalizer is None:
+        yield
+        return
+    sys.set_asyncgen_hooks(firstiter=firstiter, finalizer=finalizer)
+    try:
+        yield
+    finally:
+        sys.set_asyncgen_hooks(*hooks)
 
 
 def _again(progress: PullProgress) -> str:

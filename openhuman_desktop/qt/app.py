@@ -28,6 +28,7 @@ from openhuman_desktop.qt.tray import TrayShell
 if TYPE_CHECKING:
     from openhuman_desktop.bootstrap import Services
     from openhuman_desktop.qt.bridge import CoreBridge
+    from openhuman_desktop.qt.onboarding.launcher import OnboardingLauncher
 
 log = logging.getLogger(__name__)
 
@@ -260,6 +261,7 @@ class DesktopApp(QObject):
         self.services: Services | None = None
         self.bridge: CoreBridge | None = None
         self.window: WindowLike | None = None
+        self.onboarding: OnboardingLauncher | None = None   # the first-run set-up (models)
         self._closed = False
         self._has_desktop_channel = False
 
@@ -290,6 +292,11 @@ class DesktopApp(QObject):
         self._add_desktop_channel(self.window)
         self.tray.attach(self.services.subconscious, self.bridge, self.open_window, self._show_in_window)
         self.tray.attach_autostart(self.paths.workspace)
+        from openhuman_desktop.qt.onboarding.launcher import OnboardingLauncher
+
+        self.onboarding = OnboardingLauncher(self.services)
+        self.tray.attach_setup(self.open_onboarding)
+        self.onboarding.start()  # opens on the first launch, or when the local model does not work
         from openhuman_desktop.channels.webapp import WebappChannel  # loaded by now (bootstrap imports it)
 
         web_app = self.services.channels.channel("webapp")
@@ -318,6 +325,11 @@ class DesktopApp(QObject):
             self.window.show_tab("subconscious")
             self.window.focus_escalation(escalation_id)
 
+    def open_onboarding(self) -> None:
+        """The first-run set-up (find a model server, pick or download models), non-modal."""
+        if self.onboarding is not None:
+            self.onboarding.open()
+
     def _show_in_window(self, title: str, text: str) -> None:
         if self.window is not None:
             self.window.show_notice(f"{title}: {text}")
@@ -336,6 +348,8 @@ class DesktopApp(QObject):
             return
         self._closed = True
         await self.tray.aclose()
+        if self.onboarding is not None:
+            await self.onboarding.aclose()
         if self.bridge is not None:
             self.bridge.detach()
         window, self.window = self.window, None

@@ -227,6 +227,10 @@ class TrayShell(QObject):
         self.pause_action = self._add_action("Pause heartbeat", self._on_pause_action_triggered,
                                              "Stop scheduled ticks until you resume them")
         self.menu.addSeparator()
+        self.setup_action = self._add_action("Set up models…", self._on_setup_action_triggered,
+                                             "Find a model server, pick the models or download them")
+        self.setup_action.setEnabled(False)
+        self._open_setup: Callable[[], None] | None = None
         self.autostart_action = self._add_action("Start at login", None,
                                                  "Start OpenHuman in the tray when you log in to this computer")
         self.autostart_action.setCheckable(True)
@@ -316,6 +320,15 @@ class TrayShell(QObject):
         """Enable "Open web app" (the app has a web app channel: on, or off in config.toml)."""
         self._web_app = web_app
         self.web_action.setEnabled(True)
+
+    def attach_setup(self, open_setup: Callable[[], None]) -> None:
+        """Enable "Set up models…" (opens the first-run set-up)."""
+        self._open_setup = open_setup
+        self.setup_action.setEnabled(True)
+
+    def _on_setup_action_triggered(self) -> None:
+        if self._open_setup is not None:
+            self._open_setup()
 
     def attach_autostart(self, workspace: Path) -> None:
         """Enable "Start at login" for ``workspace`` (checked when its autostart entry is there)."""
