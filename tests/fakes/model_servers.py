@@ -74,6 +74,7 @@ class _OllamaModel:
     capabilities: tuple[str, ...]
     num_ctx: int | None = None
     size_bytes: int = 2_019_393_189
+    parameter_size: str = "3.2B"
 
 
 @dataclass(frozen=True)
@@ -83,6 +84,7 @@ class _LibraryModel:
     name: str
     family: str
     layers: tuple[tuple[str, int], ...]
+    parameter_size: str = "3.2B"
 
     @property
     def size_bytes(self) -> int:
@@ -332,17 +334,19 @@ class FakeOllama(_FakeModelServer):
         capabilities: Sequence[str] = ("completion", "tools"),
         num_ctx: int | None = None,
         size_bytes: int = 2_019_393_189,
+        parameter_size: str = "3.2B",
     ) -> None:
         """Make ``name`` known to /api/tags, /api/show, /api/chat and /api/embed (``:latest`` is implied).
 
         ``num_ctx`` adds a ``num_ctx`` line to /api/show's ``parameters`` (a Modelfile ``PARAMETER num_ctx``);
-        ``size_bytes`` is its size in /api/tags.
+        ``size_bytes`` and ``parameter_size`` are what /api/tags says of it.
         """
         model = _OllamaModel(self._canonical(name), context_length, family, tuple(capabilities), num_ctx,
-                             size_bytes)
+                             size_bytes, parameter_size)
         self._models[model.name] = model
 
-    def add_library_model(self, name: str, *, size_bytes: int, family: str = "llama") -> None:
+    def add_library_model(self, name: str, *, size_bytes: int, family: str = "llama",
+                          parameter_size: str = "3.2B") -> None:
         """Let ``/api/pull`` download ``name`` (as if ollama.com had it): ``size_bytes`` in three layers (the
         weights, a template, the parameters). After a successful pull the model is installed (/api/tags)."""
         canonical = self._canonical(name)
@@ -350,7 +354,7 @@ class FakeOllama(_FakeModelServer):
         sizes = (size_bytes - sum(small), *small)
         layers = tuple((f"sha256:{hashlib.sha256(f'{canonical}/{n}'.encode()).hexdigest()}", size)
                        for n, size in enumerate(sizes))
-        self._library[canonical] = _LibraryModel(canonical, family, layers)
+        self._library[canonical] = _LibraryModel(canonical, family, layers, parameter_size)
 
     def fail_pull(self, *, after_bytes: int, error: str | None) -> None:
         """Make the next pull fail once ``after_bytes`` of the model are downloaded (bytes kept from an earlier
@@ -401,7 +405,7 @@ class FakeOllama(_FakeModelServer):
             "format": "gguf",
             "family": model.family,
             "families": [model.family],
-            "parameter_size": "3.2B",
+            "parameter_size": model.parameter_size,
             "quantization_level": "Q4_K_M",
         }
 
@@ -508,7 +512,7 @@ class FakeOllama(_FakeModelServer):
             for digest, _ in library.layers:
                 self._partial.pop(digest, None)
             self._models[name] = _OllamaModel(name, 8192, library.family, ("completion", "tools"),
-                                              size_bytes=library.size_bytes)
+                                              size_bytes=library.size_bytes, parameter_size=library.parameter_size)
             await send({"status": "success"})
             return await self._end(response)
         return response

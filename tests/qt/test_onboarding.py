@@ -112,7 +112,8 @@ def test_installed_models_are_recommended_and_saved_with_the_comments_kept(
     saved = config.load(config_file, environ={}).settings
     assert (saved.models["local"].model, saved.models["reasoning"].model) == ("llama3.2:3b", "qwen2.5:14b")
     assert "embedding" not in saved.models
-    assert "Quick model: llama3.2:3b" in window.done_page.summary_label.text()
+    assert "Quick model: llama3.2:3b\nReasoning model: qwen2.5:14b\nMemory vectors: not used" in (
+        window.done_page.summary_text())
     assert len(finished) == 1 and finished[0].local == "llama3.2:3b"
     assert window.next_button.text() == "Close" and not window.skip_button.isVisible()
     window.next_button.click()
@@ -155,6 +156,7 @@ def test_a_download_that_fails_half_way_offers_resume_and_resumes_where_it_stopp
     assert "disk where Ollama keeps its models is full" in pull.error_label.text()
     assert pull.resume_button.text() == "Resume" and not pull.cancel_button.isVisible()
     assert 400 <= pull.progress_bar.value() <= 600                      # half of 20 MB
+    assert pull.detail_label.text() == "Stopped at 10 MB of 20 MB (kept for a resume)."
     assert window.page_name == "pull" and window.back_button.isEnabled()
     assert ollama.partial_bytes("llama3.2:3b") == 10 * MB
     qtbot_click(pull.resume_button)
@@ -202,7 +204,7 @@ def test_without_a_server_it_says_how_to_start_ollama_and_an_address_can_be_give
     until(lambda: page.search_button.isEnabled())
     assert page.hint_label.isVisible() and page.hint_label.text() == NO_SERVER
     assert not window.next_button.isEnabled()
-    problems = [page.server_list.item(i).text() for i in range(page.server_list.count())]
+    problems = [page.server_list.item(i).text() for i in range(page.server_list.count())]  # none answered
     assert any(f"Ollama does not answer at http://127.0.0.1:{unused_tcp_port}" in text for text in problems)
     page.address_edit.setText(f"127.0.0.1:{unused_tcp_port}")
     page.check_button.click()

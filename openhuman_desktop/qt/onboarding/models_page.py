@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from PySide6.QtCore import QSignalBlocker, Signal
+from PySide6.QtCore import QSignalBlocker, Qt, Signal
 from PySide6.QtWidgets import QComboBox, QFormLayout, QLabel, QVBoxLayout, QWidget
 
 from openhuman_desktop.llm.catalog import InstalledModel
@@ -116,8 +116,9 @@ class ModelsPage(QWidget):
             if offers and models:
                 combo.insertSeparator(combo.count())
             for offer in offers:
-                combo.addItem(f"{offer.name}  ·  download {format_bytes(offer.size_bytes)}  ·  {offer.why}",
+                combo.addItem(f"{offer.name}  ·  download {format_bytes(offer.size_bytes)}",
                               ModelOption(offer.name, True, offer.size_bytes))
+                combo.setItemData(combo.count() - 1, f"Not installed yet: {offer.why}", Qt.ItemDataRole.ToolTipRole)
 
     def _select(self, tier: str, name: str) -> None:
         combo = self.combos[tier]

@@ -6,6 +6,7 @@ from collections.abc import Sequence
 
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (
+    QGridLayout,
     QHBoxLayout,
     QLabel,
     QLineEdit,
@@ -103,10 +104,12 @@ class ServerPage(QWidget):
         layout.addLayout(status_row)
         self.server_list = QListWidget(self)
         self.server_list.setAccessibleName("Model servers found")
-        self.server_list.setAlternatingRowColors(False)
-        self.server_list.setSpacing(2)
+        self.server_list.setWordWrap(True)
+        self.server_list.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.server_list.setSpacing(3)
         self.server_list.currentItemChanged.connect(self._on_server_list_current_item_changed)
-        layout.addWidget(self.server_list, 1)
+        self.server_list.setMaximumHeight(em(self) * 8)  # a few servers at most: no empty well below them
+        layout.addWidget(self.server_list)
         self.hint_label = paragraph(NO_SERVER, self)
         self.hint_label.setAccessibleName("How to start a model server")
         self.hint_label.hide()
@@ -127,6 +130,7 @@ class ServerPage(QWidget):
         layout.addLayout(address_row)
         self.error_label = ErrorLabel(self)
         layout.addWidget(self.error_label)
+        layout.addStretch(1)
 
     def set_searching(self) -> None:
         self.spinner.start()
@@ -140,7 +144,8 @@ class ServerPage(QWidget):
         self.search_button.setEnabled(True)
         self.server_list.clear()
         first: QListWidgetItem | None = None
-        for server in servers:
+        reachable = [server for server in servers if server.is_reachable]
+        for server in reachable or servers:  # the places that did not answer matter only when none did
             item = QListWidgetItem(server_text(server), self.server_list)
             item.setData(_ROLE_SERVER, server)
             item.setToolTip(server.problem or f"Found at {server.base_url} ({server.candidate.source})")
@@ -148,7 +153,6 @@ class ServerPage(QWidget):
                 item.setFlags(Qt.ItemFlag.NoItemFlags)
             elif first is None or (prefer is not None and server.base_url == prefer.base_url):
                 first = item
-        reachable = [server for server in servers if server.is_reachable]
         self.hint_label.setVisible(not reachable)
         if reachable:
             count = len(reachable)
@@ -211,13 +215,35 @@ class DonePage(QWidget):
         super().__init__(parent)
         self.setAccessibleName("Done")
         layout = page_layout(self, "You are set up")
-        self.summary_label = paragraph("", self)
-        self.summary_label.setTextFormat(Qt.TextFormat.PlainText)
-        layout.addWidget(self.summary_label)
+        layout.addWidget(paragraph("OpenHuman uses these models from now on:", self))
+        self.summary = PanelFrame(self)
+        self.grid = QGridLayout(self.summary)
+        pad = em(self) // 2
+        self.grid.setContentsMargins(pad * 2, pad, pad * 2, pad)
+        self.grid.setHorizontalSpacing(pad * 3)
+        self.grid.setColumnStretch(1, 1)
+        layout.addWidget(self.summary)
         self.note_label = paragraph("", self, muted=True)
         layout.addWidget(self.note_label)
         layout.addStretch(1)
 
-    def show_summary(self, lines: Sequence[str], note: str) -> None:
-        self.summary_label.setText("\n".join(lines))
+    def show_summary(self, rows: Sequence[tuple[str, str]], note: str) -> None:
+        while self.grid.count():
+            item = self.grid.takeAt(0)
+            widget = item.widget() if item is not None else None
+            if widget is not None:
+                widget.deleteLater()
+        for row, (what, which) in enumerate(rows):
+            self.grid.addWidget(MutedLabel(what, self.summary), row, 0)
+            value = QLabel(which, self.summary)
+            value.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+            value.setAccessibleName(what)
+            self.grid.addWidget(value, row, 1)
         self.note_label.setText(note)
+
+    def summary_text(self) -> str:
+        """The summary as lines ("Quick model: llama3.2:3b"), for tests and screen readers."""
+        items = (self.grid.itemAt(i) for i in range(self.grid.count()))
+        labels = [item.widget() for item in items if item is not None]
+        texts = [label.text() for label in labels if isinstance(label, QLabel)]
+        return "\n".join(f"{texts[i]}: {texts[i + 1]}" for i in range(0, len(texts) - 1, 2))

@@ -82,7 +82,14 @@ class PullPage(QWidget):
             self.resume_label.show()
 
     def show_failure(self, failure: PullFailed) -> None:
-        self._stopped(failure.progress, can_resume=failure.can_resume)
+        progress = failure.progress
+        self._stopped(progress, can_resume=failure.can_resume)
+        if progress is not None and progress.total:
+            kept = " (kept for a resume)" if failure.can_resume else ""
+            self.detail_label.setText(f"Stopped at {format_bytes(progress.completed)} of "
+                                      f"{format_bytes(progress.total)}{kept}.")
+        else:
+            self.detail_label.setText("The download did not start.")
         self.error_label.show_text(str(failure))
 
     def show_cancelled(self, progress: PullProgress | None) -> None:

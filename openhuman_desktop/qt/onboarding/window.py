@@ -77,7 +77,7 @@ class OnboardingWindow(QWidget):
         self.setAccessibleName("Set up OpenHuman")
         self.setWindowIcon(icons.app_icon())
         self._build()
-        self.resize(em(self) * 40, em(self) * 30)
+        self.resize(em(self) * 44, em(self) * 31)
         self.show_page("welcome")
         self.jobs.spawn(self.search(), name="onboarding-search", group="search")
 
@@ -162,11 +162,12 @@ class OnboardingWindow(QWidget):
             enabled = picks is not None and not busy
             text = "Download and use" if picks is not None and picks.to_download else "Use these models"
         elif page == "pull":
-            text, enabled = "Use these models", False
+            text, enabled = "Use these models", False  # the download moves on by itself when it is done
         elif page == "done":
             text = "Close"
         self.next_button.setText(text)
         self.next_button.setEnabled(enabled)
+        self.next_button.setVisible(page != "pull")
 
     def _on_next_button_clicked(self) -> None:
         page = self.page_name
@@ -350,11 +351,14 @@ class OnboardingWindow(QWidget):
         await self.jobs.aclose()
 
 
-def summary_lines(choice: Choice) -> Sequence[str]:
-    server = choice.server
+def summary_lines(choice: Choice) -> Sequence[tuple[str, str]]:
+    """(what, which) pairs for the done page."""
+    def short(name: str) -> str:
+        return name.removesuffix(":latest")
+
     return [
-        f"Quick model: {choice.local}",
-        f"Reasoning model: {choice.reasoning}",
-        f"Memory vectors: {choice.embedding or 'not used'}",
-        f"Server: {server.label} at {server.base_url}",
+        ("Quick model", short(choice.local)),
+        ("Reasoning model", short(choice.reasoning)),
+        ("Memory vectors", short(choice.embedding) if choice.embedding else "not used"),
+        ("Server", f"{choice.server.label} at {choice.server.base_url}"),
     ]
