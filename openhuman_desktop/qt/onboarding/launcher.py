@@ -10,18 +10,21 @@ from typing import TYPE_CHECKING, Any
 
 from openhuman_desktop import events
 from openhuman_desktop.qt.asyncutil import Jobs
-from openhuman_desktop.qt.onboarding.window import OnboardingWindow
 
 if TYPE_CHECKING:
     from openhuman_desktop.bootstrap import Services
+    from openhuman_desktop.qt.onboarding.window import OnboardingWindow
 
 log = logging.getLogger(__name__)
 
-Factory = Callable[["Services"], OnboardingWindow]
+Factory = Callable[["Services"], "OnboardingWindow"]
 
 
 def onboarding_window(services: Services) -> OnboardingWindow:
-    """The real window on the running app's settings and config.toml."""
+    """The real window on the running app's settings and config.toml (imported when first opened: most starts
+    never show it)."""
+    from openhuman_desktop.qt.onboarding.window import OnboardingWindow
+
     return OnboardingWindow(lambda: services.settings.current, services.paths.config_file)
 
 

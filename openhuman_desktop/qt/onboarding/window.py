@@ -11,14 +11,13 @@ import asyncio
 import logging
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QEvent, Qt, Signal
 from PySide6.QtGui import QCloseEvent, QGuiApplication, QKeyEvent
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QStackedWidget, QVBoxLayout, QWidget
 
 from openhuman_desktop import config
-from openhuman_desktop.config_edit import ConfigEdit
 from openhuman_desktop.errors import ConfigError
 from openhuman_desktop.llm import discovery
 from openhuman_desktop.llm.discovery import FoundServer
@@ -28,8 +27,10 @@ from openhuman_desktop.qt.asyncutil import Jobs
 from openhuman_desktop.qt.intelligence.widgets import MutedLabel, em, make_primary, retheme, scaled_font
 from openhuman_desktop.qt.onboarding.models_page import NOT_USED, ModelsPage
 from openhuman_desktop.qt.onboarding.pages import DonePage, ServerPage, WelcomePage
-from openhuman_desktop.qt.onboarding.plan import Choice, config_changes
 from openhuman_desktop.qt.onboarding.pull_page import PullPage
+
+if TYPE_CHECKING:
+    from openhuman_desktop.qt.onboarding.plan import Choice
 
 log = logging.getLogger(__name__)
 
@@ -223,6 +224,8 @@ class OnboardingWindow(QWidget):
         picks = self.models_page.picks()
         if server is None or picks is None:
             return
+        from openhuman_desktop.qt.onboarding.plan import Choice  # with tomlkit: only once something is chosen
+
         embedding = picks.embedding if picks.embedding and picks.embedding != NOT_USED else None
         self.choice = Choice(server, picks.local, picks.reasoning, embedding)
         self._downloads = [name for name in picks.to_download if name not in self._pulled]
@@ -289,6 +292,9 @@ class OnboardingWindow(QWidget):
         choice = self.choice
         if choice is None:
             return False
+        from openhuman_desktop.config_edit import ConfigEdit
+        from openhuman_desktop.qt.onboarding.plan import config_changes
+
         edit = ConfigEdit(self._config_file)
         edit.update(config_changes(choice, self._settings(), self._environ))
         self._is_saving = True
