@@ -136,6 +136,15 @@ class PullFailed(UserFacingError):
 ProgressCallback = Callable[[PullProgress], None]
 
 
+RESUMED_SHARE = 0.02
+"""A layer whose first line already has this share of its bytes was begun by an earlier pull (a fresh download
+reports its first bytes after a few dozen milliseconds: far less of a model than that)."""
+
+
+def _was_there(done: int, total: int) -> bool:
+    return done > 0 and (done >= total or done >= max(total * RESUMED_SHARE, 1_000_000))
+
+
 class _Tracker:
     """Folds Ollama's lines into :class:`PullProgress` values: per-layer bytes summed, speed smoothed."""
 
@@ -150,7 +159,7 @@ class _Tracker:
         if digest and total:
             is_new = digest not in self._layers
             done = min(completed or 0, total)
-            if is_new and done:  # the first line of a layer already has bytes: an earlier pull left them
+            if is_new and _was_there(done, total):  # an earlier pull left these bytes
                 progress = replace(progress, resumed_bytes=progress.resumed_bytes + done)
             previous = self._layers.get(digest, (0, total))[0]
             self._layers[digest] = (max(previous, done), total)

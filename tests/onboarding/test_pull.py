@@ -111,3 +111,13 @@ async def test_cancel_closes_the_stream_and_the_partial_download_stays_for_a_res
 def test_bytes_read_like_ollama_says_them() -> None:
     assert [format_bytes(n) for n in (0, 485, 7_020, 398 * MB, 2_019_393_189)] == [
         "0 B", "485 B", "7.0 kB", "398 MB", "2.0 GB"]
+
+
+def test_a_fresh_layer_whose_first_line_has_a_few_bytes_is_not_taken_for_a_resume() -> None:
+    from openhuman_desktop.llm.pull import _Tracker
+
+    tracker = _Tracker("llama3.2:3b", Ticks())
+    fresh = tracker.feed("pulling 8934d96d3f08", "sha256:8934d96d3f08aa", 6 * MB, 2_000 * MB)   # 60 ms in
+    assert fresh.resumed_bytes == 0 and fresh.completed == 6 * MB
+    kept = tracker.feed("pulling 42ba7f8a01dd", "sha256:42ba7f8a01ddbb", 7_020, 7_020)          # already there
+    assert kept.resumed_bytes == 7_020 and kept.total == 2_000 * MB + 7_020 and kept.layers == 2
