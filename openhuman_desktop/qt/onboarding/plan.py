@@ -8,7 +8,6 @@ from dataclasses import dataclass
 from typing import Any
 
 from openhuman_desktop import config
-from openhuman_desktop.config_edit import REMOVE
 from openhuman_desktop.llm.discovery import FoundServer, same_place
 
 
@@ -34,6 +33,8 @@ def config_changes(choice: Choice, settings: config.Settings,
     the file): then each tier gets the address as its ``base_url``. An OpenAI-compatible server becomes each
     tier's ``base_url``. Only the tiers picked change; an embedding table that does not exist yet is added.
     """
+    from openhuman_desktop.config_edit import REMOVE  # tomlkit: imported where the file is written, off the loop
+
     environ = os.environ if environ is None else environ
     server = choice.server
     changes: dict[str, Any] = {}

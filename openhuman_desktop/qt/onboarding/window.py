@@ -224,7 +224,7 @@ class OnboardingWindow(QWidget):
         picks = self.models_page.picks()
         if server is None or picks is None:
             return
-        from openhuman_desktop.qt.onboarding.plan import Choice  # with tomlkit: only once something is chosen
+        from openhuman_desktop.qt.onboarding.plan import Choice
 
         embedding = picks.embedding if picks.embedding and picks.embedding != NOT_USED else None
         self.choice = Choice(server, picks.local, picks.reasoning, embedding)
@@ -292,15 +292,10 @@ class OnboardingWindow(QWidget):
         choice = self.choice
         if choice is None:
             return False
-        from openhuman_desktop.config_edit import ConfigEdit
-        from openhuman_desktop.qt.onboarding.plan import config_changes
-
-        edit = ConfigEdit(self._config_file)
-        edit.update(config_changes(choice, self._settings(), self._environ))
         self._is_saving = True
         self._update_buttons()
         try:
-            await asyncio.to_thread(edit.save, self._environ)
+            await asyncio.to_thread(save_choice, self._config_file, choice, self._settings(), self._environ)
         except ConfigError as exc:
             log.warning("set-up could not save the models: %s", exc)
             self.show_page("models")
@@ -355,6 +350,20 @@ class OnboardingWindow(QWidget):
     async def aclose(self) -> None:
         """Stop the search and any download (safe to call twice)."""
         await self.jobs.aclose()
+
+
+def save_choice(path: Path, choice: Choice, settings: config.Settings, environ: Mapping[str, str] | None) -> None:
+    """Write ``choice`` into config.toml (in a worker thread: tomlkit's import and the file are off the loop).
+
+    Raises:
+        ConfigError: the changed file does not pass the loader's check (nothing written).
+    """
+    from openhuman_desktop.config_edit import ConfigEdit
+    from openhuman_desktop.qt.onboarding.plan import config_changes
+
+    edit = ConfigEdit(path)
+    edit.update(config_changes(choice, settings, environ))
+    edit.save(environ)
 
 
 def summary_lines(choice: Choice) -> Sequence[tuple[str, str]]:
