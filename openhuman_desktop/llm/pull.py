@@ -27,6 +27,7 @@ import ollama
 
 from openhuman_desktop.errors import UserFacingError
 from openhuman_desktop.llm.base import short_server_message
+from openhuman_desktop.llm.discovery import shared_tls_context
 
 log = logging.getLogger(__name__)
 
@@ -218,7 +219,8 @@ async def pull_model(
         last_sent = (progress.status, now)
         on_progress(progress)
 
-    client = ollama.AsyncClient(host=host, timeout=httpx.Timeout(READ_TIMEOUT, connect=CONNECT_TIMEOUT))
+    client = ollama.AsyncClient(host=host, timeout=httpx.Timeout(READ_TIMEOUT, connect=CONNECT_TIMEOUT),
+                                verify=await shared_tls_context())
     report(tracker.progress)
     with _async_generators_closed_on_the_loop():
         try:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import socket
+import ssl
 from collections.abc import Iterator
 
 import pytest
@@ -110,3 +111,26 @@ def test_recommend_downloads_on_an_empty_ollama_and_nothing_to_invent_elsewhere(
                                                                  ("llama3.2:3b", "qwen2.5:7b"))
     openai = recommend(server(InstalledModel("smollm2-135m"), provider="openai"))
     assert (openai.local, openai.reasoning) == ("smollm2-135m", "smollm2-135m")
+
+
+async def test_every_client_shares_one_tls_context_made_off_the_loop(monkeypatch: pytest.MonkeyPatch) -> None:
+    """An httpx client loads the CA bundle when it is made (≈ 30 ms of the loop each); the set-up makes several."""
+    import httpx
+
+    from openhuman_desktop.llm.pull import pull_model
+
+    made: list[object] = []
+    original = httpx.AsyncClient.__init__
+
+    def record(self: httpx.AsyncClient, *args: object, **kwargs: object) -> None:
+        made.append(kwargs.get("verify", True))
+        original(self, *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(httpx.AsyncClient, "__init__", record)
+    with FakeOllama() as ollama, FakeOpenAI() as lm_studio:
+        ollama.add_library_model("qwen2.5:0.5b", size_bytes=2_000_000)
+        await discover(settings_for(ollama.url), environ={}, local_servers=[("LM Studio", lm_studio.port)])
+        await probe_address(ollama.url)
+        await pull_model(ollama.url, "qwen2.5:0.5b", lambda _p: None)
+    assert len(made) >= 5
+    assert all(isinstance(verify, ssl.SSLContext) for verify in made) and len({id(v) for v in made}) == 1
