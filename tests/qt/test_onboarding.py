@@ -157,6 +157,7 @@ def test_a_download_that_fails_half_way_offers_resume_and_resumes_where_it_stopp
     assert pull.resume_button.text() == "Resume" and not pull.cancel_button.isVisible()
     assert 400 <= pull.progress_bar.value() <= 600                      # half of 20 MB
     assert pull.detail_label.text() == "Stopped at 10 MB of 20 MB (kept for a resume)."
+    assert pull.model_label.text() == "The download of llama3.2:3b stopped."
     assert window.page_name == "pull" and window.back_button.isEnabled()
     assert ollama.partial_bytes("llama3.2:3b") == 10 * MB
     qtbot_click(pull.resume_button)

@@ -53,9 +53,11 @@ class PullPage(QWidget):
         layout.addStretch(1)
         self.updates = 0
         """How many progress updates were shown (the bench counts them)."""
+        self._model = ""
 
     def start(self, model: str, number: int, count: int) -> None:
         of = f" ({number} of {count})" if count > 1 else ""
+        self._model = f"{model}{of}"
         self.model_label.setText(f"Downloading {model}{of} into Ollama. You can keep using your computer; "
                                  "the tray stays responsive.")
         self.error_label.clear_text()
@@ -103,6 +105,7 @@ class PullPage(QWidget):
         self.detail_label.setText(text)
 
     def _stopped(self, progress: PullProgress | None, *, can_resume: bool) -> None:
+        self.model_label.setText(f"The download of {self._model} stopped.")
         self.cancel_button.hide()
         self.resume_button.setText("Resume" if can_resume else "Retry")
         self.resume_button.setAccessibleName("Resume download" if can_resume else "Retry download")
