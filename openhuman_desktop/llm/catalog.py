@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import ssl
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -41,27 +42,30 @@ class InstalledModel:
 
 async def list_models(
     provider: str, base_url: str, *, api_key_env: str | None = None, timeout: float = LIST_TIMEOUT,
-    environ: Mapping[str, str] | None = None,
+    environ: Mapping[str, str] | None = None, tls: ssl.SSLContext | None = None,
 ) -> list[InstalledModel]:
     """The models installed on (or offered by) the server, sorted by name.
+
+    ``tls`` is a TLS context to share (making a client loads the CA bundle, ≈ 30 ms of the loop, unless given one).
 
     Raises:
         LlmUnavailable: the server does not answer, refuses the key or answers something else (one sentence
             that names the server and what to do).
     """
+    verify: ssl.SSLContext | bool = True if tls is None else tls
     if provider == "ollama":
-        return await _ollama_models(base_url, timeout)
+        return await _ollama_models(base_url, timeout, verify)
     key = None
     if api_key_env:
         key = (os.environ if environ is None else environ).get(api_key_env, "").strip() or None
         if key is None:
             raise LlmUnavailable(f"The environment variable {api_key_env} is not set, so {base_url} cannot be asked "
                                  "for its models; set it and start OpenHuman again.")
-    return await _openai_models(base_url, key, timeout)
+    return await _openai_models(base_url, key, timeout, verify)
 
 
-async def _ollama_models(host: str, timeout: float) -> list[InstalledModel]:
-    client = ollama.AsyncClient(host=host, timeout=timeout)
+async def _ollama_models(host: str, timeout: float, verify: ssl.SSLContext | bool) -> list[InstalledModel]:
+    client = ollama.AsyncClient(host=host, timeout=timeout, verify=verify)
     try:
         async with asyncio.timeout(timeout):
             listed = await client.list()
@@ -88,10 +92,11 @@ async def _ollama_models(host: str, timeout: float) -> list[InstalledModel]:
     return sorted(models, key=lambda model: model.name)
 
 
-async def _openai_models(base_url: str, key: str | None, timeout: float) -> list[InstalledModel]:
+async def _openai_models(base_url: str, key: str | None, timeout: float,
+                         verify: ssl.SSLContext | bool) -> list[InstalledModel]:
     headers = {"Authorization": f"Bearer {key}"} if key else {}
     try:
-        async with httpx.AsyncClient(timeout=timeout) as http:
+        async with httpx.AsyncClient(timeout=timeout, verify=verify) as http:
             response = await http.get(base_url.rstrip("/") + "/models", headers=headers)
     except httpx.HTTPError as exc:
         raise LlmUnavailable(f"No server answers at {base_url} ({type(exc).__name__}); start it or check the "

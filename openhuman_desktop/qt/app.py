@@ -30,6 +30,7 @@ if TYPE_CHECKING:
     from openhuman_desktop.bootstrap import Services
     from openhuman_desktop.qt.bridge import CoreBridge
     from openhuman_desktop.qt.notifier import Notifier
+    from openhuman_desktop.qt.onboarding.launcher import OnboardingLauncher
     from openhuman_desktop.qt.settings import SettingsWindow
 
 log = logging.getLogger(__name__)
@@ -267,6 +268,7 @@ class DesktopApp(QObject):
         self.window: WindowLike | None = None
         self.settings_window: SettingsWindow | None = None
         self.notifier: Notifier | None = None
+        self.onboarding: OnboardingLauncher | None = None   # the first-run set-up (models)
         self._closed = False
         self._has_desktop_channel = False
 
@@ -296,27 +298,33 @@ class DesktopApp(QObject):
         self.window.installEventFilter(self)
         self._add_desktop_channel(self.window)
         self.tray.attach(self.services.subconscious, self.bridge, self.open_window, self._show_in_window)
-        from openhuman_desktop.qt.notifier import Notifier, session_bus
-
-        services = self.services
-        self.notifier = Notifier(self.tray, lambda: services.settings.current.notifications, services.subconscious,
-                                 self.open_window, reporter=self.reporter, connect=session_bus())
-        self.notifier.attach(self.bridge)
-        self.tray.attach_autostart(self.paths.workspace)
-        self.tray.attach_settings(self.open_settings)
-        requested = getattr(self.window, "settings_requested", None)  # Ctrl+, in the Intelligence window
-        if requested is not None:
-            requested.connect(self.open_settings)
-        from openhuman_desktop.channels.webapp import WebappChannel  # loaded by now (bootstrap imports it)
-
-        web_app = self.services.channels.channel("webapp")
-        if isinstance(web_app, WebappChannel):
-            self.tray.attach_web_app(web_app)
+        self._attach_extras(self.services, self.bridge, self.window)
         if not self.tray.is_available:
             log.warning("no system tray on this desktop; showing the window instead")
             self.window.show_notice(NO_TRAY_NOTICE)
             self.window.bring_to_front()
         log.info("OpenHuman is running on %s (RPC %s)", self.paths.workspace, self.services.rpc.url)
+
+    def _attach_extras(self, services: Services, bridge: CoreBridge, window: WindowLike) -> None:
+        """Notifications, Start at login, Settings, the first-run set-up and the web app."""
+        from openhuman_desktop.channels.webapp import WebappChannel  # loaded by now (bootstrap imports it)
+        from openhuman_desktop.qt.notifier import Notifier, session_bus
+        from openhuman_desktop.qt.onboarding.launcher import OnboardingLauncher
+
+        self.notifier = Notifier(self.tray, lambda: services.settings.current.notifications, services.subconscious,
+                                 self.open_window, reporter=self.reporter, connect=session_bus())
+        self.notifier.attach(bridge)
+        self.tray.attach_autostart(self.paths.workspace)
+        self.tray.attach_settings(self.open_settings)
+        requested = getattr(window, "settings_requested", None)  # Ctrl+, in the Intelligence window
+        if requested is not None:
+            requested.connect(self.open_settings)
+        self.onboarding = OnboardingLauncher(services)
+        self.tray.attach_setup(self.open_onboarding)
+        self.onboarding.start()  # opens on the first launch, or when the local model does not work
+        web_app = services.channels.channel("webapp")
+        if isinstance(web_app, WebappChannel):
+            self.tray.attach_web_app(web_app)
 
     def _add_desktop_channel(self, window: WindowLike) -> None:
         """The window's Chat tab becomes the hub's ``desktop`` channel (a window without one has no chat)."""
@@ -350,6 +358,11 @@ class DesktopApp(QObject):
     def _on_settings_autostart_changed(self, _enabled: bool) -> None:
         self.tray.attach_autostart(self.paths.workspace)  # the tray's check mark follows the switch
 
+    def open_onboarding(self) -> None:
+        """The first-run set-up (find a model server, pick or download models), non-modal."""
+        if self.onboarding is not None:
+            self.onboarding.open()
+
     def _show_in_window(self, title: str, text: str) -> None:
         if self.window is not None:
             self.window.show_notice(f"{title}: {text}")
@@ -370,6 +383,8 @@ class DesktopApp(QObject):
         if self.notifier is not None:
             await self.notifier.aclose()
         await self.tray.aclose()
+        if self.onboarding is not None:
+            await self.onboarding.aclose()
         if self.bridge is not None:
             self.bridge.detach()
         window, self.window = self.window, None

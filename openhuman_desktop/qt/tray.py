@@ -226,6 +226,10 @@ class TrayShell(QObject):
         self.pause_action = self._add_action("Pause heartbeat", self._on_pause_action_triggered,
                                              "Stop scheduled ticks until you resume them")
         self.menu.addSeparator()
+        self.setup_action = self._add_action("Set up models…", self._on_setup_action_triggered,
+                                             "Find a model server, pick the models or download them")
+        self.setup_action.setEnabled(False)
+        self._open_setup: Callable[[], None] | None = None
         self.settings_action = self._add_action("Settings…", self._on_settings_action_triggered,
                                                 "Heartbeat, models, channels, notifications and more")
         self.settings_action.setEnabled(False)
@@ -318,6 +322,15 @@ class TrayShell(QObject):
         """Enable "Open web app" (the app has a web app channel: on, or off in config.toml)."""
         self._web_app = web_app
         self.web_action.setEnabled(True)
+
+    def attach_setup(self, open_setup: Callable[[], None]) -> None:
+        """Enable "Set up models…" (opens the first-run set-up)."""
+        self._open_setup = open_setup
+        self.setup_action.setEnabled(True)
+
+    def _on_setup_action_triggered(self) -> None:
+        if self._open_setup is not None:
+            self._open_setup()
 
     def attach_settings(self, open_settings: Callable[[], None]) -> None:
         """Enable "Settings…" (it calls ``open_settings``: ``DesktopApp.open_settings``)."""

@@ -73,6 +73,22 @@ class _OllamaModel:
     family: str
     capabilities: tuple[str, ...]
     num_ctx: int | None = None
+    size_bytes: int = 2_019_393_189
+    parameter_size: str = "3.2B"
+
+
+@dataclass(frozen=True)
+class _LibraryModel:
+    """A model ``/api/pull`` can download: its layers as (digest, bytes), the big weights first."""
+
+    name: str
+    family: str
+    layers: tuple[tuple[str, int], ...]
+    parameter_size: str = "3.2B"
+
+    @property
+    def size_bytes(self) -> int:
+        return sum(size for _, size in self.layers)
 
 
 _WORD = re.compile(r"[^\W_]+")
@@ -284,7 +300,7 @@ def _ollama_done(prompt_tokens: int, eval_tokens: int) -> Json:
 
 
 class FakeOllama(_FakeModelServer):
-    """A fake Ollama server: /api/chat, /api/tags, /api/show, /api/embed, /api/version and /.
+    """A fake Ollama server: /api/chat, /api/tags, /api/show, /api/embed, /api/pull, /api/version and /.
 
     Args:
         embedding_dim: Length of /api/embed vectors unless the request sets ``dimensions``.
@@ -300,6 +316,14 @@ class FakeOllama(_FakeModelServer):
         self.model_dims: dict[str, int] = {}
         """Embedding length per model name (``:latest`` implied), for models other than ``embedding_dim``."""
         self._models: dict[str, _OllamaModel] = {}
+        self._library: dict[str, _LibraryModel] = {}
+        self._partial: dict[str, int] = {}   # digest → bytes on disk of a layer not finished yet
+        self._pull_failure: tuple[int, str | None] | None = None
+        self._pulling = 0
+        self.pull_chunk = 4_000_000
+        """Bytes per progress line of /api/pull."""
+        self.pull_rate: float | None = None
+        """Bytes per second /api/pull downloads at (None: as fast as the client reads)."""
 
     def add_model(
         self,
@@ -309,13 +333,44 @@ class FakeOllama(_FakeModelServer):
         family: str = "llama",
         capabilities: Sequence[str] = ("completion", "tools"),
         num_ctx: int | None = None,
+        size_bytes: int = 2_019_393_189,
+        parameter_size: str = "3.2B",
     ) -> None:
         """Make ``name`` known to /api/tags, /api/show, /api/chat and /api/embed (``:latest`` is implied).
 
-        ``num_ctx`` adds a ``num_ctx`` line to /api/show's ``parameters`` (a Modelfile ``PARAMETER num_ctx``).
+        ``num_ctx`` adds a ``num_ctx`` line to /api/show's ``parameters`` (a Modelfile ``PARAMETER num_ctx``);
+        ``size_bytes`` and ``parameter_size`` are what /api/tags says of it.
         """
-        model = _OllamaModel(self._canonical(name), context_length, family, tuple(capabilities), num_ctx)
+        model = _OllamaModel(self._canonical(name), context_length, family, tuple(capabilities), num_ctx,
+                             size_bytes, parameter_size)
         self._models[model.name] = model
+
+    def add_library_model(self, name: str, *, size_bytes: int, family: str = "llama",
+                          parameter_size: str = "3.2B") -> None:
+        """Let ``/api/pull`` download ``name`` (as if ollama.com had it): ``size_bytes`` in three layers (the
+        weights, a template, the parameters). After a successful pull the model is installed (/api/tags)."""
+        canonical = self._canonical(name)
+        small = (min(7_020, size_bytes // 4), min(485, size_bytes // 8))
+        sizes = (size_bytes - sum(small), *small)
+        layers = tuple((f"sha256:{hashlib.sha256(f'{canonical}/{n}'.encode()).hexdigest()}", size)
+                       for n, size in enumerate(sizes))
+        self._library[canonical] = _LibraryModel(canonical, family, layers, parameter_size)
+
+    def fail_pull(self, *, after_bytes: int, error: str | None) -> None:
+        """Make the next pull fail once ``after_bytes`` of the model are downloaded (bytes kept from an earlier
+        pull count): with ``error``, an ``{"error": ...}`` line; with None, the server drops the connection (it
+        died). One pull only; the downloaded bytes are kept, so pulling again resumes."""
+        self._pull_failure = (after_bytes, error)
+
+    @property
+    def pulls_in_flight(self) -> int:
+        """Pull streams still being served (a cancelled client's ends when the server notices)."""
+        return self._pulling
+
+    def partial_bytes(self, name: str) -> int:
+        """How many bytes of ``name`` an unfinished pull left on the server's disk."""
+        library = self._library.get(self._canonical(name))
+        return 0 if library is None else sum(self._partial.get(digest, 0) for digest, _ in library.layers)
 
     @staticmethod
     def _canonical(name: str) -> str:
@@ -335,6 +390,7 @@ class FakeOllama(_FakeModelServer):
         app.router.add_post("/api/show", self._handle_show)
         app.router.add_post("/api/embed", self._handle_embed)
         app.router.add_post("/api/chat", self._handle_chat)
+        app.router.add_post("/api/pull", self._handle_pull)
         return app
 
     async def _handle_root(self, request: web.Request) -> web.Response:
@@ -349,7 +405,7 @@ class FakeOllama(_FakeModelServer):
             "format": "gguf",
             "family": model.family,
             "families": [model.family],
-            "parameter_size": "3.2B",
+            "parameter_size": model.parameter_size,
             "quantization_level": "Q4_K_M",
         }
 
@@ -359,7 +415,7 @@ class FakeOllama(_FakeModelServer):
                 "name": m.name,
                 "model": m.name,
                 "modified_at": _now_iso(),
-                "size": 2_019_393_189,
+                "size": m.size_bytes,
                 "digest": hashlib.sha256(m.name.encode()).hexdigest(),
                 "details": self._details(m),
             }
@@ -394,6 +450,77 @@ class FakeOllama(_FakeModelServer):
                 "modified_at": _now_iso(),
             }
         )
+
+    async def _handle_pull(self, request: web.Request) -> web.StreamResponse:
+        """Ollama's pull stream: ``pulling manifest``, per layer ``pulling <short digest>`` with ``digest``,
+        ``total`` and ``completed``, then ``verifying sha256 digest``, ``writing manifest``, ``success``; a
+        failure is an ``{"error": ...}`` line (HTTP 200: the stream has begun)."""
+        self._pulling += 1
+        try:
+            return await self._serve_pull(request)
+        finally:
+            self._pulling -= 1
+
+    async def _serve_pull(self, request: web.Request) -> web.StreamResponse:
+        body = await _json_body(request)
+        body = body if isinstance(body, dict) else {}
+        name = self._canonical(str(body.get("model") or body.get("name") or ""))
+        response = web.StreamResponse(status=200, headers={"Content-Type": "application/x-ndjson"})
+        await response.prepare(request)
+
+        async def send(line: Json) -> None:
+            await response.write((json.dumps(line) + "\n").encode())
+
+        with contextlib.suppress(ConnectionResetError):  # the client cancelled: the partial bytes stay
+            await send({"status": "pulling manifest"})
+            library = self._library.get(name)
+            if library is None and name in self._models:  # installed already: every layer is there
+                installed = self._models[name]
+                library = _LibraryModel(name, installed.family, ((f"sha256:{'0' * 64}", installed.size_bytes),))
+                self._partial[library.layers[0][0]] = installed.size_bytes
+            if library is None:
+                await send({"error": "pull model manifest: file does not exist"})
+                return await self._end(response)
+            done_before = 0
+            for digest, size in library.layers:
+                have = self._partial.get(digest, 0)
+                head = {"status": f"pulling {digest[7:19]}", "digest": digest, "total": size}
+                await send({**head, "completed": have} if have else head)
+                while have < size:
+                    failure = self._pull_failure
+                    if failure is not None and done_before + have >= failure[0]:
+                        self._pull_failure = None
+                        if failure[1] is None:
+                            if request.transport is not None:
+                                request.transport.abort()  # the server died mid-download
+                            return response
+                        await send({"error": failure[1]})
+                        return await self._end(response)
+                    step = min(self.pull_chunk, size - have)
+                    if failure is not None:
+                        step = min(step, max(1, failure[0] - done_before - have))
+                    await self._pause(step / self.pull_rate if self.pull_rate else 0.0)
+                    if self._stopping.is_set():
+                        return response
+                    await asyncio.sleep(0)
+                    have += step
+                    self._partial[digest] = have
+                    await send({**head, "completed": have})
+                done_before += size
+            for status in ("verifying sha256 digest", "writing manifest"):
+                await send({"status": status})
+            for digest, _ in library.layers:
+                self._partial.pop(digest, None)
+            self._models[name] = _OllamaModel(name, 8192, library.family, ("completion", "tools"),
+                                              size_bytes=library.size_bytes, parameter_size=library.parameter_size)
+            await send({"status": "success"})
+            return await self._end(response)
+        return response
+
+    @staticmethod
+    async def _end(response: web.StreamResponse) -> web.StreamResponse:
+        await response.write_eof()
+        return response
 
     async def _handle_embed(self, request: web.Request) -> web.Response:
         body = await _json_body(request)

@@ -183,8 +183,8 @@ def test_badge_is_painted_on_the_attention_icon(qapp: Any) -> None:
 
 def test_menu_offers_the_commands_with_accessible_texts(harness: Harness) -> None:
     texts = menu_texts(harness.shell)
-    assert texts[1:] == ["Open Intelligence", "Open web app", "Run Now", "Pause heartbeat", "Settings…",
-                         "Start at login", "Quit"]
+    assert texts[1:] == ["Open Intelligence", "Open web app", "Run Now", "Pause heartbeat", "Set up models…",
+                         "Settings…", "Start at login", "Quit"]
     assert texts[0] == "Idle — 12 tasks · next tick 14:07"  # what menus exported over D-Bus show
     assert harness.shell.status_label.text() == "Idle"
     assert harness.shell.status_detail.text() == "12 tasks · next tick 14:07"

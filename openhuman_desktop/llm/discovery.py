@@ -1,0 +1,277 @@
+"""Finding the model servers on this computer, and which of their models suit which tier.
+
+:func:`discover` asks, all at once and briefly, every place a server may be: the Ollama of ``[ollama] host``
+(or ``OLLAMA_HOST``) and the default 127.0.0.1:11434, the ``base_url`` of configured tiers, and the usual local
+ports of OpenAI-compatible servers (llama.cpp 8080, LM Studio 1234, vLLM 8000). Each answer carries the
+server's model list (:func:`~openhuman_desktop.llm.catalog.list_models`) or its problem in one sentence.
+:func:`recommend` picks the local and reasoning models from such a list, or suggests downloads.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+import os
+import re
+import ssl
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from urllib.parse import urlsplit
+
+import httpx
+
+from openhuman_desktop import config
+from openhuman_desktop.errors import LlmUnavailable
+from openhuman_desktop.llm.catalog import InstalledModel, list_models
+
+PROBE_TIMEOUT = 1.5
+"""Seconds each place may take to answer: a server on this computer answers in milliseconds."""
+LOCAL_SERVERS = (("llama.cpp", 8080), ("LM Studio", 1234), ("vLLM", 8000))
+"""OpenAI-compatible servers people run on this computer, at their default ports (``/v1/models``)."""
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """A place a model server may answer.
+
+    Attributes:
+        provider: ``"ollama"`` or ``"openai"`` (any OpenAI-compatible server), as in ``[models.*] provider``.
+        base_url: what a tier's client is given (an OpenAI-compatible one ends in ``/v1``).
+        label: the server's name for people ("Ollama", "LM Studio", …).
+        source: why it is asked ("config.toml", "OLLAMA_HOST", "the default address", "its usual port").
+        api_key_env: the variable with the key (configured tiers only).
+        is_guess: a usual port, not a configured place: silence there is not a problem worth showing.
+    """
+
+    provider: str
+    base_url: str
+    label: str
+    source: str
+    api_key_env: str | None = None
+    is_guess: bool = False
+
+
+@dataclass(frozen=True)
+class FoundServer:
+    """What a place answered: its models, or why it could not be asked."""
+
+    candidate: Candidate
+    models: tuple[InstalledModel, ...] = ()
+    problem: str | None = None
+
+    @property
+    def is_reachable(self) -> bool:
+        return self.problem is None
+
+    @property
+    def provider(self) -> str:
+        return self.candidate.provider
+
+    @property
+    def base_url(self) -> str:
+        return self.candidate.base_url
+
+    @property
+    def label(self) -> str:
+        return self.candidate.label
+
+    @property
+    def chat_models(self) -> tuple[InstalledModel, ...]:
+        return tuple(model for model in self.models if not model.is_embedding)
+
+    @property
+    def embedding_models(self) -> tuple[InstalledModel, ...]:
+        return tuple(model for model in self.models if model.is_embedding)
+
+
+@functools.cache
+def _tls_context() -> ssl.SSLContext:
+    return httpx.create_ssl_context()  # what each httpx client would load for itself (the CA bundle)
+
+
+async def shared_tls_context() -> ssl.SSLContext:
+    """One TLS context for every client the set-up makes, loaded once in a worker thread: a client made without
+    one reads the CA bundle on the loop (≈ 30 ms each, and discovery makes one per place)."""
+    return await asyncio.to_thread(_tls_context)
+
+
+def same_place(a: str, b: str) -> bool:
+    """Whether two base URLs reach the same server (``localhost`` is 127.0.0.1, a trailing slash is nothing)."""
+    return _place(a) == _place(b)
+
+
+def _place(url: str) -> tuple[str, str, int | None, str]:
+    try:
+        parts = urlsplit(url.strip())
+        port = parts.port
+    except ValueError:
+        return (url, "", None, "")
+    host = (parts.hostname or "").lower()
+    if host in ("localhost", "::1", "[::1]"):
+        host = "127.0.0.1"
+    default = {"http": 80, "https": 443}.get(parts.scheme)
+    return (parts.scheme, host, port if port is not None else default, parts.path.rstrip("/"))
+
+
+def candidates(settings: config.Settings, environ: Mapping[str, str] | None = None,
+               local_servers: Sequence[tuple[str, int]] = LOCAL_SERVERS) -> list[Candidate]:
+    """Every place to ask, configured ones first, each once."""
+    environ = os.environ if environ is None else environ
+    from_env = bool(environ.get("OLLAMA_HOST", "").strip())
+    found: list[Candidate] = [
+        Candidate("ollama", settings.ollama_host, "Ollama", "OLLAMA_HOST" if from_env else "config.toml"),
+    ]
+    for tier in config.MODEL_TIERS:
+        model = settings.model(tier)
+        if model is None or not model.base_url:
+            continue
+        label = "Ollama" if model.provider == "ollama" else "OpenAI-compatible server"
+        found.append(Candidate(model.provider, model.base_url, label, f"[models.{tier}] in config.toml",
+                               model.api_key_env if model.provider == "openai" else None))
+    found.append(Candidate("ollama", config.DEFAULT_OLLAMA_HOST, "Ollama", "the default address"))
+    found.extend(Candidate("openai", f"http://127.0.0.1:{port}/v1", label, "its usual port", is_guess=True)
+                 for label, port in local_servers)
+    unique: list[Candidate] = []
+    for candidate in found:
+        if not any(same_place(candidate.base_url, kept.base_url) for kept in unique):
+            unique.append(candidate)
+    return unique
+
+
+async def probe(candidate: Candidate, timeout: float = PROBE_TIMEOUT,
+                environ: Mapping[str, str] | None = None) -> FoundServer:
+    """Ask one place for its models; never raises for a server that is down (that is the answer's problem)."""
+    tls = await shared_tls_context()
+    try:
+        models = await list_models(candidate.provider, candidate.base_url, api_key_env=candidate.api_key_env,
+                                   timeout=timeout, environ=environ, tls=tls)
+    except LlmUnavailable as exc:
+        return FoundServer(candidate, problem=str(exc))
+    return FoundServer(candidate, tuple(models))
+
+
+async def discover(settings: config.Settings, *, environ: Mapping[str, str] | None = None,
+                   timeout: float = PROBE_TIMEOUT,
+                   local_servers: Sequence[tuple[str, int]] = LOCAL_SERVERS) -> list[FoundServer]:
+    """Ask every place at once; returns the servers that answered first, then configured places that did not.
+
+    A usual port where nothing answers is left out (most people run one server, not four).
+    """
+    places = candidates(settings, environ, local_servers)
+    answers = await asyncio.gather(*(probe(place, timeout, environ) for place in places))
+    shown = [answer for answer in answers if answer.is_reachable or not answer.candidate.is_guess]
+    return sorted(shown, key=lambda answer: not answer.is_reachable)  # stable: configured order kept
+
+
+async def probe_address(address: str, timeout: float = 3.0) -> FoundServer:
+    """A server at an address the user typed: Ollama's API first, then an OpenAI-compatible ``/v1``.
+
+    ``host:port`` and URLs with or without ``/v1`` are accepted; the answer names what was tried.
+    """
+    text = address.strip().rstrip("/")
+    if not text:
+        return FoundServer(Candidate("ollama", "", "Server", "your address"),
+                           problem="Type the address of your server, e.g. http://127.0.0.1:11434.")
+    if "://" not in text:
+        text = f"http://{text}"
+    root = re.sub(r"/v1$", "", text)
+    tries = [Candidate("ollama", root, "Ollama", "your address"),
+             Candidate("openai", f"{root}/v1", "OpenAI-compatible server", "your address")]
+    if text.endswith("/v1"):
+        tries.reverse()
+    answers = await asyncio.gather(*(probe(place, timeout) for place in tries))
+    for answer in answers:
+        if answer.is_reachable:
+            return answer
+    return FoundServer(tries[0], problem=f"Neither Ollama nor an OpenAI-compatible server answers at {root}; "
+                                         "check that it runs and the address (host:port).")
+
+
+# --- which model for which tier ------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Suggestion:
+    """A model worth downloading when nothing installed fits (sizes as ollama.com lists them)."""
+
+    name: str
+    size_bytes: int
+    tier: str       # "local", "reasoning" or "embedding"
+    why: str
+
+
+SUGGESTIONS = (
+    Suggestion("llama3.2:3b", 2_019_393_189, "local", "quick answers for the heartbeat and chat"),
+    Suggestion("qwen2.5:0.5b", 397_821_319, "local", "the smallest: for a computer with little memory"),
+    Suggestion("qwen2.5:7b", 4_683_087_332, "reasoning", "plans and uses tools for the agent"),
+    Suggestion("llama3.2:3b", 2_019_393_189, "reasoning", "smaller, for a computer with 8 GB of memory"),
+    Suggestion("nomic-embed-text", 274_302_450, "embedding", "vectors for long-term memory"),
+)
+
+
+@dataclass(frozen=True)
+class Picks:
+    """The model names recommended per tier; ``to_download`` lists those not installed yet."""
+
+    local: str
+    reasoning: str
+    embedding: str | None = None
+    to_download: tuple[str, ...] = ()
+
+
+_PARAMETERS = re.compile(r"([\d.]+)\s*([KMBT])", re.IGNORECASE)
+_SCALE = {"K": 1e3, "M": 1e6, "B": 1e9, "T": 1e12}
+
+
+def model_weight(model: InstalledModel) -> float | None:
+    """How big a model is, for ordering: its parameter count if Ollama says it, else its size in bytes."""
+    if model.parameter_size:
+        match = _PARAMETERS.search(model.parameter_size)
+        if match:
+            return float(match.group(1)) * _SCALE[match.group(2).upper()]
+    match = _PARAMETERS.search(model.name.rsplit(":", 1)[-1])  # "qwen2.5:14b" says its size in its tag
+    if match:
+        return float(match.group(1)) * _SCALE[match.group(2).upper()]
+    return float(model.size_bytes) * 2 if model.size_bytes else None  # ≈ 4-bit weights: 2 parameters a byte
+
+
+def recommend(server: FoundServer, current: config.Settings | None = None) -> Picks:
+    """Local: a small chat model (at least 1 B parameters when there is one); reasoning: the largest one.
+
+    A model the configuration already names is kept when the server has it. On an Ollama without a chat
+    model the suggestions are picked (and listed in ``to_download``); the embedding model stays optional.
+    """
+    chat = list(server.chat_models)
+    names = {model.name for model in server.models}
+    configured = {tier: _installed_name(current, tier, names) for tier in ("local", "reasoning", "embedding")}
+    embedding = configured["embedding"] or next((m.name for m in server.embedding_models), None)
+    if not chat:
+        if server.provider != "ollama":
+            return Picks("", "", embedding)
+        local, reasoning = _suggested("local"), _suggested("reasoning")
+        return Picks(local, reasoning, embedding, tuple(dict.fromkeys((local, reasoning))))
+    weighed = sorted(chat, key=lambda m: (model_weight(m) is None, model_weight(m) or 0, m.name))
+    big_enough = [m for m in weighed if (model_weight(m) or 0) >= 1e9]
+    local = configured["local"] or (big_enough or weighed)[0].name
+    known = [m for m in weighed if model_weight(m) is not None]
+    reasoning = configured["reasoning"] or (known[-1].name if known else local)
+    return Picks(local, reasoning, embedding)
+
+
+def _suggested(tier: str) -> str:
+    return next(s.name for s in SUGGESTIONS if s.tier == tier)
+
+
+def _installed_name(settings: config.Settings | None, tier: str, names: set[str]) -> str | None:
+    model = settings.model(tier) if settings is not None else None
+    if model is None or not model.model:
+        return None
+    for name in (model.model, f"{model.model}:latest"):
+        if name in names:
+            return name
+    return None
+
+
+def suggestions_for(tier: str) -> tuple[Suggestion, ...]:
+    """The downloads offered for ``tier``, best first."""
+    return tuple(s for s in SUGGESTIONS if s.tier == tier)

@@ -1,0 +1,166 @@
+"""The set-up's models page: the installed models with their sizes, the recommended ones picked, downloads offered."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from PySide6.QtCore import QSignalBlocker, Qt, Signal
+from PySide6.QtWidgets import QComboBox, QFormLayout, QLabel, QVBoxLayout, QWidget
+
+from openhuman_desktop.llm.catalog import InstalledModel
+from openhuman_desktop.llm.discovery import FoundServer, Picks, suggestions_for
+from openhuman_desktop.llm.pull import format_bytes
+from openhuman_desktop.qt.intelligence.widgets import ErrorLabel, MutedLabel, em
+from openhuman_desktop.qt.onboarding.pages import page_layout, paragraph
+
+NOT_USED = "Not used"
+TIER_HELP = {
+    "local": "Looks at your tasks on every heartbeat and answers chat: a small, quick model.",
+    "reasoning": "Plans and uses tools when the assistant acts for you: the largest model that runs well here.",
+    "embedding": "Optional: lets the assistant find memories by meaning, not only by their words.",
+}
+
+
+@dataclass(frozen=True)
+class ModelOption:
+    """One entry of a model list: installed, or a suggested download of ``size_bytes``."""
+
+    name: str
+    needs_download: bool = False
+    size_bytes: int | None = None
+
+
+def option_text(model: InstalledModel) -> str:
+    details = [format_bytes(model.size_bytes)] if model.size_bytes else []
+    if model.parameter_size:
+        details.append(f"{model.parameter_size} parameters")
+    name = model.name.removesuffix(":latest")
+    return f"{name}  ·  {'  ·  '.join(details)}" if details else name
+
+
+class ModelsPage(QWidget):
+    """A list per tier. ``picks()`` is what is chosen; ``downloads()`` what must be pulled first."""
+
+    changed = Signal()
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setAccessibleName("Models")
+        layout = page_layout(self, "Models")
+        self.server_label = paragraph("", self, muted=True)
+        layout.addWidget(self.server_label)
+        form = QFormLayout()
+        form.setRowWrapPolicy(QFormLayout.RowWrapPolicy.WrapLongRows)
+        form.setVerticalSpacing(max(4, em(self) // 4))
+        form.setHorizontalSpacing(em(self))
+        self.combos: dict[str, QComboBox] = {}
+        titles = {"local": "Quick model", "reasoning": "Reasoning model", "embedding": "Memory vectors"}
+        for tier, title in titles.items():
+            combo = QComboBox(self)
+            combo.setAccessibleName(f"{title} ({tier} tier)")
+            combo.setMinimumContentsLength(28)
+            combo.currentIndexChanged.connect(self._on_combo_current_index_changed)
+            self.combos[tier] = combo
+            label = QLabel(f"{title}:", self)
+            label.setBuddy(combo)
+            column = QVBoxLayout()
+            column.setSpacing(2)
+            column.addWidget(combo)
+            hint = MutedLabel(TIER_HELP[tier], self, factor=0.92)
+            hint.setWordWrap(True)
+            column.addWidget(hint)
+            form.addRow(label, column)
+        layout.addLayout(form)
+        self.download_label = paragraph("", self)
+        self.download_label.setAccessibleName("Downloads")
+        layout.addWidget(self.download_label)
+        self.error_label = ErrorLabel(self)
+        layout.addWidget(self.error_label)
+        layout.addStretch(1)
+        self._server: FoundServer | None = None
+
+    def show_server(self, server: FoundServer, picks: Picks) -> None:
+        """Fill the lists from ``server``'s models (and downloads where it is an Ollama); select ``picks``."""
+        self._server = server
+        self.error_label.clear_text()
+        installed = len(server.models)
+        where = f"{server.label} at {server.base_url}"
+        if installed:
+            self.server_label.setText(f"{where} has {installed} model{'s' if installed != 1 else ''}. "
+                                      "The recommended ones are picked; change them if you like.")
+        elif server.provider == "ollama":
+            self.server_label.setText(f"{where} has no models yet. The suggested ones are downloaded when you "
+                                      "press Next (you can pick others).")
+        else:
+            self.server_label.setText(f"{where} lists no models: load one in the server, then Search again.")
+        can_pull = server.provider == "ollama"
+        for tier, combo in self.combos.items():
+            with QSignalBlocker(combo):  # filling the list is not the user's choice
+                self._fill(combo, tier, server, can_pull)
+        self._select("local", picks.local)
+        self._select("reasoning", picks.reasoning)
+        self._select("embedding", picks.embedding or NOT_USED)
+        self._update_downloads()
+
+    def _fill(self, combo: QComboBox, tier: str, server: FoundServer, can_pull: bool) -> None:
+        combo.clear()
+        models = server.embedding_models if tier == "embedding" else server.chat_models
+        if tier == "embedding":
+            combo.addItem(NOT_USED, ModelOption(""))
+        names = set()
+        for model in models:
+            combo.addItem(option_text(model), ModelOption(model.name, False, model.size_bytes))
+            names.add(model.name.removesuffix(":latest"))
+        if can_pull:
+            offers = [s for s in suggestions_for(tier) if s.name not in names]
+            if offers and models:
+                combo.insertSeparator(combo.count())
+            for offer in offers:
+                combo.addItem(f"{offer.name}  ·  download {format_bytes(offer.size_bytes)}",
+                              ModelOption(offer.name, True, offer.size_bytes))
+                combo.setItemData(combo.count() - 1, f"Not installed yet: {offer.why}", Qt.ItemDataRole.ToolTipRole)
+
+    def _select(self, tier: str, name: str) -> None:
+        combo = self.combos[tier]
+        for index in range(combo.count()):
+            option = combo.itemData(index)
+            if isinstance(option, ModelOption) and (option.name == name or (name == NOT_USED and not option.name)):
+                combo.setCurrentIndex(index)
+                return
+
+    def option(self, tier: str) -> ModelOption | None:
+        data = self.combos[tier].currentData()
+        return data if isinstance(data, ModelOption) and data.name else None
+
+    def picks(self) -> Picks | None:
+        """What is chosen, or None while the quick or reasoning model is missing."""
+        local, reasoning, embedding = (self.option(t) for t in ("local", "reasoning", "embedding"))
+        if local is None or reasoning is None:
+            return None
+        return Picks(local.name, reasoning.name, embedding.name if embedding else None, self.downloads())
+
+    def downloads(self) -> tuple[str, ...]:
+        """Models to pull before they are used, each once, in the order local, reasoning, embedding."""
+        names = [o.name for o in (self.option(t) for t in self.combos) if o is not None and o.needs_download]
+        return tuple(dict.fromkeys(names))
+
+    def _download_bytes(self) -> int:
+        sizes = {o.name: o.size_bytes or 0 for o in (self.option(t) for t in self.combos)
+                 if o is not None and o.needs_download}
+        return sum(sizes.values())
+
+    def _update_downloads(self) -> None:
+        names = self.downloads()
+        if names:
+            self.download_label.setText(f"Next downloads {', '.join(names)} ({format_bytes(self._download_bytes())}) "
+                                        "into Ollama; it can be paused and resumed.")
+        self.download_label.setVisible(bool(names))
+        self.changed.emit()
+
+    def show_problem(self, text: str) -> None:
+        self.error_label.show_text(text)
+
+    def _on_combo_current_index_changed(self, _index: int) -> None:
+        self.error_label.clear_text()
+        self._update_downloads()
+
