@@ -19,6 +19,7 @@ from openhuman_desktop.errors import ConfigError, LlmReplyError, LlmUnavailable,
 from openhuman_desktop.llm import make_client, tokens
 from openhuman_desktop.llm.embeddings import make_embedder
 from openhuman_desktop.llm.pool import ModelClients
+from openhuman_desktop.notifications.dbus import DesktopNotifications, NotificationsUnavailable
 from openhuman_desktop.orchestration.ledger import RunLedger
 from openhuman_desktop.paths import Paths
 from openhuman_desktop.store import open_subconscious_store
@@ -148,6 +149,26 @@ def check_tokenizer() -> Check:
     return Check("tokenizer", True, f"{name}, exact counts offline ({encoding.n_vocab} tokens)")
 
 
+async def check_notifications(settings: config.NotificationSettings, bus: str = "SESSION") -> Check:
+    """Which desktop notification server shows new cards, and whether it has buttons. Never a failure: without
+    one the tray's own messages are used."""
+    if not settings.enabled:
+        return Check("notifications", True, "off ([notifications] enabled = false)")
+    quiet = f"; quiet hours {config.format_quiet_hours(settings.quiet_hours)}" if settings.quiet_hours else ""
+    try:
+        server = await DesktopNotifications.connect(bus, timeout=2.0)
+        try:
+            name, _vendor, version, _spec = await server.server_information()
+            capabilities = await server.capabilities()
+        finally:
+            await server.aclose()
+    except NotificationsUnavailable as exc:
+        return Check("notifications", True, f"no desktop notification server ({exc}); new cards show as the "
+                                            f"tray's messages{quiet}")
+    buttons = "with Go ahead / Skip / Open buttons" if "actions" in capabilities else "without buttons"
+    return Check("notifications", True, f"{name} {version} on the session bus, {buttons}{quiet}")
+
+
 async def check_reflection(paths: Paths, settings: config.Settings) -> Check:
     """When the subconscious model reflects next, with which model, and how the last reflection went."""
     reflection = settings.reflection
@@ -207,6 +228,7 @@ async def run_checks(paths: Paths) -> list[Check]:
         checks.append(await check_reflection(paths, loaded.settings))
         checks.append(Check(*await check_webapp(paths, loaded.settings.channels.webapp)))
         checks.append(Check("telegram", *await telegram_check(loaded.settings.channels.telegram)))
+        checks.append(await check_notifications(loaded.settings.notifications))
     return checks
 
 
