@@ -12,9 +12,7 @@ third run is held in its reasoning step while ``agent-run-<scheme>.png`` is take
 
 from __future__ import annotations
 
-import argparse
 import asyncio
-import os
 import sys
 import tempfile
 from pathlib import Path
@@ -24,7 +22,7 @@ REPO = Path(__file__).resolve().parents[1]
 if str(REPO) not in sys.path:
     sys.path.insert(0, str(REPO))
 
-from scripts.chat_screenshots import MODEL, save, until, write_workspace  # noqa: E402
+from scripts.chat_screenshots import MODEL, save, until, window_script_options, write_workspace  # noqa: E402
 
 SUBCONSCIOUS_MODEL = "qwen2.5:7b"
 FIRST = ("Keep answers short. The user asks about the garden and the weekly bills most mornings: check notes.md "
@@ -128,13 +126,7 @@ async def shoot(out: Path, scheme: str, paths: Any, model: Any) -> list[Path]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n", 1)[0])
-    parser.add_argument("--out", type=Path, default=REPO / "screenshots")
-    parser.add_argument("--scheme", choices=("light", "dark"), default="light")
-    args = parser.parse_args(argv)
-    os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
-    os.environ["OPENHUMAN_COLOR_SCHEME"] = args.scheme
-    os.environ.pop("OLLAMA_HOST", None)
+    args = window_script_options(__doc__, argv)
     from openhuman_desktop.qt import app as desktop_app
     from tests.fakes.model_servers import FakeOllama
 

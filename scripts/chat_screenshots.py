@@ -91,7 +91,7 @@ def write_workspace(root: Path, ollama_url: str, extra_config: str = "") -> Any:
     return paths
 
 
-async def until(predicate: Any, timeout: float = 30.0) -> None:
+async def until(predicate: Any, timeout: float = 60.0) -> None:
     deadline = time.monotonic() + timeout
     while not predicate():
         if time.monotonic() > deadline:
@@ -172,8 +172,10 @@ def last_answer(view: Any) -> Any:
 
 
 async def save(window: Any, path: Path) -> Path:
-    window.notice_banner.hide()   # no tray here: the card's notification went to the banner
-    await asyncio.sleep(0.1)      # the loop lays the window out again (never processEvents() inside a task)
+    banner = getattr(window, "notice_banner", None)
+    if banner is not None:
+        banner.hide()             # no tray here: the card's notification went to the Intelligence window's banner
+    await asyncio.sleep(0.15)     # the loop lays the window out again (never processEvents() inside a task)
     path.parent.mkdir(parents=True, exist_ok=True)
     if not window.grab().save(str(path)):
         raise RuntimeError(f"could not save {path}")
@@ -181,14 +183,22 @@ async def save(window: Any, path: Path) -> Path:
     return path
 
 
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n", 1)[0])
+def window_script_options(doc: str | None, argv: list[str] | None) -> argparse.Namespace:
+    """``--out DIR --scheme light|dark`` of a window's screenshot script; sets the colour scheme, offscreen Qt
+    unless there is a display, and no ``OLLAMA_HOST`` (the fakes' address is written into the workspace)."""
+    parser = argparse.ArgumentParser(description=(doc or "").split("\n\n", 1)[0])
     parser.add_argument("--out", type=Path, default=REPO / "screenshots")
     parser.add_argument("--scheme", choices=("light", "dark"), default="light")
     args = parser.parse_args(argv)
-    os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+    if not os.environ.get("DISPLAY"):
+        os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
     os.environ["OPENHUMAN_COLOR_SCHEME"] = args.scheme
     os.environ.pop("OLLAMA_HOST", None)
+    return args
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = window_script_options(__doc__, argv)
     from openhuman_desktop.qt import app as desktop_app
     from tests.fakes.model_servers import FakeOllama
 

@@ -13,13 +13,10 @@ Offscreen by default; under an X server (``QT_QPA_PLATFORM=xcb DISPLAY=:61``) it
 
 from __future__ import annotations
 
-import argparse
 import asyncio
 import functools
-import os
 import sys
 import tempfile
-import time
 from pathlib import Path
 from typing import Any
 
@@ -28,24 +25,9 @@ if str(REPO) not in sys.path:
     sys.path.insert(0, str(REPO))
 
 GB = 1_000_000_000
+from scripts.chat_screenshots import save, until, window_script_options  # noqa: E402
+
 PAGES = ("welcome", "no-server", "server", "models", "pull", "pull-failed", "done")
-
-
-async def until(predicate: Any, timeout: float = 60.0) -> None:
-    deadline = time.monotonic() + timeout
-    while not predicate():
-        if time.monotonic() > deadline:
-            raise TimeoutError("the set-up did not get there in time")
-        await asyncio.sleep(0.02)
-
-
-async def save(window: Any, path: Path) -> Path:
-    await asyncio.sleep(0.15)  # the loop lays the window out again (never processEvents() inside a task)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    if not window.grab().save(str(path)):
-        raise RuntimeError(f"could not save {path}")
-    print(f"saved {path}", flush=True)
-    return path
 
 
 def pick(combo: Any, name: str) -> None:
@@ -128,13 +110,7 @@ async def shoot(out: Path, scheme: str, config_file: Path, ollama: Any) -> list[
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n", 1)[0])
-    parser.add_argument("--out", type=Path, default=REPO / "screenshots")
-    parser.add_argument("--scheme", choices=("light", "dark"), default="light")
-    args = parser.parse_args(argv)
-    os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
-    os.environ["OPENHUMAN_COLOR_SCHEME"] = args.scheme
-    os.environ.pop("OLLAMA_HOST", None)
+    args = window_script_options(__doc__, argv)
     from openhuman_desktop import config
     from openhuman_desktop.qt import app as desktop_app
     from tests.fakes.model_servers import FakeOllama

@@ -13,7 +13,6 @@ the running app's watcher).
 
 from __future__ import annotations
 
-import argparse
 import asyncio
 import os
 import sys
@@ -25,7 +24,7 @@ REPO = Path(__file__).resolve().parents[1]
 if str(REPO) not in sys.path:
     sys.path.insert(0, str(REPO))
 
-from scripts.chat_screenshots import MODEL, until, write_workspace  # noqa: E402
+from scripts.chat_screenshots import MODEL, until, window_script_options, write_workspace  # noqa: E402
 
 OLLAMA_MODELS = ("qwen2.5:0.5b", "qwen2.5:14b", "phi4-mini")
 OPENAI_MODELS = ("agentic-v1", "agentic-v1-long")
@@ -97,14 +96,7 @@ async def shoot(out: Path, scheme: str, paths: Any) -> list[Path]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n", 1)[0])
-    parser.add_argument("--out", type=Path, default=REPO / "screenshots")
-    parser.add_argument("--scheme", choices=("light", "dark"), default="light")
-    args = parser.parse_args(argv)
-    if not os.environ.get("DISPLAY"):
-        os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
-    os.environ["OPENHUMAN_COLOR_SCHEME"] = args.scheme
-    os.environ.pop("OLLAMA_HOST", None)
+    args = window_script_options(__doc__, argv)
     os.environ[KEY_VARIABLE] = "local-secret-not-shown"
     from openhuman_desktop.qt import app as desktop_app
     from tests.fakes.model_servers import FakeOllama, FakeOpenAI
