@@ -6,6 +6,7 @@ The first-run set-up and the Settings window offer these names instead of a blan
 from __future__ import annotations
 
 import asyncio
+import functools
 import os
 import ssl
 from collections.abc import Mapping
@@ -17,6 +18,18 @@ import ollama
 
 from openhuman_desktop.errors import LlmUnavailable
 from openhuman_desktop.llm.base import short_server_message
+
+
+@functools.cache
+def _tls_context() -> ssl.SSLContext:
+    return httpx.create_ssl_context()  # what each httpx client would load for itself (the CA bundle)
+
+
+async def shared_tls_context() -> ssl.SSLContext:
+    """One TLS context for every client the set-up and the Settings window make, loaded once in a worker thread:
+    a client made without one reads the CA bundle on the loop (≈ 30 ms each; discovery makes one per place)."""
+    return await asyncio.to_thread(_tls_context)
+
 
 LIST_TIMEOUT = 5.0
 """Longest wait for a model list: a window waiting on it shows a spinner, not a frozen form."""
@@ -42,17 +55,15 @@ class InstalledModel:
 
 async def list_models(
     provider: str, base_url: str, *, api_key_env: str | None = None, timeout: float = LIST_TIMEOUT,
-    environ: Mapping[str, str] | None = None, tls: ssl.SSLContext | None = None,
+    environ: Mapping[str, str] | None = None,
 ) -> list[InstalledModel]:
     """The models installed on (or offered by) the server, sorted by name.
-
-    ``tls`` is a TLS context to share (making a client loads the CA bundle, ≈ 30 ms of the loop, unless given one).
 
     Raises:
         LlmUnavailable: the server does not answer, refuses the key or answers something else (one sentence
             that names the server and what to do).
     """
-    verify: ssl.SSLContext | bool = True if tls is None else tls
+    verify = await shared_tls_context()
     if provider == "ollama":
         return await _ollama_models(base_url, timeout, verify)
     key = None
@@ -64,7 +75,7 @@ async def list_models(
     return await _openai_models(base_url, key, timeout, verify)
 
 
-async def _ollama_models(host: str, timeout: float, verify: ssl.SSLContext | bool) -> list[InstalledModel]:
+async def _ollama_models(host: str, timeout: float, verify: ssl.SSLContext) -> list[InstalledModel]:
     client = ollama.AsyncClient(host=host, timeout=timeout, verify=verify)
     try:
         async with asyncio.timeout(timeout):
@@ -93,7 +104,7 @@ async def _ollama_models(host: str, timeout: float, verify: ssl.SSLContext | boo
 
 
 async def _openai_models(base_url: str, key: str | None, timeout: float,
-                         verify: ssl.SSLContext | bool) -> list[InstalledModel]:
+                         verify: ssl.SSLContext) -> list[InstalledModel]:
     headers = {"Authorization": f"Bearer {key}"} if key else {}
     try:
         async with httpx.AsyncClient(timeout=timeout, verify=verify) as http:

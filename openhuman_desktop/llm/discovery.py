@@ -10,15 +10,11 @@ server's model list (:func:`~openhuman_desktop.llm.catalog.list_models`) or its 
 from __future__ import annotations
 
 import asyncio
-import functools
 import os
 import re
-import ssl
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from urllib.parse import urlsplit
-
-import httpx
 
 from openhuman_desktop import config
 from openhuman_desktop.errors import LlmUnavailable
@@ -84,17 +80,6 @@ class FoundServer:
         return tuple(model for model in self.models if model.is_embedding)
 
 
-@functools.cache
-def _tls_context() -> ssl.SSLContext:
-    return httpx.create_ssl_context()  # what each httpx client would load for itself (the CA bundle)
-
-
-async def shared_tls_context() -> ssl.SSLContext:
-    """One TLS context for every client the set-up makes, loaded once in a worker thread: a client made without
-    one reads the CA bundle on the loop (≈ 30 ms each, and discovery makes one per place)."""
-    return await asyncio.to_thread(_tls_context)
-
-
 def same_place(a: str, b: str) -> bool:
     """Whether two base URLs reach the same server (``localhost`` is 127.0.0.1, a trailing slash is nothing)."""
     return _place(a) == _place(b)
@@ -141,10 +126,9 @@ def candidates(settings: config.Settings, environ: Mapping[str, str] | None = No
 async def probe(candidate: Candidate, timeout: float = PROBE_TIMEOUT,
                 environ: Mapping[str, str] | None = None) -> FoundServer:
     """Ask one place for its models; never raises for a server that is down (that is the answer's problem)."""
-    tls = await shared_tls_context()
     try:
         models = await list_models(candidate.provider, candidate.base_url, api_key_env=candidate.api_key_env,
-                                   timeout=timeout, environ=environ, tls=tls)
+                                   timeout=timeout, environ=environ)
     except LlmUnavailable as exc:
         return FoundServer(candidate, problem=str(exc))
     return FoundServer(candidate, tuple(models))

@@ -27,7 +27,7 @@ import ollama
 
 from openhuman_desktop.errors import UserFacingError
 from openhuman_desktop.llm.base import short_server_message
-from openhuman_desktop.llm.discovery import shared_tls_context
+from openhuman_desktop.llm.catalog import shared_tls_context
 
 log = logging.getLogger(__name__)
 
