@@ -499,7 +499,7 @@ def dark_scenario(session: XSession, grab: Grabber, workspace: Path, logs: Path)
     try:
         wait_in_tray(app, session)
         open_tray_menu(session)
-        grab.region("tray-menu-dark", SCREEN[0] - 360, 0, 360, 240)
+        grab.region("tray-menu-dark", SCREEN[0] - 360, 0, 360, 280)
         close_menu(session)
         window = open_window_by_second_launch(app)
         settle()
@@ -516,7 +516,7 @@ def hidpi_scenario(session: XSession, grab: Grabber, workspace: Path, logs: Path
         wait_in_tray(app, session)
         grab_tray_icon(session, grab, "tray-attention-hidpi")
         open_tray_menu(session)
-        grab.region("tray-menu-hidpi", SCREEN[0] - 560, 0, 560, 420)
+        grab.region("tray-menu-hidpi", SCREEN[0] - 560, 0, 560, 520)
         close_menu(session)
         stop_with_sigterm(app)
     finally:
