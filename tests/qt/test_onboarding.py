@@ -166,6 +166,28 @@ def test_a_download_that_fails_half_way_offers_resume_and_resumes_where_it_stopp
     assert config.load(config_file, environ={}).settings.models["local"].model == "llama3.2:3b"
 
 
+def test_any_model_of_the_library_can_be_typed_and_is_downloaded(
+        make_window: Callable[..., OnboardingWindow], until: Until, ollama: FakeOllama, config_file: Path) -> None:
+    ollama.add_model("qwen2.5:14b", size_bytes=9_000 * MB)
+    ollama.add_library_model("gemma3:4b", size_bytes=30 * MB)
+    window = make_window()
+    to_models(window, until)
+    page = window.models_page
+    local = page.combos["local"]
+    assert local.isEditable() and local.lineEdit().placeholderText().startswith("or type a model name")
+    local.setEditText("not a name!")
+    assert page.picks() is None and not window.next_button.isEnabled()
+    local.setEditText("qwen2.5:14b")                    # installed: nothing to download
+    assert page.downloads() == () and window.next_button.isEnabled()
+    local.setEditText("gemma3:4b")
+    assert page.downloads() == ("gemma3:4b",)
+    assert "gemma3:4b (its size shows once it starts)" in page.download_label.text()
+    window.next_button.click()
+    until(lambda: window.page_name == "done", timeout=30)
+    assert config.load(config_file, environ={}).settings.models["local"].model == "gemma3:4b"
+    assert window.pull_page.progress_bar.value() == window.pull_page.progress_bar.maximum()  # pulled, not skipped
+
+
 def qtbot_click(button: Any) -> None:
     button.click()
 

@@ -2,18 +2,22 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from PySide6.QtCore import QSignalBlocker, Qt, Signal
 from PySide6.QtWidgets import QComboBox, QFormLayout, QLabel, QVBoxLayout, QWidget
 
 from openhuman_desktop.llm.catalog import InstalledModel
-from openhuman_desktop.llm.discovery import FoundServer, Picks, suggestions_for
+from openhuman_desktop.llm.discovery import SUGGESTIONS, FoundServer, Picks, suggestions_for
 from openhuman_desktop.llm.pull import format_bytes
 from openhuman_desktop.qt.intelligence.widgets import ErrorLabel, MutedLabel, em
 from openhuman_desktop.qt.onboarding.pages import page_layout, paragraph
 
 NOT_USED = "Not used"
+TYPE_HINT = "or type a model name, e.g. gemma3:4b"
+# What `ollama pull` takes: [namespace/]name[:tag] (the library's names, or a registry path).
+_MODEL_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]*(?:/[A-Za-z0-9][A-Za-z0-9._-]*)*(?::[A-Za-z0-9][A-Za-z0-9._-]*)?")
 TIER_HELP = {
     "local": "Looks at your tasks on every heartbeat and answers chat: a small, quick model.",
     "reasoning": "Plans and uses tools when the assistant acts for you: the largest model that runs well here.",
@@ -60,6 +64,7 @@ class ModelsPage(QWidget):
             combo.setAccessibleName(f"{title} ({tier} tier)")
             combo.setMinimumContentsLength(28)
             combo.currentIndexChanged.connect(self._on_combo_current_index_changed)
+            combo.editTextChanged.connect(self._on_combo_edit_text_changed)
             self.combos[tier] = combo
             label = QLabel(f"{title}:", self)
             label.setBuddy(combo)
@@ -86,8 +91,9 @@ class ModelsPage(QWidget):
         installed = len(server.models)
         where = f"{server.label} at {server.base_url}"
         if installed:
+            more = " or type the name of any model of the Ollama library" if server.provider == "ollama" else ""
             self.server_label.setText(f"{where} has {installed} model{'s' if installed != 1 else ''}. "
-                                      "The recommended ones are picked; change them if you like.")
+                                      f"The recommended ones are picked; change them{more} if you like.")
         elif server.provider == "ollama":
             self.server_label.setText(f"{where} has no models yet. The suggested ones are downloaded when you "
                                       "press Next (you can pick others).")
@@ -104,6 +110,12 @@ class ModelsPage(QWidget):
 
     def _fill(self, combo: QComboBox, tier: str, server: FoundServer, can_pull: bool) -> None:
         combo.clear()
+        combo.setEditable(can_pull)  # Ollama can download any model of its library: its name may be typed
+        line = combo.lineEdit()
+        if line is not None:
+            combo.setInsertPolicy(QComboBox.InsertPolicy.NoInsert)
+            line.setPlaceholderText(TYPE_HINT)
+            line.setAccessibleName(f"{combo.accessibleName()}: model name")
         models = server.embedding_models if tier == "embedding" else server.chat_models
         if tier == "embedding":
             combo.addItem(NOT_USED, ModelOption(""))
@@ -129,8 +141,25 @@ class ModelsPage(QWidget):
                 return
 
     def option(self, tier: str) -> ModelOption | None:
-        data = self.combos[tier].currentData()
+        """The chosen entry; a typed name is an installed model of that name, or a download of it."""
+        combo = self.combos[tier]
+        data = combo.currentData()
+        typed = combo.currentText().strip()
+        if combo.isEditable() and typed != combo.itemText(combo.currentIndex()):
+            return self._typed(typed)
         return data if isinstance(data, ModelOption) and data.name else None
+
+    def _typed(self, text: str) -> ModelOption | None:
+        name = text.split("  ·  ", 1)[0].strip().removesuffix(":latest")
+        if not name or name == NOT_USED or not _MODEL_NAME.fullmatch(name):
+            return None
+        for model in self._server.models if self._server is not None else ():
+            if name == model.name.removesuffix(":latest"):
+                return ModelOption(model.name, False, model.size_bytes)
+        for offer in SUGGESTIONS:
+            if name == offer.name:
+                return ModelOption(offer.name, True, offer.size_bytes)
+        return ModelOption(name, True, None)
 
     def picks(self) -> Picks | None:
         """What is chosen, or None while the quick or reasoning model is missing."""
@@ -152,8 +181,11 @@ class ModelsPage(QWidget):
     def _update_downloads(self) -> None:
         names = self.downloads()
         if names:
-            self.download_label.setText(f"Next downloads {', '.join(names)} ({format_bytes(self._download_bytes())}) "
-                                        "into Ollama; it can be paused and resumed.")
+            unknown = any(o.size_bytes is None for o in (self.option(t) for t in self.combos)
+                          if o is not None and o.needs_download)
+            size = "its size shows once it starts" if unknown else format_bytes(self._download_bytes())
+            self.download_label.setText(f"Next downloads {', '.join(names)} ({size}) into Ollama; it can be paused "
+                                        "and resumed.")
         self.download_label.setVisible(bool(names))
         self.changed.emit()
 
@@ -161,6 +193,10 @@ class ModelsPage(QWidget):
         self.error_label.show_text(text)
 
     def _on_combo_current_index_changed(self, _index: int) -> None:
+        self.error_label.clear_text()
+        self._update_downloads()
+
+    def _on_combo_edit_text_changed(self, _text: str) -> None:
         self.error_label.clear_text()
         self._update_downloads()
 
