@@ -332,6 +332,10 @@ class Notifier(QObject):
         announcement = self._shown.get(signal.notification_id)
         if announcement is None:
             return
+        if signal.action_key in (APPROVE, SKIP):
+            # One answer per notification: a server that repeats ActionInvoked (or a second button press while
+            # the first answer runs) must not answer again, nor tell the user it "was already answered elsewhere".
+            del self._shown[signal.notification_id]
         self.jobs.spawn(self.act(announcement, signal.action_key), name="notification-action")
 
     async def act(self, announcement: Announcement, action_key: str) -> None:
