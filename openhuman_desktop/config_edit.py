@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import stat
 import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -68,9 +69,13 @@ class ConfigEdit:
             ConfigError: the file on disk cannot be read or is not TOML (the loader's sentences).
         """
         document = _read_document(self.path)
+        expected = document.unwrap()
         for change in self._changes.values():
             _apply(document, change, self.path)
-        return tomlkit.dumps(document)
+            _apply_plain(expected, change)
+        text = tomlkit.dumps(document)
+        _check_layout(self.path, text, expected, self.changes)
+        return text
 
     def check(self, environ: Mapping[str, str] | None = None) -> config.LoadedConfig:
         """Validate the changed file like the loader does at start.
@@ -151,6 +156,53 @@ def _apply(document: tomlkit.TOMLDocument, change: Change, path: Path) -> None:
         item.trivia.comment_ws = " " * max(1, len(old_gap) + old_width - len(item.as_string()))
 
 
+def _apply_plain(data: dict[str, Any], change: Change) -> None:
+    """``change`` on plain dicts: what the file must read as once tomlkit has written it."""
+    *tables, name = change.key.split(".")
+    container = data
+    for part in tables:
+        inner = container.get(part)
+        if not isinstance(inner, dict):
+            if change.value is REMOVE:
+                return
+            inner = container[part] = {}
+        container = inner
+    if change.value is REMOVE:
+        container.pop(name, None)
+    elif isinstance(change.value, tuple | list):
+        container[name] = list(change.value)
+    elif isinstance(change.value, dict):
+        container[name] = dict(change.value)
+    else:
+        container[name] = change.value
+
+
+def _check_layout(path: Path, text: str, expected: dict[str, Any], changes: tuple[Change, ...]) -> None:
+    """Refuse a rendering that reads back as something else than what was asked (tomlkit can misplace a dotted
+    key such as ``models.local.model = …`` under a table added after it): nothing is written then."""
+    try:
+        written = tomllib.loads(text)
+    except tomllib.TOMLDecodeError:
+        written = None
+    if written == expected:
+        return
+    key = next((c.key for c in changes if _lookup(written, c.key) != _lookup(expected, c.key)),
+               changes[-1].key if changes else "(file)")
+    raise ConfigError(
+        path, key, "a value this file's layout cannot take in place",
+        "the setting under its own [table] header; this config.toml uses dotted keys or inline tables that "
+        "saving here would move, so change it in a text editor",
+    )
+
+
+def _lookup(data: object, key: str) -> object:
+    for part in key.split("."):
+        if not isinstance(data, dict) or part not in data:
+            return REMOVE
+        data = data[part]
+    return data
+
+
 def _parse(path: Path, text: str, environ: Mapping[str, str] | None) -> config.LoadedConfig:
     try:
         doc = tomllib.loads(text)
@@ -160,7 +212,22 @@ def _parse(path: Path, text: str, environ: Mapping[str, str] | None) -> config.L
 
 
 def _write_atomically(path: Path, text: str) -> None:
-    """Write next to ``path``, flush to disk, then rename over it: a crash leaves the old file or the new one."""
+    """Write next to ``path``, flush to disk, then rename over it: a crash leaves the old file or the new one.
+
+    A symlinked config.toml (into the user's dotfiles) is written through: the link stays. A read-only file
+    (no write bit: how a person protects it) is refused, not replaced by the rename.
+    """
+    if path.is_symlink():
+        path = Path(os.path.realpath(path))
+    try:
+        mode = os.stat(path).st_mode
+    except FileNotFoundError:
+        mode = None
+    except OSError as exc:
+        raise ConfigError(path, "(file)", exc.strerror or str(exc), "a file OpenHuman can write") from exc
+    if mode is not None and not mode & (stat.S_IWUSR | stat.S_IWGRP | stat.S_IWOTH):
+        raise ConfigError(path, "(file)", "read-only",
+                          "a file OpenHuman can write (make it writable, e.g. chmod u+w, then save again)")
     temporary = path.with_name(f".{path.name}.{os.getpid()}.tmp")
     try:
         fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)

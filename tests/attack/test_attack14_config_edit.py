@@ -1,0 +1,79 @@
+"""Attack on config_edit (what the Settings window saves through) with odd but real config.toml files."""
+
+from __future__ import annotations
+
+import os
+import stat
+from pathlib import Path
+
+import pytest
+
+from openhuman_desktop import config
+from openhuman_desktop.config_edit import ConfigEdit
+from openhuman_desktop.errors import ConfigError
+
+
+def test_a_config_that_is_a_symlink_into_the_users_dotfiles_stays_one(tmp_path: Path) -> None:
+    """config.toml → ~/dotfiles/openhuman.toml: a save writes the dotfile, it does not replace the link with a
+    copy (the dotfile would stop being the config, and the next dotfiles update would silently not apply)."""
+    dotfile = tmp_path / "dotfiles" / "openhuman.toml"
+    dotfile.parent.mkdir()
+    dotfile.write_text("[heartbeat]\nenabled = true  # mine\n")
+    workspace = tmp_path / "workspace"
+    workspace.mkdir()
+    link = workspace / "config.toml"
+    link.symlink_to(dotfile)
+    edit = ConfigEdit(link)
+    edit.set("heartbeat.enabled", False)
+    edit.save()
+    assert link.is_symlink(), "the link was replaced by a copy"
+    assert dotfile.read_text() == "[heartbeat]\nenabled = false # mine\n"
+    assert config.load(link).settings.heartbeat.enabled is False
+    assert sorted(p.name for p in workspace.iterdir()) == ["config.toml"], "a temporary file was left behind"
+
+
+def test_a_read_only_config_is_not_overwritten_and_the_user_is_told_why(tmp_path: Path) -> None:
+    """chmod 444 config.toml is how a person protects a file; the rename trick must not get around it."""
+    path = tmp_path / "config.toml"
+    text = "[heartbeat]\nenabled = true\n"
+    path.write_text(text)
+    path.chmod(0o444)
+    edit = ConfigEdit(path)
+    edit.set("heartbeat.enabled", False)
+    with pytest.raises(ConfigError) as raised:
+        edit.save()
+    assert raised.value.key == "(file)"
+    assert "read-only" in str(raised.value)
+    assert path.read_text() == text
+    assert stat.S_IMODE(os.stat(path).st_mode) == 0o444
+    assert edit.changes, "the user's edit is kept for a second try"
+
+
+DOTTED = """\
+# my models, written as dotted keys
+models.local.provider = "ollama"
+models.local.model = "llama3.2:3b"  # small
+
+[heartbeat]
+enabled = true
+"""
+
+
+def test_dotted_keys_never_end_up_under_another_table(tmp_path: Path) -> None:
+    """With ``models.local.model = …`` at the top and a new [models.embedding] table, tomlkit wrote the local
+    model's line after the new header: it became models.embedding.models.local.model, the loader took it, and the
+    local model silently went back to the default. A save must write what was asked, or refuse and write nothing."""
+    path = tmp_path / "config.toml"
+    path.write_text(DOTTED)
+    edit = ConfigEdit(path)
+    edit.set("models.local.model", "qwen2.5:0.5b")
+    edit.set("models.embedding", {"provider": "ollama", "model": "nomic-embed-text"})
+    try:
+        edit.save()
+    except ConfigError as exc:
+        assert path.read_text() == DOTTED, "refused, but something was written"
+        assert "text editor" in str(exc)
+        return
+    settings = config.load(path).settings
+    assert settings.model("local").model == "qwen2.5:0.5b"
+    assert settings.model("embedding") == config.ModelSettings("ollama", "nomic-embed-text")
