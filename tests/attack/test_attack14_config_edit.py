@@ -75,5 +75,6 @@ def test_dotted_keys_never_end_up_under_another_table(tmp_path: Path) -> None:
         assert "text editor" in str(exc)
         return
     settings = config.load(path).settings
-    assert settings.model("local").model == "qwen2.5:0.5b"
+    local = settings.model("local")
+    assert local is not None and local.model == "qwen2.5:0.5b"
     assert settings.model("embedding") == config.ModelSettings("ollama", "nomic-embed-text")
