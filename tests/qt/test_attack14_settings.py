@@ -7,6 +7,7 @@ from typing import Any
 
 import pytest
 from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QAbstractSpinBox, QComboBox, QScrollArea
 
 from openhuman_desktop import config
 from openhuman_desktop.config_edit import ConfigEdit
@@ -38,3 +39,43 @@ def test_a_value_typed_while_a_save_runs_stays_unsaved_not_silently_dropped(
     assert config.load(window.config_path).settings.heartbeat.interval_minutes == 30
     assert window.changes() == {"heartbeat.interval_minutes": 45}, "the 45 typed during the save was lost"
     assert window.save_button.isEnabled()
+
+
+def wheel(widget: Any, steps: int = 1) -> None:
+    """One notch of the mouse wheel over ``widget`` (the pointer just passes over it while scrolling the page)."""
+    from PySide6.QtCore import QPoint, QPointF
+    from PySide6.QtGui import QWheelEvent
+    from PySide6.QtWidgets import QApplication
+
+    centre = QPointF(widget.rect().center())
+    event = QWheelEvent(centre, QPointF(widget.mapToGlobal(centre.toPoint())), QPoint(0, 0),
+                        QPoint(0, -120 * steps), Qt.MouseButton.NoButton, Qt.KeyboardModifier.NoModifier,
+                        Qt.ScrollPhase.NoScrollPhase, False)
+    QApplication.sendEvent(widget, event)
+
+
+def test_scrolling_the_page_over_a_number_or_a_list_does_not_change_it(make_window: Make) -> None:  # noqa: F811
+    """Scrolling down a section with the wheel: the pointer passes over a spin box (or a drop-down) and the
+    wheel changed its value instead (RPC port "any free port" → 1, a tier's provider), silently, ready to save."""
+    window = make_window()
+    wheeled = []
+    for section in window.sections:
+        window.show_section(section.name)
+        window.nav.setFocus()   # the pointer is over the page; the keyboard focus is elsewhere
+        for widget in window.findChildren(QAbstractSpinBox) + window.findChildren(QComboBox):
+            if widget.isVisibleTo(window) and widget.isEnabled():
+                wheel(widget)
+                wheeled.append(widget.accessibleName())
+    assert "RPC port" in wheeled and len(wheeled) > 5
+    assert window.changes() == {}, f"the wheel changed {window.changes()}"
+    window.resize(700, 400)
+    window.show_section("models")
+    page = window.pages.currentWidget()
+    assert page is not None
+    area = page if isinstance(page, QScrollArea) else page.findChild(QScrollArea)
+    assert area is not None
+    bar = area.verticalScrollBar()
+    bar.setValue(0)
+    assert bar.maximum() > 0
+    wheel(next(w for w in area.findChildren(QComboBox) if w.isVisibleTo(window)))
+    assert bar.value() > 0, "the wheel over a drop-down did not scroll the page either"

@@ -33,7 +33,7 @@ from openhuman_desktop.qt.intelligence.widgets import (
     ToggleSwitch,
     em,
 )
-from openhuman_desktop.qt.settings.fields import Field, Form
+from openhuman_desktop.qt.settings.fields import Field, Form, guard_wheel
 
 Lister = Callable[..., Awaitable[list[InstalledModel]]]  # catalog.list_models(provider, base_url, api_key_env=)
 
@@ -116,6 +116,7 @@ class TierEditor(Field):
         for value, text in PROVIDERS.items():
             self.provider_combo.addItem(text, value)
         self.provider_combo.setAccessibleName(f"{title}: provider")
+        guard_wheel(self.provider_combo)
         self.provider_combo.currentIndexChanged.connect(self._on_provider_combo_changed)
 
         model_row = QWidget(self.body)
@@ -126,6 +127,7 @@ class TierEditor(Field):
         self.model_combo.setEditable(True)
         self.model_combo.setInsertPolicy(QComboBox.InsertPolicy.NoInsert)
         self.model_combo.setAccessibleName(f"{title}: model")
+        guard_wheel(self.model_combo)
         self.model_combo.setMinimumWidth(unit * 18)
         self.model_combo.setToolTip("Pick a model the server has, or type a name")
         self.model_combo.editTextChanged.connect(self._on_model_combo_edit_text_changed)
