@@ -93,6 +93,10 @@ class ConfigEdit:
         """
         text = self.render()
         loaded = _parse(self.path, text, environ)
+        size = len(text.encode("utf-8"))
+        if size > config.MAX_CONFIG_BYTES:   # the loader would refuse the file it is given
+            raise ConfigError(self.path, "(file)", f"{size:,} bytes once saved",
+                              f"at most {config.MAX_CONFIG_BYTES // 1024} KiB; shorten its comments in a text editor")
         _write_atomically(self.path, text)
         self._changes.clear()
         return loaded

@@ -78,3 +78,20 @@ def test_dotted_keys_never_end_up_under_another_table(tmp_path: Path) -> None:
     local = settings.model("local")
     assert local is not None and local.model == "qwen2.5:0.5b"
     assert settings.model("embedding") == config.ModelSettings("ollama", "nomic-embed-text")
+
+
+def test_a_save_never_writes_a_file_too_large_for_the_loader(tmp_path: Path) -> None:
+    """A config.toml just under the loader's size limit (a pasted log in a comment, say): a change that takes
+    it over the limit was written, and then the app refused its own file ("larger than 1024 KiB")."""
+    path = tmp_path / "config.toml"
+    head = "[models.local]\nprovider = \"ollama\"\nmodel = \"llama3.2:3b\"\n"
+    filler = "# " + "x" * 78 + "\n"
+    text = head + filler * ((config.MAX_CONFIG_BYTES - len(head) - 40) // len(filler))
+    path.write_text(text)
+    config.load(path)   # the file as it is loads
+    edit = ConfigEdit(path)
+    edit.set("models.local.model", "hf.co/bartowski/Llama-3.2-3B-Instruct-GGUF:Q4_K_M" * 3)
+    with pytest.raises(ConfigError) as raised:
+        edit.save()
+    assert raised.value.key == "(file)"
+    assert path.read_text() == text
