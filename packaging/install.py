@@ -139,6 +139,35 @@ def _write(path: Path, data: bytes, mode: int = 0o644) -> None:
         raise
 
 
+def running_from(folder: Path) -> list[int]:
+    """The processes whose executable lies in ``folder`` (Linux ``/proc``; elsewhere none are found)."""
+    inside = str(folder) + os.sep
+    found = []
+    for entry in Path("/proc").glob("[0-9]*"):
+        try:
+            executable = os.readlink(entry / "exe")
+        except OSError:   # gone meanwhile, or another user's
+            continue
+        if executable.removesuffix(" (deleted)").startswith(inside):
+            found.append(int(entry.name))
+    return sorted(found)
+
+
+def check_not_running(layout: Layout) -> None:
+    """Refuse to replace or remove the bundle under a running app: it reads its modules and data files from the
+    folder as it goes, so it would break mid-session.
+
+    Raises:
+        InstallError: it names the processes and what to do.
+    """
+    if not layout.opt.exists():
+        return
+    pids = running_from(layout.opt)
+    if pids:
+        raise InstallError(f"OpenHuman is running from {layout.opt} (process {', '.join(map(str, pids))}); quit it "
+                           "(tray menu → Quit) and try again.")
+
+
 def check_in_the_way(layout: Layout) -> None:
     """Refuse when something this script did not write sits where the install goes.
 
@@ -204,6 +233,7 @@ def install(bundle: Path, layout: Layout, template: str | None = None) -> list[s
     """
     version = check_bundle(bundle)
     check_in_the_way(layout)
+    check_not_running(layout)
     icon = (bundle / BUNDLE_ICON).read_bytes()
     copy_bundle(bundle, layout)
     layout.launcher.parent.mkdir(parents=True, exist_ok=True)
@@ -237,7 +267,13 @@ def autostart_starts_bundle(layout: Layout) -> bool:
 
 
 def uninstall(layout: Layout) -> list[str]:
-    """Remove what :func:`install` put in place (only what is ours); returns what was removed."""
+    """Remove what :func:`install` put in place (only what is ours); returns what was removed.
+
+    Raises:
+        InstallError: the installed app is running.
+    """
+    if is_bundle(layout.opt):
+        check_not_running(layout)
     removed = []
     if autostart_starts_bundle(layout):
         layout.autostart.unlink()
