@@ -20,6 +20,7 @@ Workspaces (your tasks, logs and config) are never removed.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import shutil
 import subprocess
@@ -34,6 +35,7 @@ NAME = "openhuman-desktop"
 APP_ID = "io.openhuman.Desktop"
 TEMPLATE = ROOT / "packaging" / "linux" / f"{APP_ID}.desktop"
 BUNDLE_ICON = Path("_internal") / "openhuman_desktop" / "resources" / "icons" / "app.svg"
+SHIPPED_ICON = ROOT / "openhuman_desktop" / "resources" / "icons" / "app.svg"
 MARKER = "X-OpenHuman-Bundle"
 """The key in the menu entry that says this script wrote it, and for which bundle folder."""
 AUTOSTART_MARKER = "X-OpenHuman-Workspace"  # openhuman_desktop/autostart.py MARKER
@@ -266,6 +268,15 @@ def autostart_starts_bundle(layout: Layout) -> bool:
     return any(value == start or value.startswith(start + " ") for value in execs for start in starts)
 
 
+def _our_icons(layout: Layout) -> list[bytes]:
+    """The icon as the installed bundle has it, and as this checkout ships it (the bundle may be gone already)."""
+    icons = []
+    for path in (layout.opt / BUNDLE_ICON, SHIPPED_ICON):
+        with contextlib.suppress(OSError):
+            icons.append(path.read_bytes())
+    return icons
+
+
 def uninstall(layout: Layout) -> list[str]:
     """Remove what :func:`install` put in place (only what is ours); returns what was removed.
 
@@ -281,8 +292,7 @@ def uninstall(layout: Layout) -> list[str]:
     if _entry_is_ours(layout.entry):
         layout.entry.unlink()
         removed.append(f"menu entry {layout.entry}")
-    if layout.icon.is_file() and is_bundle(layout.opt) and \
-            layout.icon.read_bytes() == (layout.opt / BUNDLE_ICON).read_bytes():
+    if layout.icon.is_file() and layout.icon.read_bytes() in _our_icons(layout):
         layout.icon.unlink()
         removed.append(f"icon {layout.icon}")
     if _launcher_is_ours(layout):

@@ -48,3 +48,15 @@ def test_an_upgrade_while_the_installed_app_runs_is_refused_until_it_quits(
     installer.install(fake_bundle(tmp_path / "new2", "0.2.0"), layout)
     done = subprocess.run([layout.launcher], capture_output=True, text=True, check=True)
     assert done.stdout == "openhuman-desktop 0.2.0\n"
+
+
+def test_uninstall_after_the_bundle_folder_was_deleted_by_hand_leaves_no_icon(
+        installer: ModuleType, layout: Any, tmp_path: Path, environ: dict[str, str]) -> None:  # noqa: F811
+    """rm -rf ~/.local/opt/openhuman-desktop, then uninstall: the menu entry and launcher went, but our icon
+    stayed in the user's hicolor theme for good (it was only recognised by comparing it with the bundle's)."""
+    installer.install(fake_bundle(tmp_path / "dist"), layout)
+    shutil.rmtree(layout.opt)
+    removed = installer.uninstall(layout)
+    assert f"icon {layout.icon}" in removed
+    home = Path(environ["HOME"])
+    assert [p for p in home.rglob("*") if p.is_file() or p.is_symlink()] == []
