@@ -2,14 +2,20 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from openhuman_desktop import events
+from openhuman_desktop.qt.notifier import Notifier
+from tests.fakes.engine_harness import Reply
+from tests.notifications.fake_server import FakeNotificationServer
 from tests.qt.test_notifier import (  # noqa: F401  (fixtures)
+    ANSWER,
     Harness,
     card,
     dbus,
     delivered,
+    engine,
     notification_server,
     private_bus,
     publish,
@@ -33,3 +39,59 @@ def test_a_server_that_sends_action_invoked_twice_answers_the_card_once_and_says
     settle(dbus.notifier)
     assert dbus.approvals.calls == [("approve", "esc-1")]
     assert dbus.tray.messages == []
+
+
+def test_go_ahead_from_a_notification_that_did_not_run_says_so(
+        dbus: Harness, qrun: Any, until: Any, settle: Any) -> None:   # noqa: F811
+    """Go ahead in the notification, but the task was disabled meanwhile (or the reasoning model is down): the
+    engine puts the card back with a note. The person clicked in a notification and is not looking at the
+    window: they must hear that it did not run, not believe it was done."""
+    publish(dbus, qrun, events.EscalationChanged(card()))
+    [call] = delivered(dbus, until, settle)
+    dbus.server.invoke(call.id, "approve")
+    until(lambda: dbus.approvals.calls == [("approve", "esc-1")])
+    settle(dbus.notifier)
+    note = ("Not carried out: the task was disabled before the approved action ran; enable it and press Go ahead, "
+            "or Skip.")
+    publish(dbus, qrun, events.EscalationChanged(replace(card(), note=note)))
+    until(lambda: len(dbus.server.snapshot()) == 2, message="no notification that it did not run")
+    settle(dbus.notifier)
+    back = dbus.server.snapshot()[1]
+    assert back.summary == "Go ahead did not run"
+    assert back.body == f"Forward 3 urgent emails: {note}"
+    assert "approve" not in back.action_keys, "no second Go ahead from here: the note says what to do first"
+    publish(dbus, qrun, events.EscalationChanged(replace(card(), note=note)))   # the next tick: no repeat
+    settle(dbus.notifier)
+    assert len(dbus.server.snapshot()) == 2
+
+
+def test_a_card_back_after_a_go_ahead_in_the_window_is_not_announced(
+        dbus: Harness, qrun: Any, until: Any, settle: Any) -> None:   # noqa: F811
+    """Only a Go ahead given in a notification gets the follow-up: the window shows its card's note itself."""
+    publish(dbus, qrun, events.EscalationChanged(card()))
+    delivered(dbus, until, settle)
+    publish(dbus, qrun, events.EscalationChanged(replace(card(), status="approved")),
+            events.EscalationChanged(replace(card(), note="Not carried out: the task was disabled.")))
+    settle(dbus.notifier)
+    assert len(dbus.server.snapshot()) == 1
+
+
+def test_on_the_real_engine_go_ahead_on_a_card_whose_task_was_disabled_says_it_did_not_run(
+        engine: tuple[Any, Notifier, Any], notification_server: FakeNotificationServer, qrun: Any,  # noqa: F811
+        until: Any, settle: Any) -> None:
+    harness, notifier, tray = engine
+    task = qrun(harness.add_task("Check urgent emails", intent="read"))
+    harness.local.decide_by_title({"urgent": "escalate"})
+    harness.reasoning.execution_replies.append(Reply(content=ANSWER))
+    qrun(harness.tick())
+    until(lambda: bool(notification_server.snapshot()), message="no notification")
+    [call] = notification_server.snapshot()
+    qrun(harness.service.tasks_update(task.id, enabled=False))   # in the window, while the notification shows
+    notification_server.invoke(call.id, "approve")
+    until(lambda: len(notification_server.snapshot()) == 2, message="nothing said the Go ahead did not run")
+    settle(notifier)
+    back = notification_server.snapshot()[1]
+    assert back.summary == "Go ahead did not run"
+    assert "the task was disabled" in back.body
+    [pending] = qrun(harness.escalations("pending"))
+    assert pending.id and qrun(harness.escalations("approved")) == []
