@@ -7,7 +7,7 @@ from typing import Any
 
 from openhuman_desktop import events
 from openhuman_desktop.qt.notifier import Notifier
-from tests.fakes.engine_harness import Reply
+from tests.fakes.model_servers import Reply
 from tests.notifications.fake_server import FakeNotificationServer
 from tests.qt.test_notifier import (  # noqa: F401  (fixtures)
     ANSWER,
