@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import re
 import stat
 import tomllib
 from collections.abc import Mapping
@@ -68,12 +69,15 @@ class ConfigEdit:
         Raises:
             ConfigError: the file on disk cannot be read or is not TOML (the loader's sentences).
         """
-        document = _read_document(self.path)
+        original = current_text(self.path)
+        document = _read_document(self.path, original)
         expected = document.unwrap()
         for change in self._changes.values():
             _apply(document, change, self.path)
             _apply_plain(expected, change)
         text = tomlkit.dumps(document)
+        if "\r\n" in original and "\n" not in original.replace("\r\n", ""):   # Windows line endings throughout
+            text = re.sub(r"(?<!\r)\n", "\r\n", text)   # the lines added or re-written get them too
         _check_layout(self.path, text, expected, self.changes)
         return text
 
@@ -105,7 +109,7 @@ class ConfigEdit:
 def current_text(path: Path) -> str:
     """config.toml's text, or the commented default when there is none yet."""
     try:
-        return config.read_small_file(path).decode("utf-8")
+        return config.read_small_file(path).decode("utf-8-sig")   # a byte order mark is dropped, as the loader does
     except FileNotFoundError:
         return config.DEFAULT_CONFIG_TEXT
     except UnicodeDecodeError as exc:
@@ -114,8 +118,7 @@ def current_text(path: Path) -> str:
         raise ConfigError(path, "(file)", exc.strerror, "a readable file") from exc
 
 
-def _read_document(path: Path) -> tomlkit.TOMLDocument:
-    text = current_text(path)
+def _read_document(path: Path, text: str) -> tomlkit.TOMLDocument:
     try:
         tomllib.loads(text)  # the loader's own parser decides what is valid, and says it in its words
         return tomlkit.parse(text)

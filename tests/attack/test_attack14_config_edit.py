@@ -95,3 +95,29 @@ def test_a_save_never_writes_a_file_too_large_for_the_loader(tmp_path: Path) -> 
         edit.save()
     assert raised.value.key == "(file)"
     assert path.read_text() == text
+
+
+def test_a_config_saved_with_a_byte_order_mark_loads_and_saves(tmp_path: Path) -> None:
+    """Notepad's "UTF-8 with BOM": the file looks right in every editor, but the loader said
+    "(syntax) = 'Invalid statement (at line 1, column 1)'" and the Settings window could not save it."""
+    path = tmp_path / "config.toml"
+    path.write_bytes("\ufeff# mine\n[heartbeat]\ninterval_minutes = 15\n".encode())
+    assert config.load(path).settings.heartbeat.interval_minutes == 15
+    edit = ConfigEdit(path)
+    edit.set("heartbeat.interval_minutes", 20)
+    edit.save()
+    assert config.load(path).settings.heartbeat.interval_minutes == 20
+    assert "# mine" in path.read_text(encoding="utf-8-sig")
+
+
+def test_a_config_with_windows_line_endings_keeps_them(tmp_path: Path) -> None:
+    """A CRLF file came back with CRLF on its old lines and LF on the new ones."""
+    path = tmp_path / "config.toml"
+    path.write_bytes(b"# mine\r\n[heartbeat]\r\nenabled = true  # on\r\n")
+    edit = ConfigEdit(path)
+    edit.set("heartbeat.interval_minutes", 20)
+    edit.set("rpc.port", 8765)
+    edit.save()
+    data = path.read_bytes()
+    assert data.count(b"\n") == data.count(b"\r\n"), data
+    assert config.load(path).settings.rpc_port == 8765
