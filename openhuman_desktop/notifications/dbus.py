@@ -230,9 +230,10 @@ class DesktopNotifications:
             return
         if name != BUS_NAME:
             return
-        log.info("the notification server %s", f"is now {new}" if new else "went away")
-        self._owner = new or None
-        self._sent.clear()   # the new server's ids are not the ones we were given
+        previous, self._owner = self._owner, new or None
+        if previous is not None and previous != self._owner:
+            log.info("the notification server %s", f"is now {new}" if new else "went away")
+            self._sent.clear()   # a new server's ids are not the ones we were given
 
     @property
     def is_connected(self) -> bool:

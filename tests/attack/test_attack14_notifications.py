@@ -79,3 +79,18 @@ async def test_after_the_notification_server_restarts_its_reused_ids_are_not_our
             await other.aclose()
         if second is not None:
             second.stop()
+
+
+async def test_a_server_that_starts_after_we_connected_is_listened_to(private_bus: PrivateBus) -> None:
+    """No owner of the name when we connect (a server started on demand, or a moment later): its signals count
+    once it answers, and the name's arrival does not make us forget what it showed."""
+    received: asyncio.Queue[object] = asyncio.Queue()
+    client = await DesktopNotifications.connect(private_bus.address, on_signal=received.put_nowait)
+    server = FakeNotificationServer(private_bus.address).start()
+    try:
+        ours = await client.notify("Approval needed", actions=[("approve", "Go ahead")])
+        server.invoke(ours, "approve")
+        assert await asyncio.wait_for(received.get(), 5) == ActionInvoked(ours, "approve")
+    finally:
+        await client.aclose()
+        server.stop()
