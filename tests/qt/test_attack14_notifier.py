@@ -95,3 +95,19 @@ def test_on_the_real_engine_go_ahead_on_a_card_whose_task_was_disabled_says_it_d
     assert "the task was disabled" in back.body
     [pending] = qrun(harness.escalations("pending"))
     assert pending.id and qrun(harness.escalations("approved")) == []
+
+
+def test_a_burst_of_100_cards_is_one_notification_and_each_card_is_still_answerable_in_the_window(
+        dbus: Harness, qrun: Any, until: Any, settle: Any) -> None:   # noqa: F811
+    cards = [card(f"esc-{i}", title=f"Card number {i}", priority="critical" if i == 57 else "normal")
+             for i in range(100)]
+    publish(dbus, qrun, events.TickStarted(9, 100), *(events.EscalationChanged(c) for c in cards),
+            events.TickFinished(9, "ok"))
+    [call] = delivered(dbus, until, settle)
+    assert call.summary == "100 approvals needed (1 critical)"
+    assert call.body.splitlines() == ["• Card number 57", "• Card number 0", "• Card number 1", "• Card number 2",
+                                      "and 96 more"]
+    assert call.action_keys == ["default", "open"], "no Go ahead for 100 cards at once"
+    dbus.server.invoke(call.id, "approve")   # a key this notification never offered: the window opens, no more
+    until(lambda: dbus.opened == [None])
+    assert dbus.approvals.calls == []
