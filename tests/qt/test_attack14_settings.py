@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QAbstractSpinBox, QComboBox, QScrollArea
+from PySide6.QtWidgets import QAbstractSpinBox, QComboBox, QLabel, QScrollArea
 
 from openhuman_desktop import config
 from openhuman_desktop.config_edit import ConfigEdit
@@ -79,3 +79,40 @@ def test_scrolling_the_page_over_a_number_or_a_list_does_not_change_it(make_wind
     assert bar.maximum() > 0
     wheel(next(w for w in area.findChildren(QComboBox) if w.isVisibleTo(window)))
     assert bar.value() > 0, "the wheel over a drop-down did not scroll the page either"
+
+
+KEY = "sk-proj-Q3vT8mZk2LrX9wPbN4yHc7JdF1sGa6Ue"
+BOT_TOKEN = "123456789:AAHk3vT8mZk2LrX9wPbN4yHc7JdF1sGa6Ue"
+
+
+def test_a_key_pasted_where_its_variable_name_goes_is_not_repeated_on_screen_or_sent_anywhere(
+        make_window: Make, qtbot: Any, settle: Any) -> None:  # noqa: F811
+    """Pasting the API key into "API key variable" (a common slip): the hint under it read "sk-proj-Q3v… is not
+    set where OpenHuman was started", the model list asked the server with it as a variable name and printed it
+    again. The loader refuses it without repeating it; the window must not repeat it either."""
+    asked: list[Any] = []
+
+    async def lister(provider: str, base_url: str, *, api_key_env: str | None = None, **_: Any) -> list[Any]:
+        asked.append(api_key_env)
+        return []
+
+    window = make_window(lister=lister)
+    window.show_section("models")
+    tier = window.tiers["reasoning"]
+    tier.provider_combo.setCurrentIndex(tier.provider_combo.findData("openai"))
+    tier.base_url_edit.setText("http://127.0.0.1:9/v1")
+    tier.key_edit.setFocus()
+    qtbot.keyClicks(tier.key_edit, KEY)
+    tier.key_edit.editingFinished.emit()
+    tier.request_models(force=True)
+    settle(window)
+    shown = " ".join(label.text() for label in window.findChildren(QLabel) if label.isVisibleTo(window))
+    assert KEY not in shown and KEY[:12] not in shown, shown
+    assert "looks like the key itself" in tier.key_hint.text()
+    assert KEY not in asked, "the key went to the model list as a variable name"
+
+    window.show_section("channels")
+    token = window.field("channels.telegram.token_env")
+    enter(qtbot, token, BOT_TOKEN)
+    shown = " ".join(label.text() for label in window.findChildren(QLabel) if label.isVisibleTo(window))
+    assert BOT_TOKEN not in shown and BOT_TOKEN[:15] not in shown, shown
