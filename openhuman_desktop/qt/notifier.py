@@ -8,6 +8,7 @@ notification, nothing when ``[notifications] enabled = false``, nothing during q
 
 from __future__ import annotations
 
+import asyncio
 import html
 import logging
 import time
@@ -143,6 +144,7 @@ class Notifier(QObject):
         self.policy = NotificationPolicy(settings, now, minute_of_day)
         self.jobs = Jobs()
         self._client: DesktopNotifications | None = None
+        self._connecting = asyncio.Lock()
         self._capabilities: frozenset[str] = frozenset()
         self._retry_at = 0.0
         self._shown: dict[int, Announcement] = {}    # D-Bus notification id → what it shows
@@ -288,6 +290,10 @@ class Notifier(QObject):
         return "tray"
 
     async def _client_or_none(self) -> DesktopNotifications | None:
+        async with self._connecting:   # deliveries at the same moment share one connection
+            return await self._connected_client()
+
+    async def _connected_client(self) -> DesktopNotifications | None:
         if self._client is not None and self._client.is_connected:
             return self._client
         if self._client is not None:

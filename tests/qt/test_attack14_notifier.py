@@ -111,3 +111,39 @@ def test_a_burst_of_100_cards_is_one_notification_and_each_card_is_still_answera
     dbus.server.invoke(call.id, "approve")   # a key this notification never offered: the window opens, no more
     until(lambda: dbus.opened == [None])
     assert dbus.approvals.calls == []
+
+
+def test_two_notifications_at_once_open_one_bus_connection(
+        qrun: Any, notification_server: FakeNotificationServer) -> None:   # noqa: F811
+    """A card and a message delivered together at start: each delivery found no connection and opened its own;
+    the first was overwritten, never closed, its listener left running past shutdown."""
+    import asyncio
+
+    from openhuman_desktop.config import NotificationSettings
+    from openhuman_desktop.notifications import Announcement
+    from openhuman_desktop.qt.notifier import session_bus
+    from tests.qt.test_notifier import FakeApprovals, FakeTray
+
+    opened: list[Any] = []
+    connect = session_bus(notification_server.address)
+
+    async def counting(on_signal: Any) -> Any:
+        client = await connect(on_signal)
+        opened.append(client)
+        return client
+
+    notifier = Notifier(FakeTray(), NotificationSettings, FakeApprovals(), lambda target: None, connect=counting)
+
+    async def both() -> None:
+        await asyncio.gather(notifier.deliver(Announcement("Digest ready", "one")),
+                             notifier.deliver(Announcement("Backup done", "two")))
+
+    try:
+        qrun(both())
+        assert len(notification_server.snapshot()) == 2
+        assert len(opened) == 1, f"{len(opened)} connections for one notifier"
+    finally:
+        qrun(notifier.aclose())
+        assert all(not client.is_connected for client in opened)
+        for client in opened:
+            qrun(client.aclose())
