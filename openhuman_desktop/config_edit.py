@@ -20,7 +20,7 @@ from typing import Any
 
 import tomlkit
 from tomlkit.exceptions import TOMLKitError
-from tomlkit.items import Table
+from tomlkit.items import InlineTable, Table
 
 from openhuman_desktop import config
 from openhuman_desktop.errors import ConfigError
@@ -73,7 +73,10 @@ class ConfigEdit:
         document = _read_document(self.path, original)
         expected = document.unwrap()
         for change in self._changes.values():
-            _apply(document, change, self.path)
+            try:
+                _apply(document, change, self.path)
+            except (TOMLKitError, ValueError, TypeError) as exc:   # tomlkit refuses a layout it cannot extend
+                raise _layout_error(self.path, change.key) from exc
             _apply_plain(expected, change)
         text = tomlkit.dumps(document)
         if "\r\n" in original and "\n" not in original.replace("\r\n", ""):   # Windows line endings throughout
@@ -136,9 +139,12 @@ def _apply(document: tomlkit.TOMLDocument, change: Change, path: Path) -> None:
         if inner is None:
             if change.value is REMOVE:
                 return
-            inner = tomlkit.table(is_super_table=part == "models" and container is document)
+            if isinstance(container, InlineTable):   # inside ``models = { … }`` only inline tables may go
+                inner = tomlkit.inline_table()
+            else:
+                inner = tomlkit.table(is_super_table=part == "models" and container is document)
             container[part] = inner
-        elif not isinstance(inner, Table | dict):
+        elif not isinstance(inner, Table | InlineTable | dict):
             raise ConfigError(path, ".".join(tables), inner, "a table like [" + ".".join(tables) + "]")
         container = inner
     if change.value is REMOVE:
@@ -151,6 +157,11 @@ def _apply(document: tomlkit.TOMLDocument, change: Change, path: Path) -> None:
     old_width = len(existing.as_string()) if isinstance(existing, tomlkit.items.Item) else None
     old_gap = existing.trivia.comment_ws if isinstance(existing, tomlkit.items.Item) else ""
     if isinstance(value, dict) and name not in container:
+        if isinstance(container, InlineTable):
+            inline = tomlkit.inline_table()
+            inline.update(value)
+            container[name] = inline
+            return
         table = tomlkit.table()
         table.update(value)
         table.add(tomlkit.nl())
@@ -195,7 +206,11 @@ def _check_layout(path: Path, text: str, expected: dict[str, Any], changes: tupl
         return
     key = next((c.key for c in changes if _lookup(written, c.key) != _lookup(expected, c.key)),
                changes[-1].key if changes else "(file)")
-    raise ConfigError(
+    raise _layout_error(path, key)
+
+
+def _layout_error(path: Path, key: str) -> ConfigError:
+    return ConfigError(
         path, key, "a value this file's layout cannot take in place",
         "the setting under its own [table] header; this config.toml uses dotted keys or inline tables that "
         "saving here would move, so change it in a text editor",

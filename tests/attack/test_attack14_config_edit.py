@@ -121,3 +121,20 @@ def test_a_config_with_windows_line_endings_keeps_them(tmp_path: Path) -> None:
     data = path.read_bytes()
     assert data.count(b"\n") == data.count(b"\r\n"), data
     assert config.load(path).settings.rpc_port == 8765
+
+
+def test_a_new_tier_in_a_config_that_writes_its_models_as_inline_tables(tmp_path: Path) -> None:
+    """``models = { local = { … } }`` is valid TOML; turning on the embedding tier in Settings raised tomlkit's bare
+    ValueError ("Inline tables cannot contain a table"): no sentence, the save job failed as a crash."""
+    path = tmp_path / "config.toml"
+    path.write_text('# mine\nmodels = { local = { provider = "ollama", model = "a:1" } }  # inline\n')
+    edit = ConfigEdit(path)
+    edit.set("models.embedding", {"provider": "ollama", "model": "nomic-embed-text"})
+    edit.set("models.reasoning.provider", "ollama")
+    edit.set("models.reasoning.model", "qwen2.5:14b")
+    edit.save()
+    settings = config.load(path).settings
+    assert settings.model("embedding") == config.ModelSettings("ollama", "nomic-embed-text")
+    assert settings.model("reasoning") == config.ModelSettings("ollama", "qwen2.5:14b")
+    assert settings.model("local") == config.ModelSettings("ollama", "a:1")
+    assert "# mine" in path.read_text() and "# inline" in path.read_text()
