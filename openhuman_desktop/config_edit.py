@@ -12,6 +12,8 @@ import contextlib
 import os
 import re
 import stat
+import tempfile
+import threading
 import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -24,6 +26,8 @@ from tomlkit.items import InlineTable, Table
 
 from openhuman_desktop import config
 from openhuman_desktop.errors import ConfigError
+
+_SAVING = threading.Lock()
 
 REMOVE = object()
 """The value that removes a key (or a whole table) instead of setting it."""
@@ -98,13 +102,15 @@ class ConfigEdit:
         Raises:
             ConfigError: an invalid value (nothing written), or the file cannot be written.
         """
-        text = self.render()
-        loaded = _parse(self.path, text, environ)
-        size = len(text.encode("utf-8"))
-        if size > config.MAX_CONFIG_BYTES:   # the loader would refuse the file it is given
-            raise ConfigError(self.path, "(file)", f"{size:,} bytes once saved",
-                              f"at most {config.MAX_CONFIG_BYTES // 1024} KiB; shorten its comments in a text editor")
-        _write_atomically(self.path, text)
+        with _SAVING:   # two windows saving at once: each applies its changes on the file the other wrote
+            text = self.render()
+            loaded = _parse(self.path, text, environ)
+            size = len(text.encode("utf-8"))
+            if size > config.MAX_CONFIG_BYTES:   # the loader would refuse the file it is given
+                raise ConfigError(self.path, "(file)", f"{size:,} bytes once saved",
+                                  f"at most {config.MAX_CONFIG_BYTES // 1024} KiB; shorten its comments in a text "
+                                  "editor")
+            _write_atomically(self.path, text)
         self._changes.clear()
         return loaded
 
@@ -250,15 +256,17 @@ def _write_atomically(path: Path, text: str) -> None:
     if mode is not None and not mode & (stat.S_IWUSR | stat.S_IWGRP | stat.S_IWOTH):
         raise ConfigError(path, "(file)", "read-only",
                           "a file OpenHuman can write (make it writable, e.g. chmod u+w, then save again)")
-    temporary = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    temporary = path
     try:
-        fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-        with os.fdopen(fd, "w", encoding="utf-8") as out:
+        fd, name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)   # 0600, unique
+        temporary = Path(name)
+        with os.fdopen(fd, "w", encoding="utf-8", newline="") as out:
             out.write(text)
             out.flush()
             os.fsync(out.fileno())
         os.replace(temporary, path)
     except OSError as exc:
-        with contextlib.suppress(OSError):
-            os.unlink(temporary)
+        if temporary != path:
+            with contextlib.suppress(OSError):
+                os.unlink(temporary)
         raise ConfigError(path, "(file)", exc.strerror or str(exc), "a file OpenHuman can write") from exc

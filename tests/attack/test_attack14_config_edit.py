@@ -138,3 +138,37 @@ def test_a_new_tier_in_a_config_that_writes_its_models_as_inline_tables(tmp_path
     assert settings.model("reasoning") == config.ModelSettings("ollama", "qwen2.5:14b")
     assert settings.model("local") == config.ModelSettings("ollama", "a:1")
     assert "# mine" in path.read_text() and "# inline" in path.read_text()
+
+
+def test_two_windows_saving_at_the_same_moment_both_keep_their_change(tmp_path: Path) -> None:
+    """Settings and the first-run set-up both save from worker threads of the same process: they shared one
+    temporary file name (the pid), so one save could fail ("No such file or directory") or write over the
+    other's change with the file it had read before the other wrote."""
+    import threading
+
+    path = tmp_path / "config.toml"
+    failures: list[BaseException] = []
+    for round_ in range(40):
+        path.write_text(config.DEFAULT_CONFIG_TEXT)
+        barrier = threading.Barrier(2)
+
+        def save(key: str, value: object, barrier: threading.Barrier = barrier) -> None:
+            edit = ConfigEdit(path)
+            edit.set(key, value)
+            barrier.wait()
+            try:
+                edit.save()
+            except BaseException as exc:  # noqa: BLE001 (collected for the assertion)
+                failures.append(exc)
+
+        threads = [threading.Thread(target=save, args=("heartbeat.interval_minutes", 100 + round_)),
+                   threading.Thread(target=save, args=("models.local.model", f"model-{round_}"))]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join(10)
+        assert failures == []
+        settings = config.load(path).settings
+        local = settings.model("local")
+        assert settings.heartbeat.interval_minutes == 100 + round_ and local is not None and \
+            local.model == f"model-{round_}", f"round {round_}: one change was lost"
