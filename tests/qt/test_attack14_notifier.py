@@ -147,3 +147,14 @@ def test_two_notifications_at_once_open_one_bus_connection(
         assert all(not client.is_connected for client in opened)
         for client in opened:
             qrun(client.aclose())
+
+
+def test_the_notification_server_going_away_mid_session_falls_back_to_the_tray_and_comes_back(
+        dbus: Harness, qrun: Any, until: Any, settle: Any) -> None:   # noqa: F811
+    publish(dbus, qrun, events.EscalationChanged(card("a", title="Archive old notes")))
+    [first] = delivered(dbus, until, settle)
+    dbus.server.stop()                                   # the desktop's notification daemon crashed
+    publish(dbus, qrun, events.EscalationChanged(card("b", title="Reply to Ann")))
+    until(lambda: bool(dbus.tray.messages), message="the card was lost instead of shown in the tray")
+    assert dbus.tray.messages[0][2] == "b"
+    assert dbus.approvals.calls == []
