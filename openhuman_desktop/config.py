@@ -597,7 +597,7 @@ def load(path: Path, environ: Mapping[str, str] | None = None) -> LoadedConfig:
     except OSError as exc:
         raise ConfigError(path, "(file)", exc.strerror, "a readable file") from exc
     try:
-        doc = tomllib.loads(raw.decode("utf-8"))
+        doc = tomllib.loads(raw.decode("utf-8-sig"))   # -sig: a byte order mark (Notepad's "UTF-8 with BOM") is fine
     except UnicodeDecodeError as exc:
         raise ConfigError(path, "(file)", "bytes that are not UTF-8", "a UTF-8 text file") from exc
     except tomllib.TOMLDecodeError as exc:

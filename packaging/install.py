@@ -20,6 +20,7 @@ Workspaces (your tasks, logs and config) are never removed.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import shutil
 import subprocess
@@ -34,6 +35,7 @@ NAME = "openhuman-desktop"
 APP_ID = "io.openhuman.Desktop"
 TEMPLATE = ROOT / "packaging" / "linux" / f"{APP_ID}.desktop"
 BUNDLE_ICON = Path("_internal") / "openhuman_desktop" / "resources" / "icons" / "app.svg"
+SHIPPED_ICON = ROOT / "openhuman_desktop" / "resources" / "icons" / "app.svg"
 MARKER = "X-OpenHuman-Bundle"
 """The key in the menu entry that says this script wrote it, and for which bundle folder."""
 AUTOSTART_MARKER = "X-OpenHuman-Workspace"  # openhuman_desktop/autostart.py MARKER
@@ -139,6 +141,35 @@ def _write(path: Path, data: bytes, mode: int = 0o644) -> None:
         raise
 
 
+def running_from(folder: Path) -> list[int]:
+    """The processes whose executable lies in ``folder`` (Linux ``/proc``; elsewhere none are found)."""
+    inside = str(folder) + os.sep
+    found = []
+    for entry in Path("/proc").glob("[0-9]*"):
+        try:
+            executable = os.readlink(entry / "exe")
+        except OSError:   # gone meanwhile, or another user's
+            continue
+        if executable.removesuffix(" (deleted)").startswith(inside):
+            found.append(int(entry.name))
+    return sorted(found)
+
+
+def check_not_running(layout: Layout) -> None:
+    """Refuse to replace or remove the bundle under a running app: it reads its modules and data files from the
+    folder as it goes, so it would break mid-session.
+
+    Raises:
+        InstallError: it names the processes and what to do.
+    """
+    if not layout.opt.exists():
+        return
+    pids = running_from(layout.opt)
+    if pids:
+        raise InstallError(f"OpenHuman is running from {layout.opt} (process {', '.join(map(str, pids))}); quit it "
+                           "(tray menu → Quit) and try again.")
+
+
 def check_in_the_way(layout: Layout) -> None:
     """Refuse when something this script did not write sits where the install goes.
 
@@ -204,6 +235,7 @@ def install(bundle: Path, layout: Layout, template: str | None = None) -> list[s
     """
     version = check_bundle(bundle)
     check_in_the_way(layout)
+    check_not_running(layout)
     icon = (bundle / BUNDLE_ICON).read_bytes()
     copy_bundle(bundle, layout)
     layout.launcher.parent.mkdir(parents=True, exist_ok=True)
@@ -236,8 +268,23 @@ def autostart_starts_bundle(layout: Layout) -> bool:
     return any(value == start or value.startswith(start + " ") for value in execs for start in starts)
 
 
+def _our_icons(layout: Layout) -> list[bytes]:
+    """The icon as the installed bundle has it, and as this checkout ships it (the bundle may be gone already)."""
+    icons = []
+    for path in (layout.opt / BUNDLE_ICON, SHIPPED_ICON):
+        with contextlib.suppress(OSError):
+            icons.append(path.read_bytes())
+    return icons
+
+
 def uninstall(layout: Layout) -> list[str]:
-    """Remove what :func:`install` put in place (only what is ours); returns what was removed."""
+    """Remove what :func:`install` put in place (only what is ours); returns what was removed.
+
+    Raises:
+        InstallError: the installed app is running.
+    """
+    if is_bundle(layout.opt):
+        check_not_running(layout)
     removed = []
     if autostart_starts_bundle(layout):
         layout.autostart.unlink()
@@ -245,8 +292,7 @@ def uninstall(layout: Layout) -> list[str]:
     if _entry_is_ours(layout.entry):
         layout.entry.unlink()
         removed.append(f"menu entry {layout.entry}")
-    if layout.icon.is_file() and is_bundle(layout.opt) and \
-            layout.icon.read_bytes() == (layout.opt / BUNDLE_ICON).read_bytes():
+    if layout.icon.is_file() and layout.icon.read_bytes() in _our_icons(layout):
         layout.icon.unlink()
         removed.append(f"icon {layout.icon}")
     if _launcher_is_ours(layout):

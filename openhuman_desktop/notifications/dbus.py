@@ -30,6 +30,7 @@ NOTIFY_SIGNATURE = "susssasa{sv}i"
 CALL_TIMEOUT = 3.0          # seconds: a notification server that does not answer by then is treated as gone
 URGENCY = {"low": 0, "normal": 1, "critical": 2}
 SIGNALS = ("ActionInvoked", "NotificationClosed")
+BUS_DRIVER = "org.freedesktop.DBus"
 
 
 class NotificationsUnavailable(AppError):
@@ -68,17 +69,22 @@ class DesktopNotifications:
     """One connection to the session bus and its ``org.freedesktop.Notifications`` server.
 
     Open it with :meth:`connect`; ``on_signal`` receives :class:`ActionInvoked` and :class:`NotificationClosed`
-    for the notifications this connection sent (the server emits them to everyone; others' are ignored).
+    for the notifications this connection sent (the server emits them to everyone; others' are ignored). Only
+    signals sent by the current owner of ``org.freedesktop.Notifications`` count: any program on the bus can emit
+    a look-alike ``ActionInvoked``, and a restarted server counts its ids from 1 again (ours are then forgotten).
     """
 
-    def __init__(self, connection: DBusConnection, router: DBusRouter, on_signal: SignalHandler | None) -> None:
+    def __init__(self, connection: DBusConnection, router: DBusRouter, on_signal: SignalHandler | None,
+                 owner: str | None = None) -> None:
         self._connection = connection
         self._router = router
         self._on_signal = on_signal
+        self._owner = owner
         self._sent: set[int] = set()
         self._queue: asyncio.Queue[Message] = asyncio.Queue(maxsize=256)
         rule = MatchRule(type="signal", interface=INTERFACE, path=OBJECT_PATH)
         self._filter = router.filter(rule, queue=self._queue)
+        self._owner_filter = router.filter(_owner_changed_rule(), queue=self._queue)   # same queue: in bus order
         self._listener = asyncio.get_running_loop().create_task(self._listen(), name="dbus-notification-signals")
         self._is_closed = False
         self._is_broken = False
@@ -99,15 +105,21 @@ class DesktopNotifications:
         try:
             match = MatchRule(type="signal", interface=INTERFACE, path=OBJECT_PATH)
             await asyncio.wait_for(router.send_and_get_reply(message_bus.AddMatch(match)), timeout)
+            await asyncio.wait_for(router.send_and_get_reply(message_bus.AddMatch(_owner_changed_rule())), timeout)
             reply = await asyncio.wait_for(router.send_and_get_reply(message_bus.NameHasOwner(BUS_NAME)), timeout)
             (has_owner,) = unwrap_msg(reply)
+            owner: str | None = None
+            if has_owner:
+                reply = await asyncio.wait_for(router.send_and_get_reply(message_bus.GetNameOwner(BUS_NAME)),
+                                               timeout)
+                (owner,) = unwrap_msg(reply)
         except (OSError, EOFError, TimeoutError, DBusErrorResponse) as exc:
             await _close(connection, router)
             raise _unavailable("did not answer", exc) from exc
         if not has_owner:
             # A bus may still start the server on demand (D-Bus activation): the first call then does.
             log.debug("no owner of %s yet; the first call may activate it", BUS_NAME)
-        return cls(connection, router, on_signal)
+        return cls(connection, router, on_signal, owner)
 
     async def _call(self, method: str, signature: str | None = None, body: tuple[Any, ...] = ()) -> tuple[Any, ...]:
         if self._is_closed:
@@ -116,6 +128,8 @@ class DesktopNotifications:
         try:
             reply = await asyncio.wait_for(self._router.send_and_get_reply(message), CALL_TIMEOUT)
             result: tuple[Any, ...] = unwrap_msg(reply)
+            if self._owner is None:   # activated by this call: its answer names the server
+                self._owner = reply.header.fields.get(HeaderFields.sender)
         except DBusErrorResponse as exc:
             raise NotificationsUnavailable(
                 f"The desktop notification server refused {method} ({exc.name}: {' '.join(map(str, exc.data))})."
@@ -179,7 +193,16 @@ class DesktopNotifications:
         while True:
             message = await self._queue.get()
             member = message.header.fields.get(HeaderFields.member)
-            if message.header.message_type != MessageType.signal or member not in SIGNALS:
+            if message.header.message_type != MessageType.signal:
+                continue
+            if member == "NameOwnerChanged":
+                self._server_changed(message)
+                continue
+            if member not in SIGNALS:
+                continue
+            if self._owner is None or message.header.fields.get(HeaderFields.sender) != self._owner:
+                log.warning("%s signal not from the notification server (%s) ignored", member,
+                            message.header.fields.get(HeaderFields.sender))
                 continue
             try:
                 notification_id, value = int(message.body[0]), message.body[1]
@@ -198,6 +221,20 @@ class DesktopNotifications:
                 except Exception:
                     log.exception("handling %s failed", signal)
 
+    def _server_changed(self, message: Message) -> None:
+        if message.header.fields.get(HeaderFields.sender) != BUS_DRIVER:
+            return
+        try:
+            name, _old, new = (str(part) for part in message.body)
+        except (TypeError, ValueError):
+            return
+        if name != BUS_NAME:
+            return
+        previous, self._owner = self._owner, new or None
+        if previous is not None and previous != self._owner:
+            log.info("the notification server %s", f"is now {new}" if new else "went away")
+            self._sent.clear()   # a new server's ids are not the ones we were given
+
     @property
     def is_connected(self) -> bool:
         """False once closed, or once a call found the bus connection gone."""
@@ -209,10 +246,18 @@ class DesktopNotifications:
             return
         self._is_closed = True
         self._filter.close()
+        self._owner_filter.close()
         self._listener.cancel()
         with contextlib.suppress(asyncio.CancelledError):
             await self._listener
         await _close(self._connection, self._router)
+
+
+def _owner_changed_rule() -> MatchRule:
+    rule = MatchRule(type="signal", sender=BUS_DRIVER, interface=BUS_DRIVER, member="NameOwnerChanged",
+                     path="/org/freedesktop/DBus")
+    rule.add_arg_condition(0, BUS_NAME)
+    return rule
 
 
 async def _close(connection: DBusConnection, router: DBusRouter) -> None:

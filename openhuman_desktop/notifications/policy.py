@@ -166,6 +166,18 @@ class NotificationPolicy:
             return None
         return describe_cards(cards)
 
+    def card_came_back(self, card: Card, note: str) -> Announcement | None:
+        """A Go ahead given in a notification did not run and the card is back (``note`` says why and what to
+        do): say so, with Skip and Open but no second Go ahead. During quiet hours the card joins the summary."""
+        settings = self._settings()
+        if not settings.enabled:
+            return None
+        if settings.is_quiet(self._minute_of_day(self._now())):
+            self._held[card.id] = card
+            return None
+        back = Card(card.id, card.title, card.description, card.priority, can_go_ahead=False)
+        return Announcement("Go ahead did not run", shorten(f"{card.title}: {note}"), (back,))
+
     def message(self, title: str, body: str) -> Announcement | None:
         """Something the assistant says (the notify skill, a config problem): shown unless off or quiet."""
         settings = self._settings()

@@ -8,6 +8,7 @@ notification, nothing when ``[notifications] enabled = false``, nothing during q
 
 from __future__ import annotations
 
+import asyncio
 import html
 import logging
 import time
@@ -45,6 +46,7 @@ MAX_BURST_MS = 20_000       # … but a tick that runs long does not hold its fi
 QUIET_CHECK_MS = 60_000     # how often the end of quiet hours is looked for
 RETRY_SECONDS = 60.0        # after the bus failed, the tray is used for this long before D-Bus is tried again
 ICON_PIXELS = 64
+MAX_WENT_AHEAD = 200        # approvals from notifications remembered until they ran or came back
 APPROVE, SKIP, OPEN, DEFAULT = "approve", "dismiss", "open", "default"
 
 
@@ -142,11 +144,13 @@ class Notifier(QObject):
         self.policy = NotificationPolicy(settings, now, minute_of_day)
         self.jobs = Jobs()
         self._client: DesktopNotifications | None = None
+        self._connecting = asyncio.Lock()
         self._capabilities: frozenset[str] = frozenset()
         self._retry_at = 0.0
         self._shown: dict[int, Announcement] = {}    # D-Bus notification id → what it shows
         self._by_card: dict[str, int] = {}           # card id → the one-card notification about it
         self._open_ticks: set[int] = set()
+        self._went_ahead: dict[str, None] = {}      # cards approved from a notification, until they ran or came back
         self._burst_started = 0.0
         self._bridge: Any = None
         self._burst = QTimer(self)
@@ -202,6 +206,14 @@ class Notifier(QObject):
             if self.policy.card_raised(card_of(escalation)) and not self._burst.isActive():
                 self._burst_started = self._now()
                 self._burst.start()
+            note = str(getattr(escalation, "note", "") or "")
+            if escalation.id in self._went_ahead and note:
+                # Go ahead from a notification did not run (the task was disabled, the model is down): the
+                # person is not looking at the window, where the card shows its note.
+                del self._went_ahead[escalation.id]
+                announcement = self.policy.card_came_back(card_of(escalation), note)
+                if announcement is not None:
+                    self.show(announcement)
             return
         self.policy.card_resolved(escalation.id)
         notification_id = self._by_card.pop(escalation.id, None)
@@ -278,6 +290,10 @@ class Notifier(QObject):
         return "tray"
 
     async def _client_or_none(self) -> DesktopNotifications | None:
+        async with self._connecting:   # deliveries at the same moment share one connection
+            return await self._connected_client()
+
+    async def _connected_client(self) -> DesktopNotifications | None:
         if self._client is not None and self._client.is_connected:
             return self._client
         if self._client is not None:
@@ -332,6 +348,10 @@ class Notifier(QObject):
         announcement = self._shown.get(signal.notification_id)
         if announcement is None:
             return
+        if signal.action_key in (APPROVE, SKIP):
+            # One answer per notification: a server that repeats ActionInvoked (or a second button press while
+            # the first answer runs) must not answer again, nor tell the user it "was already answered elsewhere".
+            del self._shown[signal.notification_id]
         self.jobs.spawn(self.act(announcement, signal.action_key), name="notification-action")
 
     async def act(self, announcement: Announcement, action_key: str) -> None:
@@ -346,6 +366,10 @@ class Notifier(QObject):
         if action_key == APPROVE and not card.can_go_ahead:
             self._open(card.id)
             return
+        if action_key == APPROVE:   # before the call: its run may put the card back before the call returns
+            self._went_ahead[card.id] = None
+            while len(self._went_ahead) > MAX_WENT_AHEAD:
+                del self._went_ahead[next(iter(self._went_ahead))]
         try:
             if action_key == APPROVE:
                 await self._approvals.escalations_approve(card.id)
@@ -354,12 +378,14 @@ class Notifier(QObject):
                 await self._approvals.escalations_dismiss(card.id)
                 outcome = "dismissed"
         except (Conflict, NotFound):
+            self._went_ahead.pop(card.id, None)
             # Answered in the window, the web app or Telegram first: nothing is done twice.
             sentence = f"“{card.title}” was already answered elsewhere, so nothing was done again."
             self._tray.notify("Already answered", sentence, target=None)
             self.answered.emit(card.id, sentence)
             return
         except Exception as exc:
+            self._went_ahead.pop(card.id, None)
             if self._reporter is not None:
                 self._reporter.report(exc, "notification action")
             else:

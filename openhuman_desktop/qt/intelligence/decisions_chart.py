@@ -106,6 +106,11 @@ def nice_ceiling(value: int) -> int:
     return next(step * power for step in (1, 2, 5, 10) if value <= step * power)
 
 
+def decisions(count: int) -> str:
+    """``1 decision``, ``1,234 decisions``."""
+    return f"{count:,} decision" + ("" if count == 1 else "s")
+
+
 def short_count(value: int) -> str:
     return f"{value / 1000:.0f}k" if value >= 10_000 else f"{value / 1000:.1f}k" if value >= 1000 else str(value)
 
@@ -145,7 +150,7 @@ class DecisionsChart(QWidget):
         else:
             sums = {key: sum(day.count(key) for day in self.days) for key, _c, _w in SERIES}
             words = ", ".join(f"{sums[key]} {w}" for key, _c, w in sorted(SERIES, key=lambda s: LEGEND.index(s[0])))
-            self.setAccessibleDescription(f"{total} decisions in {len(self.days)} days: {words}. "
+            self.setAccessibleDescription(f"{decisions(total)} in {len(self.days)} days: {words}. "
                                           f"Busiest: {busiest.describe()}. Use Left and Right to read each day.")
         self.update()
 
@@ -416,6 +421,6 @@ class DecisionsView(QWidget):
         self.chart.set_days(days, today=datetime.fromtimestamp(self._now()).date())
         total = sum(day.total for day in days)
         self.summary.setText("" if not total else
-                             f"{total:,} decisions · {sum(d.act for d in days):,} acted · "
+                             f"{decisions(total)} · {sum(d.act for d in days):,} acted · "
                              f"{sum(d.escalate for d in days):,} asked for approval · "
                              f"{sum(d.failed for d in days):,} failed")

@@ -5,8 +5,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from PySide6.QtCore import QObject, Qt, Signal
+from PySide6.QtCore import QCoreApplication, QEvent, QObject, Qt, Signal
 from PySide6.QtWidgets import (
+    QAbstractScrollArea,
     QComboBox,
     QDoubleSpinBox,
     QFormLayout,
@@ -20,6 +21,27 @@ from PySide6.QtWidgets import (
 
 from openhuman_desktop.config_edit import REMOVE
 from openhuman_desktop.qt.intelligence.widgets import ErrorLabel, MutedLabel, ToggleSwitch, em
+
+
+class WheelGuard(QObject):
+    """Lets the mouse wheel scroll the page over a spin box or drop-down that does not have the focus, instead of
+    changing its value unseen (click or Tab into it first to change it with the wheel)."""
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 (Qt override)
+        if event.type() == QEvent.Type.Wheel and isinstance(watched, QWidget) and not watched.hasFocus():
+            area = watched.parentWidget()
+            while area is not None and not isinstance(area, QAbstractScrollArea):
+                area = area.parentWidget()
+            if area is not None:   # scroll the page, as the wheel does everywhere else on it
+                QCoreApplication.sendEvent(area.verticalScrollBar(), event)
+            return True
+        return super().eventFilter(watched, event)
+
+
+def guard_wheel(widget: QWidget) -> None:
+    """Install :class:`WheelGuard` on ``widget`` (and take the focus by click or Tab only, not by the wheel)."""
+    widget.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
+    widget.installEventFilter(WheelGuard(widget))
 
 
 class Field(QObject):
@@ -95,6 +117,7 @@ def int_field(key: str, name: str, low: int, high: int, *, suffix: str = "", ste
         box.setSpecialValueText(special)
     box.setAccessibleName(name)
     box.setMinimumWidth(em(box) * 10)
+    guard_wheel(box)
     field = Field(key, box, box.value, lambda value: box.setValue(int(value)))
     box.valueChanged.connect(field.edited)
     return field
@@ -107,6 +130,7 @@ def float_field(key: str, name: str, low: float, high: float, step: float) -> Fi
     box.setSingleStep(step)
     box.setAccessibleName(name)
     box.setMinimumWidth(em(box) * 10)
+    guard_wheel(box)
     field = Field(key, box, lambda: round(box.value(), 2), lambda value: box.setValue(float(value)))
     box.valueChanged.connect(field.edited)
     return field
@@ -156,6 +180,7 @@ def choice_field(key: str, name: str, choices: dict[str, str]) -> Field:
     for value, text in choices.items():
         combo.addItem(text, value)
     combo.setAccessibleName(name)
+    guard_wheel(combo)
 
     def write(value: Any) -> None:
         index = combo.findData(value)

@@ -18,7 +18,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from openhuman_desktop.config import ModelSettings
+from openhuman_desktop.config import ModelSettings, looks_like_secret
 from openhuman_desktop.config_edit import REMOVE
 from openhuman_desktop.errors import LlmUnavailable
 from openhuman_desktop.llm.catalog import InstalledModel
@@ -33,8 +33,10 @@ from openhuman_desktop.qt.intelligence.widgets import (
     ToggleSwitch,
     em,
 )
-from openhuman_desktop.qt.settings.fields import Field, Form
+from openhuman_desktop.qt.settings.fields import Field, Form, guard_wheel
 
+PASTED_KEY = ("This looks like the key itself: keep the key in an environment variable (e.g. OPENAI_API_KEY) "
+              "and give that variable's NAME here.")
 Lister = Callable[..., Awaitable[list[InstalledModel]]]  # catalog.list_models(provider, base_url, api_key_env=)
 
 TIERS: dict[str, tuple[str, str]] = {
@@ -116,6 +118,7 @@ class TierEditor(Field):
         for value, text in PROVIDERS.items():
             self.provider_combo.addItem(text, value)
         self.provider_combo.setAccessibleName(f"{title}: provider")
+        guard_wheel(self.provider_combo)
         self.provider_combo.currentIndexChanged.connect(self._on_provider_combo_changed)
 
         model_row = QWidget(self.body)
@@ -126,6 +129,7 @@ class TierEditor(Field):
         self.model_combo.setEditable(True)
         self.model_combo.setInsertPolicy(QComboBox.InsertPolicy.NoInsert)
         self.model_combo.setAccessibleName(f"{title}: model")
+        guard_wheel(self.model_combo)
         self.model_combo.setMinimumWidth(unit * 18)
         self.model_combo.setToolTip("Pick a model the server has, or type a name")
         self.model_combo.editTextChanged.connect(self._on_model_combo_edit_text_changed)
@@ -259,6 +263,10 @@ class TierEditor(Field):
             self._listed = {}
             self.list_status.show_text("Give the server's base URL to see its models.")
             return
+        if looks_like_secret(source[2]):   # not sent as a variable name, nor printed back in the list's error
+            self._listed = {}
+            self.list_status.show_text("Give the API key variable's name (below) to see the server's models.")
+            return
         self._jobs.spawn(self.load_models(provider, address, source[2] or None), name=f"settings-models-{self.tier}",
                          group=f"settings-models-{self.tier}")
 
@@ -313,6 +321,8 @@ class TierEditor(Field):
         environ = os.environ if self._environ is None else self._environ
         if not name:
             self.key_hint.setText("None: the server needs no key.")
+        elif looks_like_secret(name):   # never repeated on screen: it may be shared or screenshotted
+            self.key_hint.setText(PASTED_KEY)
         elif environ.get(name, "").strip():
             self.key_hint.setText(f"{name} is set where OpenHuman runs (the key stays there, never in this file).")
         else:

@@ -192,7 +192,10 @@ def build_sections(jobs: Jobs, lister: Lister, environ: Mapping[str, str] | None
 
     def update_token_hint() -> None:
         name = str(token.value() or "")
-        if name and (os.environ if environ is None else environ).get(name, "").strip():
+        if config.looks_like_secret(name):   # never repeated on screen
+            token_hint.setText("This looks like the bot token itself: keep it in an environment variable (e.g. "
+                               "TELEGRAM_BOT_TOKEN) and give that variable's NAME here.")
+        elif name and (os.environ if environ is None else environ).get(name, "").strip():
             token_hint.setText(f"{name} is set where OpenHuman runs (the token stays there, never in this file).")
         elif name:
             token_hint.setText(f"The NAME of the variable that holds the bot token (from @BotFather); {name} is not "

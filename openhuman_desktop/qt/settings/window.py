@@ -246,6 +246,7 @@ class SettingsWindow(QWidget):
             return False
         edit = ConfigEdit(self.config_path)
         edit.update(changes)
+        written = [(item, item.value()) for item in self.fields]   # the form stays editable while it is written
         self._saving = True
         self.save_button.setEnabled(False)
         try:
@@ -256,8 +257,8 @@ class SettingsWindow(QWidget):
         finally:
             self._saving = False
             self._update_buttons()
-        for item in self.fields:
-            item.mark_saved()
+        for item, value in written:
+            item.initial = value   # not mark_saved(): a value typed during the save was not written
         self._update_buttons()
         log.info("settings saved to %s (%s)", self.config_path, ", ".join(sorted(changes)))
         restart = [key for key in RESTART_KEYS if key in changes]
