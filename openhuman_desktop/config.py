@@ -559,7 +559,7 @@ def _model(
     if provider not in PROVIDERS:
         raise ConfigError(reader.path, prefix + ".provider", provider, '"ollama" or "openai"')
     model = reader.text(table, "model", prefix + ".model", base.model)
-    if not model or not model.strip():
+    if not model or not model.strip() or any(ord(ch) < 32 or ord(ch) == 127 for ch in model):
         raise ConfigError(reader.path, prefix + ".model", model, "the name of a model, e.g. \"llama3.2:3b\"")
     base_url = reader.url(table, "base_url", prefix + ".base_url", None)
     if provider == "openai" and base_url is None:

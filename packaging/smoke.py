@@ -599,7 +599,8 @@ def bundle_screenshots(bundle: Path, out: Path) -> str:
                           env={**os.environ, "PYTHONPATH": str(ROOT)})
     if done.returncode != 0:
         raise SmokeFailure(f"scripts/bundle_screenshots.py exited {done.returncode}:\n{done.stdout}{done.stderr}")
-    saved = [line.split()[-1] for line in done.stdout.splitlines() if line.strip().startswith("saved ")]
+    lines = [line.strip() for line in done.stdout.splitlines()]
+    saved = [line.removeprefix("saved ") for line in lines if line.startswith("saved ")]  # a path may hold spaces
     return f"{len(saved)} PNGs in {out}: " + ", ".join(Path(name).name for name in saved)
 
 

@@ -520,3 +520,11 @@ def test_quiet_hours_across_midnight() -> None:
     assert not quiet.is_quiet(7 * 60) and not quiet.is_quiet(12 * 60)
     assert config.format_quiet_hours(quiet.quiet_hours) == "22:00-07:00"
     assert not config.NotificationSettings().is_quiet(0)
+
+
+@pytest.mark.parametrize("name", ["llama3.2:3b\\nqwen", "llama\\u0000", "a\\tb"])
+def test_a_model_name_with_control_characters_is_refused(tmp_path: Path, name: str) -> None:
+    path = tmp_path / "config.toml"
+    path.write_text(f'[models.local]\nmodel = "{name}"\n')
+    with pytest.raises(ConfigError, match=r"models\.local\.model"):
+        config.load(path, {})

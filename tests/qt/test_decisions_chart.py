@@ -146,3 +146,19 @@ def test_no_decisions_shows_the_empty_state(qapp: QApplication, qtbot: Any) -> N
 
 def test_without_a_store_the_chart_is_not_shown(fake_window: IntelligenceWindow) -> None:
     assert not fake_window.decisions_view.isVisibleTo(fake_window)
+
+
+def test_after_midnight_the_chart_moves_on_without_a_tick(intelligence_window: IntelligenceWindow, gui_services: Any,
+                                                          qrun: Any, until: Any) -> None:
+    view = intelligence_window.decisions_view
+    view._later.setInterval(10)
+    qrun(log_rows(gui_services, 0, "act", 2))
+    qrun(view.refresh())
+    before = view.chart.today
+    view.follow_the_day()                                   # the same day: nothing to do
+    assert not view._later.isActive()
+    qrun(gui_services.clock.advance(86_400))
+    view.follow_the_day()
+    until(lambda: view.chart.today != before)
+    assert view.chart.today == before + timedelta(days=1) if before else False
+    assert view.chart.days[-2].act == 2 and view.chart.days[-1].total == 0   # yesterday's bar moved left

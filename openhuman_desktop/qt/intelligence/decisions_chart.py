@@ -400,6 +400,11 @@ class DecisionsView(QWidget):
         if self._query is not None and not self._later.isActive():
             self._later.start()
 
+    def follow_the_day(self) -> None:
+        """After midnight the chart moves one day on ("Today" is the new day), also when no tick ran."""
+        if self._bounds and local_day_starts(self._now(), DAYS) != self._bounds:
+            self.request_refresh()
+
     def _on_later_timeout(self) -> None:
         self._refresher.request()
 

@@ -364,6 +364,7 @@ class IntelligenceWindow(QMainWindow):
 
     def _on_times_timeout(self) -> None:
         self.tasks_view.refresh_times()
+        self.decisions_view.follow_the_day()
 
     def _on_refresh_shortcut_activated(self) -> None:
         self.jobs.spawn(self.refresh(), name="window-refresh")
