@@ -4,33 +4,12 @@ notifications it showed us, may answer a card; one click is one answer."""
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Iterator
-from pathlib import Path
 
-import pytest
 from jeepney import new_signal
 from jeepney.io.asyncio import open_dbus_connection
 
 from openhuman_desktop.notifications import ActionInvoked, DesktopNotifications, NotificationClosed
 from tests.notifications.fake_server import EMITTER, FakeNotificationServer, PrivateBus
-
-
-@pytest.fixture
-def private_bus(tmp_path: Path) -> Iterator[PrivateBus]:
-    bus = PrivateBus(tmp_path).start()
-    try:
-        yield bus
-    finally:
-        bus.stop()
-
-
-@pytest.fixture
-def notification_server(private_bus: PrivateBus) -> Iterator[FakeNotificationServer]:
-    server = FakeNotificationServer(private_bus.address).start()
-    try:
-        yield server
-    finally:
-        server.stop()
 
 
 async def test_an_action_signal_from_another_program_on_the_bus_is_not_a_click(

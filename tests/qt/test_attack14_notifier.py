@@ -16,8 +16,6 @@ from tests.qt.test_notifier import (  # noqa: F401  (fixtures)
     dbus,
     delivered,
     engine,
-    notification_server,
-    private_bus,
     publish,
 )
 

@@ -6,7 +6,6 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
 from datetime import datetime
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -85,22 +84,6 @@ class Harness:
         return self._server
 
 
-@pytest.fixture
-def private_bus(tmp_path: Path) -> Iterator[PrivateBus]:
-    bus = PrivateBus(tmp_path).start()
-    try:
-        yield bus
-    finally:
-        bus.stop()
-
-
-@pytest.fixture
-def notification_server(private_bus: PrivateBus) -> Iterator[FakeNotificationServer]:
-    server = FakeNotificationServer(private_bus.address).start()
-    try:
-        yield server
-    finally:
-        server.stop()
 
 
 def make(qrun: Any, bus_address: str | None, server: FakeNotificationServer | None) -> Iterator[Harness]:
