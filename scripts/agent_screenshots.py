@@ -22,7 +22,7 @@ REPO = Path(__file__).resolve().parents[1]
 if str(REPO) not in sys.path:
     sys.path.insert(0, str(REPO))
 
-from scripts.chat_screenshots import MODEL, save, until, window_script_options, write_workspace  # noqa: E402
+from scripts.chat_screenshots import MODEL, running_app, save, until, window_script_options, write_workspace  # noqa: E402
 
 SUBCONSCIOUS_MODEL = "qwen2.5:7b"
 FIRST = ("Keep answers short. The user asks about the garden and the weekly bills most mornings: check notes.md "
@@ -79,49 +79,41 @@ async def prepare(services: Any, model: Any) -> None:
 
 
 async def shoot(out: Path, scheme: str, paths: Any, model: Any) -> list[Path]:
-    from openhuman_desktop import config
-    from openhuman_desktop.qt import app as desktop_app
 
-    desktop = desktop_app.DesktopApp(paths, config.load(paths.config_file, environ={}), tray_available=False)
-    serving = asyncio.ensure_future(desktop_app.serve(desktop))
     saved: list[Path] = []
-    try:
-        await until(lambda: desktop.is_ready or serving.done())
-        if serving.done():
-            serving.result()
-        window: Any = desktop.window
-        services: Any = desktop.services
-        await window.jobs.wait_idle(raise_failures=False)
-        await prepare(services, model)
-        window.resize(1100, 800)
-        window.notice_banner.hide()
-        window.show_tab("agent")
-        view = window.agent_view
-        await view.refresh()
-        # A live run, held while it writes its answer (the fake model answers pass 2 late): its steps so
-        # far, the compressed trace and the directive it used are there.
-        model.delays = {"pass2": 4.0}
-        live = await services.agent.send("Plan my Saturday around the garden and Sam's call.", "desktop")
-        await until(lambda: view.runs.node_of(live.id) == "agent_execution", 30)
-        await until(lambda: view.select_run(live.id) and view.detail.run is not None
-                    and view.detail.run.id == live.id and len(view.detail.checkpoints) >= 3
-                    and bool(view.detail.records), 30)
-        await asyncio.sleep(0.3)
-        saved.append(await save(window, out / f"agent-run-{scheme}.png"))
-        view.show_page("steering")
-        await view.steering_view.refresh()
-        await until(lambda: view.steering_view.diff_pair[1] is not None)
-        await asyncio.sleep(0.3)
-        saved.append(await save(window, out / f"agent-steering-{scheme}.png"))
-        view.show_page("timeline")
-        await view.timeline_view.refresh()
-        await asyncio.sleep(0.3)
-        saved.append(await save(window, out / f"agent-timeline-{scheme}.png"))
-        await services.agent.wait(live.id)   # the held answer comes; nothing is cut off at quit
-    finally:
-        model.delays = {}
-        desktop.request_quit()
-        await serving
+    async with running_app(paths) as desktop:
+        try:
+            window: Any = desktop.window
+            services: Any = desktop.services
+            await window.jobs.wait_idle(raise_failures=False)
+            await prepare(services, model)
+            window.resize(1100, 800)
+            window.notice_banner.hide()
+            window.show_tab("agent")
+            view = window.agent_view
+            await view.refresh()
+            # A live run, held while it writes its answer (the fake model answers pass 2 late): its steps so
+            # far, the compressed trace and the directive it used are there.
+            model.delays = {"pass2": 4.0}
+            live = await services.agent.send("Plan my Saturday around the garden and Sam's call.", "desktop")
+            await until(lambda: view.runs.node_of(live.id) == "agent_execution", 30)
+            await until(lambda: view.select_run(live.id) and view.detail.run is not None
+                        and view.detail.run.id == live.id and len(view.detail.checkpoints) >= 3
+                        and bool(view.detail.records), 30)
+            await asyncio.sleep(0.3)
+            saved.append(await save(window, out / f"agent-run-{scheme}.png"))
+            view.show_page("steering")
+            await view.steering_view.refresh()
+            await until(lambda: view.steering_view.diff_pair[1] is not None)
+            await asyncio.sleep(0.3)
+            saved.append(await save(window, out / f"agent-steering-{scheme}.png"))
+            view.show_page("timeline")
+            await view.timeline_view.refresh()
+            await asyncio.sleep(0.3)
+            saved.append(await save(window, out / f"agent-timeline-{scheme}.png"))
+            await services.agent.wait(live.id)   # the held answer comes; nothing is cut off at quit
+        finally:
+            model.delays = {}   # the answers waiting on a delay finish at once: the app quits promptly
     return saved
 
 

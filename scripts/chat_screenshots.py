@@ -13,11 +13,13 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import dataclasses
 import os
 import sys
 import tempfile
 import time
+from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
@@ -103,16 +105,9 @@ async def shoot(out: Path, scheme: str, paths: Any, responder: Any) -> list[Path
     from PySide6.QtCore import Qt
     from PySide6.QtTest import QTest
 
-    from openhuman_desktop import config
-    from openhuman_desktop.qt import app as desktop_app
 
-    desktop = desktop_app.DesktopApp(paths, config.load(paths.config_file, environ={}), tray_available=False)
-    serving = asyncio.ensure_future(desktop_app.serve(desktop))
     saved: list[Path] = []
-    try:
-        await until(lambda: desktop.is_ready or serving.done())
-        if serving.done():
-            serving.result()
+    async with running_app(paths) as desktop:
         window: Any = desktop.window
         await window.jobs.wait_idle(raise_failures=False)
         window.resize(1100, 860)
@@ -161,14 +156,29 @@ async def shoot(out: Path, scheme: str, paths: Any, responder: Any) -> list[Path
         view.list_view.scroll_to_end()
         await asyncio.sleep(0.2)
         saved.append(await save(window, out / f"chat-approved-{scheme}.png"))
-    finally:
-        desktop.request_quit()
-        await serving
     return saved
 
 
 def last_answer(view: Any) -> Any:
     return [row for row in view.model.rows() if row.kind == "answer"][-1]
+
+
+@contextlib.asynccontextmanager
+async def running_app(paths: Any) -> AsyncIterator[Any]:
+    """The real app on ``paths`` (no tray: the window stands alone), started and ready; quit and awaited after."""
+    from openhuman_desktop import config
+    from openhuman_desktop.qt import app as desktop_app
+
+    desktop = desktop_app.DesktopApp(paths, config.load(paths.config_file, environ={}), tray_available=False)
+    serving = asyncio.ensure_future(desktop_app.serve(desktop))
+    try:
+        await until(lambda: desktop.is_ready or serving.done())
+        if serving.done():
+            serving.result()  # it failed to start: say why
+        yield desktop
+    finally:
+        desktop.request_quit()
+        await serving
 
 
 async def save(window: Any, path: Path) -> Path:

@@ -21,7 +21,7 @@ REPO = Path(__file__).resolve().parents[1]
 if str(REPO) not in sys.path:
     sys.path.insert(0, str(REPO))
 
-from scripts.chat_screenshots import MODEL, save, until, window_script_options, write_workspace  # noqa: E402
+from scripts.chat_screenshots import MODEL, running_app, save, window_script_options, write_workspace  # noqa: E402
 
 EMBEDDING = "nomic-embed-text"
 NOTES = [
@@ -35,16 +35,10 @@ NOTES = [
 
 
 async def shoot(out: Path, scheme: str, paths: Any, ollama: Any) -> list[Path]:
-    from openhuman_desktop import config, events
-    from openhuman_desktop.qt import app as desktop_app
+    from openhuman_desktop import events
 
-    desktop = desktop_app.DesktopApp(paths, config.load(paths.config_file, environ={}), tray_available=False)
-    serving = asyncio.ensure_future(desktop_app.serve(desktop))
     saved: list[Path] = []
-    try:
-        await until(lambda: desktop.is_ready or serving.done())
-        if serving.done():
-            serving.result()
+    async with running_app(paths) as desktop:
         window: Any = desktop.window
         services: Any = desktop.services
         for text, source, tags in NOTES:
@@ -78,9 +72,6 @@ async def shoot(out: Path, scheme: str, paths: Any, ollama: Any) -> list[Path]:
         await vectors.backfill()
         await view.on_status_changed()
         saved.append(await save(window, out / f"memory-down-{scheme}.png"))
-    finally:
-        desktop.request_quit()
-        await serving
     return saved
 
 

@@ -37,7 +37,7 @@ REPO = Path(__file__).resolve().parents[1]
 if str(REPO) not in sys.path:
     sys.path.insert(0, str(REPO))
 
-from scripts.chat_screenshots import MODEL, until, write_workspace  # noqa: E402
+from scripts.chat_screenshots import MODEL, running_app, until, write_workspace  # noqa: E402
 
 DAEMON = "/usr/lib/notification-daemon/notification-daemon"
 SCREEN = (1280, 800)
@@ -130,16 +130,10 @@ def fill_log(db: Path, now: float) -> None:
 async def shoot(out: Path, scheme: str, paths: Any, *, with_rows: bool) -> list[Path]:
     from PySide6.QtGui import QGuiApplication
 
-    from openhuman_desktop import config, events
-    from openhuman_desktop.qt import app as desktop_app
+    from openhuman_desktop import events
 
-    desktop = desktop_app.DesktopApp(paths, config.load(paths.config_file, environ={}), tray_available=False)
-    serving = asyncio.ensure_future(desktop_app.serve(desktop))
     saved: list[Path] = []
-    try:
-        await until(lambda: desktop.is_ready or serving.done())
-        if serving.done():
-            serving.result()
+    async with running_app(paths) as desktop:
         window: Any = desktop.window
         services: Any = desktop.services
         await window.jobs.wait_idle(raise_failures=False)
@@ -176,9 +170,6 @@ async def shoot(out: Path, scheme: str, paths: Any, *, with_rows: bool) -> list[
         print(f"saved {popup}", flush=True)
         saved.append(popup)
         await click_go_ahead(services, card.id, screen.width())
-    finally:
-        desktop.request_quit()
-        await serving
     return saved
 
 

@@ -24,7 +24,7 @@ REPO = Path(__file__).resolve().parents[1]
 if str(REPO) not in sys.path:
     sys.path.insert(0, str(REPO))
 
-from scripts.chat_screenshots import MODEL, until, window_script_options, write_workspace  # noqa: E402
+from scripts.chat_screenshots import MODEL, running_app, until, window_script_options, write_workspace  # noqa: E402
 
 OLLAMA_MODELS = ("qwen2.5:0.5b", "qwen2.5:14b", "phi4-mini")
 OPENAI_MODELS = ("agentic-v1", "agentic-v1-long")
@@ -52,16 +52,9 @@ async def save(window: Any, path: Path) -> Path:
 
 
 async def shoot(out: Path, scheme: str, paths: Any) -> list[Path]:
-    from openhuman_desktop import config
-    from openhuman_desktop.qt import app as desktop_app
 
-    desktop = desktop_app.DesktopApp(paths, config.load(paths.config_file, environ={}), tray_available=False)
-    serving = asyncio.ensure_future(desktop_app.serve(desktop))
     saved: list[Path] = []
-    try:
-        await until(lambda: desktop.is_ready or serving.done())
-        if serving.done():
-            serving.result()
+    async with running_app(paths) as desktop:
         desktop.open_settings()
         window: Any = desktop.settings_window
         window.resize(WIDTH, HEIGHT)
@@ -89,9 +82,6 @@ async def shoot(out: Path, scheme: str, paths: Any) -> list[Path]:
         await window.save()
         await until(lambda: window.status_label.text().startswith("Saved — applied"), timeout=20)
         saved.append(await save(window, out / f"settings-applied-{scheme}.png"))
-    finally:
-        desktop.request_quit()
-        await serving
     return saved
 
 
