@@ -21,6 +21,8 @@ from aiohttp import web
 from aiohttp.typedefs import Handler, Middleware
 from multidict import CIMultiDict, CIMultiDictProxy
 
+from tests.fakes import secret_watch
+from tests.fakes.secret_watch import WATCH
 from tests.fakes.threaded_server import ThreadedServer
 
 Json = dict[str, Any]
@@ -55,12 +57,15 @@ class Reply:
 
 @dataclass(frozen=True)
 class RecordedRequest:
-    """A request as the fake received it; ``headers`` are case-insensitive, ``json`` is None if not JSON."""
+    """A request as the fake received it; ``headers`` are case-insensitive, ``json`` is None if not JSON;
+    ``target`` is the path with its query, ``raw`` the body as sent."""
 
     path: str
     method: str
     headers: Mapping[str, str]
     json: Any
+    target: str = ""
+    raw: bytes = b""
 
 
 Responder = Callable[[Any], Reply]
@@ -156,6 +161,7 @@ class _FakeModelServer(ThreadedServer):
         self._responder: Responder | None = None
         self._requests: list[RecordedRequest] = []
         self._changed = threading.Condition()
+        WATCH.watch_server(self)  # no secret of the app may reach a model (tests/conftest.py)
 
     @property
     def url(self) -> str:
@@ -230,10 +236,13 @@ class _FakeModelServer(ThreadedServer):
     def _recorder(self) -> Middleware:
         @web.middleware
         async def record(request: web.Request, handler: Handler) -> web.StreamResponse:
-            parsed = await _json_body(request)
+            raw = await request.read()  # aiohttp caches the body, so handlers can read it again
+            parsed = _parsed(raw)
             headers = CIMultiDictProxy(CIMultiDict(request.headers))
+            secret_watch.note_environment()
             with self._changed:
-                self._requests.append(RecordedRequest(request.path, request.method, headers, parsed))
+                self._requests.append(RecordedRequest(request.path, request.method, headers, parsed,
+                                                      request.path_qs, raw))
                 self._changed.notify_all()
             return await handler(request)
 
@@ -264,7 +273,10 @@ class _FakeModelServer(ThreadedServer):
 
 
 async def _json_body(request: web.Request) -> Any:
-    raw = await request.read()  # aiohttp caches the body, so handlers can read it again
+    return _parsed(await request.read())  # aiohttp caches the body, so handlers can read it again
+
+
+def _parsed(raw: bytes) -> Any:
     try:
         return json.loads(raw) if raw else None
     except ValueError:

@@ -1,0 +1,260 @@
+"""The secrets the app holds and where they must never arrive: a model server's request or a log.
+
+The autouse fixture in ``tests/conftest.py`` opens a watch around every test. It learns the secrets as they
+appear: the tokens the app publishes (``run/rpc.json``, ``run/webapp.json``, ``channels/webapp-link.json``,
+through :func:`spy_on_private_files` in this process and :class:`~tests.fakes.app_process.AppProcess` for the
+app in a subprocess), and the values of environment variables named like ``*_TOKEN``, ``*_KEY``, ``*_SECRET`` or
+``*PASSWORD*`` that a test sets (in this process, or for the app it starts). The fake model servers report
+themselves and what they receive; a logging handler keeps the records; the app's log files are read at the end.
+A leak fails the test, naming the secret and where it went (never its value).
+
+It stays cheap: nothing is searched while the test runs, and at the end only when the test had a secret.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import re
+import sys
+import threading
+import weakref
+from collections.abc import Callable, Mapping
+from pathlib import Path
+from typing import Any, Protocol
+
+SECRET_NAME = re.compile(r"(_TOKEN|_KEY|_SECRET)$|PASSWORD", re.IGNORECASE)
+MIN_SECRET_CHARS = 8
+"""Shorter values ("1", "true") are settings, not secrets, and would match everywhere."""
+PUBLISHED = {"rpc.json": "the RPC token", "webapp.json": "the web app's key", "webapp-link.json": "the web app's key"}
+LOG_FILES = ("logs/openhuman.log*", "*/logs/openhuman.log*", "*/*/logs/openhuman.log*")
+PUBLISHED_FILES = ("run/*.json", "channels/webapp-link.json", "*/run/*.json", "*/channels/webapp-link.json",
+                   "*/*/run/*.json", "*/*/channels/webapp-link.json")
+_FORMATTER = logging.Formatter()
+
+
+class Received(Protocol):
+    """What a fake model server recorded of one request."""
+
+    @property
+    def path(self) -> str: ...
+
+    @property
+    def target(self) -> str: ...
+
+    @property
+    def raw(self) -> bytes: ...
+
+
+class ModelServer(Protocol):
+    """A fake model server as the watch sees it."""
+
+    @property
+    def requests(self) -> list[Any]: ...
+
+
+class _Records(logging.Handler):
+    """Keeps every record that reaches the root logger while a test runs (searched only at its end)."""
+
+    def __init__(self) -> None:
+        super().__init__(logging.NOTSET)
+        self.records: list[logging.LogRecord] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.records.append(record)
+        note_environment()  # a variable set for a moment (around an app's life) is seen while it is set
+
+
+class SecretWatch:
+    """The secrets of the running test, the model servers and logs to search, and the search."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._active = False
+        self._secrets: dict[str, str] = {}  # value → what it is, for this test
+        self._lasting: dict[str, str] = {}  # registered between tests (a module's app): kept for later tests
+        self._baseline: dict[str, str] = {}
+        self._servers: weakref.WeakKeyDictionary[Any, int] = weakref.WeakKeyDictionary()  # → requests checked
+        self._log_folders: set[Path] = set()
+        self._handler: _Records | None = None
+
+    # --- learning the secrets ---------------------------------------------------------------------------
+
+    def add(self, value: object, what: str) -> None:
+        """``value`` must reach no model and no log (ignored when it is too short to be a secret)."""
+        if not isinstance(value, str) or len(value.strip()) < MIN_SECRET_CHARS:
+            return
+        with self._lock:
+            (self._secrets if self._active else self._lasting).setdefault(value.strip(), what)
+
+    def add_published(self, path: Path) -> None:
+        """The token in one of the app's published files (``run/rpc.json`` …), if it is there."""
+        what = PUBLISHED.get(path.name)
+        if what is None:
+            return
+        try:
+            data = json.loads(path.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            return
+        if isinstance(data, dict):
+            self.add(data.get("token"), what)
+
+    def add_workspace(self, workspace: Path) -> None:
+        """A workspace of the app: its published tokens now, and its log files at the end of the test."""
+        for name in ("run/rpc.json", "run/webapp.json", "channels/webapp-link.json"):
+            self.add_published(workspace / name)
+        with self._lock:
+            self._log_folders.add(workspace / "logs")
+
+    def add_environment(self, values: Mapping[str, str], where: str = "the environment") -> None:
+        """The values of the variables in ``values`` whose names say they hold a secret."""
+        for name, value in values.items():
+            if SECRET_NAME.search(name):
+                self.add(value, f"{name} from {where}")
+
+    def note_environment(self) -> None:
+        """Secret-named variables of this process that the test set (their values differ from its start)."""
+        if not self._active:
+            return
+        for _ in range(3):  # another thread may change the environment while it is read
+            try:
+                current = {name: value for name, value in os.environ.items() if SECRET_NAME.search(name)}
+                break
+            except RuntimeError:
+                continue
+        else:
+            return
+        self.add_environment({name: value for name, value in current.items() if self._baseline.get(name) != value})
+
+    def watch_server(self, server: ModelServer) -> None:
+        """A fake model server: every request it receives from now on is searched."""
+        with self._lock:
+            self._servers[server] = 0
+
+    def unwatch_server(self, server: ModelServer) -> None:
+        """Stop searching ``server`` (a test of a watch of its own leaks on purpose)."""
+        with self._lock:
+            self._servers.pop(server, None)
+
+    # --- the test's window ----------------------------------------------------------------------------
+
+    def begin(self) -> None:
+        """A test starts: forget its predecessor's secrets; what the servers received so far is not its own."""
+        _OPEN.add(self)
+        with self._lock:
+            self._secrets = {}
+            self._log_folders = set()
+            self._baseline = {name: value for name, value in os.environ.items() if SECRET_NAME.search(name)}
+            for server in list(self._servers):
+                self._servers[server] = len(server.requests)
+            self._active = True
+        self._handler = _Records()
+        logging.getLogger().addHandler(self._handler)
+
+    def end(self, scratch: Path | None = None) -> list[str]:
+        """The test ended: every leak it caused, one sentence each (empty when none).
+
+        Args:
+            scratch: the test's ``tmp_path``: tokens left there by an app that was killed, and log files of
+                apps started without :class:`AppProcess`.
+        """
+        handler, self._handler = self._handler, None
+        if handler is not None:
+            logging.getLogger().removeHandler(handler)
+        self.note_environment()
+        _OPEN.discard(self)
+        folders = set(self._log_folders)
+        if scratch is not None:
+            for pattern in PUBLISHED_FILES:
+                for path in scratch.glob(pattern):
+                    self.add_published(path)
+            folders.update(path.parent for pattern in LOG_FILES for path in scratch.glob(pattern))
+        with self._lock:
+            self._active = False
+            secrets = {**self._lasting, **self._secrets}
+            servers = list(self._servers.items())
+            for server, _ in servers:
+                self._servers[server] = len(server.requests)
+        if not secrets:
+            return []
+        found = _Finder(secrets)
+        leaks: list[str] = []
+        for server, checked in servers:
+            for number, request in enumerate(server.requests[checked:], start=checked + 1):
+                text = request.target + "\n" + request.raw.decode("utf-8", errors="replace")
+                leaks += found.in_text(text, f"a request to {type(server).__name__} {request.path} (#{number})")
+        for record in handler.records if handler is not None else ():
+            leaks += found.in_text(_record_text(record), f"a log record of {record.name} ({record.levelname})")
+        for folder in sorted(folders):
+            for path in sorted(folder.glob("openhuman.log*")):
+                try:
+                    text = path.read_text(encoding="utf-8", errors="replace")
+                except OSError:
+                    continue
+                leaks += found.in_text(text, f"the log file {path}")
+        return leaks
+
+
+def _record_text(record: logging.LogRecord) -> str:
+    try:
+        text = record.getMessage()
+    except Exception:  # a broken record is the logging test's own business
+        text = str(record.msg)
+    if record.exc_info:
+        text += "\n" + _FORMATTER.formatException(record.exc_info)
+    return text
+
+
+class _Finder:
+    """One search for all the secrets at once."""
+
+    def __init__(self, secrets: Mapping[str, str]) -> None:
+        self._what = dict(secrets)
+        ordered = sorted(secrets, key=len, reverse=True)
+        self._pattern = re.compile("|".join(re.escape(value) for value in ordered))
+
+    def in_text(self, text: str, where: str) -> list[str]:
+        found = []
+        for match in self._pattern.finditer(text):
+            what = self._what[match.group()]
+            before = text[max(0, match.start() - 40):match.start()]
+            after = text[match.end():match.end() + 40]
+            found.append(f"{what} reached {where}: …{before}<{what}>{after}…")
+        return found
+
+
+WATCH = SecretWatch()
+"""The one watch of the test session (the fixture, the fake servers and AppProcess report to it)."""
+_OPEN: weakref.WeakSet[SecretWatch] = weakref.WeakSet()
+
+
+def note_environment() -> None:
+    """Every open watch notes the secret-named variables set now (a fake server calls it per request)."""
+    for watch in list(_OPEN):
+        watch.note_environment()
+
+
+def spy_on_private_files() -> None:
+    """Let the watch see every token the app publishes in this process (``private_file.write_private_json``).
+
+    Call it before the app's modules bind the function by name (``tests/conftest.py`` does, first thing);
+    modules that already did are patched too.
+    """
+    from openhuman_desktop import private_file
+
+    original: Callable[[Path, object], None] = private_file.write_private_json
+    if getattr(original, "is_secret_spy", False):
+        return
+
+    def write_private_json(path: Path, data: object) -> None:
+        if isinstance(data, dict):
+            WATCH.add(data.get("token"), PUBLISHED.get(Path(path).name, f"the token in {Path(path).name}"))
+        original(path, data)
+
+    write_private_json.is_secret_spy = True  # type: ignore[attr-defined]
+    write_private_json.__doc__ = original.__doc__
+    private_file.write_private_json = write_private_json
+    for name, module in list(sys.modules.items()):
+        if name.startswith("openhuman_desktop") and getattr(module, "write_private_json", None) is original:
+            module.write_private_json = write_private_json
