@@ -2,9 +2,14 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from openhuman_desktop.app_files import APP_ENTRIES, app_entry, fold_name, is_listed, is_private, owner_of
+from openhuman_desktop.channels.webapp import link_file
+from openhuman_desktop.memory.store import memory_db_path
+from openhuman_desktop.paths import Paths
 
 
 @pytest.mark.parametrize("name", [
@@ -54,3 +59,12 @@ def test_owner_of_a_path() -> None:
     owner = owner_of("Channels/webapp-link.json")
     assert owner is not None and owner.shown == "channels/"
     assert owner_of("notes/channels/x") is None
+
+
+def test_every_path_the_code_names_is_listed(tmp_path: Path) -> None:
+    paths = Paths(tmp_path)
+    named = [getattr(paths, name) for name in dir(Paths) if isinstance(getattr(Paths, name), property)]
+    named += [link_file(tmp_path), memory_db_path(tmp_path)]
+    relative = [path.relative_to(tmp_path).as_posix() for path in named if path != tmp_path]
+    assert len(relative) >= 12
+    assert [path for path in relative if not is_listed(path)] == []

@@ -28,9 +28,8 @@ SECRET_NAME = re.compile(r"(_TOKEN|_KEY|_SECRET)$|PASSWORD", re.IGNORECASE)
 MIN_SECRET_CHARS = 8
 """Shorter values ("1", "true") are settings, not secrets, and would match everywhere."""
 PUBLISHED = {"rpc.json": "the RPC token", "webapp.json": "the web app's key", "webapp-link.json": "the web app's key"}
-LOG_FILES = ("logs/openhuman.log*", "*/logs/openhuman.log*", "*/*/logs/openhuman.log*")
-PUBLISHED_FILES = ("run/*.json", "channels/webapp-link.json", "*/run/*.json", "*/channels/webapp-link.json",
-                   "*/*/run/*.json", "*/*/channels/webapp-link.json")
+SCRATCH_DEPTH = 3
+"""How deep below a test's ``tmp_path`` a workspace is looked for (``tmp_path/ws``, ``tmp_path/a/b``)."""
 _FORMATTER = logging.Formatter()
 
 
@@ -166,10 +165,10 @@ class SecretWatch:
         _OPEN.discard(self)
         folders = set(self._log_folders)
         if scratch is not None:
-            for pattern in PUBLISHED_FILES:
-                for path in scratch.glob(pattern):
-                    self.add_published(path)
-            folders.update(path.parent for pattern in LOG_FILES for path in scratch.glob(pattern))
+            for workspace in _workspaces(scratch):
+                for name in ("run/rpc.json", "run/webapp.json", "channels/webapp-link.json"):
+                    self.add_published(workspace / name)
+                folders.add(workspace / "logs")
         with self._lock:
             self._active = False
             secrets = {**self._lasting, **self._secrets}
@@ -196,6 +195,25 @@ class SecretWatch:
         return leaks
 
 
+def _workspaces(scratch: Path) -> list[Path]:
+    """Folders below ``scratch`` (itself included, at most ``SCRATCH_DEPTH`` down) that hold ``run/``,
+    ``channels/`` or ``logs/``: the workspaces of apps this test ran, killed or stopped."""
+    found: list[Path] = []
+    pending = [(os.fspath(scratch), 0)]
+    while pending:
+        folder, depth = pending.pop()
+        try:
+            with os.scandir(folder) as listing:
+                names = [entry.name for entry in listing if entry.is_dir(follow_symlinks=False)]
+        except OSError:
+            continue
+        if {"run", "channels", "logs"} & set(names):
+            found.append(Path(folder))
+        if depth < SCRATCH_DEPTH:
+            pending.extend((os.path.join(folder, name), depth + 1) for name in names)
+    return found
+
+
 def _record_text(record: logging.LogRecord) -> str:
     try:
         text = record.getMessage()
@@ -211,16 +229,15 @@ class _Finder:
 
     def __init__(self, secrets: Mapping[str, str]) -> None:
         self._what = dict(secrets)
-        ordered = sorted(secrets, key=len, reverse=True)
-        self._pattern = re.compile("|".join(re.escape(value) for value in ordered))
 
     def in_text(self, text: str, where: str) -> list[str]:
         found = []
-        for match in self._pattern.finditer(text):
-            what = self._what[match.group()]
-            before = text[max(0, match.start() - 40):match.start()]
-            after = text[match.end():match.end() + 40]
-            found.append(f"{what} reached {where}: …{before}<{what}>{after}…")
+        for value, what in self._what.items():
+            start = text.find(value)  # str.find is a fast substring search; most texts hold no secret
+            while start >= 0:
+                end = start + len(value)
+                found.append(f"{what} reached {where}: …{text[max(0, start - 40):start]}<{what}>{text[end:end + 40]}…")
+                start = text.find(value, end)
         return found
 
 
