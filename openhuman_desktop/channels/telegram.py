@@ -311,10 +311,21 @@ class TelegramChannel:
     # --- approval buttons ------------------------------------------------------------------------------
 
     async def _pressed(self, client: TelegramClient, update: Incoming) -> None:
+        """Go ahead / Skip, when the person who pressed may decide: the chat must be allowed *and* the presser one
+        of ``allowed_user_ids`` (by default the owner's private chats) — in an allowed group, any member could
+        press otherwise."""
         assert update.callback_id is not None and update.chat_id is not None
-        if update.chat_id not in self._settings().allowed_chat_ids:
+        settings = self._settings()
+        if update.chat_id not in settings.allowed_chat_ids:
             log.info("telegram: a button press from chat %s, which is not allowed, was ignored", update.chat_id)
             await self._answer(client, update.callback_id, "Only the owner's chats can decide this.")
+            return
+        if update.user_id is None or update.user_id not in settings.approvers:
+            log.info("telegram: a button press in chat %s by user %s, who is not in allowed_user_ids, was ignored",
+                     update.chat_id, update.user_id)
+            await self._answer(client, update.callback_id, "Only the owner can decide this. (Your user id is "
+                                                           f"{update.user_id}: the owner can add it to "
+                                                           "allowed_user_ids in config.toml.)")
             return
         action, _, escalation_id = (update.data or "").partition(":")
         try:
@@ -384,11 +395,12 @@ class TelegramChannel:
                 await self._send_card(client, card)
 
     def _card_chats(self, card: Escalation) -> list[int]:
-        allowed = self._settings().allowed_chat_ids
+        """A conversation's card: its chat; a heartbeat card: the allowed private chats of people who may press."""
+        settings = self._settings()
         chat = _chat_of(card.thread_id)
         if chat is not None:
-            return [chat] if chat in allowed else []
-        return [chat_id for chat_id in allowed if chat_id > 0]
+            return [chat] if chat in settings.allowed_chat_ids else []
+        return [chat_id for chat_id in settings.allowed_chat_ids if chat_id > 0 and chat_id in settings.approvers]
 
     # --- a run at work: typing, streaming --------------------------------------------------------------
 
