@@ -5,7 +5,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import re
 from collections import OrderedDict
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -39,6 +38,7 @@ from openhuman_desktop.orchestration.ports import (
     UNFINISHED,
     Run,
     RunRequest,
+    thread_source,
 )
 from openhuman_desktop.orchestration.state import CHANNEL_RESPONSE, KEYS, StateError
 from openhuman_desktop.supervisor import TaskSupervisor
@@ -53,20 +53,16 @@ KEPT_STREAMS = 200
 """Finished runs whose streamed text stays in memory for ``follow``."""
 RETAIN_EVERY = 50
 """Finished runs between two retention passes over the ledger."""
-_THREAD = re.compile(r"^(desktop|cli|webapp|telegram|subconscious)(:[^\x00-\x1f\x7f]{1,190})?$")
 
 
 def channel_of(thread_id: object) -> str:
     """The channel source a thread belongs to (the part before ``:``).
 
     Raises:
-        InvalidInput: not a thread id (``desktop``, ``cli``, ``webapp:<session>``, ``telegram:<chat_id>``,
-            ``subconscious:<task_id>``).
+        InvalidInput: not a thread id (``desktop``, ``cli``, ``cli:<name>``, ``webapp:<session>``,
+            ``telegram:<chat_id>``, ``subconscious:<task_id>``; see ``ports.thread_source``).
     """
-    if not isinstance(thread_id, str) or not _THREAD.match(thread_id):
-        raise InvalidInput("thread_id", "must be desktop, cli, or one of webapp:, telegram:, subconscious: "
-                           "followed by an id (at most 190 characters, no control characters)")
-    return thread_id.split(":", 1)[0]
+    return thread_source(thread_id)
 
 
 @dataclass(frozen=True)
