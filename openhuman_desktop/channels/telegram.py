@@ -278,8 +278,14 @@ class TelegramChannel:
         if not update.text or not update.text.strip():
             await self._say(client, update.chat_id, "I can only read text messages.")
             return
-        if update.text.split()[0].split("@", 1)[0] == "/start":  # what Telegram sends when a chat opens the bot
-            await self._say(client, update.chat_id, "Hello! Write to me here like you would in the desktop chat.")
+        command = update.text.split()[0].split("@", 1)[0]
+        if command == "/start":  # what Telegram sends when a chat opens the bot
+            await self._say(client, update.chat_id, "Hello! Write to me here like you would in the desktop chat "
+                                                    "(/stop stops an answer in progress).")
+            return
+        if command == "/stop":  # the stopped run's own answer says "Stopped by you."
+            if not await self._hub.stop_thread(f"telegram:{update.chat_id}"):
+                await self._say(client, update.chat_id, "Nothing is running here to stop.")
             return
         message = InboundMessage(f"telegram:{update.chat_id}", update.text,
                                  source_key=f"telegram:{client.bot_id}:{update.update_id}")

@@ -31,7 +31,7 @@ from openhuman_desktop.channels.base import (
 from openhuman_desktop.channels.hub import CHANNEL_NAMES
 from openhuman_desktop.clock import Clock
 from openhuman_desktop.config import WebappSettings
-from openhuman_desktop.errors import UserFacingError
+from openhuman_desktop.errors import Conflict, UserFacingError
 from openhuman_desktop.http_guard import GuardedServer, RequestLog
 from openhuman_desktop.orchestration.ports import Run
 from openhuman_desktop.private_file import remove_if_ours, write_private_json
@@ -66,6 +66,8 @@ class Hub(Protocol):
     """What the web app needs of :class:`~openhuman_desktop.channels.hub.ChannelHub`."""
 
     async def submit(self, message: InboundMessage) -> Run: ...
+
+    async def stop(self, run_id: str, thread_id: str) -> Run: ...
 
     async def approve(self, escalation_id: str) -> None: ...
 
@@ -412,8 +414,10 @@ class WebappChannel:
             await self._on_message(tab, frame)
         elif kind in ("approve", "dismiss"):
             await self._on_card_decision(tab, kind, frame)
+        elif kind == "stop":
+            await self._on_stop(tab, frame)
         else:
-            tab.send(_error("Unknown frame: send {\"type\": \"message\", \"text\": ...}, approve or dismiss."))
+            tab.send(_error("Unknown frame: send {\"type\": \"message\", \"text\": ...}, stop, approve or dismiss."))
 
     async def _on_message(self, tab: _Tab, frame: dict[str, Any]) -> None:
         text = frame.get("text")
@@ -426,6 +430,21 @@ class WebappChannel:
             tab.send(_error_of(exc, "sending a message"))
             return
         self._to_session(tab.session, _run_frame(run, frame.get("ref")))
+
+    async def _on_stop(self, tab: _Tab, frame: dict[str, Any]) -> None:
+        """Stop: the run ends cancelled and its ``reply`` frame (status ``cancelled``, "Stopped by you.") reaches
+        every tab of the session. A run that finished just before the Stop reached it needs no word: its own
+        reply is on its way."""
+        run_id = frame.get("run_id")
+        if not isinstance(run_id, str) or not run_id:
+            tab.send(_error("\"run_id\" must be the id of the run to stop."))
+            return
+        try:
+            await self._hub.stop(run_id, THREAD_PREFIX + tab.session)
+        except Conflict:
+            return
+        except Exception as exc:
+            tab.send({**_error_of(exc, f"stopping run {run_id}"), "run_id": run_id})
 
     async def _on_card_decision(self, tab: _Tab, kind: str, frame: dict[str, Any]) -> None:
         escalation_id = frame.get("escalation_id")

@@ -51,6 +51,10 @@ class AgentService(Protocol):
     async def run_get(self, run_id: str) -> Run:
         ...
 
+    async def stop(self, run_id: str) -> Run:
+        """Stop a run that has not finished (it ends ``cancelled``, "Stopped by you."); Conflict when it had."""
+        ...
+
     async def runs_list(self, thread_id: str | None, status: str | None, limit: int) -> list[Run]:
         ...
 
@@ -140,7 +144,9 @@ def follow_json(found: Follow) -> dict[str, Any]:
 
 def agent_methods(agent: AgentService) -> dict[str, Method]:
     """The ``openhuman.agent_*`` methods and ``openhuman.world_timeline`` (CONTRACT §8), plus
-    ``openhuman.agent_run_follow``, the long-poll the ``chat`` command streams an answer with."""
+    ``openhuman.agent_run_follow``, the long-poll the ``chat`` command streams an answer with, and
+    ``openhuman.agent_run_cancel`` (Stop: the Run, ended ``cancelled``; -32001 for an unknown run, -32002 for
+    one that had already finished)."""
 
     async def send(p: dict[str, Json]) -> Json:
         given = p.get("thread_id")
@@ -150,6 +156,9 @@ def agent_methods(agent: AgentService) -> dict[str, Method]:
 
     async def run_get(p: dict[str, Json]) -> Json:
         return (await agent.run_get(p["run_id"])).to_json()
+
+    async def run_cancel(p: dict[str, Json]) -> Json:
+        return (await agent.stop(p["run_id"])).to_json()
 
     async def run_follow(p: dict[str, Json]) -> Json:
         found = await agent.follow(p["run_id"], _count(p.get("after"), "after", 0), _timeout(p.get("timeout")))
@@ -185,6 +194,7 @@ def agent_methods(agent: AgentService) -> dict[str, Method]:
     table = {
         "agent_send": Method((Param("text", "string", required=True), Param("thread_id", "string")), send),
         "agent_run_get": Method((run_id,), run_get),
+        "agent_run_cancel": Method((run_id,), run_cancel),
         "agent_run_follow": Method((run_id, Param("after", "integer"), Param("timeout", "number")), run_follow),
         "agent_runs_list": Method(
             (Param("thread_id", "string"), Param("status", "string"), Param("limit", "integer")), runs_list),

@@ -191,6 +191,26 @@ async def test_allowed_user_ids_name_who_may_press(tmp_path: Path) -> None:
         assert [e.id for e in await app.services.subconscious.escalations_list("dismissed")] == [pending.id]
 
 
+async def test_stop_ends_the_chats_run_and_the_chat_is_told(tmp_path: Path) -> None:
+    async with telegram_app(tmp_path) as app:
+        await connected(app)
+        app.model.delays = {"plan": 30}  # the run works on its plan until stopped
+        app.telegram.send_text(OWNER, "What is on my list today?")
+        await app.wait_until(lambda: app.model.count("plan") >= 1, what="the run at work")
+        [run] = await app.runs(OWNER)
+        app.telegram.send_text(OWNER, "/stop")
+        [told] = await app.telegram.await_call("sendMessage", OWNER)
+        assert told.params["text"] == "Stopped by you."
+        [stopped] = await app.runs(OWNER)
+        assert (stopped.id, stopped.status, stopped.error) == (run.id, "cancelled", "Stopped by you.")
+        assert await app.runs(TEAM) == []
+
+        app.telegram.send_text(OWNER, "/stop@my_bot")  # nothing going on any more
+        [_, nothing] = await app.telegram.await_call("sendMessage", OWNER, count=2)
+        assert nothing.params["text"] == "Nothing is running here to stop."
+        assert len(await app.runs(OWNER)) == 1  # /stop is no message to the assistant
+
+
 async def test_a_revoked_token_degrades_with_the_fix_and_recovers_by_itself(tmp_path: Path) -> None:
     async with telegram_app(tmp_path) as app:
         await connected(app)
