@@ -52,8 +52,8 @@ def parser() -> argparse.ArgumentParser:
     chat = commands.add_parser("chat", parents=[common], help="send a message to the assistant",
                                description="Send MESSAGE to the running instance and print the answer as it "
                                "streams, its Markdown shown as text (bold, italic and code in colour on a "
-                               "terminal). Exit 0 when the answer is complete, 1 when the run failed (its reason "
-                               "on stderr), 2 when no instance runs.")
+                               "terminal). Exit 0 when the answer is complete, 1 when the run failed or was "
+                               "stopped (its reason on stderr), 2 when no instance runs.")
     chat.add_argument("--thread", metavar="ID", default="cli",
                       help="the conversation: any name of your own, e.g. work (kept as thread cli:work), or a "
                       "thread id: cli (the default), desktop, webapp:<session>, telegram:<chat_id>")
