@@ -54,7 +54,7 @@ def test_a_published_token_in_a_request_is_a_leak_named_without_its_value(
 
     [leak] = watch.end()
 
-    assert leak.startswith("the RPC token reached a request to FakeOllama /api/chat (#2): ")
+    assert leak.startswith("the RPC token reached a request to FakeOllama /api/chat (the test's #2): ")
     assert "<the RPC token> and more" in leak and TOKEN not in leak
 
 

@@ -22,7 +22,6 @@ from aiohttp.typedefs import Handler, Middleware
 from multidict import CIMultiDict, CIMultiDictProxy
 
 from tests.fakes import secret_watch
-from tests.fakes.secret_watch import WATCH
 from tests.fakes.threaded_server import ThreadedServer
 
 Json = dict[str, Any]
@@ -161,7 +160,6 @@ class _FakeModelServer(ThreadedServer):
         self._responder: Responder | None = None
         self._requests: list[RecordedRequest] = []
         self._changed = threading.Condition()
-        WATCH.watch_server(self)  # no secret of the app may reach a model (tests/conftest.py)
 
     @property
     def url(self) -> str:
@@ -239,10 +237,10 @@ class _FakeModelServer(ThreadedServer):
             raw = await request.read()  # aiohttp caches the body, so handlers can read it again
             parsed = _parsed(raw)
             headers = CIMultiDictProxy(CIMultiDict(request.headers))
-            secret_watch.note_environment()
+            recorded = RecordedRequest(request.path, request.method, headers, parsed, request.path_qs, raw)
+            secret_watch.received(self, recorded)  # no secret of the app may reach a model (tests/conftest.py)
             with self._changed:
-                self._requests.append(RecordedRequest(request.path, request.method, headers, parsed,
-                                                      request.path_qs, raw))
+                self._requests.append(recorded)
                 self._changed.notify_all()
             return await handler(request)
 

@@ -46,13 +46,6 @@ class Received(Protocol):
     def raw(self) -> bytes: ...
 
 
-class ModelServer(Protocol):
-    """A fake model server as the watch sees it."""
-
-    @property
-    def requests(self) -> list[Any]: ...
-
-
 class _Records(logging.Handler):
     """Keeps every record that reaches the root logger while a test runs (searched only at its end)."""
 
@@ -65,16 +58,37 @@ class _Records(logging.Handler):
         note_environment()  # a variable set for a moment (around an app's life) is seen while it is set
 
 
-class SecretWatch:
-    """The secrets of the running test, the model servers and logs to search, and the search."""
+def _secret_environment() -> dict[bytes, bytes]:
+    """The secret-named variables of this process (bytes: no decoding of every name)."""
+    for _ in range(3):  # another thread may change the environment while it is read
+        try:
+            return {name: value for name, value in os.environb.items() if _SECRET_NAME_BYTES.search(name)}
+        except RuntimeError:
+            continue
+    return {}
 
-    def __init__(self) -> None:
+
+_SECRET_NAME_BYTES = re.compile(SECRET_NAME.pattern.encode(), re.IGNORECASE)
+
+
+class SecretWatch:
+    """The secrets of the running test, the requests and logs to search, and the search.
+
+    Args:
+        every_server: search what every fake model server receives (the session's watch); otherwise only the
+            servers given to :meth:`watch_server`.
+    """
+
+    def __init__(self, *, every_server: bool = False) -> None:
         self._lock = threading.Lock()
         self._active = False
+        self._every_server = every_server
         self._secrets: dict[str, str] = {}  # value → what it is, for this test
         self._lasting: dict[str, str] = {}  # registered between tests (a module's app): kept for later tests
-        self._baseline: dict[str, str] = {}
-        self._servers: weakref.WeakKeyDictionary[Any, int] = weakref.WeakKeyDictionary()  # → requests checked
+        self._baseline = _secret_environment()  # what was set before: the machine's, not a test's
+        self._servers: weakref.WeakSet[Any] = weakref.WeakSet()
+        self._ignored: weakref.WeakSet[Any] = weakref.WeakSet()
+        self._received: list[tuple[str, Received]] = []
         self._log_folders: set[Path] = set()
         self._handler: _Records | None = None
 
@@ -113,40 +127,41 @@ class SecretWatch:
                 self.add(value, f"{name} from {where}")
 
     def note_environment(self) -> None:
-        """Secret-named variables of this process that the test set (their values differ from its start)."""
+        """Secret-named variables of this process that were set after the watch began (by a test)."""
         if not self._active:
             return
-        for _ in range(3):  # another thread may change the environment while it is read
-            try:
-                current = {name: value for name, value in os.environ.items() if SECRET_NAME.search(name)}
-                break
-            except RuntimeError:
-                continue
-        else:
-            return
-        self.add_environment({name: value for name, value in current.items() if self._baseline.get(name) != value})
+        for name, value in _secret_environment().items():
+            if self._baseline.get(name) != value:
+                self.add(os.fsdecode(value), f"{os.fsdecode(name)} from the environment")
 
-    def watch_server(self, server: ModelServer) -> None:
-        """A fake model server: every request it receives from now on is searched."""
+    def watch_server(self, server: object) -> None:
+        """Search what ``server`` receives (a watch of its own; the session's searches every server)."""
         with self._lock:
-            self._servers[server] = 0
+            self._servers.add(server)
+            self._ignored.discard(server)
 
-    def unwatch_server(self, server: ModelServer) -> None:
+    def unwatch_server(self, server: object) -> None:
         """Stop searching ``server`` (a test of a watch of its own leaks on purpose)."""
         with self._lock:
-            self._servers.pop(server, None)
+            self._servers.discard(server)
+            self._ignored.add(server)
+
+    def received(self, server: object, request: Received) -> None:
+        """A fake model server received ``request``: searched at the end of the test, if one is running."""
+        if not self._active or server in self._ignored or not (self._every_server or server in self._servers):
+            return
+        with self._lock:
+            self._received.append((type(server).__name__, request))
 
     # --- the test's window ----------------------------------------------------------------------------
 
     def begin(self) -> None:
-        """A test starts: forget its predecessor's secrets; what the servers received so far is not its own."""
+        """A test starts: forget its predecessor's secrets and requests."""
         _OPEN.add(self)
         with self._lock:
             self._secrets = {}
+            self._received = []
             self._log_folders = set()
-            self._baseline = {name: value for name, value in os.environ.items() if SECRET_NAME.search(name)}
-            for server in list(self._servers):
-                self._servers[server] = len(server.requests)
             self._active = True
         self._handler = _Records()
         logging.getLogger().addHandler(self._handler)
@@ -172,17 +187,14 @@ class SecretWatch:
         with self._lock:
             self._active = False
             secrets = {**self._lasting, **self._secrets}
-            servers = list(self._servers.items())
-            for server, _ in servers:
-                self._servers[server] = len(server.requests)
+            received, self._received = self._received, []
         if not secrets:
             return []
         found = _Finder(secrets)
         leaks: list[str] = []
-        for server, checked in servers:
-            for number, request in enumerate(server.requests[checked:], start=checked + 1):
-                text = request.target + "\n" + request.raw.decode("utf-8", errors="replace")
-                leaks += found.in_text(text, f"a request to {type(server).__name__} {request.path} (#{number})")
+        for number, (server, request) in enumerate(received, start=1):
+            text = request.target + "\n" + request.raw.decode("utf-8", errors="replace")
+            leaks += found.in_text(text, f"a request to {server} {request.path} (the test's #{number})")
         for record in handler.records if handler is not None else ():
             leaks += found.in_text(_record_text(record), f"a log record of {record.name} ({record.levelname})")
         for folder in sorted(folders):
@@ -241,15 +253,22 @@ class _Finder:
         return found
 
 
-WATCH = SecretWatch()
-"""The one watch of the test session (the fixture, the fake servers and AppProcess report to it)."""
 _OPEN: weakref.WeakSet[SecretWatch] = weakref.WeakSet()
+WATCH = SecretWatch(every_server=True)
+"""The one watch of the test session (the fixture, the fake servers and AppProcess report to it)."""
 
 
 def note_environment() -> None:
-    """Every open watch notes the secret-named variables set now (a fake server calls it per request)."""
+    """Every open watch notes the secret-named variables set now (a variable set for a moment is seen)."""
     for watch in list(_OPEN):
         watch.note_environment()
+
+
+def received(server: object, request: Received) -> None:
+    """What a fake model server calls for each request it records."""
+    for watch in list(_OPEN):
+        watch.note_environment()
+        watch.received(server, request)
 
 
 def spy_on_private_files() -> None:
