@@ -19,9 +19,9 @@ from tests.fakes.app_process import AppProcess, wait_for
 from tests.fakes.engine_harness import LOCAL_MODEL, Brain, Json, config_text, first_user_text, last_is_tool_result
 from tests.fakes.model_servers import FakeOllama, Reply
 
-pytestmark = pytest.mark.e2e
+pytestmark = [pytest.mark.e2e, pytest.mark.timeout(300)]
 
-KILLS = 20
+KILLS = 15
 MAX_KILL_DELAY = 0.4
 STATUS_FILE = "status.md"
 _MARK = re.compile(r"Why now: (mark-\d+)")
