@@ -323,12 +323,15 @@ class ApprovalGate:
         description = (f"{reason}\nTool: {call.tool}" + (f" (skill: {skill})" if skill else "")
                        + f"\nArguments: {arguments}")[:MAX_DESCRIPTION]
         stored = ProposedCall(call.tool, dict(call.arguments), reason, skill)
+        task_id = run.task_id
+        if task_id is not None and await self._store.tasks.get(task_id) is None:
+            task_id = None  # its task was removed meanwhile: the card stands on its run alone
         async with self._raising:
             known = await self._store.escalations.for_run(run.id)
             key = call_key(call)
             card = await self._store.escalations.raise_for_run(
                 run_id=run.id, thread_id=run.thread_id, title=short_title(f"Allow {what}?"), description=description,
-                priority=priority, now=self._clock.now(), task_id=run.task_id, choices=ACT_CHOICES, skill=skill,
+                priority=priority, now=self._clock.now(), task_id=task_id, choices=ACT_CHOICES, skill=skill,
                 call=stored.to_json(), call_key=key)
         if any(existing.id == card.id for existing in known):
             return card

@@ -228,3 +228,24 @@ def test_an_approval_licenses_the_write_tools_its_words_need_and_no_other_target
     assert license_.allows("files_append", "./Notes/todo.md")
     assert not license_.allows("files_write", "status.md")
     assert not license_.allows("notify_user", None), "an optional tool only when the words ask for it"
+
+
+async def test_an_exact_call_card_is_raised_once_per_run_and_call(
+    gate: RecordingGate, clock: FakeClock, recorded: Events
+) -> None:
+    from openhuman_desktop.orchestration.ports import ProposedCall, Run
+
+    run = Run(id="r1", thread_id="desktop", channel_source="desktop", status="running", input="Tidy up",
+              created_at=clock.now(), task_id="gone")  # a task removed meanwhile: the card stands on its run
+    call = ProposedCall("files_write", {"path": "audit.md", "text": "x"}, "The run wanted this too.")
+    await gate.raise_call_card(run, call)
+    await gate.raise_call_card(run, call)  # a resumed run asks again: the same card
+    await gate.raise_call_card(run, ProposedCall("files_write", {"path": "audit.md", "text": "y"}, "Another."))
+    cards = await gate.escalations_list("pending")
+    assert len(cards) == 2 and len(recorded.of(events.EscalationChanged)) == 2
+    first = next(card for card in cards if card.call and card.call["arguments"]["text"] == "x")
+    assert (first.task_id, first.thread_id, first.skill, first.title) == (None, "desktop", "files",
+                                                                         "Allow files_write (audit.md)?")
+    assert first.to_json()["call"] == {"tool": "files_write", "arguments": {"path": "audit.md", "text": "x"},
+                                       "reason": "The run wanted this too.", "skill": "files"}
+    assert await gate.escalations_dismiss(first.id) == first.id
