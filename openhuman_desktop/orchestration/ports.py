@@ -90,10 +90,14 @@ class WriteLicense:
     action: str = ""
 
     def allows(self, tool: str, target: str | None) -> bool:
-        """Whether a call of ``tool`` on ``target`` (None: the tool names none) is within the license."""
+        """Whether a call of ``tool`` on ``target`` (None: the tool names none) is within the license: a target
+        the card named, or one inside a folder it named ("the drafts in Notes/" licenses ``Notes/a.md``)."""
         if tool not in self.tools:
             return False
-        return target is None or fold_target(target) in self.targets
+        if target is None:
+            return True
+        folded = fold_target(target)
+        return any(folded == named or folded.startswith(named + "/") for named in self.targets)
 
     def to_json(self) -> dict[str, Any]:
         return {"tools": list(self.tools), "targets": list(self.targets), "action": self.action}

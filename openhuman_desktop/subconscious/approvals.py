@@ -86,9 +86,10 @@ APPROVED_IN_CONVERSATION = ("The user approved the action below, which you recom
 # Words that make a card a skills problem: its fix is in the Skills tab (a connection, an authorisation), not
 # something the agent could carry out.
 SKILL_KEYWORDS = ("skill", "oauth", "notion", "gmail", "integration", "disconnect", "reconnect", "re-auth", "reauth")
-# What a card names as the target of its action: a workspace path (a/b.md, notes.txt), an e-mail address.
+# What a card names as the target of its action: a workspace path (a/b.md, notes.txt), a folder (Notes/), an
+# e-mail address.
 _TARGETS = re.compile(r"[\w@.+-]+@[\w-]+(?:\.[\w-]+)+|(?:[\w.~-]+/)*[\w~-][\w.~-]*\.[A-Za-z0-9]{1,8}\b"
-                      r"|(?:[\w.~-]+/)+[\w.~-]+")
+                      r"|(?:[\w.~-]+/)+[\w.~-]+|[\w.~-]+/(?![\w.~-])")
 _OPTIONAL_WRITES = (
     ("notify_", re.compile(r"\b(notif\w*|alert\w*|tell|let me know|warn\w*|remind\w*|ping)\b", re.I)),
     ("subconscious_tasks_", re.compile(r"\b(tasks?|remind\w*|schedul\w*|heartbeat)\b", re.I)),

@@ -228,6 +228,10 @@ def test_an_approval_licenses_the_write_tools_its_words_need_and_no_other_target
     assert license_.allows("files_append", "./Notes/todo.md")
     assert not license_.allows("files_write", "status.md")
     assert not license_.allows("notify_user", None), "an optional tool only when the words ask for it"
+    assert not license_.allows("files_append", "notes/todo.md.bak") and not license_.allows("files_append", "notes")
+    folder = gate.license_for("Move the 5 empty drafts in Notes/ to Notes/archive/")
+    assert folder.targets == ("notes", "notes/archive")
+    assert folder.allows("files_write", "Notes/archive/draft-1.md") and not folder.allows("files_write", "todo.md")
 
 
 async def test_an_exact_call_card_is_raised_once_per_run_and_call(
