@@ -153,7 +153,7 @@ async def card_in(app: TelegramApp, chat: int) -> tuple[int, str, Escalation]:
     await app.wait_until(lambda: any("reply_markup" in c.params for c in app.telegram.calls_of("sendMessage", chat)),
                          what="the card")
     [message_id] = [mid for (at, mid), m in app.telegram.messages.items() if at == chat and "reply_markup" in m]
-    [pending] = await app.services.subconscious.escalations_list("pending")
+    [pending] = await app.services.approvals.escalations_list("pending")
     return message_id, f"approve:{pending.id}", pending
 
 
@@ -167,13 +167,13 @@ async def test_in_an_allowed_group_only_the_owner_may_press_go_ahead(tmp_path: P
         [refused] = await app.telegram.await_call("answerCallbackQuery")
         assert refused.params["callback_query_id"] == member
         assert "Only the owner can decide this" in refused.params["text"] and str(MEMBER) in refused.params["text"]
-        assert [e.id for e in await app.services.subconscious.escalations_list("pending")] == [pending.id]
+        assert [e.id for e in await app.services.approvals.escalations_list("pending")] == [pending.id]
         assert "reply_markup" in app.telegram.messages[(TEAM, message_id)]
 
         owner = app.telegram.press(TEAM, message_id, go, from_id=OWNER)  # the owner, in the group
         answers = await app.telegram.await_call("answerCallbackQuery", count=2)
         assert {c.params["callback_query_id"]: c.params["text"] for c in answers}[owner] == "Going ahead."
-        assert [e.id for e in await app.services.subconscious.escalations_list("approved")] == [pending.id]
+        assert [e.id for e in await app.services.approvals.escalations_list("approved")] == [pending.id]
 
 
 async def test_allowed_user_ids_name_who_may_press(tmp_path: Path) -> None:
@@ -185,10 +185,10 @@ async def test_allowed_user_ids_name_who_may_press(tmp_path: Path) -> None:
         app.telegram.press(TEAM, message_id, skip, from_id=OWNER)  # not in allowed_user_ids any more
         [refused] = await app.telegram.await_call("answerCallbackQuery")
         assert "Only the owner can decide this" in refused.params["text"]
-        assert [e.id for e in await app.services.subconscious.escalations_list("pending")] == [pending.id]
+        assert [e.id for e in await app.services.approvals.escalations_list("pending")] == [pending.id]
         app.telegram.press(TEAM, message_id, skip, from_id=MEMBER)
         await app.telegram.await_call("answerCallbackQuery", count=2)
-        assert [e.id for e in await app.services.subconscious.escalations_list("dismissed")] == [pending.id]
+        assert [e.id for e in await app.services.approvals.escalations_list("dismissed")] == [pending.id]
 
 
 async def test_stop_ends_the_chats_run_and_the_chat_is_told(tmp_path: Path) -> None:
