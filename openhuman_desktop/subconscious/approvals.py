@@ -72,7 +72,8 @@ REMOVED_MID_TICK = "Cancelled: the task was removed while the assistant was look
 DISABLED_MID_TICK = "Cancelled: the task was disabled while the assistant was looking at it; no card was raised."
 CHANGED_NOTHING = "Go ahead did not change anything: "
 CHANGED_NOTHING_TAIL = " Press Retry to try again, or Skip."
-OTHER_CARDS = " It wanted {count} change(s) the card did not name; each waits on a card of its own."
+ASKED_FIRST = ("Go ahead asked first: the run wanted {count} change(s) the card did not name, and each waits on "
+               "a card of its own ({cards}).")
 APPROVED_TITLE = "Approved: "
 MAX_TITLE = 80
 MAX_DESCRIPTION = 2000
@@ -433,11 +434,17 @@ class ApprovalGate:
             failed = Outcome("failed", _clip(label + (run.error or f"The run ended {run.status}.")))
             await self._finish(escalation, failed, task, started)
             return
+        others = [card for card in await self._store.escalations.for_run(run.id) if card.is_call]
+        if not run.changed_something and others:
+            # Every change it wanted is on a card of its own: this approval is used, not retried (a Retry would
+            # only ask for the same changes again, on cards of a new run).
+            asked = "; ".join(card.title for card in others)
+            await self._finish(escalation, Outcome("escalate", _clip(
+                ASKED_FIRST.format(count=len(others), cards=asked) + f"\n{_tools(run)}")), None, started)
+            return
         if not run.changed_something:
             said = " ".join((run.response or "").split()) or "the run gave no answer"
-            others = [card for card in await self._store.escalations.for_run(run.id) if card.is_call]
-            note = _clip(CHANGED_NOTHING + said.rstrip(".") + "." + (OTHER_CARDS.format(count=len(others))
-                                                                      if others else "") + CHANGED_NOTHING_TAIL)
+            note = _clip(CHANGED_NOTHING + said.rstrip(".") + "." + CHANGED_NOTHING_TAIL)
             log.info("approved escalation %s changed nothing; its card comes back", escalation.id)
             await self._reopen(escalation, note, choices=RETRY_CHOICES, ran_text=f"{note}\n{_tools(run)}",
                                duration_ms=_ms(started, self._clock.now()))

@@ -158,8 +158,15 @@ async def test_an_approval_that_changed_nothing_is_not_done_and_offers_retry(
         ])
         await h.approvals.escalations_approve(escalation.id)
         await h.approval_settled(escalation.id)
-        # archive.md is not named on the card: that write is a card of its own, and the retry changed nothing.
+        # archive.md is not named on the card: that write is a card of its own. The approval is used (a second
+        # Retry would only ask for the same write again); its row says where the change waits.
         again = await h.services.store.escalations.get(escalation.id)
-        assert again is not None and again.status == "pending" and again.choices == ("retry", "skip")
-        assert "1 change(s) the card did not name" in again.note
+        assert again is not None and again.status == "approved"
+        [asked] = [card for card in await h.escalations("pending") if card.is_call]
+        assert asked.call is not None and asked.call["arguments"]["path"] == "archive.md"
+        row = await h.approval_row(escalation.id)
+        assert row is not None and row.decision == "escalate"
+        assert row.result.startswith("Go ahead asked first: the run wanted 1 change(s) the card did not name")
+        assert asked.title in row.result
         assert not (h.workspace / "archive.md").exists()
+        assert not (await h.task(task.id)).completed
