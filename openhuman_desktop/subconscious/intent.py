@@ -166,6 +166,26 @@ class ModelIntentClassifier:
             return None
         return intent
 
+    async def trusts_model(self) -> bool:
+        """Whether the local model passed the probes (asking them now the first time); False without a model.
+
+        Raises:
+            AppError / TimeoutError: the model did not answer.
+        """
+        client = self._client()
+        return client is not None and await self._trusted(client)
+
+    async def raw_answer(self, title: str) -> tuple[str, bool] | None:
+        """The model's own ``(intent, confident)`` for ``title``, probes or not (for measuring it), or None.
+
+        Raises:
+            AppError / TimeoutError: no model, or it did not answer.
+        """
+        client = self._client()
+        if client is None:
+            raise AppError("no local model is configured")
+        return await self._ask(client, title)
+
     async def _trusted(self, client: LlmClient) -> bool:
         """Whether ``client``'s model passed the probes (asking them the first time).
 
