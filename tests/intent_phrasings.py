@@ -1157,8 +1157,62 @@ Post the weekly summary in the team channel
 Reply to Anna's message with a yes
 """)
 
+# A fifth batch: reads worded the way a test of "no write tool offered" might word them (show, print, ping, send it
+# here, one-word questions), found by probing after the fourth batch: 16 of 39 came out "write"; corrected and kept.
+READ_CHATS_5 = _many("chat", "read", """
+Open the budget spreadsheet and tell me the total
+Pull the latest sales numbers
+Go fetch the weather
+Print the contents of notes.md
+Print the list of tasks
+Display the tasks
+Fetch me the logs
+Load the config and check it
+Grep the logs for errors
+Ping the server
+Ping google.com and tell me the latency
+Check the mail
+Test the backup restore
+Measure the disk usage
+Show me how to set up a VPN
+Post the link here
+Drop the link in the chat
+Update me on the project
+Bring me up to speed on the migration
+Catch me up on what happened
+Share the latest numbers with me
+Send over the latest numbers
+Send it here
+Write up what you found
+Make sense of these logs
+Sort out why the build fails
+Give me a status update
+Hand me the latest report
+Summarize and send me the highlights
+Look at the inbox and send me anything urgent
+Forward me anything from the bank
+Email the summary to myself
+Copy the text of notes.md here
+Read out the last entry in journal.md
+Export? What formats can I export to?
+Restart? Why did it restart?
+Backup done?
+Archive?
+Delete button doesn't work, why?
+""")
+WRITE_CHATS_5 = _many("chat", "write", """
+Print two copies of the lease for the meeting
+Ping Anna about lunch
+Share the trip photos with Bob
+Send the report to Bob
+Write back to Bob
+Write down the code
+Delete the old logs, please?
+If the backup failed, can you restart it?
+""")
+
 PHRASINGS: tuple[Phrasing, ...] = (
     *READ_TASKS, *READ_CHATS, *WRITE_TASKS, *WRITE_CHATS, *READ_TASKS_2, *READ_CHATS_2, *WRITE_TASKS_2,
     *WRITE_CHATS_2, *READ_TASKS_3, *READ_CHATS_3, *WRITE_TASKS_3, *WRITE_CHATS_3, *READ_TASKS_4, *READ_CHATS_4,
-    *WRITE_TASKS_4, *WRITE_CHATS_4,
+    *WRITE_TASKS_4, *WRITE_CHATS_4, *READ_CHATS_5, *WRITE_CHATS_5,
 )

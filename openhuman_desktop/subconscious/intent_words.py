@@ -72,7 +72,7 @@ STRONG_VERBS = _words("""
 # pull requests", "file sizes"): a verb only when an object follows ("backup the database", "file it").
 AMBIGUOUS_VERBS = _words("""
     backup update file log record post order book schedule change tag label share sync fix clean sort copy
-    duplicate clear empty close print star pin reply store set drop convert resolve format
+    duplicate clear empty close print star pin reply store set convert resolve format
     rotate correct import hide unhide apply sign fill bin comment
 """)
 # Communication verbs: "write" only when someone other than the person is told ("tell Anna", "send it to
@@ -109,6 +109,8 @@ TEXT_NOUNS = _words("grammar spelling tone wording phrasing style punctuation se
                     "paragraphs text passage phrase phrases word words list email message numbers intro")
 EDITING_VERBS = _words("fix correct edit modify change rewrite update replace remove delete shorten add clean "
                        "improve")
+PRINTED = _words("pass passes ticket tickets copy copies label labels photo photos contract form forms invoice "
+                 "invoices receipt receipts document documents pdf pdfs letter letters page pages boarding")
 # "open / close / start / stop / run" write only with these objects ("open an issue", "run the backup").
 OPENED = _words("ticket tickets issue issues pr prs pull account case bug branch incident request poll")
 RUN_READS = _words("check checks scan scans search searches report reports query queries test tests analysis "
@@ -266,28 +268,32 @@ def _read(text: str) -> Reading:
     words = _WORD.findall(text.lower())
     if _TRIGGERS.isdisjoint(words) and not any(word.endswith("ing") for word in words):
         return _READ   # no word that could ask for a change ("mind moving …" can): most titles end here
-    for sentence in _sentences(text):
+    for sentence, question in _sentences(text):
+        if question and not _POLITE.search(" ".join(sentence)):
+            continue   # "Delete vs archive: which is better?", "Archive?": asked, not told ("Can you …?" is told)
         reading = _read_sentence(sentence)
         if reading.is_write:
             return reading
     return _READ
 
 
-def _sentences(text: str) -> list[list[str]]:
+def _sentences(text: str) -> list[tuple[list[str], bool]]:
+    """The sentences (and list items) of ``text`` as lowercase tokens, each with whether it ends with "?"."""
     clean = unicodedata.normalize("NFKC", text)
     clean = clean.replace("\u2019", "'").replace("\u2018", "'").replace("\u201c", '"').replace("\u201d", '"')
     clean = _QUOTES.sub(f" {QUOTED} ", clean)
-    sentences: list[list[str]] = []
+    sentences: list[tuple[list[str], bool]] = []
     for part in _SENTENCES.split(clean):
         part = _BULLET.sub("", part).strip().lower()
         if not part:
             continue
+        question = part.endswith("?")
         part = re.sub(r"\s*([,:])(?=\s|$)", r" \1 ", part)
         part = re.sub(r"\s+&\s+", " and ", part)
         tokens = [token.strip(_EDGE_PUNCTUATION) if token != QUOTED else token for token in part.split()]
         tokens = [token for token in tokens if token]
         if tokens:
-            sentences.append(tokens)
+            sentences.append((tokens, question))
     return sentences
 
 
@@ -326,6 +332,9 @@ def _clauses(tokens: Sequence[str]) -> list[_Clause]:
     return clauses
 
 
+_POLITE = re.compile(r"\b(?:(?:can|could|would|will|wud|cud)\s+(?:you|u)|any\s+chance|mind|please|pls|plz|kindly"
+                     r"|(?:i'?d|i\s+would)\s+like\s+you\s+to|i\s+want\s+you\s+to|go\s+ahead\s+and)\b")
+"""A question sentence with one of these asks for something ("Can you archive them?", "Delete it, please?")."""
 _REPORTED = _words("wrote writes said says asked asks replied replies texted messaged emailed posted mentioned "
                    "commented")
 _HYPOTHETICAL = ("if you were", "if i were", "what if", "suppose", "supposing", "imagine", "hypothetically",
@@ -485,6 +494,13 @@ def _instruction(words: list[str], *, strong: bool, last: bool) -> Reading:
                                           for word in rest[:4]) else _READ
     if verb == "add" and following in ("up", "together"):
         return _READ
+    if verb == "print":   # "print the boarding pass" uses a printer; "print the list of tasks" shows it
+        return _write(words, verb) if _head_noun(rest[1:] if following in PARTICLES else rest) in PRINTED \
+            else _READ
+    if verb in ("share", "copy", "post", "paste", "send", "forward") and "here" in rest:
+        return _READ   # "post the link here", "copy the text of notes.md here": into this conversation
+    if verb == "share" and {"me", "us"} & set(rest) and "with" in rest:
+        return _READ   # "share the latest numbers with me"
     if verb == "sign":
         return _write(words, verb) if following in ("up", "me", "the", "it", "this", "off") else _READ
     if verb == "fill":
@@ -497,7 +513,8 @@ def _instruction(words: list[str], *, strong: bool, last: bool) -> Reading:
         return _write(words, verb) if _about_files(rest[1:] if following in PARTICLES else rest) else _READ
     if verb == "add" and following[:1].isdigit() and not _about_files(rest):
         return _READ   # "add 15% tip to 84 dollars" is sums
-    if following in SELF and verb not in STRONG_VERBS and not (len(rest) > 1 and _is_object(rest[1])):
+    if following in SELF and verb not in STRONG_VERBS and not (len(rest) > 1 and _is_object(rest[1])
+                                                                and rest[1] not in PARTICLES):
         return _READ   # "set me straight"; "book me a table" goes on
     if verb == "share" and following in ("your", "thoughts", "ideas", "opinion", "opinions", "views", "feedback"):
         return _READ
@@ -550,11 +567,12 @@ def _recipients(rest: Sequence[str]) -> tuple[bool, bool]:
     """(someone other than the person is addressed, the person is addressed) in what follows a telling verb."""
     others = self_ = False
     head = rest[0] if rest else ""
-    if head in SELF:
+    if head in SELF or "here" in rest:   # "send it here": into this conversation
         self_ = True
     elif head in ("everyone", "everybody", "him", "her", "them"):
         others = True
-    elif head and head not in DETERMINERS and head not in OBJECT_PRONOUNS - _words("him her them") \
+    elif head and head not in DETERMINERS and head not in PARTICLES \
+            and head not in OBJECT_PRONOUNS - _words("him her them") \
             and head not in ("to", "about", "that", "whether", "if", "when", "what", "which", "how", "why", "who",
                              "where", "for", "on", "with", QUOTED) and not _PATH.search(head):
         others = True   # "tell Anna", "email bob about …", "send her a reminder"
@@ -602,8 +620,10 @@ def _communication(words: list[str]) -> Reading:
     others, self_ = _recipients(rest)
     if self_ and not others:
         return _READ
-    if verb in ("tell", "ask", "remind", "notify", "alert", "inform", "warn") and not others:
-        return _READ
+    if verb in ("tell", "ask", "remind", "notify", "alert", "inform", "warn", "ping") and not others:
+        return _READ   # "ping the server" checks it; "ping Anna" tells her
+    if verb in ("send", "forward") and following in ("over", "along", "across") and not others:
+        return _READ   # "send over the numbers": to the person
     return _write(words, verb)
 
 
@@ -622,7 +642,7 @@ def _composing(words: list[str]) -> Reading:
     if verb == "write":
         if "down" in rest[:3]:
             return _write(words, verb)   # "write this down: …"
-        if following in ("down", "back", "to", "up") and not (following == "up" and _composed_next(rest[1:])):
+        if following in ("down", "back", "to"):   # "write up what you found" composes: read
             return _write(words, verb)
         return _READ   # "write an email to my landlord" drafts it; "write to Anna" (above) is sending
     if verb in ("create", "make", "keep"):
@@ -637,10 +657,6 @@ def _composing(words: list[str]) -> Reading:
             return _READ
         return _write(words, verb)
     return _READ
-
-
-def _composed_next(rest: Sequence[str]) -> bool:
-    return _head_noun(rest) in COMPOSED_NOUNS
 
 
 def _head_noun(rest: Sequence[str]) -> str:
