@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import logging
 import sys
 import time
 from collections import Counter
@@ -145,6 +146,10 @@ async def with_model(args: argparse.Namespace, phrasings: Sequence[Phrasing]) ->
 
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
+    handler = logging.StreamHandler(sys.stdout)   # the classifier's own line on the probes: how many were right
+    handler.setFormatter(logging.Formatter("# %(message)s"))
+    logging.getLogger("openhuman_desktop.subconscious.intent").addHandler(handler)
+    logging.getLogger("openhuman_desktop.subconscious.intent").setLevel(logging.INFO)
     note(machine())
     load_note()
     phrasings = list(PHRASINGS[::10]) if args.quick else list(PHRASINGS)
