@@ -253,9 +253,9 @@ def _steering_block(steering: Mapping[str, Any] | None) -> str:
     return f"{prompts.STEERING_INTRO}\n{steering['text']}\n\n"
 
 
-def _tools_block(tools: Sequence[Tool]) -> str:
+def _tools_block(tools: Sequence[Tool], note: str = "") -> str:
     listed = "\n".join(f"- {tool.name}: {tool.spec.description}" for tool in tools) or "- (none)"
-    return f"Tools the sub-agents have:\n{listed}\n\n"
+    return f"Tools the sub-agents have:\n{listed}\n{note + chr(10) if note else ''}\n"
 
 
 def _results_block(traces: Sequence[SubagentTrace]) -> str:
@@ -480,8 +480,11 @@ class _Nodes:
         writes = await self._permission(ctx) == WRITE
         steering = await self._used_steering(ctx)
         reasoning = self._caller(REASONING, ctx)
-        tools = self._skills.tools(include_writes=writes)
-        subtasks = await self._plan(ctx, values, reasoning, steering, tools, settings.max_subagents)
+        # The tools this request needs: every built-in one and, of the MCP servers' (maybe hundreds), those its
+        # words call for; write tools only for a run that may write.
+        offer = self._skills.offer(include_writes=writes, task=run_input(ctx.run))
+        tools = offer.tools
+        subtasks = await self._plan(ctx, values, reasoning, steering, tools, settings.max_subagents, offer.note())
         traces = await self._run_subagents(ctx, values, reasoning, steering, tools, subtasks, settings)
         reply = await self._reply(ctx, values, reasoning, steering, traces, writes)
         action = None if writes else recommended_action(reply)
@@ -528,7 +531,7 @@ class _Nodes:
                 f"Instructions from the front desk:\n{instructions or '(none)'}\n\n")
 
     async def _plan(self, ctx: NodeContext, values: Values, reasoning: Caller, steering: Mapping[str, Any] | None,
-                    tools: Sequence[Tool], max_subagents: int) -> list[Subtask]:
+                    tools: Sequence[Tool], max_subagents: int, note: str = "") -> list[Subtask]:
         if ctx.run.purpose != CHAT:
             # A heartbeat escalation or an approved action is one piece of work: no plan to ask for (and an
             # approved action must not be widened into several).
@@ -538,7 +541,7 @@ class _Nodes:
             return [Subtask(str(s["title"]), str(s["instructions"])) for s in known.get("subtasks") or ()]
         system = prompts.fill(prompts.PLAN, max_subagents=max_subagents)
         messages = [Message("system", system),
-                    Message("user", self._context(values, steering, ctx) + _tools_block(tools))]
+                    Message("user", self._context(values, steering, ctx) + _tools_block(tools, note))]
         schema = plan_schema(max_subagents)
         content = ""
         for attempt in (1, 2):

@@ -221,7 +221,8 @@ class TaskExecutor:
                    report: str = "") -> ToolLoopResult:
         """One tool-loop run; ``words`` (the task) choose the optional tools, None offers them all. ``report``
         goes at the end of the user's message, cut to fit the tier's window."""
-        tools = self._skills.tools(include_writes=writes)
+        # Every built-in tool and the MCP tools the task's words call for (a server may list hundreds).
+        tools = self._skills.offer(include_writes=writes, task=words or user).tools
         if words is not None:
             tools = tools_for(words, tools)
         if report:
@@ -283,8 +284,8 @@ class TaskExecutor:
             else:
                 label = "agentic-v1 (analysis only): "
                 text = f"{prompt}{_declined_prompt(declined)}"
-            text += await self._fitted("reasoning", text, self._skills.tools(include_writes=task.is_write),
-                                       situation)
+            text += await self._fitted("reasoning", text,
+                                       self._skills.offer(include_writes=task.is_write, task=prompt).tools, situation)
             run = await self._through_agent(RunRequest(
                 thread_id=thread_of(task), channel_source="subconscious", text=text,
                 permission=WRITE if task.is_write else READ, purpose=ESCALATION, task_id=task.id,

@@ -90,7 +90,7 @@ def append_note(path: str, text: str) -> str:
     return f"appended to {path}"
 
 
-@server.tool(annotations=ToolAnnotations(idempotent_hint=True), description="Writes a note file (same call, same file).")
+@server.tool(annotations=ToolAnnotations(idempotent_hint=True), description="Writes a note file.")
 def put_note(path: str, text: str) -> str:
     (HERE / path).write_text(text, encoding="utf-8")
     _log(f"put_note {path}")
