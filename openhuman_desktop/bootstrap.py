@@ -296,13 +296,14 @@ def _wire(
         return ";".join([tiers, *problems])
 
     async def watched(tasks: object, since: float | None, now: float) -> report.Section | None:
-        # What the skills watch, read at the start of the tick (CONTRACT §12.3); the lines are the signature.
+        # What the skills watch, read at the start of the tick (CONTRACT §12.3): the lines say what changed since
+        # the due tasks' oldest decision; the signature is what the resources hold, so it moves only with them.
+        if not mcp.watching():
+            return None
         await mcp.poll(now)
         lines = mcp.change_lines(since)
-        if not lines:
-            return None
-        return report.Section("Skills", "\n".join(f"- {report.one_line(line)}" for line in lines),
-                              signature="\n".join(lines))
+        text = "\n".join(f"- {report.one_line(line)}" for line in lines) or "Nothing watched has changed."
+        return report.Section("Skills", text, signature=mcp.watch_signature())
 
     files = WorkspaceIndex(paths.workspace)
     reporter = report.SituationReporter(

@@ -125,6 +125,16 @@ class McpSkills:
         lines = list(dict.fromkeys(f"mcp {name}: resource {clean_text(uri, 300)} changed" for _, name, uri in found))
         return lines[:MAX_CHANGE_LINES]
 
+    def watching(self) -> bool:
+        """Whether any server watches a resource."""
+        return any(skill.config.watch for skill in self.servers.values())
+
+    def watch_signature(self) -> str:
+        """What the watched resources hold now (a digest per resource): the same while nothing changed, so the
+        idle gate stays shut, also on the tick after a change was reported."""
+        return "\n".join(f"{name} {uri} {digest}" for name, skill in self.servers.items()
+                         for uri, digest in sorted(skill.digests().items()))
+
     async def aclose(self) -> None:
         """Stop every server (each its process group), all at once; safe to call twice."""
         async with self._lock:

@@ -414,5 +414,9 @@ class McpSkill:
             if uri in uris:
                 await self._read(connection, uri, now)
 
+    def digests(self) -> dict[str, str]:
+        """The digest of each watched resource as last read."""
+        return dict(self._digests)
+
     def changed_since(self, since: float | None) -> list[tuple[float, str]]:
         return [(at, uri) for at, uri in self.changes if since is None or at > since]
