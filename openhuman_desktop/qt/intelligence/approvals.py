@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import re
 from collections.abc import Awaitable, Callable, Mapping
 from typing import Protocol
 
@@ -86,7 +87,9 @@ def skill_for(escalation: Escalation, skills: Mapping[str, str]) -> str:
     """The name of the skill an escalation talks about (``skills`` maps name → title), or ``""``."""
     text = f"{escalation.title} {escalation.description}".lower()
     for name, title in skills.items():
-        if name.lower() in text or (title and title.lower() in text):
+        # A whole word (an MCP server may be called "fs"; its tools are "fs__write_file"), or the title.
+        if re.search(rf"(?<![a-z0-9]){re.escape(name.lower())}(?![a-z0-9])", text) or (title and title.lower()
+                                                                                         in text):
             return name
     return ""
 

@@ -178,6 +178,11 @@ class McpSkill:
         return [ListedToolInfo(view.model_name, view.listed.title or view.listed.name, view.access,
                                clean_text(view.listed.description, 2_000), view.disabled) for view in self._views]
 
+    def server_access(self) -> list[tuple[str, str]]:
+        """Each listed tool's own name and what its server says it is (``read`` only with readOnlyHint), for
+        the per-tool overrides in Settings."""
+        return [(view.listed.name, "read" if view.listed.read_only_hint else "write") for view in self._views]
+
     def model_names(self) -> set[str]:
         return {view.model_name for view in self._views}
 
