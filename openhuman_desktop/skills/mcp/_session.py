@@ -11,6 +11,7 @@ import base64
 import contextlib
 import logging
 import os
+import warnings
 from collections.abc import AsyncIterator, Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, TextIO
@@ -24,7 +25,7 @@ from mcp.client.stdio import StdioServerParameters, stdio_client
 from mcp.client.streamable_http import streamable_http_client
 from mcp.shared._httpx_utils import create_mcp_http_client
 from mcp.shared._stream_protocols import ReadStream
-from mcp.shared.exceptions import MCPError
+from mcp.shared.exceptions import MCPDeprecationWarning, MCPError
 from mcp.shared.message import SessionMessage
 
 from openhuman_desktop import __version__
@@ -101,7 +102,12 @@ class Connection:
         return "\n".join(parts)
 
     async def subscribe_to(self, uri: str, timeout: float) -> None:
-        await _request(self.session.subscribe_resource(uri), timeout)
+        """``resources/subscribe``: the SDK calls it deprecated for the 2026 protocol, but the handshake we speak
+        (2025-11-25) has it, and it is what today's servers (server-everything, server-memory) offer."""
+        with warnings.catch_warnings():   # the warning comes when the coroutine is made, not while it runs
+            warnings.simplefilter("ignore", MCPDeprecationWarning)
+            request = self.session.subscribe_resource(uri)
+        await _request(request, timeout)
 
     def take_updated(self) -> set[str]:
         taken, self.updated = self.updated, set()
