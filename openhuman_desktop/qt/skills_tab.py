@@ -189,7 +189,6 @@ class SkillDetailView(QWidget):
         mono.setStyleHint(mono.StyleHint.Monospace)
         self.stderr_view.setFont(mono)
         self.stderr_view.setLineWrapMode(QPlainTextEdit.LineWrapMode.WidgetWidth)
-        self.stderr_view.setMaximumHeight(em(self) * 8)
         self._layout.addWidget(self.stderr_view)
         self._layout.addSpacing(pad)
         self._layout.addWidget(SectionHeader("What it can do", self))
@@ -231,6 +230,10 @@ class SkillDetailView(QWidget):
         self.stderr_view.setVisible(is_mcp and bool(stderr))
         if self.stderr_view.toPlainText() != stderr:
             self.stderr_view.setPlainText(stderr)
+            lines = max(2, min(STDERR_SHOWN, len(info.stderr[-STDERR_SHOWN:]) + 1))
+            margins = self.stderr_view.contentsMargins()
+            self.stderr_view.setFixedHeight(self.stderr_view.fontMetrics().lineSpacing() * lines + margins.top()
+                                            + margins.bottom() + 2 * int(self.stderr_view.document().documentMargin()))
             self.stderr_view.verticalScrollBar().setValue(self.stderr_view.verticalScrollBar().maximum())
         self._show_tools(info.tools)
         while self.settings_form.rowCount():

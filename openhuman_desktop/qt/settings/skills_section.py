@@ -21,6 +21,7 @@ from PySide6.QtWidgets import (
     QPlainTextEdit,
     QPushButton,
     QRadioButton,
+    QSizePolicy,
     QSpinBox,
     QVBoxLayout,
     QWidget,
@@ -116,6 +117,7 @@ class ServerForm(QWidget):
         self.enabled_switch.setAccessibleName("Server enabled")
         row("Enabled", self.enabled_switch, "enabled")
         kind = QWidget(self)
+        kind.setObjectName("kind")
         kinds = QHBoxLayout(kind)
         kinds.setContentsMargins(0, 0, 0, 0)
         self.program_radio = QRadioButton("A program OpenHuman starts", kind)
@@ -213,6 +215,10 @@ class _Holder(QWidget):
         column.addWidget(widget)
         self.error = ErrorLabel(self)
         column.addWidget(self.error)
+        grows = not isinstance(widget, ToggleSwitch | QSpinBox) and widget.objectName() != "kind"
+        # Text inputs take the form's width (Form aligns a widget that does not grow to the left, narrow).
+        self.setSizePolicy(QSizePolicy.Policy.Expanding if grows else QSizePolicy.Policy.Preferred,
+                           QSizePolicy.Policy.Preferred)
 
 
 def _lines_edit(parent: QWidget, name: str, placeholder: str) -> QPlainTextEdit:
@@ -250,7 +256,7 @@ class SkillsEditor(Field):
         top = QHBoxLayout()
         self.servers_list = QListWidget(panel)
         self.servers_list.setAccessibleName("MCP servers")
-        self.servers_list.setFixedHeight(unit * 7)
+        self.servers_list.setFixedHeight(unit * 5)
         top.addWidget(self.servers_list, 1)
         buttons = QVBoxLayout()
         self.add_button = QPushButton("Add a server", panel)
