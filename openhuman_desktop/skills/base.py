@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -153,14 +154,15 @@ _STOP = frozenset({"the", "a", "an", "and", "or", "of", "to", "in", "on", "for",
                    "some", "now"})
 
 
-def _words(text: str) -> set[str]:
+@functools.lru_cache(maxsize=8192)
+def _words(text: str) -> frozenset[str]:
     found = set()
     for word in _WORD.findall(text.lower()):
         if len(word) >= 3 and word not in _STOP:
             found.add(word)
             if word.endswith("s") and len(word) > 3:
                 found.add(word[:-1])
-    return found
+    return frozenset(found)
 
 
 def choose(tools: Sequence[tuple[str, Tool]], task: str, limit: int) -> list[Tool]:

@@ -13,6 +13,7 @@ import argparse
 import os
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import anyio
@@ -141,13 +142,14 @@ def main() -> None:
         time.sleep(3600)
     topics = ["calendar", "invoice", "weather", "recipe", "ticket", "contact", "playlist", "expense", "flight",
               "package"]
+    def make(number: int) -> Callable[[str], str]:
+        def generated(query: str = "") -> str:
+            return f"result {number} for {query}"
+        return generated
+
     for number in range(options.many):
         topic = topics[number % len(topics)]
-
-        def generated(query: str = "", _n: int = number) -> str:
-            return f"result {_n} for {query}"
-
-        server.add_tool(generated, name=f"{topic}_lookup_{number:03d}", annotations=READ_ONLY,
+        server.add_tool(make(number), name=f"{topic}_lookup_{number:03d}", annotations=READ_ONLY,
                         description=f"Looks up {topic} records number {number} by a query (a generated tool).")
     if options.http:
         server.run("streamable-http", host="127.0.0.1", port=options.http)

@@ -36,6 +36,7 @@ from openhuman_desktop.skills.base import (
     ToolResult,
 )
 from openhuman_desktop.skills.mcp.tools import (
+    MAX_RESULT_TOKENS,
     ListedTool,
     TokenCount,
     ToolView,
@@ -76,6 +77,8 @@ def _leaf(exc: BaseException) -> BaseException:
 async def _sdk() -> ModuleType:
     """The SDK-facing module, imported once in a worker thread (about a second here: never on the loop)."""
     global _SDK
+    if _SDK is not None:
+        return _SDK
     async with _SDK_LOCK:
         if _SDK is None:
             _SDK = await asyncio.to_thread(importlib.import_module, "openhuman_desktop.skills.mcp._session")
@@ -368,7 +371,9 @@ class McpSkill:
                               + (f" ({tail})." if tail else ".") + maybe, is_error=True)
         except sdk.ProtocolFailure as exc:
             return ToolResult(f"{view.model_name} failed: {exc}.", is_error=True)
-        text = await asyncio.to_thread(cap_tokens, outcome.text, self._tokens)
+        text = outcome.text
+        if len(text) > MAX_RESULT_TOKENS:  # maybe over the limit: counting is CPU work, off the loop
+            text = await asyncio.to_thread(cap_tokens, text, self._tokens)
         if outcome.is_error:
             return ToolResult(text or f"{view.model_name} reported an error without words.", is_error=True)
         mutations: tuple[Mutation, ...] = ()

@@ -91,10 +91,13 @@ def views(server: str, listed: Sequence[ListedTool], read_tools: Sequence[str], 
             for tool, name in zip(listed, names, strict=True)]
 
 
+_CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u200b-\u200f\u2028-\u202e\u2060-\u2064\ufeff]")
+"""Control characters (newline and tab excepted), and the invisible ones that hide or reorder text."""
+
+
 def clean_text(text: str, limit: int) -> str:
     """A server's text for a prompt: control characters dropped (newlines kept), at most ``limit`` characters."""
-    kept = "".join(ch for ch in text if ch in "\n\t" or ch.isprintable())
-    kept = kept.strip()
+    kept = _CONTROL.sub("", text[:limit * 2]).strip()
     return kept if len(kept) <= limit else kept[:limit].rstrip() + "…"
 
 
