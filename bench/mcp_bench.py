@@ -133,15 +133,18 @@ async def many_tools(root: Path, repeats: int) -> None:
         registry = SkillRegistry()
         registry.add(skill)
         task = "Which flights do I have booked next week, and is any of them delayed?"
-        samples = []
+        samples, cpu = [], []
         offer = registry.offer(include_writes=False, task=task)
         for _ in range(repeats):
-            started = time.perf_counter()
+            cpu_before, started = time.process_time(), time.perf_counter()
             skill._apply(listed)   # the listing as the app takes it in: names, access, Tool objects
             offer = registry.offer(include_writes=False, task=task)
             samples.append(ms_since(started))
-        figure(f"take in {len(listed)} listed tools and choose the ones a task needs", samples)
-        budget("listing 200 tools and choosing (median)", sorted(samples)[len(samples) // 2], 20, "ms")
+            cpu.append((time.process_time() - cpu_before) * 1000)
+        figure(f"take in {len(listed)} listed tools and choose the ones a task needs (wall)", samples)
+        figure(f"take in {len(listed)} listed tools and choose the ones a task needs (this process's CPU)", cpu)
+        # The CPU figure: on a machine shared by other work the wall time is mostly waiting for a core.
+        budget("listing 200 tools and choosing (median CPU)", sorted(cpu)[len(cpu) // 2], 20, "ms")
         note(f"offered {len(offer.tools)} tools ({', '.join(t.name for t in offer.tools[:3])} …), "
              f"left out {offer.left_out}")
 
