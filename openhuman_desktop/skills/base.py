@@ -197,6 +197,11 @@ class SkillRegistry:
     def get(self, name: str) -> Skill | None:
         return next((skill for skill in self.skills if skill.name == name), None)
 
+    def skill_of(self, tool_name: str) -> str | None:
+        """The name of the skill whose tool the model calls ``tool_name`` (offered now or not), else None: what
+        an exact-call card names besides the tool (an MCP tool's server)."""
+        return next((skill.name for skill in self.skills for tool in skill.tools() if tool.name == tool_name), None)
+
     def tools(self, *, include_writes: bool) -> list[Tool]:
         """All tools; write tools only when ``include_writes`` (analysis-only runs never see them)."""
         return [tool for skill in self.skills for tool in skill.tools() if include_writes or not tool.writes]

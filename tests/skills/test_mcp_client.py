@@ -15,7 +15,7 @@ import pytest
 
 from openhuman_desktop.clock import SystemClock
 from openhuman_desktop.llm.tokens import TokenCounter
-from openhuman_desktop.skills.base import Tool, ToolContext
+from openhuman_desktop.skills.base import SkillRegistry, Tool, ToolContext
 from openhuman_desktop.skills.mcp.server import IDEMPOTENT_MARK, McpSkill
 from tests.fakes.clock import FakeClock
 from tests.skills.mcp_support import FIXTURE, fixture_settings, wait_state
@@ -62,6 +62,9 @@ async def test_tools_are_read_only_by_the_hint_or_the_person_and_write_otherwise
     assert tool(fx, "grant").spec.description.startswith("[fx] ")  # … marked as whose they are
     assert tool(fx, "put_note").observe is not None  # idempotentHint: may be run again after a kill
     assert tool(fx, "append_note").observe is None   # not idempotent: never run again blindly
+    registry = SkillRegistry()
+    registry.add(fx)
+    assert registry.skill_of("fx__append_note") == "fx" and registry.skill_of("files_write") is None
 
 
 async def test_a_write_tool_refuses_a_run_that_may_not_write(fx: McpSkill, folder: Path) -> None:
@@ -284,3 +287,22 @@ async def test_a_watched_resource_is_read_each_tick_and_a_change_is_seen(folder:
         assert skill.changed_since(250.0) == []
     finally:
         await skill.stop()
+
+
+async def test_doctor_has_a_line_per_skill(folder: Path) -> None:
+    from openhuman_desktop import config, doctor
+    from openhuman_desktop.config import McpServerSettings
+
+    settings = config.Settings(skills=config.SkillsSettings(mcp={
+        "fx": fixture_settings("fx"), "nope": McpServerSettings("nope", command="no-such-mcp-server-program"),
+        "off": McpServerSettings("off", command="x", enabled=False)}))
+    lines = [check.line() for check in await doctor.check_skills(settings)]
+    assert lines[:4] == ["ok   skill files: Workspace files, built in", "ok   skill memory: Memory, built in",
+                         "ok   skill subconscious_tasks: Subconscious tasks, built in",
+                         "ok   skill notify: Desktop notifications, built in"]
+    assert lines[4].startswith(f"ok   skill fx: MCP server {sys.executable}: ") and "read, " in lines[4]
+    assert lines[5] == ("FAIL skill nope: MCP server no-such-mcp-server-program: The program "
+                        "'no-such-mcp-server-program' was not found — fix: install it or give its full path in the "
+                        "skill's command")
+    assert len(lines) == 6   # a disabled server has no line
+
