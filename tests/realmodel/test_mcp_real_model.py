@@ -61,6 +61,9 @@ def test_the_tools_a_chat_needs_reach_the_sub_agent_within_the_window(server_url
         app.close()
         proxy.close()
     chats = [e for e in proxy.chats() if e.body]
+    for e in chats:
+        print("EXCHANGE", e.status, e.prompt_tokens, json.dumps(e.body.get("messages", []))[:3000], "=>", e.content[:1500], e.error[:300])
+    print("RUN", run)
     subagent = [e for e in chats if prompts.SUBAGENT_ROLE in json.dumps(e.body.get("messages", [])[:1])]
     assert subagent, [e.phase for e in chats]
     names = offered(subagent[0].body)

@@ -344,6 +344,8 @@ class McpSkill:
             async def idempotent(_arguments: Mapping[str, Any]) -> str | None:
                 return IDEMPOTENT_MARK
             observe = idempotent
+        # TODO(issue 25): once the approval gate's Tool.target is on main, pass target=call_target for a write
+        # tool, so an approved run's MCP writes are checked against the targets its card named.
         return Tool(spec, view.writes, run, observe)
 
     async def call(self, view: ToolView, arguments: Mapping[str, Any], context: ToolContext) -> ToolResult:
