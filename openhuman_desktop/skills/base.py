@@ -151,7 +151,7 @@ _WORD = re.compile(r"[a-z0-9]+")
 _STOP = frozenset({"the", "a", "an", "and", "or", "of", "to", "in", "on", "for", "with", "from", "by", "at", "is",
                    "are", "be", "it", "this", "that", "my", "me", "your", "you", "our", "please", "can", "could",
                    "would", "should", "do", "does", "what", "which", "who", "how", "when", "where", "any", "all",
-                   "some", "now"})
+                   "some", "now", "tool", "tools", "use", "using", "skill", "skills"})
 
 
 @functools.lru_cache(maxsize=8192)

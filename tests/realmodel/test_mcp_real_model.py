@@ -1,7 +1,8 @@
 """MCP tools on a real small model (issue 21): with llama.cpp + SmolLM2-135M and a configured server that lists 200
-tools, the tools a chat needs reach the sub-agent (its request offers the time server's tool) and every request
-stays within the model's 8k window. Whether a 135M model then calls the tool varies from run to run; the tests with
-the scripted model show the call itself (tests/e2e/test_mcp_e2e.py, a text tool call included).
+tools, the tools a chat needs reach agentic-v1's plan and its sub-agents (their requests offer the time server's
+tool and none of the 200 others) and every request stays within the model's 8k window. Whether a 135M model then
+writes a usable plan and calls the tool varies from run to run; the tests with the scripted model show the call
+itself (tests/e2e/test_mcp_e2e.py, a text tool call included).
 
 Opt-in like the rest of tests/realmodel (``OPENHUMAN_REAL_MODEL=1``).
 """
@@ -61,14 +62,21 @@ def test_the_tools_a_chat_needs_reach_the_sub_agent_within_the_window(server_url
         app.close()
         proxy.close()
     chats = [e for e in proxy.chats() if e.body]
-    for e in chats:
-        print("EXCHANGE", e.status, e.prompt_tokens, json.dumps(e.body.get("messages", []))[:3000], "=>", e.content[:1500], e.error[:300])
-    print("RUN", run)
-    subagent = [e for e in chats if prompts.SUBAGENT_ROLE in json.dumps(e.body.get("messages", [])[:1])]
-    assert subagent, [e.phase for e in chats]
-    names = offered(subagent[0].body)
-    assert "time__get_current_time" in names
-    assert len({name for name in names if name.startswith("big__")}) <= 8   # not 200 of them
+
+    def of(role: str) -> list[Any]:
+        return [e for e in chats if role in json.dumps(e.body.get("messages", [])[:1])]
+
+    # agentic-v1's plan and its sub-agents are offered the same tools (nodes.py): the time server's, and of the
+    # 200 others none this question calls for (the plan prompt says how many were left out).
+    plans, subagents = of(prompts.PLAN_ROLE), of(prompts.SUBAGENT_ROLE)
+    assert plans, (run, [e.content[:200] for e in chats])
+    for request in plans + subagents:
+        names = offered(request.body)
+        assert "time__get_current_time" in names
+        assert not {name for name in names if name.startswith("big__")}
+    assert "more tool(s) of connected skills were left out" in json.dumps(plans[0].body)
     assert not any(e.refused_for_context for e in chats), [e.error for e in chats if e.refused]
     assert all(e.prompt_tokens is None or e.prompt_tokens <= real_model_server.DEFAULT_CONTEXT for e in chats)
-    assert run["status"] in ("completed", "failed"), run
+    # Whether the 135M model writes a usable plan and calls the tool varies; a run that got that far shows it.
+    if subagents:
+        assert run["status"] == "completed" or "context" not in str(run["error"]), run

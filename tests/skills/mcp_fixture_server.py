@@ -16,10 +16,14 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-import anyio
-from mcp.server.mcpserver import Context, Image, MCPServer
-from mcp.server.mcpserver.exceptions import ToolError
-from mcp_types import ToolAnnotations
+if "--hang-at-start" in sys.argv:   # a server that never answers: says so at once, before the slow imports
+    print("fixture: starting, and never answering", file=sys.stderr, flush=True)
+    time.sleep(3600)
+
+import anyio  # noqa: E402
+from mcp.server.mcpserver import Context, Image, MCPServer  # noqa: E402
+from mcp.server.mcpserver.exceptions import ToolError  # noqa: E402
+from mcp_types import ToolAnnotations  # noqa: E402
 
 HERE = Path(os.environ.get("FIXTURE_DIR", "."))
 READ_ONLY = ToolAnnotations(read_only_hint=True)
@@ -138,8 +142,6 @@ def main() -> None:
     options = parser.parse_args()
     print("fixture: starting", file=sys.stderr, flush=True)
     (HERE / f"pid-{os.getpid()}").write_text(str(os.getpgrp()), encoding="utf-8")
-    if options.hang_at_start:
-        time.sleep(3600)
     topics = ["calendar", "invoice", "weather", "recipe", "ticket", "contact", "playlist", "expense", "flight",
               "package"]
     def make(number: int) -> Callable[[str], str]:
