@@ -19,6 +19,8 @@ from dataclasses import dataclass
 from types import ModuleType
 from typing import Any
 
+import anyio
+
 from openhuman_desktop.clock import Clock
 from openhuman_desktop.config import McpServerSettings
 from openhuman_desktop.llm.base import ToolSpec
@@ -132,7 +134,6 @@ class McpSkill:
         self._delay = FIRST_DELAY
         self._wake = asyncio.Event()
         self.server_info = ""
-        self.pid: int | None = None
         self.subscribed = False
         self._digests: dict[str, str] = {}
         self.changes: deque[tuple[float, str]] = deque(maxlen=200)
@@ -213,7 +214,6 @@ class McpSkill:
         except Exception:
             log.exception("MCP server %s did not stop cleanly", self.name)
         self._connection = None
-        self.pid = None
         if disabled:
             self._set(DISABLED, "Turned off (enabled = false)." if not self.config.enabled else "Stopped.")
 
@@ -267,8 +267,6 @@ class McpSkill:
         try:
             sdk = await _sdk()
             async with sdk.connect(self.config, env, headers, self._on_stderr) as connection:
-                import anyio
-
                 with anyio.fail_after(self._start_timeout):
                     await connection.initialize()
                     listed = await connection.list_tools()
@@ -280,11 +278,12 @@ class McpSkill:
                                                                    else ""))
                 log.info("MCP server %s connected: %d tools", self.name, len(listed))
                 await self._subscribe(connection)
-                await self._serve(connection, anyio)
+                await self._serve(connection)
             self._connection = None
             tail = self._stderr_tail()
             self._set(DISCONNECTED if connected else ERROR,
-                      "The server exited" + (f": {tail}" if tail else ".") + " It is restarted automatically.")
+                      "The server exited" + (f": {tail.rstrip('. ')}." if tail else ".")
+                      + " It is restarted automatically.")
         except asyncio.CancelledError:
             self._connection = None
             raise
@@ -298,18 +297,18 @@ class McpSkill:
         tail = self._stderr_tail()
         if isinstance(exc, TimeoutError) and not connected:
             return (f"It did not answer within {self._start_timeout:.0f} seconds at start-up"
-                    + (f" ({tail})." if tail else ".") + " It is tried again with a growing pause.")
+                    + (f" ({tail.rstrip('. ')})." if tail else ".") + " It is tried again with a growing pause.")
         if isinstance(exc, FileNotFoundError) and not self.config.url:
             return (f"The program {self.config.command!r} was not found; install it or give its full path in the "
                     "skill's command.")
         if isinstance(exc, PermissionError) and not self.config.url:
             return f"The program {self.config.command!r} cannot be run (permission denied)."
-        detail = tail or clean_text(str(exc) or type(exc).__name__, 300)
+        detail = (tail or clean_text(str(exc) or type(exc).__name__, 300)).rstrip(". ")
         log.info("MCP server %s failed: %s", self.name, exc, exc_info=not isinstance(exc, OSError | TimeoutError))
         what = "The server stopped" if connected else "It failed to start or speak MCP"
         return f"{what}: {detail}. It is tried again with a growing pause."
 
-    async def _serve(self, connection: Any, anyio: ModuleType) -> None:
+    async def _serve(self, connection: Any) -> None:
         """While connected: follow tool-list changes; return when the connection ends."""
         while not connection.lost.is_set():
             lost = asyncio.ensure_future(connection.lost.wait())
@@ -321,11 +320,15 @@ class McpSkill:
                     waiter.cancel()
             if connection.tools_changed.is_set() and not connection.lost.is_set():
                 connection.tools_changed.clear()
-                with anyio.move_on_after(self._start_timeout):
-                    listed = await connection.list_tools()
-                    self._apply(listed)
-                    log.info("MCP server %s: the tool list changed (%d tools)", self.name, len(listed))
-                    self._on_change()
+                try:
+                    with anyio.fail_after(self._start_timeout):
+                        listed = await connection.list_tools()
+                except Exception as exc:  # the tools listed before stay; the next change tries again
+                    log.warning("MCP server %s: listing its changed tools failed: %s", self.name, exc)
+                    continue
+                self._apply(listed)
+                log.info("MCP server %s: the tool list changed (%d tools)", self.name, len(listed))
+                self._on_change()
 
     def _apply(self, listed: Sequence[ListedTool]) -> None:
         s = self.config
