@@ -4,7 +4,8 @@ Runs the real app (``DesktopApp`` with the real window, offscreen: no X server n
 the test suite's fixture (tests/skills/mcp_fixture_server.py): ``notes`` connects, ``tracker`` is started with an
 argument it does not know and fails (its stderr says why). Saves ``skills-error-<scheme>.png`` (the Skills tab on
 the server in error, its stderr and Restart / Disable / Edit), ``skills-settings-<scheme>.png`` (Edit… opened
-Settings > Skills on it; the bad argument removed) and ``skills-fixed-<scheme>.png`` (saved: it connected, its
+Settings > Skills on it; the bad argument removed), ``skills-settings-tools-<scheme>.png`` (a connected server's
+tools in Settings, each read only / writes / disabled) and ``skills-fixed-<scheme>.png`` (saved: it connected, its
 tools with their read / writes badges).
 
     python scripts/skills_screenshots.py --out screenshots --scheme dark
@@ -59,6 +60,11 @@ async def shoot(out: Path, scheme: str, paths: Any) -> list[Path]:
         form.args_edit.textEdited.emit(form.args_edit.text())
         saved.append(await save(settings, out / f"skills-settings-{scheme}.png"))
         assert await settings.save(), "the settings were not saved"
+        settings.skills_editor.select("notes")  # a connected server: its tools, each with how it is treated
+        page = settings.pages.currentWidget()
+        await asyncio.sleep(0.2)              # laid out with the server's tools first
+        page.ensureWidgetVisible(form.tools_form, 0, 0)
+        saved.append(await save(settings, out / f"skills-settings-tools-{scheme}.png"))
         await until(lambda: mcp.get("tracker") is not None and mcp["tracker"].state == "connected", 90)
         settings.hide()
         await view.refresh()

@@ -162,30 +162,25 @@ class ServerForm(QWidget):
         self.watch_edit.setAccessibleName("Resources to watch")
         self.watch_edit.setPlaceholderText("e.g. file:///home/me/todo.md")
         row("Watch", self.watch_edit, "watch", "Resource URIs the heartbeat looks at each tick; a change is news.")
-        column.addWidget(SectionHeader("Tools", self))
+        # The tools part in the same form, so its inputs line up with the ones above.
+        self.form.layout_.addRow(SectionHeader("Tools", self))
         self.tools_note = MutedLabel("", self, factor=0.9)
         self.tools_note.setWordWrap(True)
-        column.addWidget(self.tools_note)
+        self.form.layout_.addRow(self.tools_note)
         self.tools_form = Form(self)
-        column.addWidget(self.tools_form)
+        self.form.layout_.addRow(self.tools_form)
         self.tool_combos: dict[str, QComboBox] = {}
-        lists = Form(self)
-        column.addWidget(lists)
         self.read_edit = QLineEdit(self)
         self.read_edit.setAccessibleName("Tools treated as read only")
         self.write_edit = QLineEdit(self)
         self.write_edit.setAccessibleName("Tools treated as writes")
         self.disabled_edit = QLineEdit(self)
         self.disabled_edit.setAccessibleName("Tools never offered")
-        for label, edit, key, hint in (
-                ("Read only", self.read_edit, "read_tools", "Tools to treat as read although the server does not "
-                                                            "say so (separate them with commas)."),
-                ("Writes", self.write_edit, "write_tools", "Tools to treat as writes although the server says "
-                                                           "read only: they then need your request or a card."),
-                ("Disabled", self.disabled_edit, "disabled_tools", "Tools never offered to any model.")):
-            holder = _Holder(edit, key)
-            self.errors[key] = holder.error
-            lists.add(label, holder, hint)
+        row("Read only", self.read_edit, "read_tools", "Tools to treat as read although the server does not say so "
+                                                       "(separate them with commas).")
+        row("Writes", self.write_edit, "write_tools", "Tools to treat as writes although the server says read "
+                                                      "only: they then need your request or a card.")
+        row("Disabled", self.disabled_edit, "disabled_tools", "Tools never offered to any model.")
 
     def is_address(self) -> bool:
         return self.address_radio.isChecked()
