@@ -3,7 +3,6 @@ the tools a task needs among 200."""
 
 from __future__ import annotations
 
-import time
 from typing import Any
 
 from openhuman_desktop.llm.base import ToolSpec
@@ -52,11 +51,25 @@ def test_the_target_of_a_call() -> None:
     assert call_target({"count": 3}) is None
 
 
-def test_a_5mb_result_is_cut_to_the_token_limit_with_a_note_quickly() -> None:
+class _Seen(TokenCounter):
+    """The product's counter, noting the longest text it was asked to count or cut."""
+
+    longest = 0
+
+    def count(self, text: str) -> int:
+        self.longest = max(self.longest, len(text))
+        return super().count(text)
+
+    def truncate(self, text: str, max_tokens: int) -> str:
+        self.longest = max(self.longest, len(text))
+        return super().truncate(text, max_tokens)
+
+
+def test_a_5mb_result_is_cut_to_the_token_limit_with_a_note_and_never_counted_whole() -> None:
     text = "word " * (1024 * 1024)
-    started = time.perf_counter()
-    cut = cap_tokens(text, TokenCounter(), 2_000)
-    assert time.perf_counter() - started < 2.0
+    counter = _Seen()
+    cut = cap_tokens(text, counter, 2_000)
+    assert counter.longest <= 2_000 * 8   # a bounded head is cut, not 5 MB counted
     assert TokenCounter().count(cut) <= 2_100 and "The result was cut to 2,000 tokens" in cut
     assert cap_tokens("short", TokenCounter(), 2_000) == "short"
 
@@ -79,6 +92,10 @@ def test_of_200_tools_a_task_gets_the_ones_its_words_call_for() -> None:
     chosen = choose(tools, "Which flights do I have next week?", 8)
     assert chosen and len(chosen) == 8 and all("flight" in tool.name for tool in chosen)
     assert choose(tools, "Hello there", 8) == []  # nothing in common: no MCP tool at all
+    # "(a generated tool)" in every description: "use the tool" in a request picks none of them for that
+    generic = [(s, Tool(ToolSpec(t.name, t.spec.description + " (a generated tool)", t.spec.parameters), False, _run))
+               for s, t in tools]
+    assert choose(generic, "Use the time tool, please", 8) == []
     assert len(choose(tools[:5], "Hello there", 8)) == 5  # few enough: all of them
 
 
