@@ -224,7 +224,7 @@ async def check_skills(settings: config.Settings) -> list[Check]:
     """One line per enabled skill: the built-in ones, then each MCP server, started (all at once) and stopped
     again to see that it speaks MCP."""
     from openhuman_desktop.skills import MemorySkill, NotificationSkill, SubconsciousTasksSkill, WorkspaceFilesSkill
-    from openhuman_desktop.skills.mcp.server import McpSkill
+    from openhuman_desktop.skills.mcp.server import RETRIED, McpSkill
 
     checks = [Check(f"skill {skill.name}", True, f"{skill.title}, built in")
               for skill in (WorkspaceFilesSkill, MemorySkill, SubconsciousTasksSkill, NotificationSkill)]
@@ -248,8 +248,7 @@ async def check_skills(settings: config.Settings) -> list[Check]:
             info = f" — {skill.server_info}" if skill.server_info else ""
             return Check(f"skill {skill.name}", True,
                          f"MCP server {where}: {count} tools ({read} read, {count - read} write){info}")
-        reason = (skill.reason or "It did not connect.").replace(" It is tried again with a growing pause.", "")
-        reason = reason.replace(" It is restarted automatically.", "")
+        reason = (skill.reason or "It did not connect.").replace(RETRIED, "")   # doctor tries once
         problem, fix = _split_remedy(reason, "check [skills.mcp." + skill.name
                                      + "] in config.toml and run its command by hand to see what it says")
         return Check(f"skill {skill.name}", False, f"MCP server {where}: {problem}", fix)

@@ -67,7 +67,8 @@ def test_the_tab_lists_mcp_servers_with_state_reason_stderr_and_tools(
     assert view.select_skill("broken")
     detail = view.detail
     assert detail.health_dot.accent_name == "coral"
-    assert detail.health_label.text().startswith("Error — It failed to start or speak MCP: ")
+    assert detail.health_label.text().startswith("Error — It failed to start or speak MCP and is tried again after "
+                                                  "a pause (1 s, growing to 5 min): ")
     assert "giving up" in detail.health_label.text()
     assert detail.stderr_view.isVisibleTo(detail)
     assert "reading ~/.config/broken/token.json failed" in detail.stderr_view.toPlainText()
@@ -126,7 +127,8 @@ def test_the_tab_follows_a_server_that_stops_without_a_click(
     assert view.detail.health_label.text().startswith("Connected")
     (pid_file,) = (tmp_path / "fixture").glob("pid-*")
     os.killpg(int(pid_file.read_text()), signal.SIGKILL)
-    until(lambda: view.detail.health_label.text().startswith("Disconnected — The server exited"), 20,
+    until(lambda: view.detail.health_label.text().startswith("Disconnected — The server exited and is tried again"),
+          20,
           "the tab to show that the server stopped")
     assert view.detail.health_dot.accent_name == "amber"
 

@@ -61,6 +61,8 @@ STDERR_LINES = 20
 REASON_LINES = 3
 WATCH_READ_TIMEOUT = 10.0
 MUTATION_KIND = "mcp_write"
+RETRIED = " and is tried again after a pause (1 s, growing to 5 min)"
+"""Said in a reason while the server is started again: one sentence with the server's own last words after it."""
 IDEMPOTENT_MARK = "idempotent: safe to run again"
 """The observation of an idempotent write: always the same, so a call a kill interrupted is run again
 (``subagent._settle``: an unchanged observation means "run it now"), as its server says it safely can be."""
@@ -282,8 +284,7 @@ class McpSkill:
             self._connection = None
             tail = self._stderr_tail()
             self._set(DISCONNECTED if connected else ERROR,
-                      "The server exited" + (f": {tail.rstrip('. ')}." if tail else ".")
-                      + " It is restarted automatically.")
+                      f"The server exited{RETRIED}" + (f": {tail.rstrip('. ')}." if tail else "."))
         except asyncio.CancelledError:
             self._connection = None
             raise
@@ -296,8 +297,8 @@ class McpSkill:
         """One sentence for a connection that failed: the server's last stderr lines or the protocol error."""
         tail = self._stderr_tail()
         if isinstance(exc, TimeoutError) and not connected:
-            return (f"It did not answer within {self._start_timeout:.0f} seconds at start-up"
-                    + (f" ({tail.rstrip('. ')})." if tail else ".") + " It is tried again with a growing pause.")
+            return (f"It did not answer within {self._start_timeout:.0f} seconds at start-up{RETRIED}"
+                    + (f": {tail.rstrip('. ')}." if tail else "."))
         if isinstance(exc, FileNotFoundError) and not self.config.url:
             return (f"The program {self.config.command!r} was not found; install it or give its full path in the "
                     "skill's command.")
@@ -306,7 +307,7 @@ class McpSkill:
         detail = (tail or clean_text(str(exc) or type(exc).__name__, 300)).rstrip(". ")
         log.info("MCP server %s failed: %s", self.name, exc, exc_info=not isinstance(exc, OSError | TimeoutError))
         what = "The server stopped" if connected else "It failed to start or speak MCP"
-        return f"{what}: {detail}. It is tried again with a growing pause."
+        return f"{what}{RETRIED}: {detail}."
 
     async def _serve(self, connection: Any) -> None:
         """While connected: follow tool-list changes; return when the connection ends."""
