@@ -231,8 +231,9 @@ class McpSkill:
         self.stderr.append(line)
 
     def _stderr_tail(self) -> str:
+        """The server's last stderr lines on one line (`` | `` between them), for a reason."""
         lines = [line for line in self.stderr if not line.startswith("(protocol)")][-REASON_LINES:]
-        return " | ".join(clean_text(line, 200) for line in lines)
+        return " | ".join(" ".join(clean_text(line, 200).split()) for line in lines)
 
     def _resolve(self) -> tuple[dict[str, str], dict[str, str]] | str:
         """``env`` and the ``env_from`` values, and the ``headers_from`` values; or why they cannot be had."""
@@ -304,7 +305,7 @@ class McpSkill:
                     "skill's command.")
         if isinstance(exc, PermissionError) and not self.config.url:
             return f"The program {self.config.command!r} cannot be run (permission denied)."
-        detail = (tail or clean_text(str(exc) or type(exc).__name__, 300)).rstrip(". ")
+        detail = " ".join((tail or clean_text(str(exc) or type(exc).__name__, 300)).split()).rstrip(". ")
         log.info("MCP server %s failed: %s", self.name, exc, exc_info=not isinstance(exc, OSError | TimeoutError))
         what = "The server stopped" if connected else "It failed to start or speak MCP"
         return f"{what}{RETRIED}: {detail}."
