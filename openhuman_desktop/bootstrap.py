@@ -36,6 +36,7 @@ from openhuman_desktop.rpc.methods import MethodTable, subconscious_methods
 from openhuman_desktop.rpc.protocol import Dispatcher
 from openhuman_desktop.rpc.reflection_methods import reflection_methods
 from openhuman_desktop.rpc.server import RpcServer
+from openhuman_desktop.rpc.skill_methods import skill_methods
 from openhuman_desktop.skills import (
     MemorySkill,
     NotificationSkill,
@@ -43,6 +44,8 @@ from openhuman_desktop.skills import (
     WorkspaceFilesSkill,
 )
 from openhuman_desktop.skills.base import SkillRegistry
+from openhuman_desktop.skills.listing import describe_all, health_lines
+from openhuman_desktop.skills.mcp import McpSkills
 from openhuman_desktop.store import SubconsciousStore, open_subconscious_store
 from openhuman_desktop.subconscious import report
 from openhuman_desktop.subconscious.approvals import ApprovalGate
@@ -81,6 +84,7 @@ class Services:
     channels: ChannelHub
     steering: SteeringStore
     reflection: Reflector
+    mcp: McpSkills
     workspace_index: WorkspaceIndex | None = None
     vectors: VectorMemory | None = None
     embedders: Embedders | None = None
@@ -119,6 +123,8 @@ class Services:
         self.bus.subscribe(events.TickFinished, self._on_tick_finished)
         await self.rpc.start()
         await self.channels.start()
+        # MCP servers last, and in the background: each starts (and its SDK is imported) off the start-up path.
+        await self.mcp.apply()
         problem = self.subconscious.heartbeat_problem
         if problem is not None:  # after start() returns, when the window's bridge has subscribed
             asyncio.get_running_loop().call_soon(
@@ -134,6 +140,7 @@ class Services:
                 self.vectors.wake()  # [models.embedding] may have changed: re-embed, or try it again
             self.tasks.spawn(self._check_models(), name="model-check")
             self.tasks.spawn(self.channels.reconfigure(), name="channels-reconfigure")
+            self.tasks.spawn(self.mcp.apply(), name="mcp-reconfigure")
         elif was_rejected and self.settings.problem is None:
             # A rejected edit fixed back to the settings in force: what the models said may be old news too.
             self.tasks.spawn(self._check_models(), name="model-check")
@@ -182,6 +189,7 @@ class Services:
         await self.rpc.aclose()
         await self.engine.aclose()
         await self.agent.aclose()  # unfinished runs stay so in the ledger and resume at the next start
+        await self.mcp.aclose()  # every MCP server's process group stopped
         await self.tasks.cancel_all()
         if self.workspace_index is not None:
             await self.workspace_index.aclose()
@@ -248,6 +256,7 @@ def _wire(
     skills.add(MemorySkill(memory, bus))
     skills.add(SubconsciousTasksSkill(service.tasks_list, service.tasks_add_by_assistant))
     skills.add(NotificationSkill(bus))
+    mcp = McpSkills(skills, lambda: live().skills, clock, tokens, on_change=lambda: bus.publish(events.SkillsChanged()))
 
     embedders = Embedders(live)
     vectors = VectorMemory(memory, embedders, clock, on_change=lambda: bus.publish(events.StatusChanged()))
@@ -264,12 +273,16 @@ def _wire(
         return [(item.id, item.text, item.created_at) for item in items]
 
     async def skill_lines() -> list[str]:
-        health = await skills.health()
-        return [f"{name}: {item.status}" + (f" ({item.message})" if item.message else "")
-                for name, item in health.items()]
+        return health_lines(await describe_all(skills))
+
+    async def skill_verdicts() -> str:
+        # Only the states: an MCP server's reason carries its stderr, which must not open the idle gate.
+        return ",".join(f"{info.name}:{info.state}" for info in await describe_all(skills) if info.enabled)
 
     async def model_lines() -> list[str]:
-        lines = []
+        # A skill in error or disconnected is part of the model-health picture (CONTRACT §12.3).
+        lines = [f"skill {info.name}: {info.state} — {info.state_reason}" for info in await describe_all(skills)
+                 if info.enabled and info.is_problem]
         for tier in TIERS:
             problem, health = models.problem(tier), models.health.get(tier)
             if problem is not None:
@@ -280,7 +293,20 @@ def _wire(
 
     async def model_verdicts() -> str:
         # Only ok/problem per tier (not checked yet counts as ok): the idle gate ignores the details.
-        return ",".join(f"{tier}:{'ok' if ok else 'problem'}" for tier, ok in models.verdicts().items())
+        tiers = ",".join(f"{tier}:{'ok' if ok else 'problem'}" for tier, ok in models.verdicts().items())
+        problems = [f"{info.name}:{info.state}" for info in await describe_all(skills)
+                    if info.enabled and info.is_problem]
+        return ";".join([tiers, *problems])
+
+    async def watched(tasks: object, since: float | None, now: float) -> report.Section | None:
+        # What the skills watch, read at the start of the tick (CONTRACT §12.3): the lines say what changed since
+        # the due tasks' oldest decision; the signature is what the resources hold, so it moves only with them.
+        if not mcp.watching():
+            return None
+        await mcp.poll(now)
+        lines = mcp.change_lines(since)
+        text = "\n".join(f"- {report.one_line(line)}" for line in lines) or "Nothing watched has changed."
+        return report.Section("Skills", text, signature=mcp.watch_signature())
 
     files = WorkspaceIndex(paths.workspace)
     reporter = report.SituationReporter(
@@ -288,7 +314,8 @@ def _wire(
             report.environment_section(paths.workspace),
             report.memory_section(recent_memories, related=relevant_memories),
             report.files_section(paths.workspace, files, workspace.default_heartbeat_text()),
-            report.lines_section("Skill health", skill_lines),
+            watched,
+            report.verdicts_section("Skill health", skill_lines, skill_verdicts),
             report.verdicts_section("Model health", model_lines, model_verdicts),
         ],
         tokens,
@@ -329,12 +356,13 @@ def _wire(
                           on_change=lambda: bus.publish(events.StatusChanged())))
     hub.add(TelegramChannel(hub, lambda: live().channels.telegram, clock, supervisor, bus))
     table.add(channel_methods(hub))
+    table.add(skill_methods(skills, mcp))
     rpc = RpcServer(Dispatcher(table), paths.rpc_file, live().rpc_port)
     return Services(
         paths=paths, settings=live, bus=bus, clock=clock, tasks=supervisor, store=store, memory=memory,
         models=models, skills=skills, subconscious=service, approvals=gate, engine=engine, rpc=rpc, ledger=ledger,
-        agent=agent,
-        channels=hub, steering=steering, reflection=reflection, workspace_index=files, vectors=vectors,
+        agent=agent, channels=hub, steering=steering, reflection=reflection, mcp=mcp, workspace_index=files,
+        vectors=vectors,
         embedders=embedders,
     )
 

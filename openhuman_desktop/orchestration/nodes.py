@@ -261,9 +261,9 @@ def _steering_block(steering: Mapping[str, Any] | None) -> str:
     return f"{prompts.STEERING_INTRO}\n{steering['text']}\n\n"
 
 
-def _tools_block(tools: Sequence[Tool]) -> str:
+def _tools_block(tools: Sequence[Tool], note: str = "") -> str:
     listed = "\n".join(f"- {tool.name}: {tool.spec.description}" for tool in tools) or "- (none)"
-    return f"Tools the sub-agents have:\n{listed}\n\n"
+    return f"Tools the sub-agents have:\n{listed}\n{note + chr(10) if note else ''}\n"
 
 
 def _results_block(traces: Sequence[SubagentTrace]) -> str:
@@ -488,17 +488,21 @@ class _Nodes:
             return ""
         return prompts.MEMORY_INTRO + "\n" + "".join(f"- {text}\n" for text in texts) + "\n"
 
-    def _offered(self, ctx: NodeContext, writes: bool) -> list[Tool]:
-        """The tools the run is offered: what its permission allows, narrowed to its request's ``tools`` and,
-        for an approved run, to the write tools its license names."""
-        tools = self._skills.tools(include_writes=writes)
+    def _offered(self, ctx: NodeContext, writes: bool) -> tuple[list[Tool], str]:
+        """The tools the run is offered: what its permission allows, narrowed to its request's ``tools`` (else,
+        of the MCP servers' tools — maybe hundreds — to those its words call for) and, for an approved run, to
+        the write tools its license names; and a line for the plan saying how many were left out."""
+        note = ""
         if ctx.run.tools is not None:
             wanted = set(ctx.run.tools)
-            tools = [tool for tool in tools if tool.name in wanted]
+            tools = [tool for tool in self._skills.tools(include_writes=writes) if tool.name in wanted]
+        else:
+            offer = self._skills.offer(include_writes=writes, task=run_input(ctx.run))
+            tools, note = offer.tools, offer.note()
         if ctx.run.license is not None:
             licensed = set(ctx.run.license.tools)
             tools = [tool for tool in tools if not tool.writes or tool.name in licensed]
-        return tools
+        return tools, note
 
     def _write_check(self, ctx: NodeContext) -> Callable[[Tool, Mapping[str, Any]], Awaitable[ToolResult | None]]:
         """An approved run's check before each write: within the card's license, it runs; else it is not run,
@@ -529,8 +533,8 @@ class _Nodes:
         steering = await self._used_steering(ctx)
         quick = ctx.run.tier == QUICK_TIER
         reasoning = self._caller(QUICK, ctx, worker=True) if quick else self._caller(REASONING, ctx)
-        tools = self._offered(ctx, writes)
-        subtasks = await self._plan(ctx, values, reasoning, steering, tools, settings.max_subagents)
+        tools, note = self._offered(ctx, writes)
+        subtasks = await self._plan(ctx, values, reasoning, steering, tools, settings.max_subagents, note)
         traces = await self._run_subagents(ctx, values, reasoning, steering, tools, subtasks, settings)
         reply = await self._reply(ctx, values, reasoning, steering, traces, writes)
         action = None if writes else recommended_action(reply)
@@ -608,7 +612,7 @@ class _Nodes:
                 f"Instructions from the front desk:\n{instructions or '(none)'}\n\n")
 
     async def _plan(self, ctx: NodeContext, values: Values, reasoning: Caller, steering: Mapping[str, Any] | None,
-                    tools: Sequence[Tool], max_subagents: int) -> list[Subtask]:
+                    tools: Sequence[Tool], max_subagents: int, note: str = "") -> list[Subtask]:
         if ctx.run.purpose != CHAT:
             # A heartbeat escalation or an approved action is one piece of work: no plan to ask for (and an
             # approved action must not be widened into several).
@@ -618,7 +622,7 @@ class _Nodes:
             return [Subtask(str(s["title"]), str(s["instructions"])) for s in known.get("subtasks") or ()]
         system = prompts.fill(prompts.PLAN, max_subagents=max_subagents)
         messages = [Message("system", system),
-                    Message("user", self._context(values, steering, ctx) + _tools_block(tools))]
+                    Message("user", self._context(values, steering, ctx) + _tools_block(tools, note))]
         schema = plan_schema(max_subagents)
         content = ""
         for attempt in (1, 2):
