@@ -668,6 +668,24 @@ def test_a_task_added_elsewhere_appears_at_once(
     assert intelligence_window.status_bar_view.tasks_label.text() == "4 tasks"
 
 
+def test_a_task_added_in_the_window_is_counted_on_the_status_bar(
+    intelligence_window: IntelligenceWindow, qtbot: Any, settle: Any, until: Any, qrun: Any
+) -> None:
+    """The window shows its own new task at once, before the bus's batch of changes arrives; that batch then
+    had no new task in it, so the status bar was never asked to count again (it said 3 tasks for good)."""
+    assert intelligence_window.status_bar_view.tasks_label.text() == "3 tasks"
+    add = tasks_of(intelligence_window).add_view
+    qtbot.keyClicks(add.title_edit, "Water the garden")
+    qtbot.mouseClick(add.add_button, Qt.MouseButton.LeftButton)
+    settle(intelligence_window)
+    until(lambda: intelligence_window.status_bar_view.tasks_label.text() == "4 tasks", timeout=5)
+    card = open_row(tasks_of(intelligence_window), tasks_of(intelligence_window).task_by_title("Water the garden").id)
+    hover(card)
+    qtbot.mouseClick(card.delete_button, Qt.MouseButton.LeftButton)
+    settle(intelligence_window)
+    until(lambda: intelligence_window.status_bar_view.tasks_label.text() == "3 tasks", timeout=5)
+
+
 def test_an_open_row_follows_its_task(fake_window: IntelligenceWindow, fake_bridge: Any, fakes: Any) -> None:
     view = tasks_of(fake_window)
     card = open_row(view, "user-2")

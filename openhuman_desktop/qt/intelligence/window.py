@@ -131,6 +131,7 @@ class IntelligenceWindow(QMainWindow):
         self._times.timeout.connect(self._on_times_timeout)
         self.approvals_view.fix_in_skills_requested.connect(self._on_approvals_view_fix_in_skills_requested)
         self.tabs.currentChanged.connect(self._on_tabs_current_changed)
+        self.tasks_view.model.counts_changed.connect(self._on_tasks_model_counts_changed)
         self._connections: list[tuple[Any, Callable[..., None]]] = [
             (bridge.tasks_changed, self._on_bridge_tasks_changed),
             (bridge.task_removed, self._on_bridge_task_removed),
@@ -325,13 +326,14 @@ class IntelligenceWindow(QMainWindow):
             self._status.request()
 
     def _on_bridge_tasks_changed(self, tasks: list[Task]) -> None:
-        is_new = any(self.tasks_view.task(task.id) is None for task in tasks)
         self.tasks_view.on_tasks_changed(tasks)
-        if is_new:   # the status bar counts tasks; a tick's schedule changes (1,000 of them) show nowhere there
-            self._request_status()
 
     def _on_bridge_task_removed(self, task_id: str) -> None:
         self.tasks_view.on_task_removed(task_id)
+
+    def _on_tasks_model_counts_changed(self) -> None:
+        # The status bar counts tasks: reloaded when a task came or went, whoever added it (the window shows
+        # its own new task before the bus says so), never for a tick's 1,000 schedule changes.
         self._request_status()
 
     def _on_bridge_activity_batch(self, entries: list[LogEntry]) -> None:
