@@ -364,6 +364,53 @@ def test_add_is_disabled_while_in_flight(fake_window: IntelligenceWindow, fake_s
     assert add.add_button.text() == "Add"
 
 
+def test_typing_while_a_slow_add_runs_is_kept(fake_window: IntelligenceWindow, fake_services: Any, qtbot: Any,
+                                              qrun: Any, settle: Any) -> None:
+    """The field was read-only while an add ran (a slow store: keys typed then went nowhere), and cleared after
+    it (taking whatever had been typed with it)."""
+    gate = asyncio.Event()
+    fake_services.subconscious.gates["tasks_add"] = gate
+    add = tasks_of(fake_window).add_view
+    qtbot.keyClicks(add.title_edit, "Check urgent emails")
+    qtbot.keyClick(add.title_edit, Qt.Key.Key_Return)
+    qrun(asyncio.sleep(0.05))
+    assert add.add_button.text() == "Adding…" and add.title_edit.text() == ""   # ready for the next one
+    qtbot.keyClicks(add.title_edit, "Water the garden")
+    qtbot.keyClick(add.title_edit, Qt.Key.Key_Return)                          # "Add" waits: not sent twice
+    assert add.title_edit.text() == "Water the garden"
+    gate.set()
+    settle(fake_window)
+    assert add.title_edit.text() == "Water the garden"
+    assert tasks_of(fake_window).task_by_title("Check urgent emails") is not None
+    assert fake_services.subconscious.called("tasks_add") == [("Check urgent emails", "pending")]
+    assert add.add_button.isEnabled()
+
+
+def test_a_slow_add_that_fails_gives_its_text_back_or_names_it(fake_window: IntelligenceWindow,
+                                                                fake_services: Any, qtbot: Any, qrun: Any,
+                                                                settle: Any) -> None:
+    add = tasks_of(fake_window).add_view
+    fake_services.subconscious.fail["tasks_add"] = StoreUnavailable("The database is locked.")
+    gate = asyncio.Event()
+    fake_services.subconscious.gates["tasks_add"] = gate
+    qtbot.keyClicks(add.title_edit, "Check urgent emails")
+    qtbot.keyClick(add.title_edit, Qt.Key.Key_Return)
+    qrun(asyncio.sleep(0.05))
+    gate.set()
+    settle(fake_window)
+    assert add.title_edit.text() == "Check urgent emails"                     # nothing typed meanwhile: back
+    assert add.error_label.text() == "The database is locked."
+    gate.clear()
+    fake_services.subconscious.fail["tasks_add"] = StoreUnavailable("The database is locked.")
+    qtbot.keyClick(add.title_edit, Qt.Key.Key_Return)
+    qrun(asyncio.sleep(0.05))
+    qtbot.keyClicks(add.title_edit, "Water the garden")
+    gate.set()
+    settle(fake_window)
+    assert add.title_edit.text() == "Water the garden"                        # what was typed stays
+    assert add.error_label.text() == "“Check urgent emails” was not added: The database is locked."
+
+
 def test_schedule_presets_and_cron_validation() -> None:
     values = [value for _, value in SCHEDULE_CHOICES]
     assert values[:2] == ["pending", "once"]

@@ -202,17 +202,30 @@ class AddTaskView(QFrame):
         return self.add_button.isEnabled()
 
     def set_busy(self, busy: bool) -> None:
+        """While an add runs, "Add" waits; the field stays yours to write the next task in."""
         self._is_busy = busy
         self.add_button.setText("Adding…" if busy else "Add")
-        self.title_edit.setReadOnly(busy)
         self._validate()
 
     def show_error(self, text: str) -> None:
         self.error_label.show_text(text)
 
+    def take_title(self, title: str) -> None:
+        """An add of ``title`` begins: the field empties at once, for the next task (``give_back`` undoes it)."""
+        if self.title_edit.text() == title:
+            self.title_edit.clear()
+
+    def give_back(self, title: str, problem: str) -> None:
+        """The add of ``title`` failed: the text comes back unless something new was typed meanwhile (kept)."""
+        if self.title_edit.text().strip():
+            short = title if len(title) <= 60 else title[:57] + "…"
+            self.show_error(f"“{short}” was not added: {problem}")
+            return
+        self.title_edit.setText(title)
+        self.show_error(problem)
+
     def reset(self) -> None:
-        """After a successful add: empty the text, keep the chosen schedule."""
-        self.title_edit.clear()
+        """After a successful add: the old error goes; what was typed meanwhile and the schedule stay."""
         self.error_label.clear_text()
         self.title_edit.setFocus()
 
@@ -423,10 +436,11 @@ class TasksView(QWidget):
             view.show_error("Type what the assistant should do first.")
             return None
         view.set_busy(True)
+        view.take_title(title)
         try:
             task = await self._service.tasks_add(title, recurrence_text)
         except UserFacingError as exc:
-            view.show_error(str(exc))
+            view.give_back(title, str(exc))
             return None
         finally:
             view.set_busy(False)
