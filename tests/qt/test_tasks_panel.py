@@ -9,7 +9,7 @@ from dataclasses import replace
 from typing import Any
 
 import pytest
-from PySide6.QtCore import QEvent, QModelIndex, QPoint, QPointF, Qt
+from PySide6.QtCore import QEvent, QModelIndex, QPoint, QPointF, QRect, Qt
 from PySide6.QtGui import QColor, QContextMenuEvent, QEnterEvent, QImage
 from PySide6.QtWidgets import QApplication, QFrame, QMenu, QWidget
 
@@ -546,6 +546,29 @@ def test_deleting_a_task_offers_undo(
     assert again is not None
     assert (again.recurrence, again.intent, again.enabled) == ("cron:0 9 * * 1-5", "write", False)
     assert view.undo_bar.isHidden()
+
+
+def test_the_undo_banner_is_on_screen_after_a_delete_in_a_long_list(
+    fake_window: IntelligenceWindow, fake_services: Any, fakes: Any, qtbot: Any, qrun: Any, settle: Any
+) -> None:
+    """It sat under the last task, in the scrolled column: with a long list, below the fold, unseen."""
+    for n in range(40):
+        task = fakes.make_task(f"Task number {n}", task_id=f"many-{n}", created_at=fakes.NOW - 200 + n)
+        fake_services.subconscious.tasks[task.id] = task
+    view = tasks_of(fake_window)
+    qrun(view.refresh())
+    fake_window.resize(fake_window.minimumSize())
+    settle(fake_window)
+    qtbot.wait_until(lambda: view.list_view.height() > fake_window.left_scroll.viewport().height())
+    card = open_row(view, "user-1")
+    fake_window.left_scroll.ensureWidgetVisible(card)   # the row the person sees and deletes
+    hover(card)
+    qtbot.mouseClick(card.delete_button, Qt.MouseButton.LeftButton)
+    settle(fake_window)
+    bar = view.undo_bar
+    assert bar.isVisible()
+    qtbot.wait_until(lambda: bar.visibleRegion().boundingRect() == bar.rect())   # all of it, on screen
+    assert fake_window.rect().contains(QRect(bar.mapTo(fake_window, QPoint(0, 0)), bar.size()))
 
 
 def test_the_delete_key_deletes_a_focused_user_task(

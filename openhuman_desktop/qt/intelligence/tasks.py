@@ -300,7 +300,8 @@ class UndoBar(PanelFrame):
 
 
 class TasksView(QWidget):
-    """The Active Tasks section (a list model and view) plus the Add-task row (``add_view``, placed by the window).
+    """The Active Tasks section (a list model and view) plus the Undo banner (``undo_bar``) and the Add-task row
+    (``add_view``), both placed by the window.
 
     One model row per task and no widget per task: rows are painted by a delegate, and only the hovered
     and the current row get a real ``TaskCard`` with the switch, the intent menu and the delete button.
@@ -339,10 +340,11 @@ class TasksView(QWidget):
         self.list_view.hide()
         layout.addWidget(self.list_view)
         layout.addWidget(self.empty_label)
+        # The window places the Undo banner and the Add-task row below the scrolled column, always in sight
+        # (under a long list of tasks the banner was below the fold, where nobody saw it).
         self.undo_bar = UndoBar(self)
         self.undo_bar.undo_requested.connect(self._on_undo_bar_undo_requested)
-        layout.addWidget(self.undo_bar)
-        self.add_view = AddTaskView(now, self)   # the window moves it into its own layout
+        self.add_view = AddTaskView(now, self)
         self.add_view.hide()
         self.add_view.add_requested.connect(self._on_add_view_add_requested)
         self.list_view.enabled_toggled.connect(self._on_list_view_enabled_toggled)

@@ -188,6 +188,7 @@ class IntelligenceWindow(QMainWindow):
         add_box = QWidget(left)
         add_layout = QVBoxLayout(add_box)
         add_layout.setContentsMargins(pad, 0, pad * 2, 0)
+        add_layout.addWidget(self.tasks_view.undo_bar)   # in sight after a delete, however long the list
         add_layout.addWidget(self.tasks_view.add_view)
         self.tasks_view.add_view.show()
         left_layout.addWidget(add_box)
