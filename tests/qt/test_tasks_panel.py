@@ -560,6 +560,7 @@ def test_the_undo_banner_is_on_screen_after_a_delete_in_a_long_list(
     fake_window.resize(fake_window.minimumSize())
     settle(fake_window)
     qtbot.wait_until(lambda: view.list_view.height() > fake_window.left_scroll.viewport().height())
+    qtbot.wait_until(lambda: view.open_row("user-1") is not None)   # its row laid out (they come in batches)
     card = open_row(view, "user-1")
     fake_window.left_scroll.ensureWidgetVisible(card)   # the row the person sees and deletes
     hover(card)
