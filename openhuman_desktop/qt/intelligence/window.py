@@ -9,7 +9,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QEvent, Qt, QTimer, Signal
-from PySide6.QtGui import QCloseEvent, QGuiApplication, QHideEvent, QKeySequence, QShortcut, QShowEvent
+from PySide6.QtGui import QCloseEvent, QHideEvent, QKeySequence, QShortcut, QShowEvent
 from PySide6.QtWidgets import (
     QFrame,
     QMainWindow,
@@ -21,6 +21,7 @@ from PySide6.QtWidgets import (
 )
 
 from openhuman_desktop import events
+from openhuman_desktop.qt import placement
 from openhuman_desktop.qt.asyncutil import Jobs, Refresher
 from openhuman_desktop.qt.bridge import CoreBridge
 from openhuman_desktop.qt.intelligence.activity import ActivityView
@@ -44,7 +45,6 @@ log = logging.getLogger(__name__)
 WINDOW_TITLE = "OpenHuman — Intelligence"
 TAB_NAMES = ("subconscious", "skills", "memory", "chat", "agent")
 TIME_REFRESH_MS = 30_000
-NO_WINDOW_MANAGER = ("offscreen", "minimal")
 
 
 class IntelligenceWindow(QMainWindow):
@@ -212,12 +212,8 @@ class IntelligenceWindow(QMainWindow):
     # --- the interface the app shell uses -------------------------------------------------------
 
     def bring_to_front(self) -> None:
-        """Show the window (restored if minimised), raise it and give it the focus."""
-        self.setWindowState((self.windowState() & ~Qt.WindowState.WindowMinimized) | Qt.WindowState.WindowActive)
-        self.show()
-        if QGuiApplication.platformName() not in NO_WINDOW_MANAGER:   # offscreen warns "does not support raise()"
-            self.raise_()
-            self.activateWindow()
+        """Show the window whole on a screen (restored if minimised), raise it and give it the focus."""
+        placement.bring_to_front(self)
 
     def show_tab(self, name: str) -> None:
         """Switch to ``"subconscious"``, ``"skills"``, ``"memory"``, ``"chat"`` (the focus in its message box) or

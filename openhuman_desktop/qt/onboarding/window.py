@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QEvent, Qt, Signal
-from PySide6.QtGui import QCloseEvent, QGuiApplication, QKeyEvent
+from PySide6.QtGui import QCloseEvent, QKeyEvent
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QStackedWidget, QVBoxLayout, QWidget
 
 from openhuman_desktop import config
@@ -22,7 +22,7 @@ from openhuman_desktop.errors import ConfigError
 from openhuman_desktop.llm import discovery
 from openhuman_desktop.llm.discovery import FoundServer
 from openhuman_desktop.llm.pull import ProgressCallback, PullFailed, PullProgress, pull_model
-from openhuman_desktop.qt import icons
+from openhuman_desktop.qt import icons, placement
 from openhuman_desktop.qt.asyncutil import Jobs
 from openhuman_desktop.qt.intelligence.widgets import MutedLabel, em, make_primary, retheme, scaled_font
 from openhuman_desktop.qt.onboarding.models_page import NOT_USED, ModelsPage
@@ -35,7 +35,6 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 PAGES = ("welcome", "server", "models", "pull", "done")
-NO_WINDOW_MANAGER = ("offscreen", "minimal")
 Discover = Callable[..., Awaitable[list[FoundServer]]]
 Probe = Callable[[str], Awaitable[FoundServer]]
 Pull = Callable[[str, str, ProgressCallback], Awaitable[PullProgress]]
@@ -321,12 +320,8 @@ class OnboardingWindow(QWidget):
         return self._finished
 
     def bring_to_front(self) -> None:
-        """Show the window non-modal, raised and focused."""
-        self.setWindowState((self.windowState() & ~Qt.WindowState.WindowMinimized) | Qt.WindowState.WindowActive)
-        self.show()
-        if QGuiApplication.platformName() not in NO_WINDOW_MANAGER:  # offscreen warns about raise()
-            self.raise_()
-            self.activateWindow()
+        """Show the window non-modal, whole on a screen, raised and focused."""
+        placement.bring_to_front(self)
 
     def keyPressEvent(self, event: QKeyEvent) -> None:  # noqa: N802 (Qt override)
         if event.key() == Qt.Key.Key_Escape:  # from any control that does not use Esc itself
