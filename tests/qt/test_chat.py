@@ -598,3 +598,21 @@ def test_an_answer_after_a_failed_answer_stays_on_screen_when_the_conversation_o
     # As after a restart: the history read again (a reset of the list) shows it too.
     qrun(view.refresh())
     until(settled, timeout=5, message="the last answer never appeared after the history was read again")
+
+
+def test_the_bubble_never_shows_the_recommended_action_line_its_card_shows(qtbot: Any) -> None:
+    """The answer repeated ``RECOMMENDED ACTION: …`` under the card that already shows it: not from the
+    stream, the final answer or the history (runs from before the agent left it out)."""
+    answer_with_line = f"I found two notes.\n\n**RECOMMENDED ACTION:** {ACTION}\n\nShall I?"
+    model = ChatModel(clock=lambda: 0.0)
+    model.run_started(make_run("r1"))
+    for cut in range(0, len(answer_with_line), 5):
+        model.text_streamed("r1", answer_with_line[cut:cut + 5])
+        model.flush()
+        assert "RECOMMENDED" not in model.row(1).text and "RECOMM" not in model.row(1).text
+    assert model.row(1).text.startswith("I found two notes.") and model.row(1).text.endswith("Shall I?")
+    model.run_finished(make_run("r1", "completed", response=answer_with_line))
+    assert model.row(1).text == "I found two notes.\n\nShall I?"
+    history = ChatModel()
+    history.load([make_run("r2", "completed", input="Old question", response=f"Old.\nRECOMMENDED ACTION: {ACTION}")])
+    assert [row.text for row in history.rows()] == ["Old question", "Old."]
