@@ -322,7 +322,11 @@ class ChatModel(QAbstractListModel):
             self._append(self._rows_for(run, ()))
             return
         current = self._rows[row]
+        if current.status == run.status and not current.is_working:
+            return   # shown already (a stopped run: at once, then handed over by its channel)
         text = answer_text(run)
+        if run.status == "cancelled" and current.text.strip():
+            text = f"{current.text.rstrip()}\n\n*{text.rstrip('.')}.*"   # what it had written, then that it stopped
         self._set(row, replace(current, text=text, status=run.status, tools=tuple(run.tools_used),
                                steps=max(run.steps, current.steps),
                                version=current.version + (text != current.text)))
