@@ -226,11 +226,11 @@ class Machine:
     cores: int
 
     def describe(self) -> str:
-        """ "16 GB of memory and 8 cores" (what is known)."""
+        """ "16 GB of memory, 8 cores" (what is known)."""
         cores = f"{self.cores} core{'s' if self.cores != 1 else ''}"
         if self.memory_bytes is None:
             return cores
-        return f"{round(self.memory_bytes / 1e9):,} GB of memory and {cores}"
+        return f"{round(self.memory_bytes / 1e9):,} GB of memory, {cores}"
 
     def runs(self, suggestion: Suggestion) -> bool:
         """Whether a model of that size answers here at a usable pace: its weights, their working memory and
@@ -374,39 +374,34 @@ def _parameters_text(parameters: float) -> str:
     return f"{round(parameters / 1e6):,} M"
 
 
-def small_model_advice(server: FoundServer, names: Sequence[str], machine: Machine | None) -> str | None:
-    """What a very small chosen model can and cannot do, and the bigger one this computer runs well (None when
-    no chosen chat model is very small).
+def small_model_advice(server: FoundServer, chosen: Mapping[str, str], machine: Machine | None) -> str | None:
+    """What a very small chosen chat model can and cannot do, and a bigger one for its tier that this computer
+    runs well (None when no chosen chat model is very small).
 
     Args:
-        names: the chosen chat models (quick, reasoning, reflection), in that order.
+        chosen: the chosen model of each chat tier (``local``, ``reasoning``, ``subconscious``).
     """
-    small = [(name, weight) for name in dict.fromkeys(n for n in names if n)
-             if (weight := weight_of(name, server)) is not None and weight < TINY]
+    small = [(tier, name, weight) for tier, name in chosen.items()
+             if name and (weight := weight_of(name, server)) is not None and weight < TINY]
     if not small:
         return None
-    name, weight = small[0]
+    tier, name, weight = small[0]
     shown = name.removesuffix(":latest")
-    others = [n.removesuffix(":latest") for n, _w in small[1:]]
-    also = f" ({', '.join(others)} too)" if others else ""
-    text = (f"{shown} is a very small model ({_parameters_text(weight)} parameters){also}: it can answer short "
-            "questions and sum up a short note, but it often misreads what a task asks, gets the heartbeat's "
-            "decisions wrong and cannot plan the agent's steps or use its tools reliably.")
+    text = (f"{shown} is a very small model ({_parameters_text(weight)} parameters): it answers short questions "
+            "and sums up a short note, but often misreads tasks, gets the heartbeat's decisions wrong and cannot "
+            "plan the agent's steps or tools.")
     if machine is None:
         return text + " A model of 3 B parameters or more (about 2 GB) answers far better."
-    fitting = [s for s in SUGGESTIONS if s.tier in ("local", "reasoning") and machine.runs(s) and s.parameters > weight]
-    if not fitting:
-        return text + (f" This computer ({machine.describe()}) has no room for a bigger one: expect short, simple "
-                       "answers.")
-    best = max(fitting, key=lambda s: s.parameters)
-    size = f"{best.size_bytes / 1e9:.1f} GB"
+    bigger = _suggestion(_suggested("local" if tier == "local" else "reasoning", machine))
+    if bigger.parameters <= weight or not machine.runs(bigger):
+        return text + f" This computer ({machine.describe()}) has no room for a bigger one."
+    size = f"{bigger.size_bytes / 1e9:.1f} GB"
     if server.provider == "ollama":
-        how = f"pick {best.name} ({size}) in the lists: it is downloaded when you press Next."
+        how = f"runs {bigger.name} ({size}) well: pick it, and it is downloaded when you press Next."
     else:
-        how = (f"load a model of that size in {server.label}, for example {best.title} (about {size} at 4 bits), "
-               "then search again.")
-    return text + (f" This computer ({machine.describe()}) runs a model of {_parameters_text(best.parameters)} "
-                   f"parameters well: {how}")
+        how = (f"runs a {_parameters_text(bigger.parameters)} model well: load one in {server.label}, such as "
+               f"{bigger.title} (about {size} at 4 bits), then search again.")
+    return text + f" This computer ({machine.describe()}) {how}"
 
 
 def _installed_name(settings: config.Settings | None, tier: str, names: set[str]) -> str | None:

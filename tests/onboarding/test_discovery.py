@@ -167,11 +167,14 @@ def test_what_a_computer_runs_well() -> None:
 
 def test_the_advice_on_a_very_small_model() -> None:
     tiny = server(InstalledModel("smollm2:135m", 271_000_000, "134.52M"))
-    assert small_model_advice(tiny, ["llama3.2:3b", "qwen2.5:7b"], Machine(16 * GB, 8)) is None
-    advice = small_model_advice(tiny, ["smollm2:135m", "smollm2:135m"], Machine(16 * GB, 8))
-    assert advice is not None and advice.count("smollm2:135m is a very small model (135 M parameters)") == 1
-    assert "pick qwen2.5:7b (4.7 GB) in the lists: it is downloaded when you press Next." in advice
-    tight = small_model_advice(tiny, ["smollm2:135m"], Machine(2 * GB, 1))
+    big = Machine(16 * GB, 8)
+    assert small_model_advice(tiny, {"local": "llama3.2:3b", "reasoning": "qwen2.5:7b"}, big) is None
+    advice = small_model_advice(tiny, {"local": "smollm2:135m", "reasoning": "smollm2:135m"}, big)
+    assert advice is not None and advice.startswith("smollm2:135m is a very small model (135 M parameters)")
+    assert "This computer (16 GB of memory, 8 cores) runs llama3.2:3b (2.0 GB) well" in advice   # a quick one
+    reasoning = small_model_advice(tiny, {"local": "llama3.2:3b", "reasoning": "smollm2:135m"}, big)
+    assert reasoning is not None and "runs qwen2.5:7b (4.7 GB) well" in reasoning
+    tight = small_model_advice(tiny, {"local": "smollm2:135m"}, Machine(2 * GB, 1))
     assert tight is not None and "no room for a bigger one" in tight
-    unknown = small_model_advice(tiny, ["smollm2:135m"], None)
+    unknown = small_model_advice(tiny, {"local": "smollm2:135m"}, None)
     assert unknown is not None and "3 B parameters or more" in unknown

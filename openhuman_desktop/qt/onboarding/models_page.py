@@ -29,8 +29,7 @@ _MODEL_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]*(?:/[A-Za-z0-9][A-Za-z0-9._
 TIER_HELP = {
     "local": "Looks at your tasks on every heartbeat and answers chat: a small, quick model.",
     "reasoning": "Plans and uses tools when the assistant acts for you: the largest model that runs well here.",
-    "subconscious": "Looks back now and then on what the assistant did and steers it (\u201cReflect now\u201d "
-                    "on the Agent tab): the reasoning model suits it.",
+    "subconscious": "Now and then looks back on what the assistant did and steers it: the reasoning model suits it.",
     "embedding": "Optional: lets the assistant find memories by meaning, not only by their words.",
 }
 TITLES = {"local": "Quick model", "reasoning": "Reasoning model", "subconscious": "Reflection model",
@@ -201,8 +200,8 @@ class ModelsPage(QWidget):
         return sum(sizes.values())
 
     def _update_advice(self) -> None:
-        chosen = [option.name for option in (self.option(t) for t in ("local", "reasoning", "subconscious"))
-                  if option is not None]
+        chosen = {tier: option.name for tier in ("local", "reasoning", "subconscious")
+                  if (option := self.option(tier)) is not None}
         advice = small_model_advice(self._server, chosen, self._machine) if self._server is not None else None
         self.advice_label.setText(advice or "")
         self.advice_label.setVisible(bool(advice))

@@ -79,7 +79,7 @@ class OnboardingWindow(QWidget):
         self.setAccessibleName("Set up OpenHuman")
         self.setWindowIcon(icons.app_icon())
         self._build()
-        self.resize(em(self) * 44, em(self) * 31)
+        self.resize(em(self) * 44, em(self) * 35)   # the models page: four lists, their hints and advice
         self.show_page("welcome")
         self.jobs.spawn(self.search(), name="onboarding-search", group="search")
 
