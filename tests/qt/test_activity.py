@@ -486,7 +486,7 @@ def test_identical_failures_of_one_outage_are_one_row_that_unfolds(
     qtmodeltester.check(model)
 
 
-MARKDOWN_RESULT = ("**Summary:** the `backup_job` log has two errors, see [the log](https://example.org/log):\n"
+MARKDOWN_RESULT = ("**Summary:** the `backup_job` log has __two__ errors, see [the log](https://example.org/log):\n"
                    "## What to do\n- restart *the* job\n- check the_disk_usage")
 READABLE_RESULT = ("Summary: the backup_job log has two errors, see the log:\n"
                    "What to do\n• restart the job\n• check the_disk_usage")

@@ -44,7 +44,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from openhuman_desktop.channels import telegram_format
+from openhuman_desktop import markdown_text
 from openhuman_desktop.errors import UserFacingError
 from openhuman_desktop.qt.asyncutil import Jobs
 from openhuman_desktop.qt.intelligence.widgets import (
@@ -85,10 +85,10 @@ _MARKDOWN_HINT = re.compile(r"[*_`#\[~]|^\s*[-+]\s", re.MULTILINE)
 @functools.lru_cache(maxsize=4096)
 def readable(text: str) -> str:
     """A result as a person reads it: a model's Markdown without its marks (**bold**, `code`, ## headings,
-    [links](…), "- " bullets as "•"), by the parser the Telegram channel uses; other text as it is."""
+    [links](…), "- " bullets as "•"), by the parser of the terminal chat and Telegram; other text as it is."""
     if not _MARKDOWN_HINT.search(text):
         return text
-    return telegram_format.render(text).text
+    return markdown_text.render(text).text
 
 
 @dataclass(frozen=True)
