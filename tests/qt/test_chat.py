@@ -634,18 +634,18 @@ def test_stop_ends_the_answer_being_written_and_its_bubble_says_so(
     qtbot.mouseClick(view.stop_button, Qt.MouseButton.LeftButton)
     settle(chat_window)
     stopped = answer(chat_window)
-    assert stopped.status == "cancelled" and stopped.text == "Stopped by you"
+    assert stopped.status == "cancelled" and stopped.text == "Stopped by you."
     assert "Stopped by you" in stopped.spoken() and stopped.is_failed          # and Try again goes on from there
     assert view.stop_button.isHidden()
     run = qrun(gui_services.agent.run_get(run_id))
-    assert (run.status, run.error) == ("cancelled", "Stopped by you")
+    assert (run.status, run.error) == ("cancelled", "Stopped by you.")
 
     async def handed_over() -> None:
         while await gui_services.agent.undelivered("desktop"):
             await asyncio.sleep(0.02)
 
     qrun(handed_over())                                                         # handed over: nothing changes
-    assert answer(chat_window).text == "Stopped by you" and view.model.rowCount() == 2
+    assert answer(chat_window).text == "Stopped by you." and view.model.rowCount() == 2
 
 
 def test_esc_in_the_box_stops_the_answer(qtbot: Any, chat_window: IntelligenceWindow, until: Any, settle: Any,
@@ -666,7 +666,7 @@ def test_a_stopped_answer_keeps_what_it_had_written() -> None:
     model.run_started(make_run("s1"))
     model.text_streamed("s1", "The garden needs")
     model.flush()
-    model.run_finished(make_run("s1", "cancelled", error="Stopped by you"))
+    model.run_finished(make_run("s1", "cancelled", error="Stopped by you."))
     assert model.row(1).text == "The garden needs\n\n*Stopped by you.*"
-    model.run_finished(make_run("s1", "cancelled", error="Stopped by you"))   # its channel hands it over too
+    model.run_finished(make_run("s1", "cancelled", error="Stopped by you."))   # its channel hands it over too
     assert model.row(1).text == "The garden needs\n\n*Stopped by you.*"

@@ -21,6 +21,7 @@ from PySide6.QtWidgets import (
 from openhuman_desktop.channels.base import InboundMessage
 from openhuman_desktop.errors import UserFacingError
 from openhuman_desktop.orchestration.ports import Run
+from openhuman_desktop.orchestration.service import STOPPED_BY_YOU
 from openhuman_desktop.qt.asyncutil import Jobs
 from openhuman_desktop.qt.intelligence.chat_channel import THREAD_ID, DesktopChannel
 from openhuman_desktop.qt.intelligence.chat_model import ANSWER, ChatModel
@@ -50,7 +51,6 @@ EMPTY_TEXT = ("Ask the assistant anything — about your notes and files, your t
               "Its answers stream in here; anything it wants to change asks for your approval first.")
 STATE_ACCENT = {"connected": "green", "starting": "blue", "degraded": "amber", "stopped": "grey", "disabled": "grey"}
 NO_HUB = "Chat needs the app's channels, which this window does not have."
-STOPPED = "Stopped by you"   # the reason a stopped run ends with (its bubble says so)
 INPUT_STYLE = ("QPlainTextEdit#chatInput {{ background-color: {base}; border: 1px solid {border};"
                " border-radius: 6px; padding: 2px 4px; }}"
                " QPlainTextEdit#chatInput:focus {{ border: 1px solid {focus}; }}")
@@ -369,7 +369,7 @@ class ChatView(QWidget):
         return run
 
     async def stop(self) -> list[Run]:
-        """Stop the answers being written in this conversation (each ends ``cancelled``, "Stopped by you");
+        """Stop the answers being written in this conversation (each ends ``cancelled``, "Stopped by you.");
         what they did so far is kept, and Try again goes on from there."""
         if self._agent is None:
             return []
@@ -384,7 +384,7 @@ class ChatView(QWidget):
         try:
             for run_id in wanted:
                 try:
-                    run = await self._agent.cancel(run_id, STOPPED)
+                    run = await self._agent.cancel(run_id, STOPPED_BY_YOU)
                 except UserFacingError as exc:
                     self.error_label.show_text(f"Could not stop the answer: {exc}")
                     continue
