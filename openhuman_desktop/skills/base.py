@@ -65,6 +65,7 @@ class ToolContext:
 
 ToolRun = Callable[[Mapping[str, Any], ToolContext], Awaitable[ToolResult]]
 Observe = Callable[[Mapping[str, Any]], Awaitable[str | None]]
+Target = Callable[[Mapping[str, Any]], str | None]
 
 
 @dataclass(frozen=True)
@@ -74,12 +75,27 @@ class Tool:
     ``observe`` (write tools) returns a short fingerprint of what a call would change (a file's size and
     hash, whether a memory with that text exists): recorded with the call's intent, it lets a run resumed
     after a kill tell whether a call that had begun took effect (fingerprint changed) or not (unchanged).
+
+    ``target`` (write tools) names what a call would change, in the words a card would use: a workspace path,
+    a recipient, a channel. An approval licenses writes to the targets its card named; a call whose target is
+    another is not run (it becomes a card of its own). None (or a tool without ``target``): the call names no
+    target of its own, and the tool being offered is the whole license.
     """
 
     spec: ToolSpec
     writes: bool
     run: ToolRun
     observe: Observe | None = None
+    target: Target | None = None
+
+    def target_of(self, arguments: Mapping[str, Any]) -> str | None:
+        """What a call with ``arguments`` would change (None: it names no target, or cannot be read)."""
+        if self.target is None:
+            return None
+        try:
+            return self.target(arguments)
+        except Exception:  # arguments a tool cannot read name no target it could check: refused later
+            return None
 
     @property
     def name(self) -> str:
@@ -132,6 +148,10 @@ class SkillRegistry:
 
     def get(self, name: str) -> Skill | None:
         return next((skill for skill in self.skills if skill.name == name), None)
+
+    def skill_of(self, tool_name: str) -> str | None:
+        """The name of the skill that offers ``tool_name`` (None: no skill does)."""
+        return next((skill.name for skill in self.skills if any(t.name == tool_name for t in skill.tools())), None)
 
     def tools(self, *, include_writes: bool) -> list[Tool]:
         """All tools; write tools only when ``include_writes`` (analysis-only runs never see them)."""
