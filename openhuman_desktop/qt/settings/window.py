@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from PySide6.QtCore import QSignalBlocker, Qt, QTimer, Signal
-from PySide6.QtGui import QCloseEvent, QGuiApplication, QKeyEvent, QKeySequence, QShortcut
+from PySide6.QtGui import QCloseEvent, QKeyEvent, QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QFrame,
     QHBoxLayout,
@@ -27,6 +27,7 @@ from openhuman_desktop.config import Settings
 from openhuman_desktop.config_edit import ConfigEdit
 from openhuman_desktop.errors import ConfigError
 from openhuman_desktop.llm.catalog import list_models
+from openhuman_desktop.qt import placement
 from openhuman_desktop.qt.asyncutil import Jobs
 from openhuman_desktop.qt.intelligence.widgets import AccentLabel, Banner, em, make_primary
 from openhuman_desktop.qt.settings.fields import Field
@@ -40,7 +41,6 @@ WINDOW_TITLE = "OpenHuman — Settings"
 APPLY_CHECK_MS = 100
 APPLY_PATIENCE_S = 15.0  # the app's watcher looks at config.toml every 2 s; far longer means it is not running
 RESTART_KEYS = ("rpc.port",)
-NO_WINDOW_MANAGER = ("offscreen", "minimal")
 
 
 class LiveLike(Protocol):
@@ -226,11 +226,7 @@ class SettingsWindow(QWidget):
         file as it is now; unsaved changes are still there when it opens again."""
         if not self.isVisible() and not self.has_changes:
             self.reload()
-        self.setWindowState((self.windowState() & ~Qt.WindowState.WindowMinimized) | Qt.WindowState.WindowActive)
-        self.show()
-        if QGuiApplication.platformName() not in NO_WINDOW_MANAGER:   # offscreen warns "does not support raise()"
-            self.raise_()
-            self.activateWindow()
+        placement.bring_to_front(self)   # whole on a screen, raised
         self.request_model_lists()
 
     def request_model_lists(self) -> None:
