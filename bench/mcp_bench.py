@@ -41,7 +41,7 @@ from openhuman_desktop.llm.base import ToolSpec  # noqa: E402
 from openhuman_desktop.llm.tokens import TokenCounter  # noqa: E402
 from openhuman_desktop.orchestration import prompts  # noqa: E402
 from openhuman_desktop.orchestration.subagent import tools_text  # noqa: E402
-from openhuman_desktop.orchestration.tool_loop import compact_spec  # noqa: E402
+from openhuman_desktop.orchestration.tool_calls import compact_spec  # noqa: E402
 from openhuman_desktop.skills.base import SkillRegistry, ToolContext  # noqa: E402
 from openhuman_desktop.skills.mcp.server import McpSkill  # noqa: E402
 

@@ -25,7 +25,7 @@ from openhuman_desktop.memory.vectors import VectorMemory
 from openhuman_desktop.orchestration.directives import SteeringStore
 from openhuman_desktop.orchestration.ledger import RunLedger
 from openhuman_desktop.orchestration.nodes import build_graph
-from openhuman_desktop.orchestration.ports import Run, TimelineEntry
+from openhuman_desktop.orchestration.ports import TimelineEntry
 from openhuman_desktop.orchestration.service import AgentService
 from openhuman_desktop.orchestration.steering import Directive, DirectiveDraft, HistoryRecord, Reflection
 from openhuman_desktop.paths import Paths
@@ -47,8 +47,8 @@ from openhuman_desktop.skills.base import SkillRegistry
 from openhuman_desktop.skills.listing import describe_all, health_lines
 from openhuman_desktop.skills.mcp import McpSkills
 from openhuman_desktop.store import SubconsciousStore, open_subconscious_store
-from openhuman_desktop.store.records import Escalation
 from openhuman_desktop.subconscious import report
+from openhuman_desktop.subconscious.approvals import ApprovalGate
 from openhuman_desktop.subconscious.engine import SubconsciousEngine
 from openhuman_desktop.subconscious.evaluator import ModelEvaluator
 from openhuman_desktop.subconscious.executor import TaskExecutor
@@ -76,6 +76,7 @@ class Services:
     models: ModelClients
     skills: SkillRegistry
     subconscious: SubconsciousService
+    approvals: ApprovalGate
     engine: SubconsciousEngine
     rpc: RpcServer
     ledger: RunLedger
@@ -101,8 +102,10 @@ class Services:
         """
         await self.subconscious.seed_defaults()
         await self.subconscious.sync_heartbeat_file(announce=False)  # announced below, once the UI listens
-        # The engine first: it stops the runs of approvals whose task was disabled meanwhile; then every run a
-        # crash or a shutdown left unfinished resumes from its last checkpoint (before any channel opens).
+        # The approvals first: the gate stops the runs of approvals whose task was disabled meanwhile and
+        # carries the others on; then every run a crash or a shutdown left unfinished resumes from its last
+        # checkpoint (before any channel opens).
+        await self.approvals.recover()
         await self.engine.start()
         await self.agent.resume_unfinished()
         self.tasks.spawn(self.subconscious.refine_intents(), name="intent-classifier")
@@ -172,7 +175,7 @@ class Services:
         if tier == "reasoning" and health.ok and not self._closed:
             # A Go ahead that found the reasoning model down waits for it; it answers a check again, so try.
             # (Should the model still fail the real call, the card comes back, and the next check retries.)
-            await self.engine.retry_waiting_approvals()
+            await self.approvals.retry_waiting()
 
     async def aclose(self) -> None:
         """Stop producers first (channels, RPC, ticks, heartbeat, watchers), then close clients and databases.
@@ -319,34 +322,37 @@ def _wire(
         lambda: live().heartbeat.context_budget_tokens,
     )
     intents = ModelIntentClassifier(lambda: models.get("local"))
+    # The gate raises the agent's cards and carries approvals out through the agent: it reaches the agent
+    # once it exists (this closure is called only after the agent below is built).
+    gate = ApprovalGate(store, clock, bus, supervisor, skills, lambda: agent)
     steering = SteeringStore(ledger, clock, bus)
     reflection = Reflector(_ReflectionPort(ledger, steering), models, tokens, live, clock, bus, supervisor,
                            _Evictions(memory, bus))
     graph = build_graph(
         quick=lambda: models.reporting("local"), reasoning=lambda: models.reporting("reasoning"),
         window=models.context_window, skills=skills, tokens=tokens, intent=_IntentJudge(intents),
-        steering=steering, cards=_CardRaiser(service), evictions=_Evictions(memory, bus),
+        steering=steering, cards=gate, evictions=_Evictions(memory, bus),
         settings=lambda: live().agent, set_permission=ledger.set_permission, clock=clock,
-        recall=_Recall(memory, vectors),
+        recall=_Recall(memory, vectors), quick_worker=lambda: models.get("local"),
     )
     agent = AgentService(ledger, lambda: graph, bus, clock, supervisor, lambda: live().agent)
     engine = SubconsciousEngine(
-        store=store, service=service, clock=clock, bus=bus, settings=live, supervisor=supervisor,
+        store=store, sync_tasks=service.sync_heartbeat_file, cards=gate, clock=clock, bus=bus, settings=live,
+        supervisor=supervisor,
         reporter=reporter,
         # Through ``reporting``, the evaluations and every reasoning call are the tiers' health in the status
         # (a failed local "act" fails only its row, as before).
         evaluator=ModelEvaluator(lambda: models.reporting("local"), tokens, lambda: models.context_window("local")),
-        executor=TaskExecutor(lambda: models.get("local"), skills, window=models.context_window, tokens=tokens,
-                              agent=agent),
+        executor=TaskExecutor(skills, agent, window=models.context_window, tokens=tokens),
         models=models, config_problem=lambda: live.problem_summary,
     )
     service.attach_engine(engine)
     table = MethodTable()
-    table.add(subconscious_methods(service))
+    table.add(subconscious_methods(service, gate))
     table.add(memory_methods(memory, bus, vectors))
     table.add(agent_methods(agent))
     table.add(reflection_methods(steering, reflection))
-    hub = ChannelHub(agent, _Approvals(service), bus, clock, supervisor)
+    hub = ChannelHub(agent, gate, bus, clock, supervisor)
     hub.add(WebappChannel(hub, lambda: live().channels.webapp, paths.webapp_file, paths.workspace, clock, supervisor,
                           on_change=lambda: bus.publish(events.StatusChanged())))
     hub.add(TelegramChannel(hub, lambda: live().channels.telegram, clock, supervisor, bus))
@@ -355,8 +361,9 @@ def _wire(
     rpc = RpcServer(Dispatcher(table), paths.rpc_file, live().rpc_port)
     return Services(
         paths=paths, settings=live, bus=bus, clock=clock, tasks=supervisor, store=store, memory=memory,
-        models=models, skills=skills, subconscious=service, engine=engine, rpc=rpc, ledger=ledger, agent=agent,
-        channels=hub, steering=steering, reflection=reflection, mcp=mcp, workspace_index=files, vectors=vectors,
+        models=models, skills=skills, subconscious=service, approvals=gate, engine=engine, rpc=rpc, ledger=ledger,
+        agent=agent, channels=hub, steering=steering, reflection=reflection, mcp=mcp, workspace_index=files,
+        vectors=vectors,
         embedders=embedders,
     )
 
@@ -370,33 +377,6 @@ class _IntentJudge:
     async def asks_for_write(self, text: str) -> bool:
         intent, _source = await self._classifier.classify(text)
         return intent == "write"
-
-
-class _CardRaiser:
-    """A conversation's recommended action becomes a card in the escalations table (CONTRACT §8)."""
-
-    def __init__(self, service: SubconsciousService) -> None:
-        self._service = service
-
-    async def raise_card(self, run: Run, action: str) -> None:
-        await self._service.raise_conversation_card(run_id=run.id, thread_id=run.thread_id, request=run.input,
-                                                    action=action)
-
-
-class _Approvals:
-    """The approval gate for channels: the same Go ahead / Skip as the window and RPC (each at most once)."""
-
-    def __init__(self, service: SubconsciousService) -> None:
-        self._service = service
-
-    async def pending(self) -> list[Escalation]:
-        return await self._service.escalations_list("pending")
-
-    async def approve(self, escalation_id: str) -> None:
-        await self._service.escalations_approve(escalation_id)
-
-    async def dismiss(self, escalation_id: str) -> None:
-        await self._service.escalations_dismiss(escalation_id)
 
 
 class _Recall:

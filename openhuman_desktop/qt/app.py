@@ -311,7 +311,7 @@ class DesktopApp(QObject):
         from openhuman_desktop.qt.notifier import Notifier, session_bus
         from openhuman_desktop.qt.onboarding.launcher import OnboardingLauncher
 
-        self.notifier = Notifier(self.tray, lambda: services.settings.current.notifications, services.subconscious,
+        self.notifier = Notifier(self.tray, lambda: services.settings.current.notifications, services.approvals,
                                  self.open_window, reporter=self.reporter, connect=session_bus())
         self.notifier.attach(bridge)
         self.tray.attach_autostart(self.paths.workspace)

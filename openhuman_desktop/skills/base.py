@@ -71,6 +71,7 @@ class ToolContext:
 
 ToolRun = Callable[[Mapping[str, Any], ToolContext], Awaitable[ToolResult]]
 Observe = Callable[[Mapping[str, Any]], Awaitable[str | None]]
+Target = Callable[[Mapping[str, Any]], str | None]
 
 
 @dataclass(frozen=True)
@@ -80,12 +81,27 @@ class Tool:
     ``observe`` (write tools) returns a short fingerprint of what a call would change (a file's size and
     hash, whether a memory with that text exists): recorded with the call's intent, it lets a run resumed
     after a kill tell whether a call that had begun took effect (fingerprint changed) or not (unchanged).
+
+    ``target`` (write tools) names what a call would change, in the words a card would use: a workspace path,
+    a recipient, a channel. An approval licenses writes to the targets its card named; a call whose target is
+    another is not run (it becomes a card of its own). None (or a tool without ``target``): the call names no
+    target of its own, and the tool being offered is the whole license.
     """
 
     spec: ToolSpec
     writes: bool
     run: ToolRun
     observe: Observe | None = None
+    target: Target | None = None
+
+    def target_of(self, arguments: Mapping[str, Any]) -> str | None:
+        """What a call with ``arguments`` would change (None: it names no target, or cannot be read)."""
+        if self.target is None:
+            return None
+        try:
+            return self.target(arguments)
+        except Exception:  # arguments a tool cannot read name no target it could check: refused later
+            return None
 
     @property
     def name(self) -> str:

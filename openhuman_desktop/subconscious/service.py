@@ -7,15 +7,14 @@ import functools
 import logging
 import unicodedata
 from collections.abc import Callable
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any
 
 from openhuman_desktop import events, recurrence
 from openhuman_desktop.clock import Clock
 from openhuman_desktop.config import Settings
 from openhuman_desktop.errors import Conflict, InvalidInput, NotFound
-from openhuman_desktop.store import Escalation, LogEntry, Resolution, SubconsciousStore, Task
+from openhuman_desktop.store import LogEntry, SubconsciousStore, Task
 from openhuman_desktop.subconscious import heartbeat_file
 from openhuman_desktop.subconscious.defaults import DEFAULT_TASKS
 from openhuman_desktop.subconscious.intent import (
@@ -25,6 +24,10 @@ from openhuman_desktop.subconscious.intent import (
     IntentClassifier,
     classify_by_keywords,
 )
+from openhuman_desktop.subconscious.ports import EngineControl, RuntimeStatus
+
+__all__ = ["ASSISTANT", "MAX_ASSISTANT_TASKS", "EngineControl", "RuntimeStatus", "SubconsciousService",
+           "clean_title"]
 
 log = logging.getLogger(__name__)
 
@@ -33,41 +36,6 @@ MAX_TITLE = 500
 ASSISTANT = "assistant"
 MAX_ASSISTANT_TASKS = 20
 """Most tasks the assistant may have added that the user has not confirmed (set the intent of) yet."""
-ESCALATION_STATUSES = ("pending", "approved", "dismissed")
-APPROVED_RUNNING = "Approved — carrying out the recommended action…"
-
-
-class EngineControl(Protocol):
-    """What the service needs from the engine and heartbeat."""
-
-    def request_tick(self, reason: str) -> object:
-        """Start a tick now in the background (superseding one in flight)."""
-        ...
-
-    def runtime_status(self) -> RuntimeStatus:
-        """The live part of the status (state, reason, next tick)."""
-        ...
-
-    def approve(self, escalation: Escalation) -> None:
-        """Execute an approved escalation in the background."""
-        ...
-
-    def pause(self) -> None:
-        """Stop scheduled ticks until resumed."""
-        ...
-
-    def resume(self) -> None:
-        """Start scheduled ticks again."""
-        ...
-
-
-@dataclass(frozen=True)
-class RuntimeStatus:
-    """What only the running engine knows."""
-
-    state: str
-    state_reason: str
-    next_tick_at: float | None
 
 
 # Characters that change the direction text is shown in: a title can be made to read as something else
@@ -422,81 +390,3 @@ class SubconsciousService:
         self, limit: int = 50, before: float | None = None, task_id: str | None = None
     ) -> list[LogEntry]:
         return await self.store.log.page(limit=limit, before=before, task_id=task_id)
-
-    # --- escalations ----------------------------------------------------------------------------
-
-    async def escalations_list(self, status: object = None) -> list[Escalation]:
-        if status is not None and status not in ESCALATION_STATUSES:
-            raise InvalidInput("status", 'must be "pending", "approved" or "dismissed"')
-        return await self.store.escalations.list(status if isinstance(status, str) else None)
-
-    async def _resolve(self, escalation_id: object, status: str) -> Resolution:
-        """Approve or skip a pending card, with its log row, in one commit (so no crash can lose an approval)."""
-        if not isinstance(escalation_id, str) or not escalation_id:
-            raise InvalidInput("escalation_id", "must be a non-empty string")
-        existing = await self.store.escalations.get(escalation_id)
-        if existing is None:
-            raise NotFound(f"There is no escalation with id {escalation_id!r}.")
-        now = self._clock.now()
-        if status == "approved":
-            resolved = await self.store.escalations.approve(escalation_id, now, APPROVED_RUNNING)
-        else:
-            resolved = await self.store.escalations.dismiss(escalation_id, now, remember=True)
-        if resolved is None:
-            current = await self.store.escalations.get(escalation_id)
-            now_status = current.status if current else "gone"
-            raise Conflict(f"This escalation is already {now_status}; nothing was done.")
-        self._bus.publish(events.EscalationChanged(resolved.escalation))
-        if resolved.row is not None:
-            self._bus.publish(events.ActivityLogged(resolved.row))
-        self._bus.publish(events.StatusChanged())  # pending_escalations went down
-        return resolved
-
-    async def escalations_approve(self, escalation_id: object) -> str:
-        """Approve a pending escalation; its action runs in the background, exactly once.
-
-        The approval and its run marker are one commit: after a crash at any point the approval either
-        runs at the next start or its card is back with a note saying why.
-
-        Raises:
-            NotFound: no such escalation. Conflict: it is not pending any more.
-        """
-        resolved = await self._resolve(escalation_id, "approved")
-        log.info("escalation %s approved", resolved.escalation.id)
-        self.engine.approve(resolved.escalation)
-        return resolved.escalation.id
-
-    async def raise_conversation_card(self, *, run_id: str, thread_id: str, request: str, action: str,
-                                      priority: str = "normal") -> Escalation:
-        """Raise the card for a conversation run's ``RECOMMENDED ACTION:`` (CONTRACT §8) and announce it, like a
-        heartbeat card: the title is the user's request (shortened), the description the action. A run raises
-        one card per action: the same action again (a resumed run) gives the card it already has.
-
-        Raises:
-            InvalidInput: ``priority`` is not critical, important or normal, or ``action`` is blank.
-        """
-        if priority not in ("critical", "important", "normal"):
-            raise InvalidInput("priority", 'must be "critical", "important" or "normal"')
-        description = action.strip()[:2000]
-        if not description:
-            raise InvalidInput("action", "must not be empty")
-        for existing in await self.store.escalations.for_run(run_id):
-            if existing.description == description:
-                return existing
-        title = " ".join(request.split())
-        if len(title) > 80:
-            title = title[:79].rstrip() + "…"
-        card = await self.store.escalations.raise_for_run(run_id=run_id, thread_id=thread_id, title=title,
-                                                          description=description, priority=priority,
-                                                          now=self._clock.now())
-        log.info("conversation card %s raised by run %s in thread %s", card.id, run_id, thread_id)
-        self._bus.publish(events.EscalationChanged(card))   # also its announcement (no Notified)
-        self._bus.publish(events.StatusChanged())
-        return card
-
-    async def escalations_dismiss(self, escalation_id: object) -> str:
-        """Skip a pending escalation: nothing is executed, its log row reads "Skipped", and the task's same
-        recommendation is not raised again for a day."""
-        resolved = await self._resolve(escalation_id, "dismissed")
-        log.info("escalation %s dismissed", resolved.escalation.id)
-        return resolved.escalation.id

@@ -91,9 +91,10 @@ class IntelligenceWindow(QMainWindow):
 
         service = services.subconscious
         self.status_bar_view = StatusBarView(service, now, self.jobs, model_problem=self._model_problem)
-        self.approvals_view = ApprovalsView(service, self.jobs, skills=self._skill_titles)
+        approvals = services.approvals  # the approval gate: every card's Go ahead / Skip goes through it
+        self.approvals_view = ApprovalsView(approvals, self.jobs)
         self.tasks_view = TasksView(service, now, self.jobs)
-        self.activity_view = ActivityView(service.log_list, now, self.jobs, escalations=service.escalations_list)
+        self.activity_view = ActivityView(service.log_list, now, self.jobs, escalations=approvals.escalations_list)
         log_store = getattr(getattr(services, "store", None), "log", None)
         self.decisions_view = DecisionsView(getattr(log_store, "decisions_between", None), self.jobs, now)
         self.skills_view = SkillsView(services.skills, self.jobs, actions=self._skill_actions(services))
