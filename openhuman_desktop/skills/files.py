@@ -11,7 +11,7 @@ import logging
 import os
 import stat
 import unicodedata
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path, PurePosixPath, PureWindowsPath
 from typing import Any
 
@@ -29,7 +29,7 @@ log = logging.getLogger(__name__)
 # HEARTBEAT.md is among them: a line added to it is a standing task, and only the user adds those.
 APP_ENTRIES = {"config.toml": "config.toml", "heartbeat.md": "HEARTBEAT.md", "subconscious": "subconscious/",
                "memory": "memory/", "agent": "agent/", "run": "run/", "logs": "logs/",
-               "channels": "channels/"}
+               "channels": "channels/", "skills": "skills/"}
 INTERNAL_NAMES = frozenset(APP_ENTRIES)
 # Not even readable: config.toml may hold API keys, logs/ records what the app did, run/ holds the RPC token
 # and channels/ the web app's key (none of which may reach a model, which may be a cloud one); subconscious/,
@@ -44,6 +44,13 @@ MAX_PATH_CHARS = 1_024
 _BINARY_SNIFF_BYTES = 8_192
 
 # --- the files skill -------------------------------------------------------------------------------------
+
+
+def path_target(arguments: Mapping[str, Any]) -> str | None:
+    """The target of a write call: its workspace path as written (``Tool.target``)."""
+    path = arguments.get("path")
+    return path.strip().replace("\\", "/") if isinstance(path, str) and path.strip() else None
+
 
 class AccessRefusedError(UserFacingError):
     """A path or file operation the files skill will not do; ``str()`` is one sentence for the model."""
@@ -171,8 +178,8 @@ class WorkspaceFilesSkill:
         self._tools = (
             checked_tool(LIST_SPEC, writes=False, run=self._list),
             checked_tool(READ_SPEC, writes=False, run=self._read),
-            checked_tool(WRITE_SPEC, writes=True, run=self._write, observe=self._observe),
-            checked_tool(APPEND_SPEC, writes=True, run=self._append, observe=self._observe),
+            checked_tool(WRITE_SPEC, writes=True, run=self._write, observe=self._observe, target=path_target),
+            checked_tool(APPEND_SPEC, writes=True, run=self._append, observe=self._observe, target=path_target),
         )
 
     @property
