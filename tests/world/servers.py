@@ -18,9 +18,9 @@ import tempfile
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
 from email.message import EmailMessage
 from email.utils import format_datetime
-from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
@@ -227,7 +227,7 @@ def message(sender: str, subject: str, body: str, *, to: str = "alice@example.or
     mail["From"] = sender
     mail["To"] = to
     mail["Subject"] = subject
-    mail["Date"] = format_datetime(date or datetime.now(timezone.utc))
+    mail["Date"] = format_datetime(date or datetime.now(UTC))
     mail["Message-ID"] = f"<{hashlib.sha1((sender + subject + body).encode()).hexdigest()}@test>"
     mail.set_content(body)
     return bytes(mail)

@@ -32,7 +32,7 @@ class WatchItem:
     Attributes:
         key: what identifies it for good (a folder's UIDVALIDITY and UID, a feed item's id, an event's UID and
             start): the signature is made of these.
-        seen_at: when the app first saw it (unix seconds).
+        seen_at: when the app first saw it (unix seconds); 0 for an item of the baseline (known, never listed).
         order: how the section sorts it (a message's or item's date, an event's start), unix seconds.
         line: its report line, already on one line and cut (``email: From, Subject, Date, first words``).
     """
@@ -136,8 +136,8 @@ class WatchLog:
         return added
 
     def since(self, moment: float | None) -> list[WatchItem]:
-        """The items first seen after ``moment`` (None: all), in the section's order."""
-        found = [item for item in self.items if moment is None or item.seen_at > moment]
+        """The items first seen after ``moment`` (None: all but the baseline), in the section's order."""
+        found = [item for item in self.items if item.seen_at > 0 and (moment is None or item.seen_at > moment)]
         found.sort(key=lambda item: (item.order, item.key), reverse=self.newest_first)
         return found
 

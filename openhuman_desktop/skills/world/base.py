@@ -7,7 +7,7 @@ import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
-from openhuman_desktop.skills.base import CONNECTED, DISABLED, ERROR, SkillHealth, SkillSetting, Tool
+from openhuman_desktop.skills.base import CONNECTED, DISABLED, ERROR, STARTING, SkillHealth, SkillSetting, Tool
 from openhuman_desktop.skills.world._watch import WatchItem, WatchLog
 
 log = logging.getLogger(__name__)
@@ -56,6 +56,11 @@ class WorldSkill:
         return ()
 
     # --- state -------------------------------------------------------------------------------------
+
+    def reset(self) -> None:
+        """Drop what a connection holds and try again (Restart in the Skills tab)."""
+        if self.enabled and self.state == ERROR:
+            self.set_state(STARTING, "Being tried again.")
 
     def set_state(self, state: str, reason: str = "") -> bool:
         """Change the state; returns whether it changed (the caller tells the UI)."""

@@ -159,6 +159,12 @@ class EmailSkill(WatchingSkill):
         self.log.forget_sources(settings.folders)
         self._on_change()
 
+    def reset(self) -> None:
+        session, self._session = self._session, None
+        if session is not None:
+            self._worker.submit(session.close)
+        super().reset()
+
     def password(self) -> str | None:
         return self._environ.get(self.config.password_env) if self.config.password_env else None
 

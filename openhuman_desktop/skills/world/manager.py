@@ -8,7 +8,7 @@ import logging
 import os
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from openhuman_desktop.clock import Clock
 from openhuman_desktop.config import (
@@ -19,7 +19,7 @@ from openhuman_desktop.config import (
     SlackSettings,
     WebSettings,
 )
-from openhuman_desktop.errors import UserFacingError
+from openhuman_desktop.errors import NotFound, UserFacingError
 from openhuman_desktop.skills.base import SkillRegistry
 from openhuman_desktop.skills.world._watch import WatchItem
 from openhuman_desktop.skills.world.base import WatchingSkill, WorldSkill
@@ -37,6 +37,7 @@ reports what was known (a hanging server never holds the heartbeat)."""
 MAX_SECTION_LINES = 50
 """Lines of one skill's section at most (the newest); the rest are counted in a note."""
 
+T = TypeVar("T")
 Settings = EmailSettings | FeedsSettings | CalendarSettings | WebSettings | SlackSettings
 
 
@@ -92,6 +93,25 @@ class WorldSkills:
     def get(self, name: str) -> WorldSkill | None:
         return next((skill for skill in self.skills if skill.name == name), None)
 
+    def restart(self, name: str) -> WorldSkill:
+        """Start a skill afresh (``skills_restart``): its connection is dropped and, if it watches, it is read
+        again in the background. Returns it at once.
+
+        Raises:
+            NotFound: no such built-in skill.
+        """
+        skill = self.get(name)
+        if skill is None:
+            raise NotFound(f"There is no built-in skill named {name!r}.")
+        if not skill.enabled:
+            return skill
+        skill.reset()
+        if isinstance(skill, WatchingSkill) and skill.is_watching:
+            task = self._polls.get(name)
+            if task is None or task.done():
+                self._polls[name] = asyncio.create_task(self._poll(skill, self._clock.now()), name=f"watch-{name}")
+        return skill
+
     async def poll(self, skill: WatchingSkill, now: float, wait: float = TICK_WAIT) -> None:
         """Read what ``skill`` watches (one read at a time per skill: a tick joins the one under way), waiting at
         most ``wait`` seconds; a read still running then goes on and its news is the next tick's."""
@@ -112,19 +132,20 @@ class WorldSkills:
             skill.set_state("error", "Reading it failed unexpectedly (details in the log); it is tried again at "
                                      "the next tick.")
 
-    def section_sources(self) -> list[Callable[[Any, float | None, float], Awaitable[Any]]]:
-        """One report section source per watching skill (CONTRACT §12.3), for the situation reporter."""
-        return [self._section_source(skill) for skill in self.watching]
+    def section_sources(self, make: Callable[[str, str, str], T]) -> list[Callable[[Any, float | None, float],
+                                                                                 Awaitable[T | None]]]:
+        """One report section source per watching skill (CONTRACT §12.3); ``make(title, text, signature)`` is the
+        report's section type. A skill that is off gives no section."""
+        return [self._section_source(skill, make) for skill in self.watching]
 
-    def _section_source(self, skill: WatchingSkill) -> Callable[[Any, float | None, float], Awaitable[Any]]:
-        from openhuman_desktop.subconscious.report import Section  # the report's type; no cycle at import time
-
-        async def build(tasks: Any, since: float | None, now: float) -> Section | None:
+    def _section_source(self, skill: WatchingSkill, make: Callable[[str, str, str], T]
+                        ) -> Callable[[Any, float | None, float], Awaitable[T | None]]:
+        async def build(tasks: Any, since: float | None, now: float) -> T | None:
             if not skill.is_watching:
                 return None
             await self.poll(skill, now)
-            return Section(skill.section_title, section_text(skill, skill.new_items(since)),
-                           signature=skill.log.signature())
+            # The signature is every item's key: the same until a new item appears, whatever the span shows.
+            return make(skill.section_title, section_text(skill, skill.new_items(since)), skill.log.signature())
 
         return build
 
