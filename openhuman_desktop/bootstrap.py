@@ -280,14 +280,17 @@ def _wire(
         return [(item.id, item.text, item.created_at) for item in items]
 
     async def skill_lines() -> list[str]:
+        await world.settled()  # the state this tick's reads of mail, feeds and calendars found
         return health_lines(await describe_all(skills))
 
     async def skill_verdicts() -> str:
         # Only the states: an MCP server's reason carries its stderr, which must not open the idle gate.
+        await world.settled()
         return ",".join(f"{info.name}:{info.state}" for info in await describe_all(skills) if info.enabled)
 
     async def model_lines() -> list[str]:
         # A skill in error or disconnected is part of the model-health picture (CONTRACT §12.3).
+        await world.settled()
         lines = [f"skill {info.name}: {info.state} — {info.state_reason}" for info in await describe_all(skills)
                  if info.enabled and info.is_problem]
         for tier in TIERS:
@@ -300,6 +303,7 @@ def _wire(
 
     async def model_verdicts() -> str:
         # Only ok/problem per tier (not checked yet counts as ok): the idle gate ignores the details.
+        await world.settled()
         tiers = ",".join(f"{tier}:{'ok' if ok else 'problem'}" for tier, ok in models.verdicts().items())
         problems = [f"{info.name}:{info.state}" for info in await describe_all(skills)
                     if info.enabled and info.is_problem]

@@ -171,6 +171,14 @@ service anvil {{
         finally:
             client.logout()
 
+    def create(self, folder: str) -> None:
+        client = self.client()
+        try:
+            if not client.folder_exists(folder):
+                client.create_folder(folder)
+        finally:
+            client.logout()
+
     def append_many(self, folder: str, messages: list[bytes]) -> None:
         client = self.client()
         try:
@@ -236,7 +244,8 @@ def message(sender: str, subject: str, body: str, *, to: str = "alice@example.or
 class SmtpInbox:
     """aiosmtpd on 127.0.0.1 with AUTH (user ``alice``), recording every message it receives."""
 
-    def __init__(self, *, password: str = PASSWORD, tls_context: ssl.SSLContext | None = None) -> None:
+    def __init__(self, *, password: str = PASSWORD, tls_context: ssl.SSLContext | None = None,
+                 server_ssl: ssl.SSLContext | None = None) -> None:
         from aiosmtpd.controller import Controller
         from aiosmtpd.smtp import AuthResult, LoginPassword
 
@@ -256,7 +265,7 @@ class SmtpInbox:
             return AuthResult(success=ok, handled=False)  # handled=True would send no answer
 
         self._controller = Controller(Handler(), hostname="127.0.0.1", port=self.port, authenticator=authenticator,
-                                      auth_require_tls=False, tls_context=tls_context)
+                                      auth_require_tls=False, tls_context=tls_context, ssl_context=server_ssl)
 
     def start(self) -> SmtpInbox:
         self._controller.start()

@@ -97,6 +97,10 @@ def describe(exc: BaseException, settings: EmailSettings, *, smtp: bool = False)
     where = f"{'SMTP' if smtp else 'IMAP'} server {host}:{port}"
     if isinstance(exc, MailError):
         return str(exc)
+    missing = re.search(r"Mailbox doesn't exist: (.+?) \(|NONEXISTENT\](.*)", str(exc))
+    if missing:
+        return (f"The folder {(missing.group(1) or missing.group(2) or '').strip()!r} does not exist on the {where}; "
+                "check folders in [skills.email].")
     if isinstance(exc, LoginError) or "authenticat" in str(exc).lower():
         return (f"The {where} refused the user name or password of ${settings.password_env} "
                 f"({clip(_words(exc), 120)}).")

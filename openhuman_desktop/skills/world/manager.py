@@ -112,6 +112,13 @@ class WorldSkills:
                 self._polls[name] = asyncio.create_task(self._poll(skill, self._clock.now()), name=f"watch-{name}")
         return skill
 
+    async def settled(self, wait: float = TICK_WAIT) -> None:
+        """Wait (at most ``wait`` seconds) for the reads under way: the report's health lines then show the state
+        the tick's own reads found, not the one before them."""
+        running = [asyncio.shield(task) for task in self._polls.values() if not task.done()]
+        if running:
+            await asyncio.wait(running, timeout=wait)
+
     async def poll(self, skill: WatchingSkill, now: float, wait: float = TICK_WAIT) -> None:
         """Read what ``skill`` watches (one read at a time per skill: a tick joins the one under way), waiting at
         most ``wait`` seconds; a read still running then goes on and its news is the next tick's."""
