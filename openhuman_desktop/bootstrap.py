@@ -53,7 +53,7 @@ from openhuman_desktop.subconscious.approvals import ApprovalGate
 from openhuman_desktop.subconscious.engine import SubconsciousEngine
 from openhuman_desktop.subconscious.evaluator import ModelEvaluator
 from openhuman_desktop.subconscious.executor import TaskExecutor
-from openhuman_desktop.subconscious.intent import ModelIntentClassifier
+from openhuman_desktop.subconscious.intent import ChatIntentJudge, ModelIntentClassifier
 from openhuman_desktop.subconscious.reflection import Reflector
 from openhuman_desktop.subconscious.service import SubconsciousService
 from openhuman_desktop.subconscious.workspace_index import WorkspaceIndex
@@ -252,9 +252,9 @@ def _wire(
     supervisor = TaskSupervisor()
     models = ModelClients(live, make_client, on_change=lambda: bus.publish(events.StatusChanged()))
     tokens = TokenCounter()
-    service = SubconsciousService(
-        store, clock, bus, live, paths.heartbeat_file, ModelIntentClassifier(lambda: models.get("local"))
-    )
+    # One classifier for tasks and chats: the probes a task's classification ran count for the chat too.
+    intents = ModelIntentClassifier(lambda: models.get("local"))
+    service = SubconsciousService(store, clock, bus, live, paths.heartbeat_file, intents)
     skills = SkillRegistry()
     skills.add(WorkspaceFilesSkill(paths.workspace))
     skills.add(MemorySkill(memory, bus))
@@ -334,7 +334,6 @@ def _wire(
         tokens,
         lambda: live().heartbeat.context_budget_tokens,
     )
-    intents = ModelIntentClassifier(lambda: models.get("local"))
     # The gate raises the agent's cards and carries approvals out through the agent: it reaches the agent
     # once it exists (this closure is called only after the agent below is built).
     gate = ApprovalGate(store, clock, bus, supervisor, skills, lambda: agent)
@@ -343,7 +342,7 @@ def _wire(
                            _Evictions(memory, bus))
     graph = build_graph(
         quick=lambda: models.reporting("local"), reasoning=lambda: models.reporting("reasoning"),
-        window=models.context_window, skills=skills, tokens=tokens, intent=_IntentJudge(intents),
+        window=models.context_window, skills=skills, tokens=tokens, intent=ChatIntentJudge(intents),
         steering=steering, cards=gate, evictions=_Evictions(memory, bus),
         settings=lambda: live().agent, set_permission=ledger.set_permission, clock=clock,
         recall=_Recall(memory, vectors), quick_worker=lambda: models.get("local"),
@@ -380,17 +379,6 @@ def _wire(
         vectors=vectors,
         embedders=embedders,
     )
-
-
-class _IntentJudge:
-    """The agent's permission from the user's words: the task-intent classifier (keyword fallback)."""
-
-    def __init__(self, classifier: ModelIntentClassifier) -> None:
-        self._classifier = classifier
-
-    async def asks_for_write(self, text: str) -> bool:
-        intent, _source = await self._classifier.classify(text)
-        return intent == "write"
 
 
 class _Recall:

@@ -159,6 +159,14 @@ def test_chart_bench_prints_its_figures() -> None:
     assert_budgets(lines, 2)  # light and dark
 
 
+def test_intent_bench_prints_its_figures() -> None:
+    lines = run_bench("intent_bench.py")
+    assert figures(lines, "intent words: 0 of ")
+    assert len(figures(lines, "intent words, tasks: ")) == len(figures(lines, "intent words, chats: ")) == 1
+    assert figures(lines, "intent words, time per phrasing: median ")
+    assert_budgets(lines, 2)
+
+
 def test_mcp_bench_prints_its_figures() -> None:
     lines = run_bench("mcp_bench.py")
     assert figures(lines, "tool call round trip over stdio, ")

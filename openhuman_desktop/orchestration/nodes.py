@@ -99,7 +99,7 @@ from openhuman_desktop.orchestration.tool_calls import describe_call
 from openhuman_desktop.skills.base import SkillRegistry, Tool, ToolResult
 
 __all__ = ["OUTCOME_KEY", "OUTCOME_STEP", "PERMISSION_KEY", "AgentError", "DeadlinePassed", "ExecutionOutcome",
-           "TierFailed", "TokenCount", "build_graph", "is_plain_question", "normalise", "parse_plan", "plan_schema",
+           "TierFailed", "TokenCount", "build_graph", "normalise", "parse_plan", "plan_schema",
            "read_outcome"]
 
 log = logging.getLogger(__name__)
@@ -139,20 +139,6 @@ CALL_GONE = "Not carried out: the tool {tool} is not available any more (its ski
 
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029]+")
 _FENCE = re.compile(r"^\s*```(?:json)?\s*(.*?)\s*```\s*$", re.S)
-
-
-_QUESTION_LEAD = re.compile(r"^(what|which|where|who|whose|when|why|how|is|are|was|were|does|do|did|has|have)\b",
-                            re.I)
-_SENTENCE_END = re.compile(r"[.!?]+(?:\s|$)")
-
-
-def is_plain_question(text: str) -> bool:
-    """One sentence that asks (``What files are in my workspace?``): analysis, whatever verbs it holds — the
-    keyword judge takes "files" for the verb "file". A request worded as a question ("Can you append …?")
-    or a question with a request after it is left to the judge."""
-    clean = " ".join(text.split())
-    return (clean.endswith("?") and bool(_QUESTION_LEAD.match(clean))
-            and len([part for part in _SENTENCE_END.split(clean) if part.strip()]) == 1)
 
 
 def normalise(text: str, limit: int = MAX_INPUT_CHARS) -> str:
@@ -390,9 +376,8 @@ class _Nodes:
         else:
             if ctx.permission is not None:
                 permission = ctx.permission
-            else:
-                asks = await self._intent.asks_for_write(user_text)
-                permission = WRITE if asks and not is_plain_question(user_text) else READ
+            else:   # the judge is the one place that decides from words (questions included): DESIGN §2
+                permission = WRITE if await self._intent.asks_for_write(user_text) else READ
             if ctx.run.purpose == CHAT:
                 instructions, fell_back = await self._instructions(ctx, values, user_text)
             else:  # the heartbeat's prompt already is the local model's instructions for agentic-v1
@@ -504,18 +489,20 @@ class _Nodes:
         return prompts.MEMORY_INTRO + "\n" + "".join(f"- {text}\n" for text in texts) + "\n"
 
     def _offered(self, ctx: NodeContext, writes: bool) -> tuple[list[Tool], str]:
-        """The tools the run is offered: what its permission allows (every built-in tool and, of the MCP servers'
-        — maybe hundreds — those its words call for), narrowed to its request's ``tools`` and, for an approved
-        run, to the write tools its license names; and the prompt's note on the tools left out."""
-        offer = self._skills.offer(include_writes=writes, task=run_input(ctx.run))
-        tools = offer.tools
+        """The tools the run is offered: what its permission allows, narrowed to its request's ``tools`` (else,
+        of the MCP servers' tools — maybe hundreds — to those its words call for) and, for an approved run, to
+        the write tools its license names; and a line for the plan saying how many were left out."""
+        note = ""
         if ctx.run.tools is not None:
             wanted = set(ctx.run.tools)
-            tools = [tool for tool in tools if tool.name in wanted]
+            tools = [tool for tool in self._skills.tools(include_writes=writes) if tool.name in wanted]
+        else:
+            offer = self._skills.offer(include_writes=writes, task=run_input(ctx.run))
+            tools, note = offer.tools, offer.note()
         if ctx.run.license is not None:
             licensed = set(ctx.run.license.tools)
             tools = [tool for tool in tools if not tool.writes or tool.name in licensed]
-        return tools, offer.note()
+        return tools, note
 
     def _write_check(self, ctx: NodeContext) -> Callable[[Tool, Mapping[str, Any]], Awaitable[ToolResult | None]]:
         """An approved run's check before each write: within the card's license, it runs; else it is not run,

@@ -214,9 +214,8 @@ class SkillRegistry:
         return next((skill for skill in self.skills if skill.name == name), None)
 
     def skill_of(self, tool_name: str) -> str | None:
-        """The name of the skill whose tool the model calls ``tool_name`` (offered now or not), else None: what
-        an exact-call card names besides the tool (an MCP tool's server)."""
-        return next((skill.name for skill in self.skills for tool in skill.tools() if tool.name == tool_name), None)
+        """The name of the skill that offers ``tool_name`` (None: no skill does)."""
+        return next((skill.name for skill in self.skills if any(t.name == tool_name for t in skill.tools())), None)
 
     def tools(self, *, include_writes: bool) -> list[Tool]:
         """All tools; write tools only when ``include_writes`` (analysis-only runs never see them)."""

@@ -12,7 +12,7 @@ JsonDict = dict[str, Any]
 
 # What each repository selects, in the order of the dataclass fields (``from_row`` reads by position).
 TASK_COLUMNS = ("id, title, source, recurrence, enabled, last_run_at, next_run_at, completed, created_at, intent, "
-                "origin, intent_source, updated_at")
+                "origin, intent_source, updated_at, intent_suggestion")
 LOG_COLUMNS = "id, task_id, tick_at, decision, result, duration_ms, created_at, task_title, generation"
 ESCALATION_COLUMNS = ("id, task_id, log_id, title, description, priority, status, created_at, resolved_at, note, "
                       "run_id, thread_id, choices, skill, proposed_call, run_log_id, approvals")
@@ -46,6 +46,8 @@ class Task:
     origin: str
     intent_source: str
     updated_at: float
+    intent_suggestion: str | None = None
+    """``write`` while the task stays read-only but the model or its words ask for a change ("May write?")."""
 
     @property
     def is_system(self) -> bool:
@@ -54,6 +56,11 @@ class Task:
     @property
     def is_write(self) -> bool:
         return self.intent == "write"
+
+    @property
+    def suggested_intent(self) -> str | None:
+        """What the person is asked to confirm: ``write`` on a read-only task ("May write?"), else None."""
+        return self.intent_suggestion if self.intent_suggestion and self.intent_suggestion != self.intent else None
 
     @classmethod
     def from_row(cls, row: Sequence[Any]) -> Task:
@@ -65,7 +72,7 @@ class Task:
         task = object.__new__(cls)
         f = task.__dict__
         (f["id"], f["title"], f["source"], f["recurrence"], enabled, f["last_run_at"], f["next_run_at"], completed,
-         f["created_at"], f["intent"], f["origin"], f["intent_source"], f["updated_at"]) = row
+         f["created_at"], f["intent"], f["origin"], f["intent_source"], f["updated_at"], f["intent_suggestion"]) = row
         f["enabled"], f["completed"] = bool(enabled), bool(completed)
         return task
 
@@ -74,7 +81,7 @@ class Task:
             "id": self.id, "title": self.title, "source": self.source, "recurrence": self.recurrence,
             "enabled": self.enabled, "last_run_at": self.last_run_at, "next_run_at": self.next_run_at,
             "completed": self.completed, "created_at": self.created_at, "intent": self.intent,
-            "origin": self.origin, "intent_source": self.intent_source,
+            "origin": self.origin, "intent_source": self.intent_source, "intent_suggestion": self.suggested_intent,
         }
 
 

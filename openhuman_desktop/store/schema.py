@@ -314,4 +314,12 @@ _V7: Migration = (
     "CREATE INDEX idx_escalations_call ON subconscious_escalations (run_id, call_key) WHERE call_key IS NOT NULL",
 )
 
-MIGRATIONS: tuple[Migration, ...] = (_V1, _V2, _V3, _V4, _V5, _V6, _V7)
+# v8: what the model (or, for a task the assistant added, the words) would give a read-only task that stays
+# read-only until the person confirms (issue 25): ``intent_suggestion = 'write'`` is the "May write?" the window
+# shows on the task's row. NULL: nothing to confirm. Cleared whenever the person chooses the intent.
+_V8: Migration = (
+    """ALTER TABLE subconscious_tasks ADD COLUMN intent_suggestion TEXT
+       CONSTRAINT "a suggested intent is read or write" CHECK (intent_suggestion IN ('read', 'write'))""",
+)
+
+MIGRATIONS: tuple[Migration, ...] = (_V1, _V2, _V3, _V4, _V5, _V6, _V7, _V8)

@@ -218,7 +218,7 @@ class TaskExecutor:
             text = f"{prompt}{_declined_prompt(declined)}"
         else:  # the quick tier's sub-agent prompt already says the user asked for the change
             text = prompt if quick else f"{ACT_FOR_USER}\n\n{prompt}"
-        # Every built-in tool and the MCP tools the task's words call for (a server may list hundreds).
+        # Every built-in tool and, of the MCP servers' (maybe hundreds), those the task's words call for.
         tools = self._skills.offer(include_writes=task.is_write, task=task.title).tools
         if quick:  # a small model: only the tools the task's words ask for (each schema costs tokens)
             tools = tools_for(task.title, tools)

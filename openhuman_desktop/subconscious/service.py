@@ -19,9 +19,13 @@ from openhuman_desktop.subconscious import heartbeat_file
 from openhuman_desktop.subconscious.defaults import DEFAULT_TASKS
 from openhuman_desktop.subconscious.intent import (
     INTENTS,
+    KEYWORD,
     READ,
+    USER,
+    WRITE,
     BackgroundIntents,
     IntentClassifier,
+    IntentJudgement,
     classify_by_keywords,
 )
 from openhuman_desktop.subconscious.ports import EngineControl, RuntimeStatus
@@ -159,7 +163,7 @@ class SubconsciousService:
         plan = heartbeat_file.plan(titles, [(task.id, task.title) for task in existing])
         if plan.is_empty:
             return plan
-        additions = [(title, classify_by_keywords(title), "keyword") for title in plan.add]
+        additions = [(title, classify_by_keywords(title), KEYWORD) for title in plan.add]
         for task_id in plan.remove:
             await self._dismiss_open_escalations(task_id)
         added, removed = await self.store.tasks.replace_file_tasks(additions, plan.remove, self._clock.now())
@@ -197,13 +201,17 @@ class SubconsciousService:
     def _intents(self) -> BackgroundIntents:
         return BackgroundIntents(self._classifier, self._store_model_intent)
 
-    async def _store_model_intent(self, task_id: str, title: str, intent: str) -> None:
-        updated = await self.store.tasks.set_model_intent(task_id, title, intent, self._clock.now())
+    async def _store_model_intent(self, task_id: str, title: str, judgement: IntentJudgement) -> None:
+        updated = await self.store.tasks.set_model_intent(task_id, title, judgement.intent, judgement.source,
+                                                          judgement.suggestion, self._clock.now())
         if updated is not None:
+            if judgement.suggestion is not None:
+                log.info("task %s stays %s; the %s would let it %s: the user is asked (\"May write?\")", task_id,
+                         judgement.intent, "model" if judgement.source == KEYWORD else "words", judgement.suggestion)
             self._bus.publish(events.TaskChanged(updated))
 
     async def refine_intents(self) -> None:
-        """Ask the model for the intent of tasks added from HEARTBEAT.md, in the background (until cancelled)."""
+        """Ask the model about the intent of added and renamed tasks, in the background (until cancelled)."""
         await self._intents.run()
 
     async def intents_refined(self) -> None:
@@ -250,15 +258,18 @@ class SubconsciousService:
         return await self.store.tasks.list(enabled_only=enabled_only)
 
     async def tasks_add(self, title: object, recurrence_text: object = recurrence.PENDING) -> Task:
-        """Add a user task.
+        """Add a user task. Never waits on a model: the task has the words' intent at once, and the model is
+        asked in the background (it may narrow "write" to "read", or ask the user "May write?").
 
         Raises:
             InvalidInput: blank or too long title, invalid recurrence.
         """
         clean = clean_title(title)
         schedule = recurrence.parse(recurrence_text)
-        intent, how = await self._classifier.classify(clean)
-        return await self._add_user_task(clean, schedule, intent=intent, intent_source=how, origin="user")
+        task = await self._add_user_task(clean, schedule, intent=classify_by_keywords(clean), intent_source=KEYWORD,
+                                         origin="user")
+        self._intents.submit([(task.id, task.title)])
+        return task
 
     async def tasks_add_by_assistant(self, title: object, recurrence_text: object = recurrence.PENDING) -> Task:
         """Add a task the assistant asked for (its tasks tool): ``origin = "assistant"``, and read-only.
@@ -282,16 +293,19 @@ class SubconsciousService:
                     f"The assistant already has {MAX_ASSISTANT_TASKS} tasks of its own that the user has not "
                     "confirmed; it cannot add more until the user confirms or removes some."
                 )
+            # Its words may ask for a change: then the user sees "May write?" and decides.
+            suggestion = WRITE if classify_by_keywords(clean) == WRITE else None
             return await self._add_user_task(clean, schedule, intent=READ, intent_source=ASSISTANT,
-                                             origin=ASSISTANT)
+                                             origin=ASSISTANT, suggestion=suggestion)
 
     async def _add_user_task(
-        self, title: str, schedule: recurrence.Recurrence, *, intent: str, intent_source: str, origin: str
+        self, title: str, schedule: recurrence.Recurrence, *, intent: str, intent_source: str, origin: str,
+        suggestion: str | None = None,
     ) -> Task:
         now = self._clock.now()
         task = await self.store.tasks.add(
             title=title, source="user", recurrence=str(schedule), next_run_at=recurrence.next_run(schedule, now),
-            intent=intent, intent_source=intent_source, origin=origin, now=now,
+            intent=intent, intent_source=intent_source, origin=origin, now=now, intent_suggestion=suggestion,
         )
         log.info("task %s added (%s, %s intent, by %s)", task.id, task.recurrence, task.intent, origin)
         self._bus.publish(events.TaskChanged(task))
@@ -315,6 +329,10 @@ class SubconsciousService:
         intent: object = None,
     ) -> Task:
         """Change a task's title, enabled flag, schedule or intent (only what is given).
+
+        An intent given is the user's (``intent_source = "user"``; it answers any "May write?"). A new title
+        without one gets the words' intent at once and the model's in the background, unless the user chose
+        the intent or the assistant added the task (read-only until the user says otherwise).
 
         Raises:
             InvalidInput: a value is invalid. NotFound: no such task. Conflict: renaming a HEARTBEAT.md task.
@@ -342,11 +360,12 @@ class SubconsciousService:
             if intent not in INTENTS:
                 raise InvalidInput("intent", 'must be "read" or "write"')
             changes["intent"] = intent
-            changes["intent_source"] = "user"
-        elif "title" in changes and task.intent_source != "user" and task.origin != ASSISTANT:
-            # Re-guessed from the new words, unless the user chose the intent or the assistant added the task
-            # (read-only until the user says otherwise, whatever it is renamed to).
-            changes["intent"], changes["intent_source"] = await self._classifier.classify(changes["title"])
+            changes["intent_source"] = USER
+            changes["intent_suggestion"] = None
+        elif "title" in changes and task.intent_source != USER and task.origin != ASSISTANT:
+            changes["intent"] = classify_by_keywords(changes["title"])
+            changes["intent_source"] = KEYWORD
+            changes["intent_suggestion"] = None
         if not changes:
             return task
         updated = await self.store.tasks.update(task.id, now, **changes)
@@ -354,6 +373,8 @@ class SubconsciousService:
             raise NotFound(f"There is no task with id {task.id!r}.")
         log.info("task %s updated: %s", task.id, ", ".join(sorted(changes)))
         self._bus.publish(events.TaskChanged(updated))
+        if changes.get("intent_source") == KEYWORD:
+            self._intents.submit([(updated.id, updated.title)])
         return updated
 
     async def tasks_remove(self, task_id: object) -> str:

@@ -309,8 +309,10 @@ class Harness:
         await self.services.engine.run_tick(reason)
 
     async def add_task(self, title: str, recurrence: str = "pending", intent: str | None = None) -> Task:
-        """Add a user task through the service; ``intent`` then set by the user (no guessing in tests)."""
+        """Add a user task through the service; ``intent`` then set by the user (no guessing in tests). Returns once
+        the model was asked about the task's intent in the background, so its requests come before the test's."""
         task = await self.service.tasks_add(title, recurrence)
+        await self.service.intents_refined()
         if intent is not None and intent != task.intent:
             task = await self.service.tasks_update(task.id, intent=intent)
         return task

@@ -218,15 +218,3 @@ def test_a_bad_value_gets_the_loaders_sentence_under_its_input_and_nothing_is_wr
     assert window.config_path.read_text() == before
     assert "expected an http:// or https:// URL" in form.errors["url"].text()
 
-
-def test_fix_in_skills_finds_an_mcp_server_by_its_whole_name() -> None:
-    from openhuman_desktop.qt.intelligence.approvals import skill_for
-    from openhuman_desktop.store.records import Escalation
-
-    def card(text: str) -> Escalation:
-        return Escalation("e1", None, None, "Skill problem", text, "normal", "pending", 0.0, None)
-
-    skills = {"files": "Workspace files", "fs": "fs (MCP)"}
-    assert skill_for(card("fs__write_file failed: the server stopped"), skills) == "fs"
-    assert skill_for(card("The MCP server fs is in error"), skills) == "fs"
-    assert skill_for(card("Check the offsets of the invoice"), skills) == ""

@@ -62,6 +62,7 @@ async def test_tools_are_read_only_by_the_hint_or_the_person_and_write_otherwise
     assert tool(fx, "grant").spec.description.startswith("[fx] ")  # … marked as whose they are
     assert tool(fx, "put_note").observe is not None  # idempotentHint: may be run again after a kill
     assert tool(fx, "append_note").observe is None   # not idempotent: never run again blindly
+    assert tool(fx, "append_note").target_of({"path": "n.txt", "text": "x"}) == "n.txt"  # checked against a card
     registry = SkillRegistry()
     registry.add(fx)
     assert registry.skill_of("fx__append_note") == "fx" and registry.skill_of("files_write") is None

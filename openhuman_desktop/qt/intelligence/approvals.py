@@ -4,8 +4,7 @@ or Fix in Skills, and Skip: ``Escalation.choices``, the same on every surface)."
 from __future__ import annotations
 
 import logging
-import re
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import Awaitable, Callable
 from typing import Protocol
 
 from PySide6.QtCore import QEvent, QObject, Qt, QTimer, Signal
@@ -80,17 +79,6 @@ def conversation_words(thread_id: str | None) -> str:
 def is_skill_related(escalation: Escalation) -> bool:
     """Whether the card offers Fix in Skills (decided by the core when it was raised)."""
     return FIX_IN_SKILLS in escalation.choices
-
-
-def skill_for(escalation: Escalation, skills: Mapping[str, str]) -> str:
-    """The name of the skill an escalation talks about (``skills`` maps name → title), or ``""``."""
-    text = f"{escalation.title} {escalation.description}".lower()
-    for name, title in skills.items():
-        # A whole word (an MCP server may be called "fs"; its tools are "fs__write_file"), or the title.
-        if re.search(rf"(?<![a-z0-9]){re.escape(name.lower())}(?![a-z0-9])", text) or (title and title.lower()
-                                                                                         in text):
-            return name
-    return ""
 
 
 class InputWatch(QObject):

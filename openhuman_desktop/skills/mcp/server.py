@@ -349,9 +349,9 @@ class McpSkill:
             async def idempotent(_arguments: Mapping[str, Any]) -> str | None:
                 return IDEMPOTENT_MARK
             observe = idempotent
-        # TODO(issue 25): once the approval gate's Tool.target is on main, pass target=call_target for a write
-        # tool, so an approved run's MCP writes are checked against the targets its card named.
-        return Tool(spec, view.writes, run, observe)
+        # A write names its target (a path, a recipient …): an approved run's MCP writes are checked against the
+        # targets its card named, and one outside them becomes an exact-call card (the approval gate).
+        return Tool(spec, view.writes, run, observe, target=call_target if view.writes else None)
 
     async def call(self, view: ToolView, arguments: Mapping[str, Any], context: ToolContext) -> ToolResult:
         """Call the tool on the server with the table's time limit; cancelled (the run was stopped), the
