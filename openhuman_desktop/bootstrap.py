@@ -46,6 +46,7 @@ from openhuman_desktop.skills import (
 from openhuman_desktop.skills.base import SkillRegistry
 from openhuman_desktop.skills.listing import describe_all, health_lines
 from openhuman_desktop.skills.mcp import McpSkills
+from openhuman_desktop.skills.world import WorldSkills
 from openhuman_desktop.store import SubconsciousStore, open_subconscious_store
 from openhuman_desktop.subconscious import report
 from openhuman_desktop.subconscious.approvals import ApprovalGate
@@ -85,6 +86,7 @@ class Services:
     steering: SteeringStore
     reflection: Reflector
     mcp: McpSkills
+    world: WorldSkills
     workspace_index: WorkspaceIndex | None = None
     vectors: VectorMemory | None = None
     embedders: Embedders | None = None
@@ -141,6 +143,7 @@ class Services:
             self.tasks.spawn(self._check_models(), name="model-check")
             self.tasks.spawn(self.channels.reconfigure(), name="channels-reconfigure")
             self.tasks.spawn(self.mcp.apply(), name="mcp-reconfigure")
+            self.world.apply()
         elif was_rejected and self.settings.problem is None:
             # A rejected edit fixed back to the settings in force: what the models said may be old news too.
             self.tasks.spawn(self._check_models(), name="model-check")
@@ -190,6 +193,7 @@ class Services:
         await self.engine.aclose()
         await self.agent.aclose()  # unfinished runs stay so in the ledger and resume at the next start
         await self.mcp.aclose()  # every MCP server's process group stopped
+        await self.world.aclose()  # the mailbox's connection closed, the feeds' client too
         await self.tasks.cancel_all()
         if self.workspace_index is not None:
             await self.workspace_index.aclose()
@@ -256,6 +260,9 @@ def _wire(
     skills.add(MemorySkill(memory, bus))
     skills.add(SubconsciousTasksSkill(service.tasks_list, service.tasks_add_by_assistant))
     skills.add(NotificationSkill(bus))
+    # Mail, feeds, calendars, the web and Slack (CONTRACT §12.2): always listed, each on with its table.
+    world = WorldSkills(skills, lambda: live().skills, clock, paths.skills_dir,
+                        on_change=lambda: bus.publish(events.SkillsChanged()))
     mcp = McpSkills(skills, lambda: live().skills, clock, tokens, on_change=lambda: bus.publish(events.SkillsChanged()))
 
     embedders = Embedders(live)
@@ -273,14 +280,17 @@ def _wire(
         return [(item.id, item.text, item.created_at) for item in items]
 
     async def skill_lines() -> list[str]:
+        await world.settled()  # the state this tick's reads of mail, feeds and calendars found
         return health_lines(await describe_all(skills))
 
     async def skill_verdicts() -> str:
         # Only the states: an MCP server's reason carries its stderr, which must not open the idle gate.
+        await world.settled()
         return ",".join(f"{info.name}:{info.state}" for info in await describe_all(skills) if info.enabled)
 
     async def model_lines() -> list[str]:
         # A skill in error or disconnected is part of the model-health picture (CONTRACT §12.3).
+        await world.settled()
         lines = [f"skill {info.name}: {info.state} — {info.state_reason}" for info in await describe_all(skills)
                  if info.enabled and info.is_problem]
         for tier in TIERS:
@@ -293,6 +303,7 @@ def _wire(
 
     async def model_verdicts() -> str:
         # Only ok/problem per tier (not checked yet counts as ok): the idle gate ignores the details.
+        await world.settled()
         tiers = ",".join(f"{tier}:{'ok' if ok else 'problem'}" for tier, ok in models.verdicts().items())
         problems = [f"{info.name}:{info.state}" for info in await describe_all(skills)
                     if info.enabled and info.is_problem]
@@ -314,6 +325,8 @@ def _wire(
             report.environment_section(paths.workspace),
             report.memory_section(recent_memories, related=relevant_memories),
             report.files_section(paths.workspace, files, workspace.default_heartbeat_text()),
+            # One section per watching skill: new mail, feed items, upcoming events (CONTRACT §12.3).
+            *world.section_sources(report.Section),
             watched,
             report.verdicts_section("Skill health", skill_lines, skill_verdicts),
             report.verdicts_section("Model health", model_lines, model_verdicts),
@@ -356,12 +369,13 @@ def _wire(
                           on_change=lambda: bus.publish(events.StatusChanged())))
     hub.add(TelegramChannel(hub, lambda: live().channels.telegram, clock, supervisor, bus))
     table.add(channel_methods(hub))
-    table.add(skill_methods(skills, mcp))
+    table.add(skill_methods(skills, mcp, world))
     rpc = RpcServer(Dispatcher(table), paths.rpc_file, live().rpc_port)
     return Services(
         paths=paths, settings=live, bus=bus, clock=clock, tasks=supervisor, store=store, memory=memory,
         models=models, skills=skills, subconscious=service, approvals=gate, engine=engine, rpc=rpc, ledger=ledger,
-        agent=agent, channels=hub, steering=steering, reflection=reflection, mcp=mcp, workspace_index=files,
+        agent=agent, channels=hub, steering=steering, reflection=reflection, mcp=mcp, world=world,
+        workspace_index=files,
         vectors=vectors,
         embedders=embedders,
     )

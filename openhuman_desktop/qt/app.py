@@ -360,7 +360,8 @@ class DesktopApp(QObject):
                 return [] if skill is None else skill.server_access()
 
             self.settings_window = SettingsWindow(self.paths.config_file, self.services.settings,
-                                                  workspace=self.paths.workspace, tools_of=tools_of)
+                                                  workspace=self.paths.workspace, tools_of=tools_of,
+                                                  tester=self.services.world.test)
             self.settings_window.autostart_changed.connect(self._on_settings_autostart_changed)
         self.settings_window.bring_to_front()
 

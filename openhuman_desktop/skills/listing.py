@@ -8,6 +8,7 @@ from typing import Any
 
 from openhuman_desktop.skills.base import ERROR, Skill, SkillRegistry, SkillSetting
 from openhuman_desktop.skills.mcp.server import McpSkill
+from openhuman_desktop.skills.world.base import WorldSkill
 
 
 @dataclass(frozen=True)
@@ -58,6 +59,12 @@ async def describe(skill: Skill) -> SkillInfo:
         tools = tuple(ToolInfo(t.name, t.title, t.access, t.description, t.disabled) for t in skill.listed_tools())
         return SkillInfo(skill.name, "mcp", skill.title, skill.config.enabled, skill.state, skill.reason, tools,
                          skill.config.watch, tuple(skill.stderr), tuple(skill.settings()), skill.description)
+    if isinstance(skill, WorldSkill):  # a built-in skill of the person's world: on or off, what it watches
+        health = await skill.health()
+        tools = tuple(ToolInfo(t.name, t.name, "write" if t.writes else "read", t.spec.description)
+                      for t in skill.listed_tools())
+        return SkillInfo(skill.name, "builtin", skill.title, skill.enabled, health.status, health.message, tools,
+                         skill.watches(), settings=tuple(skill.settings()), description=skill.description)
     try:
         health = await skill.health()
         state, reason = health.status, health.message

@@ -21,7 +21,7 @@ from openhuman_desktop.store import Task
 from openhuman_desktop.subconscious.decisions import TASKS_SECTION, Report
 
 # Folders at the top of the workspace that belong to the app itself, never reported as the user's files.
-INTERNAL = frozenset({"subconscious", "run", "logs", "memory"})
+INTERNAL = frozenset({"subconscious", "run", "logs", "memory", "skills", "agent", "channels"})
 # Folders skipped wherever they are (tool caches and version control), as are hidden ones.
 SKIPPED = frozenset({".git", "__pycache__", "node_modules"})
 ROOT_FILES_SKIPPED = frozenset({"config.toml"})

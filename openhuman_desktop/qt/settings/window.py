@@ -34,6 +34,7 @@ from openhuman_desktop.qt.settings.fields import Field
 from openhuman_desktop.qt.settings.model_tier import Lister, TierEditor
 from openhuman_desktop.qt.settings.sections import VALUES, Section, build_sections
 from openhuman_desktop.qt.settings.skills_section import SkillsEditor, ToolLister, tables_of
+from openhuman_desktop.qt.settings.world_section import SkillTester, Tester
 
 log = logging.getLogger(__name__)
 
@@ -67,6 +68,8 @@ class SettingsWindow(QWidget):
         lister: ``catalog.list_models`` (model lists load in the background after the window shows).
         environ: where API-key variables are looked up for the hints and the model lists.
         tools_of: the tools a running MCP server listed, for Skills' per-tool overrides (None: none known).
+        tester: tests a built-in skill's form (mail, feeds, calendars, web, Slack) for its Test button (None: the
+            buttons are disabled).
     """
 
     saved = Signal(object)            # Settings, after a save
@@ -74,7 +77,8 @@ class SettingsWindow(QWidget):
 
     def __init__(self, config_path: Path, live: LiveLike | None = None, *, workspace: Path | None = None,
                  lister: Lister = list_models, environ: Mapping[str, str] | None = None,
-                 tools_of: ToolLister | None = None, parent: QWidget | None = None) -> None:
+                 tools_of: ToolLister | None = None, tester: Tester | None = None,
+                 parent: QWidget | None = None) -> None:
         super().__init__(parent, Qt.WindowType.Window)
         self.config_path = config_path
         self._live = live
@@ -112,7 +116,9 @@ class SettingsWindow(QWidget):
         self.pages = QStackedWidget(self)
         middle.addWidget(self.pages, 1)
 
-        self.sections, self.tiers, self.autostart_row = build_sections(self.jobs, lister, environ, tools_of)
+        self.skill_testers: dict[str, SkillTester] = {}
+        self.sections, self.tiers, self.autostart_row = build_sections(self.jobs, lister, environ, tools_of, tester,
+                                                                       self.skill_testers)
         self.fields: list[Field] = [f for section in self.sections for f in section.fields]
         for section in self.sections:
             self.nav.addItem(section.title)
