@@ -46,16 +46,20 @@ from openhuman_desktop.skills.base import SkillRegistry
 from openhuman_desktop.store import SubconsciousStore, open_subconscious_store
 from openhuman_desktop.store.records import Escalation
 from openhuman_desktop.subconscious import report
+from openhuman_desktop.subconscious.changes import FileHistory
 from openhuman_desktop.subconscious.engine import SubconsciousEngine
-from openhuman_desktop.subconscious.evaluator import ModelEvaluator
 from openhuman_desktop.subconscious.executor import TaskExecutor
 from openhuman_desktop.subconscious.intent import ModelIntentClassifier
+from openhuman_desktop.subconscious.judgement import Judge
 from openhuman_desktop.subconscious.reflection import Reflector
 from openhuman_desktop.subconscious.service import SubconsciousService
+from openhuman_desktop.subconscious.task_rules import TaskRules
 from openhuman_desktop.subconscious.workspace_index import WorkspaceIndex
 from openhuman_desktop.supervisor import TaskSupervisor
 from openhuman_desktop.watch import watch_file
 
+JUDGEMENT_DB = "judgement.db"
+"""Under ``subconscious/``: the file versions the heartbeat saw, and the users' own task rules."""
 log = logging.getLogger(__name__)
 
 
@@ -81,6 +85,7 @@ class Services:
     steering: SteeringStore
     reflection: Reflector
     workspace_index: WorkspaceIndex | None = None
+    file_history: FileHistory | None = None
     vectors: VectorMemory | None = None
     embedders: Embedders | None = None
     first_run: bool = False  # config.toml was created by this start: the first-run set-up opens
@@ -182,6 +187,8 @@ class Services:
         await self.tasks.cancel_all()
         if self.workspace_index is not None:
             await self.workspace_index.aclose()
+        if self.file_history is not None:
+            await asyncio.to_thread(self.file_history.close)
         await self.models.aclose()
         if self.embedders is not None:
             await self.embedders.aclose()
@@ -280,11 +287,12 @@ def _wire(
         return ",".join(f"{tier}:{'ok' if ok else 'problem'}" for tier, ok in models.verdicts().items())
 
     files = WorkspaceIndex(paths.workspace)
+    history = FileHistory(paths.subconscious_dir / JUDGEMENT_DB)
     reporter = report.SituationReporter(
         [
             report.environment_section(paths.workspace),
             report.memory_section(recent_memories, related=relevant_memories),
-            report.files_section(paths.workspace, files, workspace.default_heartbeat_text()),
+            report.files_section(paths.workspace, files, workspace.default_heartbeat_text(), history),
             report.lines_section("Skill health", skill_lines),
             report.verdicts_section("Model health", model_lines, model_verdicts),
         ],
@@ -308,7 +316,8 @@ def _wire(
         reporter=reporter,
         # Through ``reporting``, the evaluations and every reasoning call are the tiers' health in the status
         # (a failed local "act" fails only its row, as before).
-        evaluator=ModelEvaluator(lambda: models.reporting("local"), tokens, lambda: models.context_window("local")),
+        evaluator=Judge(lambda: models.reporting("local"), tokens, lambda: models.context_window("local"),
+                        TaskRules(paths.subconscious_dir / JUDGEMENT_DB)),
         executor=TaskExecutor(lambda: models.get("local"), skills, window=models.context_window, tokens=tokens,
                               agent=agent),
         models=models, config_problem=lambda: live.problem_summary,
@@ -328,7 +337,8 @@ def _wire(
     return Services(
         paths=paths, settings=live, bus=bus, clock=clock, tasks=supervisor, store=store, memory=memory,
         models=models, skills=skills, subconscious=service, engine=engine, rpc=rpc, ledger=ledger, agent=agent,
-        channels=hub, steering=steering, reflection=reflection, workspace_index=files, vectors=vectors,
+        channels=hub, steering=steering, reflection=reflection, workspace_index=files, file_history=history,
+        vectors=vectors,
         embedders=embedders,
     )
 

@@ -117,6 +117,11 @@ class OllamaClient:
         async def attempt() -> ollama.ChatResponse:
             with self._translated(timeout):
                 async with asyncio.timeout(timeout):
+                    if request.logprobs:  # Ollama ≥ 0.12 gives them; older servers ignore the fields
+                        return await self._client.chat(
+                            model=self.model, messages=messages, tools=tools, stream=False,
+                            format=schema, options=options, logprobs=True, top_logprobs=request.logprobs,
+                        )
                     return await self._client.chat(
                         model=self.model, messages=messages, tools=tools, stream=False,
                         format=schema, options=options,

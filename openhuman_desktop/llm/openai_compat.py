@@ -112,6 +112,7 @@ class OpenAICompatClient:
         self._tokenizer: str | None = None  # the path that counted, _NO_TOKENIZER when none does
         self._has_props = True  # until /props answers 404
         self._cap_key = "max_tokens"  # OpenAI's newer models want "max_completion_tokens"
+        self._gives_logprobs = True  # until a server refuses the fields
 
     @property
     def description(self) -> str:
@@ -286,6 +287,9 @@ class OpenAICompatClient:
         body: dict[str, Any] = {"model": self.model, "messages": messages, "stream": stream, self._cap_key: cap}
         if request.temperature is not None:
             body["temperature"] = request.temperature
+        if request.logprobs and self._gives_logprobs:
+            body["logprobs"] = True
+            body["top_logprobs"] = request.logprobs
         if request.tools:
             body["tools"] = [_tool_dict(tool) for tool in request.tools]
             # issue 10 item 6: llama.cpp-style servers leave tool calls to the model's text unless asked.
@@ -320,6 +324,10 @@ class OpenAICompatClient:
                 if exc.status in _OVERFLOW_STATUSES and (refused := self._overflow(exc.text)) is not None:
                     self._window.refused(refused.context_window)
                     raise refused from exc
+                if exc.status in (400, 422) and "logprob" in exc.text.lower() and "logprobs" in body:
+                    log.info("%s refuses logprobs; asking without them from now on", self.base_url)
+                    self._gives_logprobs = False
+                    continue
                 if exc.status == 400 and self._wants_completion_tokens(exc.text):
                     log.info("%s wants max_completion_tokens instead of max_tokens", self.base_url)
                     self._cap_key = "max_completion_tokens"
