@@ -26,8 +26,8 @@ TOKENS = TokenCounter()
 
 def make_task(title: str, *, last_run_at: float | None = 100.0, intent: str = "read", task_id: str = "t1") -> Task:
     return Task(id=task_id, title=title, source="user", recurrence="pending", enabled=True, last_run_at=last_run_at,
-                next_run_at=None, completed=False, created_at=1.0, intent=intent, origin="user", intent_source="keyword",
-                updated_at=1.0)
+                next_run_at=None, completed=False, created_at=1.0, intent=intent, origin="user",
+                intent_source="keyword", updated_at=1.0)
 
 
 def report(*items: ChangeItem) -> Report:
