@@ -269,7 +269,8 @@ def _wire(
 
     async def skill_lines() -> list[str]:
         health = await skills.health()
-        return [f"{name}: {item.status}" + (f" ({item.message})" if item.message else "")
+        # What the judge reads: the state and what is wrong, without addresses or configuration advice.
+        return [f"{name}: {item.status}" + (f" ({plain})" if (plain := report.for_the_judge(item.message)) else "")
                 for name, item in health.items()]
 
     async def model_lines() -> list[str]:
@@ -277,9 +278,9 @@ def _wire(
         for tier in TIERS:
             problem, health = models.problem(tier), models.health.get(tier)
             if problem is not None:
-                lines.append(f"{tier} model: problem — {problem}")
-            elif health is not None:
-                lines.append(f"{tier} model: ok — {health.message}")
+                lines.append(f"{tier} model: problem — {report.for_the_judge(problem)}")
+            elif health is not None:  # its details (address, an assumed window and what to set) are the user's
+                lines.append(f"{tier} model: ok")
         return lines
 
     async def model_verdicts() -> str:

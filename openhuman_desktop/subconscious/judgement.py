@@ -27,11 +27,12 @@ import json
 import logging
 import math
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from openhuman_desktop.errors import ContextOverflow, LlmReplyError, LlmUnavailable
 from openhuman_desktop.llm.base import ChatRequest, LlmClient, Message, TokenLogprob, token_logprobs
+from openhuman_desktop.llm.tokens import upper_bound
 from openhuman_desktop.store import Task
 from openhuman_desktop.subconscious.decisions import (
     ACT,
@@ -51,7 +52,7 @@ from openhuman_desktop.subconscious.evaluator import (
     validate_items,
 )
 from openhuman_desktop.subconscious.report import one_line
-from openhuman_desktop.subconscious.task_rules import TaskRule, TaskRules, evidence, touching
+from openhuman_desktop.subconscious.task_rules import MODELS, SKILLS, TaskRule, TaskRules, evidence, touching
 
 log = logging.getLogger(__name__)
 
@@ -154,8 +155,10 @@ class Judge:
         tally = _Tally(decisions=decisions)
         batched = first_looks + ([task for task, _, _ in touched] if len(touched) > MAX_TOUCHED_ALONE else [])
         if batched:
+            about_health = any(self.rules.for_task(task.id, task.title).watches in (SKILLS, MODELS)
+                               for task in batched)
             try:
-                evaluation = await self._batch.evaluate(batched, report)
+                evaluation = await self._batch.evaluate(batched, report if about_health else without_health(report))
             except (LlmUnavailable, LlmReplyError) as exc:
                 tally.failure = exc
                 tally.problems.update((task.id, str(exc)) for task in batched)
@@ -266,6 +269,18 @@ class Judge:
             if len(text) > keep and self._tokens.count(text) > keep:
                 text = self._tokens.truncate(text, keep) + "\n[cut to fit the model's window]"
         return text
+
+
+HEALTH_SECTIONS = ("Skill health", "Model health")
+
+
+def without_health(report: Report) -> Report:
+    """The report without its health sections: only the system tasks about health read them."""
+    if not report.blocks or not any(title in HEALTH_SECTIONS for title, _ in report.blocks):
+        return report
+    blocks = tuple(block for block in report.blocks if block[0] not in HEALTH_SECTIONS)
+    text = "\n".join(text for _, text in blocks)
+    return replace(report, text=text, blocks=blocks, tokens=min(report.tokens, upper_bound(text)))
 
 
 def _weigh(task: Task, rule: TaskRule, items: list[ChangeItem], decision: Decision,

@@ -8,6 +8,7 @@ import heapq
 import operator
 import os
 import platform
+import re
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
@@ -454,6 +455,20 @@ def verdicts_section(title: str, lines: Callable[[], Awaitable[list[str]]],
         return Section(title, text, signature=signature, items=_health_items(source, content))
 
     return build
+
+
+_URL = re.compile(r"\b[a-z][a-z0-9+.-]*://\S+", re.I)
+_ADVICE = re.compile(r"\s*\((?:[^()]*\b(?:set|add|start|run|assumed|config)\b[^()]*)\)", re.I)
+
+
+def for_the_judge(message: str) -> str:
+    """A health message as the judge reads it: what is wrong, without addresses, paths or what to configure
+    (that advice is the user's, in the status and ``doctor``)."""
+    text = one_line(message).split(" — ", 1)[0]
+    text = _ADVICE.sub("", text)
+    text = _URL.sub("the server", text)
+    text = re.sub(r"`[^`]*`", "", text)
+    return " ".join(text.split()).rstrip(" ;,")
 
 
 PROBLEM_WORDS = ("problem", "error", "disconnected", "failed", "fails", "cannot", "unreachable", "refused")

@@ -203,6 +203,8 @@ NEGATIONS = frozenset({"not", "no", "never", "without", "yet", "isn't", "wasn't"
                        "none", "unless"})
 
 
+_COMPARES = re.compile(r"\b(?:less|more|fewer|below|above|under|over|cheaper|higher|lower|at least|at most)\b",
+                       re.I)
 LINKS = frozenset({"is", "are", "was", "were", "be", "gets", "get", "becomes", "mentions", "mention", "shows",
                    "show", "says", "say", "contains", "contain", "costs", "cost", "reads", "changes", "change"})
 
@@ -214,6 +216,8 @@ def condition_words(rule: TaskRule) -> set[str]:
     otherwise the condition's last meaningful word ("the nightly backup fails", "anything urgent I told you").
     Place words (watched paths, targets) and generic words never count.
     """
+    if _COMPARES.search(rule.condition):  # "costs less than 300 EUR": a number to compare, not a word to find
+        return set()
     places = set().union(*(_path_words(path) for path in (*rule.watch_paths, *rule.targets)))
     words = re.findall(r"[a-z0-9]+(?:'[a-z]+)?", rule.condition.lower())
     link = next((index for index, word in enumerate(words) if word in LINKS), None)

@@ -291,3 +291,48 @@ def test_the_margin_is_read_at_the_decisions_first_token() -> None:
 def test_ollama_style_logprobs_are_read_too() -> None:
     raw = {"message": {"content": "x"}, "logprobs": [{"token": "x", "logprob": -0.5, "top_logprobs": []}]}
     assert token_logprobs(raw) == [TokenLogprob("x", -0.5, ())]
+
+
+# --- what the judge reads about health, and what the user is told ---------------------------------
+
+
+def test_health_reaches_the_judge_without_addresses_or_advice() -> None:
+    from openhuman_desktop.subconscious.report import for_the_judge
+
+    assert for_the_judge("Ollama is not running at http://127.0.0.1:11434 — start it with `ollama serve`.") == \
+        "Ollama is not running at the server"
+    plain = for_the_judge("model m at http://x/v1 is ready, context window 4096 tokens (assumed: the server does "
+                          "not say; set context_window in [models.local])")
+    assert "http" not in plain and "context_window" not in plain and "assumed" not in plain
+
+
+async def test_only_tasks_about_health_are_shown_the_health_sections() -> None:
+    def reply(body: dict[str, Any]) -> dict[str, Any]:
+        return completion(json.dumps({"evaluations": [{"task_id": "1", "reason": "r", "decision": "noop"}]}))
+
+    server = Server(reply)
+    blocks = (("Changed workspace files", "## Changed workspace files\n- a.md\n"),
+              ("Model health", "## Model health\n- local model: ok\n"))
+    whole = Report(text="\n".join(text for _, text in blocks), signature="s", tokens=40, blocks=blocks, items=())
+    await server.judge().evaluate([make_task("Tell me when a.md changes", last_run_at=None)], whole)
+    assert "Model health" not in server.bodies[-1]["messages"][-1]["content"]
+    await server.judge().evaluate([make_task("Monitor system health (Ollama, memory, connections)",
+                                             last_run_at=None)], whole)
+    assert "Model health" in server.bodies[-1]["messages"][-1]["content"]
+
+
+async def test_a_tick_that_decides_noop_for_everything_although_things_changed_says_so(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from tests.fakes.engine_harness import open_harness
+
+    async with open_harness(tmp_path, monkeypatch) as h:
+        await h.add_task("Tell me when the parcel in tracking.txt is delivered")
+        await h.tick()
+        calls = len(h.local_bodies("evaluation"))
+        await h.clock.advance(300)
+        h.write_file("notes/recipes.md", "Pancakes: flour, eggs, milk.")
+        await h.tick()
+        assert len(h.local_bodies("evaluation")) == calls, "a change that concerns no task costs no model call"
+        status = await h.service.status()
+        assert status["state"] == "idle" and "none concerned a task" in status["state_reason"]
