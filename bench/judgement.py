@@ -380,7 +380,8 @@ def free_port() -> int:
         return int(probe.getsockname()[1])
 
 
-async def main_async(args: argparse.Namespace, url: str) -> list[Outcome]:
+async def run_all(args: argparse.Namespace, url: str) -> tuple[list[Outcome], ModelProxy]:
+    """Every chosen situation through the product, behind a recording proxy (the caller closes it)."""
     proxy = ModelProxy(url, safety_cap=args.safety_cap or None)
     outcomes: list[Outcome] = []
     situations = chosen(args)
@@ -394,6 +395,15 @@ async def main_async(args: argparse.Namespace, url: str) -> list[Outcome]:
                     print(f"# [{number}/{len(situations)}] {situation.name} | {o.label.task[:50]!r}: got {o.got}, "
                           f"expected {o.label.expected} -> {mark} ({o.calls} calls, {o.wall:.1f} s) "
                           f"{o.reason[:120]!r}", flush=True)
+    except BaseException:
+        proxy.close()
+        raise
+    return outcomes, proxy
+
+
+async def main_async(args: argparse.Namespace, url: str) -> list[Outcome]:
+    outcomes, proxy = await run_all(args, url)
+    try:
         report(outcomes, args, proxy)
     finally:
         proxy.close()
