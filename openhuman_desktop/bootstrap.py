@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import functools
 import gc
 import logging
 from collections.abc import Awaitable, Callable
@@ -18,6 +19,7 @@ from openhuman_desktop.live_config import LiveSettings
 from openhuman_desktop.llm import make_client
 from openhuman_desktop.llm.embeddings import Embedders
 from openhuman_desktop.llm.pool import TIERS, ModelClients
+from openhuman_desktop.llm.schema_memory import SchemaMemory
 from openhuman_desktop.llm.tokens import TokenCounter
 from openhuman_desktop.memory import EVICTED_TAG, MemoryStore, open_memory_store
 from openhuman_desktop.memory.store import text_parts
@@ -242,7 +244,9 @@ def _wire(
     bus = events.EventBus()
     live = LiveSettings(paths.config_file, loaded, bus)
     supervisor = TaskSupervisor()
-    models = ModelClients(live, make_client, on_change=lambda: bus.publish(events.StatusChanged()))
+    schemas = SchemaMemory(paths.subconscious_dir / "model_servers.json")  # issue 24: no 500 on every start
+    models = ModelClients(live, functools.partial(make_client, schema_memory=schemas),
+                          on_change=lambda: bus.publish(events.StatusChanged()))
     tokens = TokenCounter()
     service = SubconsciousService(
         store, clock, bus, live, paths.heartbeat_file, ModelIntentClassifier(lambda: models.get("local"))

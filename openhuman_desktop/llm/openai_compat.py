@@ -27,6 +27,7 @@ from openhuman_desktop.llm.base import (
 )
 from openhuman_desktop.llm.limits import WindowNote, limits, overflow
 from openhuman_desktop.llm.retry import RateLimitedError, RetryPolicy, Sleep, retry_rate_limited, should_wait
+from openhuman_desktop.llm.schema_memory import SchemaMemory
 
 log = logging.getLogger(__name__)
 
@@ -37,6 +38,7 @@ JSON_SCHEMA, JSON_OBJECT_WITH_SCHEMA, JSON_OBJECT = 0, 1, 2
 """How a JSON schema is sent, from the best to the most widely supported (see ``OpenAICompatClient``)."""
 
 _LEVEL_NAMES = ("json_schema", "json_object with schema", "json_object")
+_LEVELS = (JSON_SCHEMA, JSON_OBJECT_WITH_SCHEMA, JSON_OBJECT)
 _SCHEMA_REJECTED = frozenset({400, 422, 500})
 _OVERFLOW_STATUSES = frozenset({400, 413, 422, 500})
 _NO_TOKENIZER = ""
@@ -79,6 +81,7 @@ class OpenAICompatClient:
         environ: where ``api_key_env`` is looked up (read on every call).
         source: where the settings came from, for error messages, e.g. ``"[models.reasoning]"``.
         context_window: the window set in config.toml (``context_window``); it wins over the server's.
+        schema_memory: where the form of JSON schema the server accepted is remembered across starts.
     """
 
     def __init__(
@@ -94,6 +97,7 @@ class OpenAICompatClient:
         environ: Mapping[str, str] = os.environ,
         source: str | None = None,
         context_window: int | None = None,
+        schema_memory: SchemaMemory | None = None,
     ) -> None:
         self.model = model
         self.base_url = base_url.strip().rstrip("/")
@@ -105,7 +109,9 @@ class OpenAICompatClient:
         self._source = source or f'the model "{model}"'
         self._owns_http = http is None
         self._http = http or httpx.AsyncClient(timeout=httpx.Timeout(self._timeout))
-        self._schema_level = JSON_SCHEMA
+        self._schema_memory = schema_memory
+        remembered = schema_memory.get(self.base_url, model) if schema_memory is not None else None
+        self._schema_level = remembered if remembered in _LEVELS else JSON_SCHEMA
         self._closed = False
         self._configured_window = context_window
         self._window = WindowNote(model, context_window, self._source)
@@ -341,7 +347,9 @@ class OpenAICompatClient:
                 level += 1
                 continue
             if request.json_schema is not None and level != self._schema_level:
-                self._schema_level = level  # remember only a form that worked
+                self._schema_level = level  # remember only a form that worked (across starts, too)
+                if self._schema_memory is not None:
+                    self._schema_memory.set(self.base_url, self.model, level)
             return response
 
     async def _post(self, body: dict[str, Any], *, stream: bool, timeout: float) -> httpx.Response:
