@@ -28,7 +28,7 @@ log = logging.getLogger(__name__)
 _T = TypeVar("_T")
 
 def evaluation_schema(aliases: Sequence[str] | None = None,
-                      decisions: Sequence[str] = DECISIONS) -> dict[str, Any]:
+                      decisions: Sequence[str] = DECISIONS, *, yes_no: bool = False) -> dict[str, Any]:
     """The JSON the model must answer with (CONTRACT §7); with ``aliases``, pinned to exactly those tasks.
 
     ``task_id`` is then an enum of the batch's aliases and the array holds exactly one item per task
@@ -36,7 +36,11 @@ def evaluation_schema(aliases: Sequence[str] | None = None,
     The reason comes before the decision (a grammar writes properties in order: the model reasons first, then
     decides), ``decision`` is an enum of ``decisions`` (a narrow question pins it to two), ``priority`` is
     optional (asked for only with ``escalate``), and no other fields are allowed, so a grammar (llama.cpp's
-    ``json_object`` schema, Ollama's ``format``) leaves a model nothing to ramble into.
+    ``json_object`` schema, Ollama's ``format``) leaves a model nothing to ramble into. With ``yes_no`` a narrow
+    question's ``condition_met`` (``"yes"`` or ``"no"``) comes between the reason and the decision: small models
+    answer a natural yes or no where the unnatural ``act`` loses to the ``no`` of ``noop`` (Qwen2.5-0.5B reasoned
+    "the parcel is delivered" and then wrote ``noop``: ``Yes`` was its likeliest next word, ``act`` not in its top
+    five).
     """
     task_id: dict[str, Any] = {"type": "string"}
     array: dict[str, Any] = {"type": "array"}
@@ -48,10 +52,11 @@ def evaluation_schema(aliases: Sequence[str] | None = None,
         "properties": {
             "task_id": task_id,
             "reason": {"type": "string"},
+            **({"condition_met": {"type": "string", "enum": ["yes", "no"]}} if yes_no else {}),
             "decision": {"type": "string", "enum": list(decisions)},
             "priority": {"type": "string", "enum": list(PRIORITIES)},
         },
-        "required": ["task_id", "reason", "decision"],
+        "required": ["task_id", "reason", *(["condition_met"] if yes_no else []), "decision"],
         "additionalProperties": False,
     }
     return {"type": "object", "properties": {"evaluations": array}, "required": ["evaluations"],

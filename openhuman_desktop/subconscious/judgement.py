@@ -190,7 +190,7 @@ class Judge:
         shown = self._evidence(items)
         messages = [Message("system", NARROW_SYSTEM.format(kind=rule.kind, action=_action_words(rule))),
                     Message("user", _question_text(task, rule, shown))]
-        schema = evaluation_schema(["1"], decisions=(rule.kind, NOOP))
+        schema = evaluation_schema(["1"], decisions=(rule.kind, NOOP), yes_no=True)
         try:
             item, confidence = await self._ask(client, messages, schema, tally)
         except (LlmUnavailable, ContextOverflow) as exc:
@@ -201,7 +201,7 @@ class Judge:
             tally.problems[task.id] = f"the model's answer was unusable ({exc})"
             tally.failure = tally.failure or exc
             return
-        decisions, problems = validate_items([item] if item is not None else [], [("1", task)])
+        decisions, problems = validate_items([_by_condition(item, rule)] if item is not None else [], [("1", task)])
         decision = decisions.get(task.id)
         if decision is None:
             tally.problems[task.id] = problems.get(task.id, "the model's answer did not mention this task")
@@ -218,13 +218,17 @@ class Judge:
         if decision.decision == NOOP:
             messages = [Message("system", NARROW_SYSTEM.format(kind=rule.kind, action=_action_words(rule))),
                         Message("user", _question_text(task, rule, evidence, again=True))]
-            schema = evaluation_schema(["1"], decisions=(NOOP, rule.kind))
+            schema = evaluation_schema(["1"], decisions=(NOOP, rule.kind), yes_no=True)
             try:
                 item, second = await self._ask(client, messages, schema, tally)
             except (LlmUnavailable, LlmReplyError) as exc:
                 log.info("the second question about task %s failed: %s", task.id, exc)
                 return decision
-            found, _ = validate_items([item] if item is not None else [], [("1", task)])
+            # Turned around: "is it still NOT met?" — a yes there is a no to the condition.
+            turned = dict(item) if isinstance(item, dict) else item
+            if isinstance(turned, dict) and turned.get("condition_met") in ("yes", "no"):
+                turned["condition_met"] = "no" if turned["condition_met"] == "yes" else "yes"
+            found, _ = validate_items([_by_condition(turned, rule)] if turned is not None else [], [("1", task)])
             again = found.get(task.id)
             if again is not None and again.decision != NOOP and (second.margin or 0.0) > (confidence.margin or 0.0):
                 log.info("task %s: unsure noop (margin %.2f) turned %s when asked again (margin %.2f)", task.id,
@@ -253,10 +257,13 @@ class Judge:
             tally.prompt_tokens += response.prompt_tokens or 0
             items = parse_items(response.content)
         item = items[0] if items else None
+        tokens = token_logprobs(response.raw)
+        met = item.get("condition_met") if isinstance(item, dict) else None
+        if met in ("yes", "no"):  # the yes or no decides: its margin is the confidence
+            margin = decision_margin(response.content, tokens, ("yes", "no"), key="condition_met")
+            return item, Confidence(str(met), margin)
         chosen = item.get("decision") if isinstance(item, dict) else None
-        allowed = _enum(schema)
-        margin = decision_margin(response.content, token_logprobs(response.raw), allowed) \
-            if isinstance(chosen, str) else None
+        margin = decision_margin(response.content, tokens, _enum(schema)) if isinstance(chosen, str) else None
         return item, Confidence(chosen if isinstance(chosen, str) else "", margin)
 
     def _evidence(self, items: list[ChangeItem]) -> str:
@@ -358,20 +365,29 @@ def _untouched(items: Sequence[ChangeItem] | None) -> str:
     return f"Nothing that changed concerns this task ({', '.join(names)}{more})."
 
 
-def decision_margin(content: str, tokens: list[TokenLogprob], allowed: Sequence[str]) -> float | None:
+def _by_condition(item: Any, rule: TaskRule) -> Any:
+    """The answer item with its decision taken from its yes or no (the action's kind on yes, noop on no): the
+    model answers whether the condition is met, the task's rule says what that means. An item without one
+    (a server that ignores the schema) keeps its own decision."""
+    if not isinstance(item, dict) or item.get("condition_met") not in ("yes", "no"):
+        return item
+    return {**item, "decision": rule.kind if item["condition_met"] == "yes" else NOOP}
+
+
+def decision_margin(content: str, tokens: list[TokenLogprob], allowed: Sequence[str],
+                    key: str = "decision") -> float | None:
     """How far the chosen decision led the other allowed ones, in nats, at the decision's first token.
 
     The answer's text is rebuilt from the tokens; the token that covers the first character of the
-    ``"decision"`` value is where the choice was made, and the best alternative listed there that begins
-    another allowed decision is compared with it. When no such alternative is listed the choice was clear:
-    the margin is then to the least likely listed token (at least ``4 × LOW_MARGIN``). None when the server
-    gave no log-probabilities or the place is not found.
+    ``key`` value (``decision``, or a narrow question's ``condition_met``) is where the choice was made, and the
+    best alternative listed there that begins another allowed value is compared with it. None when the server
+    gave no log-probabilities, the place is not found or no other allowed value is listed there.
     """
     if not tokens:
         return None
     text = "".join(token.token for token in tokens)
-    key = text.find('"decision"')
-    colon = text.find(":", key) if key >= 0 else -1
+    at = text.find(f'"{key}"')
+    colon = text.find(":", at) if at >= 0 else -1
     quote = text.find('"', colon + 1) if colon >= 0 else -1
     if quote < 0:
         return None
@@ -396,8 +412,9 @@ def decision_margin(content: str, tokens: list[TokenLogprob], allowed: Sequence[
                     name.startswith(piece) or piece.startswith(name) for name in others):
                 best = max(best, logprob)
         if best == -math.inf:
-            listed = [logprob for _, logprob in token.top]
-            return max(token.logprob - min(listed, default=token.logprob), 4 * LOW_MARGIN)
+            # The other answer is not among the listed alternatives: with a grammar the listed ones are often
+            # words the grammar forbids, so this says nothing about how sure the model was.
+            return None
         return token.logprob - best
     return None
 

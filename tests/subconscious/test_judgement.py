@@ -196,7 +196,7 @@ async def test_a_touched_task_gets_one_narrow_question_with_the_change_and_a_pin
     schema = body["response_format"]["json_schema"]["schema"]
     item = schema["properties"]["evaluations"]["items"]["properties"]
     assert item["decision"]["enum"] == ["act", "noop"], "noop is not a free default"
-    assert list(item)[:3] == ["task_id", "reason", "decision"], "the reasoning before the verdict"
+    assert list(item)[:2] == ["task_id", "reason"] and list(item)[-2] == "decision", "reasoning before the verdict"
     assert body["logprobs"] is True and body["top_logprobs"] >= 2
     system = body["messages"][0]["content"]
     assert "prefer noop" not in system.lower()
@@ -284,8 +284,30 @@ def test_the_margin_is_read_at_the_decisions_first_token() -> None:
     assert decision_margin(content, [], ("act", "noop")) is None
     alone = [TokenLogprob('{"decision": "', 0.0), TokenLogprob("act", -0.1, (("act", -0.1), (" the", -9.0))),
              TokenLogprob('"}', 0.0)]
-    assert decision_margin('{"decision": "act"}', alone, ("act", "noop")) >= 4 * LOW_MARGIN
-    assert not math.isnan(decision_margin('{"decision": "act"}', alone, ("act", "noop")) or 0.0)
+    assert decision_margin('{"decision": "act"}', alone, ("act", "noop")) is None, "the other answer not listed"
+    yes = [TokenLogprob('{"condition_met": "', 0.0), TokenLogprob("yes", -0.2, (("yes", -0.2), ("no", -2.2))),
+           TokenLogprob('", "decision": "noop"}', 0.0)]
+    assert decision_margin('{"condition_met": "yes", "decision": "noop"}', yes, ("yes", "no"),
+                           key="condition_met") == pytest.approx(2.0)
+    assert LOW_MARGIN > 0 and not math.isnan(2.0)
+
+
+async def test_the_model_answers_yes_or_no_and_the_tasks_rule_says_what_that_means() -> None:
+    """Qwen2.5-0.5B reasoned "the parcel is delivered" and then wrote noop: yes or no is what it can answer."""
+    content = ('{"evaluations": [{"task_id": "1", "reason": "The parcel is delivered.", "condition_met": "yes", '
+               '"decision": "noop"}]}')
+    server = Server(lambda body: completion(content))
+    task = make_task("Tell me when the parcel in tracking.txt is delivered")
+    change = ChangeItem("file", "tracking.txt", "10:14 handed to the neighbour", "changed")
+    evaluation = await server.judge().evaluate([task], report(change))
+    assert evaluation.decisions[task.id].decision == "act"
+    item = server.bodies[0]["response_format"]["json_schema"]["schema"]["properties"]["evaluations"]["items"]
+    assert list(item["properties"])[:4] == ["task_id", "reason", "condition_met", "decision"]
+    assert item["properties"]["condition_met"]["enum"] == ["yes", "no"]
+    escalating = make_task("Draft a reply whenever my landlord writes to me", task_id="t9")
+    mail = ChangeItem("file", "inbox/keller.txt", "From: Thomas Keller (landlord)", "new")
+    decided = (await server.judge().evaluate([escalating], report(mail))).decisions["t9"]
+    assert decided.decision == "escalate"
 
 
 def test_ollama_style_logprobs_are_read_too() -> None:
