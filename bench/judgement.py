@@ -69,6 +69,8 @@ from bench.model_proxy import ModelProxy  # noqa: E402
 CLASSES = (NOOP, ACT, ESCALATE)
 UNDECIDED = "undecided"
 TICK_SECONDS_BUDGET = 60.0
+SERVERS_SEEN: list[str] = []
+"""What the product remembered about the model server (``model_servers.json``), carried to the next workspace."""
 _STOPWORDS_TEXT = """
 a an the and or of in on at to for from by with when whenever if once each every any my me i you your it its
 is are be was were this that these those there here what which who whom about into as after before than then
@@ -203,6 +205,8 @@ async def run_situation(situation: Situation, root: Path, proxy: ModelProxy, arg
     paths = Paths(root)
     paths.ensure()
     paths.config_file.write_text(config_text(proxy, args.model, args.n_ctx), encoding="utf-8")
+    if SERVERS_SEEN:  # as on a machine where the app ran before: the server's JSON-schema form is known
+        (paths.subconscious_dir / "model_servers.json").write_text(SERVERS_SEEN[-1], encoding="utf-8")
     write_files(root, situation.before)
     proxy.phase = "setup"
     services = await bootstrap.build(paths, config.load(paths.config_file))
@@ -241,6 +245,9 @@ async def run_situation(situation: Situation, root: Path, proxy: ModelProxy, arg
         rows = await service.log_list(limit=100)
     finally:
         await services.aclose()
+    seen = paths.subconscious_dir / "model_servers.json"
+    if seen.exists():
+        SERVERS_SEEN.append(seen.read_text(encoding="utf-8"))
     proxy.settle()
     chats = proxy.chats(situation.name)
     answers = [" ".join(e.content.split())[:400] for e in chats]
