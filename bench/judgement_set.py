@@ -15,6 +15,7 @@ What the labels mean (issue 24):
 - ``escalate``: the condition is met and the action needs reasoning or several steps: draft, plan, prepare,
   review a document, compare, investigate.
 
+Logs live under ``ops/logs/``: the workspace's top-level ``logs/`` is the app's own folder, never reported.
 The set is the project's own (no text is taken from anywhere else).
 """
 
@@ -161,26 +162,26 @@ def _situations() -> list[Situation]:
     ], system_tasks=True, bystanders=("Tell me when the parcel in tracking.txt is delivered",))
     backup = ("2026-11-30 02:00:11 backup finished OK: 3.1 GB, 41,020 files\n"
               "2026-12-01 02:00:09 backup finished OK: 3.1 GB, 41,102 files\n")
-    s += family("backup", "Tell me if the nightly backup fails", {**HOME, "logs/backup.log": backup}, [
-        Variant("failed", Change(append={"logs/backup.log": "2026-12-02 02:00:13 backup FAILED: no space left on "
+    s += family("backup", "Tell me if the nightly backup fails", {**HOME, "ops/logs/backup.log": backup}, [
+        Variant("failed", Change(append={"ops/logs/backup.log": "2026-12-02 02:00:13 backup FAILED: no space left on "
                                                             "device (/mnt/backup)\n"}),
                 ACT, "the backup failed: tell the user"),
-        Variant("finished ok", Change(append={"logs/backup.log": "2026-12-02 02:00:10 backup finished OK: 3.2 GB, "
+        Variant("finished ok", Change(append={"ops/logs/backup.log": "2026-12-02 02:00:10 backup finished OK: 3.2 GB, "
                                                                  "41,233 files\n"}),
                 NOOP, "the backup succeeded; the task only asks about failures"),
         unrelated("notes/books.md", BOOKS),
     ])
     web = "2026-12-01 21:14:02 INFO GET /index.html 200 12 ms\n2026-12-01 21:14:05 INFO GET /shop 200 48 ms\n"
-    s += family("web errors", "Alert me when the web server log shows errors", {**HOME, "logs/web.log": web}, [
-        Variant("error", Change(append={"logs/web.log": "2026-12-02 08:01:44 ERROR upstream timed out while "
+    s += family("web errors", "Alert me when the web server log shows errors", {**HOME, "ops/logs/web.log": web}, [
+        Variant("error", Change(append={"ops/logs/web.log": "2026-12-02 08:01:44 ERROR upstream timed out while "
                                                         "connecting to the database (110)\n"}),
                 ACT, "an ERROR line appeared in the web server log: alert the user"),
-        Variant("info lines", Change(append={"logs/web.log": "2026-12-02 08:01:40 INFO GET /cart 200 31 ms\n"
+        Variant("info lines", Change(append={"ops/logs/web.log": "2026-12-02 08:01:40 INFO GET /cart 200 31 ms\n"
                                                              "2026-12-02 08:01:41 INFO GET /shop 200 44 ms\n"}),
                 NOOP, "only normal requests were logged"),
-        Variant("error in another log", Change(append={"logs/backup.log": "2026-12-02 02:00:13 ERROR: disk full\n"}),
-                NOOP, "the error is in the backup log, not the web server log", before={**HOME, "logs/web.log": web,
-                                                                                       "logs/backup.log": ""}),
+        Variant("error in another log", Change(append={"ops/logs/backup.log": "2026-12-02 02:00:13 ERROR: disk full\n"}),
+                NOOP, "the error is in the backup log, not the web server log", before={**HOME, "ops/logs/web.log": web,
+                                                                                       "ops/logs/backup.log": ""}),
         nothing(),
     ])
     s += family("urgent memory", "Remind me of anything urgent I told you", HOME, [
@@ -322,11 +323,11 @@ def _situations() -> list[Situation]:
         unrelated("notes/recipes.md", RECIPE),
     ])
     build = "2026-12-01 01:00 build #411 SUCCESSFUL (14 min)\n"
-    s += family("build", "Investigate why the nightly build fails, if it does", {**HOME, "logs/build.log": build}, [
-        Variant("failed", Change(append={"logs/build.log": "2026-12-02 01:00 build #412 FAILED: "
+    s += family("build", "Investigate why the nightly build fails, if it does", {**HOME, "ops/logs/build.log": build}, [
+        Variant("failed", Change(append={"ops/logs/build.log": "2026-12-02 01:00 build #412 FAILED: "
                                                            "test_refund_partial AssertionError: 19.99 != 20.00\n"}),
                 ESCALATE, "the build failed: finding out why needs investigation"),
-        Variant("successful", Change(append={"logs/build.log": "2026-12-02 01:00 build #412 SUCCESSFUL (13 min)\n"}),
+        Variant("successful", Change(append={"ops/logs/build.log": "2026-12-02 01:00 build #412 SUCCESSFUL (13 min)\n"}),
                 NOOP, "the build succeeded"),
         nothing(),
     ])
@@ -451,10 +452,10 @@ def _situations() -> list[Situation]:
         nothing(),
     ])
     s += family("plants", "Remind me to water the plants when the soil sensor log says dry",
-                {**HOME, "logs/soil.log": "2026-12-01 18:00 moisture 41 % (ok)\n"}, [
-        Variant("dry", Change(append={"logs/soil.log": "2026-12-02 18:00 moisture 12 % (dry)\n"}),
+                {**HOME, "ops/logs/soil.log": "2026-12-01 18:00 moisture 41 % (ok)\n"}, [
+        Variant("dry", Change(append={"ops/logs/soil.log": "2026-12-02 18:00 moisture 12 % (dry)\n"}),
                 ACT, "the soil is dry: remind the user"),
-        Variant("ok", Change(append={"logs/soil.log": "2026-12-02 18:00 moisture 38 % (ok)\n"}),
+        Variant("ok", Change(append={"ops/logs/soil.log": "2026-12-02 18:00 moisture 38 % (ok)\n"}),
                 NOOP, "the soil is still moist"),
         nothing(),
     ])
