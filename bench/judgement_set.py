@@ -179,9 +179,10 @@ def _situations() -> list[Situation]:
         Variant("info lines", Change(append={"ops/logs/web.log": "2026-12-02 08:01:40 INFO GET /cart 200 31 ms\n"
                                                              "2026-12-02 08:01:41 INFO GET /shop 200 44 ms\n"}),
                 NOOP, "only normal requests were logged"),
-        Variant("error in another log", Change(append={"ops/logs/backup.log": "2026-12-02 02:00:13 ERROR: disk full\n"}),
-                NOOP, "the error is in the backup log, not the web server log", before={**HOME, "ops/logs/web.log": web,
-                                                                                       "ops/logs/backup.log": ""}),
+        Variant("error in another log",
+                Change(append={"ops/logs/backup.log": "2026-12-02 02:00:13 ERROR: disk full\n"}),
+                NOOP, "the error is in the backup log, not the web server log",
+                before={**HOME, "ops/logs/web.log": web, "ops/logs/backup.log": ""}),
         nothing(),
     ])
     s += family("urgent memory", "Remind me of anything urgent I told you", HOME, [
@@ -327,7 +328,8 @@ def _situations() -> list[Situation]:
         Variant("failed", Change(append={"ops/logs/build.log": "2026-12-02 01:00 build #412 FAILED: "
                                                            "test_refund_partial AssertionError: 19.99 != 20.00\n"}),
                 ESCALATE, "the build failed: finding out why needs investigation"),
-        Variant("successful", Change(append={"ops/logs/build.log": "2026-12-02 01:00 build #412 SUCCESSFUL (13 min)\n"}),
+        Variant("successful",
+                Change(append={"ops/logs/build.log": "2026-12-02 01:00 build #412 SUCCESSFUL (13 min)\n"}),
                 NOOP, "the build succeeded"),
         nothing(),
     ])
