@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import functools
 import gc
 import logging
 from collections.abc import Awaitable, Callable
@@ -16,7 +15,7 @@ from openhuman_desktop.channels.webapp import WebappChannel
 from openhuman_desktop.clock import Clock, SystemClock
 from openhuman_desktop.errors import InvalidInput, StoreUnavailable
 from openhuman_desktop.live_config import LiveSettings
-from openhuman_desktop.llm import make_client
+from openhuman_desktop.llm import LlmClient, OpenAICompatClient, make_client
 from openhuman_desktop.llm.embeddings import Embedders
 from openhuman_desktop.llm.pool import TIERS, ModelClients
 from openhuman_desktop.llm.schema_memory import SchemaMemory
@@ -245,8 +244,14 @@ def _wire(
     live = LiveSettings(paths.config_file, loaded, bus)
     supervisor = TaskSupervisor()
     schemas = SchemaMemory(paths.subconscious_dir / "model_servers.json")  # issue 24: no 500 on every start
-    models = ModelClients(live, functools.partial(make_client, schema_memory=schemas),
-                          on_change=lambda: bus.publish(events.StatusChanged()))
+
+    def remembering(settings: config.Settings, tier: str) -> LlmClient | None:
+        client = make_client(settings, tier)  # looked up at each call: tests put fakes there
+        if isinstance(client, OpenAICompatClient):
+            client.remember_schemas(schemas)
+        return client
+
+    models = ModelClients(live, remembering, on_change=lambda: bus.publish(events.StatusChanged()))
     tokens = TokenCounter()
     service = SubconsciousService(
         store, clock, bus, live, paths.heartbeat_file, ModelIntentClassifier(lambda: models.get("local"))

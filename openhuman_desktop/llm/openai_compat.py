@@ -130,6 +130,13 @@ class OpenAICompatClient:
         """The window known now: config.toml's, else the last check's report, else the assumed one."""
         return self._window.tokens
 
+    def remember_schemas(self, memory: SchemaMemory) -> None:
+        """Remember the accepted JSON-schema form in ``memory`` from now on, starting from what it knows."""
+        self._schema_memory = memory
+        remembered = memory.get(self.base_url, self.model)
+        if remembered in _LEVELS:
+            self._schema_level = remembered
+
     @property
     def schema_level(self) -> int:
         """How JSON schemas are sent now: ``JSON_SCHEMA``, ``JSON_OBJECT_WITH_SCHEMA`` or ``JSON_OBJECT``."""
