@@ -14,7 +14,7 @@ from typing import Any
 
 import httpx
 
-from openhuman_desktop.errors import ContextOverflow, LlmReplyError, LlmUnavailable
+from openhuman_desktop.errors import ContextOverflow, LlmReplyError, LlmTimedOut, LlmUnavailable
 from openhuman_desktop.llm.base import (
     MAX_SERVER_MESSAGE,
     ChatRequest,
@@ -393,7 +393,7 @@ class OpenAICompatClient:
         try:
             yield
         except (TimeoutError, httpx.TimeoutException) as exc:
-            raise LlmUnavailable(f"{self.base_url} did not answer within {timeout:g} s.") from exc
+            raise LlmTimedOut(f"{self.base_url} did not answer within {timeout:g} s.") from exc
         except (httpx.ConnectError, httpx.UnsupportedProtocol, httpx.ProxyError) as exc:
             raise LlmUnavailable(f"Cannot reach {self.base_url} ({self._reason(exc)}).") from exc
         except httpx.TransportError as exc:

@@ -30,7 +30,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from openhuman_desktop.errors import ContextOverflow, LlmReplyError, LlmUnavailable
+from openhuman_desktop.errors import ContextOverflow, LlmReplyError, LlmTimedOut, LlmUnavailable
 from openhuman_desktop.llm.base import ChatRequest, LlmClient, Message, TokenLogprob, token_logprobs
 from openhuman_desktop.llm.tokens import upper_bound
 from openhuman_desktop.store import Task
@@ -173,9 +173,12 @@ class Judge:
                     tally.problems[task.id] = str(tally.failure)
                     continue
                 await self._question(client, task, rule, items, tally)
-        if isinstance(tally.failure, LlmUnavailable) or (
-                tally.failure is not None and not untouched and not tally.decisions):
-            raise tally.failure  # the model cannot be reached: the tick failed, its span stays for the next
+        failure = tally.failure
+        down = isinstance(failure, LlmUnavailable) and not isinstance(failure, LlmTimedOut)
+        if failure is not None and (down or (not untouched and not tally.decisions)):
+            # The model cannot be reached: the tick failed, its span stays for the next. (A model that only
+            # answered too slowly fails the tasks it was asked about; the others keep their noop.)
+            raise failure
         # A first look sees every file as new: only changes since an earlier look count as changes.
         changes = 0 if len(first_looks) == len(tasks) or not is_news else len(
             [item for item in report.items if item.source in ("file", "memory") and item.status != "same"])

@@ -358,3 +358,17 @@ async def test_a_tick_that_decides_noop_for_everything_although_things_changed_s
         assert len(h.local_bodies("evaluation")) == calls, "a change that concerns no task costs no model call"
         status = await h.service.status()
         assert status["state"] == "idle" and "none concerned a task" in status["state_reason"]
+
+
+async def test_a_model_too_slow_to_answer_fails_only_the_tasks_it_was_asked_about() -> None:
+    def slow(request: httpx.Request) -> httpx.Response:
+        raise httpx.ReadTimeout("no answer", request=request)
+
+    client = OpenAICompatClient("m", "http://slow.test/v1", api_key_env=None,
+                                http=httpx.AsyncClient(transport=httpx.MockTransport(slow)))
+    judge = Judge(lambda: client, TOKENS, lambda: 8192)
+    parcel = make_task("Tell me when the parcel in tracking.txt is delivered")
+    other = make_task("Draft a reply whenever my landlord writes to me", task_id="t2")
+    evaluation = await judge.evaluate([parcel, other], report(ChangeItem("file", "tracking.txt", "DELIVERED")))
+    assert "t1" in evaluation.problems and "did not answer" in evaluation.problems["t1"]
+    assert evaluation.decisions["t2"].decision == "noop", "the untouched task needed no model"
