@@ -288,8 +288,8 @@ def _wire(
             problem, health = models.problem(tier), models.health.get(tier)
             if problem is not None:
                 lines.append(f"{tier} model: problem — {report.for_the_judge(problem)}")
-            elif health is not None:  # its details (address, an assumed window and what to set) are the user's
-                lines.append(f"{tier} model: ok")
+            elif health is not None:  # its address and what to set (an assumed window) are the user's
+                lines.append(f"{tier} model: ok — {report.for_the_judge(health.message)}")
         return lines
 
     async def model_verdicts() -> str:

@@ -52,7 +52,7 @@ from openhuman_desktop.subconscious.evaluator import (
     validate_items,
 )
 from openhuman_desktop.subconscious.report import one_line
-from openhuman_desktop.subconscious.task_rules import MODELS, SKILLS, TaskRule, TaskRules, evidence, touching
+from openhuman_desktop.subconscious.task_rules import TaskRule, TaskRules, evidence, touching
 
 log = logging.getLogger(__name__)
 
@@ -154,10 +154,10 @@ class Judge:
         tally = _Tally(decisions=decisions)
         batched = first_looks + ([task for task, _, _ in touched] if len(touched) > MAX_TOUCHED_ALONE else [])
         if batched:
-            about_health = any(self.rules.for_task(task.id, task.title).watches in (SKILLS, MODELS)
-                               for task in batched)
+            # The batched evaluation reads the whole report as before (health included, without addresses or
+            # advice); a narrow question shows health only to the system tasks about it.
             try:
-                evaluation = await self._batch.evaluate(batched, report if about_health else without_health(report))
+                evaluation = await self._batch.evaluate(batched, report)
             except (LlmUnavailable, LlmReplyError) as exc:
                 tally.failure = exc
                 tally.problems.update((task.id, str(exc)) for task in batched)

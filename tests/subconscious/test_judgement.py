@@ -328,19 +328,19 @@ def test_health_reaches_the_judge_without_addresses_or_advice() -> None:
     assert "http" not in plain and "context_window" not in plain and "assumed" not in plain
 
 
-async def test_only_tasks_about_health_are_shown_the_health_sections() -> None:
-    def reply(body: dict[str, Any]) -> dict[str, Any]:
-        return completion(json.dumps({"evaluations": [{"task_id": "1", "reason": "r", "decision": "noop"}]}))
-
-    server = Server(reply)
-    blocks = (("Changed workspace files", "## Changed workspace files\n- a.md\n"),
-              ("Model health", "## Model health\n- local model: ok\n"))
-    whole = Report(text="\n".join(text for _, text in blocks), signature="s", tokens=40, blocks=blocks, items=())
-    await server.judge().evaluate([make_task("Tell me when a.md changes", last_run_at=None)], whole)
-    assert "Model health" not in server.bodies[-1]["messages"][-1]["content"]
-    await server.judge().evaluate([make_task("Monitor system health (Ollama, memory, connections)",
-                                             last_run_at=None)], whole)
-    assert "Model health" in server.bodies[-1]["messages"][-1]["content"]
+async def test_a_narrow_question_shows_health_only_to_the_task_about_it() -> None:
+    content, tokens = answer_tokens("the reasoning model is down", "act", "noop", -0.1, -5.0)
+    server = Server(lambda body: completion(content, tokens))
+    problem = ChangeItem("models", "", "reasoning model: problem — Cannot reach the server", "problem")
+    memo = ChangeItem("memory", "", "the parcel came today")
+    health = make_task("Monitor system health (Ollama, memory, connections)", task_id="h")
+    parcel = make_task("Remind me of anything about the parcel I told you", task_id="p")
+    evaluation = await server.judge().evaluate([health, parcel], report(problem, memo))
+    assert evaluation.decisions["h"].decision == "act"
+    prompts = {body["messages"][-1]["content"].splitlines()[1]: body["messages"][-1]["content"]
+               for body in server.bodies}
+    assert "Cannot reach" in prompts["- [1] Monitor system health (Ollama, memory, connections)"]
+    assert "Cannot reach" not in prompts["- [1] Remind me of anything about the parcel I told you"]
 
 
 async def test_a_tick_that_decides_noop_for_everything_although_things_changed_says_so(
