@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -81,7 +81,8 @@ async def describe_all(registry: SkillRegistry) -> list[SkillInfo]:
     return [await describe(skill) for skill in list(registry.skills)]
 
 
-def health_lines(infos: Sequence[SkillInfo]) -> list[str]:
-    """``NAME: state (reason)`` per enabled skill, for the situation report."""
-    return [f"{info.name}: {info.state}" + (f" ({info.state_reason})" if info.state_reason else "")
+def health_lines(infos: Sequence[SkillInfo], plain: Callable[[str], str] = str) -> list[str]:
+    """``NAME: state (reason)`` per enabled skill, for the situation report; ``plain`` shortens a reason to what
+    the judge should read (no addresses, no configuration advice)."""
+    return [f"{info.name}: {info.state}" + (f" ({reason})" if (reason := plain(info.state_reason)) else "")
             for info in infos if info.enabled]
