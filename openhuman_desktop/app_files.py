@@ -76,15 +76,19 @@ APP_ENTRIES: tuple[AppEntry, ...] = (
     _file("heartbeat.md", "HEARTBEAT.md",
           "the user's standing tasks: readable (it is their task list), never written by a tool (a line "
           "added to it is a task only the user adds)", readable=True),
-    _folder("subconscious", database_files("subconscious.db"),
-            "the heartbeat's database: tasks, activity, cards (the task tools read it)"),
+    _folder("subconscious", (*database_files("subconscious.db"), *database_files("judgement.db"),
+                             "model_servers.json", "model_servers.part"),
+            "the heartbeat's databases: tasks, activity, cards (the task tools read them); the files as the "
+            "heartbeat last saw them and the task rules (judgement.db); the form of JSON each model server "
+            "takes (model_servers.json, written whole as model_servers.part, then renamed)"),
     _folder("memory", database_files("memory.db"), "long-term memory with its vectors (the memory tools read it)"),
     _folder("agent", database_files("ledger.db"), "the run ledger: every conversation, checkpoint and tool call"),
     _folder("run", (*private_json("rpc.json"), *private_json("webapp.json"), "instance.lock"),
             "what a running instance publishes: the RPC token, the web app's key, the workspace lock"),
     _folder("logs", ("openhuman.log", "openhuman.log.[0-9]*"), "the log: what the app did, with ids"),
     _folder("channels", private_json("webapp-link.json"), "the channels' own state: the web app's key and port"),
-    _folder("skills", ("*",), "reserved for the skills' own state (caches, sync points, credentials)"),
+    _folder("skills", ("*",), "the skills' own state: each watching built-in skill's sync points and the items it "
+            "saw (skills/NAME/state.json), and whatever a skill keeps later (caches, credentials)"),
 )
 
 

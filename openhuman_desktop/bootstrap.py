@@ -15,9 +15,10 @@ from openhuman_desktop.channels.webapp import WebappChannel
 from openhuman_desktop.clock import Clock, SystemClock
 from openhuman_desktop.errors import InvalidInput, StoreUnavailable
 from openhuman_desktop.live_config import LiveSettings
-from openhuman_desktop.llm import make_client
+from openhuman_desktop.llm import LlmClient, OpenAICompatClient, make_client
 from openhuman_desktop.llm.embeddings import Embedders
 from openhuman_desktop.llm.pool import TIERS, ModelClients
+from openhuman_desktop.llm.schema_memory import SchemaMemory
 from openhuman_desktop.llm.tokens import TokenCounter
 from openhuman_desktop.memory import EVICTED_TAG, MemoryStore, open_memory_store
 from openhuman_desktop.memory.store import text_parts
@@ -25,7 +26,7 @@ from openhuman_desktop.memory.vectors import VectorMemory
 from openhuman_desktop.orchestration.directives import SteeringStore
 from openhuman_desktop.orchestration.ledger import RunLedger
 from openhuman_desktop.orchestration.nodes import build_graph
-from openhuman_desktop.orchestration.ports import Run, TimelineEntry
+from openhuman_desktop.orchestration.ports import TimelineEntry
 from openhuman_desktop.orchestration.service import AgentService
 from openhuman_desktop.orchestration.steering import Directive, DirectiveDraft, HistoryRecord, Reflection
 from openhuman_desktop.paths import Paths
@@ -36,6 +37,7 @@ from openhuman_desktop.rpc.methods import MethodTable, subconscious_methods
 from openhuman_desktop.rpc.protocol import Dispatcher
 from openhuman_desktop.rpc.reflection_methods import reflection_methods
 from openhuman_desktop.rpc.server import RpcServer
+from openhuman_desktop.rpc.skill_methods import skill_methods
 from openhuman_desktop.skills import (
     MemorySkill,
     NotificationSkill,
@@ -43,19 +45,26 @@ from openhuman_desktop.skills import (
     WorkspaceFilesSkill,
 )
 from openhuman_desktop.skills.base import SkillRegistry
+from openhuman_desktop.skills.listing import describe_all, health_lines
+from openhuman_desktop.skills.mcp import McpSkills
+from openhuman_desktop.skills.world import WorldSkills
 from openhuman_desktop.store import SubconsciousStore, open_subconscious_store
-from openhuman_desktop.store.records import Escalation
 from openhuman_desktop.subconscious import report
+from openhuman_desktop.subconscious.approvals import ApprovalGate
+from openhuman_desktop.subconscious.changes import FileHistory
 from openhuman_desktop.subconscious.engine import SubconsciousEngine
-from openhuman_desktop.subconscious.evaluator import ModelEvaluator
 from openhuman_desktop.subconscious.executor import TaskExecutor
-from openhuman_desktop.subconscious.intent import ModelIntentClassifier
+from openhuman_desktop.subconscious.intent import ChatIntentJudge, ModelIntentClassifier
+from openhuman_desktop.subconscious.judgement import Judge
 from openhuman_desktop.subconscious.reflection import Reflector
 from openhuman_desktop.subconscious.service import SubconsciousService
+from openhuman_desktop.subconscious.task_rules import TaskRules
 from openhuman_desktop.subconscious.workspace_index import WorkspaceIndex
 from openhuman_desktop.supervisor import TaskSupervisor
 from openhuman_desktop.watch import watch_file
 
+JUDGEMENT_DB = "judgement.db"
+"""Under ``subconscious/``: the file versions the heartbeat saw, and the users' own task rules."""
 log = logging.getLogger(__name__)
 
 
@@ -73,6 +82,7 @@ class Services:
     models: ModelClients
     skills: SkillRegistry
     subconscious: SubconsciousService
+    approvals: ApprovalGate
     engine: SubconsciousEngine
     rpc: RpcServer
     ledger: RunLedger
@@ -80,7 +90,10 @@ class Services:
     channels: ChannelHub
     steering: SteeringStore
     reflection: Reflector
+    mcp: McpSkills
+    world: WorldSkills
     workspace_index: WorkspaceIndex | None = None
+    file_history: FileHistory | None = None
     vectors: VectorMemory | None = None
     embedders: Embedders | None = None
     first_run: bool = False  # config.toml was created by this start: the first-run set-up opens
@@ -97,8 +110,10 @@ class Services:
         """
         await self.subconscious.seed_defaults()
         await self.subconscious.sync_heartbeat_file(announce=False)  # announced below, once the UI listens
-        # The engine first: it stops the runs of approvals whose task was disabled meanwhile; then every run a
-        # crash or a shutdown left unfinished resumes from its last checkpoint (before any channel opens).
+        # The approvals first: the gate stops the runs of approvals whose task was disabled meanwhile and
+        # carries the others on; then every run a crash or a shutdown left unfinished resumes from its last
+        # checkpoint (before any channel opens).
+        await self.approvals.recover()
         await self.engine.start()
         await self.agent.resume_unfinished()
         self.tasks.spawn(self.subconscious.refine_intents(), name="intent-classifier")
@@ -116,6 +131,8 @@ class Services:
         self.bus.subscribe(events.TickFinished, self._on_tick_finished)
         await self.rpc.start()
         await self.channels.start()
+        # MCP servers last, and in the background: each starts (and its SDK is imported) off the start-up path.
+        await self.mcp.apply()
         problem = self.subconscious.heartbeat_problem
         if problem is not None:  # after start() returns, when the window's bridge has subscribed
             asyncio.get_running_loop().call_soon(
@@ -131,6 +148,8 @@ class Services:
                 self.vectors.wake()  # [models.embedding] may have changed: re-embed, or try it again
             self.tasks.spawn(self._check_models(), name="model-check")
             self.tasks.spawn(self.channels.reconfigure(), name="channels-reconfigure")
+            self.tasks.spawn(self.mcp.apply(), name="mcp-reconfigure")
+            self.world.apply()
         elif was_rejected and self.settings.problem is None:
             # A rejected edit fixed back to the settings in force: what the models said may be old news too.
             self.tasks.spawn(self._check_models(), name="model-check")
@@ -165,7 +184,7 @@ class Services:
         if tier == "reasoning" and health.ok and not self._closed:
             # A Go ahead that found the reasoning model down waits for it; it answers a check again, so try.
             # (Should the model still fail the real call, the card comes back, and the next check retries.)
-            await self.engine.retry_waiting_approvals()
+            await self.approvals.retry_waiting()
 
     async def aclose(self) -> None:
         """Stop producers first (channels, RPC, ticks, heartbeat, watchers), then close clients and databases.
@@ -179,9 +198,13 @@ class Services:
         await self.rpc.aclose()
         await self.engine.aclose()
         await self.agent.aclose()  # unfinished runs stay so in the ledger and resume at the next start
+        await self.mcp.aclose()  # every MCP server's process group stopped
+        await self.world.aclose()  # the mailbox's connection closed, the feeds' client too
         await self.tasks.cancel_all()
         if self.workspace_index is not None:
             await self.workspace_index.aclose()
+        if self.file_history is not None:
+            await asyncio.to_thread(self.file_history.close)
         await self.models.aclose()
         if self.embedders is not None:
             await self.embedders.aclose()
@@ -235,16 +258,28 @@ def _wire(
     bus = events.EventBus()
     live = LiveSettings(paths.config_file, loaded, bus)
     supervisor = TaskSupervisor()
-    models = ModelClients(live, make_client, on_change=lambda: bus.publish(events.StatusChanged()))
+    schemas = SchemaMemory(paths.subconscious_dir / "model_servers.json")  # issue 24: no 500 on every start
+
+    def remembering(settings: config.Settings, tier: str) -> LlmClient | None:
+        client = make_client(settings, tier)  # looked up at each call: tests put fakes there
+        if isinstance(client, OpenAICompatClient):
+            client.remember_schemas(schemas)
+        return client
+
+    models = ModelClients(live, remembering, on_change=lambda: bus.publish(events.StatusChanged()))
     tokens = TokenCounter()
-    service = SubconsciousService(
-        store, clock, bus, live, paths.heartbeat_file, ModelIntentClassifier(lambda: models.get("local"))
-    )
+    # One classifier for tasks and chats: the probes a task's classification ran count for the chat too.
+    intents = ModelIntentClassifier(lambda: models.get("local"))
+    service = SubconsciousService(store, clock, bus, live, paths.heartbeat_file, intents)
     skills = SkillRegistry()
     skills.add(WorkspaceFilesSkill(paths.workspace))
     skills.add(MemorySkill(memory, bus))
     skills.add(SubconsciousTasksSkill(service.tasks_list, service.tasks_add_by_assistant))
     skills.add(NotificationSkill(bus))
+    # Mail, feeds, calendars, the web and Slack (CONTRACT §12.2): always listed, each on with its table.
+    world = WorldSkills(skills, lambda: live().skills, clock, paths.skills_dir,
+                        on_change=lambda: bus.publish(events.SkillsChanged()))
+    mcp = McpSkills(skills, lambda: live().skills, clock, tokens, on_change=lambda: bus.publish(events.SkillsChanged()))
 
     embedders = Embedders(live)
     vectors = VectorMemory(memory, embedders, clock, on_change=lambda: bus.publish(events.StatusChanged()))
@@ -261,114 +296,108 @@ def _wire(
         return [(item.id, item.text, item.created_at) for item in items]
 
     async def skill_lines() -> list[str]:
-        health = await skills.health()
-        return [f"{name}: {item.status}" + (f" ({item.message})" if item.message else "")
-                for name, item in health.items()]
+        await world.settled()  # the state this tick's reads of mail, feeds and calendars found
+        # What the judge reads: the state and what is wrong, without addresses or configuration advice.
+        return health_lines(await describe_all(skills), plain=report.for_the_judge)
+
+    async def skill_verdicts() -> str:
+        # Only the states: an MCP server's reason carries its stderr, which must not open the idle gate.
+        await world.settled()
+        return ",".join(f"{info.name}:{info.state}" for info in await describe_all(skills) if info.enabled)
 
     async def model_lines() -> list[str]:
-        lines = []
+        # A skill in error or disconnected is part of the model-health picture (CONTRACT §12.3).
+        await world.settled()
+        lines = [f"skill {info.name}: {info.state} — {info.state_reason}" for info in await describe_all(skills)
+                 if info.enabled and info.is_problem]
         for tier in TIERS:
             problem, health = models.problem(tier), models.health.get(tier)
             if problem is not None:
-                lines.append(f"{tier} model: problem — {problem}")
-            elif health is not None:
-                lines.append(f"{tier} model: ok — {health.message}")
+                lines.append(f"{tier} model: problem — {report.for_the_judge(problem)}")
+            elif health is not None:  # its address and what to set (an assumed window) are the user's
+                lines.append(f"{tier} model: ok — {report.for_the_judge(health.message)}")
         return lines
 
     async def model_verdicts() -> str:
         # Only ok/problem per tier (not checked yet counts as ok): the idle gate ignores the details.
-        return ",".join(f"{tier}:{'ok' if ok else 'problem'}" for tier, ok in models.verdicts().items())
+        await world.settled()
+        tiers = ",".join(f"{tier}:{'ok' if ok else 'problem'}" for tier, ok in models.verdicts().items())
+        problems = [f"{info.name}:{info.state}" for info in await describe_all(skills)
+                    if info.enabled and info.is_problem]
+        return ";".join([tiers, *problems])
+
+    async def watched(tasks: object, since: float | None, now: float) -> report.Section | None:
+        # What the skills watch, read at the start of the tick (CONTRACT §12.3): the lines say what changed since
+        # the due tasks' oldest decision; the signature is what the resources hold, so it moves only with them.
+        if not mcp.watching():
+            return None
+        await mcp.poll(now)
+        lines = mcp.change_lines(since)
+        text = "\n".join(f"- {report.one_line(line)}" for line in lines) or "Nothing watched has changed."
+        return report.Section("Skills", text, signature=mcp.watch_signature())
 
     files = WorkspaceIndex(paths.workspace)
+    history = FileHistory(paths.subconscious_dir / JUDGEMENT_DB)
     reporter = report.SituationReporter(
         [
             report.environment_section(paths.workspace),
             report.memory_section(recent_memories, related=relevant_memories),
-            report.files_section(paths.workspace, files, workspace.default_heartbeat_text()),
-            report.lines_section("Skill health", skill_lines),
+            report.files_section(paths.workspace, files, workspace.default_heartbeat_text(), history),
+            # One section per watching skill: new mail, feed items, upcoming events (CONTRACT §12.3).
+            *world.section_sources(report.Section),
+            watched,
+            report.verdicts_section("Skill health", skill_lines, skill_verdicts),
             report.verdicts_section("Model health", model_lines, model_verdicts),
         ],
         tokens,
         lambda: live().heartbeat.context_budget_tokens,
     )
-    intents = ModelIntentClassifier(lambda: models.get("local"))
+    # The gate raises the agent's cards and carries approvals out through the agent: it reaches the agent
+    # once it exists (this closure is called only after the agent below is built).
+    gate = ApprovalGate(store, clock, bus, supervisor, skills, lambda: agent)
     steering = SteeringStore(ledger, clock, bus)
     reflection = Reflector(_ReflectionPort(ledger, steering), models, tokens, live, clock, bus, supervisor,
                            _Evictions(memory, bus))
     graph = build_graph(
         quick=lambda: models.reporting("local"), reasoning=lambda: models.reporting("reasoning"),
-        window=models.context_window, skills=skills, tokens=tokens, intent=_IntentJudge(intents),
-        steering=steering, cards=_CardRaiser(service), evictions=_Evictions(memory, bus),
+        window=models.context_window, skills=skills, tokens=tokens, intent=ChatIntentJudge(intents),
+        steering=steering, cards=gate, evictions=_Evictions(memory, bus),
         settings=lambda: live().agent, set_permission=ledger.set_permission, clock=clock,
-        recall=_Recall(memory, vectors),
+        recall=_Recall(memory, vectors), quick_worker=lambda: models.get("local"),
     )
     agent = AgentService(ledger, lambda: graph, bus, clock, supervisor, lambda: live().agent)
     engine = SubconsciousEngine(
-        store=store, service=service, clock=clock, bus=bus, settings=live, supervisor=supervisor,
+        store=store, sync_tasks=service.sync_heartbeat_file, cards=gate, clock=clock, bus=bus, settings=live,
+        supervisor=supervisor,
         reporter=reporter,
         # Through ``reporting``, the evaluations and every reasoning call are the tiers' health in the status
         # (a failed local "act" fails only its row, as before).
-        evaluator=ModelEvaluator(lambda: models.reporting("local"), tokens, lambda: models.context_window("local")),
-        executor=TaskExecutor(lambda: models.get("local"), skills, window=models.context_window, tokens=tokens,
-                              agent=agent),
+        evaluator=Judge(lambda: models.reporting("local"), tokens, lambda: models.context_window("local"),
+                        TaskRules(paths.subconscious_dir / JUDGEMENT_DB)),
+        executor=TaskExecutor(skills, agent, window=models.context_window, tokens=tokens),
         models=models, config_problem=lambda: live.problem_summary,
     )
     service.attach_engine(engine)
     table = MethodTable()
-    table.add(subconscious_methods(service))
+    table.add(subconscious_methods(service, gate))
     table.add(memory_methods(memory, bus, vectors))
     table.add(agent_methods(agent))
     table.add(reflection_methods(steering, reflection))
-    hub = ChannelHub(agent, _Approvals(service), bus, clock, supervisor)
+    hub = ChannelHub(agent, gate, bus, clock, supervisor)
     hub.add(WebappChannel(hub, lambda: live().channels.webapp, paths.webapp_file, paths.workspace, clock, supervisor,
                           on_change=lambda: bus.publish(events.StatusChanged())))
     hub.add(TelegramChannel(hub, lambda: live().channels.telegram, clock, supervisor, bus))
     table.add(channel_methods(hub))
+    table.add(skill_methods(skills, mcp, world))
     rpc = RpcServer(Dispatcher(table), paths.rpc_file, live().rpc_port)
     return Services(
         paths=paths, settings=live, bus=bus, clock=clock, tasks=supervisor, store=store, memory=memory,
-        models=models, skills=skills, subconscious=service, engine=engine, rpc=rpc, ledger=ledger, agent=agent,
-        channels=hub, steering=steering, reflection=reflection, workspace_index=files, vectors=vectors,
+        models=models, skills=skills, subconscious=service, approvals=gate, engine=engine, rpc=rpc, ledger=ledger,
+        agent=agent, channels=hub, steering=steering, reflection=reflection, mcp=mcp, world=world,
+        workspace_index=files, file_history=history,
+        vectors=vectors,
         embedders=embedders,
     )
-
-
-class _IntentJudge:
-    """The agent's permission from the user's words: the task-intent classifier (keyword fallback)."""
-
-    def __init__(self, classifier: ModelIntentClassifier) -> None:
-        self._classifier = classifier
-
-    async def asks_for_write(self, text: str) -> bool:
-        intent, _source = await self._classifier.classify(text)
-        return intent == "write"
-
-
-class _CardRaiser:
-    """A conversation's recommended action becomes a card in the escalations table (CONTRACT §8)."""
-
-    def __init__(self, service: SubconsciousService) -> None:
-        self._service = service
-
-    async def raise_card(self, run: Run, action: str) -> None:
-        await self._service.raise_conversation_card(run_id=run.id, thread_id=run.thread_id, request=run.input,
-                                                    action=action)
-
-
-class _Approvals:
-    """The approval gate for channels: the same Go ahead / Skip as the window and RPC (each at most once)."""
-
-    def __init__(self, service: SubconsciousService) -> None:
-        self._service = service
-
-    async def pending(self) -> list[Escalation]:
-        return await self._service.escalations_list("pending")
-
-    async def approve(self, escalation_id: str) -> None:
-        await self._service.escalations_approve(escalation_id)
-
-    async def dismiss(self, escalation_id: str) -> None:
-        await self._service.escalations_dismiss(escalation_id)
 
 
 class _Recall:

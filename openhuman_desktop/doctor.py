@@ -10,7 +10,7 @@ import time
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
-from typing import TextIO
+from typing import Any, TextIO
 
 from openhuman_desktop import config, recurrence
 from openhuman_desktop.app_files import app_entry
@@ -247,6 +247,76 @@ async def check_embedding(settings: config.Settings) -> Check:
     return Check("model embedding", True, f"{embedder.description} gives {len(vectors[0])}-dimensional vectors")
 
 
+DOCTOR_MCP_TIMEOUT = 20.0
+"""Seconds doctor gives an MCP server to start, initialise and list its tools."""
+
+
+async def check_skills(settings: config.Settings) -> list[Check]:
+    """One line per enabled skill: the built-in ones, then each MCP server, started (all at once) and stopped
+    again to see that it speaks MCP."""
+    from openhuman_desktop.skills import MemorySkill, NotificationSkill, SubconsciousTasksSkill, WorkspaceFilesSkill
+    from openhuman_desktop.skills.mcp.server import RETRIED, McpSkill
+
+    checks = [Check(f"skill {skill.name}", True, f"{skill.title}, built in")
+              for skill in (WorkspaceFilesSkill, MemorySkill, SubconsciousTasksSkill, NotificationSkill)]
+    servers = [McpSkill(server, SystemClock(), tokens.TokenCounter(), start_timeout=DOCTOR_MCP_TIMEOUT)
+               for server in settings.skills.mcp.values() if server.enabled]
+
+    async def one(skill: McpSkill) -> Check:
+        skill.start()
+        try:
+            async with asyncio.timeout(DOCTOR_MCP_TIMEOUT + 10):
+                while skill.state not in ("connected", "error", "disconnected"):
+                    await asyncio.sleep(0.05)
+        except TimeoutError:
+            pass
+        finally:
+            await skill.stop(disabled=False)
+        where = skill.config.url or skill.config.command or ""
+        if skill.state == "connected":
+            read = sum(1 for tool in skill.listed_tools() if tool.access == "read")
+            count = len(skill.listed_tools())
+            info = f" — {skill.server_info}" if skill.server_info else ""
+            return Check(f"skill {skill.name}", True,
+                         f"MCP server {where}: {count} tools ({read} read, {count - read} write){info}")
+        reason = (skill.reason or "It did not connect.").replace(RETRIED, "")   # doctor tries once
+        problem, fix = _split_remedy(reason, "check [skills.mcp." + skill.name
+                                     + "] in config.toml and run its command by hand to see what it says")
+        return Check(f"skill {skill.name}", False, f"MCP server {where}: {problem}", fix)
+
+    checks.extend(await check_world_skills(settings))
+    checks.extend(await asyncio.gather(*(one(skill) for skill in servers)))
+    return checks
+
+
+async def check_world_skills(settings: config.Settings) -> list[Check]:
+    """One line per enabled built-in skill of the person's world: what its Test button says (the mailbox
+    connected and counted, the feeds and calendars read, Slack's variable set), all at once."""
+    from openhuman_desktop.errors import UserFacingError
+    from openhuman_desktop.skills.base import SkillRegistry
+    from openhuman_desktop.skills.world import WorldSkills
+
+    world = WorldSkills(SkillRegistry(), lambda: settings.skills, SystemClock(), None)
+    enabled = [skill for skill in world.skills if skill.enabled]
+
+    async def one(skill: Any) -> Check:
+        try:
+            async with asyncio.timeout(DOCTOR_MCP_TIMEOUT + 10):
+                said = await world.test(skill.name, skill.config)
+        except UserFacingError as exc:
+            problem, fix = _split_remedy(str(exc), f"check [skills.{skill.name}] in config.toml (Settings > Skills)")
+            return Check(f"skill {skill.name}", False, f"{skill.title}: {problem}", fix)
+        except TimeoutError:
+            return Check(f"skill {skill.name}", False, f"{skill.title}: no answer within {DOCTOR_MCP_TIMEOUT:.0f} s",
+                         f"check [skills.{skill.name}] in config.toml (Settings > Skills)")
+        return Check(f"skill {skill.name}", True, f"{skill.title}: {said.rstrip('.')}")
+
+    try:
+        return list(await asyncio.gather(*(one(skill) for skill in enabled)))
+    finally:
+        await world.aclose()
+
+
 async def run_checks(paths: Paths) -> list[Check]:
     checks = [check_workspace(paths)]
     config_check, loaded = check_config(paths)
@@ -260,6 +330,7 @@ async def run_checks(paths: Paths) -> list[Check]:
         checks.append(Check(*await check_webapp(paths, loaded.settings.channels.webapp)))
         checks.append(Check("telegram", *await telegram_check(loaded.settings.channels.telegram)))
         checks.append(await check_notifications(loaded.settings.notifications))
+        checks.extend(await check_skills(loaded.settings))
     return checks
 
 

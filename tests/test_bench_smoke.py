@@ -54,7 +54,9 @@ def test_tick_bench_prints_its_figures() -> None:
     assert figures(lines, "tick with instant in-process evaluator, ")
     assert figures(lines, "chat round trip ")
     assert figures(lines, "breakdown log.start_many ")
-    assert_budgets(lines, 3)
+    assert figures(lines, "tick with one changed file that concerns no task ")
+    assert figures(lines, "tick model calls with a change that concerns no task: 0 ")
+    assert_budgets(lines, 4)
 
 
 def test_report_bench_prints_its_figures() -> None:
@@ -157,3 +159,19 @@ def test_chart_bench_prints_its_figures() -> None:
     lines = run_bench("chart_bench.py")
     assert len(figures(lines, "decisions_between over 30 local days")) == 1
     assert_budgets(lines, 2)  # light and dark
+
+
+def test_intent_bench_prints_its_figures() -> None:
+    lines = run_bench("intent_bench.py")
+    assert figures(lines, "intent words: 0 of ")
+    assert len(figures(lines, "intent words, tasks: ")) == len(figures(lines, "intent words, chats: ")) == 1
+    assert figures(lines, "intent words, time per phrasing: median ")
+    assert_budgets(lines, 2)
+
+
+def test_mcp_bench_prints_its_figures() -> None:
+    lines = run_bench("mcp_bench.py")
+    assert figures(lines, "tool call round trip over stdio, ")
+    assert figures(lines, "take in ")
+    assert figures(lines, "app start to RPC, 5 MCP servers configured")
+    assert_budgets(lines, 4)

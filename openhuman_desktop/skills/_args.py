@@ -8,7 +8,7 @@ from typing import Any
 
 from openhuman_desktop.errors import InvalidInput, UserFacingError
 from openhuman_desktop.llm.base import ToolSpec
-from openhuman_desktop.skills.base import Tool, ToolContext, ToolResult
+from openhuman_desktop.skills.base import Target, Tool, ToolContext, ToolResult
 
 ToolRun = Callable[[dict[str, Any]], Awaitable[ToolResult]]
 CheckedObserve = Callable[[dict[str, Any]], Awaitable[str | None]]
@@ -84,12 +84,14 @@ def error_result(exc: InvalidInput) -> ToolResult:
     return ToolResult(f"Invalid {exc.param}: {exc.problem}.", is_error=True)
 
 
-def checked_tool(spec: ToolSpec, *, writes: bool, run: ToolRun, observe: CheckedObserve | None = None) -> Tool:
+def checked_tool(spec: ToolSpec, *, writes: bool, run: ToolRun, observe: CheckedObserve | None = None,
+                 target: Target | None = None) -> Tool:
     """A :class:`Tool` whose ``run`` checks its arguments against ``spec.parameters`` first, and turns
     user-facing errors (invalid input, store unavailable …) into error results instead of exceptions.
 
     ``observe`` (write tools) gets the checked arguments too; arguments it would refuse observe as
     :data:`INVALID_CALL`, and a user-facing error while looking becomes ``"unobservable: <why>"``.
+    ``target`` names what a call would change (``Tool.target``).
     """
 
     async def call(arguments: Mapping[str, Any], context: ToolContext) -> ToolResult:
@@ -105,7 +107,7 @@ def checked_tool(spec: ToolSpec, *, writes: bool, run: ToolRun, observe: Checked
             return ToolResult(str(exc), is_error=True)
 
     if observe is None:
-        return Tool(spec=spec, writes=writes, run=call)
+        return Tool(spec=spec, writes=writes, run=call, target=target)
     look = observe
 
     async def observed(arguments: Mapping[str, Any]) -> str | None:
@@ -120,7 +122,7 @@ def checked_tool(spec: ToolSpec, *, writes: bool, run: ToolRun, observe: Checked
         except UserFacingError as exc:
             return f"unobservable: {exc}"
 
-    return Tool(spec=spec, writes=writes, run=call, observe=observed)
+    return Tool(spec=spec, writes=writes, run=call, observe=observed, target=target)
 
 
 def object_schema(properties: Mapping[str, Any], required: Sequence[str] = ()) -> dict[str, Any]:

@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from PySide6.QtCore import QSignalBlocker, Qt, QTimer, Signal
-from PySide6.QtGui import QCloseEvent, QGuiApplication, QKeyEvent, QKeySequence, QShortcut
+from PySide6.QtGui import QCloseEvent, QKeyEvent, QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QFrame,
     QHBoxLayout,
@@ -27,11 +27,14 @@ from openhuman_desktop.config import Settings
 from openhuman_desktop.config_edit import ConfigEdit
 from openhuman_desktop.errors import ConfigError
 from openhuman_desktop.llm.catalog import list_models
+from openhuman_desktop.qt import placement
 from openhuman_desktop.qt.asyncutil import Jobs
 from openhuman_desktop.qt.intelligence.widgets import AccentLabel, Banner, em, make_primary
 from openhuman_desktop.qt.settings.fields import Field
 from openhuman_desktop.qt.settings.model_tier import Lister, TierEditor
 from openhuman_desktop.qt.settings.sections import VALUES, Section, build_sections
+from openhuman_desktop.qt.settings.skills_section import SkillsEditor, ToolLister, tables_of
+from openhuman_desktop.qt.settings.world_section import SkillTester, Tester
 
 log = logging.getLogger(__name__)
 
@@ -39,7 +42,6 @@ WINDOW_TITLE = "OpenHuman — Settings"
 APPLY_CHECK_MS = 100
 APPLY_PATIENCE_S = 15.0  # the app's watcher looks at config.toml every 2 s; far longer means it is not running
 RESTART_KEYS = ("rpc.port",)
-NO_WINDOW_MANAGER = ("offscreen", "minimal")
 
 
 class LiveLike(Protocol):
@@ -65,6 +67,9 @@ class SettingsWindow(QWidget):
         workspace: for "Start at login" (None: the switch is disabled).
         lister: ``catalog.list_models`` (model lists load in the background after the window shows).
         environ: where API-key variables are looked up for the hints and the model lists.
+        tools_of: the tools a running MCP server listed, for Skills' per-tool overrides (None: none known).
+        tester: tests a built-in skill's form (mail, feeds, calendars, web, Slack) for its Test button (None: the
+            buttons are disabled).
     """
 
     saved = Signal(object)            # Settings, after a save
@@ -72,6 +77,7 @@ class SettingsWindow(QWidget):
 
     def __init__(self, config_path: Path, live: LiveLike | None = None, *, workspace: Path | None = None,
                  lister: Lister = list_models, environ: Mapping[str, str] | None = None,
+                 tools_of: ToolLister | None = None, tester: Tester | None = None,
                  parent: QWidget | None = None) -> None:
         super().__init__(parent, Qt.WindowType.Window)
         self.config_path = config_path
@@ -110,7 +116,9 @@ class SettingsWindow(QWidget):
         self.pages = QStackedWidget(self)
         middle.addWidget(self.pages, 1)
 
-        self.sections, self.tiers, self.autostart_row = build_sections(self.jobs, lister, environ)
+        self.skill_testers: dict[str, SkillTester] = {}
+        self.sections, self.tiers, self.autostart_row = build_sections(self.jobs, lister, environ, tools_of, tester,
+                                                                       self.skill_testers)
         self.fields: list[Field] = [f for section in self.sections for f in section.fields]
         for section in self.sections:
             self.nav.addItem(section.title)
@@ -170,6 +178,8 @@ class SettingsWindow(QWidget):
             for item in self.fields:
                 if isinstance(item, TierEditor):
                     item.load_settings(settings.model(item.tier))
+                elif isinstance(item, SkillsEditor):
+                    item.load(tables_of(settings))
                 else:
                     item.load(VALUES[item.key](settings))
                 item.error.clear_text()
@@ -182,6 +192,20 @@ class SettingsWindow(QWidget):
             self.autostart_switch.setChecked(autostart.is_enabled(self._environ))
         self.autostart_switch.setEnabled(self._workspace is not None)
         self._update_buttons()
+
+    @property
+    def skills_editor(self) -> SkillsEditor:
+        editor = self.field("skills.mcp")
+        assert isinstance(editor, SkillsEditor)
+        return editor
+
+    def show_skill(self, name: str) -> None:
+        """Show Settings > Skills on server ``name`` ("" adds a new server)."""
+        self.show_section("skills")
+        if name:
+            self.skills_editor.select(name)
+        else:
+            self.skills_editor.add_server()
 
     def field(self, key: str) -> Field:
         """The field that edits ``key`` (``models.<tier>`` for a tier)."""
@@ -208,11 +232,7 @@ class SettingsWindow(QWidget):
         file as it is now; unsaved changes are still there when it opens again."""
         if not self.isVisible() and not self.has_changes:
             self.reload()
-        self.setWindowState((self.windowState() & ~Qt.WindowState.WindowMinimized) | Qt.WindowState.WindowActive)
-        self.show()
-        if QGuiApplication.platformName() not in NO_WINDOW_MANAGER:   # offscreen warns "does not support raise()"
-            self.raise_()
-            self.activateWindow()
+        placement.bring_to_front(self)   # whole on a screen, raised
         self.request_model_lists()
 
     def request_model_lists(self) -> None:
@@ -284,7 +304,7 @@ class SettingsWindow(QWidget):
             return
         section = self._section_of(target)
         self.show_section(section.name)
-        if isinstance(target, TierEditor):
+        if isinstance(target, TierEditor | SkillsEditor):
             widget = target.show_error(exc.key, sentence)
         else:
             target.error.show_text(sentence)
@@ -306,6 +326,7 @@ class SettingsWindow(QWidget):
             item.error.clear_text()
         for tier in self.tiers.values():
             tier.clear_errors()
+        self.skills_editor.clear_errors()
         if self.banner.text.startswith("Not saved"):
             self.banner.hide()
 
