@@ -10,9 +10,10 @@ os.environ.setdefault("QT_API", "pyside6")
 # Tests never reach the desktop's notification server: D-Bus tests start a private bus of their own.
 os.environ.pop("DBUS_SESSION_BUS_ADDRESS", None)
 
-from tests.fakes.secret_watch import WATCH, spy_on_private_files  # noqa: E402
+from tests.fakes.secret_watch import WATCH, spy_on_private_files, spy_on_secret_reads  # noqa: E402
 
-spy_on_private_files()  # before the app's modules bind write_private_json by name
+spy_on_private_files()  # before the app's modules bind write_private_json and secret_from by name
+spy_on_secret_reads()
 
 from collections.abc import AsyncIterator, Iterator  # noqa: E402
 from pathlib import Path  # noqa: E402
@@ -27,9 +28,11 @@ from tests.notifications.fake_server import FakeNotificationServer, PrivateBus  
 
 @pytest.fixture(autouse=True)
 def no_secret_reaches_a_model_or_a_log(request: pytest.FixtureRequest) -> Iterator[None]:
-    """Fails a test in which the RPC token, the web app's key, or a secret-named environment variable's value
-    (``*_TOKEN``, ``*_KEY``, ``*_SECRET``, ``*PASSWORD*``) that the test set reached a fake model server, a log
-    record or the app's log file (``tests/fakes/secret_watch.py``)."""
+    """Fails a test in which the RPC token, the web app's key, a secret-named environment variable's value
+    (``*_TOKEN``, ``*_KEY``, ``*_SECRET``, ``*PASSWORD*``) that the test set, or a secret the app read from the
+    variable its config names (an API key, the bot token, a mailbox password, a webhook address, an MCP server's
+    ``env_from`` / ``headers_from``) reached a fake model server, a log record or the app's log file
+    (``tests/fakes/secret_watch.py``)."""
     scratch: Path | None = request.getfixturevalue("tmp_path") if "tmp_path" in request.fixturenames else None
     WATCH.begin()
     yield

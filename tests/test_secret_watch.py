@@ -14,7 +14,7 @@ import pytest
 
 from openhuman_desktop import private_file
 from tests.fakes.model_servers import FakeOllama, FakeOpenAI
-from tests.fakes.secret_watch import WATCH, SecretWatch
+from tests.fakes.secret_watch import WATCH, SecretWatch, configured_secrets
 
 TOKEN = "tok-3c9f0a4e6b1d2f87"
 
@@ -113,3 +113,49 @@ def test_what_the_app_publishes_in_this_process_is_learnt(watch: SecretWatch, tm
     assert [leak.split(":", 1)[0] for leak in leaks] == [
         "the web app's key reached a log record of openhuman_desktop.test (ERROR)"]
     assert watch.end() == [], "a watch learns only what it is told"
+
+
+def test_a_secret_the_app_reads_from_a_variable_of_any_name_is_learnt() -> None:
+    from openhuman_desktop.config import SlackSettings
+    from openhuman_desktop.skills.world.slack import SlackSkill
+
+    hook = "https://hooks.slack.com/services/T0/B0/ordinaryNameSecret"
+    SlackSkill({"TEAM_CHANNEL": hook}).configure(SlackSettings(True, "TEAM_CHANNEL"))  # reads it for its state
+
+    assert WATCH.knows(hook) == "the secret in $TEAM_CHANNEL"
+    assert WATCH.knows("https://hooks.slack.com/services/T0/B0/other") is None
+
+
+def test_the_secrets_a_config_names_are_found_for_an_app_in_a_subprocess(tmp_path: Path) -> None:
+    (tmp_path / "config.toml").write_text(
+        '[models.reasoning]\nprovider = "openai"\nmodel = "m"\nbase_url = "http://127.0.0.1:1/v1"\n'
+        'api_key_env = "MY_API"\n'
+        '[channels.telegram]\ntoken_env = "MY_BOT"\n'
+        '[skills.email]\nenabled = true\nimap_host = "127.0.0.1"\nusername = "me"\npassword_env = "MY_MAIL"\n'
+        '[skills.slack]\nenabled = true\nwebhook_env = "MY_HOOK"\n'
+        '[skills.mcp.gh]\ncommand = "x"\nenv = { LANG = "C.UTF-8" }\nenv_from = { GITHUB_TOKEN = "MY_PAT" }\n'
+        '[skills.mcp.remote]\nurl = "http://127.0.0.1:9/mcp"\nheaders_from = { Authorization = "MY_AUTH" }\n',
+        encoding="utf-8")
+    environ = {name: f"value-of-{name}" for name in ("MY_API", "MY_BOT", "MY_MAIL", "MY_HOOK", "MY_PAT", "MY_AUTH")}
+
+    found = configured_secrets(tmp_path / "config.toml", {**environ, "LANG": "C.UTF-8", "OTHER": "x" * 20})
+
+    assert found == environ
+    assert configured_secrets(tmp_path / "missing.toml", environ) == {}
+
+
+def test_a_library_the_log_quiets_may_name_a_secret_below_warning(
+        watch: SecretWatch, caplog: pytest.LogCaptureFixture) -> None:
+    caplog.set_level(logging.DEBUG)  # as a test that looks at httpx's requests does: every record is made
+    watch.add(TOKEN, "the secret in $TEAM_CHANNEL")
+    logging.getLogger("httpx").info("HTTP Request: POST https://hooks.example/%s", TOKEN)  # applog drops it
+    logging.getLogger("httpcore.http11").debug("send %s", TOKEN)
+    assert watch.end() == []
+
+    watch.begin()
+    watch.add(TOKEN, "the secret in $TEAM_CHANNEL")
+    logging.getLogger("httpx").warning("failed: %s", TOKEN)
+    logging.getLogger("openhuman_desktop.test").debug("posting to %s", TOKEN)
+    assert [leak.split(":", 1)[0] for leak in watch.end()] == [
+        "the secret in $TEAM_CHANNEL reached a log record of httpx (WARNING)",
+        "the secret in $TEAM_CHANNEL reached a log record of openhuman_desktop.test (DEBUG)"]

@@ -161,6 +161,11 @@ class AppProcess:
             raise RuntimeError("the app is not started")
         return self.process.pid
 
+    @property
+    def environment(self) -> dict[str, str]:
+        """The app's environment as :meth:`start` gives it (ours with :attr:`env` on top)."""
+        return {**os.environ, **self.env}
+
     def stderr_text(self) -> str:
         """Everything the process wrote to stderr (while it runs, or of the last run once it ended)."""
         return self._read(self._stderr) if self._stderr is not None else self._last_output[1]
@@ -222,7 +227,7 @@ class AppProcess:
             if data is not None and data.get("pid") == self.process.pid:
                 self.url, self.token = str(data["url"]), str(data["token"])
                 WATCH.add(self.token, "the RPC token")
-                WATCH.add_workspace(self.workspace)
+                WATCH.add_workspace(self.workspace, self.environment)
                 return
             time.sleep(0.05)
         raise AppExited(f"no run/rpc.json after {self.start_timeout} s; stderr:\n{self.stderr_text()}")
@@ -239,7 +244,8 @@ class AppProcess:
         """Send SIGTERM, wait for the exit and return the exit code (asserted to be ``expect_code``)."""
         process = self._require_process()
         self._close_http()
-        WATCH.add_workspace(self.workspace)  # the web app's key, before a clean exit removes run/webapp.json
+        # the web app's key, before a clean exit removes run/webapp.json
+        WATCH.add_workspace(self.workspace, self.environment)
         if process.poll() is None:
             process.send_signal(signal.SIGTERM)
         try:
@@ -258,7 +264,7 @@ class AppProcess:
     def kill(self) -> None:
         """SIGKILL (like ``kill -9``) and reap the process; nothing is cleaned up by the app."""
         self._close_http()
-        WATCH.add_workspace(self.workspace)
+        WATCH.add_workspace(self.workspace, self.environment)
         process, self.process = self.process, None
         if process is not None:
             if process.poll() is None:

@@ -24,6 +24,8 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any, Protocol
 
+from openhuman_desktop.applog import QUIET_LOGGERS
+
 SECRET_NAME = re.compile(r"(_TOKEN|_KEY|_SECRET)$|PASSWORD", re.IGNORECASE)
 MIN_SECRET_CHARS = 8
 """Shorter values ("1", "true") are settings, not secrets, and would match everywhere."""
@@ -101,6 +103,11 @@ class SecretWatch:
         with self._lock:
             (self._secrets if self._active else self._lasting).setdefault(value.strip(), what)
 
+    def knows(self, value: str) -> str | None:
+        """What the secret ``value`` is, when the watch knows it (for this test or for good), else None."""
+        with self._lock:
+            return self._secrets.get(value.strip()) or self._lasting.get(value.strip())
+
     def add_published(self, path: Path) -> None:
         """The token in one of the app's published files (``run/rpc.json`` …), if it is there."""
         what = PUBLISHED.get(path.name)
@@ -113,10 +120,17 @@ class SecretWatch:
         if isinstance(data, dict):
             self.add(data.get("token"), what)
 
-    def add_workspace(self, workspace: Path) -> None:
-        """A workspace of the app: its published tokens now, and its log files at the end of the test."""
+    def add_workspace(self, workspace: Path, environ: Mapping[str, str] | None = None) -> None:
+        """A workspace of the app: its published tokens now, and its log files at the end of the test.
+
+        Args:
+            environ: the environment of the app (in a subprocess) that uses this workspace: the secrets in the
+                variables its ``config.toml`` names are learnt too.
+        """
         for name in ("run/rpc.json", "run/webapp.json", "channels/webapp-link.json"):
             self.add_published(workspace / name)
+        for name, value in configured_secrets(workspace / "config.toml", environ or {}).items():
+            self.add(value, f"the secret in ${name}")
         with self._lock:
             self._log_folders.add(workspace / "logs")
 
@@ -196,7 +210,8 @@ class SecretWatch:
             text = request.target + "\n" + request.raw.decode("utf-8", errors="replace")
             leaks += found.in_text(text, f"a request to {server} {request.path} (the test's #{number})")
         for record in handler.records if handler is not None else ():
-            leaks += found.in_text(_record_text(record), f"a log record of {record.name} ({record.levelname})")
+            if _is_kept(record):
+                leaks += found.in_text(_record_text(record), f"a log record of {record.name} ({record.levelname})")
         for folder in sorted(folders):
             for path in sorted(folder.glob("openhuman.log*")):
                 try:
@@ -224,6 +239,15 @@ def _workspaces(scratch: Path) -> list[Path]:
         if depth < SCRATCH_DEPTH:
             pending.extend((os.path.join(folder, name), depth + 1) for name in names)
     return found
+
+
+def _is_kept(record: logging.LogRecord) -> bool:
+    """Whether the app's log keeps ``record``: everything of its own (DEBUG too, should it ever be turned on),
+    and what a library its log quiets (``applog.QUIET_LOGGERS``: httpx names every URL) says at WARNING or
+    above. A test that turns those libraries up (``caplog.set_level(DEBUG)``) sees more than the app logs."""
+    if record.levelno >= logging.WARNING:
+        return True
+    return not any(record.name == quiet or record.name.startswith(quiet + ".") for quiet in QUIET_LOGGERS)
 
 
 def _record_text(record: logging.LogRecord) -> str:
@@ -280,17 +304,60 @@ def spy_on_private_files() -> None:
     from openhuman_desktop import private_file
 
     original: Callable[[Path, object], None] = private_file.write_private_json
-    if getattr(original, "is_secret_spy", False):
-        return
 
     def write_private_json(path: Path, data: object) -> None:
         if isinstance(data, dict):
             WATCH.add(data.get("token"), PUBLISHED.get(Path(path).name, f"the token in {Path(path).name}"))
         original(path, data)
 
-    write_private_json.is_secret_spy = True  # type: ignore[attr-defined]
-    write_private_json.__doc__ = original.__doc__
-    private_file.write_private_json = write_private_json
-    for name, module in list(sys.modules.items()):
-        if name.startswith("openhuman_desktop") and getattr(module, "write_private_json", None) is original:
-            module.write_private_json = write_private_json
+    _spy(private_file, "write_private_json", write_private_json)
+
+
+def spy_on_secret_reads() -> None:
+    """Let the watch learn every secret the app reads in this process: a key, a token, a password or a webhook
+    address from the variable its config names (``secret_env.secret_from``), whatever the variable is called.
+
+    Call it before the app's modules bind the function by name (``tests/conftest.py`` does, first thing).
+    """
+    from openhuman_desktop import secret_env
+
+    original: Callable[[Mapping[str, str] | None, str | None], str] = secret_env.secret_from
+
+    def secret_from(environ: Mapping[str, str] | None, name: str | None) -> str:
+        value = original(environ, name)
+        WATCH.add(value, f"the secret in ${name}")
+        return value
+
+    _spy(secret_env, "secret_from", secret_from)
+
+
+def _spy(module: Any, name: str, spy: Callable[..., Any]) -> None:
+    """Put ``spy`` in place of ``module.name``, in the app's modules that already bound it by name too."""
+    original = getattr(module, name)
+    if getattr(original, "is_secret_spy", False):
+        return
+    spy.is_secret_spy = True  # type: ignore[attr-defined]
+    spy.__doc__ = original.__doc__
+    setattr(module, name, spy)
+    for module_name, other in list(sys.modules.items()):
+        if module_name.startswith("openhuman_desktop") and getattr(other, name, None) is original:
+            setattr(other, name, spy)
+
+
+def configured_secrets(config_file: Path, environ: Mapping[str, str]) -> dict[str, str]:
+    """The values in ``environ`` of the variables that ``config_file`` names as holding a secret
+    (``api_key_env``, ``token_env``, ``password_env``, ``webhook_env``, ``env_from``, ``headers_from``), by
+    variable name; empty when the file is missing or invalid. For an app in a subprocess, whose reads the spy
+    does not see."""
+    from openhuman_desktop import config
+
+    try:
+        settings = config.load(config_file, environ).settings
+    except config.ConfigError:
+        return {}
+    names = {model.api_key_env or "" for model in settings.models.values()}
+    names |= {settings.channels.telegram.token_env, settings.skills.email.password_env,
+              settings.skills.slack.webhook_env}
+    for server in settings.skills.mcp.values():
+        names |= {*server.env_from.values(), *server.headers_from.values()}
+    return {name: environ[name] for name in sorted(names) if name and environ.get(name)}

@@ -52,6 +52,7 @@ async def test_the_apps_new_folders_are_not_news_and_never_quoted(
 
         await h.clock.advance(300)
         h.write_file("todo.md", "Call the bank.")
+        await h.add_task("Tell me what is new in todo.md")  # a first look reads the whole report (judgement.py)
         await h.tick()
         [_, second] = h.local_bodies("evaluation")
         prompt = first_user_text(second)
