@@ -20,7 +20,7 @@ from openhuman_desktop.app_files import is_private
 from openhuman_desktop.llm.tokens import upper_bound
 from openhuman_desktop.recurrence import local_zone
 from openhuman_desktop.store import Task
-from openhuman_desktop.subconscious.changes import FileHistory, describe
+from openhuman_desktop.subconscious.changes import CLOEXEC, NOFOLLOW, NONBLOCK, FileHistory, describe
 from openhuman_desktop.subconscious.decisions import TASKS_SECTION, ChangeItem, Report
 
 # The app's own entries at the top of the workspace are never reported (``app_files``: the one list).
@@ -29,9 +29,6 @@ SKIPPED = frozenset({".git", "__pycache__", "node_modules"})
 HEARTBEAT_FILE = "HEARTBEAT.md"
 MAX_FILES_SCANNED = 20_000
 _NAME = operator.attrgetter("name")
-_NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
-_NONBLOCK = getattr(os, "O_NONBLOCK", 0)
-_CLOEXEC = getattr(os, "O_CLOEXEC", 0)
 MAX_FILES_LISTED = 50
 EXCERPT_CHARS = 400
 TEXT_SUFFIXES = frozenset({".md", ".txt", ".json", ".toml", ".yaml", ".yml", ".csv", ".py", ".rst", ".log",
@@ -133,7 +130,7 @@ def _excerpt(path: Path) -> str | None:
     if path.suffix.lower() not in TEXT_SUFFIXES:
         return None
     try:
-        fd = os.open(path, os.O_RDONLY | _NOFOLLOW | _NONBLOCK | _CLOEXEC)
+        fd = os.open(path, os.O_RDONLY | NOFOLLOW | NONBLOCK | CLOEXEC)
     except OSError:
         return None
     try:

@@ -7,6 +7,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+from openhuman_desktop.subconscious.changes import FileHistory, describe
 from openhuman_desktop.subconscious.report import scan_workspace
 
 
@@ -40,3 +41,21 @@ def test_a_file_with_other_names_is_named_but_not_quoted(tmp_path: Path) -> None
     assert set(found) == {"token.json", "pin.txt", "plain.txt"}
     assert found["token.json"].excerpt is None and found["pin.txt"].excerpt is None
     assert found["plain.txt"].excerpt == "just mine"
+
+
+def test_the_changed_lines_of_a_file_with_other_names_are_never_read(tmp_path: Path) -> None:
+    root = tmp_path / "ws"
+    (root / "channels").mkdir(parents=True)
+    (root / "channels" / "webapp-link.json").write_text('{"token": "KEY-MARKER-9d1e"}', encoding="utf-8")
+    outside = tmp_path / "outside.txt"
+    outside.write_text("the bank PIN is PIN-SECRET-QX", encoding="utf-8")
+    os.link(root / "channels" / "webapp-link.json", root / "key.json")
+    (root / "pin.txt").symlink_to(outside)
+    (root / "plain.txt").write_text("just mine", encoding="utf-8")
+    history = FileHistory(None)
+
+    files = [("key.json", 28), ("pin.txt", 29), ("plain.txt", 9)]
+    text = "\n".join(describe(change) for change in history.changes(root, files, None, 100.0))
+
+    assert "KEY-MARKER" not in text and "PIN-SECRET" not in text
+    assert "key.json" in text and "pin.txt" in text and "just mine" in text
