@@ -7,6 +7,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Final, Literal, Protocol
 
+from openhuman_desktop import channel_names
 from openhuman_desktop.errors import InvalidInput
 from openhuman_desktop.skills.base import Mutation
 
@@ -15,7 +16,7 @@ READ: Final = "read"
 WRITE: Final = "write"
 """A run's permission: ``read`` runs are analysis-only (write tools withheld), ``write`` runs may change things."""
 
-CHANNEL_SOURCES = ("desktop", "cli", "webapp", "telegram", "subconscious")
+CHANNEL_SOURCES = channel_names.SOURCES
 MAX_THREAD_ID = 200
 THREAD_FORMS = "desktop, cli, cli:<name>, webapp:<session>, telegram:<chat_id> or subconscious:<task_id>"
 
