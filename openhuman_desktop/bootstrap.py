@@ -21,6 +21,7 @@ from openhuman_desktop.llm.schema_memory import SchemaMemory
 from openhuman_desktop.llm.tokens import TokenCounter
 from openhuman_desktop.memory import MemoryStore, open_memory_store
 from openhuman_desktop.memory.ports import EvictionStore, ReportMemories, VectorRecall
+from openhuman_desktop.memory.service import MemoryService
 from openhuman_desktop.memory.vectors import VectorMemory
 from openhuman_desktop.orchestration.directives import SteeringStore
 from openhuman_desktop.orchestration.ledger import RunLedger
@@ -249,7 +250,8 @@ def _wire(
     service = SubconsciousService(store, clock, bus, live, paths.heartbeat_file, intents)
     skills = SkillRegistry()
     skills.add(WorkspaceFilesSkill(paths.workspace))
-    skills.add(MemorySkill(memory, bus))
+    memories = MemoryService(memory, bus)  # the one door memory is written through
+    skills.add(MemorySkill(memories))
     skills.add(SubconsciousTasksSkill(service.tasks_list, service.tasks_add_by_assistant))
     skills.add(NotificationSkill(bus))
     # Mail, feeds, calendars, the web and Slack (CONTRACT §12.2): always listed, each on with its table.
@@ -259,14 +261,14 @@ def _wire(
 
     embedders = Embedders(live)
     vectors = VectorMemory(memory, embedders, clock, on_change=lambda: bus.publish(events.StatusChanged()))
-    memories = ReportMemories(memory)
+    report_memories = ReportMemories(memory)
     health = HealthSections(skills, world, mcp, models)
     files = WorkspaceIndex(paths.workspace)
     history = FileHistory(paths.judgement_db)
     reporter = report.SituationReporter(
         [
             report.environment_section(paths.workspace),
-            report.memory_section(memories.recent, related=memories.related),
+            report.memory_section(report_memories.recent, related=report_memories.related),
             report.files_section(paths.workspace, files, workspace.default_heartbeat_text(), history),
             # One section per watching skill: new mail, feed items, upcoming events (CONTRACT §12.3).
             *world.section_sources(report.Section),
@@ -280,11 +282,11 @@ def _wire(
     gate = ApprovalGate(store, clock, bus, supervisor, skills, lambda: agent)
     steering = SteeringStore(ledger, clock, bus)
     reflection = Reflector(_ReflectionPort(ledger, steering), models, tokens, live, clock, bus, supervisor,
-                           EvictionStore(memory, bus))
+                           EvictionStore(memories))
     graph = build_graph(
         quick=lambda: models.reporting("local"), reasoning=lambda: models.reporting("reasoning"),
         window=models.context_window, skills=skills, tokens=tokens, intent=ChatIntentJudge(intents),
-        steering=steering, cards=gate, evictions=EvictionStore(memory, bus),
+        steering=steering, cards=gate, evictions=EvictionStore(memories),
         settings=lambda: live().agent, set_permission=ledger.set_permission, clock=clock,
         recall=VectorRecall(memory, vectors), quick_worker=lambda: models.get("local"),
     )
@@ -303,7 +305,7 @@ def _wire(
     service.attach_engine(engine)
     table = MethodTable()
     table.add(subconscious_methods(service, gate))
-    table.add(memory_methods(memory, bus, vectors))
+    table.add(memory_methods(memories, vectors=vectors))
     table.add(agent_methods(agent))
     table.add(reflection_methods(steering, reflection))
     hub = ChannelHub(agent, gate, bus, clock, supervisor)

@@ -26,7 +26,7 @@ PORTS = {
                                        "TickCards"},
     "openhuman_desktop.channels": {"Channel", "ChannelHub", "ChannelStatus", "InboundMessage"},
     "openhuman_desktop.skills": {"Skill", "SkillRegistry", "Tool", "ToolResult"},
-    "openhuman_desktop.memory": {"Memory", "MemoryStore", "open_memory_store"},
+    "openhuman_desktop.memory": {"Memory", "MemoryService", "MemoryStore", "open_memory_store"},
     "openhuman_desktop.llm": {"LlmClient", "make_client"},
     "openhuman_desktop.store": {"Escalation", "LogEntry", "SubconsciousStore", "Task", "open_subconscious_store"},
     "openhuman_desktop.rpc": {"Dispatcher", "MethodTable", "RpcServer"},

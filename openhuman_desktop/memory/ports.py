@@ -7,7 +7,8 @@ import logging
 
 from openhuman_desktop import events
 from openhuman_desktop.errors import InvalidInput, StoreUnavailable
-from openhuman_desktop.memory.store import EVICTED_TAG, MemoryStore, text_parts
+from openhuman_desktop.memory.service import MemoryService
+from openhuman_desktop.memory.store import EVICTED_TAG, MemoryStore
 from openhuman_desktop.memory.vectors import VectorMemory
 
 log = logging.getLogger(__name__)
@@ -65,12 +66,9 @@ class EvictionStore:
     """What the context hook evicts goes to long-term memory (``orchestration.ports.EvictionSink``), tagged
     ``evicted`` (and gets its vector from the back-fill, like every memory)."""
 
-    def __init__(self, memory: MemoryStore, bus: events.EventBus) -> None:
-        self._memory = memory
-        self._bus = bus
+    def __init__(self, memory: MemoryStore | MemoryService, bus: events.EventBus | None = None) -> None:
+        self._memories = MemoryService.of(memory, bus)
 
     async def store_evicted(self, text: str, *, thread_id: str, run_id: str) -> None:
         """Remember ``text`` (in parts when it is longer than one memory may be: none of it dropped)."""
-        for part in text_parts(text):
-            stored = await self._memory.add(part, source="assistant", tags=(EVICTED_TAG, thread_id.split(":", 1)[0]))
-            self._bus.publish(events.MemoryAdded(stored))
+        await self._memories.add_in_parts(text, source="assistant", tags=(EVICTED_TAG, thread_id.split(":", 1)[0]))
