@@ -25,6 +25,9 @@ from openhuman_desktop.store import SubconsciousStore, open_subconscious_store  
 from tests.fakes.clock import FakeClock  # noqa: E402
 from tests.notifications.fake_server import FakeNotificationServer, PrivateBus  # noqa: E402
 
+# An unexpected WARNING/ERROR log line fails its test; the ``notices`` fixture (tests/logfail.py).
+pytest_plugins = ["tests.logfail"]
+
 
 @pytest.fixture(autouse=True)
 def no_secret_reaches_a_model_or_a_log(request: pytest.FixtureRequest) -> Iterator[None]:

@@ -30,6 +30,7 @@ from openhuman_desktop.channels.base import (
     DISABLED,
     STARTING,
     STOPPED,
+    ChannelState,
     ChannelStatus,
     InboundMessage,
 )
@@ -133,7 +134,8 @@ class TelegramChannel:
         self._redactor: TokenRedactor | None = None
         self._poller: asyncio.Task[None] | None = None
         self._offset: int | None = None
-        self._state, self._reason = STOPPED, "Not started."
+        self._state: ChannelState = STOPPED
+        self._reason = "Not started."
         self._views: dict[str, _RunView] = {}
         self._cards: dict[str, _Card] = {}
         self._told: dict[int, float] = {}  # stranger chat -> when it was last told its id (memory only)
@@ -196,7 +198,7 @@ class TelegramChannel:
         enabled = bool(self._in_use and self._in_use.enabled)
         return ChannelStatus(enabled=enabled, state=self._state, state_reason=self._reason)
 
-    def _set(self, state: str, reason: str) -> None:
+    def _set(self, state: ChannelState, reason: str) -> None:
         if (state, reason) == (self._state, self._reason):
             return
         was = self._state

@@ -19,6 +19,7 @@ import threading
 from collections.abc import Iterable
 from dataclasses import asdict, dataclass
 from pathlib import Path
+from typing import Literal
 
 from openhuman_desktop.subconscious.decisions import ACT, ESCALATE, ChangeItem
 
@@ -89,7 +90,7 @@ class TaskRule:
     targets: tuple[str, ...]
     condition: str
     action: str
-    kind: str
+    kind: Literal["act", "escalate"]
     source: str = "rule"
 
     def to_json(self) -> dict[str, object]:
@@ -150,7 +151,7 @@ def derive(title: str) -> TaskRule:
     paths += [folder for folder in _FOLDER.findall(where)]
     paths += [f"{name}/" for name in _NAMED_FOLDER.findall(where)]
     verb = _verb(action)
-    kind = ESCALATE if verb in ESCALATE_VERBS and verb not in ACT_VERBS else ACT
+    kind: Literal["act", "escalate"] = ESCALATE if verb in ESCALATE_VERBS and verb not in ACT_VERBS else ACT
     if verb == "write" and targets:  # "write it down in x.md" appends one line
         kind = ACT
     place = _PLACE.search(condition)  # "every expense I mention in my journal": the journal, not a memory
@@ -319,7 +320,6 @@ def _rule_from(data: dict[str, object]) -> TaskRule:
         value = data.get(key, ())
         return tuple(str(item) for item in value) if isinstance(value, list | tuple) else ()
 
-    kind = str(data.get("kind", ACT))
     return TaskRule(strings("watch_paths"), strings("watch_words"), str(data.get("watches", "")), strings("targets"),
                     str(data.get("condition", "")), str(data.get("action", "")),
-                    kind if kind in (ACT, ESCALATE) else ACT, str(data.get("source", "user")))
+                    ESCALATE if data.get("kind") == ESCALATE else ACT, str(data.get("source", "user")))

@@ -74,6 +74,7 @@ async def _infos(h: Harness) -> list:  # type: ignore[type-arg]
     return await describe_all(h.services.skills)
 
 
+@pytest.mark.logs_expected(r"refused the user name or password of")
 async def test_a_mailbox_in_error_is_in_the_reports_model_health(
         dovecot: Dovecot, smtps: SmtpInbox, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv(PASSWORD_ENV, "wrong password")
@@ -143,6 +144,7 @@ async def test_send_daily_summary_to_slack_posts_without_a_card(
         assert row.decision == "act" and "slack_post" in row.result
 
 
+@pytest.mark.logs_expected(r"Session\.login_data is deprecated and will be removed in")
 async def test_a_recommended_forward_of_three_is_a_card_and_go_ahead_sends_exactly_those_once_across_a_kill(
         dovecot: Dovecot, smtps: SmtpInbox, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv(PASSWORD_ENV, PASSWORD)
