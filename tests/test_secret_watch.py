@@ -81,6 +81,7 @@ def test_an_environment_secret_in_a_body_is_a_leak_and_in_its_header_is_not(
     assert leak.startswith("OPENHUMAN_TEST_KEY from the environment reached a request to FakeOpenAI")
 
 
+@pytest.mark.logs_expected  # the log lines are the point: the watch must find the key in them
 def test_a_token_in_a_log_record_or_a_log_file_is_a_leak(watch: SecretWatch, tmp_path: Path) -> None:
     watch.add(TOKEN, "the web app's key")
     watch.add("short", "too short to be a secret")
@@ -105,6 +106,7 @@ def test_a_token_in_a_log_record_or_a_log_file_is_a_leak(watch: SecretWatch, tmp
         f"the web app's key reached the log file {logs / 'openhuman.log.1'}"]
 
 
+@pytest.mark.logs_expected  # the log lines are the point: the watch must find the key in them
 def test_what_the_app_publishes_in_this_process_is_learnt(watch: SecretWatch, tmp_path: Path) -> None:
     private_file.write_private_json(tmp_path / "webapp-link.json", {"token": TOKEN, "port": 1})
     logging.getLogger("openhuman_desktop.test").error("key %s", TOKEN)
