@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import gc
+import json
 import logging
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
@@ -25,7 +26,7 @@ from openhuman_desktop.memory.vectors import VectorMemory
 from openhuman_desktop.orchestration.directives import SteeringStore
 from openhuman_desktop.orchestration.ledger import RunLedger
 from openhuman_desktop.orchestration.nodes import build_graph
-from openhuman_desktop.orchestration.ports import Run, TimelineEntry
+from openhuman_desktop.orchestration.ports import ProposedCall, Run, TimelineEntry
 from openhuman_desktop.orchestration.service import AgentService
 from openhuman_desktop.orchestration.steering import Directive, DirectiveDraft, HistoryRecord, Reflection
 from openhuman_desktop.paths import Paths
@@ -353,6 +354,14 @@ class _CardRaiser:
     async def raise_card(self, run: Run, action: str) -> None:
         await self._service.raise_conversation_card(run_id=run.id, thread_id=run.thread_id, request=run.input,
                                                     action=action)
+
+    async def raise_call_card(self, run: Run, call: ProposedCall) -> None:
+        # A stand-in until the approval gate carries out exact calls (issue 25): the card names the call and
+        # its Go ahead asks the agent for exactly that call.
+        arguments = json.dumps(dict(call.arguments), ensure_ascii=False, sort_keys=True)
+        await self._service.raise_conversation_card(
+            run_id=run.id, thread_id=run.thread_id, request=run.input,
+            action=f"Carry out exactly this tool call, once: {call.tool} {arguments}. {call.reason}")
 
 
 class _Approvals:

@@ -205,13 +205,28 @@ class IntentJudge(Protocol):
         ...
 
 
+@dataclass(frozen=True)
+class ProposedCall:
+    """An exact tool call that needs the user's Go ahead."""
+
+    tool: str
+    arguments: Mapping[str, Any]
+    reason: str
+    """One sentence for the card, e.g. why it may or may not have happened."""
+    skill: str | None = None
+
+
 class CardRaiser(Protocol):
-    """Raises an approval card for a conversation run's ``RECOMMENDED ACTION:`` (same table and buttons as the
-    heartbeat's cards; ``task_id`` and ``log_id`` null)."""
+    """Raises approval cards for runs: a conversation run's ``RECOMMENDED ACTION:`` (same table and buttons as
+    the heartbeat's cards; ``task_id`` and ``log_id`` null), and exact tool calls that need a Go ahead."""
 
     async def raise_card(self, run: Run, action: str) -> None:
         """Raise the card; idempotent per run and action (a resumed run that asks again gets the card it
         has, not a second one)."""
+        ...
+
+    async def raise_call_card(self, run: Run, call: ProposedCall) -> None:
+        """Raise a card whose Go ahead carries out exactly ``call``; idempotent per run and call."""
         ...
 
 
