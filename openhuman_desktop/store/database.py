@@ -168,6 +168,9 @@ class Database:
         self._conn = conn
         self._lock = asyncio.Lock()
         self._closed = False
+        self.synced_commits = 0
+        """Writes through :meth:`in_thread` that changed something and were committed at a level that syncs (FULL
+        or EXTRA), since opening: each one synced the write-ahead log once."""
 
     @classmethod
     async def open(cls, path: Path, migrations: Sequence[Migration], *, synchronous: str = "NORMAL") -> Database:
@@ -369,14 +372,17 @@ class Database:
         ``synced=False`` commits a write without syncing it even at ``synchronous`` FULL: it becomes durable
         with the next synced commit (commits stay in order, so a power cut loses a suffix of them). For
         writes whose loss is the same as "not yet done" as long as everything after them is lost too.
+        Synced writes are counted in :attr:`synced_commits`.
         """
-        lazy = write and not synced and self.synchronous in ("FULL", "EXTRA")
+        syncing = write and self.synchronous in ("FULL", "EXTRA")
+        lazy = syncing and not synced
 
         def job() -> T:
             conn = self._conn._conn  # the sqlite3 connection aiosqlite's thread owns
             if lazy:
                 conn.execute("PRAGMA synchronous = NORMAL")
             try:
+                changes = conn.total_changes
                 conn.execute("BEGIN IMMEDIATE" if write else "BEGIN")
                 try:
                     result = work(conn)
@@ -385,6 +391,8 @@ class Database:
                     if conn.in_transaction:
                         conn.execute("ROLLBACK")
                     raise
+                if syncing and not lazy and conn.total_changes != changes:  # (SQLite syncs no empty commit)
+                    self.synced_commits += 1  # (the connection's thread is the only writer of the count)
                 return result
             finally:
                 if lazy:
