@@ -134,6 +134,8 @@ AskUser = Callable[[str, ProposedCall], Awaitable[None]]
 
 
 _SIZE = re.compile(r"^(\d+) bytes sha256:")
+_CALL_KEY = re.compile(r"sub:\d+:call:\d+:\d+")
+"""The journal key of a tool call (``sub:{i}:call:{n}:{j}``; not its card's, ``…:card``)."""
 
 
 UNCERTAIN_CHANGED = ("It had begun when the app stopped, and {target} has changed since in a way this call would not "
@@ -274,8 +276,8 @@ async def _settle_pending(run: SubagentRun) -> None:
     for entry in await run.journal.unfinished():
         tool = tools.get(str(entry.intent.get("tool", "")))
         arguments = entry.intent.get("arguments")
-        if ":call:" not in entry.key or tool is None or not isinstance(arguments, Mapping):
-            continue  # not a write call this run could carry out: its own sub-agent settles it
+        if not _CALL_KEY.fullmatch(entry.key) or tool is None or not isinstance(arguments, Mapping):
+            continue  # not a write call this run could carry out (or a call's card): its own run settles it
         owner = SubagentRun(run.caller, run.journal, entry.run_id, entry.step, run.index, run.tools, True,
                             run.max_steps)
         if await _settle(owner, entry.key, tool, arguments, entry.intent) is None:
@@ -311,8 +313,7 @@ async def _settle(run: SubagentRun, key: str, tool: Tool, arguments: Mapping[str
     if tool.observe is not None and isinstance(fingerprint, str):
         now = await tool.observe(arguments)
         if isinstance(expected, str) and now == expected:  # (first: a call that changes nothing is done)
-            target = _target_words(arguments)
-            what = f"{target[0].upper()}{target[1:]} is as the call leaves it"
+            what = f"{_target_words(arguments)} is as the call leaves it"
             mutation = _settled_mutation(tool, arguments, fingerprint, now or "")
             text = prompts.fill(prompts.INTERRUPTED_DONE, what=what)
             timeline = await run.journal.finish(run.run_id, run.step, key,

@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from openhuman_desktop.llm.base import ToolSpec
-from openhuman_desktop.orchestration import prompts
+from openhuman_desktop.orchestration import prompts, subagent
 from openhuman_desktop.orchestration.nodes import ExecutionOutcome, read_outcome
 from openhuman_desktop.orchestration.ports import WRITE
 from openhuman_desktop.skills import SkillHealth, SkillSetting, Tool, ToolResult
@@ -341,3 +341,27 @@ async def test_kills_at_random_points_never_repeat_a_write_and_the_run_completes
         assert (workspace / "note.md").read_text() == "y", kills
         assert [entry.sequence for entry in harness.journal.timeline] == [1, 2], kills
         assert len(harness.checkpointer.values["world_state_diff"]["evolution_timeline"]) == 2, kills
+
+
+async def test_a_card_half_raised_before_a_kill_is_left_to_its_own_run(harness: AgentHarness) -> None:
+    """After a restart the first write settles every call left begun, of any run; a call's card left begun is
+    not a call: it is neither run nor marked raised by another run's write (its own run raises it)."""
+    harness.model.script = append_script()
+    first = harness.new_run("append x to log.md")
+    harness.journal.kill_after_begin.add(CALL)
+    with pytest.raises(Killed):
+        await harness.execute(first, "channel_ingestion", 1)
+    edit(harness)
+    harness.journal.kill_after_begin.add(f"{CALL}:card")  # killed while the card is being raised
+    with pytest.raises(Killed):
+        await harness.resume(first)
+    subagent._WRITES.pop(harness.journal, None)  # a new process: its first write settles what is left begun
+    harness.model.script = append_script(arguments={"path": "other.md", "text": "y"})
+    await harness.execute(harness.new_run("append y to other.md"), "channel_ingestion", 1)
+    assert (harness.workspace / "other.md").read_text() == "y"
+    card = await harness.journal.get(first.id, 3, f"{CALL}:card")
+    assert card is not None and card.result is None  # untouched by the other run's write
+    assert (harness.workspace / "log.md").read_text() == "edited by hand while the app was down\n"
+    harness.model.script = append_script()
+    await harness.resume(first)
+    assert len(harness.cards.calls) == 1 and harness.cards.calls[0][0] == first.id
