@@ -36,8 +36,10 @@ never repeated as an effect:
   message, never a repeated write).
 
 A short run (no tool call) thus makes two synced commits, a write call adds one. What a write tool changes
-must itself be on disk before its result is recorded (the files skill syncs what it writes), or a power cut
-could keep the record of a write and lose the write.
+must itself be on disk before its result is recorded, or a power cut could keep the record of a write and lose
+the write: the files skill syncs what it writes. (Not yet so: the task and memory databases commit at NORMAL,
+and cards go to the task database, so a power cut can still lose a task, a memory or a card the ledger says
+were made.)
 """
 
 from __future__ import annotations
