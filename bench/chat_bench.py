@@ -171,20 +171,19 @@ def main(argv: list[str] | None = None) -> int:
     completed = statuses.count("completed")
     print(f"{completed}/{len(statuses)} runs completed; answers of {ANSWER_CHARS:,} characters in "
           f"{ANSWER_PIECES:,} pieces", flush=True)
-    ok = True
     if args.tab == "chat":
         if not firsts:
             print("no first token was painted", flush=True)
             return 1
         print(f"first streamed token painted in the Chat tab: p50 {percentile(firsts, 0.5):.1f} ms, "
               f"p95 {percentile(firsts, 0.95):.1f} ms, max {max(firsts):.1f} ms (n={len(firsts)})", flush=True)
-        ok = budget("first token painted (max)", max(firsts), FIRST_TOKEN_BUDGET_MS, "ms")
+        budget("first token painted (max)", max(firsts), FIRST_TOKEN_BUDGET_MS, "ms")
     p99 = percentile(stalls, 0.99)
     print(f"event-loop stall while answers stream, {args.tab} tab on screen: p50 {percentile(stalls, 0.5):.2f} "
           f"ms, p99 {p99:.2f} ms, max {max(stalls):.2f} ms (n={len(stalls)})", flush=True)
-    ok = budget(f"event-loop stall p99 while streaming ({args.tab} tab)", p99, STALL_BUDGET_MS, "ms") and ok
-    # --quick (the smoke test) reports the figures but never fails on a timing.
-    return 0 if (ok or args.quick) and completed == len(statuses) else 1
+    budget(f"event-loop stall p99 while streaming ({args.tab} tab)", p99, STALL_BUDGET_MS, "ms")
+    # Timings are reported (BUDGET ok|MISSED), never fatal; a run that did not complete is.
+    return 0 if completed == len(statuses) else 1
 
 
 if __name__ == "__main__":

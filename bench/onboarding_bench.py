@@ -233,23 +233,21 @@ def main(argv: list[str] | None = None) -> int:
     print(f"set-up window open → first paint: p50 {percentile(opens, 0.5):.1f} ms, p95 "
           f"{percentile(opens, 0.95):.1f} ms, max {max(opens):.1f} ms (n={len(opens)})", flush=True)
     print(f"first open, importing the window's modules: {first:.1f} ms", flush=True)
-    ok = budget("set-up window open (first open, or the slowest after it)", max(first, *opens), OPEN_BUDGET_MS,
-                "ms")
+    budget("set-up window open (first open, or the slowest after it)", max(first, *opens), OPEN_BUDGET_MS, "ms")
     rate = f"{args.rate / 1e6:g} MB/s" if args.rate else "as fast as possible"
     print(f"download of {args.size / 1e9:g} GB at {rate} in {args.chunk / 1e6:g} MB lines: progress updates "
           f"{min(rates):.1f}-{max(rates):.1f} a second; {finished}/{args.pulls} finished", flush=True)
     enough = min(rates) >= UPDATES_BUDGET   # a floor, not a ceiling: printed like common.budget's lines
     print(f"BUDGET {'ok' if enough else 'MISSED'} progress updates a second (lowest): {min(rates):.2f} /s "
           f"(budget >= {UPDATES_BUDGET:g} /s)", flush=True)
-    ok = enough and ok
     p99 = percentile(stalls, 0.99)
     print(f"event-loop stall during the downloads: p50 {percentile(stalls, 0.5):.2f} ms, p99 {p99:.2f} ms, "
           f"max {max(stalls):.2f} ms (n={len(stalls)})", flush=True)
     print(f"event-loop stall with nothing to do (the machine's load alone, 3 s): p50 {percentile(idle, 0.5):.2f} ms, "
           f"p99 {percentile(idle, 0.99):.2f} ms, max {max(idle):.2f} ms (n={len(idle)})", flush=True)
-    ok = budget("event-loop stall p99 during a download", p99, STALL_BUDGET_MS, "ms") and ok
-    # --quick (the smoke test) reports the figures but never fails on a timing.
-    return 0 if (ok or args.quick) and finished == args.pulls else 1
+    budget("event-loop stall p99 during a download", p99, STALL_BUDGET_MS, "ms")
+    # Timings are reported (BUDGET ok|MISSED), never fatal; a download that did not finish is.
+    return 0 if finished == args.pulls else 1
 
 
 if __name__ == "__main__":

@@ -102,7 +102,7 @@ async def open_once(path: Path, delay: float) -> tuple[float, float, float]:
     return (done_at - started) * 1000, built, listed
 
 
-async def run(args: argparse.Namespace, path: Path) -> bool:
+async def run(args: argparse.Namespace, path: Path) -> None:
     opens: list[float] = []
     builds: list[float] = []
     lists: list[float] = []
@@ -118,7 +118,7 @@ async def run(args: argparse.Namespace, path: Path) -> bool:
     figure(f"local tier's model list shown ({args.models} models, server answers after {args.list_delay:g} s)",
            lists)
     assert all(open_ms < list_ms for open_ms, list_ms in zip(opens, lists, strict=True)), "a list blocked the open"
-    return budget("Settings window open (slowest, first open included)", max(opens), BUDGET_MS, "ms")
+    budget("Settings window open (slowest, first open included)", max(opens), BUDGET_MS, "ms")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -134,8 +134,8 @@ def main(argv: list[str] | None = None) -> int:
         path = Path(tmp) / "config.toml"
         path.write_text(config.DEFAULT_CONFIG_TEXT.replace("http://127.0.0.1:11434", ollama.url), encoding="utf-8")
         with asyncio.Runner(loop_factory=lambda: qasync.QEventLoop(qapp)) as runner:
-            ok = runner.run(run(args, path))
-    return 0 if ok else 1
+            runner.run(run(args, path))
+    return 0  # a missed budget is reported (BUDGET MISSED); only a run that could not finish fails
 
 
 if __name__ == "__main__":

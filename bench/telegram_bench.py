@@ -103,8 +103,9 @@ async def run(args: argparse.Namespace) -> int:
                              "first token", await first_text_latencies(app, firsts, OWNER, samples))
             group = figure("telegram first streamed text (preview sendMessage, group) after the model's first token",
                            await first_text_latencies(app, firsts, TEAM, max(2, samples // 2)))
-            ok &= budget("telegram first streamed text p95 (private)", private.p95, BUDGET_MS, "ms")
-            ok &= budget("telegram first streamed text p95 (group)", group.p95, BUDGET_MS, "ms")
+            # Timings are reported (BUDGET ok|MISSED), never fatal; answering every message once is.
+            budget("telegram first streamed text p95 (private)", private.p95, BUDGET_MS, "ms")
+            budget("telegram first streamed text p95 (group)", group.p95, BUDGET_MS, "ms")
             elapsed, all_once = await many_chats(app, chats, per_chat)
             print(f"telegram {len(chats)} chats x {per_chat} messages: all answered once: {all_once}, "
                   f"{elapsed:.1f} s in all", flush=True)

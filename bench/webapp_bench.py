@@ -175,8 +175,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             link = json.loads(webapp_file.read_text(encoding="utf-8"))
             latencies = asyncio.run(first_delta_part(link["url"], link["token"], model, samples))
             stats = figure("A first delta at the WebSocket client after the model's first token", latencies)
-            # --quick (the smoke test) reports the figure but never fails on a timing.
-            ok &= budget("webapp A first delta p95", stats.p95, FIRST_DELTA_MS, "ms") or args.quick
+            # A timing is reported (BUDGET ok|MISSED), never fatal; answering every message once is.
+            budget("webapp A first delta p95", stats.p95, FIRST_DELTA_MS, "ms")
             took, threads, problems = asyncio.run(concurrent_part(link["url"], link["token"], sessions, messages))
             for thread in threads:
                 runs = app.result("agent_runs_list", {"thread_id": thread, "limit": 1000})

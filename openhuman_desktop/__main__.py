@@ -25,6 +25,7 @@ commands:
   chat [--thread ID] MESSAGE
                             ask the assistant; the answer streams into the terminal, e.g.
                             openhuman-desktop chat "What is in notes/todo.md?"
+                            openhuman-desktop chat --thread work "Plan my week"
   doctor                    check workspace, config, databases, models and channels
 
 The workspace is --workspace DIR, else $OPENHUMAN_WORKSPACE, else the platform's data folder."""
@@ -50,11 +51,12 @@ def parser() -> argparse.ArgumentParser:
     rpc.add_argument("params", nargs="?", metavar="PARAMS_JSON", help="a JSON object or array")
     chat = commands.add_parser("chat", parents=[common], help="send a message to the assistant",
                                description="Send MESSAGE to the running instance and print the answer as it "
-                               "streams. Exit 0 when the answer is complete, 1 when the run failed (its reason "
-                               "on stderr), 2 when no instance runs.")
+                               "streams, its Markdown shown as text (bold, italic and code in colour on a "
+                               "terminal). Exit 0 when the answer is complete, 1 when the run failed or was "
+                               "stopped (its reason on stderr), 2 when no instance runs.")
     chat.add_argument("--thread", metavar="ID", default="cli",
-                      help="the conversation: cli (the default), desktop, webapp:<session>, telegram:<chat_id> "
-                      "or subconscious:<task_id>")
+                      help="the conversation: any name of your own, e.g. work (kept as thread cli:work), or a "
+                      "thread id: cli (the default), desktop, webapp:<session>, telegram:<chat_id>")
     chat.add_argument("message", nargs="+", metavar="MESSAGE", help="the message (several words are joined)")
     commands.add_parser("doctor", parents=[common], help="check workspace, config, databases, models and channels",
                         description="Check the workspace, config, database and every configured model "

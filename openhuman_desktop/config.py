@@ -82,12 +82,25 @@ class AgentSettings:
 
 @dataclass(frozen=True)
 class TelegramSettings:
-    """``[channels.telegram]`` (CONTRACT §9): the bot's token comes from the environment variable ``token_env``."""
+    """``[channels.telegram]`` (CONTRACT §9): the bot's token comes from the environment variable ``token_env``.
+
+    ``allowed_chat_ids`` are the chats that reach the assistant; ``allowed_user_ids`` the people whose press on a
+    card's button counts (None: the private chats among ``allowed_chat_ids``, see :attr:`approvers`).
+    """
 
     enabled: bool = False
     token_env: str = "TELEGRAM_BOT_TOKEN"
     allowed_chat_ids: tuple[int, ...] = ()
     api_url: str = "https://api.telegram.org"
+    allowed_user_ids: tuple[int, ...] | None = None
+
+    @property
+    def approvers(self) -> frozenset[int]:
+        """Who may press Go ahead / Skip: ``allowed_user_ids``, or by default the ids of the private chats in
+        ``allowed_chat_ids`` (a private chat's id is its person's user id; groups have negative ids)."""
+        if self.allowed_user_ids is not None:
+            return frozenset(self.allowed_user_ids)
+        return frozenset(chat for chat in self.allowed_chat_ids if chat > 0)
 
 
 @dataclass(frozen=True)
@@ -236,6 +249,7 @@ model_timeout_seconds = 180    # one model call
 enabled = false
 token_env = "TELEGRAM_BOT_TOKEN"      # the NAME of the environment variable that holds the bot token
 allowed_chat_ids = []                 # only these chats reach the assistant, e.g. [123456789]
+# allowed_user_ids = []               # who may press Go ahead / Skip (default: your private chats' ids above)
 api_url = "https://api.telegram.org"  # a self-hosted Bot API server works too
 
 [channels.webapp]              # a chat page in your browser, on this computer only (tray menu: Open web app)
@@ -479,11 +493,18 @@ def _channels(reader: _Reader, table: Mapping[str, Any]) -> ChannelsSettings:
         raise ConfigError(reader.path, "channels.telegram.allowed_chat_ids", chats, expected)
     if any(not -(2**52) < chat < 2**52 for chat in chats):  # Telegram's ids fit in 52 bits
         raise ConfigError(reader.path, "channels.telegram.allowed_chat_ids", chats, expected)
+    users = tg.get("allowed_user_ids")
+    expected = ("a list of Telegram user ids (positive whole numbers: your own is your private chat's id), "
+                "e.g. [123456789]")
+    if users is not None and (not isinstance(users, list) or any(
+            isinstance(user, bool) or not isinstance(user, int) or not 0 < user < 2**52 for user in users)):
+        raise ConfigError(reader.path, "channels.telegram.allowed_user_ids", users, expected)
     telegram = TelegramSettings(
         enabled=reader.boolean(tg, "enabled", "channels.telegram.enabled", default.enabled),
         token_env=token_env,
         allowed_chat_ids=tuple(dict.fromkeys(chats)),
         api_url=reader.url(tg, "api_url", "channels.telegram.api_url", default.api_url) or default.api_url,
+        allowed_user_ids=None if users is None else tuple(dict.fromkeys(users)),
     )
     web = reader.table(table, "webapp", "channels.webapp")
     reader.unknown(web, tuple(WebappSettings.__dataclass_fields__), "channels.webapp.")

@@ -14,11 +14,12 @@ REPO = Path(__file__).resolve().parent.parent
 BENCH = REPO / "bench"
 
 
-def run_bench(script: str) -> list[str]:
-    """Run ``bench/<script> --quick``; return its stdout lines after checking it exited 0."""
+def run_bench(script: str, *options: str) -> list[str]:
+    """Run ``bench/<script> --quick``; return its stdout lines after checking it exited 0 (a bench reports a
+    missed budget as ``BUDGET MISSED`` and still exits 0: only a run that could not finish fails)."""
     env = {key: value for key, value in os.environ.items() if key != "OLLAMA_HOST"}
     result = subprocess.run(
-        [sys.executable, str(BENCH / script), "--quick"],
+        [sys.executable, str(BENCH / script), "--quick", *options],
         capture_output=True, text=True, timeout=110, cwd=str(REPO), env=env, stdin=subprocess.DEVNULL,
     )
     assert result.returncode == 0, f"{script} exited {result.returncode}:\n{result.stdout}\n{result.stderr}"
@@ -79,6 +80,16 @@ def test_window_first_paint_prints_its_figures() -> None:
     lines = run_bench("window_first_paint.py")
     assert figures(lines, "window first paint, ")
     assert_budgets(lines, 1)
+
+
+@pytest.mark.e2e
+def test_a_missed_budget_is_reported_and_fails_nothing() -> None:
+    """On a busy machine a bench misses its budget (107.8 ms against 100 was seen): it says so, and the
+    README's test command still passes."""
+    lines = run_bench("window_first_paint.py", "--budget-ms", "0.001")
+    assert figures(lines, "window first paint, ")
+    [verdict] = figures(lines, "BUDGET ")
+    assert verdict.startswith("BUDGET MISSED window first paint"), verdict
 
 
 @pytest.mark.e2e

@@ -196,6 +196,26 @@ port = 8765
     assert (webapp.enabled, webapp.port) == (False, 8765)
 
 
+def test_who_may_press_a_telegram_button_defaults_to_the_private_chats(tmp_path: Path) -> None:
+    telegram = load_text(tmp_path, "[channels.telegram]\nallowed_chat_ids = [42, -1001234567890, 7]\n"
+                         ).settings.channels.telegram
+    assert telegram.allowed_user_ids is None and telegram.approvers == {42, 7}
+    telegram = load_text(tmp_path, "[channels.telegram]\nallowed_chat_ids = [42, -100]\n"
+                         "allowed_user_ids = [99, 99, 5]\n").settings.channels.telegram
+    assert telegram.allowed_user_ids == (99, 5) and telegram.approvers == {99, 5}
+    assert load_text(tmp_path, "[channels.telegram]\nallowed_user_ids = []\n").settings.channels.telegram.approvers \
+        == frozenset()
+
+
+@pytest.mark.parametrize("value", ["[-100123]", "[0]", "\"42\"", "42", "[true]", "[\"me\"]", "[4503599627370496]"])
+def test_bad_allowed_user_ids_are_one_sentence_naming_the_key(tmp_path: Path, value: str) -> None:
+    with pytest.raises(ConfigError) as caught:
+        load_text(tmp_path, f"[channels.telegram]\nallowed_user_ids = {value}\n")
+    message = str(caught.value)
+    assert "channels.telegram.allowed_user_ids" in message and "positive whole numbers" in message
+    assert "\n" not in message
+
+
 @pytest.mark.parametrize(
     ("text", "key"),
     [

@@ -11,7 +11,7 @@ from typing import Any
 from openhuman_desktop import events
 from openhuman_desktop.channels.base import DISABLED, Approvals, Channel, ChannelStatus, InboundMessage
 from openhuman_desktop.clock import Clock
-from openhuman_desktop.errors import InvalidInput
+from openhuman_desktop.errors import InvalidInput, NotFound
 from openhuman_desktop.orchestration.ports import Run
 from openhuman_desktop.orchestration.service import AgentService, channel_of
 from openhuman_desktop.store.records import Escalation
@@ -143,6 +143,23 @@ class ChannelHub:
         if channel_of(message.thread_id) not in CHANNEL_NAMES:
             raise InvalidInput("thread_id", "must be a thread of the desktop, the web app or Telegram")
         return await self._agent.send(message.text, message.thread_id, source_key=message.source_key)
+
+    async def stop(self, run_id: str, thread_id: str) -> Run:
+        """Stop a run of the conversation ``thread_id`` (the web page's Stop): it ends ``cancelled``, "Stopped by
+        you.", and its channel gets that as its answer.
+
+        Raises:
+            NotFound: no such run in that conversation (another's runs are not this page's to stop).
+            Conflict: it had already finished.
+        """
+        run = await self._agent.run_get(run_id)
+        if run.thread_id != thread_id:
+            raise NotFound(f"No run with id {run_id!r} in this conversation.")
+        return await self._agent.stop(run_id)
+
+    async def stop_thread(self, thread_id: str) -> list[Run]:
+        """Stop the runs of ``thread_id`` that have not finished (Telegram's /stop); none: an empty list."""
+        return await self._agent.stop_thread(thread_id)
 
     async def approve(self, escalation_id: str) -> None:
         """Go ahead on a card. Raises NotFound / Conflict (already resolved: nothing is done)."""

@@ -278,8 +278,14 @@ class TelegramChannel:
         if not update.text or not update.text.strip():
             await self._say(client, update.chat_id, "I can only read text messages.")
             return
-        if update.text.split()[0].split("@", 1)[0] == "/start":  # what Telegram sends when a chat opens the bot
-            await self._say(client, update.chat_id, "Hello! Write to me here like you would in the desktop chat.")
+        command = update.text.split()[0].split("@", 1)[0]
+        if command == "/start":  # what Telegram sends when a chat opens the bot
+            await self._say(client, update.chat_id, "Hello! Write to me here like you would in the desktop chat "
+                                                    "(/stop stops an answer in progress).")
+            return
+        if command == "/stop":  # the stopped run's own answer says "Stopped by you."
+            if not await self._hub.stop_thread(f"telegram:{update.chat_id}"):
+                await self._say(client, update.chat_id, "Nothing is running here to stop.")
             return
         message = InboundMessage(f"telegram:{update.chat_id}", update.text,
                                  source_key=f"telegram:{client.bot_id}:{update.update_id}")
@@ -311,10 +317,21 @@ class TelegramChannel:
     # --- approval buttons ------------------------------------------------------------------------------
 
     async def _pressed(self, client: TelegramClient, update: Incoming) -> None:
+        """Go ahead / Skip, when the person who pressed may decide: the chat must be allowed *and* the presser one
+        of ``allowed_user_ids`` (by default the owner's private chats) — in an allowed group, any member could
+        press otherwise."""
         assert update.callback_id is not None and update.chat_id is not None
-        if update.chat_id not in self._settings().allowed_chat_ids:
+        settings = self._settings()
+        if update.chat_id not in settings.allowed_chat_ids:
             log.info("telegram: a button press from chat %s, which is not allowed, was ignored", update.chat_id)
             await self._answer(client, update.callback_id, "Only the owner's chats can decide this.")
+            return
+        if update.user_id is None or update.user_id not in settings.approvers:
+            log.info("telegram: a button press in chat %s by user %s, who is not in allowed_user_ids, was ignored",
+                     update.chat_id, update.user_id)
+            await self._answer(client, update.callback_id, "Only the owner can decide this. (Your user id is "
+                                                           f"{update.user_id}: the owner can add it to "
+                                                           "allowed_user_ids in config.toml.)")
             return
         action, _, escalation_id = (update.data or "").partition(":")
         try:
@@ -384,11 +401,12 @@ class TelegramChannel:
                 await self._send_card(client, card)
 
     def _card_chats(self, card: Escalation) -> list[int]:
-        allowed = self._settings().allowed_chat_ids
+        """A conversation's card: its chat; a heartbeat card: the allowed private chats of people who may press."""
+        settings = self._settings()
         chat = _chat_of(card.thread_id)
         if chat is not None:
-            return [chat] if chat in allowed else []
-        return [chat_id for chat_id in allowed if chat_id > 0]
+            return [chat] if chat in settings.allowed_chat_ids else []
+        return [chat_id for chat_id in settings.allowed_chat_ids if chat_id > 0 and chat_id in settings.approvers]
 
     # --- a run at work: typing, streaming --------------------------------------------------------------
 

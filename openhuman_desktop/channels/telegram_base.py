@@ -41,7 +41,8 @@ class Undeliverable(TelegramProblem):
 
 @dataclass(frozen=True)
 class Incoming:
-    """One update, reduced to what the channel uses: a message, or a press on an inline button."""
+    """One update, reduced to what the channel uses: a message, or a press on an inline button (``user_id``:
+    who wrote or pressed)."""
 
     update_id: int
     chat_id: int | None
@@ -49,6 +50,7 @@ class Incoming:
     callback_id: str | None = None
     data: str | None = None
     message_id: int | None = None
+    user_id: int | None = None
 
 
 class TokenRedactor(logging.Filter):

@@ -166,9 +166,12 @@ def _incoming(update: Update) -> Incoming:
         message = query.message
         chat_id = message.chat.id if message is not None else (query.from_user.id if query.from_user else None)
         return Incoming(update.update_id, chat_id, callback_id=query.id, data=query.data,
-                        message_id=message.message_id if message is not None else None)
+                        message_id=message.message_id if message is not None else None,
+                        user_id=query.from_user.id if query.from_user else None)
     message = update.effective_message
     chat = update.effective_chat
+    user = update.effective_user
     return Incoming(update.update_id, chat.id if chat is not None else None,
                     text=message.text if message is not None else None,
-                    message_id=message.message_id if message is not None else None)
+                    message_id=message.message_id if message is not None else None,
+                    user_id=user.id if user is not None else None)

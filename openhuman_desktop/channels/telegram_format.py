@@ -9,90 +9,20 @@ code block again.
 
 from __future__ import annotations
 
-import re
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import Any
+
+from openhuman_desktop.markdown_text import Entity, Rendered, render
+
+__all__ = ["MESSAGE_LIMIT", "Entity", "Rendered", "api_entities", "render", "split", "utf16_length"]
 
 MESSAGE_LIMIT = 4096
 """Telegram's longest message, in UTF-16 code units after entity parsing."""
-
-_FENCE_OPEN = re.compile(r"^\s*```\s*([\w+#.-]*)\s*$")
-_FENCE_CLOSE = re.compile(r"^\s*```\s*$")
-_HEADING = re.compile(r"^\s{0,3}#{1,6}\s+(.*?)\s*#*\s*$")
-_BULLET = re.compile(r"^(\s*)[-*+]\s+(?=\S)")
-_INLINE = re.compile(
-    r"(?P<code>`[^`\n]+`)"
-    r"|(?P<link>\[[^\]\n]+\]\((?:https?|tg)://[^)\s]+\))"
-    r"|(?P<bold>\*\*(?=\S).+?(?<=\S)\*\*)"
-    r"|(?P<strike>~~(?=\S).+?(?<=\S)~~)"
-    r"|(?P<italic>(?<![\w*])\*(?=[^\s*]).*?(?<=[^\s*])\*(?![\w*]))"
-    r"|(?P<under>(?<![\w_])_(?=[^\s_]).*?(?<=[^\s_])_(?![\w_]))"
-)
-_LINK = re.compile(r"\[([^\]\n]+)\]\(([^)\s]+)\)")
-
-
-@dataclass(frozen=True)
-class Entity:
-    """A formatted stretch of :attr:`Rendered.text`, in Python characters (:func:`api_entities` converts).
-
-    ``kind`` is the Bot API's entity type (``bold``, ``italic``, ``strikethrough``, ``code``, ``pre``,
-    ``text_link``).
-    """
-
-    kind: str
-    offset: int
-    length: int
-    language: str | None = None
-    url: str | None = None
-
-
-@dataclass(frozen=True)
-class Rendered:
-    """A message as Telegram gets it: the text and its entities."""
-
-    text: str
-    entities: tuple[Entity, ...] = ()
 
 
 def utf16_length(text: str) -> int:
     """How long ``text`` is as Telegram counts (UTF-16 code units)."""
     return len(text.encode("utf-16-le", "surrogatepass")) // 2
-
-
-def render(markdown: str) -> Rendered:
-    """Turn the Markdown a model writes into text and entities.
-
-    Fenced code blocks (an unclosed one runs to the end: a streamed answer mid-block), inline code, bold,
-    italic, strikethrough, links, headings (bold) and bullets (•) are understood; anything else stays as written.
-    """
-    builder = _Builder()
-    lines = markdown.replace("\r\n", "\n").split("\n")
-    index = 0
-    while index < len(lines):
-        if index:
-            builder.add("\n")
-        line = lines[index]
-        fence = _FENCE_OPEN.match(line)
-        if fence is not None:
-            end = next((k for k in range(index + 1, len(lines)) if _FENCE_CLOSE.match(lines[k])), len(lines))
-            code = "\n".join(lines[index + 1:end])
-            if code:
-                builder.add(code, Entity("pre", 0, 0, language=fence.group(1) or None))
-            index = end + 1
-            continue
-        heading = _HEADING.match(line)
-        if heading is not None:
-            start, first = len(builder.text), len(builder.entities)
-            _inline(builder, heading.group(1))
-            _wrap(builder, Entity("bold", start, 0), first)
-        else:
-            bullet = _BULLET.match(line)
-            if bullet is not None:
-                builder.add(f"{bullet.group(1)}• ")
-                line = line[bullet.end():]
-            _inline(builder, line)
-        index += 1
-    return Rendered(builder.text, tuple(e for e in builder.entities if e.length > 0))
 
 
 def split(message: Rendered, limit: int = MESSAGE_LIMIT) -> list[Rendered]:
@@ -125,52 +55,6 @@ def api_entities(message: Rendered) -> list[dict[str, Any]]:
             item["url"] = entity.url
         out.append(item)
     return out
-
-
-class _Builder:
-    def __init__(self) -> None:
-        self.text = ""
-        self.entities: list[Entity] = []
-
-    def add(self, text: str, entity: Entity | None = None) -> None:
-        if entity is not None:
-            self.entities.append(replace(entity, offset=len(self.text), length=len(text)))
-        self.text += text
-
-
-def _inline(builder: _Builder, line: str) -> None:
-    position = 0
-    for match in _INLINE.finditer(line):
-        builder.add(line[position:match.start()])
-        token, kind = match.group(0), match.lastgroup
-        start, first = len(builder.text), len(builder.entities)
-        if kind == "code":
-            builder.add(token[1:-1], Entity("code", 0, 0))
-        elif kind == "link":
-            link = _LINK.fullmatch(token)
-            assert link is not None
-            _inline(builder, link.group(1))
-            _wrap(builder, Entity("text_link", start, 0, url=link.group(2)), first)
-        else:
-            inner, name = {"bold": (token[2:-2], "bold"), "strike": (token[2:-2], "strikethrough"),
-                           "italic": (token[1:-1], "italic"), "under": (token[1:-1], "italic")}[kind or ""]
-            _inline(builder, inner)
-            _wrap(builder, Entity(name, start, 0), first)
-        position = match.end()
-    builder.add(line[position:])
-
-
-def _wrap(builder: _Builder, outer: Entity, first: int) -> None:
-    """Add ``outer`` from its offset to the end of the text so far, around the code spans made since entity
-    ``first``: Telegram lets nothing contain (or be contained in) ``code``."""
-    end = len(builder.text)
-    position = outer.offset
-    for inner in sorted((e for e in builder.entities[first:] if e.kind == "code"), key=lambda e: e.offset):
-        if inner.offset > position:
-            builder.entities.append(replace(outer, offset=position, length=inner.offset - position))
-        position = max(position, inner.offset + inner.length)
-    if end > position:
-        builder.entities.append(replace(outer, offset=position, length=end - position))
 
 
 def _cut_point(text: str, entities: list[Entity], limit: int) -> int:

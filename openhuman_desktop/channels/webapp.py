@@ -31,7 +31,8 @@ from openhuman_desktop.channels.base import (
 from openhuman_desktop.channels.hub import CHANNEL_NAMES
 from openhuman_desktop.clock import Clock
 from openhuman_desktop.config import WebappSettings
-from openhuman_desktop.errors import UserFacingError
+from openhuman_desktop.errors import Conflict, UserFacingError
+from openhuman_desktop.http_guard import GuardedServer, RequestLog
 from openhuman_desktop.orchestration.ports import Run
 from openhuman_desktop.private_file import remove_if_ours, write_private_json
 from openhuman_desktop.store.records import Escalation
@@ -53,6 +54,11 @@ HEARTBEAT_SECONDS = 30.0
 SHUTDOWN_GRACE = 1.0
 """Seconds stopping waits for answers in flight and for each tab to acknowledge the close."""
 MIN_TOKEN = 32
+MAX_CONNECTIONS = 128
+"""Most connections open at once (tabs' sockets and the page's requests); past it the longest-idle one that is
+not being answered is closed, so half-sent requests can never use up the app's open files."""
+DEADLINE = 10.0
+"""Seconds a client has to send a request's headers (from connecting, or after an answer) before it is closed."""
 SOMETHING_WRONG = "Something went wrong; the details are in the app's log file."
 
 
@@ -60,6 +66,8 @@ class Hub(Protocol):
     """What the web app needs of :class:`~openhuman_desktop.channels.hub.ChannelHub`."""
 
     async def submit(self, message: InboundMessage) -> Run: ...
+
+    async def stop(self, run_id: str, thread_id: str) -> Run: ...
 
     async def approve(self, escalation_id: str) -> None: ...
 
@@ -164,12 +172,15 @@ class WebappChannel:
         clock: sleeps between attempts to listen.
         supervisor: owns the retry task.
         on_change: called when its status changes by itself (it listens after all), for the window.
+        max_connections: most connections open at once (:data:`MAX_CONNECTIONS`).
+        deadline: seconds a client has to send a request's headers (:data:`DEADLINE`).
     """
 
     name = NAME
 
     def __init__(self, hub: Hub, settings: Callable[[], WebappSettings], webapp_file: Path, workspace: Path,
-                 clock: Clock, supervisor: TaskSupervisor, on_change: Callable[[], None] | None = None) -> None:
+                 clock: Clock, supervisor: TaskSupervisor, on_change: Callable[[], None] | None = None, *,
+                 max_connections: int = MAX_CONNECTIONS, deadline: float = DEADLINE) -> None:
         self._hub = hub
         self._on_change = on_change
         self._settings = settings
@@ -177,8 +188,10 @@ class WebappChannel:
         self._link_file = link_file(workspace)
         self._clock = clock
         self._supervisor = supervisor
+        self._max_connections = max_connections
+        self._deadline = deadline
         self._assets: dict[str, http.Asset] | None = None
-        self._runner: web.AppRunner | None = None
+        self._runner: web.ServerRunner | None = None
         self._retry: asyncio.Task[None] | None = None
         self._applied: WebappSettings | None = None
         self._token = ""
@@ -262,12 +275,12 @@ class WebappChannel:
         self._token = kept if isinstance(kept, str) and len(kept) >= MIN_TOKEN else secrets.token_urlsafe(32)
         if self._assets is None:
             self._assets = http.load_assets()
-        app = web.Application(client_max_size=64 * 1024)
-        app.router.add_route("GET", "/ws", self._on_socket)
-        app.router.add_route("GET", "/auth", self._on_auth)
-        app.router.add_route("*", "/{tail:.*}", self._on_page)
-        # No access log: the WebSocket's query string carries the key.
-        runner = web.AppRunner(app, access_log=None, handle_signals=False, shutdown_timeout=SHUTDOWN_GRACE)
+        # A low-level server (three routes need no router) with a connection cap and a deadline for headers
+        # (http_guard); a request that is not HTTP is one rate-limited line in the log. No access log: the
+        # WebSocket's query string carries the key.
+        server = GuardedServer(self._route, max_connections=self._max_connections, deadline=self._deadline,
+                               what="web app", access_log=None, logger=RequestLog(log, "web app"))
+        runner = web.ServerRunner(server, handle_signals=False, shutdown_timeout=SHUTDOWN_GRACE)
         await runner.setup()
         remembered = link.get("port")
         candidates = [port] if port else ([remembered] if isinstance(remembered, int) and remembered else []) + [0]
@@ -304,7 +317,14 @@ class WebappChannel:
 
     # --- HTTP --------------------------------------------------------------------------------------
 
-    async def _on_page(self, request: web.Request) -> web.StreamResponse:
+    async def _route(self, request: web.BaseRequest) -> web.StreamResponse:
+        if request.method == "GET" and request.path == "/ws":
+            return await self._on_socket(request)
+        if request.method == "GET" and request.path == "/auth":
+            return await self._on_auth(request)
+        return await self._on_page(request)
+
+    async def _on_page(self, request: web.BaseRequest) -> web.StreamResponse:
         refused = http.host_refusal(request, self._port)
         if refused is not None:
             return refused
@@ -315,7 +335,7 @@ class WebappChannel:
             return http.refusal(404, "Not found.")
         return http.asset_response(asset, request.method)
 
-    async def _on_auth(self, request: web.Request) -> web.StreamResponse:
+    async def _on_auth(self, request: web.BaseRequest) -> web.StreamResponse:
         """Lets the page tell a wrong key (401) from an app that is not running (no answer)."""
         refused = http.host_refusal(request, self._port)
         if refused is not None:
@@ -326,7 +346,7 @@ class WebappChannel:
 
     # --- the WebSocket -----------------------------------------------------------------------------
 
-    async def _on_socket(self, request: web.Request) -> web.StreamResponse:
+    async def _on_socket(self, request: web.BaseRequest) -> web.StreamResponse:
         refused = http.socket_refusal(request, self._port, self._token)
         if refused is not None:
             refused.force_close()  # whatever the client sent after its upgrade request stays unread
@@ -394,8 +414,10 @@ class WebappChannel:
             await self._on_message(tab, frame)
         elif kind in ("approve", "dismiss"):
             await self._on_card_decision(tab, kind, frame)
+        elif kind == "stop":
+            await self._on_stop(tab, frame)
         else:
-            tab.send(_error("Unknown frame: send {\"type\": \"message\", \"text\": ...}, approve or dismiss."))
+            tab.send(_error("Unknown frame: send {\"type\": \"message\", \"text\": ...}, stop, approve or dismiss."))
 
     async def _on_message(self, tab: _Tab, frame: dict[str, Any]) -> None:
         text = frame.get("text")
@@ -408,6 +430,21 @@ class WebappChannel:
             tab.send(_error_of(exc, "sending a message"))
             return
         self._to_session(tab.session, _run_frame(run, frame.get("ref")))
+
+    async def _on_stop(self, tab: _Tab, frame: dict[str, Any]) -> None:
+        """Stop: the run ends cancelled and its ``reply`` frame (status ``cancelled``, "Stopped by you.") reaches
+        every tab of the session. A run that finished just before the Stop reached it needs no word: its own
+        reply is on its way."""
+        run_id = frame.get("run_id")
+        if not isinstance(run_id, str) or not run_id:
+            tab.send(_error("\"run_id\" must be the id of the run to stop."))
+            return
+        try:
+            await self._hub.stop(run_id, THREAD_PREFIX + tab.session)
+        except Conflict:
+            return
+        except Exception as exc:
+            tab.send({**_error_of(exc, f"stopping run {run_id}"), "run_id": run_id})
 
     async def _on_card_decision(self, tab: _Tab, kind: str, frame: dict[str, Any]) -> None:
         escalation_id = frame.get("escalation_id")

@@ -5,7 +5,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import re
 from collections import OrderedDict
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -39,6 +38,7 @@ from openhuman_desktop.orchestration.ports import (
     UNFINISHED,
     Run,
     RunRequest,
+    thread_source,
 )
 from openhuman_desktop.orchestration.state import CHANNEL_RESPONSE, KEYS, StateError
 from openhuman_desktop.supervisor import TaskSupervisor
@@ -49,24 +49,22 @@ MAX_TEXT = 100_000
 MAX_LIMIT = 1_000
 CONCURRENT_RUNS = 4
 """Runs of different threads that go on at once (a thread's own runs always go one after another)."""
+STOPPED_BY_YOU = "Stopped by you."
+"""The reason a run stopped by its person ends with (the web page, Telegram's /stop, RPC, the Chat tab)."""
 KEPT_STREAMS = 200
 """Finished runs whose streamed text stays in memory for ``follow``."""
 RETAIN_EVERY = 50
 """Finished runs between two retention passes over the ledger."""
-_THREAD = re.compile(r"^(desktop|cli|webapp|telegram|subconscious)(:[^\x00-\x1f\x7f]{1,190})?$")
 
 
 def channel_of(thread_id: object) -> str:
     """The channel source a thread belongs to (the part before ``:``).
 
     Raises:
-        InvalidInput: not a thread id (``desktop``, ``cli``, ``webapp:<session>``, ``telegram:<chat_id>``,
-            ``subconscious:<task_id>``).
+        InvalidInput: not a thread id (``desktop``, ``cli``, ``cli:<name>``, ``webapp:<session>``,
+            ``telegram:<chat_id>``, ``subconscious:<task_id>``; see ``ports.thread_source``).
     """
-    if not isinstance(thread_id, str) or not _THREAD.match(thread_id):
-        raise InvalidInput("thread_id", "must be desktop, cli, or one of webapp:, telegram:, subconscious: "
-                           "followed by an id (at most 190 characters, no control characters)")
-    return thread_id.split(":", 1)[0]
+    return thread_source(thread_id)
 
 
 @dataclass(frozen=True)
@@ -131,6 +129,7 @@ class AgentService:
         self._waiters: dict[str, list[asyncio.Future[Run]]] = {}
         self._streams: OrderedDict[str, _Stream] = OrderedDict()
         self._finished_since_retain = 0
+        self._cancelling: dict[str, asyncio.Task[Run]] = {}
         self._closed = False
 
     # --- starting and waiting --------------------------------------------------------------------
@@ -190,16 +189,63 @@ class AgentService:
                 self._waiters.pop(run_id, None)
 
     async def cancel(self, run_id: str, reason: str) -> Run:
-        """Stop a run that has not finished; it ends ``cancelled`` with ``reason`` (nothing it did is undone)."""
-        run = await self.run_get(run_id)
-        if run.is_finished:
-            return run
+        """Stop a run that has not finished; it ends ``cancelled`` with ``reason`` (nothing it did is undone).
+
+        A write tool call in flight finishes and is recorded first (``subagent._unstoppable``), and so is the
+        transition being committed, so the journal says exactly what happened and nothing runs twice (a
+        cancelled run is not resumed at the next start; a retry replays what it had done). A run that finished
+        meanwhile keeps its ending (the run is returned as it is); two stops at once are one.
+
+        Raises:
+            NotFound: no such run.
+        """
+        stopping = self._cancelling.get(run_id)
+        if stopping is None:
+            run = await self.run_get(run_id)
+            if run.is_finished:
+                return run
+            stopping = self._cancelling.get(run_id)  # (another stop may have begun meanwhile)
+        if stopping is None:
+            # A task of its own: a caller that goes away (a closed socket, a cancelled request) must not leave
+            # the run half-stopped, neither driven nor finished.
+            stopping = asyncio.get_running_loop().create_task(self._cancel(run_id, reason),
+                                                             name=f"agent-stop-{run_id[:8]}")
+            self._cancelling[run_id] = stopping
+            stopping.add_done_callback(lambda done: self._cancelling.pop(run_id, None))
+        return await asyncio.shield(stopping)
+
+    async def _cancel(self, run_id: str, reason: str) -> Run:
         task = self._tasks.get(run_id)
         if task is not None and not task.done():
             task.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await task
-        return await self._finish(run_id, CANCELLED, error=reason)
+        run = await self.run_get(run_id)
+        if not run.is_finished:  # (it may have completed or failed just before the stop reached it)
+            log.info("run %s stopped: %s", run_id, reason)
+            stream = self._streams.get(run_id)
+            written = stream.text if stream is not None and stream.text.strip() else None
+            run = await self._finish(run_id, CANCELLED, error=reason, response=written)  # what it had written
+        return run
+
+    async def stop(self, run_id: object) -> Run:
+        """A person's Stop (web page, Telegram's /stop, RPC ``agent_run_cancel``, the Chat tab): the run ends
+        ``cancelled`` with :data:`STOPPED_BY_YOU` (see :meth:`cancel`).
+
+        Raises:
+            InvalidInput: not a run id. NotFound: no such run. Conflict: the run had already finished (a run
+            that finishes while it is being stopped keeps its ending, and is returned).
+        """
+        run = await self.run_get(run_id)
+        if run.is_finished:
+            raise Conflict(f"Run {run.id} has already finished ({run.status}); there is nothing to stop.")
+        return await self.cancel(run.id, STOPPED_BY_YOU)
+
+    async def stop_thread(self, thread_id: str) -> list[Run]:
+        """Stop every run of ``thread_id`` that has not finished (the one at work and those waiting behind
+        it), newest last; none going on: an empty list."""
+        going = [run for run in await self._ledger.list_runs(thread_id, None, 50) if run.status in UNFINISHED]
+        return [await self.cancel(run.id, STOPPED_BY_YOU) for run in reversed(going)]
 
     async def retry(self, run_id: str) -> Run:
         """Drive a failed or cancelled run again from its last checkpoint (journaled answers and calls are
@@ -329,6 +375,9 @@ class AgentService:
     async def aclose(self) -> None:
         """Stop driving runs; unfinished ones stay so in the ledger and are resumed at the next start."""
         self._closed = True
+        stopping = list(self._cancelling.values())
+        if stopping:  # stops under way finish first: their runs end cancelled, never resumed
+            await asyncio.gather(*stopping, return_exceptions=True)
         tasks = [task for task in self._tasks.values() if not task.done()]
         for task in tasks:
             task.cancel()
@@ -374,7 +423,8 @@ class AgentService:
             try:
                 await self._go(run)
             except asyncio.CancelledError:
-                log.info("run %s stopped with the app; it resumes at the next start", run_id)
+                if run_id not in self._cancelling:
+                    log.info("run %s stopped with the app; it resumes at the next start", run_id)
                 raise
             except Exception:  # never lose a run silently: it ends failed and says where to look
                 log.exception("run %s failed unexpectedly", run_id)

@@ -3,24 +3,21 @@ world timeline."""
 
 from __future__ import annotations
 
-import unicodedata
 from collections.abc import Mapping
 from typing import Any, Protocol
 
 from openhuman_desktop.errors import InvalidInput
 from openhuman_desktop.orchestration import graph, state
-from openhuman_desktop.orchestration.ports import CHANNEL_SOURCES, RUN_STATUSES, Run
+from openhuman_desktop.orchestration.ports import RUN_STATUSES, Run, thread_source
 from openhuman_desktop.rpc.methods import Json, Method, Param
 from openhuman_desktop.rpc.protocol import METHOD_PREFIX
 
-MAX_THREAD_ID = 200
 MAX_TEXT = 100_000
 """Most characters of one message (the front-end agent keeps the first ~16,000 and says so)."""
 MAX_LIST_LIMIT = 1_000
 DEFAULT_FOLLOW_TIMEOUT = 10.0
 MAX_FOLLOW_TIMEOUT = 30.0
 DEFAULT_THREAD = "desktop"
-THREAD_FORMS = "desktop, cli, webapp:<session>, telegram:<chat_id> or subconscious:<task_id>"
 
 
 class Follow(Protocol):
@@ -54,6 +51,10 @@ class AgentService(Protocol):
     async def run_get(self, run_id: str) -> Run:
         ...
 
+    async def stop(self, run_id: str) -> Run:
+        """Stop a run that has not finished (it ends ``cancelled``, "Stopped by you."); Conflict when it had."""
+        ...
+
     async def runs_list(self, thread_id: str | None, status: str | None, limit: int) -> list[Run]:
         ...
 
@@ -71,23 +72,15 @@ class AgentService(Protocol):
 
 
 def check_thread_id(value: Json, param: str = "thread_id") -> str:
-    """A thread id as CONTRACT §8 names them: ``desktop``, ``cli``, ``webapp:<session>``, ``telegram:<chat_id>``,
-    ``subconscious:<task_id>``.
+    """A thread id as CONTRACT §8 names them: ``desktop``, ``cli``, ``cli:<name>``, ``webapp:<session>``,
+    ``telegram:<chat_id>``, ``subconscious:<task_id>`` (the agent's own rule, ``ports.thread_source``).
 
     Raises:
         InvalidInput: not a string, empty, longer than 200 characters, with control or invisible characters,
             or not starting with a channel's name.
     """
-    if not isinstance(value, str) or not value:
-        raise InvalidInput(param, "must be a non-empty string")
-    if len(value) > MAX_THREAD_ID:
-        raise InvalidInput(param, f"is {len(value)} characters long; the limit is {MAX_THREAD_ID}")
-    if any(unicodedata.category(char) in ("Cc", "Cf", "Cs", "Zl", "Zp") for char in value):
-        raise InvalidInput(param, "must not contain control or invisible characters")
-    if value != value.strip():
-        raise InvalidInput(param, "must not start or end with spaces")
-    if channel_source_of(value) not in CHANNEL_SOURCES:
-        raise InvalidInput(param, f"must be {THREAD_FORMS}; {value[:60]!r} names no channel")
+    thread_source(value, param)
+    assert isinstance(value, str)
     return value
 
 
@@ -151,7 +144,9 @@ def follow_json(found: Follow) -> dict[str, Any]:
 
 def agent_methods(agent: AgentService) -> dict[str, Method]:
     """The ``openhuman.agent_*`` methods and ``openhuman.world_timeline`` (CONTRACT §8), plus
-    ``openhuman.agent_run_follow``, the long-poll the ``chat`` command streams an answer with."""
+    ``openhuman.agent_run_follow``, the long-poll the ``chat`` command streams an answer with, and
+    ``openhuman.agent_run_cancel`` (Stop: the Run, ended ``cancelled``; -32001 for an unknown run, -32002 for
+    one that had already finished)."""
 
     async def send(p: dict[str, Json]) -> Json:
         given = p.get("thread_id")
@@ -161,6 +156,9 @@ def agent_methods(agent: AgentService) -> dict[str, Method]:
 
     async def run_get(p: dict[str, Json]) -> Json:
         return (await agent.run_get(p["run_id"])).to_json()
+
+    async def run_cancel(p: dict[str, Json]) -> Json:
+        return (await agent.stop(p["run_id"])).to_json()
 
     async def run_follow(p: dict[str, Json]) -> Json:
         found = await agent.follow(p["run_id"], _count(p.get("after"), "after", 0), _timeout(p.get("timeout")))
@@ -196,6 +194,7 @@ def agent_methods(agent: AgentService) -> dict[str, Method]:
     table = {
         "agent_send": Method((Param("text", "string", required=True), Param("thread_id", "string")), send),
         "agent_run_get": Method((run_id,), run_get),
+        "agent_run_cancel": Method((run_id,), run_cancel),
         "agent_run_follow": Method((run_id, Param("after", "integer"), Param("timeout", "number")), run_follow),
         "agent_runs_list": Method(
             (Param("thread_id", "string"), Param("status", "string"), Param("limit", "integer")), runs_list),

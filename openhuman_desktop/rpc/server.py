@@ -14,8 +14,8 @@ from pathlib import Path
 from aiohttp import web
 
 from openhuman_desktop.errors import UserFacingError
+from openhuman_desktop.http_guard import GuardedServer, RequestLog
 from openhuman_desktop.private_file import write_private_json
-from openhuman_desktop.rpc._guard import GuardedServer
 from openhuman_desktop.rpc.protocol import INTERNAL_ERROR, PARSE_ERROR, Dispatcher, dumps, error_response
 
 log = logging.getLogger(__name__)
@@ -90,9 +90,10 @@ class RpcServer:
             UserFacingError: the port cannot be used (the sentence names it and says what to do).
         """
         # Bodies are plain JSON: no Content-Encoding is decoded (no zip bombs, no half-decoded streams).
+        # A request that is not HTTP is one rate-limited line in the log, never a traceback (http_guard).
         server = GuardedServer(
-            self._handle, max_connections=self._max_connections, deadline=self._deadline,
-            access_log=None, auto_decompress=False,
+            self._handle, max_connections=self._max_connections, deadline=self._deadline, what="RPC",
+            access_log=None, auto_decompress=False, logger=RequestLog(log, "RPC server"),
         )
         runner = web.ServerRunner(server, handle_signals=False, shutdown_timeout=self._shutdown_grace)
         await runner.setup()

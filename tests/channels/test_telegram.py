@@ -144,6 +144,73 @@ async def test_a_card_is_approved_by_its_button_once_and_never_by_a_stranger(tmp
         await app.wait_until(lambda: len(app.telegram.sent_texts(OWNER)) >= 3, what="the approved run's answer")
 
 
+MEMBER = 4444  # another member of the allowed group TEAM
+
+
+async def card_in(app: TelegramApp, chat: int) -> tuple[int, str, Escalation]:
+    """Ask in ``chat`` for something that ends in a card; (its message id, Go ahead's callback data, the card)."""
+    app.telegram.send_text(chat, "What is in notes.md?", from_id=OWNER)
+    await app.wait_until(lambda: any("reply_markup" in c.params for c in app.telegram.calls_of("sendMessage", chat)),
+                         what="the card")
+    [message_id] = [mid for (at, mid), m in app.telegram.messages.items() if at == chat and "reply_markup" in m]
+    [pending] = await app.services.subconscious.escalations_list("pending")
+    return message_id, f"approve:{pending.id}", pending
+
+
+async def test_in_an_allowed_group_only_the_owner_may_press_go_ahead(tmp_path: Path) -> None:
+    """The chat was checked, not the presser: any member of an allowed group could approve a write."""
+    script = AgentScript(reply="Nothing there.\nRECOMMENDED ACTION: create notes.md with the text hello")
+    async with telegram_app(tmp_path, script=script) as app:
+        await connected(app)
+        message_id, go, pending = await card_in(app, TEAM)
+        member = app.telegram.press(TEAM, message_id, go, from_id=MEMBER)
+        [refused] = await app.telegram.await_call("answerCallbackQuery")
+        assert refused.params["callback_query_id"] == member
+        assert "Only the owner can decide this" in refused.params["text"] and str(MEMBER) in refused.params["text"]
+        assert [e.id for e in await app.services.subconscious.escalations_list("pending")] == [pending.id]
+        assert "reply_markup" in app.telegram.messages[(TEAM, message_id)]
+
+        owner = app.telegram.press(TEAM, message_id, go, from_id=OWNER)  # the owner, in the group
+        answers = await app.telegram.await_call("answerCallbackQuery", count=2)
+        assert {c.params["callback_query_id"]: c.params["text"] for c in answers}[owner] == "Going ahead."
+        assert [e.id for e in await app.services.subconscious.escalations_list("approved")] == [pending.id]
+
+
+async def test_allowed_user_ids_name_who_may_press(tmp_path: Path) -> None:
+    script = AgentScript(reply="Nothing there.\nRECOMMENDED ACTION: create notes.md with the text hello")
+    async with telegram_app(tmp_path, script=script, users=[MEMBER]) as app:
+        await connected(app)
+        message_id, skip, pending = await card_in(app, TEAM)
+        skip = skip.replace("approve:", "dismiss:")
+        app.telegram.press(TEAM, message_id, skip, from_id=OWNER)  # not in allowed_user_ids any more
+        [refused] = await app.telegram.await_call("answerCallbackQuery")
+        assert "Only the owner can decide this" in refused.params["text"]
+        assert [e.id for e in await app.services.subconscious.escalations_list("pending")] == [pending.id]
+        app.telegram.press(TEAM, message_id, skip, from_id=MEMBER)
+        await app.telegram.await_call("answerCallbackQuery", count=2)
+        assert [e.id for e in await app.services.subconscious.escalations_list("dismissed")] == [pending.id]
+
+
+async def test_stop_ends_the_chats_run_and_the_chat_is_told(tmp_path: Path) -> None:
+    async with telegram_app(tmp_path) as app:
+        await connected(app)
+        app.model.delays = {"plan": 30}  # the run works on its plan until stopped
+        app.telegram.send_text(OWNER, "What is on my list today?")
+        await app.wait_until(lambda: app.model.count("plan") >= 1, what="the run at work")
+        [run] = await app.runs(OWNER)
+        app.telegram.send_text(OWNER, "/stop")
+        [told] = await app.telegram.await_call("sendMessage", OWNER)
+        assert told.params["text"] == "Stopped by you."
+        [stopped] = await app.runs(OWNER)
+        assert (stopped.id, stopped.status, stopped.error) == (run.id, "cancelled", "Stopped by you.")
+        assert await app.runs(TEAM) == []
+
+        app.telegram.send_text(OWNER, "/stop@my_bot")  # nothing going on any more
+        [_, nothing] = await app.telegram.await_call("sendMessage", OWNER, count=2)
+        assert nothing.params["text"] == "Nothing is running here to stop."
+        assert len(await app.runs(OWNER)) == 1  # /stop is no message to the assistant
+
+
 async def test_a_revoked_token_degrades_with_the_fix_and_recovers_by_itself(tmp_path: Path) -> None:
     async with telegram_app(tmp_path) as app:
         await connected(app)

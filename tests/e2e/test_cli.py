@@ -152,6 +152,20 @@ def test_after_a_clean_stop_there_is_no_instance(tmp_path: Path) -> None:
     one_line(err)
 
 
+@pytest.mark.parametrize("thread_id", ["cli:work", "cli:my week", "cli:" + "w" * 196, "telegram:42", "webapp:never"])
+def test_a_well_formed_thread_without_runs_is_not_found(app: AppProcess, thread_id: str) -> None:
+    """Not "invalid params": the thread is one ``agent_send`` takes, it has just no run yet (RPC and the agent
+    used to disagree on what a thread id may be: ``cli:`` + 196 characters was valid to one, not the other)."""
+    error = app.error("agent_state_get", {"thread_id": thread_id})
+    assert error["code"] == -32001, error
+    assert app.error("agent_history", {"thread_id": thread_id})["code"] == -32001
+
+
+def test_a_thread_that_names_no_channel_is_invalid_params(app: AppProcess) -> None:
+    error = app.error("agent_state_get", {"thread_id": "work"})
+    assert error["code"] == -32602 and "names no channel" in error["message"]
+
+
 def test_rpc_into_a_closed_pipe_prints_no_traceback(app: AppProcess) -> None:
     """``openhuman-desktop rpc … | head`` when ``head`` has already gone: no BrokenPipeError on stderr."""
     read_end, write_end = os.pipe()

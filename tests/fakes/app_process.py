@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import resource
 import signal
 import subprocess
 import sys
@@ -110,6 +111,7 @@ class AppProcess:
         env: extra environment variables.
         args: extra command-line arguments.
         start_timeout: seconds to wait for ``run/rpc.json``.
+        open_files: the app's limit of open files (``RLIMIT_NOFILE``), or None to inherit ours.
     """
 
     def __init__(
@@ -121,6 +123,7 @@ class AppProcess:
         env: Mapping[str, str] | None = None,
         args: Sequence[str] = (),
         start_timeout: float = START_TIMEOUT,
+        open_files: int | None = None,
     ) -> None:
         self.workspace = Path(workspace)
         self.ollama_url = ollama_url
@@ -128,6 +131,7 @@ class AppProcess:
         self.env = dict(env or {})
         self.args = tuple(args)
         self.start_timeout = start_timeout
+        self.open_files = open_files
         self.process: subprocess.Popen[bytes] | None = None
         self.url = ""
         self.token = ""
@@ -189,7 +193,7 @@ class AppProcess:
             [sys.executable, "-m", "openhuman_desktop", "--headless", "--workspace", str(self.workspace),
              *self.args],
             cwd=REPO_ROOT, env=app_env(self.ollama_url, self.env), stdin=subprocess.DEVNULL,
-            stdout=self._stdout, stderr=self._stderr,
+            stdout=self._stdout, stderr=self._stderr, preexec_fn=self._limits if self.open_files else None,
         )
         try:
             self._wait_for_rpc_file()
@@ -198,6 +202,11 @@ class AppProcess:
             raise
         self._http = httpx.Client(timeout=30.0)
         return self
+
+    def _limits(self) -> None:
+        """In the child before it runs the app: its limit of open files."""
+        assert self.open_files is not None
+        resource.setrlimit(resource.RLIMIT_NOFILE, (self.open_files, self.open_files))
 
     def _wait_for_rpc_file(self) -> None:
         assert self.process is not None

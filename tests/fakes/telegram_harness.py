@@ -33,8 +33,10 @@ TOKEN_ENV = "OPENHUMAN_TEST_TELEGRAM_TOKEN"
 
 
 def telegram_config(ollama_url: str, api_url: str, allowed: Sequence[int] = (OWNER, TEAM),
-                    enabled: bool = True) -> str:
-    """config.toml: no scheduled tick, both tiers on ``ollama_url``, Telegram on ``api_url``, no web app."""
+                    enabled: bool = True, users: Sequence[int] | None = None) -> str:
+    """config.toml: no scheduled tick, both tiers on ``ollama_url``, Telegram on ``api_url``, no web app;
+    ``users``: ``allowed_user_ids`` (None leaves it to its default)."""
+    approvers = "" if users is None else f"allowed_user_ids = {json.dumps(list(users))}\n"
     return (
         "[heartbeat]\ninterval_minutes = 60\n\n"
         f'[ollama]\nhost = "{ollama_url}"\n\n'
@@ -42,6 +44,7 @@ def telegram_config(ollama_url: str, api_url: str, allowed: Sequence[int] = (OWN
         f"enabled = {'true' if enabled else 'false'}\n"
         f'token_env = "{TOKEN_ENV}"\n'
         f"allowed_chat_ids = {json.dumps(list(allowed))}\n"
+        f"{approvers}"
         f'api_url = "{api_url}"\n\n'
         "[channels.webapp]\nenabled = false\n"
     )
@@ -99,6 +102,7 @@ async def telegram_app(
     script: AgentScript | None = None,
     allowed: Sequence[int] = (OWNER, TEAM),
     token: str | None = TOKEN,
+    users: Sequence[int] | None = None,
 ) -> AsyncIterator[TelegramApp]:
     """Build and start the app; ``token`` goes into :data:`TOKEN_ENV` (None: unset) for as long as it runs."""
     with _environment({TOKEN_ENV: token, "OLLAMA_HOST": None}), FakeOllama() as ollama, FakeTelegram() as telegram:
@@ -108,7 +112,8 @@ async def telegram_app(
         ollama.set_responder(model)
         paths = Paths(tmp_path / "ws")
         paths.ensure()
-        paths.config_file.write_text(telegram_config(ollama.url, telegram.url, allowed), encoding="utf-8")
+        paths.config_file.write_text(telegram_config(ollama.url, telegram.url, allowed, users=users),
+                                     encoding="utf-8")
         services = await bootstrap.build(paths, config.load(paths.config_file))
         try:
             await services.start()

@@ -4,14 +4,15 @@ status, and what happens to vectors on removal, restart and an old (v1) database
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import sqlite3
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
 
-from openhuman_desktop.errors import InvalidInput, StoreUnavailable
+from openhuman_desktop.errors import InvalidInput, LlmReplyError, LlmUnavailable, StoreUnavailable
 from openhuman_desktop.llm.embeddings import Embedder, OllamaEmbedder
 from openhuman_desktop.llm.retry import RetryPolicy
 from openhuman_desktop.memory import MemoryStore, memory_db_path, open_memory_store
@@ -296,3 +297,159 @@ async def test_the_worker_outlives_a_locked_database(h: Harness, monkeypatch: py
         worker.cancel()
         with pytest.raises(asyncio.CancelledError):
             await worker
+
+
+# --- the back-fill resumes whenever the model answers again, however the outage and the health check interleave
+
+
+class Interleaved:
+    """The harness's real embedder with a hook that runs right after one of its calls failed: the test decides
+    what happens between two steps of one back-fill pass (the server comes back, a search comes in)."""
+
+    def __init__(self, inner: Embedder) -> None:
+        self.inner = inner
+        self.after_failure: Callable[[Sequence[str]], Awaitable[None]] | None = None
+        self.fail_batches = False
+        self.batches = 0
+
+    @property
+    def model(self) -> str:
+        return self.inner.model
+
+    @property
+    def description(self) -> str:
+        return self.inner.description
+
+    async def embed(self, texts: Sequence[str], *, timeout: float | None = None) -> list[list[float]]:
+        is_probe = list(texts) == ["ok"]
+        if not is_probe:
+            self.batches += 1
+        try:
+            if self.fail_batches and not is_probe:
+                raise LlmUnavailable("The fake embedding model fails every batch and answers every probe.")
+            return await self.inner.embed(texts, timeout=timeout)
+        except (LlmUnavailable, LlmReplyError):
+            hook, self.after_failure = self.after_failure, None
+            if hook is not None:
+                await hook(texts)
+            raise
+
+    async def aclose(self) -> None:
+        await self.inner.aclose()
+
+
+def interleaved(h: Harness) -> Interleaved:
+    inner = h.embedder()
+    assert inner is not None
+    wrapper = Interleaved(inner)
+    h.made[(h.model or "", h.url)] = wrapper
+    return wrapper
+
+
+async def until_vectors(h: Harness, count: int) -> int:
+    """Real time for the worker's HTTP calls (the fake clock moves only when the test says)."""
+    for _ in range(300):
+        status = await h.vectors.status()
+        if status.with_vectors >= count:
+            break
+        await asyncio.sleep(0.01)
+    return (await h.vectors.status()).with_vectors
+
+
+async def parked(h: Harness) -> None:
+    """Until the worker waits on the fake clock (a worker that loops without waiting never gets there)."""
+    for _ in range(500):
+        if h.clock.sleeping:
+            return
+        await asyncio.sleep(0.01)
+    raise AssertionError("the back-fill worker never waited: it loops")
+
+
+@contextlib.asynccontextmanager
+async def worker(h: Harness) -> AsyncIterator[None]:
+    running = asyncio.ensure_future(h.vectors.run())
+    try:
+        yield
+    finally:
+        running.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await running
+
+
+async def test_the_model_back_between_a_failed_batch_and_the_probe_resumes_the_backfill(h: Harness) -> None:
+    """The race seen in 4 of 5 runs: the pass's batch failed, the model came back before the pass's own probe,
+    the probe said "ok" — and the pass ended with the memory still without its vector and nothing left to wake
+    the worker (145 s later it was still pending)."""
+    port = h.server.port
+    h.server.stop()
+    embedder = interleaved(h)
+
+    async def back(_texts: Sequence[str]) -> None:
+        h.server.start(port)
+        h.server.add_model("embed-a", capabilities=("embedding",))
+
+    embedder.after_failure = back
+    await h.store.add("Stored while the embedding model was down.")
+    async with worker(h):
+        assert await until_vectors(h, 1) == 1
+        status = await h.vectors.status()
+        assert (status.with_vectors, status.pending, status.embedding.ok) == (1, 0, True)
+        assert embedder.batches == 2  # the failed batch, then at once the one that worked
+
+
+async def test_a_search_answered_between_a_failed_batch_and_the_end_of_the_pass_resumes_it(h: Harness) -> None:
+    """The other interleaving: a search's query vector is the model's first answer after the outage, while the
+    pass is still running (it used not to wake the worker then, "a pass running goes on by itself")."""
+    await h.add_notes()
+    assert await h.vectors.backfill() == len(NOTES)
+    port = h.server.port
+    h.server.stop()
+    embedder = interleaved(h)
+    searched: list[list[str]] = []
+
+    async def back_and_search(_texts: Sequence[str]) -> None:
+        h.server.start(port)
+        h.server.add_model("embed-a", capabilities=("embedding",))
+        await h.clock.advance(h.vectors.retry_seconds)  # the search may try the model again
+        searched.append(texts(await h.store.search("dentist appointment")))
+
+    embedder.after_failure = back_and_search
+    await h.store.add("A new dentist opened near the station.")
+    async with worker(h):
+        assert await until_vectors(h, len(NOTES) + 1) == len(NOTES) + 1
+    assert len(searched) == 1 and NOTES[0] in searched[0]
+    assert h.vectors.health().ok
+    assert embedder.batches == 3  # the failed batch, the search's query, the batch that worked
+
+
+async def test_the_model_going_down_while_the_worker_waits_and_coming_back_later(h: Harness) -> None:
+    """Down for a while, back before the next retry: the model's first answer (a search) resumes the back-fill
+    at once, without waiting for the retry."""
+    await h.add_notes()
+    async with worker(h):
+        assert await until_vectors(h, len(NOTES)) == len(NOTES)
+        port = h.server.port
+        h.server.stop()
+        await h.store.add("Stored during the outage.")
+        await parked(h)  # the pass failed and its probe too: the worker waits for the retry
+        assert not h.vectors.health().ok
+        h.server.start(port)
+        h.server.add_model("embed-a", capabilities=("embedding",))
+        await h.clock.advance(h.vectors.retry_seconds / 2)  # searches stay off the model until the retry is due
+        await h.clock.advance(h.vectors.retry_seconds / 2 + 1)
+        assert await until_vectors(h, len(NOTES) + 1) == len(NOTES) + 1
+
+
+async def test_a_model_that_answers_probes_and_fails_batches_is_tried_with_a_growing_pause(h: Harness) -> None:
+    embedder = interleaved(h)
+    embedder.fail_batches = True
+    await h.store.add("A memory the model will not embed today.")
+    async with worker(h):
+        pauses: list[float] = []
+        for _ in range(9):
+            await parked(h)
+            pauses.append(h.clock.sleeps[-1])
+            await h.clock.advance(pauses[-1])
+        assert pauses == [1.0, 2.0, 4.0, 8.0, 16.0, 32.0, 60.0, 60.0, 60.0]
+        assert embedder.batches == 10  # one at once after the first answer, then one per pause
+        assert (await h.vectors.status()).with_vectors == 0

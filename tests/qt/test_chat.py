@@ -544,3 +544,57 @@ def test_an_answer_handed_over_after_a_restart_appears_once(qtbot: Any) -> None:
                                                               (ANSWER, "Here it is.")]
     model.load([finished])                # then the history, which has it too
     assert model.rowCount() == 2
+
+
+# --- a conversation taller than the list (the white Chat tab) ---------------------------------------------
+
+
+def row_heights(window: IntelligenceWindow) -> list[int]:
+    view = window.chat_view.list_view
+    model = window.chat_view.model
+    return [view.sizeHintForIndex(model.index(row, 0)).height() for row in range(model.rowCount())]
+
+
+def is_drawn(window: IntelligenceWindow, row: int) -> bool:
+    """Whether row ``row`` is laid out and something of it is painted on the list (not the bare background)."""
+    view = window.chat_view.list_view
+    rect = view.visualRect(window.chat_view.model.index(row, 0))
+    if not rect.isValid() or not rect.intersects(view.viewport().rect()):
+        return False
+    image = view.viewport().grab().toImage()
+    background = image.pixelColor(1, 1)
+    area = rect.intersected(view.viewport().rect())
+    return any(image.pixelColor(x, y) != background
+               for y in range(area.top(), area.bottom(), 2) for x in range(area.left(), area.right(), 2))
+
+
+def test_an_answer_after_a_failed_answer_stays_on_screen_when_the_conversation_outgrows_the_list(
+        qtbot: Any, chat_window: IntelligenceWindow, until: Any, qrun: Any, agent_model: StreamingModel) -> None:
+    """A conversation whose first rows fit the list but whose whole does not (here: once a failed answer's long
+    sentence is followed by another answer) was laid out again and again, forever: the scroll bar came, the
+    rows were measured anew at the narrower width in batches, the first batch fitted, the scroll bar went, and
+    so on. No row past the first batch was ever placed, and the tab stayed white, after a restart too."""
+    view = chat_window.chat_view
+    agent_model.model.script = AgentScript(answer="Hello! How can I help?")
+    send_and_finish(qtbot, chat_window, until, "Hi")
+    agent_model.model.script = AgentScript(fail={"plan"})
+    failed = send_and_finish(qtbot, chat_window, until, "What is in my notes?")
+    assert failed.is_failed
+    agent_model.model.script = AgentScript(answer="Your notes say the garden needs water on Sunday. " * 24)
+    send_and_finish(qtbot, chat_window, until, "Try once more, please")
+    # The list as tall as the first five rows and half of the sixth: the last answer needs the scroll bar.
+    heights = row_heights(chat_window)
+    assert len(heights) == 6
+    extra = chat_window.height() - view.list_view.viewport().height()
+    chat_window.resize(chat_window.width(), extra + sum(heights[:5]) + heights[5] // 2)
+    until(lambda: view.list_view.viewport().height() < sum(row_heights(chat_window)))
+    assert sum(row_heights(chat_window)[:5]) < view.list_view.viewport().height()
+
+    def settled() -> bool:
+        return all(view.list_view.visualRect(view.model.index(row, 0)).isValid() for row in range(6)) \
+            and view.list_view.verticalScrollBar().maximum() > 0 and is_drawn(chat_window, 5)
+
+    until(settled, timeout=5, message="the last answer never appeared")
+    # As after a restart: the history read again (a reset of the list) shows it too.
+    qrun(view.refresh())
+    until(settled, timeout=5, message="the last answer never appeared after the history was read again")

@@ -67,7 +67,8 @@ async def follow_to_the_end(dispatcher: Dispatcher, run_id: str, offset: int = 0
 
 def test_the_method_names(agent: InMemoryAgent) -> None:
     assert sorted(agent_methods(agent)) == [
-        "openhuman.agent_history", "openhuman.agent_run_follow", "openhuman.agent_run_get", "openhuman.agent_runs_list",
+        "openhuman.agent_history", "openhuman.agent_run_cancel", "openhuman.agent_run_follow",
+        "openhuman.agent_run_get", "openhuman.agent_runs_list",
         "openhuman.agent_send", "openhuman.agent_state_get", "openhuman.agent_state_update",
         "openhuman.world_timeline",
     ]

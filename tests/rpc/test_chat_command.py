@@ -15,7 +15,7 @@ import pytest
 
 from openhuman_desktop.paths import Paths
 from openhuman_desktop.rpc import chat
-from openhuman_desktop.rpc.agent_methods import agent_methods
+from openhuman_desktop.rpc.agent_methods import agent_methods, check_thread_id
 from openhuman_desktop.rpc.methods import MethodTable
 from openhuman_desktop.rpc.protocol import Dispatcher
 from openhuman_desktop.rpc.server import RpcServer
@@ -136,9 +136,47 @@ def test_a_failed_run_prints_its_reason_on_stderr_and_exits_1(served: ServedAgen
 
 def test_a_refused_message_is_the_servers_error_and_exit_1(served: ServedAgent) -> None:
     out, err = io.StringIO(), io.StringIO()
-    assert chat.main(served.paths.rpc_file, "hi", "mail:1", out=out, err=err) == 1
+    assert chat.main(served.paths.rpc_file, "x" * 100_001, out=out, err=err) == 1
     assert out.getvalue() == ""
-    assert err.getvalue().startswith("error -32602: Invalid params: thread_id")
+    assert err.getvalue().startswith("error -32602: Invalid params: text")
+
+
+@pytest.mark.parametrize(("typed", "thread"), [
+    ("work", "cli:work"), ("  my project  ", "cli:my project"), ("mail:1", "cli:mail:1"),
+    ("Work notes", "cli:Work notes"),
+    ("cli", "cli"), ("desktop", "desktop"), ("telegram:7", "telegram:7"), ("webapp:3f2a", "webapp:3f2a"),
+    ("cli:work", "cli:work"), ("cli:", "cli:cli:"),
+])
+def test_any_name_a_person_types_is_a_thread(typed: str, thread: str) -> None:
+    assert chat.thread_for(typed) == thread
+    assert check_thread_id(thread) == thread
+
+
+def test_thread_work_from_the_command_line_is_thread_cli_work(served: ServedAgent) -> None:
+    """``chat --thread work "…"`` was refused with -32602 "names no channel"."""
+    done = run_cli("--workspace", served.paths.workspace, "chat", "--thread", "work", "plan", "my", "week")
+    assert (done.returncode, done.stdout, done.stderr) == (0, "You said: plan my week\n", "")
+    [run] = served.run(lambda: served.agent.runs_list("cli:work", None, 10))
+    assert run.channel_source == "cli" and run.input == "plan my week"
+
+
+def test_markdown_is_rendered_for_a_pipe_without_its_markers(served: ServedAgent) -> None:
+    done = run_cli("--workspace", served.paths.workspace, "chat",
+                   "**Bold** and *it*, `code`, [docs](https://example.org) and snake_case_name")
+    assert done.returncode == 0, done.stderr
+    assert done.stdout == "You said: Bold and it, code, docs (https://example.org) and snake_case_name\n"
+
+
+def test_markdown_streamed_in_pieces_is_shown_as_it_comes(served: ServedAgent) -> None:
+    async def one_piece_at_a_time() -> None:
+        served.agent.pieces = asyncio.Semaphore(1)
+
+    served.run(one_piece_at_a_time)
+    out = Terminal(on_flush=lambda: served.call_soon(lambda: served.agent.pieces.release()))  # type: ignore[union-attr]
+    code = chat.main(served.paths.rpc_file, "**hi** there", out=out, err=io.StringIO())
+    assert code == 0
+    # "**hi**" comes as one piece and is shown at once, without its stars; nothing waits for the end.
+    assert out.flushed == ["You ", "said: ", "hi there", "\n"]
 
 
 def test_no_instance_is_one_line_and_exit_2(tmp_path: Path) -> None:

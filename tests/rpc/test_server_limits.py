@@ -5,16 +5,20 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import logging
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
+from aiohttp.http_exceptions import BadStatusLine, InvalidHeader
 
 from openhuman_desktop.errors import UserFacingError
+from openhuman_desktop.http_guard import LINES_PER_MINUTE, RequestLog
 from openhuman_desktop.rpc.protocol import INTERNAL_ERROR, Dispatcher
 from openhuman_desktop.rpc.server import RpcServer
+from tests.fakes.http_junk import junk_requests, send_raw
 
 DEADLINE = 0.5
 """The server's deadline in these tests; every wait below is many times longer."""
@@ -203,3 +207,69 @@ async def test_a_taken_port_is_one_sentence(tmp_path: Path) -> None:
     assert f"127.0.0.1:{running.port}" in message
     assert "[rpc] port = 0" in message
     assert "\n" not in message
+
+
+def one_line_records(records: list[logging.LogRecord]) -> list[str]:
+    """The problems of the records at INFO and above: a traceback, a second line, an ERROR."""
+    problems = []
+    for record in records:
+        if record.levelno < logging.INFO:
+            continue
+        message = record.getMessage()
+        if record.exc_info or record.exc_text or record.stack_info:
+            problems.append(f"{record.name} {record.levelname} with a traceback: {message[:200]}")
+        elif "\n" in message:
+            problems.append(f"{record.name} {record.levelname} on several lines: {message[:200]!r}")
+        elif record.levelno >= logging.ERROR:
+            problems.append(f"{record.name} {record.levelname}: {message[:200]}")
+    return problems
+
+
+async def test_malformed_http_is_one_rate_limited_line_each(tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    """Fuzzed requests from anyone left 51 multi-line tracebacks at ERROR in 5,138: now one line at INFO each,
+    at most LINES_PER_MINUTE a minute, and the server answers on."""
+    caplog.set_level(logging.INFO)
+    async with serving(tmp_path, deadline=DEADLINE) as running:
+        cases = junk_requests(f"127.0.0.1:{running.port}", 300)
+        limit = asyncio.Semaphore(16)
+
+        async def send(data: bytes) -> bytes:
+            async with limit:
+                return await send_raw(running.port, data, patience=PATIENCE)
+
+        answers = await asyncio.gather(*(send(case) for case in cases))
+        assert sum(b" 400 Bad Request\r\n" in answer for answer in answers) > 100
+        assert all(b"Traceback" not in answer for answer in answers)
+        assert (await running.call()).json()["result"] == {"method": "status"}
+    assert one_line_records(caplog.records) == []
+    refused = [r.getMessage() for r in caplog.records if "malformed HTTP request" in r.getMessage()]
+    assert 1 <= len(refused) <= LINES_PER_MINUTE, refused
+    assert all(r.startswith("RPC server: a malformed HTTP request was refused (") for r in refused), refused
+
+
+def test_the_request_log_counts_what_it_leaves_out_and_keeps_our_own_tracebacks(
+        caplog: pytest.LogCaptureFixture) -> None:
+    now = [100.0]
+    logger = logging.getLogger("tests.request_log")
+    request_log = RequestLog(logger, "web app", per_minute=3, monotonic=lambda: now[0])
+    caplog.set_level(logging.INFO, logger="tests.request_log")
+    for _ in range(10):
+        request_log.exception("Error handling request from %s", "127.0.0.1",
+                              exc_info=BadStatusLine("GARBAGE\r\n\x00 / HTTP/1.1"))
+    now[0] += 61
+    request_log.exception("Error handling request from %s", "127.0.0.1", exc_info=InvalidHeader(b"Bad Header"))
+    lines = [record.getMessage() for record in caplog.records]
+    assert len(lines) == 4
+    assert all("\n" not in line and "\r" not in line for line in lines)
+    assert lines[0].startswith("web app: a malformed HTTP request was refused (Bad status line")
+    assert lines[3].endswith("(7 more left out of the log before this one)")
+    assert all(record.levelno == logging.INFO and not record.exc_info for record in caplog.records)
+
+    caplog.clear()
+    try:
+        raise RuntimeError("a bug in a handler of ours")
+    except RuntimeError as bug:
+        request_log.exception("Error handling request from %s", "127.0.0.1", exc_info=bug)
+    [record] = caplog.records
+    assert record.levelno == logging.ERROR and record.exc_info is not None
+    assert "a bug in a handler of ours" in caplog.text

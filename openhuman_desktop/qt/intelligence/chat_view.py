@@ -133,7 +133,13 @@ class ChatDelegate(QStyledItemDelegate):
         """Drop every rendered document (the theme or the font changed)."""
         self._documents.clear()
 
+    def row_width(self) -> int:
+        """The width rows are laid out at: the same with the scroll bar shown or not (see ``ChatListView``)."""
+        view = self._view
+        return view.row_width() if isinstance(view, ChatListView) else view.viewport().width()
+
     def geometry(self, row: ChatRow, rect: QRect, *, expanded: bool) -> RowGeometry:
+        rect = QRect(rect.left(), rect.top(), self.row_width(), rect.height())
         pad = self._pad()
         side = pad * 3
         width = max(80, rect.width() - side * 2)
@@ -197,7 +203,7 @@ class ChatDelegate(QStyledItemDelegate):
         row: ChatRow | None = index.data(ChatModel.RowRole)
         if row is None:
             return QSize(0, 0)
-        width = self._view.viewport().width()
+        width = self.row_width()
         rect = QRect(0, 0, width, 10)
         geometry = self.geometry(row, rect, expanded=bool(index.data(ChatModel.ExpandedRole)))
         return QSize(width, geometry.height)
@@ -669,10 +675,25 @@ class ChatListView(QListView):
                                                expanded=self.chat_model().is_expanded(index.row()))
         return (not row.is_working and geometry.details.contains(point)) or bool(self.link_at(point))
 
+    def row_width(self) -> int:
+        """The width the rows are laid out at: the list's width less room for the scroll bar, whether it is
+        shown or not.
+
+        Were it the viewport's width, the scroll bar coming (the conversation outgrew the list) would narrow
+        the rows, which measures them all again, in batches; the first batch fits, so the bar goes, the rows
+        widen, are measured again … for ever: no row past the first batch was placed and the tab stayed
+        white (seen after a failed answer's long sentence, and after every restart with that history).
+        """
+        bar = self.verticalScrollBar()
+        room = 0 if self.style().styleHint(QStyle.StyleHint.SH_ScrollBar_Transient, None, bar) else \
+            bar.sizeHint().width()
+        return max(0, self.contentsRect().width() - room)
+
     def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802 (Qt override)
         super().resizeEvent(event)
-        if event.size().width() != self._last_width:
-            self._last_width = event.size().width()
+        width = self.row_width()
+        if width != self._last_width:   # not when only the scroll bar came or went
+            self._last_width = width
             self.measure_in_batches()
             self.scheduleDelayedItemsLayout()
 

@@ -23,6 +23,7 @@
   const welcome = $("welcome");
   const input = $("composer-input");
   const send = $("send");
+  const stop = $("stop");
   const statusBox = $("status");
   const statusText = $("status-text");
 
@@ -97,10 +98,35 @@
     statusText.textContent = text;
     connected = state === "connected";
     updateSend();
+    updateStop();
   }
 
   function updateSend() {
     send.disabled = !connected || !input.value.trim();
+  }
+
+  // Stop shows while an answer of this conversation is on its way (queued or being written).
+  function working() {
+    const ids = [];
+    runs.forEach((item, runId) => { if (item.assistant && !item.finished && !item.stopping) ids.push(runId); });
+    return ids;
+  }
+
+  function updateStop() {
+    stop.hidden = !connected || working().length === 0;
+  }
+
+  function stopAnswers() {
+    const ids = working();
+    if (!ids.length || !socket || socket.readyState !== WebSocket.OPEN) return;
+    ids.forEach((runId) => {
+      const item = runs.get(runId);
+      item.stopping = true;
+      socket.send(JSON.stringify({ type: "stop", run_id: runId }));
+      if (!item.text) typing(item.assistant, "Stopping…");
+    });
+    updateStop();
+    announce("Stopping the answer.");
   }
 
   // --- messages ----------------------------------------------------------------------------------
@@ -205,16 +231,23 @@
     const article = item.assistant;
     if (item.frame) window.cancelAnimationFrame(item.frame);
     article.removeAttribute("aria-busy");
-    if (status && status !== "completed") {
+    if (status === "cancelled") { // what it had written stays, and says it stopped there
+      article.classList.add("msg-stopped");
+      const bubble = article.querySelector(".bubble");
+      const written = item.streamed || "";
+      bubble.textContent = "";
+      if (written.trim()) bubble.append(window.OHMarkdown.render(written));
+      bubble.append(el("p", "stopped-note", text || "Stopped."));
+    } else if (status && status !== "completed") {
       article.classList.add("msg-failed");
       const bubble = article.querySelector(".bubble");
       bubble.textContent = "";
-      bubble.append(el("strong", "failed-label", status === "cancelled" ? "Stopped. " : "That didn't work. "),
-        document.createTextNode(text));
+      bubble.append(el("strong", "failed-label", "That didn't work. "), document.createTextNode(text));
     } else {
       renderAnswer(item);
     }
     article.querySelector(".meta").textContent = "OpenHuman · " + clock(at);
+    updateStop();
   }
 
   function showRun(run, fromHistory) {
@@ -232,11 +265,13 @@
     if (fromHistory && !unfinished) {
       ensureAssistant(item, run.purpose);
       const text = run.status === "completed" ? (run.response || "") : (run.error || "The run failed.");
+      if (run.status === "cancelled") item.streamed = run.response || ""; // what it had written when stopped
       finish(item, text, run.status, run.finished_at);
     } else if (!item.finished) {
       const article = ensureAssistant(item, run.purpose);
       if (!item.text) typing(article, "Thinking…");
     }
+    updateStop();
   }
 
   function onHistory(frame) {
@@ -247,6 +282,7 @@
     log.textContent = "";
     frame.runs.forEach((run) => showRun(run, true));
     updateWelcome();
+    updateStop();
     scrollToEnd(true);
   }
 
@@ -255,6 +291,7 @@
     if (item.finished) return;
     ensureAssistant(item);
     item.text += frame.text;
+    item.streamed = item.text;
     scheduleRender(item);
   }
 
@@ -262,7 +299,8 @@
     const item = entry(frame.run_id);
     ensureAssistant(item);
     finish(item, frame.text, frame.status);
-    announce((frame.status === "completed" ? "OpenHuman: " : "OpenHuman could not answer: ") + frame.text);
+    if (frame.status === "cancelled") announce("The answer was stopped.");
+    else announce((frame.status === "completed" ? "OpenHuman: " : "OpenHuman could not answer: ") + frame.text);
   }
 
   function onProgress(frame) {
@@ -273,6 +311,10 @@
   }
 
   function onError(frame) {
+    if (frame.run_id && runs.has(frame.run_id)) { // a Stop that did not go through: the button comes back
+      runs.get(frame.run_id).stopping = false;
+      updateStop();
+    }
     if (frame.escalation_id && cards.has(frame.escalation_id)) {
       const card = cards.get(frame.escalation_id);
       card.querySelectorAll("button").forEach((b) => { b.disabled = false; });
@@ -471,10 +513,18 @@
       submit();
     }
   });
+  stop.addEventListener("click", () => { stopAnswers(); input.focus(); });
+  document.addEventListener("keydown", (event) => {
+    if (event.key === "Escape" && !stop.hidden) {
+      event.preventDefault();
+      stopAnswers();
+    }
+  });
   input.addEventListener("input", () => { resize(); updateSend(); });
   $("new-chat").addEventListener("click", () => {
     storage.remove(SESSION_KEY);
     runs.clear();
+    updateStop();
     cards.clear();
     log.textContent = "";
     updateWelcome();
