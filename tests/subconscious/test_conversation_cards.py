@@ -9,7 +9,9 @@ from pathlib import Path
 import pytest
 
 from openhuman_desktop import events
+from openhuman_desktop.bootstrap import _CardRaiser
 from openhuman_desktop.config import Settings
+from openhuman_desktop.orchestration.ports import ProposedCall, Run
 from openhuman_desktop.rpc.methods import bind, subconscious_methods
 from openhuman_desktop.store import Escalation, SubconsciousStore
 from openhuman_desktop.subconscious.intent import KeywordIntentClassifier
@@ -79,3 +81,22 @@ async def test_the_rpc_list_shows_a_cards_run_and_thread(service: SubconsciousSe
     assert listed["id"] == card.id
     assert (listed["task_id"], listed["log_id"], listed["run_id"], listed["thread_id"]) == (None, None, "run-1",
                                                                                           "telegram:42")
+
+
+async def test_a_call_that_may_or_may_not_have_happened_becomes_one_card_naming_exactly_it(
+    service: SubconsciousService, clock: FakeClock
+) -> None:
+    """Until the approval gate carries out exact calls (issue 25), the app's card raiser turns an exact call into
+    a conversation card whose action names the tool and its arguments; a resumed run asking again gets it once."""
+    run = Run(id="run-9", thread_id="webapp:s", channel_source="webapp", status="running",
+              input="Append x to log.md", created_at=clock.now())
+    call = ProposedCall("files_append", {"path": "log.md", "text": "x\n"},
+                        "It had begun when the app stopped, and 'log.md' has changed since.", "files")
+    raiser = _CardRaiser(service)
+    for _ in range(2):
+        await raiser.raise_call_card(run, call)
+    [card] = await service.store.escalations.for_run("run-9")
+    assert card.thread_id == "webapp:s" and card.status == "pending"
+    assert card.description.startswith('Carry out exactly this tool call, once: files_append {"path": "log.md", '
+                                       '"text": "x\\n"}.'), card.description
+    assert "'log.md' has changed since" in card.description
