@@ -75,8 +75,8 @@ def stub_engine(services: bootstrap.Services) -> SubconsciousEngine:
     """A second engine over the same store and parts, but with :class:`InstantNoop` (its heartbeat never runs)."""
     real = services.engine
     return SubconsciousEngine(
-        store=services.store, service=services.subconscious, clock=services.clock, bus=services.bus,
-        settings=services.settings, supervisor=services.tasks,
+        store=services.store, sync_tasks=services.subconscious.sync_heartbeat_file, cards=services.approvals,
+        clock=services.clock, bus=services.bus, settings=services.settings, supervisor=services.tasks,
         reporter=real._reporter,  # bench-only access to the real reporter and executor
         evaluator=InstantNoop(), executor=real._executor,
     )

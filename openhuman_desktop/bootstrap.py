@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import gc
-import json
 import logging
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
@@ -26,7 +25,7 @@ from openhuman_desktop.memory.vectors import VectorMemory
 from openhuman_desktop.orchestration.directives import SteeringStore
 from openhuman_desktop.orchestration.ledger import RunLedger
 from openhuman_desktop.orchestration.nodes import build_graph
-from openhuman_desktop.orchestration.ports import ProposedCall, Run, TimelineEntry
+from openhuman_desktop.orchestration.ports import TimelineEntry
 from openhuman_desktop.orchestration.service import AgentService
 from openhuman_desktop.orchestration.steering import Directive, DirectiveDraft, HistoryRecord, Reflection
 from openhuman_desktop.paths import Paths
@@ -37,6 +36,7 @@ from openhuman_desktop.rpc.methods import MethodTable, subconscious_methods
 from openhuman_desktop.rpc.protocol import Dispatcher
 from openhuman_desktop.rpc.reflection_methods import reflection_methods
 from openhuman_desktop.rpc.server import RpcServer
+from openhuman_desktop.rpc.skill_methods import skill_methods
 from openhuman_desktop.skills import (
     MemorySkill,
     NotificationSkill,
@@ -44,13 +44,15 @@ from openhuman_desktop.skills import (
     WorkspaceFilesSkill,
 )
 from openhuman_desktop.skills.base import SkillRegistry
+from openhuman_desktop.skills.listing import describe_all, health_lines
+from openhuman_desktop.skills.mcp import McpSkills
 from openhuman_desktop.store import SubconsciousStore, open_subconscious_store
-from openhuman_desktop.store.records import Escalation
 from openhuman_desktop.subconscious import report
+from openhuman_desktop.subconscious.approvals import ApprovalGate
 from openhuman_desktop.subconscious.engine import SubconsciousEngine
 from openhuman_desktop.subconscious.evaluator import ModelEvaluator
 from openhuman_desktop.subconscious.executor import TaskExecutor
-from openhuman_desktop.subconscious.intent import ModelIntentClassifier
+from openhuman_desktop.subconscious.intent import ChatIntentJudge, ModelIntentClassifier
 from openhuman_desktop.subconscious.reflection import Reflector
 from openhuman_desktop.subconscious.service import SubconsciousService
 from openhuman_desktop.subconscious.workspace_index import WorkspaceIndex
@@ -74,6 +76,7 @@ class Services:
     models: ModelClients
     skills: SkillRegistry
     subconscious: SubconsciousService
+    approvals: ApprovalGate
     engine: SubconsciousEngine
     rpc: RpcServer
     ledger: RunLedger
@@ -81,6 +84,7 @@ class Services:
     channels: ChannelHub
     steering: SteeringStore
     reflection: Reflector
+    mcp: McpSkills
     workspace_index: WorkspaceIndex | None = None
     vectors: VectorMemory | None = None
     embedders: Embedders | None = None
@@ -98,8 +102,10 @@ class Services:
         """
         await self.subconscious.seed_defaults()
         await self.subconscious.sync_heartbeat_file(announce=False)  # announced below, once the UI listens
-        # The engine first: it stops the runs of approvals whose task was disabled meanwhile; then every run a
-        # crash or a shutdown left unfinished resumes from its last checkpoint (before any channel opens).
+        # The approvals first: the gate stops the runs of approvals whose task was disabled meanwhile and
+        # carries the others on; then every run a crash or a shutdown left unfinished resumes from its last
+        # checkpoint (before any channel opens).
+        await self.approvals.recover()
         await self.engine.start()
         await self.agent.resume_unfinished()
         self.tasks.spawn(self.subconscious.refine_intents(), name="intent-classifier")
@@ -117,6 +123,8 @@ class Services:
         self.bus.subscribe(events.TickFinished, self._on_tick_finished)
         await self.rpc.start()
         await self.channels.start()
+        # MCP servers last, and in the background: each starts (and its SDK is imported) off the start-up path.
+        await self.mcp.apply()
         problem = self.subconscious.heartbeat_problem
         if problem is not None:  # after start() returns, when the window's bridge has subscribed
             asyncio.get_running_loop().call_soon(
@@ -132,6 +140,7 @@ class Services:
                 self.vectors.wake()  # [models.embedding] may have changed: re-embed, or try it again
             self.tasks.spawn(self._check_models(), name="model-check")
             self.tasks.spawn(self.channels.reconfigure(), name="channels-reconfigure")
+            self.tasks.spawn(self.mcp.apply(), name="mcp-reconfigure")
         elif was_rejected and self.settings.problem is None:
             # A rejected edit fixed back to the settings in force: what the models said may be old news too.
             self.tasks.spawn(self._check_models(), name="model-check")
@@ -166,7 +175,7 @@ class Services:
         if tier == "reasoning" and health.ok and not self._closed:
             # A Go ahead that found the reasoning model down waits for it; it answers a check again, so try.
             # (Should the model still fail the real call, the card comes back, and the next check retries.)
-            await self.engine.retry_waiting_approvals()
+            await self.approvals.retry_waiting()
 
     async def aclose(self) -> None:
         """Stop producers first (channels, RPC, ticks, heartbeat, watchers), then close clients and databases.
@@ -180,6 +189,7 @@ class Services:
         await self.rpc.aclose()
         await self.engine.aclose()
         await self.agent.aclose()  # unfinished runs stay so in the ledger and resume at the next start
+        await self.mcp.aclose()  # every MCP server's process group stopped
         await self.tasks.cancel_all()
         if self.workspace_index is not None:
             await self.workspace_index.aclose()
@@ -238,14 +248,15 @@ def _wire(
     supervisor = TaskSupervisor()
     models = ModelClients(live, make_client, on_change=lambda: bus.publish(events.StatusChanged()))
     tokens = TokenCounter()
-    service = SubconsciousService(
-        store, clock, bus, live, paths.heartbeat_file, ModelIntentClassifier(lambda: models.get("local"))
-    )
+    # One classifier for tasks and chats: the probes a task's classification ran count for the chat too.
+    intents = ModelIntentClassifier(lambda: models.get("local"))
+    service = SubconsciousService(store, clock, bus, live, paths.heartbeat_file, intents)
     skills = SkillRegistry()
     skills.add(WorkspaceFilesSkill(paths.workspace))
     skills.add(MemorySkill(memory, bus))
     skills.add(SubconsciousTasksSkill(service.tasks_list, service.tasks_add_by_assistant))
     skills.add(NotificationSkill(bus))
+    mcp = McpSkills(skills, lambda: live().skills, clock, tokens, on_change=lambda: bus.publish(events.SkillsChanged()))
 
     embedders = Embedders(live)
     vectors = VectorMemory(memory, embedders, clock, on_change=lambda: bus.publish(events.StatusChanged()))
@@ -262,12 +273,16 @@ def _wire(
         return [(item.id, item.text, item.created_at) for item in items]
 
     async def skill_lines() -> list[str]:
-        health = await skills.health()
-        return [f"{name}: {item.status}" + (f" ({item.message})" if item.message else "")
-                for name, item in health.items()]
+        return health_lines(await describe_all(skills))
+
+    async def skill_verdicts() -> str:
+        # Only the states: an MCP server's reason carries its stderr, which must not open the idle gate.
+        return ",".join(f"{info.name}:{info.state}" for info in await describe_all(skills) if info.enabled)
 
     async def model_lines() -> list[str]:
-        lines = []
+        # A skill in error or disconnected is part of the model-health picture (CONTRACT §12.3).
+        lines = [f"skill {info.name}: {info.state} — {info.state_reason}" for info in await describe_all(skills)
+                 if info.enabled and info.is_problem]
         for tier in TIERS:
             problem, health = models.problem(tier), models.health.get(tier)
             if problem is not None:
@@ -278,7 +293,20 @@ def _wire(
 
     async def model_verdicts() -> str:
         # Only ok/problem per tier (not checked yet counts as ok): the idle gate ignores the details.
-        return ",".join(f"{tier}:{'ok' if ok else 'problem'}" for tier, ok in models.verdicts().items())
+        tiers = ",".join(f"{tier}:{'ok' if ok else 'problem'}" for tier, ok in models.verdicts().items())
+        problems = [f"{info.name}:{info.state}" for info in await describe_all(skills)
+                    if info.enabled and info.is_problem]
+        return ";".join([tiers, *problems])
+
+    async def watched(tasks: object, since: float | None, now: float) -> report.Section | None:
+        # What the skills watch, read at the start of the tick (CONTRACT §12.3): the lines say what changed since
+        # the due tasks' oldest decision; the signature is what the resources hold, so it moves only with them.
+        if not mcp.watching():
+            return None
+        await mcp.poll(now)
+        lines = mcp.change_lines(since)
+        text = "\n".join(f"- {report.one_line(line)}" for line in lines) or "Nothing watched has changed."
+        return report.Section("Skills", text, signature=mcp.watch_signature())
 
     files = WorkspaceIndex(paths.workspace)
     reporter = report.SituationReporter(
@@ -286,98 +314,57 @@ def _wire(
             report.environment_section(paths.workspace),
             report.memory_section(recent_memories, related=relevant_memories),
             report.files_section(paths.workspace, files, workspace.default_heartbeat_text()),
-            report.lines_section("Skill health", skill_lines),
+            watched,
+            report.verdicts_section("Skill health", skill_lines, skill_verdicts),
             report.verdicts_section("Model health", model_lines, model_verdicts),
         ],
         tokens,
         lambda: live().heartbeat.context_budget_tokens,
     )
-    intents = ModelIntentClassifier(lambda: models.get("local"))
+    # The gate raises the agent's cards and carries approvals out through the agent: it reaches the agent
+    # once it exists (this closure is called only after the agent below is built).
+    gate = ApprovalGate(store, clock, bus, supervisor, skills, lambda: agent)
     steering = SteeringStore(ledger, clock, bus)
     reflection = Reflector(_ReflectionPort(ledger, steering), models, tokens, live, clock, bus, supervisor,
                            _Evictions(memory, bus))
     graph = build_graph(
         quick=lambda: models.reporting("local"), reasoning=lambda: models.reporting("reasoning"),
-        window=models.context_window, skills=skills, tokens=tokens, intent=_IntentJudge(intents),
-        steering=steering, cards=_CardRaiser(service), evictions=_Evictions(memory, bus),
+        window=models.context_window, skills=skills, tokens=tokens, intent=ChatIntentJudge(intents),
+        steering=steering, cards=gate, evictions=_Evictions(memory, bus),
         settings=lambda: live().agent, set_permission=ledger.set_permission, clock=clock,
-        recall=_Recall(memory, vectors),
+        recall=_Recall(memory, vectors), quick_worker=lambda: models.get("local"),
     )
     agent = AgentService(ledger, lambda: graph, bus, clock, supervisor, lambda: live().agent)
     engine = SubconsciousEngine(
-        store=store, service=service, clock=clock, bus=bus, settings=live, supervisor=supervisor,
+        store=store, sync_tasks=service.sync_heartbeat_file, cards=gate, clock=clock, bus=bus, settings=live,
+        supervisor=supervisor,
         reporter=reporter,
         # Through ``reporting``, the evaluations and every reasoning call are the tiers' health in the status
         # (a failed local "act" fails only its row, as before).
         evaluator=ModelEvaluator(lambda: models.reporting("local"), tokens, lambda: models.context_window("local")),
-        executor=TaskExecutor(lambda: models.get("local"), skills, window=models.context_window, tokens=tokens,
-                              agent=agent),
+        executor=TaskExecutor(skills, agent, window=models.context_window, tokens=tokens),
         models=models, config_problem=lambda: live.problem_summary,
     )
     service.attach_engine(engine)
     table = MethodTable()
-    table.add(subconscious_methods(service))
+    table.add(subconscious_methods(service, gate))
     table.add(memory_methods(memory, bus, vectors))
     table.add(agent_methods(agent))
     table.add(reflection_methods(steering, reflection))
-    hub = ChannelHub(agent, _Approvals(service), bus, clock, supervisor)
+    hub = ChannelHub(agent, gate, bus, clock, supervisor)
     hub.add(WebappChannel(hub, lambda: live().channels.webapp, paths.webapp_file, paths.workspace, clock, supervisor,
                           on_change=lambda: bus.publish(events.StatusChanged())))
     hub.add(TelegramChannel(hub, lambda: live().channels.telegram, clock, supervisor, bus))
     table.add(channel_methods(hub))
+    table.add(skill_methods(skills, mcp))
     rpc = RpcServer(Dispatcher(table), paths.rpc_file, live().rpc_port)
     return Services(
         paths=paths, settings=live, bus=bus, clock=clock, tasks=supervisor, store=store, memory=memory,
-        models=models, skills=skills, subconscious=service, engine=engine, rpc=rpc, ledger=ledger, agent=agent,
-        channels=hub, steering=steering, reflection=reflection, workspace_index=files, vectors=vectors,
+        models=models, skills=skills, subconscious=service, approvals=gate, engine=engine, rpc=rpc, ledger=ledger,
+        agent=agent, channels=hub, steering=steering, reflection=reflection, mcp=mcp, workspace_index=files,
+        vectors=vectors,
         embedders=embedders,
     )
-
-
-class _IntentJudge:
-    """The agent's permission from the user's words: the task-intent classifier (keyword fallback)."""
-
-    def __init__(self, classifier: ModelIntentClassifier) -> None:
-        self._classifier = classifier
-
-    async def asks_for_write(self, text: str) -> bool:
-        intent, _source = await self._classifier.classify(text)
-        return intent == "write"
-
-
-class _CardRaiser:
-    """A conversation's recommended action becomes a card in the escalations table (CONTRACT §8)."""
-
-    def __init__(self, service: SubconsciousService) -> None:
-        self._service = service
-
-    async def raise_card(self, run: Run, action: str) -> None:
-        await self._service.raise_conversation_card(run_id=run.id, thread_id=run.thread_id, request=run.input,
-                                                    action=action)
-
-    async def raise_call_card(self, run: Run, call: ProposedCall) -> None:
-        # A stand-in until the approval gate carries out exact calls (issue 25): the card names the call and
-        # its Go ahead asks the agent for exactly that call.
-        arguments = json.dumps(dict(call.arguments), ensure_ascii=False, sort_keys=True)
-        await self._service.raise_conversation_card(
-            run_id=run.id, thread_id=run.thread_id, request=run.input,
-            action=f"Carry out exactly this tool call, once: {call.tool} {arguments}. {call.reason}")
-
-
-class _Approvals:
-    """The approval gate for channels: the same Go ahead / Skip as the window and RPC (each at most once)."""
-
-    def __init__(self, service: SubconsciousService) -> None:
-        self._service = service
-
-    async def pending(self) -> list[Escalation]:
-        return await self._service.escalations_list("pending")
-
-    async def approve(self, escalation_id: str) -> None:
-        await self._service.escalations_approve(escalation_id)
-
-    async def dismiss(self, escalation_id: str) -> None:
-        await self._service.escalations_dismiss(escalation_id)
 
 
 class _Recall:

@@ -154,6 +154,51 @@ def format_quiet_hours(span: tuple[int, int] | None) -> str:
     return "-".join(f"{minute // 60:02d}:{minute % 60:02d}" for minute in span)
 
 
+MCP_NAME = re.compile(r"[A-Za-z0-9_-]{1,40}")
+"""A ``[skills.mcp.NAME]`` name: letters, digits, '-' and '_' (short, so ``NAME__TOOL`` leaves room for the tool)."""
+MAX_MCP_TIMEOUT_SECONDS = 3_600
+
+
+@dataclass(frozen=True)
+class McpServerSettings:
+    """One ``[skills.mcp.NAME]`` table (CONTRACT §12.1): an MCP server the app starts (``command``) or reaches
+    (``url``), and how its tools are treated.
+
+    ``env_from`` and ``headers_from`` map a variable (or header) to the NAME of a variable of the app's
+    environment: the secret itself is never in the file.
+    """
+
+    name: str
+    enabled: bool = True
+    command: str | None = None
+    args: tuple[str, ...] = ()
+    env: Mapping[str, str] = field(default_factory=dict)
+    env_from: Mapping[str, str] = field(default_factory=dict)
+    url: str | None = None
+    headers_from: Mapping[str, str] = field(default_factory=dict)
+    read_tools: tuple[str, ...] = ()
+    write_tools: tuple[str, ...] = ()
+    disabled_tools: tuple[str, ...] = ()
+    timeout_seconds: int = 60
+    watch: tuple[str, ...] = ()
+
+    @property
+    def transport(self) -> str:
+        """``stdio`` (the app starts ``command``) or ``http`` (streamable HTTP at ``url``)."""
+        return "http" if self.url else "stdio"
+
+
+MCP_KEYS = ("enabled", "command", "args", "env", "env_from", "url", "headers_from", "read_tools", "write_tools",
+            "disabled_tools", "timeout_seconds", "watch")
+
+
+@dataclass(frozen=True)
+class SkillsSettings:
+    """``[skills]``: the person's world. ``mcp`` holds the ``[skills.mcp.NAME]`` servers by name, in file order."""
+
+    mcp: Mapping[str, McpServerSettings] = field(default_factory=dict)
+
+
 @dataclass(frozen=True)
 class Settings:
     """The whole configuration, after defaults and validation."""
@@ -172,6 +217,7 @@ class Settings:
     channels: ChannelsSettings = field(default_factory=ChannelsSettings)
     reflection: ReflectionSettings = field(default_factory=ReflectionSettings)
     notifications: NotificationSettings = field(default_factory=NotificationSettings)
+    skills: SkillsSettings = field(default_factory=SkillsSettings)
 
     def model(self, tier: str) -> ModelSettings | None:
         """The settings of a model tier, or None when the tier is not configured."""
@@ -263,6 +309,13 @@ schedule = "cron:0 3 * * *"    # when, in local time (minute hour day month week
 [notifications]                # desktop notifications of new approval cards
 enabled = true
 quiet_hours = ""               # e.g. "22:00-07:00": no pop-ups then (the cards wait in the tray menu)
+
+# Skills through MCP servers: one table per server; the Skills tab and Settings > Skills edit them.
+# [skills.mcp.time]
+# command = "mcp-server-time"          # the app starts it (or url = "http://127.0.0.1:9000/mcp")
+# args = ["--local-timezone", "Europe/Berlin"]
+# env_from = { GITHUB_TOKEN = "MY_GITHUB_PAT" }   # VARIABLE = NAME of a variable holding the secret
+# read_tools = []   write_tools = []   disabled_tools = []   timeout_seconds = 60   watch = []
 """
 
 
@@ -398,7 +451,7 @@ def parse(doc: Mapping[str, Any], path: Path, environ: Mapping[str, str] | None 
     environ = os.environ if environ is None else environ
     reader = _Reader(path)
     reader.unknown(doc, ("heartbeat", "ollama", "models", "rpc", "activity_log", "agent", "channels", "reflection",
-                         "notifications"), "")
+                         "notifications", "skills"), "")
 
     hb = reader.table(doc, "heartbeat", "heartbeat")
     reader.unknown(hb, ("enabled", "interval_minutes", "inference_enabled", "context_budget_tokens"), "heartbeat.")
@@ -456,6 +509,7 @@ def parse(doc: Mapping[str, Any], path: Path, environ: Mapping[str, str] | None 
         channels=_channels(reader, reader.table(doc, "channels", "channels")),
         reflection=_reflection(reader, reader.table(doc, "reflection", "reflection")),
         notifications=_notifications(reader, reader.table(doc, "notifications", "notifications")),
+        skills=_skills(reader, reader.table(doc, "skills", "skills")),
     )
     return LoadedConfig(settings, tuple(reader.warnings))
 
@@ -564,6 +618,104 @@ def _notifications(reader: _Reader, table: Mapping[str, Any]) -> NotificationSet
                           ) from None
     return NotificationSettings(enabled=reader.boolean(table, "enabled", "notifications.enabled", True),
                                 quiet_hours=span)
+
+
+def _skills(reader: _Reader, table: Mapping[str, Any]) -> SkillsSettings:
+    reader.unknown(table, ("mcp",), "skills.")
+    servers_doc = reader.table(table, "mcp", "skills.mcp")
+    servers: dict[str, McpServerSettings] = {}
+    for name in servers_doc:
+        if not MCP_NAME.fullmatch(name):
+            raise ConfigError(reader.path, f"skills.mcp.{name}", name,
+                              "a server name of at most 40 letters, digits, '-' and '_'")
+        servers[name] = _mcp_server(reader, name, reader.table(servers_doc, name, f"skills.mcp.{name}"))
+    return SkillsSettings(mcp=servers)
+
+
+def _strings(reader: _Reader, table: Mapping[str, Any], key: str, dotted: str, what: str) -> tuple[str, ...]:
+    value = table.get(key, [])
+    if not isinstance(value, list) or any(not isinstance(item, str) or not item.strip() for item in value):
+        raise ConfigError(reader.path, dotted, value, f"a list of {what} in double quotes, e.g. [\"...\"]")
+    if any(_has_control(item) for item in value):
+        raise ConfigError(reader.path, dotted, value, f"a list of {what} without control characters")
+    return tuple(dict.fromkeys(item.strip() if key != "args" else item for item in value))
+
+
+def _has_control(text: str) -> bool:
+    return any(ord(ch) < 32 or ord(ch) == 127 for ch in text)
+
+
+_HEADER_NAME = re.compile(r"[A-Za-z0-9!#$%&'*+.^_`|~-]+")
+
+
+def _names_table(reader: _Reader, table: Mapping[str, Any], key: str, dotted: str, left: str,
+                 left_pattern: re.Pattern[str]) -> dict[str, str]:
+    """``env_from`` / ``headers_from``: ``{ LEFT = "NAME" }`` where NAME is a variable of the app's environment."""
+    value = table.get(key, {})
+    example = '{ GITHUB_TOKEN = "MY_GITHUB_PAT" }' if key == "env_from" else '{ Authorization = "MY_SERVER_AUTH" }'
+    if not isinstance(value, dict):
+        raise ConfigError(reader.path, dotted, value, f"a table of {left} = NAME of a variable, e.g. {example}")
+    result: dict[str, str] = {}
+    for item, name in value.items():
+        if not left_pattern.fullmatch(item):
+            raise ConfigError(reader.path, f"{dotted}.{item}", name, f"{left} made of letters, digits and _ "
+                              f"(the key), e.g. {example}")
+        if not isinstance(name, str):
+            raise ConfigError(reader.path, f"{dotted}.{item}", name, "the NAME of an environment variable in "
+                              "double quotes")
+        _check_env_name(reader, f"{dotted}.{item}", name)
+        result[item] = name
+    return result
+
+
+def _mcp_server(reader: _Reader, name: str, table: Mapping[str, Any]) -> McpServerSettings:
+    prefix = f"skills.mcp.{name}"
+    reader.unknown(table, MCP_KEYS, prefix + ".")
+    command = reader.text(table, "command", prefix + ".command", None)
+    url = reader.url(table, "url", prefix + ".url", None) if "url" in table else None
+    if command is not None and (not command.strip() or _has_control(command)):
+        raise ConfigError(reader.path, prefix + ".command", command, 'the program that starts the server, e.g. '
+                          '"mcp-server-time"')
+    if command is None and url is None:
+        raise ConfigError(reader.path, prefix + ".command", None, 'the program that starts the server (command = '
+                          '"...") or its address (url = "http://...")')
+    if command is not None and url is not None:
+        raise ConfigError(reader.path, prefix + ".url", url, "either command (a program the app starts) or url "
+                          "(a server already running), not both")
+    if url is None and "headers_from" in table:
+        reader.warn(f"{prefix}.headers_from is ignored: it is for a server reached by url")
+    env_doc = table.get("env", {})
+    if not isinstance(env_doc, dict):
+        raise ConfigError(reader.path, prefix + ".env", env_doc, 'a table of plain values, e.g. { LANG = "C.UTF-8" }')
+    env: dict[str, str] = {}
+    for variable, value in env_doc.items():
+        if not _ENV_NAME.fullmatch(variable):
+            raise ConfigError(reader.path, f"{prefix}.env.{variable}", value, "a variable name made of letters, "
+                              "digits and _")
+        if not isinstance(value, str) or "\x00" in value:
+            raise ConfigError(reader.path, f"{prefix}.env.{variable}", value, "a plain value in double quotes")
+        if looks_like_secret(value):
+            raise ConfigError(reader.path, f"{prefix}.env.{variable}", redact(value),
+                              "a plain value; a secret goes in a variable of the app's environment, named in "
+                              f"env_from (e.g. env_from = {{ {variable} = \"MY_{variable.upper()}\" }})")
+        env[variable] = value
+    timeout = reader.integer(table, "timeout_seconds", prefix + ".timeout_seconds", 60, 1, MAX_MCP_TIMEOUT_SECONDS)
+    return McpServerSettings(
+        name=name,
+        enabled=reader.boolean(table, "enabled", prefix + ".enabled", True),
+        command=command.strip() if command is not None else None,
+        args=_strings(reader, table, "args", prefix + ".args", "arguments"),
+        env=env,
+        env_from=_names_table(reader, table, "env_from", prefix + ".env_from", "VARIABLE", _ENV_NAME),
+        url=url,
+        headers_from=_names_table(reader, table, "headers_from", prefix + ".headers_from", "a header name",
+                                  _HEADER_NAME) if url is not None else {},
+        read_tools=_strings(reader, table, "read_tools", prefix + ".read_tools", "tool names"),
+        write_tools=_strings(reader, table, "write_tools", prefix + ".write_tools", "tool names"),
+        disabled_tools=_strings(reader, table, "disabled_tools", prefix + ".disabled_tools", "tool names"),
+        timeout_seconds=timeout,
+        watch=_strings(reader, table, "watch", prefix + ".watch", "resource URIs"),
+    )
 
 
 def _model(

@@ -148,7 +148,9 @@ def _apply(document: tomlkit.TOMLDocument, change: Change, path: Path) -> None:
             if isinstance(container, InlineTable):   # inside ``models = { … }`` only inline tables may go
                 inner = tomlkit.inline_table()
             else:
-                inner = tomlkit.table(is_super_table=part == "models" and container is document)
+                # [models.local] and [skills.mcp.NAME] without empty [models], [skills] or [skills.mcp] above them
+                inner = tomlkit.table(is_super_table=(container is document and part in ("models", "skills"))
+                                      or (part == "mcp" and container is document.get("skills")))
             container[part] = inner
         elif not isinstance(inner, Table | InlineTable | dict):
             raise ConfigError(path, ".".join(tables), inner, "a table like [" + ".".join(tables) + "]")
@@ -162,7 +164,7 @@ def _apply(document: tomlkit.TOMLDocument, change: Change, path: Path) -> None:
     existing = container.item(name) if name in container and hasattr(container, "item") else None
     old_width = len(existing.as_string()) if isinstance(existing, tomlkit.items.Item) else None
     old_gap = existing.trivia.comment_ws if isinstance(existing, tomlkit.items.Item) else ""
-    if isinstance(value, dict) and name not in container:
+    if isinstance(value, dict) and not isinstance(value, InlineTable) and name not in container:
         if isinstance(container, InlineTable):
             inline = tomlkit.inline_table()
             inline.update(value)

@@ -216,6 +216,47 @@ async def check_embedding(settings: config.Settings) -> Check:
     return Check("model embedding", True, f"{embedder.description} gives {len(vectors[0])}-dimensional vectors")
 
 
+DOCTOR_MCP_TIMEOUT = 20.0
+"""Seconds doctor gives an MCP server to start, initialise and list its tools."""
+
+
+async def check_skills(settings: config.Settings) -> list[Check]:
+    """One line per enabled skill: the built-in ones, then each MCP server, started (all at once) and stopped
+    again to see that it speaks MCP."""
+    from openhuman_desktop.skills import MemorySkill, NotificationSkill, SubconsciousTasksSkill, WorkspaceFilesSkill
+    from openhuman_desktop.skills.mcp.server import RETRIED, McpSkill
+
+    checks = [Check(f"skill {skill.name}", True, f"{skill.title}, built in")
+              for skill in (WorkspaceFilesSkill, MemorySkill, SubconsciousTasksSkill, NotificationSkill)]
+    servers = [McpSkill(server, SystemClock(), tokens.TokenCounter(), start_timeout=DOCTOR_MCP_TIMEOUT)
+               for server in settings.skills.mcp.values() if server.enabled]
+
+    async def one(skill: McpSkill) -> Check:
+        skill.start()
+        try:
+            async with asyncio.timeout(DOCTOR_MCP_TIMEOUT + 10):
+                while skill.state not in ("connected", "error", "disconnected"):
+                    await asyncio.sleep(0.05)
+        except TimeoutError:
+            pass
+        finally:
+            await skill.stop(disabled=False)
+        where = skill.config.url or skill.config.command or ""
+        if skill.state == "connected":
+            read = sum(1 for tool in skill.listed_tools() if tool.access == "read")
+            count = len(skill.listed_tools())
+            info = f" — {skill.server_info}" if skill.server_info else ""
+            return Check(f"skill {skill.name}", True,
+                         f"MCP server {where}: {count} tools ({read} read, {count - read} write){info}")
+        reason = (skill.reason or "It did not connect.").replace(RETRIED, "")   # doctor tries once
+        problem, fix = _split_remedy(reason, "check [skills.mcp." + skill.name
+                                     + "] in config.toml and run its command by hand to see what it says")
+        return Check(f"skill {skill.name}", False, f"MCP server {where}: {problem}", fix)
+
+    checks.extend(await asyncio.gather(*(one(skill) for skill in servers)))
+    return checks
+
+
 async def run_checks(paths: Paths) -> list[Check]:
     checks = [check_workspace(paths)]
     config_check, loaded = check_config(paths)
@@ -229,6 +270,7 @@ async def run_checks(paths: Paths) -> list[Check]:
         checks.append(Check(*await check_webapp(paths, loaded.settings.channels.webapp)))
         checks.append(Check("telegram", *await telegram_check(loaded.settings.channels.telegram)))
         checks.append(await check_notifications(loaded.settings.notifications))
+        checks.extend(await check_skills(loaded.settings))
     return checks
 
 

@@ -80,6 +80,11 @@ class StatusChanged(Event):
 
 
 @dataclass(frozen=True)
+class SkillsChanged(Event):
+    """A skill's state or tools changed (an MCP server connected, failed, restarted or listed new tools)."""
+
+
+@dataclass(frozen=True)
 class Notified(Event):
     """Something the user should see as a desktop notification."""
 

@@ -48,7 +48,7 @@ Hi Sam — can we talk on Saturday morning?
 """
 SECOND_ANSWER = ("Water the garden on **Sunday** morning, before it gets hot, and tie up the tomatoes while you "
                  "are there. A quick check on Wednesday evening is enough otherwise.")
-ACTION = "Send Sam a short note asking to talk on Saturday morning"
+ACTION = "Write Sam a short note in notes/sam.md asking to talk on Saturday morning"
 
 
 def build_model() -> Any:
@@ -144,11 +144,14 @@ async def shoot(out: Path, scheme: str, paths: Any, responder: Any) -> list[Path
         await asyncio.sleep(0.2)
         saved.append(await save(window, out / f"chat-{scheme}.png"))
         # Go ahead: the card says so, and the action's answer comes into the chat under a note.
-        from tests.fakes.agent_model import say
+        from tests.fakes.agent_model import call, say
 
-        done = "Done — I sent Sam the note. He usually answers within the hour."
+        done = "Done — the note for Sam is in notes/sam.md."
         responder.model.script.answer = done
-        responder.model.script.steps = {"The task": [say(done)]}   # the action's run: one piece of work
+        # The action's run: one piece of work, which really writes what the card named (issue 25: a Go ahead
+        # that changed nothing is not done, and its card would come back).
+        responder.model.script.steps = {"The task": [
+            call("files_write", path="notes/sam.md", text="Hi Sam, can we talk on Saturday morning?\n"), say(done)]}
         card = view.list_view.cards()[0]
         QTest.mouseClick(card.approve_button, Qt.MouseButton.LeftButton)
         await until(lambda: len(view.answer_texts()) == 3 and not view.model.working_count)

@@ -574,7 +574,7 @@ def app_state(app: App) -> str | None:
 WINDOW_SCRIPTS = (
     ("chat_screenshots.py", "Chat"), ("agent_screenshots.py", "Agent"), ("memory_screenshots.py", "Memory"),
     ("settings_screenshots.py", "Settings"), ("notification_screenshots.py", "Notifications"),
-    ("onboarding_screenshots.py", "Onboarding"),
+    ("onboarding_screenshots.py", "Onboarding"), ("skills_screenshots.py", "Skills"),
 )
 
 

@@ -162,3 +162,19 @@ def test_chart_bench_prints_its_figures() -> None:
     lines = run_bench("chart_bench.py")
     assert len(figures(lines, "decisions_between over 30 local days")) == 1
     assert_budgets(lines, 2)  # light and dark
+
+
+def test_intent_bench_prints_its_figures() -> None:
+    lines = run_bench("intent_bench.py")
+    assert figures(lines, "intent words: 0 of ")
+    assert len(figures(lines, "intent words, tasks: ")) == len(figures(lines, "intent words, chats: ")) == 1
+    assert figures(lines, "intent words, time per phrasing: median ")
+    assert_budgets(lines, 2)
+
+
+def test_mcp_bench_prints_its_figures() -> None:
+    lines = run_bench("mcp_bench.py")
+    assert figures(lines, "tool call round trip over stdio, ")
+    assert figures(lines, "take in ")
+    assert figures(lines, "app start to RPC, 5 MCP servers configured")
+    assert_budgets(lines, 4)

@@ -89,12 +89,21 @@ class Channel(Protocol):
 
 
 class Approvals(Protocol):
-    """The approval gate as channels see it: the pending cards, and Go ahead / Skip (each at most once)."""
+    """The approval gate as channels see it (``subconscious.approvals.ApprovalGate``): the cards, Go ahead (or
+    Retry) / Skip (each at most once) and Fix in Skills' answer."""
 
-    async def pending(self) -> list[Escalation]: ...
+    async def escalations_list(self, status: object = None) -> list[Escalation]: ...
 
-    async def approve(self, escalation_id: str) -> None:
+    async def escalations_approve(self, escalation_id: object) -> str:
         """Raises: NotFound: no such card. Conflict: it is not pending any more (nothing is done)."""
+        ...
 
-    async def dismiss(self, escalation_id: str) -> None:
+    async def escalations_dismiss(self, escalation_id: object) -> str:
         """Raises: NotFound: no such card. Conflict: it is not pending any more."""
+        ...
+
+    async def skill_advice(self, escalation_id: object) -> str:
+        """The state of the skill a card is about and where to fix it (Fix in Skills off the desktop).
+
+        Raises: NotFound: no such card."""
+        ...

@@ -162,16 +162,20 @@ class ChannelHub:
         return await self._agent.stop_thread(thread_id)
 
     async def approve(self, escalation_id: str) -> None:
-        """Go ahead on a card. Raises NotFound / Conflict (already resolved: nothing is done)."""
-        await self._approvals.approve(escalation_id)
+        """Go ahead (or Retry) on a card. Raises NotFound / Conflict (already resolved: nothing is done)."""
+        await self._approvals.escalations_approve(escalation_id)
 
     async def dismiss(self, escalation_id: str) -> None:
         """Skip a card. Raises NotFound / Conflict."""
-        await self._approvals.dismiss(escalation_id)
+        await self._approvals.escalations_dismiss(escalation_id)
+
+    async def skill_advice(self, escalation_id: str) -> str:
+        """Fix in Skills off the desktop: the state of the card's skill and where to fix it. Raises NotFound."""
+        return await self._approvals.skill_advice(escalation_id)
 
     async def pending_cards(self, channel: str) -> list[Escalation]:
         """The pending cards ``channel`` shows: its conversations' cards and every heartbeat card."""
-        return [card for card in await self._approvals.pending() if _shown_on(card, channel)]
+        return [card for card in await self._approvals.escalations_list("pending") if _shown_on(card, channel)]
 
     async def history(self, thread_id: str, limit: int = HISTORY_LIMIT) -> list[Run]:
         """The thread's latest runs, oldest first (a page reloaded, a chat opened)."""

@@ -49,7 +49,7 @@ from openhuman_desktop.clock import Clock
 from openhuman_desktop.config import TelegramSettings
 from openhuman_desktop.errors import Conflict, InvalidInput, NotFound, UserFacingError
 from openhuman_desktop.orchestration.ports import Run
-from openhuman_desktop.store.records import Escalation
+from openhuman_desktop.store.records import FIX_IN_SKILLS, GO_AHEAD, RETRY, SKIP, Escalation
 from openhuman_desktop.supervisor import TaskSupervisor, cancel_and_wait
 
 if TYPE_CHECKING:
@@ -66,7 +66,10 @@ DRAFT_EVERY_SECONDS = 0.5
 EDIT_EVERY_SECONDS = 1.0  # group previews: at most one edit a second
 STRANGER_EVERY_SECONDS = 86_400.0
 SEND_ATTEMPTS = 3  # a 429 while sending the answer: wait as told, this many times, then let the hub retry
-APPROVE, DISMISS = "approve", "dismiss"
+APPROVE, DISMISS, FIX = "approve", "dismiss", "fix"
+# A card's choices (decided by the core, the same on every surface) as Telegram's inline buttons.
+_BUTTONS = {GO_AHEAD: ("Go ahead", APPROVE), RETRY: ("Retry", APPROVE), FIX_IN_SKILLS: ("Fix in Skills", FIX),
+            SKIP: ("Skip", DISMISS)}
 
 
 @dataclass
@@ -93,6 +96,8 @@ class _Card:
     id: str
     title: str
     description: str = ""
+    choices: tuple[str, ...] = (GO_AHEAD, SKIP)
+    note: str = ""
     messages: list[tuple[int, int]] = field(default_factory=list)  # (chat id, message id) of the card
     missing: list[int] = field(default_factory=list)  # chats to send it to once Telegram can be reached
 
@@ -341,6 +346,9 @@ class TelegramChannel:
             elif action == DISMISS:
                 await self._hub.dismiss(escalation_id)
                 answer = "Skipped."
+            elif action == FIX:  # no Skills tab here: the skill's state, and where to fix it (in full, in the chat)
+                answer = await self._hub.skill_advice(escalation_id)
+                await self._say(client, update.chat_id, answer)
             else:
                 answer = "This button is not one of mine."
         except NotFound:
@@ -366,7 +374,7 @@ class TelegramChannel:
         if card.status == "pending":
             if card.id in self._cards:
                 return
-            shown = self._cards[card.id] = _Card(card.id, card.title, card.description,
+            shown = self._cards[card.id] = _Card(card.id, card.title, card.description, card.choices, card.note,
                                                  missing=self._card_chats(card))
             await self._send_card(client, shown)
             return
@@ -383,8 +391,10 @@ class TelegramChannel:
     async def _send_card(self, client: TelegramClient, card: _Card) -> None:
         """Send the card to the chats that do not have it yet; a chat Telegram cannot be reached for now keeps
         waiting (sent once the channel is connected again)."""
-        text = render(f"**Approval needed: {card.title}**\n{card.description}".rstrip())
-        buttons = (("Go ahead", f"{APPROVE}:{card.id}"), ("Skip", f"{DISMISS}:{card.id}"))
+        note = f"\n_{card.note}_" if card.note else ""
+        text = render(f"**Approval needed: {card.title}**\n{card.description}{note}".rstrip())
+        buttons = tuple((_BUTTONS[choice][0], f"{_BUTTONS[choice][1]}:{card.id}")
+                        for choice in card.choices if choice in _BUTTONS)
         waiting, card.missing = card.missing, []
         for chat_id in waiting:
             try:

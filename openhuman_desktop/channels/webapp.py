@@ -73,6 +73,8 @@ class Hub(Protocol):
 
     async def dismiss(self, escalation_id: str) -> None: ...
 
+    async def skill_advice(self, escalation_id: str) -> str: ...
+
     async def pending_cards(self, channel: str) -> list[Escalation]: ...
 
     async def history(self, thread_id: str, limit: int = ...) -> list[Run]: ...
@@ -416,8 +418,11 @@ class WebappChannel:
             await self._on_card_decision(tab, kind, frame)
         elif kind == "stop":
             await self._on_stop(tab, frame)
+        elif kind == "fix":
+            await self._on_fix(tab, frame)
         else:
-            tab.send(_error("Unknown frame: send {\"type\": \"message\", \"text\": ...}, stop, approve or dismiss."))
+            tab.send(_error("Unknown frame: send {\"type\": \"message\", \"text\": ...}, stop, approve, dismiss or "
+                            "fix."))
 
     async def _on_message(self, tab: _Tab, frame: dict[str, Any]) -> None:
         text = frame.get("text")
@@ -458,6 +463,19 @@ class WebappChannel:
                 await self._hub.dismiss(escalation_id)
         except Exception as exc:
             tab.send({**_error_of(exc, f"{kind} of card {escalation_id}"), "escalation_id": escalation_id})
+
+    async def _on_fix(self, tab: _Tab, frame: dict[str, Any]) -> None:
+        """Fix in Skills: this page has no Skills tab, so it answers with the skill's state and where to fix it."""
+        escalation_id = frame.get("escalation_id")
+        if not isinstance(escalation_id, str) or not escalation_id:
+            tab.send(_error("\"escalation_id\" must be the card's id."))
+            return
+        try:
+            text = await self._hub.skill_advice(escalation_id)
+        except Exception as exc:
+            tab.send({**_error_of(exc, f"fix of card {escalation_id}"), "escalation_id": escalation_id})
+            return
+        tab.send({"type": "skill", "escalation_id": escalation_id, "text": text})
 
     # --- the hub's notifications (synchronous: they only queue frames) ---------------------------------
 

@@ -45,6 +45,8 @@ class Card:
     description: str = ""
     priority: str = "normal"
     can_go_ahead: bool = True   # False for a card whose answer is "fix it in Skills" (no Go ahead button)
+    go_label: str = "Go ahead"  # "Retry" for a card whose Go ahead changed nothing
+    can_fix: bool = False       # the card offers Fix in Skills
 
 
 @dataclass(frozen=True)
@@ -175,6 +177,8 @@ class NotificationPolicy:
         if settings.is_quiet(self._minute_of_day(self._now())):
             self._held[card.id] = card
             return None
+        if card.go_label == "Retry":  # it changed nothing: the card itself now offers Retry / Skip
+            return Announcement("Go ahead did not change anything", shorten(f"{card.title}: {note}"), (card,))
         back = Card(card.id, card.title, card.description, card.priority, can_go_ahead=False)
         return Announcement("Go ahead did not run", shorten(f"{card.title}: {note}"), (back,))
 

@@ -61,13 +61,16 @@ from openhuman_desktop.orchestration.graph import AS_NODES, SUBCONSCIOUS_CRON
 from openhuman_desktop.orchestration.ports import (
     FAILED,
     QUEUED,
+    REASONING_TIER,
     RUN_STATUSES,
     RUNNING,
     UNFINISHED,
     JournalEntry,
+    ProposedCall,
     Run,
     RunRequest,
     TimelineEntry,
+    WriteLicense,
 )
 from openhuman_desktop.orchestration.state import (
     COMPRESSED_HISTORY,
@@ -172,12 +175,22 @@ _V2: Migration = (
     "CREATE INDEX runs_undelivered ON runs(channel_source, seq) WHERE delivered_at IS NULL",
 )
 
+# v4 (approvals in one room): a run's display ``title`` ("Approved: Archive the report"); its ``spec``, the JSON
+# of what its request fixed beyond the permission (the tier, the tools offered, an approval's write license, an
+# exact call: ``RunRequest.spec_json``), kept so a resumed run has them; ``unexecuted``, the tools its last
+# answer still asked for when its steps ran out.
+_V4: Migration = (
+    "ALTER TABLE runs ADD COLUMN title TEXT",
+    "ALTER TABLE runs ADD COLUMN spec TEXT",
+    "ALTER TABLE runs ADD COLUMN unexecuted TEXT NOT NULL DEFAULT '[]'",
+)
+
 # v3 (reflection): the compressed-history log, steering directives and reflections (``steering.py``).
-LEDGER_MIGRATIONS: tuple[Migration, ...] = (_V1, _V2, steering.SCHEMA)
+LEDGER_MIGRATIONS: tuple[Migration, ...] = (_V1, _V2, steering.SCHEMA, _V4)
 
 _RUN_COLUMNS = ("id, thread_id, channel_source, status, input, response, error, steps, steering_version, "
                 "created_at, finished_at, permission, purpose, task_id, escalation_id, tools_used, "
-                "recommended_action, changed_something, failure")
+                "recommended_action, changed_something, failure, title, spec, unexecuted")
 _CHECKPOINT_COLUMNS = "id, thread_id, run_id, step, node, changed, next, created_at"
 
 
@@ -237,6 +250,8 @@ def _dumps(value: Any) -> str:
 
 
 def _run(row: sqlite3.Row) -> Run:
+    spec = json.loads(row["spec"]) if row["spec"] else {}
+    tools = spec.get("tools")
     return Run(
         id=row["id"], thread_id=row["thread_id"], channel_source=row["channel_source"], status=row["status"],
         input=row["input"], created_at=row["created_at"], response=row["response"], error=row["error"],
@@ -244,7 +259,11 @@ def _run(row: sqlite3.Row) -> Run:
         permission=row["permission"], purpose=row["purpose"], task_id=row["task_id"],
         escalation_id=row["escalation_id"], tools_used=tuple(json.loads(row["tools_used"])),
         recommended_action=row["recommended_action"], changed_something=bool(row["changed_something"]),
-        failure=row["failure"])
+        failure=row["failure"], title=row["title"], tier=str(spec.get("tier") or REASONING_TIER),
+        tools=tuple(tools) if isinstance(tools, list) else None,
+        license=WriteLicense.from_json(spec["license"]) if isinstance(spec.get("license"), dict) else None,
+        call=ProposedCall.from_json(spec["call"]) if isinstance(spec.get("call"), dict) else None,
+        unexecuted=tuple(json.loads(row["unexecuted"] or "[]")))
 
 
 def _checkpoint(row: sqlite3.Row) -> Checkpoint:
@@ -323,7 +342,10 @@ class RunLedger:
         already has returns that run instead (nothing is written)."""
         run = Run(id=uuid.uuid4().hex, thread_id=request.thread_id, channel_source=request.channel_source,
                   status=QUEUED, input=request.text, created_at=self._clock.now(), permission=request.permission,
-                  purpose=request.purpose, task_id=request.task_id, escalation_id=request.escalation_id)
+                  purpose=request.purpose, task_id=request.task_id, escalation_id=request.escalation_id,
+                  title=request.title, tier=request.tier, tools=request.tools, license=request.license,
+                  call=request.call)
+        spec = request.spec_json()
 
         def work(conn: sqlite3.Connection) -> Run:
             if request.source_key is not None:
@@ -333,9 +355,10 @@ class RunLedger:
                     return _run(row)
             conn.execute(
                 "INSERT INTO runs (id, thread_id, channel_source, status, input, created_at, permission, purpose, "
-                "task_id, escalation_id, source_key) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                "task_id, escalation_id, source_key, title, spec) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (run.id, run.thread_id, run.channel_source, run.status, run.input, run.created_at,
-                 run.permission, run.purpose, run.task_id, run.escalation_id, request.source_key))
+                 run.permission, run.purpose, run.task_id, run.escalation_id, request.source_key, run.title,
+                 _dumps(spec) if spec is not None else None))
             return run
         return await self._write(work, synced=True)  # durable point 1
 
@@ -407,7 +430,8 @@ class RunLedger:
 
     async def finish_run(self, run_id: str, status: str, *, response: str | None = None, error: str | None = None,
                          tools_used: Sequence[str] = (), recommended_action: str | None = None,
-                         changed_something: bool = False, failure: str | None = None) -> Run:
+                         changed_something: bool = False, failure: str | None = None,
+                         unexecuted: Sequence[str] = ()) -> Run:
         """Record how the run ended (``completed``, ``failed`` or ``cancelled``; ``failure`` says why a
         failed run failed). Synced: durable point 3 of the module docstring.
 
@@ -419,9 +443,9 @@ class RunLedger:
             raise ValueError(f"a run finishes completed, failed or cancelled, not {status!r}")
         return await self._update_run(
             run_id, "status = ?, response = ?, error = ?, tools_used = ?, recommended_action = ?, "
-                    "changed_something = ?, failure = ?, finished_at = ?",
+                    "changed_something = ?, failure = ?, finished_at = ?, unexecuted = ?",
             (status, response, error, _dumps(list(tools_used)), recommended_action, int(changed_something),
-             failure if status == FAILED else None, self._clock.now()), synced=True)
+             failure if status == FAILED else None, self._clock.now(), _dumps(list(unexecuted))), synced=True)
 
     async def requeue(self, run_id: str) -> Run:
         """A failed or cancelled run is ``queued`` again, to be driven from its last checkpoint.

@@ -59,7 +59,9 @@ from openhuman_desktop.orchestration.graph import (
     NodeContext,
 )
 from openhuman_desktop.orchestration.ports import (
+    CALL,
     CHAT,
+    QUICK_TIER,
     READ,
     WRITE,
     CardRaiser,
@@ -87,12 +89,19 @@ from openhuman_desktop.orchestration.state import (
     Values,
     apply,
 )
-from openhuman_desktop.orchestration.subagent import CallRecord, SubagentRun, SubagentTrace, Subtask, run_subagent
-from openhuman_desktop.orchestration.tool_loop import describe_call
-from openhuman_desktop.skills.base import SkillRegistry, Tool
+from openhuman_desktop.orchestration.subagent import (
+    CallRecord,
+    SubagentRun,
+    SubagentTrace,
+    Subtask,
+    call_once,
+    run_subagent,
+)
+from openhuman_desktop.orchestration.tool_calls import describe_call
+from openhuman_desktop.skills.base import SkillRegistry, Tool, ToolResult
 
 __all__ = ["OUTCOME_KEY", "OUTCOME_STEP", "PERMISSION_KEY", "AgentError", "DeadlinePassed", "ExecutionOutcome",
-           "TierFailed", "TokenCount", "build_graph", "is_plain_question", "normalise", "parse_plan", "plan_schema",
+           "TierFailed", "TokenCount", "build_graph", "normalise", "parse_plan", "plan_schema",
            "read_outcome"]
 
 log = logging.getLogger(__name__)
@@ -122,23 +131,16 @@ RECALLED_MEMORIES = 5
 RECALLED_CHARS = 400
 PERMISSION_KEY = "permission"
 """Where pass 1 records the run's permission (step 0), so a resumed ``agent_execution`` finds it."""
+CALL_KEY = "call"
+"""Where a ``call`` run's one approved tool call is journaled (at its ``agent_execution`` step)."""
+NOT_LICENSED = ("Not run: {call} is outside what the user approved ({action}). A card of its own now asks the "
+                "user whether to carry out exactly this call; do not try it again, and say in your answer that it "
+                "waits for their approval.")
+NOT_LICENSED_REASON = "The approved run wanted to do this as well, and the approval ({action}) did not cover it."
+CALL_GONE = "Not carried out: the tool {tool} is not available any more (its skill was removed or turned off)."
 
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029]+")
 _FENCE = re.compile(r"^\s*```(?:json)?\s*(.*?)\s*```\s*$", re.S)
-
-
-_QUESTION_LEAD = re.compile(r"^(what|which|where|who|whose|when|why|how|is|are|was|were|does|do|did|has|have)\b",
-                            re.I)
-_SENTENCE_END = re.compile(r"[.!?]+(?:\s|$)")
-
-
-def is_plain_question(text: str) -> bool:
-    """One sentence that asks (``What files are in my workspace?``): analysis, whatever verbs it holds — the
-    keyword judge takes "files" for the verb "file". A request worded as a question ("Can you append …?")
-    or a question with a request after it is left to the judge."""
-    clean = " ".join(text.split())
-    return (clean.endswith("?") and bool(_QUESTION_LEAD.match(clean))
-            and len([part for part in _SENTENCE_END.split(clean) if part.strip()]) == 1)
 
 
 def normalise(text: str, limit: int = MAX_INPUT_CHARS) -> str:
@@ -161,16 +163,21 @@ class ExecutionOutcome:
     tools_used: tuple[str, ...] = ()
     recommended_action: str | None = None
     changed_something: bool = False
+    unexecuted: tuple[str, ...] = ()
 
     def to_json(self) -> dict[str, Any]:
-        return {"tools_used": list(self.tools_used), "recommended_action": self.recommended_action,
+        data = {"tools_used": list(self.tools_used), "recommended_action": self.recommended_action,
                 "changed_something": self.changed_something}
+        if self.unexecuted:
+            data["unexecuted"] = list(self.unexecuted)
+        return data
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> ExecutionOutcome:
         action = data.get("recommended_action")
         return cls(tuple(str(name) for name in data.get("tools_used") or ()),
-                   action if isinstance(action, str) else None, bool(data.get("changed_something")))
+                   action if isinstance(action, str) else None, bool(data.get("changed_something")),
+                   tuple(str(name) for name in data.get("unexecuted") or ()))
 
 
 async def read_outcome(journal: StepJournal, run_id: str) -> ExecutionOutcome | None:
@@ -256,9 +263,9 @@ def _steering_block(steering: Mapping[str, Any] | None) -> str:
     return f"{prompts.STEERING_INTRO}\n{steering['text']}\n\n"
 
 
-def _tools_block(tools: Sequence[Tool]) -> str:
+def _tools_block(tools: Sequence[Tool], note: str = "") -> str:
     listed = "\n".join(f"- {tool.name}: {tool.spec.description}" for tool in tools) or "- (none)"
-    return f"Tools the sub-agents have:\n{listed}\n\n"
+    return f"Tools the sub-agents have:\n{listed}\n{note + chr(10) if note else ''}\n"
 
 
 UNCERTAIN_LABEL = "may or may not have happened; the user is asked"
@@ -286,7 +293,8 @@ def build_graph(*, quick: Callable[[], LlmClient | None], reasoning: Callable[[]
                 window: Callable[[str], int], skills: SkillRegistry, tokens: TokenCount, intent: IntentJudge,
                 steering: SteeringSource, cards: CardRaiser, evictions: EvictionSink,
                 settings: Callable[[], AgentSettings], set_permission: Callable[[str, str], Awaitable[None]],
-                clock: Clock, recall: MemoryRecall | None = None) -> Graph:
+                clock: Clock, recall: MemoryRecall | None = None,
+                quick_worker: Callable[[], LlmClient | None] | None = None) -> Graph:
     """The agent's graph: ``channel_ingestion`` → ``frontend_agent`` → ``agent_execution`` → ``frontend_agent``
     → ``context_manager_hook``, each node a closure over the parts given here.
 
@@ -303,9 +311,13 @@ def build_graph(*, quick: Callable[[], LlmClient | None], reasoning: Callable[[]
         set_permission: records the permission the front-end agent decided on the Run.
         clock: wall time (the run's deadline is on it).
         recall: long-term memories related to the request, for agentic-v1's prompt (None: none).
+        quick_worker: the quick tier's client for a run whose tool-using work is the quick tier's (the
+            heartbeat's ``act``); None: ``quick``. (The app gives one that does not report the tier's health:
+            a failed ``act`` fails its row, not the status.)
     """
     nodes = _Nodes(quick, reasoning, window, skills, tokens, intent, steering, cards, evictions, settings,
                    set_permission, clock, recall)
+    nodes.quick_worker = quick_worker or quick
     return Graph(
         nodes={CHANNEL_INGESTION: nodes.channel_ingestion, FRONTEND_AGENT: nodes.frontend_agent,
                AGENT_EXECUTION: nodes.agent_execution, CONTEXT_MANAGER_HOOK: nodes.context_manager_hook},
@@ -335,9 +347,10 @@ class _Nodes:
         self._settings = settings
         self._set_permission = set_permission
         self._clock = clock
+        self.quick_worker = quick
 
-    def _caller(self, tier: str, ctx: NodeContext) -> Caller:
-        get = self._quick if tier == QUICK else self._reasoning
+    def _caller(self, tier: str, ctx: NodeContext, *, worker: bool = False) -> Caller:
+        get = (self.quick_worker if worker else self._quick) if tier == QUICK else self._reasoning
         return caller(tier, get, self._clock, ctx.deadline, self._settings().model_timeout_seconds)
 
     def _quick_caller(self, ctx: NodeContext) -> Caller | None:
@@ -373,9 +386,8 @@ class _Nodes:
         else:
             if ctx.permission is not None:
                 permission = ctx.permission
-            else:
-                asks = await self._intent.asks_for_write(user_text)
-                permission = WRITE if asks and not is_plain_question(user_text) else READ
+            else:   # the judge is the one place that decides from words (questions included): DESIGN §2
+                permission = WRITE if await self._intent.asks_for_write(user_text) else READ
             if ctx.run.purpose == CHAT:
                 instructions, fell_back = await self._instructions(ctx, values, user_text)
             else:  # the heartbeat's prompt already is the local model's instructions for agentic-v1
@@ -486,13 +498,53 @@ class _Nodes:
             return ""
         return prompts.MEMORY_INTRO + "\n" + "".join(f"- {text}\n" for text in texts) + "\n"
 
+    def _offered(self, ctx: NodeContext, writes: bool) -> tuple[list[Tool], str]:
+        """The tools the run is offered: what its permission allows, narrowed to its request's ``tools`` (else,
+        of the MCP servers' tools — maybe hundreds — to those its words call for) and, for an approved run, to
+        the write tools its license names; and a line for the plan saying how many were left out."""
+        note = ""
+        if ctx.run.tools is not None:
+            wanted = set(ctx.run.tools)
+            tools = [tool for tool in self._skills.tools(include_writes=writes) if tool.name in wanted]
+        else:
+            offer = self._skills.offer(include_writes=writes, task=run_input(ctx.run))
+            tools, note = offer.tools, offer.note()
+        if ctx.run.license is not None:
+            licensed = set(ctx.run.license.tools)
+            tools = [tool for tool in tools if not tool.writes or tool.name in licensed]
+        return tools, note
+
+    def _write_check(self, ctx: NodeContext) -> Callable[[Tool, Mapping[str, Any]], Awaitable[ToolResult | None]]:
+        """An approved run's check before each write: within the card's license, it runs; else it is not run,
+        an exact-call card asks the user about it, and the model is told so."""
+        license_ = ctx.run.license
+        assert license_ is not None
+
+        async def check(tool: Tool, arguments: Mapping[str, Any]) -> ToolResult | None:
+            target = tool.target_of(arguments)
+            if license_.allows(tool.name, target):
+                return None
+            action = license_.action or "the approved action"
+            call = ProposedCall(tool.name, dict(arguments), prompts.fill(NOT_LICENSED_REASON, action=action),
+                                self._skills.skill_of(tool.name))
+            await self._cards.raise_call_card(ctx.run, call)
+            log.info("run %s: %s is outside its approval; a card asks about it", ctx.run.id,
+                     describe_call(tool.name, arguments))
+            return ToolResult(prompts.fill(NOT_LICENSED, call=describe_call(tool.name, arguments), action=action),
+                              is_error=True)
+
+        return check
+
     async def _execute(self, ctx: NodeContext, values: Values) -> dict[str, Any]:
         settings = self._settings()
         writes = await self._permission(ctx) == WRITE
+        if ctx.run.purpose == CALL:
+            return await self._exact_call(ctx, values)
         steering = await self._used_steering(ctx)
-        reasoning = self._caller(REASONING, ctx)
-        tools = self._skills.tools(include_writes=writes)
-        subtasks = await self._plan(ctx, values, reasoning, steering, tools, settings.max_subagents)
+        quick = ctx.run.tier == QUICK_TIER
+        reasoning = self._caller(QUICK, ctx, worker=True) if quick else self._caller(REASONING, ctx)
+        tools, note = self._offered(ctx, writes)
+        subtasks = await self._plan(ctx, values, reasoning, steering, tools, settings.max_subagents, note)
         traces = await self._run_subagents(ctx, values, reasoning, steering, tools, subtasks, settings)
         reply = await self._reply(ctx, values, reasoning, steering, traces, writes)
         action = None if writes else recommended_action(reply)
@@ -502,7 +554,45 @@ class _Nodes:
         used = (describe_call(c.name, c.arguments) + (f" ({UNCERTAIN_LABEL})" if c.uncertain else
                                                       " (failed)" if c.is_error and not c.settled else "")
                 for t in traces for c in t.calls if c.name in offered)
-        outcome = ExecutionOutcome(tuple(dict.fromkeys(used)), action, any(t.changed_something for t in traces))
+        pending = tuple(dict.fromkeys(name for t in traces for name in t.unexecuted))
+        outcome = ExecutionOutcome(tuple(dict.fromkeys(used)), action, any(t.changed_something for t in traces),
+                                   pending)
+        return await self._finish_execution(ctx, values, reasoning, steering, subtasks, traces, reply, outcome)
+
+    async def _exact_call(self, ctx: NodeContext, values: Values) -> dict[str, Any]:
+        """A ``call`` run: the one tool call the user approved on its card, exactly as proposed, once
+        (journaled like any write: after a kill it is replayed or settled, never run twice). No model."""
+        call = ctx.run.call
+        assert call is not None, "a call run carries its call"
+        tool = next((t for t in self._skills.tools(include_writes=True) if t.name == call.tool), None)
+        if tool is None:
+            record_ = CallRecord(CALL_KEY, call.tool, dict(call.arguments),
+                                 prompts.fill(CALL_GONE, tool=call.tool), True, True)
+        else:
+            async def ask(key: str, again: ProposedCall) -> None:  # begun before a kill, and may not have run
+                await self._raise_call_card(ctx, key, again)
+
+            runner = SubagentRun(None, ctx.journal, ctx.run.id, ctx.step, 0, [tool], True, 1, ask=ask)
+            record_ = await call_once(runner, CALL_KEY, tool, call.arguments)
+        what = describe_call(call.tool, call.arguments)
+        if record_.uncertain:
+            reply = f"{what} may or may not have happened: {record_.text}"
+        else:
+            reply = (f"Done: {what}. {record_.text}" if not record_.is_error
+                     else f"{what} did not succeed: {record_.text}").strip()
+        trace = SubagentTrace(0, Subtask(HEARTBEAT_SUBTASK, what), record_.text, 1, 0, (record_,),
+                              (f"call {what} → {'error' if record_.is_error else 'ok'}: {record_.text[:2000]}",))
+        used = what + (f" ({UNCERTAIN_LABEL})" if record_.uncertain else
+                       " (failed)" if record_.is_error and not record_.settled else "")
+        outcome = ExecutionOutcome((used,), None, record_.changed)
+        return await self._finish_execution(ctx, values, None, None, [trace.subtask], [trace], reply, outcome)
+
+    async def _finish_execution(self, ctx: NodeContext, values: Values, reasoning: Caller | None,
+                                steering: Mapping[str, Any] | None, subtasks: Sequence[Subtask],
+                                traces: Sequence[SubagentTrace], reply: str,
+                                outcome: ExecutionOutcome) -> dict[str, Any]:
+        """Record the outcome, compress the trace, append its timeline: the node's update."""
+        action = outcome.recommended_action
         if await ctx.journal.get(ctx.run.id, OUTCOME_STEP, OUTCOME_KEY) is None:
             await ctx.journal.finish(ctx.run.id, OUTCOME_STEP, OUTCOME_KEY, outcome.to_json())
         entry = await self._compress(ctx, reasoning, subtasks, traces, reply)
@@ -540,7 +630,7 @@ class _Nodes:
                 f"Instructions from the front desk:\n{instructions or '(none)'}\n\n")
 
     async def _plan(self, ctx: NodeContext, values: Values, reasoning: Caller, steering: Mapping[str, Any] | None,
-                    tools: Sequence[Tool], max_subagents: int) -> list[Subtask]:
+                    tools: Sequence[Tool], max_subagents: int, note: str = "") -> list[Subtask]:
         if ctx.run.purpose != CHAT:
             # A heartbeat escalation or an approved action is one piece of work: no plan to ask for (and an
             # approved action must not be widened into several).
@@ -550,7 +640,7 @@ class _Nodes:
             return [Subtask(str(s["title"]), str(s["instructions"])) for s in known.get("subtasks") or ()]
         system = prompts.fill(prompts.PLAN, max_subagents=max_subagents)
         messages = [Message("system", system),
-                    Message("user", self._context(values, steering, ctx) + _tools_block(tools))]
+                    Message("user", self._context(values, steering, ctx) + _tools_block(tools, note))]
         schema = plan_schema(max_subagents)
         content = ""
         for attempt in (1, 2):
@@ -588,7 +678,11 @@ class _Nodes:
                              settings: AgentSettings) -> list[SubagentTrace]:
         writes = ctx.permission == WRITE
         gate = asyncio.Semaphore(max(1, settings.concurrent_subagents))
-        context = (f"{_steering_block(steering)}The user's message (for context):\n{run_input(ctx.run)}")
+        if ctx.run.purpose == CHAT:
+            context = f"{_steering_block(steering)}The user's message (for context):\n{run_input(ctx.run)}"
+        else:  # the heartbeat's prompt (cut to the tier's window) is the sub-task itself: not twice
+            context = _steering_block(steering).rstrip()
+        check = self._write_check(ctx) if writes and ctx.run.license is not None else None
 
         if writes:
             system = prompts.SUBAGENT_WRITE
@@ -602,7 +696,8 @@ class _Nodes:
             async with gate:
                 run = SubagentRun(reasoning, ctx.journal, ctx.run.id, ctx.step, index, tools, writes,
                                   max(1, settings.subagent_steps), system=system,
-                                  prompted_tools=ctx.run.purpose == CHAT, ask=ask)
+                                  prompted_tools=ctx.run.purpose == CHAT, check_write=check,
+                                  ask=ask)
                 return await run_subagent(run, subtask, context)
 
         try:  # a TaskGroup: when one sub-agent fails, the others are cancelled, not left running
@@ -649,8 +744,7 @@ class _Nodes:
         entry = await ctx.journal.get(ctx.run.id, ctx.step, card_key)
         if entry is not None and entry.result is not None:
             return
-        skill = next((s.name for s in self._skills.skills if any(t.name == call.tool for t in s.tools())), None)
-        call = replace(call, skill=call.skill or skill)
+        call = replace(call, skill=call.skill or self._skills.skill_of(call.tool))
         if entry is None:
             await ctx.journal.begin(ctx.run.id, ctx.step, card_key, {"tool": call.tool,
                                                                      "arguments": dict(call.arguments)})
@@ -660,7 +754,7 @@ class _Nodes:
         await ctx.journal.finish(ctx.run.id, ctx.step, card_key, {"raised": True})
         log.info("run %s: %s may or may not have happened; a card asks the user", ctx.run.id, key)
 
-    async def _compress(self, ctx: NodeContext, reasoning: Caller, subtasks: Sequence[Subtask],
+    async def _compress(self, ctx: NodeContext, reasoning: Caller | None, subtasks: Sequence[Subtask],
                         traces: Sequence[SubagentTrace], reply: str) -> dict[str, Any]:
         known = await recorded(ctx.journal, ctx.run.id, ctx.step, "compress")
         if known is not None:
@@ -668,8 +762,9 @@ class _Nodes:
         plan = "; ".join(s.title for s in subtasks) or "no sub-tasks"
         trace = "\n\n".join([f"plan: {plan}", *(t.render() for t in traces), f"reply: {reply}"])
         # The quick tier condenses (DESIGN §3); without it the entry is an extractive summary within the bound.
-        entry = await compress(trace, tokens=self._tokens, caller=self._quick_caller(ctx), run_id=ctx.run.id,
-                               at=self._clock.now())
+        # An exact call needs no model at all: its one line is summary enough.
+        quick = None if ctx.run.purpose == CALL else self._quick_caller(ctx)
+        entry = await compress(trace, tokens=self._tokens, caller=quick, run_id=ctx.run.id, at=self._clock.now())
         await record(ctx.journal, ctx.run.id, ctx.step, "compress", entry)
         return entry
 

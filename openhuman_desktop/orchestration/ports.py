@@ -56,8 +56,91 @@ ERROR_FAILURE = "error"
 CHAT = "chat"
 ESCALATION = "escalation"
 APPROVED = "approved"
-PURPOSES = (CHAT, ESCALATION, APPROVED)
-"""Why a run exists: a message from a channel, a heartbeat escalation, or an action the user approved."""
+CALL = "call"
+PURPOSES = (CHAT, ESCALATION, APPROVED, CALL)
+"""Why a run exists: a message from a channel, the heartbeat's own work (its ``act`` and its escalations), an
+action the user approved, or one exact tool call the user approved (no model: see :class:`ProposedCall`)."""
+
+QUICK_TIER = "quick"
+REASONING_TIER = "reasoning"
+TIERS = (QUICK_TIER, REASONING_TIER)
+"""Which model does a run's tool-using work: the quick tier (``[models.local]``, the heartbeat's ``act``) or
+the reasoning tier (agentic-v1, everything else)."""
+
+
+@dataclass(frozen=True)
+class ProposedCall:
+    """One tool call that needs the user's approval on a card of its own (an **exact-call card**).
+
+    Raised when an approved run tried a write the card did not license, when a write began before a kill
+    and may or may not have happened, or when an MCP server's write came unasked. Go ahead on such a card
+    carries out exactly this call, once (journaled; no model is asked).
+
+    Attributes:
+        tool: the tool's name as the model sees it (e.g. ``files_write``, ``server__tool``).
+        arguments: the call's arguments (JSON values).
+        reason: one sentence for the person: why this needs their approval.
+        skill: the skill the tool belongs to (its ``name``), or None when unknown.
+    """
+
+    tool: str
+    arguments: Mapping[str, Any]
+    reason: str
+    skill: str | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        return {"tool": self.tool, "arguments": dict(self.arguments), "reason": self.reason, "skill": self.skill}
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> ProposedCall:
+        arguments = data.get("arguments")
+        skill = data.get("skill")
+        return cls(str(data.get("tool", "")), dict(arguments) if isinstance(arguments, Mapping) else {},
+                   str(data.get("reason", "")), skill if isinstance(skill, str) else None)
+
+
+@dataclass(frozen=True)
+class WriteLicense:
+    """What an approval licenses a run to write: the write tools the approved action needs and the targets
+    the card named (workspace paths, recipients …, compared as ``Tool.target`` gives them). A write outside it
+    is not run; it becomes an exact-call card (:class:`ProposedCall`). Nothing a run reads widens it.
+
+    Attributes:
+        tools: the write tools the run is offered.
+        targets: the targets the card named (folded: see :func:`fold_target`); a call of a tool that names a
+            target must name one of these. A tool that names no target is licensed by being offered.
+        action: the approved action in the card's words (for the reason on a card of its own).
+    """
+
+    tools: tuple[str, ...]
+    targets: tuple[str, ...]
+    action: str = ""
+
+    def allows(self, tool: str, target: str | None) -> bool:
+        """Whether a call of ``tool`` on ``target`` (None: the tool names none) is within the license: a target
+        the card named, or one inside a folder it named ("the drafts in Notes/" licenses ``Notes/a.md``)."""
+        if tool not in self.tools:
+            return False
+        if target is None:
+            return True
+        folded = fold_target(target)
+        return any(folded == named or folded.startswith(named + "/") for named in self.targets)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"tools": list(self.tools), "targets": list(self.targets), "action": self.action}
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> WriteLicense:
+        return cls(tuple(str(name) for name in data.get("tools") or ()),
+                   tuple(str(target) for target in data.get("targets") or ()), str(data.get("action", "")))
+
+
+def fold_target(target: str) -> str:
+    """A target as licenses compare it: trimmed of quotes and ``./``, slashes forward, case folded."""
+    text = target.strip().strip("\"'`“”‘’").replace("\\", "/")
+    while text.startswith("./"):
+        text = text[2:]
+    return text.rstrip("/.,;:!?").casefold()
 
 
 @dataclass(frozen=True)
@@ -76,6 +159,12 @@ class RunRequest:
         escalation_id: the card an ``approved`` run carries out.
         source_key: the channel's own id of the message (e.g. ``telegram:<bot>:<update_id>``): a second
             request with the same key starts no second run (a channel re-reading a message after a crash).
+        tier: :data:`TIERS`: which model does the tool-using work.
+        title: what the person sees for the run (the Agent tab, the log), e.g. "Approved: Archive the report";
+            None shows its text.
+        tools: the names of the tools it is offered (within what its permission allows); None: all of them.
+        license: an approved run's :class:`WriteLicense` (None: the permission alone decides).
+        call: a ``call`` run's one approved :class:`ProposedCall`.
     """
 
     thread_id: str
@@ -86,6 +175,24 @@ class RunRequest:
     task_id: str | None = None
     escalation_id: str | None = None
     source_key: str | None = None
+    tier: str = REASONING_TIER
+    title: str | None = None
+    tools: tuple[str, ...] | None = None
+    license: WriteLicense | None = None
+    call: ProposedCall | None = None
+
+    def spec_json(self) -> dict[str, Any] | None:
+        """What the ledger keeps of ``tier``, ``tools``, ``license`` and ``call`` (None: all defaults)."""
+        spec: dict[str, Any] = {}
+        if self.tier != REASONING_TIER:
+            spec["tier"] = self.tier
+        if self.tools is not None:
+            spec["tools"] = list(self.tools)
+        if self.license is not None:
+            spec["license"] = self.license.to_json()
+        if self.call is not None:
+            spec["call"] = self.call.to_json()
+        return spec or None
 
 
 @dataclass(frozen=True)
@@ -113,6 +220,18 @@ class Run:
     failure: str | None = None
     """Why a failed run failed: ``model`` (a model was down or answered garbage: worth a retry once it is
     back), ``limit`` (step limit or deadline) or ``error``."""
+    title: str | None = None
+    tier: str = REASONING_TIER
+    tools: tuple[str, ...] | None = None
+    license: WriteLicense | None = None
+    call: ProposedCall | None = None
+    unexecuted: tuple[str, ...] = ()
+    """Tools its last answer still asked for when its steps ran out (nothing of them happened)."""
+
+    @property
+    def display_title(self) -> str:
+        """What the person sees for the run: its title, else its text."""
+        return self.title or self.input
 
     @property
     def is_finished(self) -> bool:
@@ -126,7 +245,7 @@ class Run:
             "finished_at": self.finished_at, "permission": self.permission, "purpose": self.purpose,
             "task_id": self.task_id, "escalation_id": self.escalation_id, "tools_used": list(self.tools_used),
             "recommended_action": self.recommended_action, "changed_something": self.changed_something,
-            "failure": self.failure,
+            "failure": self.failure, "title": self.display_title, "tier": self.tier,
         }
 
 
@@ -232,28 +351,20 @@ class IntentJudge(Protocol):
         ...
 
 
-@dataclass(frozen=True)
-class ProposedCall:
-    """An exact tool call that needs the user's Go ahead."""
-
-    tool: str
-    arguments: Mapping[str, Any]
-    reason: str
-    """One sentence for the card, e.g. why it may or may not have happened."""
-    skill: str | None = None
-
-
 class CardRaiser(Protocol):
-    """Raises approval cards for runs: a conversation run's ``RECOMMENDED ACTION:`` (same table and buttons as
-    the heartbeat's cards; ``task_id`` and ``log_id`` null), and exact tool calls that need a Go ahead."""
+    """Raises approval cards for runs (same table and buttons as the heartbeat's cards): a conversation run's
+    ``RECOMMENDED ACTION:`` and a single tool call that needs its own approval."""
 
     async def raise_card(self, run: Run, action: str) -> None:
-        """Raise the card; idempotent per run and action (a resumed run that asks again gets the card it
-        has, not a second one)."""
+        """Raise the card of a conversation's recommended action (``task_id`` and ``log_id`` null);
+        idempotent per run and action (a resumed run that asks again gets the card it has, not a second
+        one)."""
         ...
 
     async def raise_call_card(self, run: Run, call: ProposedCall) -> None:
-        """Raise a card whose Go ahead carries out exactly ``call``; idempotent per run and call."""
+        """Raise an exact-call card: ``call`` (its tool, arguments, reason and skill) waits for Go ahead /
+        Skip; Go ahead carries out exactly that call once. Idempotent per run and call (same tool and
+        arguments): a resumed run that raises it again gets the card it has."""
         ...
 
 

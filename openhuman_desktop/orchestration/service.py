@@ -27,6 +27,7 @@ from openhuman_desktop.orchestration.graph import AS_NODES, Graph, NodeContext, 
 from openhuman_desktop.orchestration.ledger import RunLedger
 from openhuman_desktop.orchestration.nodes import ExecutionOutcome, read_outcome
 from openhuman_desktop.orchestration.ports import (
+    CALL,
     CANCELLED,
     CHANNEL_SOURCES,
     COMPLETED,
@@ -35,6 +36,7 @@ from openhuman_desktop.orchestration.ports import (
     LIMIT_FAILURE,
     MODEL_FAILURE,
     RUN_STATUSES,
+    TIERS,
     UNFINISHED,
     Run,
     RunRequest,
@@ -154,6 +156,10 @@ class AgentService:
         """Record the run (committed, ``queued``) and drive it in the background."""
         if request.channel_source not in CHANNEL_SOURCES:
             raise InvalidInput("channel_source", f"must be one of {', '.join(CHANNEL_SOURCES)}")
+        if request.tier not in TIERS:
+            raise InvalidInput("tier", f"must be one of {', '.join(TIERS)}")
+        if (request.purpose == CALL) != (request.call is not None):
+            raise InvalidInput("call", "a call run carries exactly one proposed call, and only a call run does")
         channel_of(request.thread_id)
         if self._closed:
             raise Conflict("The agent is shutting down; try again once the app has started.")
@@ -477,7 +483,8 @@ class AgentService:
         outcome = await read_outcome(self._ledger, run_id) or ExecutionOutcome()
         run = await self._ledger.finish_run(
             run_id, status, response=response, error=error, failure=failure, tools_used=outcome.tools_used,
-            recommended_action=outcome.recommended_action, changed_something=outcome.changed_something)
+            recommended_action=outcome.recommended_action, changed_something=outcome.changed_something,
+            unexecuted=outcome.unexecuted)
         stream = self._streams.get(run_id)
         if stream is not None:
             stream.changed.set()

@@ -1,7 +1,8 @@
-"""A sub-agent: one sub-task's tool loop on the reasoning tier, every answer and call journaled.
+"""A sub-agent: one sub-task's tool loop (on the reasoning tier, or the quick tier for the heartbeat's ``act``),
+every answer and call journaled.
 
-Grown out of ``tool_loop.py`` (which stays for the heartbeat's ``act``): the same loop, but each model
-answer is recorded under ``sub:{i}:model:{n}`` and each tool call under ``sub:{i}:call:{n}:{j}``, so a node
+The only tool-using loop of the app (issue 25: the heartbeat's ``act`` runs here too): each model answer is
+recorded under ``sub:{i}:model:{n}`` and each tool call under ``sub:{i}:call:{n}:{j}``, so a node
 resumed after a kill replays what was recorded and only asks or does what is new. A write tool's intent
 (its arguments, the tool's observation of its target and the observation the call will leave) is recorded
 before it runs; a call that had begun and has no result is settled by observing the target again (see
@@ -32,7 +33,7 @@ from openhuman_desktop.orchestration import prompts
 from openhuman_desktop.orchestration._calls import Caller, compact_json, record, recorded, response_from, response_json
 from openhuman_desktop.orchestration.ports import ProposedCall, StepJournal, TimelineEntry
 from openhuman_desktop.orchestration.text_calls import text_tool_calls
-from openhuman_desktop.orchestration.tool_loop import MAX_CALLS_PER_ANSWER, MAX_TOOL_OUTPUT, compact_spec
+from openhuman_desktop.orchestration.tool_calls import MAX_CALLS_PER_ANSWER, MAX_TOOL_OUTPUT, compact_spec
 from openhuman_desktop.skills.base import Mutation, Tool, ToolContext, ToolResult
 
 log = logging.getLogger(__name__)
@@ -106,11 +107,17 @@ class SubagentTrace:
         return "\n".join(lines)
 
 
+WriteCheck = Callable[[Tool, Mapping[str, Any]], Awaitable[ToolResult | None]]
+"""Asked before a write call is journaled: a result to give the model instead of running the call (the write is
+outside what the run may do: an approval's license), or None to go on."""
+
+
 @dataclass
 class SubagentRun:
-    """What a sub-agent runs with: the tier, the journal position, its tools and limits."""
+    """What a sub-agent runs with: the tier, the journal position, its tools and limits (``caller`` None: no
+    model is asked, only :func:`call_once`)."""
 
-    caller: Caller
+    caller: Caller | None
     journal: StepJournal
     run_id: str
     step: int
@@ -124,6 +131,7 @@ class SubagentRun:
     """A chat's sub-agent: its tools are listed in its first message (:func:`tools_text`) and a first answer in
     words gets the tool pick (:func:`_pick`). Off for the heartbeat's runs, whose prompts are cut to the window
     without room for the list."""
+    check_write: WriteCheck | None = None
     ask: AskUser | None = None
     """Raises the card of a call that may or may not have happened (called with the call's key each time the
     call is met, on resume too: it must be idempotent). None: the result tells the model, nothing more."""
@@ -134,8 +142,9 @@ AskUser = Callable[[str, ProposedCall], Awaitable[None]]
 
 
 _SIZE = re.compile(r"^(\d+) bytes sha256:")
-_CALL_KEY = re.compile(r"sub:\d+:call:\d+:\d+")
-"""The journal key of a tool call (``sub:{i}:call:{n}:{j}``; not its card's, ``…:card``)."""
+_CALL_KEY = re.compile(r"sub:\d+:call:\d+:\d+|call")
+"""The journal key of a tool call: a sub-agent's ``sub:{i}:call:{n}:{j}``, or ``call``, an exact-call run's one
+call (``nodes.CALL_KEY``); not a call's card (``…:card``)."""
 
 
 UNCERTAIN_CHANGED = ("It had begun when the app stopped, and {target} has changed since in a way this call would not "
@@ -212,6 +221,7 @@ async def _pick(run: SubagentRun, task: str, specs: Sequence[ToolSpec], said: st
                            Message("user", f"{task}\n\nThe sub-agent said: {said.strip()[:1000]}\n\nTools:\n"
                                            f"{listed}\nFor example: {_pick_example(specs)}")],
                           json_schema=_pick_schema(specs), schema_name="tool_call")
+    assert run.caller is not None
     content = (await run.caller.chat(request, max_tokens=PICK_TOKENS)).content
     names = {spec.name for spec in specs}
     picked = next((call for call in (*_picked_call(content), *text_tool_calls(content)) if call.name in names), None)
@@ -378,6 +388,8 @@ async def _journaled_call(run: SubagentRun, key: str, call: ToolCall, tool: Tool
         result = ToolResult("The tool arguments must be a JSON object.", is_error=True)
     elif not tool.writes:
         result = await _run_tool(tool, call.arguments, ToolContext(run.run_id, run.step, key, run.writes_allowed))
+    elif run.check_write is not None and (refused := await run.check_write(tool, call.arguments)) is not None:
+        result = refused  # never begun: nothing to settle after a kill (the check runs again, and says the same)
     else:
         async with _writes(run.journal).lock:  # one write at a time: see the module docstring
             await _settle_pending(run)
@@ -407,6 +419,12 @@ def _tool_message(record_: CallRecord, call: ToolCall) -> Message:
     return Message("tool", payload, tool_name=call.name, tool_call_id=call.id)
 
 
+async def call_once(run: SubagentRun, key: str, tool: Tool, arguments: Mapping[str, Any]) -> CallRecord:
+    """One tool call the user approved as it is (an exact-call card), through the journal under ``key``: run
+    once, replayed after a kill, settled like any write that had begun. No model is asked."""
+    return await _call(run, key, ToolCall(tool.name, dict(arguments)), tool, 0, [tool.name])
+
+
 async def run_subagent(run: SubagentRun, subtask: Subtask, context: str = "") -> SubagentTrace:
     """Carry out ``subtask`` with ``run.tools`` in at most ``run.max_steps`` rounds; returns the full trace.
 
@@ -433,6 +451,7 @@ async def run_subagent(run: SubagentRun, subtask: Subtask, context: str = "") ->
         key = f"sub:{run.index}:model:{n}"
         known = await recorded(run.journal, run.run_id, run.step, key)
         if known is None:
+            assert run.caller is not None, "a sub-agent that asks a model needs a caller"
             response = await run.caller.chat(request, max_tokens=run.max_tokens)
             asked += 1
             if (run.prompted_tools and n == 1 and specs and not response.tool_calls

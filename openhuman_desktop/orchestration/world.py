@@ -31,7 +31,7 @@ _COLUMNS = "sequence, event_signature, world_mutation, delta_delta, at, run_id"
 KIND_WORDS = {
     "file_written": "File written", "file_deleted": "File deleted", "memory_stored": "Memory stored",
     "memory_removed": "Memory removed", "task_created": "Task created", "task_changed": "Task changed",
-    "message_sent": "Message sent", "steering_changed": "Steering changed",
+    "message_sent": "Message sent", "steering_changed": "Steering changed", "mcp_write": "Skill tool wrote",
 }
 
 

@@ -311,7 +311,7 @@ class DesktopApp(QObject):
         from openhuman_desktop.qt.notifier import Notifier, session_bus
         from openhuman_desktop.qt.onboarding.launcher import OnboardingLauncher
 
-        self.notifier = Notifier(self.tray, lambda: services.settings.current.notifications, services.subconscious,
+        self.notifier = Notifier(self.tray, lambda: services.settings.current.notifications, services.approvals,
                                  self.open_window, reporter=self.reporter, connect=session_bus())
         self.notifier.attach(bridge)
         self.tray.attach_autostart(self.paths.workspace)
@@ -319,6 +319,9 @@ class DesktopApp(QObject):
         requested = getattr(window, "settings_requested", None)  # Ctrl+, in the Intelligence window
         if requested is not None:
             requested.connect(self.open_settings)
+        edit_skill = getattr(window, "skill_edit_requested", None)  # Edit… / Add a server… in the Skills tab
+        if edit_skill is not None:
+            edit_skill.connect(self.open_skill_settings)
         self.onboarding = OnboardingLauncher(services)
         self.tray.attach_setup(self.open_onboarding)
         self.onboarding.start()  # opens on the first launch, or when the local model does not work
@@ -350,10 +353,22 @@ class DesktopApp(QObject):
         if self.settings_window is None:
             from openhuman_desktop.qt.settings import SettingsWindow
 
+            servers = self.services.mcp
+
+            def tools_of(name: str) -> list[tuple[str, str]]:
+                skill = servers.servers.get(name)
+                return [] if skill is None else skill.server_access()
+
             self.settings_window = SettingsWindow(self.paths.config_file, self.services.settings,
-                                                  workspace=self.paths.workspace)
+                                                  workspace=self.paths.workspace, tools_of=tools_of)
             self.settings_window.autostart_changed.connect(self._on_settings_autostart_changed)
         self.settings_window.bring_to_front()
+
+    def open_skill_settings(self, name: str) -> None:
+        """Settings on the Skills section, on MCP server ``name`` ("" adds a new one)."""
+        self.open_settings()
+        if self.settings_window is not None:
+            self.settings_window.show_skill(name)
 
     def _on_settings_autostart_changed(self, _enabled: bool) -> None:
         self.tray.attach_autostart(self.paths.workspace)  # the tray's check mark follows the switch

@@ -53,6 +53,7 @@ class CoreBridge(QObject):
     tick_started = Signal(int, int)        # generation, due count
     tick_finished = Signal(int, str)       # generation, outcome
     status_changed = Signal()
+    skills_changed = Signal()              # a skill's state or tools changed (the Skills tab refreshes)
     notified = Signal(str, str)            # title, body
     memory_added = Signal(object)          # Memory
     memory_removed = Signal(str)           # memory id
@@ -75,6 +76,7 @@ class CoreBridge(QObject):
             bus.subscribe(events.TickStarted, lambda e: self.tick_started.emit(e.generation, e.due_count)),
             bus.subscribe(events.TickFinished, lambda e: self.tick_finished.emit(e.generation, e.outcome)),
             bus.subscribe(events.StatusChanged, lambda e: self.status_changed.emit()),
+            bus.subscribe(events.SkillsChanged, lambda e: self.skills_changed.emit()),
             bus.subscribe(events.Notified, lambda e: self.notified.emit(e.title, e.body)),
             bus.subscribe(events.MemoryAdded, lambda e: self.memory_added.emit(e.memory)),
             bus.subscribe(events.MemoryRemoved, lambda e: self.memory_removed.emit(e.memory_id)),

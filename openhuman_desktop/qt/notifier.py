@@ -35,7 +35,7 @@ from openhuman_desktop.notifications.policy import local_minute
 from openhuman_desktop.qt import icons
 from openhuman_desktop.qt.asyncutil import Jobs
 from openhuman_desktop.qt.errors import ErrorReporter
-from openhuman_desktop.qt.intelligence.approvals import is_skill_related
+from openhuman_desktop.store.records import FIX_IN_SKILLS, GO_AHEAD, RETRY
 
 log = logging.getLogger(__name__)
 
@@ -47,7 +47,7 @@ QUIET_CHECK_MS = 60_000     # how often the end of quiet hours is looked for
 RETRY_SECONDS = 60.0        # after the bus failed, the tray is used for this long before D-Bus is tried again
 ICON_PIXELS = 64
 MAX_WENT_AHEAD = 200        # approvals from notifications remembered until they ran or came back
-APPROVE, SKIP, OPEN, DEFAULT = "approve", "dismiss", "open", "default"
+APPROVE, SKIP, OPEN, DEFAULT, FIX = "approve", "dismiss", "open", "default", "fix"
 
 
 class Approvals(Protocol):
@@ -79,9 +79,12 @@ def session_bus(bus: str = "SESSION") -> Connect:
 
 
 def card_of(escalation: Any) -> Card:
-    """An ``Escalation`` as the policy sees it."""
+    """An ``Escalation`` as the policy sees it, with the buttons the core chose for it (``choices``)."""
+    choices = tuple(getattr(escalation, "choices", (GO_AHEAD,)))
     return Card(escalation.id, escalation.title, escalation.description or "", escalation.priority,
-                can_go_ahead=not is_skill_related(escalation))
+                can_go_ahead=GO_AHEAD in choices or RETRY in choices,
+                go_label="Retry" if RETRY in choices and GO_AHEAD not in choices else "Go ahead",
+                can_fix=FIX_IN_SKILLS in choices)
 
 
 @lru_cache(maxsize=1)
@@ -93,13 +96,16 @@ def icon_hint() -> tuple[str, tuple[int, int, int, bool, int, int, bytes]]:
 
 
 def actions_for(announcement: Announcement, capabilities: frozenset[str]) -> list[tuple[str, str]]:
-    """The buttons: Go ahead / Skip / Open for one card (Open only for several, or a card to fix in Skills)."""
+    """The buttons: the card's own (Go ahead or Retry or Fix in Skills, and Skip) and Open, for one card; Open
+    only for several."""
     if "actions" not in capabilities:
         return []
     actions = [(DEFAULT, "Open")]
     card = announcement.card
     if card is not None and card.can_go_ahead:
-        actions += [(APPROVE, "Go ahead"), (SKIP, "Skip")]
+        actions += [(APPROVE, card.go_label), (SKIP, "Skip")]
+    elif card is not None and card.can_fix:
+        actions += [(FIX, "Fix in Skills"), (SKIP, "Skip")]
     elif card is not None:
         actions += [(SKIP, "Skip")]
     actions.append((OPEN, "Open"))   # the default action is a click on the body: not every server shows it
@@ -359,6 +365,9 @@ class Notifier(QObject):
         card = announcement.card
         if action_key in (DEFAULT, OPEN) or card is None:
             self._open(announcement.target)
+            return
+        if action_key == FIX:  # the window's card, whose Fix in Skills opens the skill
+            self._open(card.id)
             return
         if action_key not in (APPROVE, SKIP):
             log.info("unknown notification action %r ignored", action_key)

@@ -1,9 +1,11 @@
-"""The Skills tab: every skill with its health, what it can do (which tools write) and its settings."""
+"""The Skills tab: every skill (built in and MCP servers) with its state and reason, what it can do (which tools
+write), an MCP server's last stderr lines, and Restart, Disable and Edit for the servers."""
 
 from __future__ import annotations
 
 import logging
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass
 
 from PySide6.QtCore import QSize, Qt
 from PySide6.QtGui import QColor, QIcon, QPainter, QPixmap
@@ -15,6 +17,7 @@ from PySide6.QtWidgets import (
     QLineEdit,
     QListWidget,
     QListWidgetItem,
+    QPlainTextEdit,
     QPushButton,
     QScrollArea,
     QSplitter,
@@ -36,12 +39,31 @@ from openhuman_desktop.qt.intelligence.widgets import (
     scaled_font,
 )
 from openhuman_desktop.skills.base import Skill, SkillHealth, SkillRegistry
+from openhuman_desktop.skills.listing import SkillInfo, ToolInfo, describe
 
 log = logging.getLogger(__name__)
 
-HEALTH_ACCENT = {"connected": "green", "disconnected": "amber", "error": "coral"}
-HEALTH_WORDS = {"connected": "Connected", "disconnected": "Disconnected", "error": "Error"}
+HEALTH_ACCENT = {"connected": "green", "starting": "blue", "disconnected": "amber", "error": "coral",
+                 "disabled": "grey"}
+HEALTH_WORDS = {"connected": "Connected", "starting": "Starting", "disconnected": "Disconnected", "error": "Error",
+                "disabled": "Disabled"}
 NameRole = Qt.ItemDataRole.UserRole + 1
+STDERR_SHOWN = 12
+
+
+@dataclass
+class SkillActions:
+    """What the tab can do to an MCP server (wired by the window from the app's services).
+
+    Attributes:
+        restart: restart the server now.
+        set_enabled: write ``enabled`` to its table in config.toml and apply it.
+        edit: open the Settings window on the server's table.
+    """
+
+    restart: Callable[[str], Awaitable[object]]
+    set_enabled: Callable[[str, bool], Awaitable[object]]
+    edit: Callable[[str], None]
 
 
 def _dot_icon(color: QColor, side: int) -> QIcon:
@@ -57,10 +79,19 @@ def _dot_icon(color: QColor, side: int) -> QIcon:
     return QIcon(pixmap)
 
 
-class ToolRowView(QFrame):
-    """One tool of a skill: its name, a "writes" / "read only" badge and what it does."""
+def health_text(info: SkillInfo | SkillHealth | None) -> str:
+    if info is None:
+        return "Checking…"
+    state, reason = (info.state, info.state_reason) if isinstance(info, SkillInfo) else (info.status, info.message)
+    words = HEALTH_WORDS.get(state, state.title())
+    return f"{words} — {reason}" if reason else words
 
-    def __init__(self, name: str, writes: bool, description: str, parent: QWidget | None = None) -> None:
+
+class ToolRowView(QFrame):
+    """One tool of a skill: its name, a "writes" / "read only" (or "disabled") badge and what it does."""
+
+    def __init__(self, name: str, writes: bool, description: str, parent: QWidget | None = None, *,
+                 disabled: bool = False) -> None:
         super().__init__(parent)
         pad = max(3, em(self) // 4)
         layout = QVBoxLayout(self)
@@ -72,6 +103,7 @@ class ToolRowView(QFrame):
         font = scaled_font(self, 1.0, bold=True)
         font.setFamilies(["monospace"])
         font.setStyleHint(font.StyleHint.Monospace)
+        font.setStrikeOut(disabled)
         self.name_label.setFont(font)
         self.name_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.name_label.setAccessibleName(f"Tool {name}")
@@ -82,10 +114,17 @@ class ToolRowView(QFrame):
             "Changes things; never offered to analysis-only runs" if writes else "Only looks; never changes anything"
         )
         top.addWidget(self.badge)
+        self.disabled_badge: Badge | None = None
+        if disabled:
+            self.disabled_badge = Badge("disabled", "coral", self)
+            self.disabled_badge.setToolTip("In disabled_tools: never offered to any model")
+            self.disabled_badge.setAccessibleName(f"{name} is disabled")
+            top.addWidget(self.disabled_badge)
         top.addStretch(1)
         layout.addLayout(top)
         self.description_label = MutedLabel(description, self)
         self.description_label.setWordWrap(True)
+        self.description_label.setTextFormat(Qt.TextFormat.PlainText)   # a server's words are never markup
         self.description_label.setAccessibleName(f"What {name} does")
         layout.addWidget(self.description_label)
 
@@ -107,17 +146,50 @@ class SkillDetailView(QWidget):
         health.setSpacing(pad)
         self.health_dot = StatusDot("grey", self)
         self.health_dot.setAccessibleName("Skill health")
-        health.addWidget(self.health_dot)
+        health.addWidget(self.health_dot, 0, Qt.AlignmentFlag.AlignTop)
         self.health_label = QLabel("Checking…", self)
         self.health_label.setWordWrap(True)
+        self.health_label.setTextFormat(Qt.TextFormat.PlainText)
         self.health_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.health_label.setAccessibleName("Skill health")
         health.addWidget(self.health_label, 1)
         self._layout.addLayout(health)
+        buttons = QHBoxLayout()
+        buttons.setSpacing(pad)
+        self.restart_button = QPushButton("Restart", self)
+        self.restart_button.setAccessibleName("Restart this skill's server")
+        self.restart_button.setToolTip("Stop the server and start it again now")
+        self.disable_button = QPushButton("Disable", self)
+        self.disable_button.setAccessibleName("Disable this skill")
+        self.disable_button.setToolTip("Stop the server and keep it off (enabled = false in config.toml)")
+        self.edit_button = QPushButton("Edit…", self)
+        self.edit_button.setAccessibleName("Edit this skill in Settings")
+        self.edit_button.setToolTip("Open Settings on this server: its command, variables and tools")
+        for button in (self.restart_button, self.disable_button, self.edit_button):
+            buttons.addWidget(button)
+        buttons.addStretch(1)
+        self.actions_row = QWidget(self)
+        self.actions_row.setLayout(buttons)
+        buttons.setContentsMargins(0, 0, 0, 0)
+        self._layout.addWidget(self.actions_row)
+        self.action_error = ErrorLabel(self)
+        self._layout.addWidget(self.action_error)
         self.description_label = QLabel("", self)
         self.description_label.setWordWrap(True)
+        self.description_label.setTextFormat(Qt.TextFormat.PlainText)
         self.description_label.setAccessibleName("Skill description")
         self._layout.addWidget(self.description_label)
+        self.stderr_header = SectionHeader("What the server said last (stderr)", self)
+        self._layout.addWidget(self.stderr_header)
+        self.stderr_view = QPlainTextEdit(self)
+        self.stderr_view.setReadOnly(True)
+        self.stderr_view.setAccessibleName("The server's last stderr lines")
+        mono = scaled_font(self, 0.9)
+        mono.setFamilies(["monospace"])
+        mono.setStyleHint(mono.StyleHint.Monospace)
+        self.stderr_view.setFont(mono)
+        self.stderr_view.setLineWrapMode(QPlainTextEdit.LineWrapMode.WidgetWidth)
+        self._layout.addWidget(self.stderr_view)
         self._layout.addSpacing(pad)
         self._layout.addWidget(SectionHeader("What it can do", self))
         self.tools_box = QVBoxLayout()
@@ -139,24 +211,35 @@ class SkillDetailView(QWidget):
         self._layout.addStretch(1)
         self.tool_rows: list[ToolRowView] = []
         self.setting_fields: list[QLineEdit] = []
+        self.info: SkillInfo | None = None
 
-    def show_skill(self, skill: Skill, health: SkillHealth | None) -> None:
-        self.title_label.setText(skill.title)
-        self.description_label.setText(skill.description)
-        self.show_health(health)
-        for row in self.tool_rows:
-            self.tools_box.removeWidget(row)
-            row.deleteLater()
-        self.tool_rows = []
-        for tool in skill.tools():
-            row = ToolRowView(tool.name, tool.writes, tool.spec.description, self)
-            self.tools_box.addWidget(row)
-            self.tool_rows.append(row)
-        self.no_tools_label.setVisible(not self.tool_rows)
+    def show_info(self, info: SkillInfo) -> None:
+        """Show one skill as :func:`~openhuman_desktop.skills.listing.describe` gave it."""
+        self.info = info
+        self.title_label.setText(info.title)
+        self.description_label.setText(info.description)
+        self._show_state(info)
+        is_mcp = info.kind == "mcp"
+        self.actions_row.setVisible(is_mcp)
+        self.restart_button.setEnabled(info.enabled)
+        self.disable_button.setText("Disable" if info.enabled else "Enable")
+        self.disable_button.setAccessibleName("Disable this skill" if info.enabled else "Enable this skill")
+        self.action_error.clear_text()
+        stderr = "\n".join(info.stderr[-STDERR_SHOWN:])
+        self.stderr_header.setVisible(is_mcp and bool(stderr))
+        self.stderr_view.setVisible(is_mcp and bool(stderr))
+        if self.stderr_view.toPlainText() != stderr:
+            self.stderr_view.setPlainText(stderr)
+            lines = max(2, min(STDERR_SHOWN, len(info.stderr[-STDERR_SHOWN:]) + 1))
+            margins = self.stderr_view.contentsMargins()
+            self.stderr_view.setFixedHeight(self.stderr_view.fontMetrics().lineSpacing() * lines + margins.top()
+                                            + margins.bottom() + 2 * int(self.stderr_view.document().documentMargin()))
+            self.stderr_view.verticalScrollBar().setValue(self.stderr_view.verticalScrollBar().maximum())
+        self._show_tools(info.tools)
         while self.settings_form.rowCount():
             self.settings_form.removeRow(0)
         self.setting_fields = []
-        for setting in skill.settings():
+        for setting in info.settings:
             field = QLineEdit(setting.value, self)
             field.setReadOnly(True)
             field.setAccessibleName(f"Setting {setting.name}")
@@ -165,24 +248,61 @@ class SkillDetailView(QWidget):
             self.setting_fields.append(field)
         self.no_settings_label.setVisible(not self.setting_fields)
 
+    def show_skill(self, skill: Skill, health: SkillHealth | None) -> None:
+        """A skill and its health checked elsewhere (kept for callers that have no :class:`SkillInfo`)."""
+        tools = tuple(ToolInfo(t.name, t.name, "write" if t.writes else "read", t.spec.description)
+                      for t in skill.tools())
+        state, reason = (health.status, health.message) if health else ("", "")
+        self.show_info(SkillInfo(skill.name, "builtin", skill.title, True, state, reason, tools,
+                                 settings=tuple(skill.settings()), description=skill.description))
+        if health is None:
+            self.show_health(None)
+
+    def _show_tools(self, tools: Sequence[ToolInfo]) -> None:
+        for row in self.tool_rows:
+            self.tools_box.removeWidget(row)
+            row.deleteLater()
+        self.tool_rows = []
+        for tool in tools:
+            row = ToolRowView(tool.name, tool.access == "write", tool.description, self, disabled=tool.disabled)
+            self.tools_box.addWidget(row)
+            self.tool_rows.append(row)
+        self.no_tools_label.setText("No tools: the server is not connected." if self.info and self.info.kind == "mcp"
+                                    else "This skill offers no tools.")
+        self.no_tools_label.setVisible(not self.tool_rows)
+
+    def _show_state(self, info: SkillInfo) -> None:
+        if not info.state:
+            self.show_health(None)
+            return
+        self.health_dot.set_accent(HEALTH_ACCENT.get(info.state, "grey"))
+        self.health_label.setText(health_text(info))
+
     def show_health(self, health: SkillHealth | None) -> None:
         if health is None:
             self.health_dot.set_accent("grey")
             self.health_label.setText("Checking…")
             return
         self.health_dot.set_accent(HEALTH_ACCENT.get(health.status, "grey"))
-        words = HEALTH_WORDS.get(health.status, health.status.title())
-        self.health_label.setText(f"{words} — {health.message}" if health.message else words)
+        self.health_label.setText(health_text(health))
 
 
 class SkillsView(QWidget):
-    """The Skills tab: a list of skills (health dot) and the selected skill's page."""
+    """The Skills tab: a list of skills (state dot) and the selected skill's page.
 
-    def __init__(self, registry: SkillRegistry, jobs: Jobs, parent: QWidget | None = None) -> None:
+    Args:
+        registry: every skill of the app.
+        jobs: owns the background work (health checks, restarts).
+        actions: Restart, Disable and Edit for MCP servers (None: the buttons are hidden).
+    """
+
+    def __init__(self, registry: SkillRegistry, jobs: Jobs, parent: QWidget | None = None, *,
+                 actions: SkillActions | None = None) -> None:
         super().__init__(parent)
         self._registry = registry
         self._jobs = jobs
-        self._health: dict[str, SkillHealth] = {}
+        self._actions = actions
+        self._infos: dict[str, SkillInfo] = {}
         pad = max(6, em(self) // 2)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(pad * 2, pad * 2, pad * 2, pad * 2)
@@ -193,6 +313,12 @@ class SkillsView(QWidget):
         self.summary_label.setAccessibleName("Skills summary")
         top.addWidget(self.summary_label)
         top.addStretch(1)
+        self.add_button = QPushButton("Add a server…", self)
+        self.add_button.setAccessibleName("Add an MCP server")
+        self.add_button.setToolTip("Open Settings to add an MCP server (a program to start, or an address)")
+        self.add_button.clicked.connect(self._on_add_button_clicked)
+        self.add_button.setVisible(actions is not None)
+        top.addWidget(self.add_button)
         self.check_button = QPushButton("Check again", self)
         self.check_button.setAccessibleName("Check skill health again")
         self.check_button.clicked.connect(self._on_check_button_clicked)
@@ -220,6 +346,9 @@ class SkillsView(QWidget):
         scroll.setFrameShape(QFrame.Shape.NoFrame)
         self.detail = SkillDetailView()
         scroll.setWidget(self.detail)
+        self.detail.restart_button.clicked.connect(self._on_restart_button_clicked)
+        self.detail.disable_button.clicked.connect(self._on_disable_button_clicked)
+        self.detail.edit_button.clicked.connect(self._on_edit_button_clicked)
         self.splitter.setStretchFactor(1, 1)
         self.splitter.setSizes([em(self) * 14, em(self) * 40])
         layout.addWidget(self.splitter, 1)
@@ -231,6 +360,7 @@ class SkillsView(QWidget):
         return list(self._registry.skills)
 
     def _populate(self) -> None:
+        current = self.current_skill_name()
         self.skills_list.clear()
         for skill in self.skills():
             item = QListWidgetItem(skill.title)
@@ -241,23 +371,24 @@ class SkillsView(QWidget):
         empty = not self.skills()
         self.empty_label.setVisible(empty)
         self.splitter.setVisible(not empty)
-        if not empty and self.skills_list.currentRow() < 0:
+        if not empty and (current is None or not self.select_skill(current, focus=False)):
             self.skills_list.setCurrentRow(0)
         self._summarise()
 
     def _decorate(self, item: QListWidgetItem) -> None:
-        health = self._health.get(str(item.data(NameRole)))
-        name = HEALTH_ACCENT.get(health.status, "grey") if health else "grey"
+        info = self._infos.get(str(item.data(NameRole)))
+        name = HEALTH_ACCENT.get(info.state, "grey") if info else "grey"
         item.setIcon(_dot_icon(accent(name, app_palette()), em(self) // 2 + 2))
-        words = HEALTH_WORDS.get(health.status, health.status) if health else "checking"
+        words = HEALTH_WORDS.get(info.state, info.state) if info else "checking"
         item.setData(Qt.ItemDataRole.AccessibleTextRole, f"{item.text()}: {words.lower()}")
 
     def _summarise(self) -> None:
         total = len(self.skills())
-        if not self._health:
+        if not self._infos:
             self.summary_label.setText(f"{total} installed")
             return
-        problems = sum(1 for h in self._health.values() if h.status != "connected")
+        problems = sum(1 for info in self._infos.values() if info.enabled and info.state not in ("connected",
+                                                                                                  "starting"))
         self.summary_label.setText(
             f"{total} installed · all connected" if not problems else f"{total} installed · {problems} need attention"
         )
@@ -271,44 +402,97 @@ class SkillsView(QWidget):
         item = self.skills_list.currentItem()
         return str(item.data(NameRole)) if item is not None else None
 
-    def select_skill(self, name: str) -> bool:
+    def select_skill(self, name: str, *, focus: bool = True) -> bool:
         """Show the page of skill ``name``; False when there is no such skill."""
         for row in range(self.skills_list.count()):
             item = self.skills_list.item(row)
             if item.data(NameRole) == name:
                 self.skills_list.setCurrentRow(row)
-                self.skills_list.setFocus()
+                if focus:
+                    self.skills_list.setFocus()
                 return True
         return False
 
     async def refresh(self) -> None:
-        """Check every skill's health again and show it."""
+        """Look at every skill again (state, reason, tools, stderr) and show it."""
         self.check_button.setEnabled(False)
         try:
-            self._health = await self._registry.health()
-        except Exception as exc:  # a skill's own failure is reported per skill; this is the registry failing
+            infos = {skill.name: await describe(skill) for skill in self.skills()}
+        except Exception as exc:  # describe() never raises for one skill; this is the registry failing
             log.exception("skill health check failed")
             self.error_label.show_text(f"Could not check the skills: {exc}")
             return
         finally:
             self.check_button.setEnabled(True)
+        self._infos = infos
         self.error_label.clear_text()
-        names = {self.skills_list.item(r).data(NameRole) for r in range(self.skills_list.count())}
-        if names != {skill.name for skill in self.skills()}:
+        names = [self.skills_list.item(r).data(NameRole) for r in range(self.skills_list.count())]
+        titles = [self.skills_list.item(r).text() for r in range(self.skills_list.count())]
+        if names != [skill.name for skill in self.skills()] or titles != [skill.title for skill in self.skills()]:
             self._populate()
         for row in range(self.skills_list.count()):
             self._decorate(self.skills_list.item(row))
         self._summarise()
         current = self.current_skill_name()
-        if current is not None:
-            self.detail.show_health(self._health.get(current))
+        if current is not None and current in infos:
+            self.detail.show_info(infos[current])
 
     def _on_skills_list_current_item_changed(self, current: QListWidgetItem | None, _previous: object) -> None:
         if current is None:
             return
-        skill = self._registry.get(str(current.data(NameRole)))
+        name = str(current.data(NameRole))
+        info = self._infos.get(name)
+        if info is not None:
+            self.detail.show_info(info)
+            return
+        skill = self._registry.get(name)
         if skill is not None:
-            self.detail.show_skill(skill, self._health.get(skill.name))
+            self.detail.show_skill(skill, None)
 
     def _on_check_button_clicked(self) -> None:
         self._jobs.spawn(self.refresh(), name="skills-health")
+
+    # --- Restart, Disable, Edit -------------------------------------------------------------------
+
+    async def restart(self, name: str) -> None:
+        if self._actions is None:
+            return
+        self.detail.restart_button.setEnabled(False)
+        try:
+            await self._actions.restart(name)
+        except Exception as exc:
+            log.warning("restarting skill %s failed: %s", name, exc)
+            self.detail.action_error.show_text(f"Could not restart {name}: {exc}")
+        await self.refresh()
+
+    async def set_enabled(self, name: str, enabled: bool) -> None:
+        if self._actions is None:
+            return
+        self.detail.disable_button.setEnabled(False)
+        try:
+            await self._actions.set_enabled(name, enabled)
+        except Exception as exc:
+            log.warning("%s skill %s failed: %s", "enabling" if enabled else "disabling", name, exc)
+            self.detail.action_error.show_text(f"Could not {'enable' if enabled else 'disable'} {name}: {exc}")
+        finally:
+            self.detail.disable_button.setEnabled(True)
+        await self.refresh()
+
+    def _on_restart_button_clicked(self) -> None:
+        name = self.current_skill_name()
+        if name is not None:
+            self._jobs.spawn(self.restart(name), name="skill-restart")
+
+    def _on_disable_button_clicked(self) -> None:
+        info = self.detail.info
+        if info is not None:
+            self._jobs.spawn(self.set_enabled(info.name, not info.enabled), name="skill-enable")
+
+    def _on_edit_button_clicked(self) -> None:
+        name = self.current_skill_name()
+        if self._actions is not None and name is not None:
+            self._actions.edit(name)
+
+    def _on_add_button_clicked(self) -> None:
+        if self._actions is not None:
+            self._actions.edit("")

@@ -9,6 +9,7 @@ from typing import Any
 
 from openhuman_desktop.errors import InvalidInput
 from openhuman_desktop.rpc.protocol import METHOD_NOT_FOUND, METHOD_PREFIX, RpcError
+from openhuman_desktop.subconscious.approvals import ApprovalGate
 from openhuman_desktop.subconscious.service import SubconsciousService
 
 Json = Any
@@ -95,8 +96,8 @@ def _limit(value: Json) -> int:
     return int(value)
 
 
-def subconscious_methods(service: SubconsciousService) -> dict[str, Method]:
-    """The ``subconscious_*`` methods of CONTRACT §4."""
+def subconscious_methods(service: SubconsciousService, approvals: ApprovalGate) -> dict[str, Method]:
+    """The ``subconscious_*`` methods of CONTRACT §4 (the escalations through the approval gate)."""
 
     async def status(p: dict[str, Json]) -> Json:
         return await service.status()
@@ -127,13 +128,13 @@ def subconscious_methods(service: SubconsciousService) -> dict[str, Method]:
         return [entry.to_json() for entry in entries]
 
     async def escalations_list(p: dict[str, Json]) -> Json:
-        return [esc.to_json() for esc in await service.escalations_list(p.get("status"))]
+        return [esc.to_json() for esc in await approvals.escalations_list(p.get("status"))]
 
     async def escalations_approve(p: dict[str, Json]) -> Json:
-        return {"approved": await service.escalations_approve(p["escalation_id"])}
+        return {"approved": await approvals.escalations_approve(p["escalation_id"])}
 
     async def escalations_dismiss(p: dict[str, Json]) -> Json:
-        return {"dismissed": await service.escalations_dismiss(p["escalation_id"])}
+        return {"dismissed": await approvals.escalations_dismiss(p["escalation_id"])}
 
     async def pause(p: dict[str, Json]) -> Json:
         await service.set_paused(True)

@@ -8,7 +8,7 @@ from typing import Any
 
 from openhuman_desktop.errors import InvalidInput, UserFacingError
 from openhuman_desktop.llm.base import ToolSpec
-from openhuman_desktop.skills.base import Tool, ToolContext, ToolResult
+from openhuman_desktop.skills.base import Target, Tool, ToolContext, ToolResult
 
 ToolRun = Callable[[dict[str, Any]], Awaitable[ToolResult]]
 CheckedObserve = Callable[[dict[str, Any]], Awaitable[str | None]]
@@ -86,14 +86,15 @@ def error_result(exc: InvalidInput) -> ToolResult:
 
 
 def checked_tool(spec: ToolSpec, *, writes: bool, run: ToolRun, observe: CheckedObserve | None = None,
-                 expect: CheckedExpect | None = None) -> Tool:
+                 target: Target | None = None, expect: CheckedExpect | None = None) -> Tool:
     """A :class:`Tool` whose ``run`` checks its arguments against ``spec.parameters`` first, and turns
     user-facing errors (invalid input, store unavailable …) into error results instead of exceptions.
 
     ``observe`` (write tools) gets the checked arguments too; arguments it would refuse observe as
     :data:`INVALID_CALL`, and a user-facing error while looking becomes ``"unobservable: <why>"``.
-    ``expect`` (``Tool.expect``) gets the checked arguments and the fingerprint before; refused arguments or
-    a user-facing error expect nothing (None): such a call changes nothing, or cannot be told.
+    ``target`` names what a call would change (``Tool.target``). ``expect`` (``Tool.expect``) gets the checked
+    arguments and the fingerprint before; refused arguments or a user-facing error expect nothing (None): such
+    a call changes nothing, or cannot be told.
     """
 
     async def call(arguments: Mapping[str, Any], context: ToolContext) -> ToolResult:
@@ -109,7 +110,7 @@ def checked_tool(spec: ToolSpec, *, writes: bool, run: ToolRun, observe: Checked
             return ToolResult(str(exc), is_error=True)
 
     if observe is None:
-        return Tool(spec=spec, writes=writes, run=call)
+        return Tool(spec=spec, writes=writes, run=call, target=target)
     look = observe
 
     async def observed(arguments: Mapping[str, Any]) -> str | None:
@@ -134,7 +135,8 @@ def checked_tool(spec: ToolSpec, *, writes: bool, run: ToolRun, observe: Checked
         except UserFacingError:  # (InvalidInput is one)
             return None
 
-    return Tool(spec=spec, writes=writes, run=call, observe=observed, expect=expected if expect else None)
+    return Tool(spec=spec, writes=writes, run=call, observe=observed, target=target,
+                expect=expected if expect else None)
 
 
 def object_schema(properties: Mapping[str, Any], required: Sequence[str] = ()) -> dict[str, Any]:

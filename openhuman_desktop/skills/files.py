@@ -11,7 +11,7 @@ import logging
 import os
 import stat
 import unicodedata
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path, PurePosixPath, PureWindowsPath
 from typing import Any
 
@@ -44,6 +44,13 @@ MAX_PATH_CHARS = 1_024
 _BINARY_SNIFF_BYTES = 8_192
 
 # --- the files skill -------------------------------------------------------------------------------------
+
+
+def path_target(arguments: Mapping[str, Any]) -> str | None:
+    """The target of a write call: its workspace path as written (``Tool.target``)."""
+    path = arguments.get("path")
+    return path.strip().replace("\\", "/") if isinstance(path, str) and path.strip() else None
+
 
 class AccessRefusedError(UserFacingError):
     """A path or file operation the files skill will not do; ``str()`` is one sentence for the model."""
@@ -171,8 +178,9 @@ class WorkspaceFilesSkill:
         self._tools = (
             checked_tool(LIST_SPEC, writes=False, run=self._list),
             checked_tool(READ_SPEC, writes=False, run=self._read),
-            checked_tool(WRITE_SPEC, writes=True, run=self._write, observe=self._observe, expect=self._expect_write),
-            checked_tool(APPEND_SPEC, writes=True, run=self._append, observe=self._observe,
+            checked_tool(WRITE_SPEC, writes=True, run=self._write, observe=self._observe, target=path_target,
+                         expect=self._expect_write),
+            checked_tool(APPEND_SPEC, writes=True, run=self._append, observe=self._observe, target=path_target,
                          expect=self._expect_append),
         )
 

@@ -20,7 +20,9 @@ _PROTECTED = """decision != 'in_progress' AND id NOT IN
     (SELECT log_id FROM subconscious_escalations WHERE status = 'pending' AND log_id IS NOT NULL)"""
 
 _NOT_A_RUNNING_APPROVAL = """ AND id NOT IN
-    (SELECT log_id FROM subconscious_escalations WHERE carrying_out = 1 AND log_id IS NOT NULL)"""
+    (SELECT log_id FROM subconscious_escalations WHERE carrying_out = 1 AND log_id IS NOT NULL
+     UNION ALL
+     SELECT run_log_id FROM subconscious_escalations WHERE carrying_out = 1 AND run_log_id IS NOT NULL)"""
 
 _BY_ID = f"SELECT {LOG_COLUMNS} FROM subconscious_log WHERE id = ?"
 _NEWEST_FIRST = "ORDER BY created_at DESC, id DESC LIMIT ?"
@@ -266,6 +268,11 @@ def local_day_starts(now: float, days: int) -> list[float]:
     today = datetime.fromtimestamp(now).date()
     first = today - timedelta(days=days - 1)
     return [datetime.combine(first + timedelta(days=i), datetime.min.time()).timestamp() for i in range(days + 1)]
+
+
+def after_newest(now: float, newest: float | None) -> float:
+    """The ``created_at`` of a row written at ``now`` when the newest row has ``newest`` (see ``_after``)."""
+    return _after(now, newest)
 
 
 def _after(now: float, newest: float | None) -> float:

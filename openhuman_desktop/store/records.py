@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import sqlite3
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -11,10 +12,21 @@ JsonDict = dict[str, Any]
 
 # What each repository selects, in the order of the dataclass fields (``from_row`` reads by position).
 TASK_COLUMNS = ("id, title, source, recurrence, enabled, last_run_at, next_run_at, completed, created_at, intent, "
-                "origin, intent_source, updated_at")
+                "origin, intent_source, updated_at, intent_suggestion")
 LOG_COLUMNS = "id, task_id, tick_at, decision, result, duration_ms, created_at, task_title, generation"
 ESCALATION_COLUMNS = ("id, task_id, log_id, title, description, priority, status, created_at, resolved_at, note, "
-                      "run_id, thread_id")
+                      "run_id, thread_id, choices, skill, proposed_call, run_log_id, approvals")
+
+GO_AHEAD = "go_ahead"
+SKIP = "skip"
+FIX_IN_SKILLS = "fix_in_skills"
+RETRY = "retry"
+CHOICES = (GO_AHEAD, FIX_IN_SKILLS, RETRY, SKIP)
+"""A card's buttons, decided once when it is raised (or when it comes back) and shown alike on every surface:
+Go ahead / Skip, Fix in Skills / Skip (the card is about a skill), Retry / Skip (Go ahead changed nothing)."""
+ACT_CHOICES = (GO_AHEAD, SKIP)
+SKILL_CHOICES = (FIX_IN_SKILLS, SKIP)
+RETRY_CHOICES = (RETRY, SKIP)
 
 
 @dataclass(frozen=True)
@@ -34,6 +46,8 @@ class Task:
     origin: str
     intent_source: str
     updated_at: float
+    intent_suggestion: str | None = None
+    """``write`` while the task stays read-only but the model or its words ask for a change ("May write?")."""
 
     @property
     def is_system(self) -> bool:
@@ -42,6 +56,11 @@ class Task:
     @property
     def is_write(self) -> bool:
         return self.intent == "write"
+
+    @property
+    def suggested_intent(self) -> str | None:
+        """What the person is asked to confirm: ``write`` on a read-only task ("May write?"), else None."""
+        return self.intent_suggestion if self.intent_suggestion and self.intent_suggestion != self.intent else None
 
     @classmethod
     def from_row(cls, row: Sequence[Any]) -> Task:
@@ -53,7 +72,7 @@ class Task:
         task = object.__new__(cls)
         f = task.__dict__
         (f["id"], f["title"], f["source"], f["recurrence"], enabled, f["last_run_at"], f["next_run_at"], completed,
-         f["created_at"], f["intent"], f["origin"], f["intent_source"], f["updated_at"]) = row
+         f["created_at"], f["intent"], f["origin"], f["intent_source"], f["updated_at"], f["intent_suggestion"]) = row
         f["enabled"], f["completed"] = bool(enabled), bool(completed)
         return task
 
@@ -62,7 +81,7 @@ class Task:
             "id": self.id, "title": self.title, "source": self.source, "recurrence": self.recurrence,
             "enabled": self.enabled, "last_run_at": self.last_run_at, "next_run_at": self.next_run_at,
             "completed": self.completed, "created_at": self.created_at, "intent": self.intent,
-            "origin": self.origin, "intent_source": self.intent_source,
+            "origin": self.origin, "intent_source": self.intent_source, "intent_suggestion": self.suggested_intent,
         }
 
 
@@ -117,21 +136,47 @@ class Escalation:
     note: str = ""  # why the card came back and what already ran; "" when none
     run_id: str | None = None  # the agent run that raised it
     thread_id: str | None = None  # that run's conversation
+    choices: tuple[str, ...] = ACT_CHOICES  # its buttons (:data:`CHOICES`), the same on every surface
+    skill: str | None = None  # the skill it is about (Fix in Skills opens it), or None
+    call: JsonDict | None = None  # an exact-call card's call: {tool, arguments, reason, skill}
+    run_log_id: str | None = None  # the activity row its latest Go ahead added
+    approvals: int = 0  # how many times it was approved (its latest Go ahead's number)
 
     @property
     def is_conversation(self) -> bool:
         """Raised in a conversation (no heartbeat task): approving it is the agent's job, in that thread."""
         return self.task_id is None
 
+    @property
+    def is_call(self) -> bool:
+        """An exact-call card: Go ahead carries out one tool call as it is, with no model."""
+        return self.call is not None
+
     @classmethod
-    def from_row(cls, row: sqlite3.Row) -> Escalation:
+    def from_row(cls, row: sqlite3.Row | Sequence[Any]) -> Escalation:
         """An escalation from a row selected as ``ESCALATION_COLUMNS``."""
-        return cls(*row)
+        values = list(row)
+        choices = _json_list(values[12]) or list(ACT_CHOICES)
+        call = json.loads(values[14]) if values[14] else None
+        (id_, task_id, log_id, title, description, priority, status, created_at, resolved_at, note, run_id,
+         thread_id) = values[:12]
+        return cls(id_, task_id, log_id, title, description, priority, status, created_at, resolved_at, note, run_id,
+                   thread_id, tuple(choices), values[13], call if isinstance(call, dict) else None, values[15],
+                   int(values[16] or 0))
 
     def to_json(self) -> JsonDict:
         return {
             "id": self.id, "task_id": self.task_id, "log_id": self.log_id, "title": self.title,
             "description": self.description, "priority": self.priority, "status": self.status,
             "created_at": self.created_at, "resolved_at": self.resolved_at, "note": self.note,
-            "run_id": self.run_id, "thread_id": self.thread_id,
+            "run_id": self.run_id, "thread_id": self.thread_id, "choices": list(self.choices), "skill": self.skill,
+            "kind": "call" if self.call is not None else "action", "call": self.call,
         }
+
+
+def _json_list(text: object) -> list[str]:
+    try:
+        value = json.loads(text) if isinstance(text, str) else None
+    except ValueError:
+        return []
+    return [str(item) for item in value if item in CHOICES] if isinstance(value, list) else []

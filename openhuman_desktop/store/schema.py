@@ -298,4 +298,28 @@ _V6: Migration = (
     "CREATE INDEX idx_escalations_run ON subconscious_escalations (run_id) WHERE run_id IS NOT NULL",
 )
 
-MIGRATIONS: tuple[Migration, ...] = (_V1, _V2, _V3, _V4, _V5, _V6)
+# v7 (approvals in one room, issue 25): a card's ``choices`` (its buttons, decided once when it is raised, the
+# same on every surface) and the ``skill`` it is about; an exact-call card's ``proposed_call`` (the JSON of the
+# one tool call Go ahead carries out) and ``call_key`` (one card per run and call); ``run_log_id``, the activity
+# row its latest Go ahead added (a new row at the top, while the card's own row keeps saying it was approved);
+# ``approvals``, how many times it was approved (each Go ahead's run is keyed by it, so a Retry gets a new run and
+# a restart finds the run of the approval it carries on).
+_V7: Migration = (
+    """ALTER TABLE subconscious_escalations ADD COLUMN choices TEXT NOT NULL DEFAULT '["go_ahead","skip"]'""",
+    "ALTER TABLE subconscious_escalations ADD COLUMN skill TEXT",
+    "ALTER TABLE subconscious_escalations ADD COLUMN proposed_call TEXT",
+    "ALTER TABLE subconscious_escalations ADD COLUMN call_key TEXT",
+    "ALTER TABLE subconscious_escalations ADD COLUMN run_log_id TEXT",
+    "ALTER TABLE subconscious_escalations ADD COLUMN approvals INTEGER NOT NULL DEFAULT 0",
+    "CREATE INDEX idx_escalations_call ON subconscious_escalations (run_id, call_key) WHERE call_key IS NOT NULL",
+)
+
+# v8: what the model (or, for a task the assistant added, the words) would give a read-only task that stays
+# read-only until the person confirms (issue 25): ``intent_suggestion = 'write'`` is the "May write?" the window
+# shows on the task's row. NULL: nothing to confirm. Cleared whenever the person chooses the intent.
+_V8: Migration = (
+    """ALTER TABLE subconscious_tasks ADD COLUMN intent_suggestion TEXT
+       CONSTRAINT "a suggested intent is read or write" CHECK (intent_suggestion IN ('read', 'write'))""",
+)
+
+MIGRATIONS: tuple[Migration, ...] = (_V1, _V2, _V3, _V4, _V5, _V6, _V7, _V8)

@@ -16,7 +16,7 @@ from openhuman_desktop.store.records import TASK_COLUMNS, Task
 # rows added in the same instant (the defaults, one file sync) keep the order they were inserted in.
 _ORDER = "ORDER BY (source = 'user'), (origin = 'heartbeat_md'), created_at, rowid"
 _COLUMNS = frozenset({"title", "recurrence", "enabled", "last_run_at", "next_run_at", "completed", "intent",
-                      "intent_source"})
+                      "intent_source", "intent_suggestion"})
 
 
 @dataclass(frozen=True)
@@ -87,17 +87,19 @@ class TaskRepository:
         origin: str,
         now: float,
         seed_key: str | None = None,
+        intent_suggestion: str | None = None,
         tx: Transaction | None = None,
     ) -> Task:
         task = Task(
             id=time_ordered_id(now), title=title, source=source, recurrence=recurrence, enabled=True,
             last_run_at=None, next_run_at=next_run_at, completed=False, created_at=now, intent=intent,
-            origin=origin, intent_source=intent_source, updated_at=now,
+            origin=origin, intent_source=intent_source, updated_at=now, intent_suggestion=intent_suggestion,
         )
         sql = """INSERT INTO subconscious_tasks (id, title, source, recurrence, enabled, last_run_at, next_run_at,
-                     completed, created_at, origin, seed_key, intent, intent_source, updated_at)
-                 VALUES (?, ?, ?, ?, 1, NULL, ?, 0, ?, ?, ?, ?, ?, ?)"""
-        params = (task.id, title, source, recurrence, next_run_at, now, origin, seed_key, intent, intent_source, now)
+                     completed, created_at, origin, seed_key, intent, intent_source, updated_at, intent_suggestion)
+                 VALUES (?, ?, ?, ?, 1, NULL, ?, 0, ?, ?, ?, ?, ?, ?, ?)"""
+        params = (task.id, title, source, recurrence, next_run_at, now, origin, seed_key, intent, intent_source, now,
+                  intent_suggestion)
         if tx is not None:
             await tx.execute(sql, params)
         else:
@@ -154,7 +156,7 @@ class TaskRepository:
         try:  # the snapshots are built while the database writes
             snapshots = [Task.from_row((t.id, t.title, t.source, t.recurrence, t.enabled, a.last_run_at,
                                         a.next_run_at, a.completed, t.created_at, t.intent, t.origin,
-                                        t.intent_source, now))
+                                        t.intent_source, now, t.intent_suggestion))
                          for a in advances for t in (a.task,)]
         finally:
             for statement in writing:
@@ -244,19 +246,21 @@ class TaskRepository:
         )
         return [Task.from_row(row) for row in rows]
 
-    async def set_model_intent(self, task_id: str, title: str, intent: str, now: float) -> Task | None:
-        """Store the model's intent for a task classified in the background.
+    async def set_model_intent(self, task_id: str, title: str, intent: str, source: str, suggestion: str | None,
+                               now: float) -> Task | None:
+        """Store what the model's answer made of a task's intent, classified in the background.
 
-        Only while the task still has ``title`` and its keyword intent (not one the user chose meanwhile).
+        Only while the task still has ``title`` and the words' intent (not one the user chose meanwhile, nor a
+        rename's, which is asked about again).
 
         Returns:
             The changed task, or None when nothing was changed.
         """
         async with self._db.transaction() as tx:
             changed = await tx.execute(
-                """UPDATE subconscious_tasks SET intent = ?, intent_source = 'model', updated_at = ?
+                """UPDATE subconscious_tasks SET intent = ?, intent_source = ?, intent_suggestion = ?, updated_at = ?
                    WHERE id = ? AND title = ? AND intent_source = 'keyword'""",
-                (intent, now, task_id, title),
+                (intent, source, suggestion, now, task_id, title),
             )
             if not changed:
                 return None

@@ -6,7 +6,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Protocol
 
-from openhuman_desktop.store import Escalation, Task
+from openhuman_desktop.store import Task
 
 NOOP = "noop"
 ACT = "act"
@@ -108,16 +108,8 @@ class Evaluator(Protocol):
 
 
 class Executor(Protocol):
-    """Carries out decisions and approved escalations."""
+    """Carries out a tick's decisions (approved escalations are the approval gate's)."""
 
     async def execute(self, task: Task, decision: Decision, report: Report, declined: Sequence[str] = ()) -> Outcome:
         """``declined``: recommendations the user skipped for this task lately (for the analysis prompt)."""
-        ...
-
-    async def execute_approved(self, task: Task | None, escalation: Escalation) -> Outcome:
-        """Carry out an approved escalation (resuming or retrying its earlier run, never repeating a call)."""
-        ...
-
-    async def stop_approved(self, escalation: Escalation, reason: str) -> None:
-        """Stop the unfinished run of an approved escalation (the card comes back instead)."""
         ...

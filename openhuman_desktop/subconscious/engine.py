@@ -6,15 +6,15 @@ import asyncio
 import hashlib
 import logging
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import replace
 from typing import Protocol
 
 from openhuman_desktop import events, recurrence
 from openhuman_desktop.clock import Clock
 from openhuman_desktop.config import Settings
-from openhuman_desktop.errors import AppError, ContextOverflow, LlmReplyError, LlmUnavailable, StoreUnavailable
-from openhuman_desktop.store import Advance, EngineState, Escalation, LogEntry, Resolution, SubconsciousStore, Task
+from openhuman_desktop.errors import AppError, LlmReplyError, LlmUnavailable, StoreUnavailable
+from openhuman_desktop.store import Advance, EngineState, LogEntry, SubconsciousStore, Task
 from openhuman_desktop.subconscious import declined
 from openhuman_desktop.subconscious.decisions import (
     ACT,
@@ -28,24 +28,17 @@ from openhuman_desktop.subconscious.decisions import (
     Reporter,
 )
 from openhuman_desktop.subconscious.heartbeat import Heartbeat
-from openhuman_desktop.subconscious.service import RuntimeStatus, SubconsciousService
+from openhuman_desktop.subconscious.ports import RuntimeStatus, TickCards
 from openhuman_desktop.supervisor import TaskSupervisor
 
 log = logging.getLogger(__name__)
 
 CANCELLED_SUPERSEDED = "Cancelled: a newer tick (Run Now) replaced this one"
 CANCELLED_SHUTDOWN = "Cancelled: the app was shutting down"
-NOT_RUN_DISABLED = ("Not carried out: the task was disabled before the approved action ran; enable it and press "
-                    "Go ahead, or Skip.")
-MAX_RESTARTS = 2
-STOPPED_EACH_TIME = ("Not finished: the app stopped each time it carried out this action. What it had done is kept "
-                     "and is not repeated: press Go ahead to carry on, or Skip.")
-RETRYING_APPROVAL = "Approved — the reasoning model answers again; carrying out the recommended action…"
 REMOVED_MID_TICK = "Cancelled: the task was removed while the assistant was looking at it."
 DISABLED_MID_TICK = "Cancelled: the task was disabled while the assistant was looking at it; no card was raised."
 PRUNE_EVERY_SECONDS = 3600.0
 CANCELLED_CRASH = "Cancelled: the app stopped while this was running"
-TASK_GONE = "Cancelled: the task was removed before its approved action ran; nothing was done"
 GENERATION_KEY = "tick_generation"
 TICK_FAILED = "Something went wrong in this tick (details in the log file)."
 IDLE_REASON = "Waiting for the next tick."
@@ -81,7 +74,8 @@ class SubconsciousEngine:
         self,
         *,
         store: SubconsciousStore,
-        service: SubconsciousService,
+        sync_tasks: Callable[[], Awaitable[object]],
+        cards: TickCards,
         clock: Clock,
         bus: events.EventBus,
         settings: Callable[[], Settings],
@@ -93,7 +87,8 @@ class SubconsciousEngine:
         config_problem: Callable[[], str | None] = lambda: None,
     ) -> None:
         self._store = store
-        self._service = service
+        self._sync_tasks = sync_tasks
+        self._cards = cards
         self._clock = clock
         self._bus = bus
         self._settings = settings
@@ -120,8 +115,8 @@ class SubconsciousEngine:
     # --- lifecycle ------------------------------------------------------------------------------
 
     async def start(self) -> None:
-        """Recover from a crash (rows left ``in_progress``), load the state, start the heartbeat."""
-        await self._recover_approvals()
+        """Recover from a crash (rows left ``in_progress``), load the state, start the heartbeat. Approvals a
+        crash left unfinished are the approval gate's (``ApprovalGate.recover``, called before this)."""
         for entry in await self._store.log.cancel_in_progress(CANCELLED_CRASH, self._clock.now()):
             log.info("log row %s was left in progress by a crash; marked cancelled", entry.id)
             self._bus.publish(events.ActivityLogged(entry))
@@ -134,48 +129,6 @@ class SubconsciousEngine:
         if await self._store.state.get("paused") == "1":
             self.heartbeat.pause()
         self._supervisor.spawn(self.heartbeat.run(), name="heartbeat")
-
-    async def _recover_approvals(self) -> None:
-        """Approvals whose run did not finish (a crash or a shutdown came in between) are carried out: their
-        agent run resumes from its last checkpoint, and a tool call it had completed is not repeated. One whose
-        task was disabled meanwhile comes back as a card without running on; one that stopped the app each
-        time comes back as a card too (never a crash loop). Call before the agent resumes its runs."""
-        for escalation in await self._store.escalations.carrying_out():
-            if escalation.task_id is None:
-                # A conversation card has no task: carried on, its run resumes from its last checkpoint.
-                # from its last checkpoint (no completed tool call twice).
-                self.approve(escalation)
-                continue
-            task = await self._store.tasks.get(escalation.task_id)
-            if task is None or not task.enabled:
-                await self._executor.stop_approved(escalation, NOT_RUN_DISABLED)
-                await self._reopen(escalation, NOT_RUN_DISABLED)
-            elif await self._store.escalations.count_restart(escalation.id) > MAX_RESTARTS:
-                await self._executor.stop_approved(escalation, STOPPED_EACH_TIME)
-                await self._reopen(escalation, STOPPED_EACH_TIME)  # never a crash loop
-            else:
-                log.info("approved escalation %s had not finished when the app stopped; carrying it on", escalation.id)
-                self.approve(escalation)
-
-    async def retry_waiting_approvals(self) -> int:
-        """Carry out the approvals that could not run because the reasoning model was down (call it once the
-        model answers again). Each is approved again atomically, only if it still waits: a Skip or a Go
-        ahead in between wins.
-
-        Returns:
-            How many approvals were started.
-        """
-        started = 0
-        for escalation in await self._store.escalations.waiting_for_model():
-            resolved = await self._store.escalations.approve_waiting(escalation.id, self._clock.now(),
-                                                                     RETRYING_APPROVAL)
-            if resolved is None:
-                continue
-            log.info("approved escalation %s: retrying now that the reasoning model answers", escalation.id)
-            self._publish_resolution(resolved)
-            self.approve(resolved.escalation)
-            started += 1
-        return started
 
     async def aclose(self) -> None:
         """Cancel a tick in flight (its rows are recorded as cancelled)."""
@@ -215,11 +168,6 @@ class SubconsciousEngine:
     def resume(self) -> None:
         self.heartbeat.resume()
         self._bus.publish(events.StatusChanged())
-
-    def approve(self, escalation: Escalation) -> None:
-        """Execute an approved escalation in the background (the store already made it approved, with its run
-        marker, once)."""
-        self._supervisor.spawn(self._run_approved(escalation), name=f"approved-{escalation.id[:8]}")
 
     @property
     def is_ticking(self) -> bool:
@@ -310,7 +258,7 @@ class SubconsciousEngine:
         self._running = generation
         try:
             await self._store.state.set(GENERATION_KEY, str(generation))
-            await self._service.sync_heartbeat_file()
+            await self._sync_tasks()
             due = await self._store.tasks.due(tick_at)
             self._due_count = len(due)
             self._bus.publish(events.TickStarted(generation, len(due)))
@@ -455,11 +403,9 @@ class SubconsciousEngine:
             await self._settle([(row, "cancelled", REMOVED_MID_TICK if current is None else DISABLED_MID_TICK)],
                                tick_at)
             return
-        skipped: list[tuple[str, float]] = []
+        skipped: Sequence[tuple[str, float]] = []
         if not task.is_write:  # only analysis-only runs recommend
-            skipped = await self._store.escalations.declined_since(
-                task.id, self._clock.now() - declined.DECLINE_MEMORY_SECONDS
-            )
+            skipped = await self._cards.declined_for(task)
         if decision.decision == ESCALATE:
             await self._update_row(row, "Escalated to agentic-v1…")
         elif decision.decision == ACT:
@@ -473,101 +419,15 @@ class SubconsciousEngine:
         except Exception as exc:
             log.exception("executing task %s failed", task.id)
             outcome = Outcome("failed", f"Execution failed unexpectedly ({type(exc).__name__}); see the log file.")
-        proposed = outcome.escalation
-        if proposed is not None:
-            repeat = declined.matching(proposed.description, skipped)
-            if repeat is not None:
-                log.info("task %s: recommendation skipped by the user at %s; not asked again", task.id, repeat[1])
-                outcome = Outcome(NOOP, declined.not_asked_again(repeat[0], repeat[1]))
-            else:
-                escalation = await self._store.escalations.raise_for_task(
-                    task_id=task.id, log_id=row.id, title=proposed.title, description=proposed.description,
-                    priority=proposed.priority, now=self._clock.now(), run_id=proposed.run_id,
-                    thread_id=proposed.thread_id,
-                )
-                if escalation is None:  # removed or disabled while the analysis ran
-                    gone = await self._store.tasks.get(task.id) is None
-                    reason = REMOVED_MID_TICK if gone else _joined(
-                        DISABLED_MID_TICK, f"It would have recommended: {proposed.description}")
-                    await self._settle([(row, "cancelled", reason)], tick_at)
-                    return
-                self._bus.publish(events.EscalationChanged(escalation))   # also its announcement (no Notified)
+        if outcome.escalation is not None:
+            instead = await self._cards.raise_from_tick(task, row, outcome.escalation, skipped)
+            if instead is not None and instead.decision == "cancelled":
+                await self._settle([(row, instead.decision, instead.result)], tick_at)
+                return
+            if instead is not None:
+                outcome = instead
         await self._settle([(row, outcome.decision, outcome.result)], tick_at,
                            advance=[task] if outcome.decision != "failed" else [], completes=outcome.completes_task)
-
-    async def _run_approved(self, escalation: Escalation) -> None:
-        """Carry out an approved escalation; its outcome, the end of its run marker and (a ``once`` task's)
-        completion are one commit. Its agent run journals every call, so a resumed or retried run does not repeat
-        one. While the reasoning model is down the approval is not consumed: the card comes back and waits for
-        the model."""
-        task = None if escalation.task_id is None else await self._store.tasks.get(escalation.task_id)
-        if escalation.task_id is None:
-            pass  # a conversation's card: carried out in its thread, answered on its channel
-        elif task is None:  # gone despite the guards (another program changed the database): end the run cleanly
-            log.warning("approved escalation %s: its task is gone", escalation.id)
-            if escalation.log_id:
-                entry = await self._store.log.finish(escalation.log_id, "cancelled", TASK_GONE, None,
-                                                     self._clock.now(), only_in_progress=False)
-                if entry:
-                    self._bus.publish(events.ActivityLogged(entry))
-            return
-        elif not task.enabled:
-            await self._reopen(escalation, NOT_RUN_DISABLED)
-            return
-        started = self._clock.now()
-        try:
-            outcome = await self._executor.execute_approved(task, escalation)
-        except asyncio.CancelledError:
-            # Shutting down: the approval keeps its run marker and its agent run stays unfinished; the next
-            # start resumes that run from its last checkpoint.
-            raise
-        except ContextOverflow as exc:  # the prompt's fault: retrying the same run would only fail again
-            outcome = Outcome("failed", str(exc))
-        except (LlmUnavailable, LlmReplyError) as exc:  # the model is down or answers garbage: not consumed
-            reason = str(exc).rstrip(". ")
-            if isinstance(exc, LlmReplyError):
-                reason = f"the reasoning model's answer was unusable ({reason})"
-            note = (f"Go ahead could not run: {reason}. It runs by itself once the reasoning model answers again, "
-                    "or press Go ahead again; what it had already done is not repeated.")
-            log.info("approved escalation %s waits for the reasoning model: %s", escalation.id, reason)
-            await self._reopen(escalation, note, waits_for_model=True)
-            return
-        except AppError as exc:
-            outcome = Outcome("failed", str(exc))
-        except Exception as exc:
-            log.exception("approved escalation %s failed", escalation.id)
-            outcome = Outcome("failed", f"Execution failed unexpectedly ({type(exc).__name__}); see the log file.")
-        now = self._clock.now()
-        resolved = await self._store.escalations.finish_run(
-            escalation.id, now, decision=outcome.decision, result=outcome.result,
-            duration_ms=int((now - started) * 1000), complete_task=task is not None and outcome.decision != "failed",
-        )
-        if resolved is not None:
-            self._publish_resolution(resolved)
-        if task is not None and outcome.decision != "failed" and task.recurrence == recurrence.ONCE:
-            updated = await self._store.tasks.get(task.id)
-            if updated:
-                self._bus.publish(events.TaskChanged(updated))
-        if outcome.decision != "failed":
-            await self.retry_waiting_approvals()  # the reasoning model answers: approvals waiting for it can run
-
-    async def _reopen(self, escalation: Escalation, note: str, *, waits_for_model: bool = False) -> None:
-        """An approval that did not (or not wholly) run: the card comes back with ``note`` saying why and what
-        already ran, so the approval is never silently lost and nothing runs twice without the user saying so."""
-        resolved = await self._store.escalations.back_to_card(
-            escalation.id, self._clock.now(), note=note, row_text=f"Waiting for approval again. {note}",
-            waits_for_model=waits_for_model,
-        )
-        if resolved is None:
-            return
-        log.info("approved escalation %s is a card again: %s", escalation.id, note)
-        self._publish_resolution(resolved)
-
-    def _publish_resolution(self, resolved: Resolution) -> None:
-        self._bus.publish(events.EscalationChanged(resolved.escalation))
-        if resolved.row is not None:
-            self._bus.publish(events.ActivityLogged(resolved.row))
-        self._bus.publish(events.StatusChanged())
 
     # --- helpers --------------------------------------------------------------------------------
 

@@ -1,4 +1,7 @@
-"""Execution: act with the local model, escalate to agentic-v1, and the approval gate (DESIGN §2)."""
+"""Execution of a tick's decisions: ``act`` as a run of the quick tier, ``escalate`` as a run of agentic-v1
+(DESIGN §2). Both are journaled agent runs on the task's thread ``subconscious:<task_id>``: their writes are in
+the world timeline and exactly-once across a kill. Approved actions are the approval gate's
+(``subconscious/approvals.py``)."""
 
 from __future__ import annotations
 
@@ -10,27 +13,25 @@ from collections.abc import Callable, Sequence
 from typing import Protocol
 
 from openhuman_desktop.errors import LlmUnavailable
-from openhuman_desktop.llm.base import LlmClient, Message
 from openhuman_desktop.llm.limits import COUNT_MARGIN
 from openhuman_desktop.llm.tokens import upper_bound
-from openhuman_desktop.orchestration import ToolLoopResult, compact_spec, run_tool_loop, tools_line
+from openhuman_desktop.orchestration import compact_spec, prompts
 from openhuman_desktop.orchestration.ports import (
-    APPROVED,
-    CANCELLED,
     COMPLETED,
     ESCALATION,
     MODEL_FAILURE,
+    QUICK_TIER,
     READ,
-    UNFINISHED,
     WRITE,
     AgentRunner,
     Run,
     RunRequest,
 )
 from openhuman_desktop.orchestration.recommend import recommended_action
-from openhuman_desktop.orchestration.tool_loop import MAX_ANSWER_TOKENS
+from openhuman_desktop.orchestration.subagent import MAX_ANSWER_TOKENS
 from openhuman_desktop.skills.base import SkillRegistry, Tool
-from openhuman_desktop.store import Escalation, Task
+from openhuman_desktop.store import Task
+from openhuman_desktop.subconscious.approvals import thread_of
 from openhuman_desktop.subconscious.decisions import (
     ACT,
     ESCALATE,
@@ -40,6 +41,8 @@ from openhuman_desktop.subconscious.decisions import (
     ProposedEscalation,
     Report,
 )
+
+__all__ = ["ACT_PROMPT", "ANALYSIS_PROMPT", "TaskExecutor", "recommended_action", "report_for", "tools_for"]
 
 log = logging.getLogger(__name__)
 
@@ -66,11 +69,6 @@ ANALYSIS_PROMPT = _IDENTITY + (
 )
 ACT_FOR_USER = ("The user asked for this task, including the changes it implies: carry it out with the tools, "
                 "then summarise what you did in a few sentences.")
-APPROVED_FOR_USER = ("The user approved the recommended action below for their task: carry out exactly this "
-                     "action with the tools, nothing more, then summarise what you did in a few sentences.")
-APPROVED_IN_CONVERSATION = ("The user approved the action below, which you recommended in this conversation: "
-                            "carry out exactly this action with the tools, nothing more, then tell the user in a "
-                            "few sentences what you did.")
 
 NO_TOOL = "The model answered without using a tool, so nothing was changed: "
 NO_WRITE_TOOL = "The model used no tool that changes anything, so nothing was changed: "
@@ -128,49 +126,15 @@ def _clip(text: str) -> str:
     return text if len(text) <= MAX_RESULT else text[:MAX_RESULT] + "…"
 
 
-def _claimed(prefix: str, result: ToolLoopResult) -> str:
-    """A result row that claims an action: the model's words, then which tools really ran (issue 9, item 11)."""
-    return f"{_clip(prefix + result.text)}\n{tools_line(result.calls)}"
-
-
-def _not_done(label: str, result: ToolLoopResult, *, writes: bool) -> Outcome | None:
-    """A failed outcome when the run did not do its job: it ended on a tool call that never ran, or (for a
-    task that asked for a change) no write tool ran successfully. None when the run is an answer."""
-    if result.unexecuted:
-        names = ", ".join(dict.fromkeys(call.name for call in result.unexecuted))
-        return Outcome(FAILED, _claimed(label + PENDING_CALL.format(names=names), result))
-    if not writes or result.changed_something:
-        return None
-    if not result.calls:
-        why = NO_TOOL
-    elif any(call.writes for call in result.calls):
-        why = WRITES_FAILED
-    else:
-        why = NO_WRITE_TOOL
-    return Outcome(FAILED, _claimed(label + why, result))
-
-
-def thread_of(task: Task) -> str:
-    """The agent thread of a heartbeat task's runs."""
-    return f"subconscious:{task.id}"
-
-
-def _approved_request(task: Task | None, escalation: Escalation) -> RunRequest:
-    """The run that carries out an approved card: on its task's thread, or on the conversation it came from."""
-    if task is not None:
-        text = f"{APPROVED_FOR_USER}\n\nTask: {task.title}\nApproved action: {escalation.description}"
-        return RunRequest(thread_id=thread_of(task), channel_source="subconscious", text=text, permission=WRITE,
-                          purpose=APPROVED, task_id=task.id, escalation_id=escalation.id)
-    thread = escalation.thread_id or "desktop"
-    text = f"{APPROVED_IN_CONVERSATION}\n\nApproved action: {escalation.description}"
-    return RunRequest(thread_id=thread, channel_source=thread.split(":", 1)[0], text=text, permission=WRITE,
-                      purpose=APPROVED, escalation_id=escalation.id)
-
-
 def _run_result(prefix: str, run: Run) -> str:
     """A result row for an agent run: its answer, then which tools really ran (issue 9, item 11)."""
     tools = "Tools used: " + ", ".join(run.tools_used) if run.tools_used else "No tools were used."
     return f"{_clip(prefix + (run.response or ''))}\n{tools}"
+
+
+def _called(run: Run) -> list[str]:
+    """The names of the tools a run called (``tools_used`` holds them described: ``files_write (a.md)``)."""
+    return [used.split(" (", 1)[0] for used in run.tools_used]
 
 
 def _declined_prompt(declined: Sequence[str]) -> str:
@@ -181,56 +145,29 @@ def _declined_prompt(declined: Sequence[str]) -> str:
 
 
 class TaskExecutor:
-    """Routes a decision to the right model, tools and permissions.
+    """Routes a decision to the right tier, tools and permissions, always through the agent.
 
     Args:
-        local: the local-tier client ("act").
         skills: where the tools come from; write tools only where the user asked for writes.
-        max_steps: tool-loop step limit per run.
+        agent: the agent every run goes through (thread ``subconscious:<task_id>``).
         window: a tier's context window in tokens; with ``tokens``, an execution's report is cut so that its
             first request leaves room for the answer and the later tool steps (a small model's server
             refuses a prompt longer than its window).
         tokens: the token counter for that.
-        agent: the agent escalations and approved actions run through (thread ``subconscious:<task_id>``).
     """
 
     def __init__(
         self,
-        local: Callable[[], LlmClient | None],
         skills: SkillRegistry,
-        max_steps: int = 8,
+        agent: AgentRunner | None,
         *,
         window: Callable[[str], int] | None = None,
         tokens: TokenCount | None = None,
-        agent: AgentRunner | None = None,
     ) -> None:
         self._agent = agent
-        self._local = local
         self._skills = skills
-        self._max_steps = max_steps
         self._window = window
         self._tokens = tokens
-
-    def _client(self, which: str) -> LlmClient:
-        client = self._local()
-        if client is None:
-            raise LlmUnavailable("No local model is configured: add a [models.local] table to config.toml.")
-        return client
-
-    async def _run(self, which: str, system: str, user: str, *, writes: bool, words: str | None,
-                   report: str = "") -> ToolLoopResult:
-        """One tool-loop run; ``words`` (the task) choose the optional tools, None offers them all. ``report``
-        goes at the end of the user's message, cut to fit the tier's window."""
-        tools = self._skills.tools(include_writes=writes)
-        if words is not None:
-            tools = tools_for(words, tools)
-        if report:
-            user += await self._fitted(which, system + user, tools, report)
-        result = await run_tool_loop(
-            self._client(which), [Message("system", system), Message("user", user)], tools, max_steps=self._max_steps,
-        )
-        log.info("%s run: %d steps, tools %s", which, result.steps, ", ".join(result.tools_called) or "none")
-        return result
 
     async def _fitted(self, which: str, fixed: str, tools: Sequence[Tool], report: str) -> str:
         """``report`` as it fits the tier's window after the fixed prompt, the tool schemas, the answer and room
@@ -259,106 +196,79 @@ class TaskExecutor:
         return f"Task: {task.title}\nWhy now: {decision.reason or '(no reason given)'}\n\n"
 
     async def execute(self, task: Task, decision: Decision, report: Report, declined: Sequence[str] = ()) -> Outcome:
-        """Carry out ``act`` or ``escalate`` for one task.
+        """Carry out ``act`` (the quick tier) or ``escalate`` (agentic-v1) for one task, as an agent run.
+
+        A write task's run has the write tools (the user asked for the change); a read task's run is
+        analysis-only (write tools withheld) and its ``RECOMMENDED ACTION:`` becomes a proposed card.
 
         Args:
             declined: the recommendations the user skipped for this task lately, one line each; an
                 analysis-only prompt lists them so the model does not recommend them again.
+
+        Raises:
+            LlmUnavailable: the tier's model is down (the row fails; the next tick tries again).
         """
+        if decision.decision not in (ACT, ESCALATE):
+            return Outcome("noop", decision.reason or "Nothing new")
         prompt = self._task_prompt(task, decision)
         # Not the list of due tasks (the others are not this run's), not health unless the task is about it.
         situation = "Situation report (for this task only):\n" + report_for(task.title, report)
-        words = task.title
-        if decision.decision == ACT:
-            if task.is_write:
-                result = await self._run("local", ACT_PROMPT, prompt, writes=True, words=words, report=situation)
-                return _not_done("", result, writes=True) or Outcome(ACT, _claimed("", result), completes_task=True)
-            result = await self._run("local", ANALYSIS_PROMPT, prompt + _declined_prompt(declined), writes=False,
-                                     words=words, report=situation)
-            return self._read_only_outcome(task, decision, result, label="")
-        if decision.decision == ESCALATE:
-            if task.is_write:
-                label = "agentic-v1: "
-                text = f"{ACT_FOR_USER}\n\n{prompt}"
-            else:
-                label = "agentic-v1 (analysis only): "
-                text = f"{prompt}{_declined_prompt(declined)}"
-            text += await self._fitted("reasoning", text, self._skills.tools(include_writes=task.is_write),
-                                       situation)
-            run = await self._through_agent(RunRequest(
-                thread_id=thread_of(task), channel_source="subconscious", text=text,
-                permission=WRITE if task.is_write else READ, purpose=ESCALATION, task_id=task.id,
-            ))
-            return self._run_outcome(task, decision, run, label=label)
-        return Outcome("noop", decision.reason or "Nothing new")
-
-    @staticmethod
-    def _read_only_outcome(task: Task, decision: Decision, result: ToolLoopResult, *, label: str) -> Outcome:
-        failed = _not_done(label, result, writes=False)
-        if failed is not None:
-            return failed
-        # Look for the line in the model's own text: a label in front would hide an answer's first line.
-        action = recommended_action(result.text)
-        if action is None:
-            return Outcome(ACT, _claimed(label, result), completes_task=True)
-        return Outcome(
-            ESCALATE, "Waiting for approval",
-            escalation=ProposedEscalation(title=task.title, description=action[:2000], priority=decision.priority),
-        )
-
-    async def execute_approved(self, task: Task | None, escalation: Escalation) -> Outcome:
-        """Carry out the recommended action the user approved: a ``write`` run of agentic-v1 on the task's
-        thread (``task`` None: a conversation's card, on the card's thread, answering on its channel). A run of
-        this approval that a crash or a shutdown cut short resumes from its checkpoint (completed tool calls are
-        not repeated); one that failed because the reasoning model was down is retried the same way.
-
-        Raises:
-            LlmUnavailable: the reasoning model is down (the approval is not consumed: the card comes back and
-                is retried once the model answers).
-        """
-        agent = self._runner()
-        earlier = next(iter(await agent.runs_for_escalation(escalation.id)), None)
-        if earlier is not None and earlier.status in UNFINISHED:
-            run = await self._waited(earlier)
-        elif earlier is not None and earlier.status != CANCELLED and (earlier.status == COMPLETED
-                                                                       or earlier.failure != MODEL_FAILURE):
-            run = earlier  # it finished before the app could record that on the card
-        elif earlier is not None:
-            run = await self._waited(await agent.retry(earlier.id))
-        else:
-            run = await self._through_agent(_approved_request(task, escalation))
-        if run.status != COMPLETED and run.failure == MODEL_FAILURE:
-            raise LlmUnavailable(run.error or "The reasoning model did not answer.")
-        label = "agentic-v1 (approved): "
-        if run.status != COMPLETED:
-            return Outcome(FAILED, _clip(label + (run.error or f"The run ended {run.status}.")))
-        return Outcome(ACT, _run_result(label, run), completes_task=True)
-
-    async def stop_approved(self, escalation: Escalation, reason: str) -> None:
-        """Cancel the unfinished run of an approved escalation (before the agent resumes it)."""
-        for run in await self._runner().runs_for_escalation(escalation.id):
-            if run.status in UNFINISHED:
-                await self._runner().cancel(run.id, reason)
+        quick = decision.decision == ACT
+        if not task.is_write:
+            text = f"{prompt}{_declined_prompt(declined)}"
+        else:  # the quick tier's sub-agent prompt already says the user asked for the change
+            text = prompt if quick else f"{ACT_FOR_USER}\n\n{prompt}"
+        # Every built-in tool and, of the MCP servers' (maybe hundreds), those the task's words call for.
+        tools = self._skills.offer(include_writes=task.is_write, task=task.title).tools
+        if quick:  # a small model: only the tools the task's words ask for (each schema costs tokens)
+            tools = tools_for(task.title, tools)
+        system = prompts.SUBAGENT_WRITE if task.is_write else prompts.SUBAGENT_ANALYSIS
+        text += await self._fitted("local" if quick else "reasoning", f"{system}\n{text}", tools, situation)
+        run = await self._through_agent(RunRequest(
+            thread_id=thread_of(task), channel_source="subconscious", text=text,
+            permission=WRITE if task.is_write else READ, purpose=ESCALATION, task_id=task.id,
+            tier=QUICK_TIER if quick else "reasoning", tools=tuple(tool.name for tool in tools) if quick else None,
+            title=f"{'Act' if quick else 'Escalate'}: {task.title}",
+        ))
+        if quick:
+            return self._act_outcome(task, decision, run)
+        label = "agentic-v1: " if task.is_write else "agentic-v1 (analysis only): "
+        return self._run_outcome(task, decision, run, label=label)
 
     def _runner(self) -> AgentRunner:
         if self._agent is None:
-            raise LlmUnavailable("The agent is not running, so agentic-v1 cannot be asked.")
+            raise LlmUnavailable("The agent is not running, so the task cannot be carried out.")
         return self._agent
 
     async def _through_agent(self, request: RunRequest) -> Run:
-        return await self._waited(await self._runner().start(request))
-
-    async def _waited(self, run: Run) -> Run:
-        """``run`` once it has finished. Should the tick be superseded or the app stop meanwhile, a heartbeat
-        escalation's run is cancelled with it (its tick's row is cancelled too); an approved action's run is
-        left to finish or to resume at the next start."""
+        """The run once it has finished. Should the tick be superseded or the app stop meanwhile, the run is
+        cancelled with it (its tick's row is cancelled too)."""
         agent = self._runner()
+        run = await agent.start(request)
         try:
             return await agent.wait(run.id)
         except asyncio.CancelledError:
-            if run.purpose == ESCALATION:
-                await asyncio.shield(agent.cancel(run.id, "The tick that asked for it was superseded or stopped."))
+            await asyncio.shield(agent.cancel(run.id, "The tick that asked for it was superseded or stopped."))
             raise
+
+    def _act_outcome(self, task: Task, decision: Decision, run: Run) -> Outcome:
+        """The row of an ``act``: no false success (a write task that changed nothing failed, and so did a run
+        that ended on a tool call it never made), and a read task's recommendation as a proposed card."""
+        if run.status != COMPLETED:
+            if run.failure == MODEL_FAILURE:
+                raise LlmUnavailable(run.error or "The local model did not answer.")
+            return Outcome(FAILED, _clip(run.error or f"The run ended {run.status}."))
+        if run.unexecuted:
+            names = ", ".join(run.unexecuted)
+            return Outcome(FAILED, _run_result(PENDING_CALL.format(names=names), run))
+        if task.is_write:
+            if run.changed_something:
+                return Outcome(ACT, _run_result("", run), completes_task=True)
+            writes = {tool.name for tool in self._skills.tools(include_writes=True) if tool.writes}
+            called = _called(run)
+            why = NO_TOOL if not called else WRITES_FAILED if any(n in writes for n in called) else NO_WRITE_TOOL
+            return Outcome(FAILED, _run_result(why, run))
+        return self._recommendation(task, decision, run, label="")
 
     def _run_outcome(self, task: Task, decision: Decision, run: Run, *, label: str) -> Outcome:
         if run.status != COMPLETED:
@@ -370,6 +280,10 @@ class TaskExecutor:
                 why = NO_TOOL if not run.tools_used else NO_WRITE_TOOL
                 return Outcome(FAILED, _run_result(label + why, run))
             return Outcome(ACT, _run_result(label, run), completes_task=True)
+        return self._recommendation(task, decision, run, label=label)
+
+    @staticmethod
+    def _recommendation(task: Task, decision: Decision, run: Run, *, label: str) -> Outcome:
         action = run.recommended_action
         if action is None:
             return Outcome(ACT, _run_result(label, run), completes_task=True)

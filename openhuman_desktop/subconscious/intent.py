@@ -1,4 +1,10 @@
-"""Write intent: does a task ask the assistant to change something (send, post, write) or only look?"""
+"""Write intent: does a task or message ask the assistant to change something (send, post, write) or only look?
+
+The words decide first (:mod:`intent_words`). A local model that passed its probes is asked as well, and its
+answer may only narrow: a "read" from it turns a "write" of the words into "read"; a "write" from it never
+turns "read" into "write" on its own — the task stays read-only and shows "May write?" for the person to
+confirm (DESIGN §2). A wrong "write" bypasses the approval gate; a wrong "read" costs one click on a card.
+"""
 
 from __future__ import annotations
 
@@ -6,57 +12,78 @@ import asyncio
 import collections
 import json
 import logging
-import re
 from collections.abc import Awaitable, Callable, Iterable
+from dataclasses import dataclass
 from typing import Protocol
 
 from openhuman_desktop.errors import AppError
 from openhuman_desktop.llm.base import ChatRequest, LlmClient, Message
+from openhuman_desktop.subconscious.intent_words import READ, WRITE, read_request
+
+__all__ = ["INTENTS", "KEYWORD", "MODEL", "READ", "USER", "WRITE", "BackgroundIntents", "ChatIntentJudge",
+           "IntentClassifier", "IntentJudgement", "KeywordIntentClassifier", "ModelIntentClassifier",
+           "classify_by_keywords", "narrow", "parse_answer", "parse_intent"]
 
 log = logging.getLogger(__name__)
 
-READ = "read"
-WRITE = "write"
 INTENTS = (READ, WRITE)
-
-# Verbs that ask for a change in the world. Reading verbs (check, review, summarize, monitor, find)
-# are the default and need no list.
-_WRITE_VERBS = (
-    "send", "post", "publish", "write", "create", "delete", "remove", "add", "append", "save", "update",
-    "edit", "modify", "move", "rename", "reply", "respond", "forward", "schedule", "book", "cancel",
-    "archive", "notify", "remind", "email", "message", "tweet", "commit", "push", "upload", "share",
-    "invite", "order", "pay", "buy", "file", "record", "log", "store", "remember", "draft", "put",
-    "set", "turn", "mark", "label", "tag", "assign", "close", "open", "submit", "sync", "backup",
-    "back up", "copy", "clean", "organize", "organise", "sort", "download", "install",
-)
-_WRITE_PATTERN = re.compile(r"\b(" + "|".join(re.escape(v) for v in _WRITE_VERBS) + r")(s|es|ed|ing)?\b", re.I)
-# "check whether X was sent" is a read: the verb is only described, not asked for.
-_READ_LEAD = re.compile(
-    r"^\s*(check|review|monitor|watch|look|see|find|list|summari[sz]e|read|scan|report|tell|show|"
-    r"count|track|verify|inspect|analy[sz]e|search)\b", re.I
-)
+KEYWORD = "keyword"
+MODEL = "model"
+USER = "user"
+"""Where a task's intent came from (``intent_source``): the words, the model (it agreed or narrowed), the person."""
 
 
 def classify_by_keywords(title: str) -> str:
-    """The fallback classifier: "write" when the task's leading instruction is a changing verb."""
-    if _READ_LEAD.match(title):
-        return READ
-    return WRITE if _WRITE_PATTERN.search(title) else READ
+    """The intent the words alone give: ``write`` only when the request's own instruction asks for a change."""
+    return read_request(title).intent
+
+
+@dataclass(frozen=True)
+class IntentJudgement:
+    """What a task gets, and what the person is asked to confirm.
+
+    Attributes:
+        intent: ``read`` or ``write``: what the task may do now.
+        source: ``keyword`` or ``model``: where that came from.
+        suggestion: ``write`` when the words or the model hear a change but the task stays read-only ("May
+            write?"), else None.
+        model: the model's own answer, or None when it gave none (not configured, not trusted, unsure, down).
+    """
+
+    intent: str
+    source: str
+    suggestion: str | None = None
+    model: str | None = None
+
+
+def narrow(words: str, model: str | None) -> IntentJudgement:
+    """Combine the words' intent with the model's: the model may narrow "write" to "read", never widen.
+
+    Args:
+        words: the intent the words give.
+        model: the model's answer, or None when it gave none.
+    """
+    if model is None:
+        return IntentJudgement(words, KEYWORD)
+    if model == words:
+        return IntentJudgement(words, MODEL, model=model)
+    if words == WRITE:   # the model hears no change: read-only, and the person may confirm the words' "write"
+        return IntentJudgement(READ, MODEL, suggestion=WRITE, model=model)
+    return IntentJudgement(READ, KEYWORD, suggestion=WRITE, model=model)   # never widened on the model's word
 
 
 class IntentClassifier(Protocol):
-    """Decides a task's intent; the model-backed one arrives with the model providers."""
+    """Decides a task's intent (the words, narrowed by a model when one is trusted)."""
 
-    async def classify(self, title: str) -> tuple[str, str]:
-        """Returns ``(intent, how)`` where ``how`` is ``model`` or ``keyword``."""
+    async def classify(self, title: str) -> IntentJudgement:
         ...
 
 
 class KeywordIntentClassifier:
-    """Classifies by keywords only (no model configured or reachable)."""
+    """Classifies by the words only (no model configured or reachable)."""
 
-    async def classify(self, title: str) -> tuple[str, str]:
-        return classify_by_keywords(title), "keyword"
+    async def classify(self, title: str) -> IntentJudgement:
+        return IntentJudgement(classify_by_keywords(title), KEYWORD)
 
 
 INTENT_SCHEMA = {
@@ -70,6 +97,7 @@ INTENT_PROMPT = (
     "means looking, checking, monitoring or summarising. Say whether you are sure. Answer with JSON only, "
     "for example {\"intent\": \"read\", \"confident\": true}."
 )
+REQUEST_PREFIX = "Task: "
 # The answer is ~15 tokens; the cap keeps a model that rambles from holding the server (issue 10, item 2).
 INTENT_MAX_TOKENS = 40
 
@@ -89,11 +117,12 @@ PROBE_MISSES_ALLOWED = 0
 
 
 class ModelIntentClassifier:
-    """Asks the local model; keywords decide when the model is not confident, not calibrated, or no answer.
+    """The words' intent, narrowed by the local model (:func:`narrow`); the words alone when the model is not
+    configured, not calibrated, not confident or does not answer.
 
     Before a model's answers count it gets the :data:`PROBES` (once per model, remembered in memory): a
     model that gets more than :data:`PROBE_MISSES_ALLOWED` wrong, or answers them all alike, is not asked
-    again and keywords decide for it. An answer with ``"confident": false`` also leaves it to keywords.
+    again. An answer with ``"confident": false`` counts as no answer.
 
     Args:
         client: returns the local-tier client (None when not configured).
@@ -106,25 +135,56 @@ class ModelIntentClassifier:
         self._calibrated: dict[str, bool] = {}  # by client description: are this model's answers usable?
         self._calibrating = asyncio.Lock()
 
-    async def classify(self, title: str) -> tuple[str, str]:
+    async def classify(self, title: str) -> IntentJudgement:
+        return narrow(classify_by_keywords(title), await self.model_intent(title))
+
+    async def model_intent(self, title: str, *, calibrate: bool = True) -> str | None:
+        """The model's confident answer for ``title``, or None (no model, not trusted, unsure, no answer).
+
+        Args:
+            calibrate: probe a model not probed yet first; with False such a model gives no answer (a chat
+                message must not wait for six probes).
+        """
         client = self._client()
         if client is None:
-            return classify_by_keywords(title), "keyword"
+            return None
         try:
+            if not calibrate and client.description not in self._calibrated:
+                return None
             if not await self._trusted(client):
-                return classify_by_keywords(title), "keyword"
+                return None
             answer = await self._ask(client, title)
         except (AppError, TimeoutError) as exc:
             # DEBUG: one line per task would be 100,000 lines for a long HEARTBEAT.md (callers summarise).
             log.debug("intent of a task decided by keywords (model: %s)", exc or type(exc).__name__)
-            return classify_by_keywords(title), "keyword"
+            return None
         if answer is None:
-            return classify_by_keywords(title), "keyword"
+            return None
         intent, confident = answer
         if not confident:
             log.debug("intent of a task decided by keywords (the model was not sure)")
-            return classify_by_keywords(title), "keyword"
-        return intent, "model"
+            return None
+        return intent
+
+    async def trusts_model(self) -> bool:
+        """Whether the local model passed the probes (asking them now the first time); False without a model.
+
+        Raises:
+            AppError / TimeoutError: the model did not answer.
+        """
+        client = self._client()
+        return client is not None and await self._trusted(client)
+
+    async def raw_answer(self, title: str) -> tuple[str, bool] | None:
+        """The model's own ``(intent, confident)`` for ``title``, probes or not (for measuring it), or None.
+
+        Raises:
+            AppError / TimeoutError: no model, or it did not answer.
+        """
+        client = self._client()
+        if client is None:
+            raise AppError("no local model is configured")
+        return await self._ask(client, title)
 
     async def _trusted(self, client: LlmClient) -> bool:
         """Whether ``client``'s model passed the probes (asking them the first time).
@@ -150,7 +210,7 @@ class ModelIntentClassifier:
 
     async def _ask(self, client: LlmClient, title: str) -> tuple[str, bool] | None:
         request = ChatRequest(
-            [Message("system", INTENT_PROMPT), Message("user", f"Task: {title}")],
+            [Message("system", INTENT_PROMPT), Message("user", f"{REQUEST_PREFIX}{title}")],
             json_schema=INTENT_SCHEMA, schema_name="intent", temperature=0, timeout=self._timeout,
             max_tokens=INTENT_MAX_TOKENS,
         )
@@ -201,15 +261,17 @@ def parse_intent(content: str) -> str | None:
 # After this many tasks in a row that the model did not classify, the rest of the queue keeps its keyword
 # intent: a model that is down or hangs must not be asked (and waited for) once per task.
 GIVE_UP_AFTER = 3
-ApplyIntent = Callable[[str, str, str], Awaitable[object]]  # (task_id, title, intent) -> anything
+ApplyIntent = Callable[[str, str, IntentJudgement], Awaitable[object]]  # (task_id, title, judgement) -> anything
 
 
 class BackgroundIntents:
-    """Asks the model for the intent of new tasks in the background; they have the keyword intent meanwhile.
+    """Asks the model about the intent of new and renamed tasks in the background; they have the words'
+    intent meanwhile.
 
-    Start-up and HEARTBEAT.md syncs never wait on a model: they store the keyword intent and
-    :meth:`submit` the tasks; :meth:`run` (a supervised task) asks the model one task at a time and
-    calls ``apply`` with each answer (which keeps an intent the user chose meanwhile).
+    Adding or renaming a task, start-up and HEARTBEAT.md syncs never wait on a model: they store the words'
+    intent and :meth:`submit` the tasks; :meth:`run` (a supervised task) asks the model one task at a time and
+    calls ``apply`` with each judgement the model took part in (which keeps an intent the user chose
+    meanwhile).
 
     Args:
         classifier: the model-backed classifier (its keyword fallback counts as "no answer").
@@ -254,8 +316,8 @@ class BackgroundIntents:
         answered = failed_in_a_row = 0
         while self._queue:
             task_id, title = self._queue.popleft()
-            intent, how = await self._classifier.classify(title)
-            if how != "model":
+            judgement = await self._classifier.classify(title)
+            if judgement.model is None:
                 failed_in_a_row += 1
                 if failed_in_a_row >= GIVE_UP_AFTER:
                     left = len(self._queue)
@@ -266,10 +328,35 @@ class BackgroundIntents:
                 continue
             failed_in_a_row = 0
             try:
-                await self._apply(task_id, title, intent)
+                await self._apply(task_id, title, judgement)
             except AppError as exc:  # e.g. the database is locked: the task keeps its keyword intent
                 log.warning("the model's intent for task %s was not stored: %s", task_id, exc)
                 continue
             answered += 1
         if answered:
             log.info("the model classified the intent of %d new tasks", answered)
+
+
+class ChatIntentJudge:
+    """Whether a chat message's own words ask for a change: the agent's ``IntentJudge`` port (one place decides,
+    for tasks and messages alike).
+
+    The words decide; a model that passed its probes may narrow a "write" to "read" (the run is then
+    analysis-only and its ``RECOMMENDED ACTION:`` becomes a card). A message whose words read "read" stays read
+    whatever a model would say, so the model is not asked about it; nor is a model that has not been probed yet
+    (a chat never waits for six probes: tasks probe it in the background).
+
+    Args:
+        model: the model-backed classifier, or None for the words alone.
+    """
+
+    def __init__(self, model: ModelIntentClassifier | None = None) -> None:
+        self._model = model
+
+    async def asks_for_write(self, text: str) -> bool:
+        if not read_request(text).is_write:
+            return False
+        if self._model is not None and await self._model.model_intent(text, calibrate=False) == READ:
+            log.info("a chat message's words asked for a change; the model heard none: the run only reads")
+            return False
+        return True

@@ -7,24 +7,31 @@ import functools
 import logging
 import unicodedata
 from collections.abc import Callable
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any
 
 from openhuman_desktop import events, recurrence
 from openhuman_desktop.clock import Clock
 from openhuman_desktop.config import Settings
 from openhuman_desktop.errors import Conflict, InvalidInput, NotFound
-from openhuman_desktop.store import Escalation, LogEntry, Resolution, SubconsciousStore, Task
+from openhuman_desktop.store import LogEntry, SubconsciousStore, Task
 from openhuman_desktop.subconscious import heartbeat_file
 from openhuman_desktop.subconscious.defaults import DEFAULT_TASKS
 from openhuman_desktop.subconscious.intent import (
     INTENTS,
+    KEYWORD,
     READ,
+    USER,
+    WRITE,
     BackgroundIntents,
     IntentClassifier,
+    IntentJudgement,
     classify_by_keywords,
 )
+from openhuman_desktop.subconscious.ports import EngineControl, RuntimeStatus
+
+__all__ = ["ASSISTANT", "MAX_ASSISTANT_TASKS", "EngineControl", "RuntimeStatus", "SubconsciousService",
+           "clean_title"]
 
 log = logging.getLogger(__name__)
 
@@ -33,41 +40,6 @@ MAX_TITLE = 500
 ASSISTANT = "assistant"
 MAX_ASSISTANT_TASKS = 20
 """Most tasks the assistant may have added that the user has not confirmed (set the intent of) yet."""
-ESCALATION_STATUSES = ("pending", "approved", "dismissed")
-APPROVED_RUNNING = "Approved — carrying out the recommended action…"
-
-
-class EngineControl(Protocol):
-    """What the service needs from the engine and heartbeat."""
-
-    def request_tick(self, reason: str) -> object:
-        """Start a tick now in the background (superseding one in flight)."""
-        ...
-
-    def runtime_status(self) -> RuntimeStatus:
-        """The live part of the status (state, reason, next tick)."""
-        ...
-
-    def approve(self, escalation: Escalation) -> None:
-        """Execute an approved escalation in the background."""
-        ...
-
-    def pause(self) -> None:
-        """Stop scheduled ticks until resumed."""
-        ...
-
-    def resume(self) -> None:
-        """Start scheduled ticks again."""
-        ...
-
-
-@dataclass(frozen=True)
-class RuntimeStatus:
-    """What only the running engine knows."""
-
-    state: str
-    state_reason: str
-    next_tick_at: float | None
 
 
 # Characters that change the direction text is shown in: a title can be made to read as something else
@@ -191,7 +163,7 @@ class SubconsciousService:
         plan = heartbeat_file.plan(titles, [(task.id, task.title) for task in existing])
         if plan.is_empty:
             return plan
-        additions = [(title, classify_by_keywords(title), "keyword") for title in plan.add]
+        additions = [(title, classify_by_keywords(title), KEYWORD) for title in plan.add]
         for task_id in plan.remove:
             await self._dismiss_open_escalations(task_id)
         added, removed = await self.store.tasks.replace_file_tasks(additions, plan.remove, self._clock.now())
@@ -229,13 +201,17 @@ class SubconsciousService:
     def _intents(self) -> BackgroundIntents:
         return BackgroundIntents(self._classifier, self._store_model_intent)
 
-    async def _store_model_intent(self, task_id: str, title: str, intent: str) -> None:
-        updated = await self.store.tasks.set_model_intent(task_id, title, intent, self._clock.now())
+    async def _store_model_intent(self, task_id: str, title: str, judgement: IntentJudgement) -> None:
+        updated = await self.store.tasks.set_model_intent(task_id, title, judgement.intent, judgement.source,
+                                                          judgement.suggestion, self._clock.now())
         if updated is not None:
+            if judgement.suggestion is not None:
+                log.info("task %s stays %s; the %s would let it %s: the user is asked (\"May write?\")", task_id,
+                         judgement.intent, "model" if judgement.source == KEYWORD else "words", judgement.suggestion)
             self._bus.publish(events.TaskChanged(updated))
 
     async def refine_intents(self) -> None:
-        """Ask the model for the intent of tasks added from HEARTBEAT.md, in the background (until cancelled)."""
+        """Ask the model about the intent of added and renamed tasks, in the background (until cancelled)."""
         await self._intents.run()
 
     async def intents_refined(self) -> None:
@@ -282,15 +258,18 @@ class SubconsciousService:
         return await self.store.tasks.list(enabled_only=enabled_only)
 
     async def tasks_add(self, title: object, recurrence_text: object = recurrence.PENDING) -> Task:
-        """Add a user task.
+        """Add a user task. Never waits on a model: the task has the words' intent at once, and the model is
+        asked in the background (it may narrow "write" to "read", or ask the user "May write?").
 
         Raises:
             InvalidInput: blank or too long title, invalid recurrence.
         """
         clean = clean_title(title)
         schedule = recurrence.parse(recurrence_text)
-        intent, how = await self._classifier.classify(clean)
-        return await self._add_user_task(clean, schedule, intent=intent, intent_source=how, origin="user")
+        task = await self._add_user_task(clean, schedule, intent=classify_by_keywords(clean), intent_source=KEYWORD,
+                                         origin="user")
+        self._intents.submit([(task.id, task.title)])
+        return task
 
     async def tasks_add_by_assistant(self, title: object, recurrence_text: object = recurrence.PENDING) -> Task:
         """Add a task the assistant asked for (its tasks tool): ``origin = "assistant"``, and read-only.
@@ -314,16 +293,19 @@ class SubconsciousService:
                     f"The assistant already has {MAX_ASSISTANT_TASKS} tasks of its own that the user has not "
                     "confirmed; it cannot add more until the user confirms or removes some."
                 )
+            # Its words may ask for a change: then the user sees "May write?" and decides.
+            suggestion = WRITE if classify_by_keywords(clean) == WRITE else None
             return await self._add_user_task(clean, schedule, intent=READ, intent_source=ASSISTANT,
-                                             origin=ASSISTANT)
+                                             origin=ASSISTANT, suggestion=suggestion)
 
     async def _add_user_task(
-        self, title: str, schedule: recurrence.Recurrence, *, intent: str, intent_source: str, origin: str
+        self, title: str, schedule: recurrence.Recurrence, *, intent: str, intent_source: str, origin: str,
+        suggestion: str | None = None,
     ) -> Task:
         now = self._clock.now()
         task = await self.store.tasks.add(
             title=title, source="user", recurrence=str(schedule), next_run_at=recurrence.next_run(schedule, now),
-            intent=intent, intent_source=intent_source, origin=origin, now=now,
+            intent=intent, intent_source=intent_source, origin=origin, now=now, intent_suggestion=suggestion,
         )
         log.info("task %s added (%s, %s intent, by %s)", task.id, task.recurrence, task.intent, origin)
         self._bus.publish(events.TaskChanged(task))
@@ -347,6 +329,10 @@ class SubconsciousService:
         intent: object = None,
     ) -> Task:
         """Change a task's title, enabled flag, schedule or intent (only what is given).
+
+        An intent given is the user's (``intent_source = "user"``; it answers any "May write?"). A new title
+        without one gets the words' intent at once and the model's in the background, unless the user chose
+        the intent or the assistant added the task (read-only until the user says otherwise).
 
         Raises:
             InvalidInput: a value is invalid. NotFound: no such task. Conflict: renaming a HEARTBEAT.md task.
@@ -374,11 +360,12 @@ class SubconsciousService:
             if intent not in INTENTS:
                 raise InvalidInput("intent", 'must be "read" or "write"')
             changes["intent"] = intent
-            changes["intent_source"] = "user"
-        elif "title" in changes and task.intent_source != "user" and task.origin != ASSISTANT:
-            # Re-guessed from the new words, unless the user chose the intent or the assistant added the task
-            # (read-only until the user says otherwise, whatever it is renamed to).
-            changes["intent"], changes["intent_source"] = await self._classifier.classify(changes["title"])
+            changes["intent_source"] = USER
+            changes["intent_suggestion"] = None
+        elif "title" in changes and task.intent_source != USER and task.origin != ASSISTANT:
+            changes["intent"] = classify_by_keywords(changes["title"])
+            changes["intent_source"] = KEYWORD
+            changes["intent_suggestion"] = None
         if not changes:
             return task
         updated = await self.store.tasks.update(task.id, now, **changes)
@@ -386,6 +373,8 @@ class SubconsciousService:
             raise NotFound(f"There is no task with id {task.id!r}.")
         log.info("task %s updated: %s", task.id, ", ".join(sorted(changes)))
         self._bus.publish(events.TaskChanged(updated))
+        if changes.get("intent_source") == KEYWORD:
+            self._intents.submit([(updated.id, updated.title)])
         return updated
 
     async def tasks_remove(self, task_id: object) -> str:
@@ -422,81 +411,3 @@ class SubconsciousService:
         self, limit: int = 50, before: float | None = None, task_id: str | None = None
     ) -> list[LogEntry]:
         return await self.store.log.page(limit=limit, before=before, task_id=task_id)
-
-    # --- escalations ----------------------------------------------------------------------------
-
-    async def escalations_list(self, status: object = None) -> list[Escalation]:
-        if status is not None and status not in ESCALATION_STATUSES:
-            raise InvalidInput("status", 'must be "pending", "approved" or "dismissed"')
-        return await self.store.escalations.list(status if isinstance(status, str) else None)
-
-    async def _resolve(self, escalation_id: object, status: str) -> Resolution:
-        """Approve or skip a pending card, with its log row, in one commit (so no crash can lose an approval)."""
-        if not isinstance(escalation_id, str) or not escalation_id:
-            raise InvalidInput("escalation_id", "must be a non-empty string")
-        existing = await self.store.escalations.get(escalation_id)
-        if existing is None:
-            raise NotFound(f"There is no escalation with id {escalation_id!r}.")
-        now = self._clock.now()
-        if status == "approved":
-            resolved = await self.store.escalations.approve(escalation_id, now, APPROVED_RUNNING)
-        else:
-            resolved = await self.store.escalations.dismiss(escalation_id, now, remember=True)
-        if resolved is None:
-            current = await self.store.escalations.get(escalation_id)
-            now_status = current.status if current else "gone"
-            raise Conflict(f"This escalation is already {now_status}; nothing was done.")
-        self._bus.publish(events.EscalationChanged(resolved.escalation))
-        if resolved.row is not None:
-            self._bus.publish(events.ActivityLogged(resolved.row))
-        self._bus.publish(events.StatusChanged())  # pending_escalations went down
-        return resolved
-
-    async def escalations_approve(self, escalation_id: object) -> str:
-        """Approve a pending escalation; its action runs in the background, exactly once.
-
-        The approval and its run marker are one commit: after a crash at any point the approval either
-        runs at the next start or its card is back with a note saying why.
-
-        Raises:
-            NotFound: no such escalation. Conflict: it is not pending any more.
-        """
-        resolved = await self._resolve(escalation_id, "approved")
-        log.info("escalation %s approved", resolved.escalation.id)
-        self.engine.approve(resolved.escalation)
-        return resolved.escalation.id
-
-    async def raise_conversation_card(self, *, run_id: str, thread_id: str, request: str, action: str,
-                                      priority: str = "normal") -> Escalation:
-        """Raise the card for a conversation run's ``RECOMMENDED ACTION:`` (CONTRACT §8) and announce it, like a
-        heartbeat card: the title is the user's request (shortened), the description the action. A run raises
-        one card per action: the same action again (a resumed run) gives the card it already has.
-
-        Raises:
-            InvalidInput: ``priority`` is not critical, important or normal, or ``action`` is blank.
-        """
-        if priority not in ("critical", "important", "normal"):
-            raise InvalidInput("priority", 'must be "critical", "important" or "normal"')
-        description = action.strip()[:2000]
-        if not description:
-            raise InvalidInput("action", "must not be empty")
-        for existing in await self.store.escalations.for_run(run_id):
-            if existing.description == description:
-                return existing
-        title = " ".join(request.split())
-        if len(title) > 80:
-            title = title[:79].rstrip() + "…"
-        card = await self.store.escalations.raise_for_run(run_id=run_id, thread_id=thread_id, title=title,
-                                                          description=description, priority=priority,
-                                                          now=self._clock.now())
-        log.info("conversation card %s raised by run %s in thread %s", card.id, run_id, thread_id)
-        self._bus.publish(events.EscalationChanged(card))   # also its announcement (no Notified)
-        self._bus.publish(events.StatusChanged())
-        return card
-
-    async def escalations_dismiss(self, escalation_id: object) -> str:
-        """Skip a pending escalation: nothing is executed, its log row reads "Skipped", and the task's same
-        recommendation is not raised again for a day."""
-        resolved = await self._resolve(escalation_id, "dismissed")
-        log.info("escalation %s dismissed", resolved.escalation.id)
-        return resolved.escalation.id

@@ -180,7 +180,7 @@ async def test_cards_go_to_their_conversations_channel_and_heartbeat_cards_to_ev
         web, telegram = RecordingChannel("webapp"), RecordingChannel("telegram")
         await use(h, web)
         await use(h, telegram)
-        card = await h.service.raise_conversation_card(run_id="r1", thread_id="telegram:42", request="Tidy up",
+        card = await h.approvals.raise_conversation_card(run_id="r1", thread_id="telegram:42", request="Tidy up",
                                                        action="Delete the old drafts")
         heartbeat = await h.service.store.escalations.raise_for_task(
             task_id=(await h.add_task("Check the inbox")).id, log_id=None, title="Check the inbox",

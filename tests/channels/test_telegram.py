@@ -122,12 +122,12 @@ async def test_a_card_is_approved_by_its_button_once_and_never_by_a_stranger(tmp
         assert (go["text"], skip["text"]) == ("Go ahead", "Skip")
         [message_id] = [mid for (chat, mid), m in app.telegram.messages.items()
                         if chat == OWNER and "reply_markup" in m]
-        [pending] = await app.services.subconscious.escalations_list("pending")
+        [pending] = await app.services.approvals.escalations_list("pending")
         assert go["callback_data"] == f"approve:{pending.id}"
 
         stranger = app.telegram.press(STRANGER, message_id, go["callback_data"])
         await app.telegram.await_call("answerCallbackQuery")
-        assert [e.id for e in await app.services.subconscious.escalations_list("pending")] == [pending.id]
+        assert [e.id for e in await app.services.approvals.escalations_list("pending")] == [pending.id]
 
         first = app.telegram.press(OWNER, message_id, go["callback_data"])
         await app.telegram.await_call("answerCallbackQuery", count=2)
@@ -140,7 +140,7 @@ async def test_a_card_is_approved_by_its_button_once_and_never_by_a_stranger(tmp
         assert "owner" in answers[stranger]
         assert answers[first] == "Going ahead."
         assert "already approved" in answers[second]
-        assert [e.id for e in await app.services.subconscious.escalations_list("approved")] == [pending.id]
+        assert [e.id for e in await app.services.approvals.escalations_list("approved")] == [pending.id]
         await app.wait_until(lambda: len(app.telegram.sent_texts(OWNER)) >= 3, what="the approved run's answer")
 
 
@@ -153,7 +153,7 @@ async def card_in(app: TelegramApp, chat: int) -> tuple[int, str, Escalation]:
     await app.wait_until(lambda: any("reply_markup" in c.params for c in app.telegram.calls_of("sendMessage", chat)),
                          what="the card")
     [message_id] = [mid for (at, mid), m in app.telegram.messages.items() if at == chat and "reply_markup" in m]
-    [pending] = await app.services.subconscious.escalations_list("pending")
+    [pending] = await app.services.approvals.escalations_list("pending")
     return message_id, f"approve:{pending.id}", pending
 
 
@@ -167,13 +167,13 @@ async def test_in_an_allowed_group_only_the_owner_may_press_go_ahead(tmp_path: P
         [refused] = await app.telegram.await_call("answerCallbackQuery")
         assert refused.params["callback_query_id"] == member
         assert "Only the owner can decide this" in refused.params["text"] and str(MEMBER) in refused.params["text"]
-        assert [e.id for e in await app.services.subconscious.escalations_list("pending")] == [pending.id]
+        assert [e.id for e in await app.services.approvals.escalations_list("pending")] == [pending.id]
         assert "reply_markup" in app.telegram.messages[(TEAM, message_id)]
 
         owner = app.telegram.press(TEAM, message_id, go, from_id=OWNER)  # the owner, in the group
         answers = await app.telegram.await_call("answerCallbackQuery", count=2)
         assert {c.params["callback_query_id"]: c.params["text"] for c in answers}[owner] == "Going ahead."
-        assert [e.id for e in await app.services.subconscious.escalations_list("approved")] == [pending.id]
+        assert [e.id for e in await app.services.approvals.escalations_list("approved")] == [pending.id]
 
 
 async def test_allowed_user_ids_name_who_may_press(tmp_path: Path) -> None:
@@ -185,10 +185,10 @@ async def test_allowed_user_ids_name_who_may_press(tmp_path: Path) -> None:
         app.telegram.press(TEAM, message_id, skip, from_id=OWNER)  # not in allowed_user_ids any more
         [refused] = await app.telegram.await_call("answerCallbackQuery")
         assert "Only the owner can decide this" in refused.params["text"]
-        assert [e.id for e in await app.services.subconscious.escalations_list("pending")] == [pending.id]
+        assert [e.id for e in await app.services.approvals.escalations_list("pending")] == [pending.id]
         app.telegram.press(TEAM, message_id, skip, from_id=MEMBER)
         await app.telegram.await_call("answerCallbackQuery", count=2)
-        assert [e.id for e in await app.services.subconscious.escalations_list("dismissed")] == [pending.id]
+        assert [e.id for e in await app.services.approvals.escalations_list("dismissed")] == [pending.id]
 
 
 async def test_stop_ends_the_chats_run_and_the_chat_is_told(tmp_path: Path) -> None:
@@ -325,6 +325,39 @@ async def test_a_heartbeat_card_goes_to_every_allowed_private_chat_and_loses_its
         query = app.telegram.press(OWNER, message_id, "approve:e1")  # an old button of a card the app never had
         [answer] = await app.telegram.await_call("answerCallbackQuery")
         assert answer.params["callback_query_id"] == query and "does not exist" in answer.params["text"]
+
+
+async def test_a_cards_buttons_are_its_choices_and_fix_in_skills_answers_with_the_skills_state(
+    tmp_path: Path,
+) -> None:
+    # Issue 25: the buttons are the ones the core chose for the card (the same as the desktop's and the page's).
+    async with telegram_app(tmp_path) as app:
+        await connected(app)
+        card = Escalation(id="e7", task_id="t1", log_id=None, title="Workspace files disconnected",
+                          description="Reconnect the Workspace files skill", priority="normal", status="pending",
+                          created_at=1.0, resolved_at=None, thread_id="subconscious:t1",
+                          choices=("fix_in_skills", "skip"), skill="files")
+        app.services.bus.publish(events.EscalationChanged(card))
+        [shown] = await app.telegram.await_call("sendMessage", OWNER)
+        buttons = [b for row in shown.params["reply_markup"]["inline_keyboard"] for b in row]
+        assert [(b["text"], b["callback_data"]) for b in buttons] == [("Fix in Skills", "fix:e7"),
+                                                                      ("Skip", "dismiss:e7")]
+        await app.services.store.escalations.raise_for_run(
+            run_id="r1", thread_id="subconscious:t1", title=card.title, description=card.description,
+            priority="normal", now=1.0, choices=card.choices, skill="files")
+        [stored] = await app.services.approvals.escalations_list("pending")
+        message_id = max(mid for chat, mid in app.telegram.messages if chat == OWNER)
+        app.telegram.press(OWNER, message_id, f"fix:{stored.id}")
+        [answer] = await app.telegram.await_call("answerCallbackQuery")
+        assert "Workspace files" in answer.params["text"] and "connected" in answer.params["text"]
+        said = await app.telegram.await_call("sendMessage", OWNER, count=2)
+        assert "Skills tab" in said[-1].params["text"]
+        assert [e.status for e in await app.services.approvals.escalations_list()] == ["pending"], "nothing approved"
+        retry = replace(card, id="e8", choices=("retry", "skip"), note="Go ahead did not change anything: x.")
+        app.services.bus.publish(events.EscalationChanged(retry))
+        shown = await app.telegram.await_call("sendMessage", OWNER, count=3)
+        buttons = [b["text"] for row in shown[-1].params["reply_markup"]["inline_keyboard"] for b in row]
+        assert buttons == ["Retry", "Skip"] and "did not change anything" in shown[-1].params["text"]
 
 
 async def test_a_sticker_gets_a_one_line_answer_and_no_run(tmp_path: Path) -> None:

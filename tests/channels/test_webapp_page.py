@@ -115,8 +115,39 @@ async def test_go_ahead_on_a_card_approves_it_once(browser: Browser, web_app: We
     assert (web_app.paths.workspace / "notes.md").read_text() == "hello\n"
     services = web_app.services
     assert services is not None
-    [approved] = await services.subconscious.escalations_list("approved")
+    [approved] = await services.approvals.escalations_list("approved")
     assert approved.thread_id is not None and approved.thread_id.startswith("webapp:")
+
+
+async def test_a_card_shows_its_own_choices_fix_in_skills_answers_and_a_go_ahead_that_changed_nothing_retries(
+    browser: Browser, web_app: WebApp, model: AgentModel
+) -> None:
+    # Issue 25: the buttons the core chose, the same as the desktop's; Fix in Skills says the skill's state here.
+    model.script = AgentScript(reply="The files skill failed.\nRECOMMENDED ACTION: Reconnect the Workspace files skill")
+    page = await open_page(browser, web_app)
+    await send(page, "Why did my notes not sync?")
+    card = page.locator(".card")
+    await expect(card.get_by_role("button")).to_have_text(["Fix in Skills", "Skip"])
+    await card.get_by_role("button", name="Fix in Skills").click()
+    await expect(card.locator(".card-result")).to_contain_text("Workspace files")
+    await expect(card.locator(".card-result")).to_contain_text("Skills tab")
+    services = web_app.services
+    assert services is not None
+    [pending] = await services.approvals.escalations_list("pending")
+    assert pending.choices == ("fix_in_skills", "skip"), "Fix in Skills approves nothing"
+
+    model.script = AgentScript(reply="Found it.\nRECOMMENDED ACTION: Archive the advised report")
+    await send(page, "Anything about the report?")
+    second = page.locator(".card").nth(1)
+    await expect(second.get_by_role("button")).to_have_text(["Go ahead", "Skip"])
+    model.script = AgentScript(steps={"The task": [say("Everything looks fine.")]})
+    await second.get_by_role("button", name="Go ahead").click()
+    # It changed nothing: the card comes back, says so, and offers Retry / Skip (never shown as done).
+    back = page.locator(".card").nth(1)
+    await expect(back.locator(".card-note")).to_contain_text("Go ahead did not change anything", timeout=30_000)
+    await expect(back.get_by_role("button")).to_have_text(["Retry", "Skip"])
+    assert await back.get_attribute("data-status") is None
+    assert page.errors == []  # type: ignore[attr-defined]
 
 
 async def test_the_page_reconnects_after_the_app_restarts(browser: Browser, web_app: WebApp,
@@ -185,7 +216,7 @@ async def test_a_card_resolved_elsewhere_updates_and_a_late_click_says_so(browse
     await expect(card.get_by_role("button", name="Skip")).to_be_visible()
     services = web_app.services
     assert services is not None
-    [pending] = await services.subconscious.escalations_list("pending")
+    [pending] = await services.approvals.escalations_list("pending")
     await services.channels.dismiss(pending.id)  # the desktop window's Skip, say
     await expect(card).to_have_attribute("data-status", "dismissed")
     await expect(card.locator(".card-result")).to_have_text("Skipped.")
@@ -205,7 +236,7 @@ async def test_a_card_resolved_elsewhere_updates_and_a_late_click_says_so(browse
     })""", pending.id)
     late = await page.evaluate("window.lateError")
     assert late["escalation_id"] == pending.id and "already" in late["message"].lower(), late
-    assert [card.status for card in await services.subconscious.escalations_list(None)] == ["dismissed"]
+    assert [card.status for card in await services.approvals.escalations_list(None)] == ["dismissed"]
     assert frames  # the page's own socket stayed up throughout
 
 

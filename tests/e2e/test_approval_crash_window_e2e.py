@@ -80,13 +80,15 @@ def seed_card(db_file: Path, number: int) -> tuple[str, str]:
 
 
 def card(db_file: Path, escalation_id: str) -> dict[str, Any]:
-    """The card's status and note and its row's decision and result."""
+    """The card's status and note and the decision and result of its row: the row its Go ahead added (issue 25),
+    else its own."""
     with database(db_file) as db:
         columns = {row[1] for row in db.execute("PRAGMA table_info(subconscious_escalations)")}
         note = "e.note" if "note" in columns else "''"
+        row = "coalesce(e.run_log_id, e.log_id)" if "run_log_id" in columns else "e.log_id"
         status, note, decision, result = db.execute(
             f"""SELECT e.status, {note}, l.decision, l.result FROM subconscious_escalations AS e
-                JOIN subconscious_log AS l ON l.id = e.log_id WHERE e.id = ?""",
+                JOIN subconscious_log AS l ON l.id = {row} WHERE e.id = ?""",
             (escalation_id,),
         ).fetchone()
     return {"status": status, "note": note, "decision": decision, "result": result}
@@ -97,7 +99,7 @@ def where_killed(workspace: Path, db_file: Path, escalation_id: str) -> str:
     with database(db_file) as db:
         status, decision = db.execute(
             """SELECT e.status, l.decision FROM subconscious_escalations AS e JOIN subconscious_log AS l
-               ON l.id = e.log_id WHERE e.id = ?""", (escalation_id,)).fetchone()
+               ON l.id = coalesce(e.run_log_id, e.log_id) WHERE e.id = ?""", (escalation_id,)).fetchone()
     ledger = workspace / "agent" / "ledger.db"
     runs: list[str] = []
     if ledger.exists():

@@ -27,6 +27,7 @@ from openhuman_desktop.llm.retry import Sleep
 from openhuman_desktop.orchestration import prompts
 from openhuman_desktop.paths import Paths
 from openhuman_desktop.store import EngineState, Escalation, LogEntry, Task
+from openhuman_desktop.subconscious.approvals import ApprovalGate
 from openhuman_desktop.subconscious.engine import SubconsciousEngine
 from openhuman_desktop.subconscious.service import SubconsciousService
 from tests.fakes.clock import FakeClock
@@ -308,8 +309,10 @@ class Harness:
         await self.services.engine.run_tick(reason)
 
     async def add_task(self, title: str, recurrence: str = "pending", intent: str | None = None) -> Task:
-        """Add a user task through the service; ``intent`` then set by the user (no guessing in tests)."""
+        """Add a user task through the service; ``intent`` then set by the user (no guessing in tests). Returns once
+        the model was asked about the task's intent in the background, so its requests come before the test's."""
         task = await self.service.tasks_add(title, recurrence)
+        await self.service.intents_refined()
         if intent is not None and intent != task.intent:
             task = await self.service.tasks_update(task.id, intent=intent)
         return task
@@ -330,8 +333,33 @@ class Harness:
         assert found, f"task {task_id} has no activity row"
         return found[-1]
 
+    @property
+    def approvals(self) -> ApprovalGate:
+        return self.services.approvals
+
     async def escalations(self, status: str | None = None) -> list[Escalation]:
-        return await self.service.escalations_list(status)
+        return await self.approvals.escalations_list(status)
+
+    async def approval_row(self, escalation_id: str) -> LogEntry | None:
+        """The activity row the card's latest Go ahead added (None: none yet, or a conversation's card)."""
+        found = await self.services.store.db.fetchone(
+            "SELECT run_log_id FROM subconscious_escalations WHERE id = ?", (escalation_id,))
+        if found is None or not found[0]:
+            return None
+        return await self.services.store.log.get(str(found[0]))
+
+    async def approval_settled(self, escalation_id: str, timeout: float = 20.0) -> Escalation:
+        """Wait until the card's Go ahead is over (its run finished, or the card came back); the card then."""
+
+        async def settled() -> bool:
+            found = await self.services.store.db.fetchone(
+                "SELECT carrying_out, status, note FROM subconscious_escalations WHERE id = ?", (escalation_id,))
+            return found is not None and not found[0] and (found[1] != "pending" or bool(found[2]))
+
+        await self.wait_until(settled, timeout)
+        card = await self.services.store.escalations.get(escalation_id)
+        assert card is not None
+        return card
 
     async def state(self) -> EngineState:
         return await self.services.store.state.load()
@@ -438,6 +466,12 @@ async def open_harness(
         for server in (ollama, openai):
             if server is not None:
                 server.stop()
+
+
+def wrote(path: str, text: str, answer: str = "Done.") -> list[Reply]:
+    """A model's replies that append ``text`` to ``path`` with the files tool, then answer."""
+    return [Reply(tool_calls=[{"name": "files_append", "arguments": {"path": path, "text": text}}]),
+            Reply(content=answer)]
 
 
 def decisions_of(rows: Sequence[LogEntry]) -> list[str]:

@@ -17,6 +17,7 @@ import pytest
 from openhuman_desktop.orchestration import prompts
 from openhuman_desktop.orchestration.nodes import parse_plan
 from openhuman_desktop.orchestration.subagent import Subtask
+from openhuman_desktop.subconscious.intent import ChatIntentJudge
 from tests.fakes import agent_model as kinds
 from tests.fakes.agent_harness import QUICK_MODEL, REASONING_MODEL, AgentHarness
 from tests.fakes.agent_model import AgentScript, kind_of
@@ -161,17 +162,11 @@ async def test_a_plan_blank_twice_becomes_one_sub_task_of_the_instructions(harne
         "subtasks": [{"title": "The request", "instructions": "Write hello into notes.md."}], "fallback": True}
 
 
-class AlwaysWrite:
-    """A judge that hears a write in every message (the keywords take "files" for the verb "file")."""
-
-    async def asks_for_write(self, text: str) -> bool:
-        return True
-
-
 @pytest.mark.parametrize("question", ["What files are in my workspace?", "Does my garden plan mention beans?",
                                       "which notes did I file last week?"])
-async def test_a_plain_question_is_a_read_run_whatever_the_judge_hears(harness: AgentHarness, question: str) -> None:
-    harness.intent = AlwaysWrite()  # type: ignore[assignment]
+async def test_a_plain_question_is_a_read_run(harness: AgentHarness, question: str) -> None:
+    # The app's judge (the words: "files" and "file" are no instruction here) is the one place that decides.
+    harness.intent = ChatIntentJudge()  # type: ignore[assignment]
     harness.model.script = AgentScript(subtasks=[("Look", "List the files")],
                                        steps={"Look": [kinds.call("files_list", path="")]})
     outcome = await harness.run(question)
@@ -182,7 +177,7 @@ async def test_a_plain_question_is_a_read_run_whatever_the_judge_hears(harness: 
 
 @pytest.mark.parametrize("request_", ["Can you append 'buy milk' to todo.md?", "What is in notes.md? Add a line.",
                                       "Append the line 'buy milk' to todo.md"])
-async def test_a_request_is_left_to_the_judge(harness: AgentHarness, request_: str) -> None:
-    harness.intent = AlwaysWrite()  # type: ignore[assignment]
+async def test_a_request_asks_for_a_write(harness: AgentHarness, request_: str) -> None:
+    harness.intent = ChatIntentJudge()  # type: ignore[assignment]
     outcome = await harness.run(request_)
     assert outcome.run.permission == "write"

@@ -54,6 +54,7 @@ from openhuman_desktop.qt.bridge import CoreBridge
 from openhuman_desktop.qt.intelligence import IntelligenceWindow
 from openhuman_desktop.skills.base import SkillHealth, SkillRegistry, SkillSetting, Tool, ToolResult
 from openhuman_desktop.store import Escalation, LogEntry, Task
+from openhuman_desktop.subconscious.approvals import card_choices
 from openhuman_desktop.subconscious.service import clean_title
 from tests.fakes.clock import FakeClock
 from tests.fakes.engine_harness import Harness, open_harness
@@ -231,9 +232,12 @@ def make_entry(n: int = 0, *, decision: str = "noop", result: str = "Nothing new
 def make_escalation(title: str = "Check urgent emails", description: str = "Forward 3 urgent emails to #team-alerts",
                     *, priority: str = "important", escalation_id: str | None = None, status: str = "pending",
                     created_at: float = NOW) -> Escalation:
+    # Its buttons and skill as the core decides them when it raises a card (issue 25), for the fake skills.
+    choices, skill = card_choices(title, description, [("files", "Workspace files"), ("gmail", "Gmail"),
+                                                       ("notify", "Desktop notifications")])
     return Escalation(
         id=escalation_id or str(uuid.uuid4()), task_id="task-1", log_id=None, title=title, description=description,
-        priority=priority, status=status, created_at=created_at, resolved_at=None,
+        priority=priority, status=status, created_at=created_at, resolved_at=None, choices=choices, skill=skill,
     )
 
 
@@ -449,6 +453,11 @@ class FakeServices:
     clock: FakeClock
     bus: events.EventBus
     models: Any = None
+
+    @property
+    def approvals(self) -> FakeSubconscious:
+        """The approval gate's part (Go ahead / Skip, the cards): the fake subconscious plays it too."""
+        return self.subconscious
 
 
 @pytest.fixture

@@ -13,7 +13,7 @@ from openhuman_desktop.orchestration.ports import Run, RunRequest
 from openhuman_desktop.orchestration.steering import HistoryRecord
 from openhuman_desktop.qt.intelligence import IntelligenceWindow
 from openhuman_desktop.qt.intelligence.agent_run_detail import tokens_text
-from openhuman_desktop.qt.intelligence.agent_runs import RunListModel, run_meta
+from openhuman_desktop.qt.intelligence.agent_runs import RunListModel, run_meta, run_title
 from openhuman_desktop.qt.intelligence.agent_tab import AgentView
 from openhuman_desktop.qt.intelligence.window import TAB_NAMES
 from tests.fakes.agent_model import AgentModel, AgentScript, call, say
@@ -204,6 +204,16 @@ def test_tokens_text_says_what_is_known() -> None:
     assert tokens_text([], live) == "Not compressed yet"
     records = [HistoryRecord(1, "r", "cli", "x", 2000, 100, 1.0), HistoryRecord(2, "r", "cli", "y", 400, 20, 1.0)]
     assert tokens_text(records, run) == "Trace 2,400 tokens → summary 120 tokens (20.0 : 1)"
+
+
+def test_an_approved_run_is_titled_by_what_the_person_approved_not_by_its_instruction() -> None:
+    # Issue 25: "The user approved the action below, which you recommended…" is the model's instruction.
+    instruction = ("The user approved the action below, which you recommended in this conversation: carry out "
+                   "exactly this action with the tools.\n\nApproved action: Archive the advised report")
+    run = Run("r", "desktop", "desktop", "completed", instruction, 1.0, title="Approved: Archive the advised report")
+    assert run_title(run) == "Approved: Archive the advised report"
+    assert run.to_json()["title"] == "Approved: Archive the advised report" and run.to_json()["input"] == instruction
+    assert run_title(Run("r", "cli", "cli", "completed", "What is  new?", 1.0)) == "What is new?"
 
 
 def test_row_meta_names_the_live_node() -> None:

@@ -13,16 +13,12 @@ from PySide6.QtWidgets import QAbstractButton, QApplication
 from openhuman_desktop.errors import Conflict, StoreUnavailable
 from openhuman_desktop.qt.asyncutil import Jobs
 from openhuman_desktop.qt.intelligence import IntelligenceWindow
-from openhuman_desktop.qt.intelligence.approvals import (
-    SKILL_KEYWORDS,
-    ApprovalCard,
-    ApprovalsView,
-    is_skill_related,
-    skill_for,
-)
-from tests.fakes.engine_harness import Reply
+from openhuman_desktop.qt.intelligence.approvals import ApprovalCard, ApprovalsView, is_skill_related
+from openhuman_desktop.store.records import RETRY_CHOICES
+from openhuman_desktop.subconscious.approvals import SKILL_KEYWORDS
+from tests.fakes.engine_harness import Reply, wrote
 
-ANSWER = "Three urgent emails arrived from the bank.\nRECOMMENDED ACTION: Forward the 3 urgent emails to #team-alerts"
+ANSWER = "Three urgent emails arrived from the bank.\nRECOMMENDED ACTION: Forward the 3 urgent emails to alerts/team.md"
 
 
 class Actions:
@@ -146,7 +142,7 @@ def test_skill_escalations_offer_fix_in_skills_instead_of_go_ahead(
 
 def test_fix_in_skills_names_the_skill(qtbot: Any, jobs: Jobs, actions: Actions, fakes: Any) -> None:
     escalation = fakes.make_escalation(title="Gmail is disconnected", description="Re-auth to keep reading mail.")
-    card = make_card(qtbot, jobs, actions, escalation, skills={"files": "Workspace files", "gmail": "Gmail"})
+    card = make_card(qtbot, jobs, actions, escalation)  # its skill was named when it was raised (issue 25)
     asked: list[str] = []
     card.fix_in_skills_requested.connect(asked.append)
     qtbot.mouseClick(card.fix_button, Qt.MouseButton.LeftButton)
@@ -158,8 +154,25 @@ def test_skill_detection(fakes: Any) -> None:
     make_escalation = fakes.make_escalation
     assert not is_skill_related(make_escalation("Check urgent emails", "Forward 3 emails"))
     assert is_skill_related(make_escalation("Notion", "Sync failed"))
-    assert skill_for(make_escalation("Workspace files error", "x"), {"files": "Workspace files"}) == "files"
-    assert skill_for(make_escalation("Integration broken", "x"), {"files": "Workspace files"}) == ""
+    assert make_escalation("Workspace files error", "x").skill == "files"
+    assert make_escalation("Integration broken", "x").skill is None
+
+
+def test_a_card_shows_exactly_the_choices_the_core_gave_it(
+    qtbot: Any, jobs: Jobs, actions: Actions, fakes: Any, qrun: Any
+) -> None:
+    # The same words as a skills card, but the core decided Go ahead / Skip: the desktop guesses nothing.
+    plain = replace(fakes.make_escalation("Gmail is disconnected", "Re-auth to keep reading mail."),
+                    choices=("go_ahead", "skip"))
+    card = make_card(qtbot, jobs, actions, plain)
+    assert not card.approve_button.isHidden() and card.approve_button.text() == "Go ahead"
+    assert card.fix_button.isHidden() and not card.skip_button.isHidden()
+    back = replace(fakes.make_escalation(), choices=RETRY_CHOICES,
+                   note="Go ahead did not change anything: Everything looks fine. Press Retry to try again, or Skip.")
+    card = make_card(qtbot, jobs, actions, back)
+    assert card.approve_button.text() == "Retry" and card.fix_button.isHidden()
+    assert not card.escalation_note_label.isHidden() and "did not change anything" in card.escalation_note_label.text()
+    assert qrun(card.approve()) is True and actions.calls == [("approve", back.id)]
 
 
 # --- the section in the window ------------------------------------------------------------------------
@@ -278,7 +291,7 @@ def escalate(harness: Any, window: IntelligenceWindow, qtbot: Any, qrun: Any, un
     until(lambda: window.approvals_view.cards(), message="no card appeared")
     [card] = window.approvals_view.cards()
     assert card.escalation.task_id == task.id
-    assert card.description_label.text() == "Forward the 3 urgent emails to #team-alerts"
+    assert card.description_label.text() == "Forward the 3 urgent emails to alerts/team.md"
     assert card.priority_badge.text() == "critical"
     return card
 
@@ -289,20 +302,24 @@ def test_go_ahead_on_the_real_engine(
     window = intelligence_window
     card = escalate(gui_harness, window, qtbot, qrun, until)
     assert window.status_bar_view.tasks_label.text() == "4 tasks"
-    gui_harness.reasoning.execution_replies.append(Reply(content="Forwarded the 3 emails to #team-alerts."))
-    log_id = card.escalation.log_id
+    gui_harness.reasoning.execution_replies.extend(wrote("alerts/team.md", "3 emails",
+                                                         "Forwarded the 3 emails to alerts/team.md."))
     qtbot.mouseClick(card.approve_button, Qt.MouseButton.LeftButton)
     until(lambda: window.approvals_view.card(card.escalation.id) is None)
     [stored] = qrun(gui_harness.escalations())
     assert stored.status == "approved"
     model = window.activity_view.model
 
+    ran = qrun(gui_harness.approval_row(card.escalation.id))   # the row the Go ahead added (issue 25)
+    assert ran is not None
+
     def row_done() -> bool:
-        row = model.row_of(log_id)
+        row = model.row_of(ran.id)
         return row is not None and model.entry(row).decision == "act"
 
     until(row_done, message="the approved row did not become act")
-    assert "Forwarded the 3 emails" in model.entry(model.row_of(log_id)).result
+    assert model.row_of(ran.id) == 0, "the new row is at the top"
+    assert "Forwarded the 3 emails" in model.entry(model.row_of(ran.id)).result
     settle(window)
 
 
@@ -328,10 +345,10 @@ def test_approving_twice_from_two_places_is_refused_on_the_card(
 ) -> None:
     window = intelligence_window
     card = escalate(gui_harness, window, qtbot, qrun, until)
-    gui_harness.reasoning.execution_replies.append(Reply(content="Done."))
+    gui_harness.reasoning.execution_replies.extend(wrote("alerts/team.md", "3 emails"))
     # Approved over RPC a moment before the click lands: the card's own action gets a Conflict.
     card._set_busy(True)
-    qrun(gui_harness.service.escalations_approve(card.escalation.id))
+    qrun(gui_harness.approvals.escalations_approve(card.escalation.id))
     card._set_busy(False)
     assert qrun(card.approve()) is False
     assert "already approved" in card.error_label.text()

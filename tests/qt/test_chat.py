@@ -266,7 +266,7 @@ def test_a_card_raised_in_the_chat_shows_under_its_answer_and_go_ahead_approves_
     until(lambda: not model.rows()[2].is_pending_card)
     assert model.rows()[2].escalation.status == "approved"
     assert view.card(card_row.escalation.id) is None          # the buttons are gone, the row says so
-    approved = [esc for esc in qrun(gui_services.subconscious.escalations_list("approved"))]
+    approved = [esc for esc in qrun(gui_services.approvals.escalations_list("approved"))]
     assert [esc.id for esc in approved] == [card_row.escalation.id]
     # The action runs in this conversation, and its answer comes here, under a note (not as your words).
     until(lambda: len(chat_window.chat_view.answer_texts()) == 2 and model.working_count == 0)

@@ -17,7 +17,8 @@ from openhuman_desktop.errors import Conflict
 from openhuman_desktop.qt.bridge import CoreBridge
 from openhuman_desktop.qt.notifier import Notifier, session_bus
 from openhuman_desktop.store import Escalation
-from tests.fakes.engine_harness import Reply
+from openhuman_desktop.subconscious.approvals import card_choices
+from tests.fakes.engine_harness import Reply, wrote
 from tests.notifications.fake_server import FakeNotificationServer, PrivateBus
 
 NOW = datetime(2024, 5, 14, 15, 0).timestamp()
@@ -25,8 +26,10 @@ NOW = datetime(2024, 5, 14, 15, 0).timestamp()
 
 def card(card_id: str = "esc-1", *, title: str = "Forward 3 urgent emails", status: str = "pending",
          priority: str = "normal", description: str = "Forward them to #team-alerts") -> Escalation:
+    choices, skill = card_choices(title, description, [])  # as the core raises it (issue 25)
     return Escalation(id=card_id, task_id="task-1", log_id=None, title=title, description=description,
-                      priority=priority, status=status, created_at=NOW, resolved_at=None)
+                      priority=priority, status=status, created_at=NOW, resolved_at=None, choices=choices,
+                      skill=skill)
 
 
 class FakeTray(QObject):
@@ -203,7 +206,11 @@ def test_a_card_to_fix_in_skills_offers_no_go_ahead(dbus: Harness, qrun: Any, un
     publish(dbus, qrun, events.EscalationChanged(card(title="Reconnect the Gmail skill",
                                                       description="Its OAuth token expired")))
     [call] = delivered(dbus, until, settle)
-    assert call.action_keys == ["default", "dismiss", "open"]
+    # The card's own choices (issue 25): Fix in Skills and Skip, as on the desktop card and the web page.
+    assert call.action_keys == ["default", "fix", "dismiss", "open"]
+    dbus.server.invoke(call.id, "fix")
+    until(lambda: dbus.opened == ["esc-1"])   # the window's card, whose Fix in Skills opens the skill
+    assert dbus.approvals.calls == [], "Fix in Skills approves nothing"
 
 
 # --- bursts, messages, capabilities ----------------------------------------------------------------
@@ -288,7 +295,7 @@ def test_quiet_hours_hold_cards_then_one_summary(dbus: Harness, qrun: Any, until
 # --- the real engine ---------------------------------------------------------------------------------
 
 
-ANSWER = "Three urgent emails arrived from the bank.\nRECOMMENDED ACTION: Forward the 3 urgent emails to #team-alerts"
+ANSWER = "Three urgent emails arrived from the bank.\nRECOMMENDED ACTION: Forward the 3 urgent emails to alerts/team.md"
 INVOICE = "Two invoices are due on Friday.\nRECOMMENDED ACTION: Pay the two invoices from the shared account"
 
 
@@ -297,7 +304,7 @@ def engine(qrun: Any, gui_harness: Any, bridge: CoreBridge,
            notification_server: FakeNotificationServer) -> Iterator[tuple[Any, Notifier, FakeTray]]:
     tray = FakeTray()
     services = gui_harness.services
-    notifier = Notifier(tray, lambda: services.settings.current.notifications, services.subconscious,
+    notifier = Notifier(tray, lambda: services.settings.current.notifications, services.approvals,
                         lambda target: None, connect=session_bus(notification_server.address), burst_ms=20)
     notifier.attach(bridge)
     yield gui_harness, notifier, tray
@@ -333,7 +340,7 @@ def test_on_the_real_engine_go_ahead_in_the_notification_approves_the_card(
     until(lambda: bool(notification_server.snapshot()), message="no notification")
     [call] = notification_server.snapshot()
     assert call.action_keys == ["default", "approve", "dismiss", "open"]
-    harness.reasoning.execution_replies.append(Reply(content="Forwarded the 3 emails to #team-alerts."))
+    harness.reasoning.execution_replies.extend(wrote("alerts/team.md", "3 emails", "Forwarded the 3 emails."))
     notification_server.invoke(call.id, "approve")
 
     async def approved() -> bool:

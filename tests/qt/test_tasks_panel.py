@@ -138,8 +138,8 @@ def test_each_task_shows_its_schedule_next_run_and_intent(fake_window: Intellige
     view = tasks_of(fake_window)
     assert shown_details(view, "user-1") == "Every tick · due at the next tick"
     assert shown_details(view, "user-2").startswith("Weekdays at 9:00 · Next ")
-    assert open_row(view, "user-1").intent_button.text() == "Read only"
-    assert open_row(view, "user-2").intent_button.text() == "May write"
+    assert open_row(view, "user-1").intent_button.text() == "Read only · you"
+    assert open_row(view, "user-2").intent_button.text() == "May write · you"
     assert view.count_label.text() == "4 · 2 yours"
 
 
@@ -158,7 +158,7 @@ def test_rows_have_accessible_names_and_descriptions(fake_window: IntelligenceWi
     assert card.accessibleName() == "Task: Send daily summary to Slack"
     assert card.toggle.accessibleName() == "Enable task Send daily summary to Slack"
     assert card.delete_button.accessibleName() == "Delete task Send daily summary to Slack"
-    assert card.intent_button.accessibleName() == "Intent of task Send daily summary to Slack: May write"
+    assert card.intent_button.accessibleName() == "Intent of task Send daily summary to Slack: May write · you"
 
 
 def test_tooltips_explain_the_parts_of_a_row(fake_window: IntelligenceWindow, fakes: Any) -> None:
@@ -446,7 +446,7 @@ def test_a_failed_intent_change_springs_back(
     card._intent_actions["write"].trigger()
     settle(fake_window)
     assert card._intent_actions["read"].isChecked()
-    assert card.intent_button.text() == "Read only"
+    assert card.intent_button.text() == "Read only · you"
     assert view.error_of("user-1") == "The disk is full."
 
 
@@ -471,7 +471,7 @@ def test_changing_the_intent(
     settle(intelligence_window)
     stored = qrun(gui_services.store.tasks.get(task.id))
     assert (stored.intent, stored.intent_source) == ("write", "user")
-    assert card.intent_button.text() == "May write"
+    assert card.intent_button.text() == "May write · you"
     assert card._intent_actions["write"].isChecked()
 
 
@@ -674,7 +674,7 @@ def test_an_open_row_follows_its_task(fake_window: IntelligenceWindow, fake_brid
     fake_bridge.tasks_changed.emit([fakes.make_task("Send daily summary to Slack", task_id="user-2",
                                                   recurrence_text="cron:0 9 * * 1-5", intent="read",
                                                   created_at=fakes.NOW - 5, next_run_at=fakes.NOW + 3600)])
-    assert card.intent_button.text() == "Read only"
+    assert card.intent_button.text() == "Read only · you"
     assert card._intent_actions["read"].isChecked()
 
 
@@ -855,7 +855,7 @@ def test_a_task_the_assistant_added_says_so_on_its_row_and_card(
     description = view.model.data(view.model.index_of("bot-1"), Qt.ItemDataRole.AccessibleDescriptionRole)
     assert "added by the assistant" in description and "your task" not in description
     card = open_row(view, "bot-1")
-    assert card.intent_button.text() == "Read only"
+    assert card.intent_button.text() == "Read only · you"
     assert "added by the assistant" in card.accessibleDescription()
     metrics = view.list_view.task_delegate.metrics()
     width = view.list_view.viewport().width()

@@ -63,7 +63,7 @@ async def served(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> AsyncIterat
     try:
         await services.start()
         published = json.loads(paths.rpc_file.read_text(encoding="utf-8"))
-        methods = subconscious_methods(services.subconscious) | memory_methods(services.memory)
+        methods = subconscious_methods(services.subconscious, services.approvals) | memory_methods(services.memory)
         yield Served(services, published["url"], published["token"], methods)
     finally:
         await services.aclose()

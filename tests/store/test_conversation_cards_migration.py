@@ -118,6 +118,7 @@ async def test_a_conversation_card_is_approved_skipped_and_listed_like_any_other
         "id": "x", "task_id": None, "log_id": None, "run_id": "run-1", "thread_id": "telegram:42",
         "title": "Send the digest", "description": "Send the weekly digest to Ann", "priority": "important",
         "status": "pending", "created_at": NOW, "resolved_at": None, "note": "",
+        "choices": ["go_ahead", "skip"], "skill": None, "kind": "action", "call": None,  # issue 25
     }
     assert [e.id for e in await store.escalations.list("pending")] == [card.id]
     skip = await store.escalations.raise_for_run(run_id="run-2", thread_id="desktop", title="t", description="d",

@@ -9,7 +9,7 @@ import pytest
 from openhuman_desktop.store import LogEntry, Task
 
 TASK_VALUES = ("task-1", "Check my inbox", "user", "cron:0 9 * * *", 1, 1_790_000_000.5, None, 0, 1_789_000_000.25,
-               "write", "user", "model", 1_790_000_001.0)
+               "write", "user", "model", 1_790_000_001.0, None)
 LOG_VALUES = ("row-1", "task-1", 1_790_000_000.5, "noop", "Nothing new", 12, 1_790_000_000.75, "Check my inbox", 7)
 
 

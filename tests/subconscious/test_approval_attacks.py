@@ -30,7 +30,7 @@ async def test_two_concurrent_approvals_run_once(tmp_path: Path, monkeypatch: py
     async with open_harness(tmp_path, monkeypatch) as h:
         _task, escalation = await escalate_once(h)
         h.reasoning.execute = append_then_answer
-        results = await asyncio.gather(*(h.service.escalations_approve(escalation.id) for _ in range(5)),
+        results = await asyncio.gather(*(h.approvals.escalations_approve(escalation.id) for _ in range(5)),
                                        return_exceptions=True)
         assert sum(1 for r in results if r == escalation.id) == 1
         assert all(isinstance(r, Conflict) for r in results if r != escalation.id)
@@ -46,7 +46,7 @@ async def test_go_ahead_with_a_garbled_reasoning_reply_keeps_the_approval(
     async with open_harness(tmp_path, monkeypatch) as h:
         _task, escalation = await escalate_once(h)
         h.reasoning.execution_replies.extend([Reply(malformed=True)] * 5)
-        await h.service.escalations_approve(escalation.id)
+        await h.approvals.escalations_approve(escalation.id)
         await settle(h)
         await h.wait_until(lambda: _not_running(h, escalation.id))
         card = await h.services.store.escalations.get(escalation.id)
@@ -74,7 +74,7 @@ async def test_go_ahead_while_the_reasoning_model_fails_keeps_the_approval(
     async with open_harness(tmp_path, monkeypatch, backoff_sleep=RecordingSleep()) as h:
         _task, escalation = await escalate_once(h)
         h.reasoning.execution_replies.extend([reply] * 10)
-        await h.service.escalations_approve(escalation.id)
+        await h.approvals.escalations_approve(escalation.id)
         await pending_again(h, escalation.id)
         card = await h.services.store.escalations.get(escalation.id)
         assert card is not None and "could not run" in card.note

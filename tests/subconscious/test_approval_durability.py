@@ -32,12 +32,9 @@ def approved_runs(h: Harness) -> list[Json]:
     return [b for b in h.reasoning_bodies() if "approved the recommended action" in all_text(b)]
 
 
-async def settled(h: Harness, log_id: str) -> None:
-    async def final() -> bool:
-        row = await h.services.store.log.get(log_id)
-        return row is not None and row.decision != "in_progress"
-
-    await h.wait_until(final)
+async def settled(h: Harness, escalation_id: str) -> None:
+    """Wait until the card's Go ahead is over (the row it added has its outcome, or the card is back)."""
+    await h.approval_settled(escalation_id)
 
 
 def append_then_answer(body: Json) -> Reply:
@@ -51,7 +48,7 @@ async def go_ahead_during_an_outage(h: Harness) -> tuple[Task, Escalation]:
     """A ``once`` task's card, Go ahead while the reasoning model answers 503, and the card back."""
     task, escalation = await escalate_once(h, recurrence="once")
     h.reasoning.execution_replies.append(Reply(status=503, error="overloaded"))
-    await h.service.escalations_approve(escalation.id)
+    await h.approvals.escalations_approve(escalation.id)
 
     async def back() -> bool:
         card = await h.services.store.escalations.get(escalation.id)
@@ -70,15 +67,15 @@ async def test_an_approval_killed_before_its_run_started_runs_after_the_restart(
     async with open_harness(tmp_path, monkeypatch) as h:
         task, escalation = await escalate_once(h)
         # The process dies right after Approve was committed, before the engine started the run.
-        monkeypatch.setattr(h.engine, "approve", lambda escalation: None)
-        await h.service.escalations_approve(escalation.id)
+        monkeypatch.setattr(h.approvals, "_start", lambda escalation: None)
+        await h.approvals.escalations_approve(escalation.id)
         row = await h.row(task.id)
         assert row.decision == "in_progress", "the row says the approval is being carried out, in the same commit"
     monkeypatch.undo()
     async with open_harness(tmp_path, monkeypatch, start=False) as h:
         h.reasoning.execute = append_then_answer
         await h.start()
-        await settled(h, escalation.log_id or "")
+        await settled(h, escalation.id)
         row = await h.row(task.id)
         assert row.decision == "act", row.result
         assert "Appended the bank" in row.result
@@ -94,8 +91,8 @@ async def test_an_approval_whose_task_was_disabled_is_not_run_at_start_up(
 ) -> None:
     async with open_harness(tmp_path, monkeypatch) as h:
         task, escalation = await escalate_once(h)
-        monkeypatch.setattr(h.engine, "approve", lambda escalation: None)
-        await h.service.escalations_approve(escalation.id)
+        monkeypatch.setattr(h.approvals, "_start", lambda escalation: None)
+        await h.approvals.escalations_approve(escalation.id)
         await h.service.tasks_update(task.id, enabled=False)
     monkeypatch.undo()
     async with open_harness(tmp_path, monkeypatch) as h:
@@ -118,7 +115,7 @@ async def test_a_run_cut_short_after_a_tool_call_resumes_at_start_up_and_does_no
         [analysis] = await h.services.agent.runs_list(escalation.thread_id)
         assert (escalation.run_id, analysis.purpose, analysis.permission) == (analysis.id, "escalation", "read")
         h.reasoning.execution_replies.extend([Reply(tool_calls=[APPEND]), Reply(content="too late", delay=30)])
-        await h.service.escalations_approve(escalation.id)
+        await h.approvals.escalations_approve(escalation.id)
         assert h.openai is not None
         await h.wait_for_requests(3, h.openai, "execution")  # the analysis, the tool call, the slow answer
         assert (h.workspace / "alerts.md").read_text(encoding="utf-8") == "bank\n"
@@ -126,7 +123,7 @@ async def test_a_run_cut_short_after_a_tool_call_resumes_at_start_up_and_does_no
         # The model would ask for the same call again: the resumed run answers it from its journal instead.
         h.reasoning.execute = append_then_answer
         await h.start()
-        await settled(h, escalation.log_id or "")
+        await settled(h, escalation.id)
         assert (h.workspace / "alerts.md").read_text(encoding="utf-8") == "bank\n", "not appended twice"
         [resumed] = approved_runs(h)
         assert last_is_tool_result(resumed), "the resumed run asked only for what came after the recorded call"
@@ -156,12 +153,12 @@ async def test_go_ahead_while_the_reasoning_model_fails_brings_the_card_back_and
         assert (await h.service.status())["pending_escalations"] == 1
 
         h.reasoning.execute = append_then_answer
-        assert await h.engine.retry_waiting_approvals() == 1
-        await settled(h, escalation.log_id or "")
+        assert await h.approvals.retry_waiting() == 1
+        await settled(h, escalation.id)
         assert (await h.row(task.id)).decision == "act"
         assert (h.workspace / "alerts.md").read_text(encoding="utf-8") == "bank\n"
         assert (await h.task(task.id)).completed
-        assert await h.engine.retry_waiting_approvals() == 0, "retried once, not again"
+        assert await h.approvals.retry_waiting() == 0, "retried once, not again"
 
 
 async def test_go_ahead_with_no_reasoning_model_keeps_the_card_and_press_again_works(
@@ -174,7 +171,7 @@ async def test_go_ahead_with_no_reasoning_model_keeps_the_card_and_press_again_w
             now=h.clock.now(),
         )
         assert escalation is not None
-        await h.service.escalations_approve(escalation.id)
+        await h.approvals.escalations_approve(escalation.id)
 
         async def back() -> bool:
             card = await h.services.store.escalations.get(escalation.id)
@@ -184,7 +181,7 @@ async def test_go_ahead_with_no_reasoning_model_keeps_the_card_and_press_again_w
         [card] = await h.escalations()
         assert "Go ahead could not run" in card.note and "Cannot reach" in card.note
         # Press Go ahead again: it is accepted (the card was pending) and comes back again.
-        await h.service.escalations_approve(escalation.id)
+        await h.approvals.escalations_approve(escalation.id)
         await h.wait_until(back)
 
 
@@ -192,22 +189,23 @@ async def test_skip_between_the_outage_and_the_retry_wins(tmp_path: Path, monkey
     async with open_harness(tmp_path, monkeypatch) as h:
         task, escalation = await escalate_once(h)
         h.reasoning.execution_replies.append(Reply(status=502, error="bad gateway"))
-        await h.service.escalations_approve(escalation.id)
+        await h.approvals.escalations_approve(escalation.id)
 
         async def back() -> bool:
             card = await h.services.store.escalations.get(escalation.id)
             return card is not None and card.status == "pending"
 
         await h.wait_until(back)
-        await h.service.escalations_dismiss(escalation.id)
+        await h.approvals.escalations_dismiss(escalation.id)
         before = len(h.reasoning_bodies())
-        assert await h.engine.retry_waiting_approvals() == 0
+        assert await h.approvals.retry_waiting() == 0
         for _ in range(10):
             await asyncio.sleep(0.01)
         assert len(h.reasoning_bodies()) == before
-        assert (await h.row(task.id)).decision == "dismissed"
+        card_row = await h.services.store.log.get(escalation.log_id or "")
+        assert card_row is not None and card_row.decision == "dismissed"
         with pytest.raises(Conflict):
-            await h.service.escalations_approve(escalation.id)
+            await h.approvals.escalations_approve(escalation.id)
 
 
 async def test_an_approval_that_stops_the_app_each_time_is_not_retried_forever(
@@ -215,8 +213,8 @@ async def test_an_approval_that_stops_the_app_each_time_is_not_retried_forever(
 ) -> None:
     async with open_harness(tmp_path, monkeypatch) as h:
         _, escalation = await escalate_once(h)
-        monkeypatch.setattr(h.engine, "approve", lambda escalation: None)
-        await h.service.escalations_approve(escalation.id)
+        monkeypatch.setattr(h.approvals, "_start", lambda escalation: None)
+        await h.approvals.escalations_approve(escalation.id)
     monkeypatch.undo()
     for _ in range(2):  # each start carries it out again, and the app stops in the middle of it again
         async with open_harness(tmp_path, monkeypatch, start=False) as h:
@@ -241,16 +239,16 @@ async def test_an_approved_run_that_reaches_the_model_starts_the_approvals_waiti
         await h.tick()
         cards = {card.task_id: card for card in await h.escalations()}
         h.reasoning.execution_replies.append(Reply(status=503, error="overloaded"))
-        await h.service.escalations_approve(cards[first.id].id)
+        await h.approvals.escalations_approve(cards[first.id].id)
 
         async def waiting() -> bool:
             return bool(await h.services.store.escalations.waiting_for_model())
 
         await h.wait_until(waiting)
-        h.reasoning.execute = lambda body: Reply(content="Done.")
-        await h.service.escalations_approve(cards[second.id].id)
+        h.reasoning.execute = append_then_answer
+        await h.approvals.escalations_approve(cards[second.id].id)
         for card in cards.values():
-            await settled(h, card.log_id or "")
+            await settled(h, card.id)
 
         async def both_done() -> bool:
             statuses = [c.status for c in await h.escalations()]
@@ -269,7 +267,7 @@ async def test_an_approval_waiting_for_the_model_runs_once_the_models_check_pass
         await h.clock.advance(601)  # the periodic model check (every minute while a tier fails, else 10 minutes)
 
         async def acted() -> bool:  # the row says "escalate" (waiting) until the check has answered
-            row = await h.services.store.log.get(escalation.log_id or "")
+            row = await h.approval_row(escalation.id)
             return row is not None and row.decision == "act"
 
         await h.wait_until(acted)  # no click: the check that found the model back ran it

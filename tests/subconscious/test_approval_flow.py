@@ -18,10 +18,11 @@ from tests.fakes.engine_harness import (
     open_harness,
     task_lines,
     tool_names,
+    wrote,
 )
 
-ANSWER = "Three urgent emails arrived from the bank.\nRECOMMENDED ACTION: Forward the 3 urgent emails to #team-alerts"
-ACTION = "Forward the 3 urgent emails to #team-alerts"
+ANSWER = "Three urgent emails arrived from the bank.\nRECOMMENDED ACTION: Forward the 3 urgent emails to alerts/team.md"
+ACTION = "Forward the 3 urgent emails to alerts/team.md"
 
 
 async def escalate_once(h: Harness, *, recurrence: str = "pending", answer: str = ANSWER,
@@ -36,12 +37,9 @@ async def escalate_once(h: Harness, *, recurrence: str = "pending", answer: str 
     return task, escalation
 
 
-async def wait_for_final_row(h: Harness, log_id: str) -> None:
-    async def final() -> bool:
-        row = await h.services.store.log.get(log_id)
-        return row is not None and row.decision not in ("in_progress", "escalate")
-
-    await h.wait_until(final)
+async def wait_for_final_row(h: Harness, escalation_id: str) -> None:
+    """Wait until the card's Go ahead is over and its row (the one the Go ahead added) has its outcome."""
+    await h.approval_settled(escalation_id)
 
 
 async def test_a_recommended_action_becomes_a_pending_escalation(
@@ -116,36 +114,40 @@ async def test_approve_runs_agentic_v1_once_with_write_tools_and_updates_the_row
         task, escalation = await escalate_once(h)
         assert h.openai is not None
         before = len(h.openai.chat_requests)
-        h.reasoning.execution_replies.append(Reply(content="Forwarded the 3 emails to #team-alerts."))
+        h.reasoning.execution_replies.extend(wrote("alerts/team.md", "3 urgent emails from the bank",
+                                                   "Forwarded the 3 emails to alerts/team.md."))
         rows_before = await h.rows()
 
         results = await asyncio.gather(
-            h.service.escalations_approve(escalation.id), h.service.escalations_approve(escalation.id),
+            h.approvals.escalations_approve(escalation.id), h.approvals.escalations_approve(escalation.id),
             return_exceptions=True,
         )
 
         assert sorted(type(r).__name__ for r in results) == ["Conflict", "str"]
         assert escalation.id in results
-        await wait_for_final_row(h, escalation.log_id or "")
+        await wait_for_final_row(h, escalation.id)
         for _ in range(20):  # let any stray second execution show itself
             await asyncio.sleep(0.01)
-        assert len(h.openai.chat_requests) == before + 1, "approved exactly once"
-        approved_run = h.reasoning_bodies()[-1]
+        assert len(h.openai.chat_requests) == before + 2, "approved exactly once (a tool call and an answer)"
+        approved_run = h.reasoning_bodies()[-2]
         assert {"files_write", "files_append"} <= set(tool_names(approved_run))
         assert ACTION in all_text(approved_run)
         rows_after = await h.rows()
-        assert [r.id for r in rows_after] == [r.id for r in rows_before], "the same row, updated in place"
+        # Issue 25: carrying it out adds a row at the top; the card's own row keeps saying it was approved.
+        assert [r.id for r in rows_after[:-1]] == [r.id for r in rows_before], "one new row, at the top"
+        card_row = next(r for r in rows_after if r.id == escalation.log_id)
+        assert card_row.decision == "escalate" and card_row.result.startswith("Approved at ")
         row = await h.row(task.id)
-        assert row.id == escalation.log_id
+        assert row.id != escalation.log_id and row.id == rows_after[-1].id
         assert row.decision == "act"
         assert "Forwarded the 3 emails" in row.result
         [resolved] = await h.escalations()
         assert resolved.status == "approved" and resolved.resolved_at is not None
         with pytest.raises(Conflict):
-            await h.service.escalations_approve(escalation.id)
+            await h.approvals.escalations_approve(escalation.id)
         with pytest.raises(Conflict):
-            await h.service.escalations_dismiss(escalation.id)
-        assert len(h.openai.chat_requests) == before + 1
+            await h.approvals.escalations_dismiss(escalation.id)
+        assert len(h.openai.chat_requests) == before + 2
 
 
 async def test_the_approved_action_really_writes(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -158,8 +160,8 @@ async def test_the_approved_action_really_writes(tmp_path: Path, monkeypatch: py
             Reply(tool_calls=[{"name": "files_write", "arguments": {"path": "alerts.md", "text": "bank"}}]),
             Reply(content="Wrote alerts.md."),
         ])
-        await h.service.escalations_approve(escalation.id)
-        await wait_for_final_row(h, escalation.log_id or "")
+        await h.approvals.escalations_approve(escalation.id)
+        await wait_for_final_row(h, escalation.id)
         assert (h.workspace / "alerts.md").read_text(encoding="utf-8") == "bank"
 
 
@@ -169,12 +171,13 @@ async def test_a_once_task_completes_after_its_escalation_is_approved(
     async with open_harness(tmp_path, monkeypatch) as h:
         task, escalation = await escalate_once(h, recurrence="once")
         assert not (await h.task(task.id)).completed, "not done while waiting for approval"
-        await h.service.escalations_approve(escalation.id)
-        await wait_for_final_row(h, escalation.log_id or "")
+        h.reasoning.execution_replies.extend(wrote("alerts/team.md", "3 emails"))
+        await h.approvals.escalations_approve(escalation.id)
+        await wait_for_final_row(h, escalation.id)
         assert (await h.task(task.id)).completed
         await h.clock.advance(300)
         await h.tick()
-        assert len(await h.rows(task.id)) == 1
+        assert len(await h.rows(task.id)) == 2, "the card's row and its Go ahead's: no tick after completion"
 
 
 async def test_a_failed_approved_run_fails_its_row_and_keeps_the_once_task_open(
@@ -189,8 +192,8 @@ async def test_a_failed_approved_run_fails_its_row_and_keeps_the_once_task_open(
     async with open_harness(tmp_path, monkeypatch) as h:
         task, escalation = await escalate_once(h, recurrence="once")
         h.reasoning.execution_replies.append(Reply(status=400, body=overflow))
-        await h.service.escalations_approve(escalation.id)
-        await wait_for_final_row(h, escalation.log_id or "")
+        await h.approvals.escalations_approve(escalation.id)
+        await wait_for_final_row(h, escalation.id)
         row = await h.row(task.id)
         assert row.decision == "failed"
         assert "context" in row.result
@@ -205,14 +208,14 @@ async def test_dismiss_skips_without_executing(tmp_path: Path, monkeypatch: pyte
         task, escalation = await escalate_once(h)
         reasoning_before = len(h.reasoning_bodies())
 
-        assert await h.service.escalations_dismiss(escalation.id) == escalation.id
+        assert await h.approvals.escalations_dismiss(escalation.id) == escalation.id
 
         row = await h.row(task.id)
         assert (row.id, row.decision, row.result) == (escalation.log_id, "dismissed", "Skipped")
         [dismissed] = await h.escalations()
         assert dismissed.status == "dismissed" and dismissed.resolved_at is not None
         with pytest.raises(Conflict):
-            await h.service.escalations_approve(escalation.id)
+            await h.approvals.escalations_approve(escalation.id)
         for _ in range(20):
             await asyncio.sleep(0.01)
         assert len(h.reasoning_bodies()) == reasoning_before, "Skip executes nothing"
@@ -227,9 +230,9 @@ async def test_dismiss_skips_without_executing(tmp_path: Path, monkeypatch: pyte
 async def test_unknown_escalations(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     async with open_harness(tmp_path, monkeypatch) as h:
         with pytest.raises(NotFound):
-            await h.service.escalations_approve("no-such-id")
+            await h.approvals.escalations_approve("no-such-id")
         with pytest.raises(NotFound):
-            await h.service.escalations_dismiss("no-such-id")
+            await h.approvals.escalations_dismiss("no-such-id")
         assert h.reasoning_bodies() == []
 
 
@@ -244,10 +247,10 @@ async def test_a_pending_escalation_survives_a_restart_and_can_be_approved_after
         assert (await h.row(task.id)).decision == "escalate", "start-up recovery leaves it alone"
         await h.tick()
         assert h.local_bodies("evaluation") == [], "still not due"
-        h.reasoning.execution_replies.append(Reply(content="Done after the restart."))
-        await h.service.escalations_approve(escalation.id)
-        await wait_for_final_row(h, escalation.log_id or "")
-        assert len(h.reasoning_bodies()) == 1
+        h.reasoning.execution_replies.extend(wrote("alerts/team.md", "3 emails", "Done after the restart."))
+        await h.approvals.escalations_approve(escalation.id)
+        await wait_for_final_row(h, escalation.id)
+        assert len(h.reasoning_bodies()) == 2
         assert "Done after the restart." in (await h.row(task.id)).result
 
 
@@ -262,18 +265,18 @@ async def test_an_approved_run_cut_short_by_shutdown_before_any_tool_is_carried_
         assert h.openai is not None
         h.reasoning.execution_replies.append(Reply(content="too late", delay=30))
         before = len(h.openai.chat_requests)
-        await h.service.escalations_approve(escalation.id)
+        await h.approvals.escalations_approve(escalation.id)
         await h.wait_until(lambda: _arrived(h, before + 1))
     async with open_harness(tmp_path, monkeypatch, start=False) as h:
-        h.reasoning.execution_replies.append(Reply(content="Done on the second try."))
+        h.reasoning.execution_replies.extend(wrote("alerts/team.md", "3 emails", "Done on the second try."))
         await h.start()
-        await wait_for_final_row(h, escalation.log_id or "")
+        await wait_for_final_row(h, escalation.id)
         row = await h.row(task.id)
-        assert (row.id, row.decision) == (escalation.log_id, "act")
+        assert row.id != escalation.log_id and row.decision == "act"
         assert "Done on the second try." in row.result
         [done] = await h.escalations()
         assert done.status == "approved"
-        assert len(h.reasoning_bodies()) == 1
+        assert len(h.reasoning_bodies()) == 2
 
 
 async def _arrived(h: Harness, count: int) -> bool:

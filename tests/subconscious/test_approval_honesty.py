@@ -50,7 +50,7 @@ async def test_a_skipped_recommendation_is_not_raised_again_for_a_day_and_the_mo
     async with open_harness(tmp_path, monkeypatch) as h:
         task = await h.add_task("Check urgent emails", intent="read")
         [card] = await escalate(h, task)
-        await h.service.escalations_dismiss(card.id)
+        await h.approvals.escalations_dismiss(card.id)
 
         assert await escalate(h, task, answer=f"Still there.\nRECOMMENDED ACTION: {ACTION.lower()}.") == []
         row = await h.row(task.id)
@@ -61,7 +61,7 @@ async def test_a_skipped_recommendation_is_not_raised_again_for_a_day_and_the_mo
 
         [other] = await escalate(h, task, answer="RECOMMENDED ACTION: Archive the newsletter")
         assert other.description == "Archive the newsletter", "a different recommendation still asks"
-        await h.service.escalations_dismiss(other.id)
+        await h.approvals.escalations_dismiss(other.id)
 
         await h.clock.advance(DAY)
         [again] = await escalate(h, task)
@@ -72,7 +72,7 @@ async def test_a_skip_is_per_task(tmp_path: Path, monkeypatch: pytest.MonkeyPatc
     async with open_harness(tmp_path, monkeypatch) as h:
         first = await h.add_task("Check urgent emails", intent="read")
         [card] = await escalate(h, first)
-        await h.service.escalations_dismiss(card.id)
+        await h.approvals.escalations_dismiss(card.id)
         await h.service.tasks_update(first.id, enabled=False)
         second = await h.add_task("Check the bank's emails", intent="read")
         [other] = await escalate(h, second)
@@ -111,12 +111,6 @@ class RemovingExecutor:
             else:
                 await self._h.service.tasks_update(task.id, enabled=False)
         return outcome
-
-    async def execute_approved(self, task: Task | None, escalation: Escalation) -> Outcome:
-        return await self._inner.execute_approved(task, escalation)
-
-    async def stop_approved(self, escalation: Escalation, reason: str) -> None:
-        await self._inner.stop_approved(escalation, reason)
 
 
 @pytest.mark.parametrize("where", ["evaluation", "execution"])

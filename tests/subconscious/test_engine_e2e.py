@@ -363,13 +363,15 @@ async def test_the_models_intent_classification_is_stored(tmp_path: Path, monkey
     from openhuman_desktop.subconscious.intent import PROBES
 
     async with open_harness(tmp_path, monkeypatch) as h:
-        # a model that passes the probes (issue 10, item 8) and knows better than the keywords here
+        # a model that passes the probes (issue 10, item 8) and hears a change the words do not
         h.local.intent_for = lambda title: PROBES.get(title, "write")
-        task = await h.service.tasks_add("Check the weather")  # keywords alone would say "read"
-        assert (task.intent, task.intent_source) == ("write", "model")
+        task = await h.service.tasks_add("Check the weather")
+        assert (task.intent, task.intent_source) == ("read", "keyword")  # at once, without the model
+        await h.service.intents_refined()
         stored = await h.task(task.id)
-        assert (stored.intent, stored.intent_source) == ("write", "model")
-        assert stored.to_json()["intent"] == "write"
+        # never widened on the model's word: read-only, and "May write?" for the user
+        assert (stored.intent, stored.intent_source, stored.intent_suggestion) == ("read", "keyword", "write")
+        assert stored.to_json()["intent"] == "read" and stored.to_json()["intent_suggestion"] == "write"
         [request] = [b for b in h.local_bodies("intent") if "Check the weather" in first_user_text(b)]
         assert schema_of(request) == {
             "type": "object",
@@ -392,14 +394,18 @@ async def test_the_intent_answer_is_read_tolerantly(
         assert h.ollama is not None
         h.ollama.set_responder(respond)
         task = await h.service.tasks_add("Check the weather")
-        assert (task.intent, task.intent_source) == ("write", "model")
+        await h.service.intents_refined()
+        stored = await h.task(task.id)
+        assert (stored.intent, stored.intent_suggestion) == ("read", "write")
 
 
 async def test_an_unusable_model_answer_falls_back_to_keywords(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     async with open_harness(tmp_path, monkeypatch) as h:
         h.local.intent_for = lambda title: "maybe"
         task = await h.service.tasks_add("Send the weekly summary to Anna")
-        assert (task.intent, task.intent_source) == ("write", "keyword")
+        await h.service.intents_refined()
+        stored = await h.task(task.id)
+        assert (stored.intent, stored.intent_source, stored.intent_suggestion) == ("write", "keyword", None)
 
 
 async def test_intent_falls_back_to_keywords_when_the_model_is_down(
@@ -410,7 +416,8 @@ async def test_intent_falls_back_to_keywords_when_the_model_is_down(
         check = await h.service.tasks_add("Check my inbox for anything urgent")
         assert (send.intent, send.intent_source) == ("write", "keyword")
         assert (check.intent, check.intent_source) == ("read", "keyword")
-        assert (await h.task(send.id)).intent == "write"
+        await h.service.intents_refined()
+        assert ((await h.task(send.id)).intent, (await h.task(send.id)).intent_source) == ("write", "keyword")
 
 
 async def test_with_inference_off_a_tick_calls_no_model_and_logs_nothing(

@@ -11,7 +11,7 @@ import pytest
 
 from openhuman_desktop.errors import LlmUnavailable
 from openhuman_desktop.llm import ChatRequest, Message, OllamaClient, OpenAICompatClient, ToolSpec
-from openhuman_desktop.orchestration.tool_loop import FINAL_ANSWER_PROMPT, run_tool_loop
+from openhuman_desktop.orchestration.prompts import FINAL_ANSWER as FINAL_ANSWER_PROMPT
 from openhuman_desktop.skills.base import SkillRegistry, Tool, ToolResult
 from openhuman_desktop.store import Task
 from openhuman_desktop.subconscious.decisions import Decision, Report
@@ -25,7 +25,9 @@ from tests.fakes.engine_harness import (
     messages_of,
     open_harness,
     tool_names,
+    wrote,
 )
+from tests.fakes.loop import run_loop
 from tests.fakes.model_servers import FakeOllama, FakeOpenAI
 
 # --- RECOMMENDED ACTION ---------------------------------------------------------------------------------
@@ -66,7 +68,7 @@ async def test_a_withheld_tool_is_refused_and_the_model_is_told(ollama: FakeOlla
         Reply(content="Looked; could not write."),
     )
 
-    result = await run_tool_loop(local, [Message("user", "go")], [Tool(spec("look"), False, look)])
+    result = await run_loop(local, "go", [Tool(spec("look"), False, look)])
 
     assert result.text == "Looked; could not write."
     assert result.tools_called == ("files_write", "look")
@@ -84,7 +86,7 @@ async def test_a_failing_tool_becomes_an_error_result(ollama: FakeOllama, local:
         raise RuntimeError("disk on fire")
 
     ollama.script_chat(Reply(tool_calls=[{"name": "broken", "arguments": {}}]), Reply(content="The tool failed."))
-    result = await run_tool_loop(local, [Message("user", "go")], [Tool(spec("broken"), False, broken)])
+    result = await run_loop(local, "go", [Tool(spec("broken"), False, broken)])
     assert result.text == "The tool failed."
     tool_message = messages_of(bodies(ollama)[-1])[-1]
     assert json.loads(tool_message["content"]) == {"error": "The tool 'broken' failed: RuntimeError."}
@@ -99,7 +101,7 @@ async def test_the_step_limit_ends_with_a_final_answer_without_tools(
     ollama.set_responder(lambda body: Reply(content="Final words.") if not body.get("tools")
                          else Reply(tool_calls=[{"name": "look", "arguments": {}}]))
 
-    result = await run_tool_loop(local, [Message("user", "go")], [Tool(spec("look"), False, look)], max_steps=3)
+    result = await run_loop(local, "go", [Tool(spec("look"), False, look)], max_steps=3)
 
     assert result.text == "Final words."
     assert (result.steps, result.model_calls, result.tools_called) == (3, 4, ("look", "look", "look"))
@@ -121,11 +123,12 @@ REPORT = Report(text="## Environment\nLocal time: now", signature="s", tokens=5)
 
 
 async def test_a_local_act_with_a_recommended_action_asks_for_approval(
-    ollama: FakeOllama, local: OllamaClient
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    ollama.script_chat(Reply(content="RECOMMENDED ACTION: archive the 40 newsletters"))
-    executor = TaskExecutor(lambda: local, SkillRegistry())
-    outcome = await executor.execute(make_task("read"), Decision("t1", "act", "why", "important"), REPORT)
+    async with open_harness(tmp_path, monkeypatch) as h:  # act is an agent run of the quick tier (issue 25)
+        h.local.execution_replies.append(Reply(content="RECOMMENDED ACTION: archive the 40 newsletters"))
+        executor = TaskExecutor(SkillRegistry(), h.services.agent)
+        outcome = await executor.execute(make_task("read"), Decision("t1", "act", "why", "important"), REPORT)
     assert outcome.decision == "escalate" and outcome.result == "Waiting for approval"
     assert outcome.escalation is not None
     assert (outcome.escalation.description, outcome.escalation.priority) == ("archive the 40 newsletters",
@@ -133,12 +136,13 @@ async def test_a_local_act_with_a_recommended_action_asks_for_approval(
     assert not outcome.completes_task
 
 
-async def test_an_empty_answer_still_reads_well(ollama: FakeOllama, local: OllamaClient) -> None:
-    ollama.script_chat(Reply(content="   "))
-    executor = TaskExecutor(lambda: local, SkillRegistry())
-    outcome = await executor.execute(make_task("read"), Decision("t1", "act", "why"), REPORT)
+async def test_an_empty_answer_still_reads_well(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    async with open_harness(tmp_path, monkeypatch) as h:
+        h.local.execution_replies.append(Reply(content="   "))
+        executor = TaskExecutor(SkillRegistry(), h.services.agent)
+        outcome = await executor.execute(make_task("read"), Decision("t1", "act", "why"), REPORT)
     # issue 9 item 11: a row that claims an action also says which tools ran (here: none)
-    assert outcome.decision == "act" and outcome.result == "(the model gave no text)\nNo tools were used."
+    assert outcome.decision == "act" and outcome.result == "There is nothing to report.\nNo tools were used."
 
 
 # --- HTTP 429 from agentic-v1 ---------------------------------------------------------------------------
@@ -209,17 +213,17 @@ async def test_an_approved_run_also_waits_out_a_rate_limit(tmp_path: Path, monke
     async with open_harness(tmp_path, monkeypatch, backoff_sleep=sleep) as h:
         task = await h.add_task("Check urgent emails", intent="read")
         h.local.decide = lambda task_id, title: "escalate"
-        h.reasoning.execution_replies.append(Reply(content="RECOMMENDED ACTION: forward them"))
+        h.reasoning.execution_replies.append(Reply(content="RECOMMENDED ACTION: forward them to forwarded.md"))
         await h.tick()
         [escalation] = await h.escalations("pending")
-        h.reasoning.execution_replies.extend([Reply(status=429), Reply(content="Forwarded.")])
+        h.reasoning.execution_replies.extend([Reply(status=429), *wrote("forwarded.md", "them", "Forwarded.")])
 
-        await h.service.escalations_approve(escalation.id)
+        await h.approvals.escalations_approve(escalation.id)
 
         async def finished() -> bool:
             return (await h.row(task.id)).decision == "act"
 
         await h.wait_until(finished)
         assert sleep.delays == [2.0]
-        assert len(h.reasoning_bodies()) == 3
+        assert len(h.reasoning_bodies()) == 4
         assert "Forwarded." in (await h.row(task.id)).result

@@ -34,11 +34,11 @@ async def test_a_heartbeat_line_removed_while_its_approval_runs(
         await h.tick()
         [escalation] = await h.escalations("pending")
         h.reasoning.execute = slow_append
-        await h.service.escalations_approve(escalation.id)
+        await h.approvals.escalations_approve(escalation.id)
         heartbeat.write_text("# no tasks any more\n", encoding="utf-8")
         await h.service.sync_heartbeat_file()
-        await settled(h, escalation.log_id or "")
-        row = await h.services.store.log.get(escalation.log_id or "")
+        await settled(h, escalation.id)
+        row = await h.approval_row(escalation.id)  # the row its Go ahead added (issue 25)
         assert row is not None and row.decision == "act", row
         for _ in range(5):
             await asyncio.sleep(0.01)

@@ -15,7 +15,12 @@ from openhuman_desktop.config import Settings
 from openhuman_desktop.errors import InvalidInput
 from openhuman_desktop.store import SubconsciousStore, Task
 from openhuman_desktop.subconscious import heartbeat_file
-from openhuman_desktop.subconscious.intent import KeywordIntentClassifier
+from openhuman_desktop.subconscious.intent import (
+    IntentJudgement,
+    KeywordIntentClassifier,
+    classify_by_keywords,
+    narrow,
+)
 from openhuman_desktop.subconscious.service import SubconsciousService, clean_title
 from tests.fakes.clock import FakeClock
 
@@ -31,10 +36,10 @@ class HangingClassifier:
         self.release = asyncio.Event()
         self.answer = "write"
 
-    async def classify(self, title: str) -> tuple[str, str]:
+    async def classify(self, title: str) -> IntentJudgement:
         self.asked.append(title)
         await self.release.wait()
-        return self.answer, "model"
+        return narrow(classify_by_keywords(title), self.answer)
 
 
 @pytest.fixture
@@ -88,7 +93,7 @@ async def test_new_lines_get_the_keyword_intent_at_once_while_the_model_hangs(
 async def test_the_model_s_answer_arrives_later_unless_the_user_chose(
     service: SubconsciousService, heartbeat_path: Path, classifier: HangingClassifier, bus: events.EventBus
 ) -> None:
-    heartbeat_path.write_text("- Check the backups\n- Check the logs\n", encoding="utf-8")
+    heartbeat_path.write_text("- Delete the old backups\n- Check the logs\n", encoding="utf-8")
     await service.sync_heartbeat_file()
     tasks = await file_tasks(service)
     await service.tasks_update(tasks["Check the logs"].id, intent="read")  # the user decided meanwhile
@@ -96,16 +101,18 @@ async def test_the_model_s_answer_arrives_later_unless_the_user_chose(
     bus.subscribe(events.TaskChanged, lambda event: changed.append(event.task))
     worker = asyncio.create_task(service.refine_intents())
     try:
-        classifier.release.set()  # the model answers "write" for both
+        classifier.answer = "read"
+        classifier.release.set()  # the model answers "read" for both: it narrows the words' "write"
         await asyncio.wait_for(service.intents_refined(), NEVER)
     finally:
         worker.cancel()
         await asyncio.gather(worker, return_exceptions=True)
     after = await file_tasks(service)
-    assert (after["Check the backups"].intent, after["Check the backups"].intent_source) == ("write", "model")
+    narrowed = after["Delete the old backups"]
+    assert (narrowed.intent, narrowed.intent_source, narrowed.intent_suggestion) == ("read", "model", "write")
     assert (after["Check the logs"].intent, after["Check the logs"].intent_source) == ("read", "user")
-    assert [task.title for task in changed] == ["Check the backups"]
-    assert sorted(classifier.asked) == ["Check the backups", "Check the logs"]
+    assert [task.title for task in changed] == ["Delete the old backups"]
+    assert sorted(classifier.asked) == ["Check the logs", "Delete the old backups"]
 
 
 # --- what is not a small regular file is refused, and the tasks stay ----------------------------------

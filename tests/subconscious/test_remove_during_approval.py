@@ -26,10 +26,10 @@ async def test_a_task_whose_approval_is_being_carried_out_cannot_be_removed(
     async with open_harness(tmp_path, monkeypatch) as h:
         task, escalation = await escalate_once(h)
         h.reasoning.execute = slow_append
-        await h.service.escalations_approve(escalation.id)
+        await h.approvals.escalations_approve(escalation.id)
         with pytest.raises(Conflict, match="being carried out"):
             await h.service.tasks_remove(task.id)
-        await settled(h, escalation.log_id or "")
+        await settled(h, escalation.id)
         row = await h.row(task.id)
         assert row.decision == "act", (row.decision, row.result)
         assert (h.workspace / "alerts.md").read_text(encoding="utf-8") == "bank\n"

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
@@ -12,7 +11,7 @@ import pytest
 from openhuman_desktop import events
 from openhuman_desktop.config import Settings
 from openhuman_desktop.errors import Conflict, InvalidInput, NotFound
-from openhuman_desktop.store import Escalation, LogEntry, SubconsciousStore, Task
+from openhuman_desktop.store import SubconsciousStore
 from openhuman_desktop.subconscious.defaults import DEFAULT_TASKS
 from openhuman_desktop.subconscious.intent import KeywordIntentClassifier
 from openhuman_desktop.subconscious.service import RuntimeStatus, SubconsciousService
@@ -25,7 +24,6 @@ class FakeEngine:
     """Records what the service asks of the engine."""
 
     def __init__(self) -> None:
-        self.approved: list[Escalation] = []
         self.ticks: list[str] = []
         self.paused = False
 
@@ -34,9 +32,6 @@ class FakeEngine:
 
     def runtime_status(self) -> RuntimeStatus:
         return RuntimeStatus("paused" if self.paused else "idle", "test", None)
-
-    def approve(self, escalation: Escalation) -> None:
-        self.approved.append(escalation)
 
     def pause(self) -> None:
         self.paused = True
@@ -323,107 +318,6 @@ async def test_status_and_controls(service: SubconsciousService, engine: FakeEng
     assert (await service.status())["state"] == "paused"
     await service.set_paused(False)
     assert not engine.paused and await service.store.state.get("paused") == "0"
-
-
-# --- escalations ---------------------------------------------------------------------------------------
-
-
-async def make_escalation(service: SubconsciousService, clock: FakeClock) -> tuple[Task, LogEntry, Escalation]:
-    task = await service.tasks_add("Check the invoices")
-    entry = await service.store.log.start(task.id, task.title, clock.now(), 1, clock.now())
-    entry = await service.store.log.finish(entry.id, "escalate", "Needs approval", 10, clock.now())
-    assert entry is not None
-    escalation = await service.store.escalations.create(
-        task_id=task.id, log_id=entry.id, title="Pay the invoice", description="Pay invoice 42",
-        priority="important", now=clock.now(),
-    )
-    return task, entry, escalation
-
-
-async def test_approve_exactly_once_under_concurrency(
-    service: SubconsciousService, engine: FakeEngine, clock: FakeClock, recorded: Events
-) -> None:
-    _, _, escalation = await make_escalation(service, clock)
-    results = await asyncio.gather(
-        service.escalations_approve(escalation.id), service.escalations_approve(escalation.id),
-        return_exceptions=True,
-    )
-    assert sorted(type(result).__name__ for result in results) == ["Conflict", "str"]
-    assert escalation.id in results
-    assert [approved.id for approved in engine.approved] == [escalation.id]
-    stored = await service.store.escalations.get(escalation.id)
-    assert stored is not None and stored.status == "approved" and stored.resolved_at == clock.now()
-    assert [event.escalation.status for event in recorded.of(events.EscalationChanged)] == ["approved"]
-    assert recorded.of(events.StatusChanged)  # pending_escalations changed
-
-
-async def test_approve_and_dismiss_race_has_one_winner(
-    service: SubconsciousService, engine: FakeEngine, clock: FakeClock
-) -> None:
-    _, _, escalation = await make_escalation(service, clock)
-    results = await asyncio.gather(
-        service.escalations_dismiss(escalation.id), service.escalations_approve(escalation.id),
-        return_exceptions=True,
-    )
-    winners = [result for result in results if not isinstance(result, BaseException)]
-    assert len(winners) == 1
-    assert any(isinstance(result, Conflict) for result in results)
-    stored = await service.store.escalations.get(escalation.id)
-    assert stored is not None
-    assert len(engine.approved) == (1 if stored.status == "approved" else 0)
-
-
-async def test_dismiss_marks_the_log_row_skipped(
-    service: SubconsciousService, engine: FakeEngine, clock: FakeClock, recorded: Events
-) -> None:
-    _, entry, escalation = await make_escalation(service, clock)
-    await clock.advance(60)
-    assert await service.escalations_dismiss(escalation.id) == escalation.id
-    row = await service.store.log.get(entry.id)
-    assert row is not None and row.decision == "dismissed" and row.result == "Skipped"
-    assert row.duration_ms == entry.duration_ms
-    assert engine.approved == []
-    stored = await service.store.escalations.get(escalation.id)
-    assert stored is not None and stored.status == "dismissed"
-    assert [event.entry.id for event in recorded.of(events.ActivityLogged)] == [entry.id]
-    assert recorded.of(events.StatusChanged)
-    with pytest.raises(Conflict, match="dismissed"):
-        await service.escalations_dismiss(escalation.id)
-    with pytest.raises(Conflict):
-        await service.escalations_approve(escalation.id)
-    assert engine.approved == []
-
-
-async def test_escalation_ids_are_validated(service: SubconsciousService) -> None:
-    with pytest.raises(NotFound):
-        await service.escalations_approve("nope")
-    with pytest.raises(NotFound):
-        await service.escalations_dismiss("nope")
-    with pytest.raises(InvalidInput) as caught:
-        await service.escalations_approve(None)
-    assert caught.value.param == "escalation_id"
-
-
-async def test_escalations_list(service: SubconsciousService, clock: FakeClock) -> None:
-    _, _, first = await make_escalation(service, clock)
-    await clock.advance(1)
-    _, _, second = await make_escalation(service, clock)
-    await service.escalations_dismiss(first.id)
-    assert [e.id for e in await service.escalations_list()] == [second.id, first.id]
-    assert [e.id for e in await service.escalations_list("pending")] == [second.id]
-    assert [e.id for e in await service.escalations_list("dismissed")] == [first.id]
-    with pytest.raises(InvalidInput) as caught:
-        await service.escalations_list("open")
-    assert caught.value.param == "status"
-    status = await service.status()
-    assert status["pending_escalations"] == 1
-
-
-async def test_a_task_with_a_pending_escalation_is_not_due(service: SubconsciousService, clock: FakeClock) -> None:
-    task, _, escalation = await make_escalation(service, clock)
-    assert task.id not in [t.id for t in await service.store.tasks.due(clock.now())]
-    await service.escalations_dismiss(escalation.id)
-    assert task.id in [t.id for t in await service.store.tasks.due(clock.now())]
 
 
 async def test_log_list_pages(service: SubconsciousService, clock: FakeClock) -> None:

@@ -7,7 +7,6 @@ from pathlib import Path
 
 import pytest
 
-from openhuman_desktop.llm import OllamaClient
 from openhuman_desktop.llm.tokens import TokenCounter
 from openhuman_desktop.skills import WorkspaceFilesSkill
 from openhuman_desktop.skills.base import SkillRegistry
@@ -15,7 +14,6 @@ from openhuman_desktop.store import Task
 from openhuman_desktop.subconscious.decisions import Decision, Report
 from openhuman_desktop.subconscious.executor import ANALYSIS_PROMPT, TaskExecutor, recommended_action
 from tests.fakes.engine_harness import Reply, all_text, first_user_text, open_harness, tool_names
-from tests.fakes.model_servers import FakeOllama
 
 NO_TOOL = "The model answered without using a tool, so nothing was changed: "
 
@@ -32,20 +30,32 @@ REPORT = Report(text="## Environment\nLocal time: now", signature="s", tokens=5)
 # --- item 6: a write task whose act changed nothing is not a success ----------------------------------
 
 
-async def test_a_write_act_without_tools_fails_and_does_not_complete(ollama: FakeOllama, local: OllamaClient) -> None:
-    ollama.script_chat(Reply(content="I wrote the date to notes/todo.md."))
-    executor = TaskExecutor(lambda: local, SkillRegistry())
-    outcome = await executor.execute(make_task("Write the date to notes/todo.md", "write"),
-                                     Decision("t1", "act", "due"), REPORT)
+def task_title_of(body: dict[str, object]) -> str:
+    """The task an execution request is about (its ``Task:`` line)."""
+    return next(line for line in first_user_text(body).splitlines() if line.startswith("Task: "))[6:]
+
+
+async def test_a_write_act_without_tools_fails_and_does_not_complete(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    async with open_harness(tmp_path, monkeypatch) as h:  # act is an agent run of the quick tier (issue 25)
+        h.local.execution_replies.append(Reply(content="I wrote the date to notes/todo.md."))
+        executor = TaskExecutor(SkillRegistry(), h.services.agent)
+        outcome = await executor.execute(make_task("Write the date to notes/todo.md", "write"),
+                                         Decision("t1", "act", "due"), REPORT)
     assert outcome.decision == "failed" and not outcome.completes_task
     assert outcome.result == NO_TOOL + "I wrote the date to notes/todo.md.\nNo tools were used."
 
 
-async def test_a_raw_call_to_an_unknown_tool_is_not_logged_as_done(ollama: FakeOllama, local: OllamaClient) -> None:
+async def test_a_raw_call_to_an_unknown_tool_is_not_logged_as_done(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     raw = json.dumps({"name": "send_email", "arguments": {"to": "alex"}})
-    ollama.set_responder(lambda body: Reply(content=raw))
-    executor = TaskExecutor(lambda: local, SkillRegistry(), max_steps=2)
-    outcome = await executor.execute(make_task("Check urgent emails", "read"), Decision("t1", "act", "due"), REPORT)
+    async with open_harness(tmp_path, monkeypatch) as h:
+        h.local.execute = lambda body: Reply(content=raw)
+        executor = TaskExecutor(SkillRegistry(), h.services.agent)
+        outcome = await executor.execute(make_task("Check urgent emails", "read"), Decision("t1", "act", "due"),
+                                         REPORT)
     assert outcome.decision == "failed" and not outcome.completes_task
     assert "send_email" in outcome.result and "not carried out" in outcome.result
 
@@ -102,11 +112,13 @@ def test_a_real_recommendation_still_counts(action: str) -> None:
     assert recommended_action(f"Found them.\nRECOMMENDED ACTION: {action}") == action
 
 
-async def test_a_template_recommendation_raises_no_card(ollama: FakeOllama, local: OllamaClient) -> None:
-    ollama.script_chat(Reply(content="No urgent mail.\nRECOMMENDED ACTION: <the action, specific enough to carry out>"))
-    executor = TaskExecutor(lambda: local, SkillRegistry())
-    outcome = await executor.execute(make_task("Check urgent emails", "read", "pending"),
-                                     Decision("t1", "act", "due"), REPORT)
+async def test_a_template_recommendation_raises_no_card(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    async with open_harness(tmp_path, monkeypatch) as h:
+        h.local.execution_replies.append(
+            Reply(content="No urgent mail.\nRECOMMENDED ACTION: <the action, specific enough to carry out>"))
+        executor = TaskExecutor(SkillRegistry(), h.services.agent)
+        outcome = await executor.execute(make_task("Check urgent emails", "read", "pending"),
+                                         Decision("t1", "act", "due"), REPORT)
     assert outcome.escalation is None and outcome.decision == "act"
 
 
@@ -128,8 +140,7 @@ async def test_a_write_task_gets_no_notification_or_task_tools_unless_it_asks(
         offered: dict[str, list[str]] = {}
 
         def execute(body: dict[str, object]) -> Reply:
-            title = first_user_text(body).splitlines()[0].removeprefix("Task: ")
-            offered.setdefault(title, tool_names(body))
+            offered.setdefault(task_title_of(body), tool_names(body))
             return Reply(content="ok")
 
         h.local.execute = execute
@@ -150,8 +161,7 @@ async def test_execution_prompts_leave_out_health_unless_the_task_is_about_it(
         prompts: dict[str, str] = {}
 
         def execute(body: dict[str, object]) -> Reply:
-            text = first_user_text(body)
-            prompts[text.splitlines()[0].removeprefix("Task: ")] = all_text(body)
+            prompts[task_title_of(body)] = all_text(body)
             return Reply(content="ok")
 
         h.local.execute = execute
@@ -196,16 +206,17 @@ def big_report(lines: int) -> Report:
 
 @pytest.mark.parametrize("window", [4096, 8192])
 async def test_an_execution_prompt_is_cut_to_fit_a_small_window(
-    ollama: FakeOllama, local: OllamaClient, window: int
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, window: int
 ) -> None:
     skills = SkillRegistry()
     skills.add(WorkspaceFilesSkill(Path(".")))
-    ollama.script_chat(Reply(content="Nothing needs doing."))
     tokens = TokenCounter()
-    executor = TaskExecutor(lambda: local, skills, window=lambda tier: window, tokens=tokens)
-    report = big_report(600)  # ~25,000 tokens: far over either window
-    await executor.execute(make_task("Summarise my notes", "read"), Decision("t1", "act", "due"), report)
-    [body] = [r.json for r in ollama.requests if r.path == "/api/chat"]
+    async with open_harness(tmp_path, monkeypatch, context_length=window) as h:
+        h.local.execution_replies.append(Reply(content="Nothing needs doing."))
+        executor = TaskExecutor(skills, h.services.agent, window=lambda tier: window, tokens=tokens)
+        report = big_report(600)  # ~25,000 tokens: far over either window
+        await executor.execute(make_task("Summarise my notes", "read"), Decision("t1", "act", "due"), report)
+        [body] = h.local_bodies("execution")
     sent = tokens.count(all_text(body)) + tokens.count(json.dumps(body.get("tools", [])))
     assert sent * 1.2 + body["options"]["num_predict"] <= window, "prompt (with the margin) and answer fit"
     text = first_user_text(body)
@@ -213,10 +224,11 @@ async def test_an_execution_prompt_is_cut_to_fit_a_small_window(
     assert "cut here to fit the model's context window" in text
 
 
-async def test_an_execution_prompt_that_fits_is_not_cut(ollama: FakeOllama, local: OllamaClient) -> None:
-    ollama.script_chat(Reply(content="Nothing needs doing."))
-    executor = TaskExecutor(lambda: local, SkillRegistry(), window=lambda tier: 8192,
-                            tokens=TokenCounter())
-    await executor.execute(make_task("Summarise my notes", "read"), Decision("t1", "act", "due"), big_report(5))
-    [body] = [r.json for r in ollama.requests if r.path == "/api/chat"]
+async def test_an_execution_prompt_that_fits_is_not_cut(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    async with open_harness(tmp_path, monkeypatch) as h:
+        h.local.execution_replies.append(Reply(content="Nothing needs doing."))
+        executor = TaskExecutor(SkillRegistry(), h.services.agent, window=lambda tier: 8192, tokens=TokenCounter())
+        await executor.execute(make_task("Summarise my notes", "read"), Decision("t1", "act", "due"),
+                               big_report(5))
+        [body] = h.local_bodies("execution")
     assert "notes/file-004.md" in first_user_text(body) and "cut here" not in first_user_text(body)

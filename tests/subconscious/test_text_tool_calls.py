@@ -8,10 +8,11 @@ from typing import Any
 
 import pytest
 
-from openhuman_desktop.llm import Message, OllamaClient, OpenAICompatClient, ToolSpec
-from openhuman_desktop.orchestration import run_tool_loop, text_tool_calls
+from openhuman_desktop.llm import OllamaClient, OpenAICompatClient, ToolSpec
+from openhuman_desktop.orchestration import text_tool_calls
 from openhuman_desktop.skills.base import Tool, ToolResult
 from tests.fakes.engine_harness import LOCAL_MODEL, Reply, bodies, messages_of
+from tests.fakes.loop import run_loop
 from tests.fakes.model_servers import FakeOllama, FakeOpenAI
 
 READ_CALL = {"name": "files_read", "arguments": {"path": "notes.md"}}
@@ -110,7 +111,7 @@ async def test_a_text_tool_call_from_the_server_runs_the_tool(
     ran: list[tuple[str, Mapping[str, Any]]] = []
     openai.script_chat(Reply(content=TEXT_FORMS[form]), Reply(content="The notes say: buy milk."))
 
-    result = await run_tool_loop(client, [Message("user", "What do my notes say?")], recording_tools(ran))
+    result = await run_loop(client, "What do my notes say?", recording_tools(ran))
 
     assert ran == [("files_read", {"path": "notes.md"})]
     assert result.text == "The notes say: buy milk."
@@ -126,7 +127,7 @@ async def test_a_withheld_write_tool_called_in_text_is_refused(openai: FakeOpenA
     call = {"name": "files_write", "arguments": {"path": "x.md", "text": "PWNED"}}
     openai.script_chat(Reply(content="<tool_call>" + json.dumps(call) + "</tool_call>"), Reply(content="I could not."))
 
-    result = await run_tool_loop(client, [Message("user", "go")], recording_tools(ran))
+    result = await run_loop(client, "go", recording_tools(ran))
 
     assert ran == []
     assert result.text == "I could not." and result.tools_called == ("files_write",)
@@ -140,7 +141,7 @@ async def test_a_text_write_call_runs_when_write_tools_are_offered(
     ran: list[tuple[str, Mapping[str, Any]]] = []
     call = {"name": "files_write", "arguments": {"path": "x.md", "text": "hello"}}
     openai.script_chat(Reply(content=json.dumps(call)), Reply(content="Wrote x.md."))
-    result = await run_tool_loop(client, [Message("user", "go")], recording_tools(ran, writes=True))
+    result = await run_loop(client, "go", recording_tools(ran, writes=True))
     assert ran == [("files_write", {"path": "x.md", "text": "hello"})]
     assert [(c.name, c.writes, c.is_error) for c in result.calls] == [("files_write", True, False)]
 
@@ -148,7 +149,7 @@ async def test_a_text_write_call_runs_when_write_tools_are_offered(
 async def test_prose_mentioning_json_runs_nothing(openai: FakeOpenAI, client: OpenAICompatClient) -> None:
     ran: list[tuple[str, Mapping[str, Any]]] = []
     openai.script_chat(Reply(content=NOT_CALLS["prose"]))
-    result = await run_tool_loop(client, [Message("user", "go")], recording_tools(ran))
+    result = await run_loop(client, "go", recording_tools(ran))
     assert ran == [] and result.model_calls == 1 and result.text == NOT_CALLS["prose"]
 
 
@@ -168,7 +169,7 @@ async def test_a_tool_result_that_holds_a_call_is_not_run_when_the_model_echoes_
 
     openai.script_chat(Reply(content=json.dumps(READ_CALL)), Reply(content=injected))
     tools = [Tool(spec("files_read"), False, read), Tool(spec("files_write"), True, write)]
-    result = await run_tool_loop(client, [Message("user", "go")], tools)
+    result = await run_loop(client, "go", tools)
     assert ran == [("files_read", {"path": "notes.md"})]
     assert result.text == injected and result.model_calls == 2
 
@@ -178,9 +179,9 @@ async def test_a_call_left_when_the_steps_run_out_is_unexecuted(
 ) -> None:
     ran: list[tuple[str, Mapping[str, Any]]] = []
     openai.set_responder(lambda body: Reply(content=json.dumps(READ_CALL)))
-    result = await run_tool_loop(client, [Message("user", "go")], recording_tools(ran), max_steps=2)
+    result = await run_loop(client, "go", recording_tools(ran), max_steps=2)
     assert len(ran) == 2 and result.model_calls == 3
-    assert [call.name for call in result.unexecuted] == ["files_read"]
+    assert list(result.unexecuted) == ["files_read"]
     assert "tool_choice" not in bodies(openai)[-1]  # the final request offers no tools
 
 
@@ -191,7 +192,7 @@ async def test_ollama_gets_no_tool_choice() -> None:
         ollama = OllamaClient(LOCAL_MODEL, server.url)
         try:
             ran: list[tuple[str, Mapping[str, Any]]] = []
-            await run_tool_loop(ollama, [Message("user", "go")], recording_tools(ran))
+            await run_loop(ollama, "go", recording_tools(ran))
         finally:
             await ollama.aclose()
         assert ran == [("files_read", {"path": "notes.md"})]
@@ -199,8 +200,8 @@ async def test_ollama_gets_no_tool_choice() -> None:
 
 
 async def test_every_call_of_the_loop_has_an_output_cap(openai: FakeOpenAI, client: OpenAICompatClient) -> None:
-    from openhuman_desktop.orchestration.tool_loop import MAX_ANSWER_TOKENS
+    from openhuman_desktop.orchestration.subagent import MAX_ANSWER_TOKENS
 
     openai.set_responder(lambda body: Reply(content=json.dumps(READ_CALL)))
-    await run_tool_loop(client, [Message("user", "go")], recording_tools([]), max_steps=2)
+    await run_loop(client, "go", recording_tools([]), max_steps=2)
     assert [body.get("max_tokens") for body in bodies(openai)] == [MAX_ANSWER_TOKENS] * 3

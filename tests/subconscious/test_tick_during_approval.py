@@ -25,11 +25,11 @@ async def test_a_tick_during_an_approved_run_does_not_raise_the_same_card_again(
     async with open_harness(tmp_path, monkeypatch) as h:
         task, escalation = await escalate_once(h)
         h.reasoning.execute = slow_append
-        await h.service.escalations_approve(escalation.id)
+        await h.approvals.escalations_approve(escalation.id)
         await h.clock.advance(300)
         await h.tick()
         pending = await h.escalations("pending")
-        await settled(h, escalation.log_id or "")
+        await settled(h, escalation.id)
         assert pending == [], "a second card for the action that is being carried out right now"
         rows = [r for r in await h.rows(task.id)]
         assert all(r.decision != "failed" for r in rows), [(r.decision, r.result) for r in rows]

@@ -5,11 +5,12 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from openhuman_desktop.llm import Message, OllamaClient, ToolSpec
-from openhuman_desktop.orchestration import describe_call, run_tool_loop, tools_line
-from openhuman_desktop.orchestration.tool_loop import MAX_CALLS_PER_ANSWER
+from openhuman_desktop.llm import OllamaClient, ToolSpec
+from openhuman_desktop.orchestration import describe_call, tools_line
+from openhuman_desktop.orchestration.tool_calls import MAX_CALLS_PER_ANSWER
 from openhuman_desktop.skills.base import Tool, ToolResult
 from tests.fakes.engine_harness import Reply
+from tests.fakes.loop import run_loop
 from tests.fakes.model_servers import FakeOllama
 
 
@@ -35,7 +36,7 @@ APPEND = {"name": "append", "arguments": {"text": "x", "path": "a.md"}}
 async def test_two_identical_calls_both_run_and_the_row_names_them(ollama: FakeOllama, local: OllamaClient) -> None:
     ran: list[tuple[str, Mapping[str, Any]]] = []
     ollama.script_chat(Reply(tool_calls=[APPEND, APPEND]), Reply(content="Done."))
-    result = await run_tool_loop(local, [Message("user", "go")], tools(ran))
+    result = await run_loop(local, "go", tools(ran))
     assert len(ran) == 2 and result.tools_called == ("append", "append")
     assert tools_line(result.calls) == "Tools used: append (a.md), append (a.md)"
 
@@ -51,7 +52,7 @@ async def test_one_answer_runs_at_most_a_few_tool_calls(ollama: FakeOllama, loca
     ran: list[tuple[str, Mapping[str, Any]]] = []
     many = [{"name": "append", "arguments": {"text": f"line {n}", "path": "a.md"}} for n in range(300)]
     ollama.script_chat(Reply(tool_calls=many), Reply(content="Done."))
-    result = await run_tool_loop(local, [Message("user", "go")], tools(ran))
+    result = await run_loop(local, "go", tools(ran))
     assert len(ran) == MAX_CALLS_PER_ANSWER
     refused = [call for call in result.calls if call.is_error]
     assert len(refused) == 300 - MAX_CALLS_PER_ANSWER

@@ -229,7 +229,8 @@ class RunDetailView(QWidget):
         self.meta_label.setText(f"{run.thread_id} · started {exact_time(run.created_at)} · {timing} · "
                                 f"{run.steps} step{'s' if run.steps != 1 else ''}")
         self.meta_label.setToolTip(f"Run {run.id}")
-        self.input_label.setText(run.input or "(no text)")
+        self.input_label.setText(run.display_title or "(no text)")
+        self.input_label.setToolTip(run.input if run.title else "")   # the instruction the model was given
         self.error_label.show_text(run.error or "")
         self.tools_label.setText(", ".join(run.tools_used) if run.tools_used else
                                  ("listed when the run ends" if not run.is_finished else "none"))

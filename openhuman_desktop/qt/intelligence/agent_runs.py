@@ -49,8 +49,9 @@ def run_duration(run: Run, now: float) -> str:
 
 
 def run_title(run: Run) -> str:
-    """The message the run answers, on one line."""
-    text = " ".join(run.input.split())
+    """What the person sees for the run, on one line: its display title (an approved action's "Approved: …",
+    never the instruction the app wrote for the model), else the message it answers."""
+    text = " ".join(run.display_title.split())
     return text or "(no text)"
 
 

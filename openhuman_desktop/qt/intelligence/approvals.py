@@ -1,9 +1,10 @@
-"""Approval Needed: amber cards for pending escalations with "Go ahead" (or "Fix in Skills") and "Skip"."""
+"""Approval Needed: amber cards for pending escalations with the buttons the core chose for each (Go ahead, Retry
+or Fix in Skills, and Skip: ``Escalation.choices``, the same on every surface)."""
 
 from __future__ import annotations
 
 import logging
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import Awaitable, Callable
 from typing import Protocol
 
 from PySide6.QtCore import QEvent, QObject, Qt, QTimer, Signal
@@ -29,11 +30,10 @@ from openhuman_desktop.qt.intelligence.widgets import (
     set_style_sheet,
 )
 from openhuman_desktop.store import Escalation
+from openhuman_desktop.store.records import FIX_IN_SKILLS, GO_AHEAD, RETRY
 
 log = logging.getLogger(__name__)
 
-# Words that make an escalation a skills problem: the fix is in the Skills tab, not "Go ahead".
-SKILL_KEYWORDS = ("skill", "oauth", "notion", "gmail", "integration", "disconnect", "reconnect", "re-auth", "reauth")
 PRIORITY_ACCENT = {"critical": "coral", "important": "amber", "normal": "grey"}
 PRIORITY_RANK = {"critical": 0, "important": 1, "normal": 2}
 APPROVED = "approved"
@@ -46,7 +46,7 @@ Action = Callable[[str], Awaitable[object]]
 
 
 class EscalationService(Protocol):
-    """What the approvals section needs from the subconscious service."""
+    """What the approvals section needs from the approval gate (``subconscious.approvals.ApprovalGate``)."""
 
     async def escalations_list(self, status: object = None) -> list[Escalation]:
         ...
@@ -77,18 +77,8 @@ def conversation_words(thread_id: str | None) -> str:
 
 
 def is_skill_related(escalation: Escalation) -> bool:
-    """Whether the escalation is about a skill (connection, authorisation, integration)."""
-    text = f"{escalation.title} {escalation.description}".lower()
-    return any(word in text for word in SKILL_KEYWORDS)
-
-
-def skill_for(escalation: Escalation, skills: Mapping[str, str]) -> str:
-    """The name of the skill an escalation talks about (``skills`` maps name → title), or ``""``."""
-    text = f"{escalation.title} {escalation.description}".lower()
-    for name, title in skills.items():
-        if name.lower() in text or (title and title.lower() in text):
-            return name
-    return ""
+    """Whether the card offers Fix in Skills (decided by the core when it was raised)."""
+    return FIX_IN_SKILLS in escalation.choices
 
 
 class InputWatch(QObject):
@@ -193,7 +183,6 @@ class ApprovalCard(QFrame):
         approve: Action,
         dismiss: Action,
         jobs: Jobs,
-        skills: Mapping[str, str] | None = None,
         watch: InputWatch | None = None,
         parent: QWidget | None = None,
     ) -> None:
@@ -207,7 +196,8 @@ class ApprovalCard(QFrame):
         self._is_busy = False
         self.resolved_elsewhere: str | None = None
         self.is_skill_related = is_skill_related(escalation)
-        self.skill_name = skill_for(escalation, skills or {}) if self.is_skill_related else ""
+        self.skill_name = escalation.skill or "" if self.is_skill_related else ""
+        self.is_retry = RETRY in escalation.choices and GO_AHEAD not in escalation.choices
         self._build()
         self._restyle()
 
@@ -272,10 +262,11 @@ class ApprovalCard(QFrame):
         self.skip_button.setToolTip("Do nothing; the assistant will not carry this out")
         self.skip_button.clicked.connect(self._on_skip_button_clicked)
         buttons.addWidget(self.skip_button)
-        self.approve_button = GoAheadButton("Go ahead", self._watch, self)
+        go = "Retry" if self.is_retry else "Go ahead"
+        self.approve_button = GoAheadButton(go, self._watch, self)
         self.approve_button.key_refused.connect(self._on_approve_button_key_refused)
         make_primary(self.approve_button)
-        self.approve_button.setAccessibleName(f"Go ahead: {esc.title}")
+        self.approve_button.setAccessibleName(f"{go}: {esc.title}")
         self.approve_button.setToolTip(f"Let the assistant carry this out now and answer in {where}" if where
                                        else "Let the assistant carry this out now")
         self.approve_button.clicked.connect(self._on_approve_button_clicked)
@@ -293,7 +284,7 @@ class ApprovalCard(QFrame):
         self.close_button.hide()
         buttons.addWidget(self.close_button)
         outer.addLayout(buttons)
-        self.approve_button.setVisible(not self.is_skill_related)
+        self.approve_button.setVisible(GO_AHEAD in esc.choices or RETRY in esc.choices)
         self.fix_button.setVisible(self.is_skill_related)
         self.setAccessibleName(f"Approval needed: {esc.title}")
         # No focus proxy: focusing the card (a notification was clicked) must not put the focus on Go ahead.
@@ -420,13 +411,11 @@ class ApprovalsView(QWidget):
         self,
         service: EscalationService,
         jobs: Jobs,
-        skills: Callable[[], Mapping[str, str]] = dict,
         parent: QWidget | None = None,
     ) -> None:
         super().__init__(parent)
         self._service = service
         self._jobs = jobs
-        self._skills = skills
         self._cards: dict[str, ApprovalCard] = {}
         self._is_loaded = False
         self._watch = InputWatch(self, is_active=False)   # on while there are cards
@@ -501,7 +490,7 @@ class ApprovalsView(QWidget):
     def _add(self, escalation: Escalation) -> ApprovalCard:
         card = ApprovalCard(
             escalation, approve=self._service.escalations_approve, dismiss=self._service.escalations_dismiss,
-            jobs=self._jobs, skills=self._skills(), watch=self._watch, parent=self,
+            jobs=self._jobs, watch=self._watch, parent=self,
         )
         card.decided.connect(self._on_card_decided)
         card.closed.connect(self._on_card_closed)

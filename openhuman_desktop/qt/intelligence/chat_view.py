@@ -468,7 +468,7 @@ class ChatListView(QListView):
                 has_cards = True
                 if widget is None and self._approve is not None and self._dismiss is not None:
                     card = ApprovalCard(row.escalation, approve=self._approve, dismiss=self._dismiss, jobs=self._jobs,
-                                        skills=self._skills(), watch=self._watch)
+                                        watch=self._watch)
                     card.fix_in_skills_requested.connect(self.fix_in_skills_requested)
                     card.origin_label.hide()   # "from the conversation in the desktop chat": it is right here
                     # Decided here, or resolved elsewhere while busy and closed: its row says so from now on.

@@ -5,23 +5,30 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QEvent, QRect, Qt, Signal
+from PySide6.QtCore import QEvent, QRect, QSize, Qt, Signal
 from PySide6.QtGui import (
     QAction,
     QActionGroup,
+    QColor,
     QContextMenuEvent,
     QEnterEvent,
     QHelpEvent,
     QKeyEvent,
     QKeySequence,
     QMouseEvent,
+    QPainter,
+    QPaintEvent,
+    QPalette,
+    QPen,
     QResizeEvent,
     QWheelEvent,
 )
 from PySide6.QtWidgets import (
+    QAbstractButton,
     QApplication,
     QMenu,
     QStyle,
+    QStyleOptionFocusRect,
     QStyleOptionToolButton,
     QToolButton,
     QToolTip,
@@ -31,13 +38,25 @@ from PySide6.QtWidgets import (
 from openhuman_desktop.qt.intelligence.task_model import (
     INTENT_HELP,
     INTENT_WORDS,
+    SOURCE_HELP,
+    SOURCE_WORDS,
+    SUGGESTION_WORDS,
     details_text,
     intent_tip,
     intent_words,
     is_assistant_task,
     row_description,
+    suggestion_tip,
+    suggestion_words,
 )
-from openhuman_desktop.qt.intelligence.widgets import ToggleSwitch, scale_font
+from openhuman_desktop.qt.intelligence.widgets import (
+    ToggleSwitch,
+    accent,
+    badge_colors,
+    badge_size,
+    paint_badge,
+    scale_font,
+)
 from openhuman_desktop.store import Task
 
 if TYPE_CHECKING:
@@ -64,6 +83,47 @@ class IntentChip(QToolButton):
         return option
 
 
+SUGGESTION_ACCENT = "amber"
+
+
+def suggestion_colors(palette: QPalette) -> tuple[QPen, QColor]:
+    """The pen and fill of the "May write?" badge (amber: something to decide, not an error)."""
+    return badge_colors(accent(SUGGESTION_ACCENT, palette))
+
+
+class SuggestionButton(QAbstractButton):
+    """"May write?": the one-click confirm of a read-only task that the model or its words would let write.
+
+    Painted as the badge the row paints where no card is (``paint_badge``), so hovering a row changes nothing
+    on screen; a click (or Space with the focus on it) lets the task write.
+    """
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("intentSuggestion")
+        self.setText(SUGGESTION_WORDS)
+        self.setFont(scale_font(self.font(), 0.85, bold=True))
+        self.setCursor(Qt.CursorShape.PointingHandCursor)
+        self.setFocusPolicy(Qt.FocusPolicy.TabFocus)
+
+    def sizeHint(self) -> QSize:  # noqa: N802 (Qt override)
+        return badge_size(self.fontMetrics(), self.text())
+
+    def paintEvent(self, event: QPaintEvent) -> None:  # noqa: N802 (Qt override)
+        painter = QPainter(self)
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+        pen, fill = suggestion_colors(self.palette())
+        if self.isDown() or self.underMouse():
+            fill.setAlphaF(min(1.0, fill.alphaF() * 2))
+        if not self.isEnabled():
+            pen.setColor(self.palette().color(QPalette.ColorGroup.Disabled, QPalette.ColorRole.WindowText))
+        paint_badge(painter, self.rect(), self.text(), self.font(), pen, fill)
+        if self.hasFocus():
+            option = QStyleOptionFocusRect()
+            option.initFrom(self)
+            self.style().drawPrimitive(QStyle.PrimitiveElement.PE_FrameFocusRect, option, painter, self)
+
+
 def make_delete_button(parent: QWidget) -> QToolButton:
     button = QToolButton(parent)
     button.setAutoRaise(True)
@@ -75,6 +135,20 @@ def make_delete_button(parent: QWidget) -> QToolButton:
     button.setAccessibleName("Delete task")
     button.setToolTip(DELETE_TIP)
     return button
+
+
+def source_line(task: Task) -> str:
+    """The first line of an intent menu: where the intent came from ("Set by keywords")."""
+    return f"Set by {SOURCE_WORDS.get(task.intent_source, task.intent_source)}"
+
+
+def add_source_line(menu: QMenu, task: Task) -> QAction:
+    """A disabled line at the top of an intent menu saying where the intent came from, then a separator."""
+    action = menu.addAction(source_line(task))
+    action.setEnabled(False)
+    action.setToolTip(SOURCE_HELP.get(task.intent_source, ""))
+    menu.addSeparator()
+    return action
 
 
 def add_intent_actions(menu: QMenu, current: str) -> dict[str, QAction]:
@@ -105,8 +179,14 @@ def task_menu(parent: QWidget, task: Task, *, on_toggle: Callable[[], None], on_
     toggle = menu.addAction("Switch off" if task.enabled else "Switch on")
     toggle.triggered.connect(on_toggle)
     intents = menu.addMenu("Intent")
+    intents.setToolTipsVisible(True)
+    add_source_line(intents, task)
     add_intent_actions(intents, task.intent)
     intents.triggered.connect(lambda action: on_intent(str(action.data())))
+    if suggestion_words(task):
+        confirm = menu.addAction("Let it write (May write?)")
+        confirm.setToolTip(suggestion_tip(task))
+        confirm.triggered.connect(lambda: on_intent("write"))
     if task.origin == "heartbeat_md":
         rename = menu.addAction("Rename in HEARTBEAT.md")
         rename.setEnabled(False)
@@ -181,10 +261,14 @@ class TaskCard(QWidget):
         self.toggle.toggled.connect(self._on_toggle_toggled)
         self.intent_button = IntentChip(self)
         menu = QMenu(self.intent_button)
+        menu.setToolTipsVisible(True)
+        self._source_action = add_source_line(menu, task)
         self._intent_actions = add_intent_actions(menu, task.intent)
         menu.triggered.connect(self._on_intent_menu_triggered)
         self._watch_menu(menu)
         self.intent_button.setMenu(menu)
+        self.suggestion_button = SuggestionButton(self)
+        self.suggestion_button.clicked.connect(self._on_suggestion_button_clicked)
         self.delete_button = make_delete_button(self)
         self.delete_button.clicked.connect(self._on_delete_button_clicked)
         self.set_task(task)
@@ -216,6 +300,12 @@ class TaskCard(QWidget):
         self.intent_button.setText(words)
         self.intent_button.setAccessibleName(f"Intent of task {title}: {words}")
         self.intent_button.setToolTip(intent_tip(task))
+        self._source_action.setText(source_line(task))
+        self._source_action.setToolTip(SOURCE_HELP.get(task.intent_source, ""))
+        self.suggestion_button.setVisible(bool(suggestion_words(task)))
+        self.suggestion_button.setToolTip(suggestion_tip(task))
+        self.suggestion_button.setAccessibleName(f"Let task {title} write")
+        self.suggestion_button.setAccessibleDescription(suggestion_tip(task))
         if not busy:
             self.toggle.blockSignals(True)
             self.toggle.setChecked(task.enabled)
@@ -232,7 +322,7 @@ class TaskCard(QWidget):
         if busy and self.has_focus_inside():
             # A disabled widget passes the focus on to the next one in the window: keep it in the list.
             self._home.setFocus(Qt.FocusReason.OtherFocusReason)
-        for control in (self.toggle, self.delete_button, self.intent_button):
+        for control in (self.toggle, self.delete_button, self.intent_button, self.suggestion_button):
             control.setEnabled(not busy)
 
     def refresh_times(self) -> None:
@@ -243,9 +333,12 @@ class TaskCard(QWidget):
         width = self.width() if self.width() > 0 else self._delegate.row_width()
         geometry = self._delegate.geometry(self._task, self._error, width)
         metrics = self._delegate.metrics()
+        suggestion = suggestion_words(self._task)
         _, _, chip = metrics.details_and_chip(geometry, details_text(self._task, self._now()),
                                               intent_words(self._task), is_assistant=is_assistant_task(self._task))
         self.intent_button.setGeometry(chip)
+        if suggestion:
+            self.suggestion_button.setGeometry(metrics.suggestion_rect(chip))
         if geometry.toggle is not None:
             self.toggle.setGeometry(geometry.toggle)
         if geometry.delete is not None:
@@ -268,14 +361,15 @@ class TaskCard(QWidget):
 
     def tab_stops(self) -> list[QWidget]:
         """The controls Tab visits, in order."""
+        suggestion: list[QWidget] = [self.suggestion_button] if suggestion_words(self._task) else []
         if self._task.is_system:
-            return [self.intent_button]
-        return [self.toggle, self.intent_button, self.delete_button]
+            return [self.intent_button, *suggestion]
+        return [self.toggle, self.intent_button, *suggestion, self.delete_button]
 
     def set_tab_stops(self, on: bool) -> None:
         """Only the current row's controls are in the Tab order (a hovered row's are for the mouse)."""
         self.toggle.setFocusPolicy(Qt.FocusPolicy.StrongFocus if on else Qt.FocusPolicy.ClickFocus)
-        for button in (self.intent_button, self.delete_button):
+        for button in (self.intent_button, self.suggestion_button, self.delete_button):
             button.setFocusPolicy(Qt.FocusPolicy.TabFocus if on else Qt.FocusPolicy.NoFocus)
 
     def has_focus_inside(self) -> bool:
@@ -283,7 +377,8 @@ class TaskCard(QWidget):
         return focus is not None and (focus is self or self.isAncestorOf(focus))
 
     def _update_delete_visibility(self) -> None:
-        focused = any(w.hasFocus() for w in (self.toggle, self.delete_button, self.intent_button))
+        focused = any(w.hasFocus() for w in (self.toggle, self.delete_button, self.intent_button,
+                                             self.suggestion_button))
         self.delete_button.setVisible(not self._task.is_system and (self._hovered or focused))
 
     def on_focus_changed(self) -> None:
@@ -356,8 +451,11 @@ class TaskCard(QWidget):
     def _on_intent_menu_triggered(self, action: QAction) -> None:
         self._choose_intent(str(action.data()))
 
+    def _on_suggestion_button_clicked(self) -> None:
+        self._choose_intent("write")
+
     def _choose_intent(self, intent: str) -> None:
-        if intent != self._task.intent:
+        if intent in INTENT_WORDS and intent != self._task.intent:
             self.intent_chosen.emit(self._task.id, intent)
 
     def _on_menu_about_to_show(self) -> None:

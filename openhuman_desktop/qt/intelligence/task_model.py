@@ -31,6 +31,25 @@ INTENT_HELP = {
     "read": "Read only: the assistant only looks; any change it suggests needs your approval",
     "write": "May write: you asked for changes (send, post, write), so the assistant may make them",
 }
+# Where a task's intent came from (``intent_source``), as the row says it and as its tooltip explains it.
+SOURCE_WORDS = {"keyword": "keywords", "model": "model", "user": "you", "assistant": "assistant",
+                "default": "built-in"}
+SOURCE_HELP = {
+    "keyword": "Decided from the task's words: it may write only when its own instruction asks for a change.",
+    "model": "Decided by the local model from the task's words (it may only narrow what the words allow).",
+    "user": "Set by you.",
+    "assistant": "The assistant added this task: it only reads until you let it write.",
+    "default": "A built-in task.",
+}
+SUGGESTION_WORDS = "May write?"
+SUGGESTION_HELP = {
+    "model": "The local model thinks this task asks for changes; it stays read only until you agree.",
+    "keyword": "This task's words ask for a change, but the local model heard none; it stays read only until you "
+               "agree.",
+    "assistant": "The assistant added this task and its words ask for a change; it stays read only until you "
+                 "agree.",
+}
+SUGGESTION_CLICK = "Click to let it write (any change it makes then needs no approval card)."
 ASSISTANT_BADGE = "assistant"
 ASSISTANT_TIP = ("Added by the assistant: it added this task while carrying out something you approved. It only reads "
                  "until you set its intent to May write.")
@@ -76,11 +95,32 @@ def is_assistant_task(task: Task) -> bool:
 
 
 def intent_words(task: Task) -> str:
-    return INTENT_WORDS.get(task.intent, task.intent)
+    """The intent chip's words: "Read only · keywords" (the intent and where it came from)."""
+    words = INTENT_WORDS.get(task.intent, task.intent)
+    source = SOURCE_WORDS.get(task.intent_source)
+    return f"{words} · {source}" if source else words
 
 
 def intent_tip(task: Task) -> str:
-    return INTENT_HELP.get(task.intent, "") + "\nClick to change."
+    source = SOURCE_HELP.get(task.intent_source, "")
+    return "\n".join(part for part in (INTENT_HELP.get(task.intent, ""), source, "Click to change.") if part)
+
+
+def asks(task: Task) -> bool:
+    """Whether the row asks "May write?": the task stays read-only, but the model or its words ask for a change."""
+    return task.suggested_intent == "write"
+
+
+def suggestion_words(task: Task) -> str:
+    """"May write?" while the row asks it (:func:`asks`), else ""."""
+    return SUGGESTION_WORDS if asks(task) else ""
+
+
+def suggestion_tip(task: Task) -> str:
+    # the model narrowed the words' "write" (source "model"), or would widen the words' "read" (source "keyword")
+    why = SUGGESTION_HELP.get("keyword" if task.intent_source == "model" else
+                              "model" if task.intent_source == "keyword" else "assistant", "")
+    return f"{why}\n{SUGGESTION_CLICK}"
 
 
 def badge_tip(task: Task) -> str:
@@ -99,7 +139,10 @@ def row_description(task: Task, now: float, error: str = "") -> str:
         kind = "added by the assistant"
     parts = [kind,
              "done" if task.completed else ("enabled" if task.enabled else "disabled"),
-             details_text(task, now), f"intent {intent_words(task)}"]
+             details_text(task, now), f"intent {INTENT_WORDS.get(task.intent, task.intent)}, set by "
+                                      f"{SOURCE_WORDS.get(task.intent_source, task.intent_source)}"]
+    if suggestion_words(task):
+        parts.append("asks whether it may write")
     if error:
         parts.append(f"error: {error}")
     return ", ".join(parts)
@@ -122,7 +165,7 @@ class TaskListModel(QAbstractListModel):
     BusyRole = Qt.ItemDataRole.UserRole + 2
     ErrorRole = Qt.ItemDataRole.UserRole + 3
 
-    row_shape_changed = Signal()   # a row's height may have changed (title, kind or error text)
+    row_shape_changed = Signal()   # a row's height may have changed (title, kind, "May write?" or error text)
     counts_changed = Signal()
 
     def __init__(self, now: Callable[[], float], parent: QObject | None = None) -> None:
@@ -171,13 +214,15 @@ class TaskListModel(QAbstractListModel):
     def task_at(self, row: int) -> Task:
         return self._rows[row]
 
-    def shape(self, row: int) -> tuple[str, bool, str] | None:
-        """What a row's height depends on: (title, is system task, error text); ``None`` past the end."""
+    def shape(self, row: int) -> tuple[str, bool, str, bool] | None:
+        """What a row's height depends on: (title, is system task, error text, asks "May write?"); ``None`` past
+        the end."""
         if not 0 <= row < len(self._rows):
             return None
         task = self._rows[row]
         # Asked for every row on each layout: no property call, and no lookup while no row has an error.
-        return (task.title, task.source == "system", self._errors.get(task.id, "") if self._errors else "")
+        return (task.title, task.source == "system", self._errors.get(task.id, "") if self._errors else "",
+                task.intent_suggestion == "write" and task.intent == "read")
 
     def task(self, task_id: str) -> Task | None:
         row = self._index.get(task_id)
@@ -255,7 +300,7 @@ class TaskListModel(QAbstractListModel):
         if old != task:
             index = self.index(row, 0)
             self.dataChanged.emit(index, index, [])
-            if old.title != task.title or old.is_system != task.is_system:
+            if old.title != task.title or old.is_system != task.is_system or asks(old) != asks(task):
                 self.row_shape_changed.emit()
             if old.is_system != task.is_system:
                 self._user_count += 1 if old.is_system else -1
@@ -277,7 +322,7 @@ class TaskListModel(QAbstractListModel):
                 continue
             self._rows[row] = task
             changed.append(task.id)
-            shape = shape or old.title != task.title or old.is_system != task.is_system
+            shape = shape or old.title != task.title or old.is_system != task.is_system or asks(old) != asks(task)
             if old.is_system != task.is_system:
                 self._user_count += 1 if old.is_system else -1
                 counts = True

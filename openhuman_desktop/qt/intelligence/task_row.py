@@ -24,18 +24,23 @@ from openhuman_desktop.qt.intelligence.task_card import (
     TaskCard,
     make_delete_button,
     show_tooltip,
+    suggestion_colors,
 )
 from openhuman_desktop.qt.intelligence.task_model import (
     ASSISTANT_BADGE,
     ASSISTANT_TIP,
+    SUGGESTION_WORDS,
     AnyIndex,
     TaskListModel,
+    asks,
     badge_tip,
     details_text,
     intent_tip,
     intent_words,
     is_assistant_task,
     next_run_text,
+    suggestion_tip,
+    suggestion_words,
 )
 from openhuman_desktop.qt.intelligence.widgets import (
     accent,
@@ -82,18 +87,22 @@ class RowColors:
     badge_fill: QColor
     assistant_pen: QPen
     assistant_fill: QColor
+    suggestion_pen: QPen
+    suggestion_fill: QColor
 
     @classmethod
     def of(cls, palette: QPalette) -> RowColors:
         grey = accent("grey", palette)
         badge_pen, badge_fill = badge_colors(grey)
         assistant_pen, assistant_fill = badge_colors(accent("blue", palette))
+        suggestion_pen, suggestion_fill = suggestion_colors(palette)
         return cls(
             text=palette.color(QPalette.ColorRole.WindowText), quiet=muted(palette),
             highlight=palette.color(QPalette.ColorRole.Highlight),
             alternate_base=palette.color(QPalette.ColorRole.AlternateBase), green=accent("green", palette),
             grey=grey, coral=accent("coral", palette), badge_pen=badge_pen, badge_fill=badge_fill,
-            assistant_pen=assistant_pen, assistant_fill=assistant_fill,
+            assistant_pen=assistant_pen, assistant_fill=assistant_fill, suggestion_pen=suggestion_pen,
+            suggestion_fill=suggestion_fill,
         )
 
 
@@ -109,6 +118,7 @@ class RowGeometry:
     delete: QRect | None
     details: QRect        # the details line: text, then the intent chip
     error: QRect | None
+    chips: QRect | None = None  # a line of its own for the chip and "May write?" (rows that ask), else None
 
 
 class RowMetrics:
@@ -125,6 +135,7 @@ class RowMetrics:
         self.badge_font = scale_font(self.font, 0.85, bold=True)
         self.badge_size = badge_size(QFontMetrics(self.badge_font), "default")
         self.assistant_badge_size = badge_size(QFontMetrics(self.badge_font), ASSISTANT_BADGE)
+        self.suggestion_size = badge_size(QFontMetrics(self.badge_font), SUGGESTION_WORDS)
         self.struck_font = QFont(self.font)
         self.struck_font.setStrikeOut(True)
         self.dot = dot_side(self.em)
@@ -173,11 +184,13 @@ class RowMetrics:
         text_right -= self.toggle_size.width() + pad * 2
         return text_x, text_right, text_right, delete_x
 
-    def height(self, title: str, is_system: bool, error: str, width: int) -> int:
+    def height(self, title: str, is_system: bool, error: str, asks: bool, width: int) -> int:
         """The row's height (what ``layout(...).height`` is, without building the rects)."""
         text_x, text_right, title_right, _ = self._columns(is_system, width)
         pad = self.pad
         bottom = pad + self.text_height(title, max(20, title_right - text_x)) + self.spacing + self.details_height
+        if asks:
+            bottom += self.spacing + self.details_height
         if error:
             bottom += self.spacing + self.text_height(error, max(20, text_right - text_x))
         return max(bottom, self._controls_bottom(is_system)) + pad + ROW_GAP
@@ -202,6 +215,10 @@ class RowMetrics:
         title = QRect(text_x, top, title_w, self.text_height(task.title, title_w))
         details = QRect(text_x, title.bottom() + 1 + self.spacing, max(20, text_right - text_x), self.details_height)
         bottom = details.bottom() + 1
+        chips = None
+        if asks(task):   # the question gets room: the chip and "May write?" on a line of their own
+            chips = QRect(text_x, bottom + self.spacing, details.width(), self.details_height)
+            bottom = chips.bottom() + 1
         error_rect = None
         if error:
             error_w = max(20, text_right - text_x)
@@ -209,7 +226,7 @@ class RowMetrics:
             bottom = error_rect.bottom() + 1
         return RowGeometry(
             height=max(bottom, self._controls_bottom(task.is_system)) + pad + ROW_GAP, dot=dot, title=title,
-            badge=badge, toggle=toggle, delete=delete, details=details, error=error_rect,
+            badge=badge, toggle=toggle, delete=delete, details=details, error=error_rect, chips=chips,
         )
 
     def assistant_badge(self, geometry: RowGeometry) -> QRect:
@@ -220,10 +237,20 @@ class RowMetrics:
 
     def details_and_chip(self, geometry: RowGeometry, text: str, words: str, *,
                          is_assistant: bool = False) -> tuple[QRect, str, QRect]:
-        """The details text's box and (elided) text, and the chip's rect right after it."""
+        """The details text's box and (elided) text, and the chip's rect: right after the text, or first on the
+        row's line for the chip and "May write?" when it has one (``geometry.chips``)."""
         chip = self.chip_size(words)
         box = geometry.details
         lead = self.assistant_badge_size.width() + self.pad if is_assistant else 0
+        line = geometry.chips
+        if line is not None:
+            room = max(10, box.width() - lead)
+            shown = self.small_fm.elidedText(text, Qt.TextElideMode.ElideRight, room)
+            text_w = min(room, self.small_fm.boundingRect(QRect(0, 0, room, 1000), _LEFT, shown).width())
+            # the chip's words (not its flat frame) line up with the details text above them
+            chip_rect = QRect(line.left() - self.pad, line.top() + (line.height() - chip.height()) // 2, chip.width(),
+                              chip.height())
+            return QRect(box.left() + lead, box.top(), text_w, box.height()), shown, chip_rect
         room = max(10, box.width() - lead - chip.width() - self.pad)
         shown = self.small_fm.elidedText(text, Qt.TextElideMode.ElideRight, room)
         # Measured like a QLabel sizes itself, so the chip sits where it did next to the details label.
@@ -233,13 +260,22 @@ class RowMetrics:
                           chip.width(), chip.height())
         return text_rect, shown, chip_rect
 
+    def suggestion_rect(self, chip: QRect) -> QRect:
+        """Where the "May write?" badge goes: right after the intent chip, centred on it."""
+        size = self.suggestion_size
+        return QRect(chip.right() + 1 + self.pad, chip.top() + (chip.height() - size.height()) // 2, size.width(),
+                     size.height())
+
     def tooltip_at(self, task: Task, pos: QPoint, width: int, error: str, now: float) -> str:
         """The tooltip for the part of a row at ``pos`` (row coordinates); empty where there is none."""
         geometry = self.layout(task, width, error)
         details = details_text(task, now)
         is_assistant = is_assistant_task(task)
+        suggestion = suggestion_words(task)
         text_rect, shown, chip = self.details_and_chip(geometry, details, intent_words(task),
                                                        is_assistant=is_assistant)
+        if suggestion and self.suggestion_rect(chip).contains(pos):
+            return suggestion_tip(task)
         if is_assistant and self.assistant_badge(geometry).contains(pos):
             return ASSISTANT_TIP
         if geometry.dot.adjusted(-4, -4, 4, 4).contains(pos):
@@ -272,10 +308,10 @@ class TaskDelegate(QStyledItemDelegate):
         self._now = now
         self._width = 120
         self._metrics: RowMetrics | None = None
-        self._heights: dict[tuple[str, bool, str, int], int] = {}
+        self._heights: dict[tuple[str, bool, str, bool, int], int] = {}
         self._details: dict[str, tuple[Task, int, int, tuple[int, str, QRect]]] = {}
         self._palette_colors: dict[int, RowColors] = {}
-        self._geometries: dict[tuple[str, str, bool, str, int], RowGeometry] = {}
+        self._geometries: dict[tuple[str, str, bool, str, int, bool], RowGeometry] = {}
         # Never shown: models for painting chips (one per wording) and for the delete button's size. Style
         # options are made from them when painting, not kept: Qt value objects kept in Python can outlive
         # the QApplication at exit, and freeing them then crashes.
@@ -319,7 +355,7 @@ class TaskDelegate(QStyledItemDelegate):
     def geometry(self, task: Task, error: str, width: int | None = None) -> RowGeometry:
         """The row's layout, cached by what it depends on (id, title, kind, error text, width)."""
         width = self._width if width is None else width
-        key = (task.id, task.title, task.is_system, error, width)
+        key = (task.id, task.title, task.is_system, error, width, asks(task))
         geometry = self._geometries.get(key)
         if geometry is None:
             if len(self._geometries) > 4 * self._model.rowCount() + 64:
@@ -392,6 +428,9 @@ class TaskDelegate(QStyledItemDelegate):
                         colors.assistant_pen, colors.assistant_fill)
         if self._view.card(task.id) is None:   # a card's real controls cover these
             self._paint_chip(painter, chip_rect, words, option, enabled=not busy)
+            if suggestion_words(task):
+                paint_badge(painter, metrics.suggestion_rect(chip_rect), SUGGESTION_WORDS, metrics.badge_font,
+                            colors.suggestion_pen, colors.suggestion_fill)
             if geometry.toggle is not None:
                 paint_toggle(painter, geometry.toggle, option.palette, checked=task.enabled, enabled=not busy)
         if geometry.error is not None:

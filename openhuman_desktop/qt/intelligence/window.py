@@ -33,7 +33,7 @@ from openhuman_desktop.qt.intelligence.status_bar import StatusBarView
 from openhuman_desktop.qt.intelligence.tasks import TasksView
 from openhuman_desktop.qt.intelligence.widgets import Banner, PanelFrame, em, retheme
 from openhuman_desktop.qt.memory_tab import MemoryView
-from openhuman_desktop.qt.skills_tab import SkillsView
+from openhuman_desktop.qt.skills_tab import SkillActions, SkillsView
 from openhuman_desktop.store import Escalation, LogEntry, Task
 
 if TYPE_CHECKING:
@@ -60,6 +60,7 @@ class IntelligenceWindow(QMainWindow):
     """
 
     settings_requested = Signal()  # Ctrl+, : the app opens the Settings window
+    skill_edit_requested = Signal(str)  # Edit… on an MCP server ("" adds one): the app opens Settings on it
 
     def __init__(self, services: Services, bridge: CoreBridge, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -90,12 +91,13 @@ class IntelligenceWindow(QMainWindow):
 
         service = services.subconscious
         self.status_bar_view = StatusBarView(service, now, self.jobs, model_problem=self._model_problem)
-        self.approvals_view = ApprovalsView(service, self.jobs, skills=self._skill_titles)
+        approvals = services.approvals  # the approval gate: every card's Go ahead / Skip goes through it
+        self.approvals_view = ApprovalsView(approvals, self.jobs)
         self.tasks_view = TasksView(service, now, self.jobs)
-        self.activity_view = ActivityView(service.log_list, now, self.jobs, escalations=service.escalations_list)
+        self.activity_view = ActivityView(service.log_list, now, self.jobs, escalations=approvals.escalations_list)
         log_store = getattr(getattr(services, "store", None), "log", None)
         self.decisions_view = DecisionsView(getattr(log_store, "decisions_between", None), self.jobs, now)
-        self.skills_view = SkillsView(services.skills, self.jobs)
+        self.skills_view = SkillsView(services.skills, self.jobs, actions=self._skill_actions(services))
         vectors = getattr(services, "vectors", None)
         self.memory_view = MemoryView(services.memory, now, self.jobs,
                                       removed=lambda memory_id: services.bus.publish(events.MemoryRemoved(memory_id)),
@@ -126,6 +128,7 @@ class IntelligenceWindow(QMainWindow):
 
         self._status = Refresher(self.jobs, self.status_bar_view.refresh, "status-refresh")
         self._approvals = Refresher(self.jobs, self.approvals_view.refresh, "approvals-refresh")
+        self._skills = Refresher(self.jobs, self.skills_view.refresh, "skills-refresh")
         self._times = QTimer(self)
         self._times.setInterval(TIME_REFRESH_MS)
         self._times.timeout.connect(self._on_times_timeout)
@@ -150,6 +153,9 @@ class IntelligenceWindow(QMainWindow):
             (bridge.reflection_finished, self.agent_view.on_reflection_finished),
             (bridge.status_changed, self.memory_view.on_app_status_changed),
         ]
+        skills_changed = getattr(bridge, "skills_changed", None)
+        if skills_changed is not None:
+            self._connections.append((skills_changed, self._on_bridge_skills_changed))
         for signal, slot in self._connections:
             signal.connect(slot)
 
@@ -352,6 +358,28 @@ class IntelligenceWindow(QMainWindow):
     def _on_bridge_status_changed(self) -> None:
         self._request_status()
         self.chat_view.refresh_status()   # the channels' line: a synchronous read of the hub, no query
+
+    def _on_bridge_skills_changed(self) -> None:
+        self._skills.request()
+
+    def _skill_actions(self, services: Any) -> SkillActions | None:
+        """Restart, Disable and Edit for MCP servers (None when the app has no MCP servers to act on)."""
+        servers = getattr(services, "mcp", None)
+        live = getattr(services, "settings", None)
+        paths = getattr(services, "paths", None)
+        if servers is None or live is None or paths is None:
+            return None
+
+        async def set_enabled(name: str, enabled: bool) -> None:
+            from openhuman_desktop.config_edit import ConfigEdit
+
+            edit = ConfigEdit(paths.config_file)
+            edit.set(f"skills.mcp.{name}.enabled", enabled)
+            await asyncio.to_thread(edit.save)
+            await live.reload()      # applied now, not when the watcher next looks
+            await servers.apply()
+
+        return SkillActions(restart=servers.restart, set_enabled=set_enabled, edit=self.skill_edit_requested.emit)
 
     def _on_approvals_view_fix_in_skills_requested(self, skill_name: str) -> None:
         self.open_skill(skill_name)

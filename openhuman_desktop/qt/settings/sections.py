@@ -31,6 +31,7 @@ from openhuman_desktop.qt.settings.fields import (
     text_field,
 )
 from openhuman_desktop.qt.settings.model_tier import Lister, TierEditor
+from openhuman_desktop.qt.settings.skills_section import SkillsEditor, ToolLister
 
 
 @dataclass
@@ -121,8 +122,8 @@ class AutostartRow(QWidget):
         column.addWidget(self.error)
 
 
-def build_sections(jobs: Jobs, lister: Lister, environ: Mapping[str, str] | None) -> tuple[
-        list[Section], dict[str, TierEditor], AutostartRow]:
+def build_sections(jobs: Jobs, lister: Lister, environ: Mapping[str, str] | None,
+                   tools_of: ToolLister | None = None) -> tuple[list[Section], dict[str, TierEditor], AutostartRow]:
     """Every page with its fields (values are loaded afterwards, from the settings in force)."""
     sections: list[Section] = []
 
@@ -234,6 +235,15 @@ def build_sections(jobs: Jobs, lister: Lister, environ: Mapping[str, str] | None
     add(notifications, form, "Quiet hours", text_field("notifications.quiet_hours", "Quiet hours",
                                                        placeholder="e.g. 22:00-07:00"),
         "No pop-ups in this span of local time (start-end, 24-hour clock); the cards wait in the tray menu.")
+    page.finish()
+
+    skills, page = section("skills", "Skills",
+                           "Your own tools through MCP servers. A tool only reads when its server says so (or you "
+                           "do below); every other tool writes, and writes need your request or a card.")
+    servers = SkillsEditor(tools_of, environ)
+    page.column.addWidget(servers.panel)
+    page.column.addWidget(servers.error)
+    skills.fields.append(servers)
     page.finish()
 
     advanced, page = section("advanced", "Advanced", "The agent's limits. The defaults suit most models.")

@@ -32,6 +32,7 @@ from openhuman_desktop.qt.intelligence.widgets import AccentLabel, Banner, em, m
 from openhuman_desktop.qt.settings.fields import Field
 from openhuman_desktop.qt.settings.model_tier import Lister, TierEditor
 from openhuman_desktop.qt.settings.sections import VALUES, Section, build_sections
+from openhuman_desktop.qt.settings.skills_section import SkillsEditor, ToolLister, tables_of
 
 log = logging.getLogger(__name__)
 
@@ -65,6 +66,7 @@ class SettingsWindow(QWidget):
         workspace: for "Start at login" (None: the switch is disabled).
         lister: ``catalog.list_models`` (model lists load in the background after the window shows).
         environ: where API-key variables are looked up for the hints and the model lists.
+        tools_of: the tools a running MCP server listed, for Skills' per-tool overrides (None: none known).
     """
 
     saved = Signal(object)            # Settings, after a save
@@ -72,7 +74,7 @@ class SettingsWindow(QWidget):
 
     def __init__(self, config_path: Path, live: LiveLike | None = None, *, workspace: Path | None = None,
                  lister: Lister = list_models, environ: Mapping[str, str] | None = None,
-                 parent: QWidget | None = None) -> None:
+                 tools_of: ToolLister | None = None, parent: QWidget | None = None) -> None:
         super().__init__(parent, Qt.WindowType.Window)
         self.config_path = config_path
         self._live = live
@@ -110,7 +112,7 @@ class SettingsWindow(QWidget):
         self.pages = QStackedWidget(self)
         middle.addWidget(self.pages, 1)
 
-        self.sections, self.tiers, self.autostart_row = build_sections(self.jobs, lister, environ)
+        self.sections, self.tiers, self.autostart_row = build_sections(self.jobs, lister, environ, tools_of)
         self.fields: list[Field] = [f for section in self.sections for f in section.fields]
         for section in self.sections:
             self.nav.addItem(section.title)
@@ -170,6 +172,8 @@ class SettingsWindow(QWidget):
             for item in self.fields:
                 if isinstance(item, TierEditor):
                     item.load_settings(settings.model(item.tier))
+                elif isinstance(item, SkillsEditor):
+                    item.load(tables_of(settings))
                 else:
                     item.load(VALUES[item.key](settings))
                 item.error.clear_text()
@@ -182,6 +186,20 @@ class SettingsWindow(QWidget):
             self.autostart_switch.setChecked(autostart.is_enabled(self._environ))
         self.autostart_switch.setEnabled(self._workspace is not None)
         self._update_buttons()
+
+    @property
+    def skills_editor(self) -> SkillsEditor:
+        editor = self.field("skills.mcp")
+        assert isinstance(editor, SkillsEditor)
+        return editor
+
+    def show_skill(self, name: str) -> None:
+        """Show Settings > Skills on server ``name`` ("" adds a new server)."""
+        self.show_section("skills")
+        if name:
+            self.skills_editor.select(name)
+        else:
+            self.skills_editor.add_server()
 
     def field(self, key: str) -> Field:
         """The field that edits ``key`` (``models.<tier>`` for a tier)."""
@@ -284,7 +302,7 @@ class SettingsWindow(QWidget):
             return
         section = self._section_of(target)
         self.show_section(section.name)
-        if isinstance(target, TierEditor):
+        if isinstance(target, TierEditor | SkillsEditor):
             widget = target.show_error(exc.key, sentence)
         else:
             target.error.show_text(sentence)
@@ -306,6 +324,7 @@ class SettingsWindow(QWidget):
             item.error.clear_text()
         for tier in self.tiers.values():
             tier.clear_errors()
+        self.skills_editor.clear_errors()
         if self.banner.text.startswith("Not saved"):
             self.banner.hide()
 

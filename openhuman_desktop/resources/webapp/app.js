@@ -331,9 +331,23 @@
   // --- cards -------------------------------------------------------------------------------------
 
   const PRIORITY = { critical: "Critical", important: "Important", normal: "" };
+  const CHOICES = {
+    go_ahead: { label: "Go ahead", frame: "approve", style: "primary" },
+    retry: { label: "Retry", frame: "approve", style: "primary" },
+    fix_in_skills: { label: "Fix in Skills", frame: "fix", style: "primary" },
+    skip: { label: "Skip", frame: "dismiss", style: "secondary" },
+  };
 
   function onEscalation(escalation) {
     let card = cards.get(escalation.id);
+    if (card && escalation.status === "pending" && card.dataset.status) {
+      // Approved, and back (it changed nothing, or could not run): the card again, with its note and buttons.
+      const again = buildCard(escalation);
+      card.replaceWith(again);
+      cards.set(escalation.id, again);
+      announce("Approval needed again: " + escalation.title);
+      return;
+    }
     if (!card) {
       if (escalation.status !== "pending") return; // resolved before this page saw it
       card = buildCard(escalation);
@@ -364,13 +378,18 @@
     if (escalation.description) card.append(el("p", "card-text", escalation.description));
     if (escalation.note) card.append(el("p", "card-note", escalation.note));
     const actions = el("div", "card-actions");
-    const approve = el("button", "button primary", "Go ahead");
-    approve.type = "button";
-    const skip = el("button", "button secondary", "Skip");
-    skip.type = "button";
-    approve.addEventListener("click", () => decide(card, "approve"));
-    skip.addEventListener("click", () => decide(card, "dismiss"));
-    actions.append(approve, skip);
+    // The buttons the app chose for this card when it was raised: the same on every surface.
+    const choices = Array.isArray(escalation.choices) && escalation.choices.length
+      ? escalation.choices : ["go_ahead", "skip"];
+    choices.forEach((choice) => {
+      const spec = CHOICES[choice];
+      if (!spec) return; // a newer app may offer more: this page shows what it knows
+      const button = el("button", "button " + spec.style, spec.label);
+      button.type = "button";
+      button.dataset.choice = choice;
+      button.addEventListener("click", () => decide(card, spec.frame));
+      actions.append(button);
+    });
     const result = el("p", "card-result");
     result.setAttribute("role", "status");
     card.append(actions, result);
@@ -382,9 +401,21 @@
       card.querySelector(".card-result").textContent = "Not connected: try again in a moment.";
       return;
     }
+    if (kind === "fix") { // no Skills tab here: the app answers with the skill's state and where to fix it
+      card.querySelector(".card-result").textContent = "Looking at the skill…";
+      socket.send(JSON.stringify({ type: "fix", escalation_id: card.dataset.id }));
+      return;
+    }
     card.querySelectorAll("button").forEach((b) => { b.disabled = true; });
     card.querySelector(".card-result").textContent = kind === "approve" ? "Going ahead…" : "Skipping…";
     socket.send(JSON.stringify({ type: kind, escalation_id: card.dataset.id }));
+  }
+
+  function onSkill(frame) {
+    const card = cards.get(frame.escalation_id);
+    if (!card) return;
+    card.querySelector(".card-result").textContent = frame.text;
+    announce(frame.text);
   }
 
   function resolveCard(card, status) {
@@ -415,6 +446,7 @@
       case "delta": onDelta(frame); break;
       case "reply": onReply(frame); break;
       case "escalation": onEscalation(frame.escalation); break;
+      case "skill": onSkill(frame); break;
       case "error": onError(frame); break;
       default: break; // a newer app may send more: ignore what this page does not know
     }

@@ -1,0 +1,564 @@
+"""Settings > Skills: the ``[skills.mcp.NAME]`` servers — add one (a program and its arguments, or an address),
+its environment (secrets only by variable name) and per-tool read / write / disabled overrides."""
+
+from __future__ import annotations
+
+import re
+import shlex
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+import tomlkit
+from PySide6.QtCore import QSignalBlocker, Qt
+from PySide6.QtGui import QPalette
+from PySide6.QtWidgets import (
+    QButtonGroup,
+    QComboBox,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QListWidget,
+    QPlainTextEdit,
+    QPushButton,
+    QRadioButton,
+    QSizePolicy,
+    QSpinBox,
+    QVBoxLayout,
+    QWidget,
+)
+
+from openhuman_desktop import config
+from openhuman_desktop.config import McpServerSettings, Settings
+from openhuman_desktop.config_edit import REMOVE
+from openhuman_desktop.qt.intelligence.widgets import (
+    EmptyState,
+    ErrorLabel,
+    MutedLabel,
+    PanelFrame,
+    SectionHeader,
+    ToggleSwitch,
+    em,
+)
+from openhuman_desktop.qt.settings.fields import Field, Form, guard_wheel
+
+ToolLister = Callable[[str], Sequence[tuple[str, str]]]
+"""The tools a running server listed, as (tool name, the server's own access: ``read`` / ``write``)."""
+
+AS_SERVER, READ, WRITE, DISABLED = "server", "read", "write", "disabled"
+CHOICES = {AS_SERVER: "As the server says", READ: "Read only", WRITE: "Writes", DISABLED: "Disabled"}
+_LIST_KEYS = ("read_tools", "write_tools", "disabled_tools", "watch")
+
+
+def table_of(server: McpServerSettings) -> dict[str, Any]:
+    """A server's table as config.toml would hold it, without the keys at their defaults."""
+    default = McpServerSettings(server.name)
+    table: dict[str, Any] = {}
+    for key in config.MCP_KEYS:
+        value = getattr(server, key)
+        if value == getattr(default, key):
+            continue
+        table[key] = list(value) if isinstance(value, tuple) else dict(value) if isinstance(value, Mapping) else value
+    return table
+
+
+def tables_of(settings: Settings) -> dict[str, dict[str, Any]]:
+    return {name: table_of(server) for name, server in settings.skills.mcp.items()}
+
+
+def _pairs_text(mapping: Mapping[str, str]) -> str:
+    return "\n".join(f"{key}={value}" for key, value in mapping.items())
+
+
+def _pairs(text: str) -> dict[str, str]:
+    """``NAME=value`` lines as a table (a line without ``=`` keeps an empty value for the loader to judge)."""
+    pairs: dict[str, str] = {}
+    for line in text.splitlines():
+        if line.strip():
+            key, _, value = line.partition("=")
+            pairs[key.strip()] = value.strip()
+    return pairs
+
+
+def _inline(value: Any) -> Any:
+    """A table value as config.toml writes it: ``env = { LANG = "C.UTF-8" }`` on the server's own line."""
+    if not isinstance(value, dict):
+        return value
+    table = tomlkit.inline_table()
+    table.update(value)
+    return table
+
+
+def _words(text: str) -> list[str]:
+    return [part for part in re.split(r"[,\s]+", text.strip()) if part]
+
+
+class ServerForm(QWidget):
+    """The inputs of one server's table."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        unit = em(self)
+        column = QVBoxLayout(self)
+        column.setContentsMargins(0, 0, 0, 0)
+        self.form = Form(self)
+        column.addWidget(self.form)
+        self.errors: dict[str, ErrorLabel] = {}
+
+        def row(label: str, widget: QWidget, key: str, hint: str = "") -> MutedLabel:
+            holder = _Holder(widget, key)
+            self.errors[key] = holder.error
+            return self.form.add(label, holder, hint)
+
+        self.name_edit = QLineEdit(self)
+        self.name_edit.setAccessibleName("Server name")
+        self.name_edit.setPlaceholderText("e.g. github")
+        row("Name", self.name_edit, "name", "Letters, digits, '-' and '_'; its tools are called NAME__TOOL.")
+        self.enabled_switch = ToggleSwitch(self)
+        self.enabled_switch.setAccessibleName("Server enabled")
+        row("Enabled", self.enabled_switch, "enabled")
+        kind = QWidget(self)
+        kind.setObjectName("kind")
+        kinds = QHBoxLayout(kind)
+        kinds.setContentsMargins(0, 0, 0, 0)
+        self.program_radio = QRadioButton("A program OpenHuman starts", kind)
+        self.address_radio = QRadioButton("An address (streamable HTTP)", kind)
+        self.kind_group = QButtonGroup(self)
+        for button in (self.program_radio, self.address_radio):
+            self.kind_group.addButton(button)
+            kinds.addWidget(button)
+        kinds.addStretch(1)
+        self.program_radio.setChecked(True)
+        row("Server", kind, "kind")
+        self.command_edit = QLineEdit(self)
+        self.command_edit.setAccessibleName("Program")
+        self.command_edit.setPlaceholderText("e.g. mcp-server-time or npx")
+        self.command_hint = row("Program", self.command_edit, "command",
+                                "Started in its own process group; stopped when OpenHuman quits.")
+        self.args_edit = QLineEdit(self)
+        self.args_edit.setAccessibleName("Arguments")
+        self.args_edit.setPlaceholderText('e.g. --local-timezone Europe/Berlin (quote "words with spaces")')
+        row("Arguments", self.args_edit, "args")
+        self.url_edit = QLineEdit(self)
+        self.url_edit.setAccessibleName("Address")
+        self.url_edit.setPlaceholderText("http://127.0.0.1:9000/mcp")
+        row("Address", self.url_edit, "url")
+        self.env_edit = _lines_edit(self, "Environment values", "LANG=C.UTF-8")
+        row("Environment", self.env_edit, "env", "Plain values, one NAME=value a line; never a secret.")
+        self.env_from_edit = _lines_edit(self, "Secrets from variables", "GITHUB_TOKEN=MY_GITHUB_PAT")
+        self.env_from_hint = row("Secrets", self.env_from_edit, "env_from",
+                                 "One VARIABLE=NAME a line: the server gets VARIABLE set to the value of NAME from "
+                                 "OpenHuman's own environment. The secret never goes into config.toml.")
+        self.headers_edit = _lines_edit(self, "Headers from variables", "Authorization=MY_SERVER_AUTH")
+        self.headers_hint = row("Headers", self.headers_edit, "headers_from",
+                                "One Header=NAME a line: the header's value comes from the variable NAME.")
+        self.timeout_box = QSpinBox(self)
+        self.timeout_box.setRange(1, config.MAX_MCP_TIMEOUT_SECONDS)
+        self.timeout_box.setSuffix(" s")
+        self.timeout_box.setAccessibleName("Time limit of a tool call")
+        self.timeout_box.setMinimumWidth(unit * 8)
+        guard_wheel(self.timeout_box)
+        row("Time limit", self.timeout_box, "timeout_seconds", "A tool call that takes longer is cancelled.")
+        self.watch_edit = QLineEdit(self)
+        self.watch_edit.setAccessibleName("Resources to watch")
+        self.watch_edit.setPlaceholderText("e.g. file:///home/me/todo.md")
+        row("Watch", self.watch_edit, "watch", "Resource URIs the heartbeat looks at each tick; a change is news.")
+        # The tools part in the same form, so its inputs line up with the ones above.
+        self.form.layout_.addRow(SectionHeader("Tools", self))
+        self.tools_note = MutedLabel("", self, factor=0.9)
+        self.tools_note.setWordWrap(True)
+        self.form.layout_.addRow(self.tools_note)
+        self.tools_form = Form(self)
+        self.form.layout_.addRow(self.tools_form)
+        self.tool_combos: dict[str, QComboBox] = {}
+        self.read_edit = QLineEdit(self)
+        self.read_edit.setAccessibleName("Tools treated as read only")
+        self.write_edit = QLineEdit(self)
+        self.write_edit.setAccessibleName("Tools treated as writes")
+        self.disabled_edit = QLineEdit(self)
+        self.disabled_edit.setAccessibleName("Tools never offered")
+        row("Read only", self.read_edit, "read_tools", "Tools to treat as read although the server does not say so "
+                                                       "(separate them with commas).")
+        row("Writes", self.write_edit, "write_tools", "Tools to treat as writes although the server says read "
+                                                      "only: they then need your request or a card.")
+        row("Disabled", self.disabled_edit, "disabled_tools", "Tools never offered to any model.")
+
+    def is_address(self) -> bool:
+        return self.address_radio.isChecked()
+
+    def show_kind(self) -> None:
+        address = self.is_address()
+        for key, visible in (("command", not address), ("args", not address), ("env", not address),
+                             ("env_from", not address), ("url", address), ("headers_from", address)):
+            holder = self.errors[key].parentWidget()
+            cell = holder.parentWidget() if holder is not None else None
+            if cell is not None:
+                label = self.form.layout_.labelForField(cell)
+                cell.setVisible(visible)
+                if label is not None:
+                    label.setVisible(visible)
+
+
+class _Holder(QWidget):
+    """A widget with its own error line under it (the loader's sentence for its key)."""
+
+    def __init__(self, widget: QWidget, key: str) -> None:
+        super().__init__()
+        self.key = key
+        column = QVBoxLayout(self)
+        column.setContentsMargins(0, 0, 0, 0)
+        column.setSpacing(2)
+        column.addWidget(widget)
+        self.error = ErrorLabel(self)
+        column.addWidget(self.error)
+        grows = not isinstance(widget, ToggleSwitch | QSpinBox) and widget.objectName() != "kind"
+        # Text inputs take the form's width (Form aligns a widget that does not grow to the left, narrow).
+        self.setSizePolicy(QSizePolicy.Policy.Expanding if grows else QSizePolicy.Policy.Preferred,
+                           QSizePolicy.Policy.Preferred)
+
+
+def _lines_edit(parent: QWidget, name: str, placeholder: str) -> QPlainTextEdit:
+    edit = QPlainTextEdit(parent)
+    edit.setAccessibleName(name)
+    edit.setPlaceholderText(placeholder)
+    edit.setTabChangesFocus(True)
+    edit.setFixedHeight(em(edit) * 4)
+    return edit
+
+
+class SkillsEditor(Field):
+    """Every ``[skills.mcp.NAME]`` table as one setting: its value maps names to tables. A new server becomes a
+    new table, a removed one is removed, a changed one saves per key; the loader judges every value on Save.
+
+    Args:
+        tools_of: the tools a running server listed (for the per-tool overrides); None: none known.
+        environ: where the variables named in ``env_from`` / ``headers_from`` are looked up for the hints.
+    """
+
+    def __init__(self, tools_of: ToolLister | None = None, environ: Mapping[str, str] | None = None) -> None:
+        panel = PanelFrame(role=QPalette.ColorRole.Window)
+        super().__init__("skills.mcp", panel, self._current, self._show)
+        panel.setAccessibleName("MCP servers")
+        self.panel = panel
+        self._tools_of = tools_of
+        self._environ = environ
+        self._tables: dict[str, dict[str, Any]] = {}
+        self._selected: str | None = None
+        self._showing = False
+        unit = em(panel)
+        outer = QVBoxLayout(panel)
+        outer.setContentsMargins(unit, unit * 3 // 4, unit, unit)
+        outer.addWidget(SectionHeader("MCP servers", panel))
+        top = QHBoxLayout()
+        self.servers_list = QListWidget(panel)
+        self.servers_list.setAccessibleName("MCP servers")
+        self.servers_list.setFixedHeight(unit * 5)
+        top.addWidget(self.servers_list, 1)
+        buttons = QVBoxLayout()
+        self.add_button = QPushButton("Add a server", panel)
+        self.add_button.setAccessibleName("Add an MCP server")
+        self.remove_button = QPushButton("Remove", panel)
+        self.remove_button.setAccessibleName("Remove this MCP server")
+        buttons.addWidget(self.add_button)
+        buttons.addWidget(self.remove_button)
+        buttons.addStretch(1)
+        top.addLayout(buttons)
+        outer.addLayout(top)
+        self.none_label = EmptyState("No MCP servers yet: Add a server to give the assistant your own tools.", panel)
+        self.none_label.setAlignment(Qt.AlignmentFlag.AlignLeft)
+        outer.addWidget(self.none_label)
+        self.server_form = ServerForm(panel)
+        outer.addWidget(self.server_form)
+        self.servers_list.currentRowChanged.connect(self._on_servers_list_current_row_changed)
+        self.add_button.clicked.connect(self._on_add_button_clicked)
+        self.remove_button.clicked.connect(self._on_remove_button_clicked)
+        form = self.server_form
+        for edit in (form.name_edit, form.command_edit, form.args_edit, form.url_edit, form.watch_edit,
+                     form.read_edit, form.write_edit, form.disabled_edit):
+            edit.textEdited.connect(self._on_form_edited)
+        for text in (form.env_edit, form.env_from_edit, form.headers_edit):
+            text.textChanged.connect(self._on_form_edited)
+        form.enabled_switch.toggled.connect(self._on_form_edited)
+        form.timeout_box.valueChanged.connect(self._on_form_edited)
+        form.kind_group.buttonToggled.connect(self._on_kind_toggled)
+
+    @property
+    def keys(self) -> tuple[str, ...]:
+        return (self.key,)
+
+    # --- value ------------------------------------------------------------------------------------
+
+    def _current(self) -> dict[str, dict[str, Any]]:
+        self._store()
+        return {name: dict(table) for name, table in self._tables.items()}
+
+    def _show(self, value: Any) -> None:
+        self._tables = {str(name): dict(table) for name, table in (value or {}).items()}
+        self._selected = None
+        self._fill_list(next(iter(self._tables), None))
+
+    def load(self, value: Any) -> None:
+        super().load(value)
+        self.clear_errors()
+
+    def changes(self) -> dict[str, Any]:
+        old: dict[str, dict[str, Any]] = self.initial or {}
+        new = self.value()
+        if old == new:
+            return {}
+        changed: dict[str, Any] = {}
+        for name in old:
+            if name not in new:
+                changed[f"{self.key}.{name}"] = REMOVE
+        for name, table in new.items():
+            if name not in old:
+                changed[f"{self.key}.{name}"] = {key: _inline(value) for key, value in table.items()}
+                continue
+            for key in config.MCP_KEYS:
+                if table.get(key) != old[name].get(key):
+                    changed[f"{self.key}.{name}.{key}"] = _inline(table[key]) if key in table else REMOVE
+        return changed
+
+    def revert(self) -> None:
+        super().revert()
+        self.clear_errors()
+
+    # --- the list of servers ------------------------------------------------------------------------
+
+    def select(self, name: str) -> bool:
+        """Show server ``name``; False when there is none."""
+        names = list(self._tables)
+        if name not in names:
+            return False
+        self.servers_list.setCurrentRow(names.index(name))
+        return True
+
+    def add_server(self) -> str:
+        """A new server table (a program to start) named ``server``, ``server-2`` …; shown for editing."""
+        self._store()
+        number, name = 1, "server"
+        while name in self._tables:
+            number += 1
+            name = f"server-{number}"
+        self._tables[name] = {"command": ""}
+        self._fill_list(name)
+        self.server_form.name_edit.setFocus()
+        self.server_form.name_edit.selectAll()
+        self.edited.emit()
+        return name
+
+    def remove_selected(self) -> None:
+        if self._selected is None:
+            return
+        self._tables.pop(self._selected, None)
+        self._selected = None
+        self._fill_list(next(iter(self._tables), None))
+        self.edited.emit()
+
+    def _fill_list(self, select: str | None) -> None:
+        blocker = QSignalBlocker(self.servers_list)
+        self.servers_list.clear()
+        for name, table in self._tables.items():
+            self.servers_list.addItem(name if table.get("enabled", True) else f"{name} (off)")
+        del blocker
+        empty = not self._tables
+        self.none_label.setVisible(empty)
+        self.server_form.setVisible(not empty)
+        self.remove_button.setEnabled(not empty)
+        if select is not None:
+            self.servers_list.setCurrentRow(list(self._tables).index(select))
+            self._load_form(select)
+
+    def _load_form(self, name: str) -> None:
+        self._selected = name
+        table = self._tables[name]
+        form = self.server_form
+        self._showing = True
+        try:
+            form.name_edit.setText(name)
+            form.enabled_switch.setChecked(bool(table.get("enabled", True)))
+            is_address = "url" in table and "command" not in table
+            (form.address_radio if is_address else form.program_radio).setChecked(True)
+            form.command_edit.setText(str(table.get("command", "")))
+            form.args_edit.setText(shlex.join(str(arg) for arg in table.get("args", [])))
+            form.url_edit.setText(str(table.get("url", "")))
+            form.env_edit.setPlainText(_pairs_text(table.get("env", {})))
+            form.env_from_edit.setPlainText(_pairs_text(table.get("env_from", {})))
+            form.headers_edit.setPlainText(_pairs_text(table.get("headers_from", {})))
+            form.timeout_box.setValue(int(table.get("timeout_seconds", 60)))
+            form.watch_edit.setText(", ".join(table.get("watch", [])))
+            form.read_edit.setText(", ".join(table.get("read_tools", [])))
+            form.write_edit.setText(", ".join(table.get("write_tools", [])))
+            form.disabled_edit.setText(", ".join(table.get("disabled_tools", [])))
+            form.show_kind()
+            self._show_tools(name)
+            self._update_hints()
+        finally:
+            self._showing = False
+
+    def _store(self) -> None:
+        """The form's inputs into the selected server's table (a new name renames it)."""
+        name = self._selected
+        if name is None or self._showing or name not in self._tables:
+            return
+        form = self.server_form
+        table: dict[str, Any] = {}
+        if not form.enabled_switch.isChecked():
+            table["enabled"] = False
+        if form.is_address():
+            table["url"] = form.url_edit.text().strip()
+            headers = _pairs(form.headers_edit.toPlainText())
+            if headers:
+                table["headers_from"] = headers
+        else:
+            table["command"] = form.command_edit.text().strip()
+            try:
+                args = shlex.split(form.args_edit.text())
+            except ValueError:   # an unclosed quote: the words as typed
+                args = form.args_edit.text().split()
+            if args:
+                table["args"] = args
+            for key, edit in (("env", form.env_edit), ("env_from", form.env_from_edit)):
+                pairs = _pairs(edit.toPlainText())
+                if pairs:
+                    table[key] = pairs
+        for key, line in (("read_tools", form.read_edit), ("write_tools", form.write_edit),
+                          ("disabled_tools", form.disabled_edit), ("watch", form.watch_edit)):
+            words = _words(line.text())
+            if words:
+                table[key] = words
+        if form.timeout_box.value() != 60:
+            table["timeout_seconds"] = form.timeout_box.value()
+        new_name = form.name_edit.text().strip() or name
+        tables = {}
+        for old, value in self._tables.items():
+            if old == name:
+                tables[new_name] = table
+            elif old != new_name:
+                tables[old] = value
+        self._tables = tables
+        self._selected = new_name
+        item = self.servers_list.item(list(self._tables).index(new_name))
+        if item is not None:
+            item.setText(new_name if table.get("enabled", True) else f"{new_name} (off)")
+
+    # --- per-tool overrides -----------------------------------------------------------------------------
+
+    def _show_tools(self, name: str) -> None:
+        form = self.server_form
+        while form.tools_form.layout_.rowCount():
+            form.tools_form.layout_.removeRow(0)
+        form.tool_combos = {}
+        listed = list(self._tools_of(name)) if self._tools_of is not None else []
+        if not listed:
+            form.tools_note.setText("Its tools show here once the server has connected. Until then, name tools in "
+                                    "the lists below.")
+            return
+        form.tools_note.setText("How each tool is treated. A description never changes this: a tool is read only "
+                                "when the server marks it so, or you do here.")
+        table = self._tables.get(name, {})
+        for tool, access in listed:
+            combo = QComboBox(form)
+            for value, text in CHOICES.items():
+                label = f"{text} ({'read only' if access == READ else 'writes'})" if value == AS_SERVER else text
+                combo.addItem(label, value)
+            combo.setAccessibleName(f"How {tool} is treated")
+            guard_wheel(combo)
+            chosen = (DISABLED if tool in table.get("disabled_tools", []) else
+                      WRITE if tool in table.get("write_tools", []) else
+                      READ if tool in table.get("read_tools", []) else AS_SERVER)
+            combo.setCurrentIndex(combo.findData(chosen))
+            combo.currentIndexChanged.connect(lambda _index, t=tool: self._on_tool_choice_changed(t))
+            tool_label = QLabel(tool, form)
+            tool_label.setTextFormat(Qt.TextFormat.PlainText)
+            form.tools_form.layout_.addRow(tool_label, combo)
+            form.tool_combos[tool] = combo
+
+    def _on_tool_choice_changed(self, tool: str) -> None:
+        form = self.server_form
+        choice = form.tool_combos[tool].currentData()
+        lists = {READ: form.read_edit, WRITE: form.write_edit, DISABLED: form.disabled_edit}
+        for value, edit in lists.items():
+            words = [word for word in _words(edit.text()) if word != tool]
+            if value == choice:
+                words.append(tool)
+            edit.setText(", ".join(words))
+        self._on_form_edited()
+
+    # --- hints and errors -------------------------------------------------------------------------------
+
+    def _update_hints(self) -> None:
+        form = self.server_form
+        environ = self._environ
+        if environ is None:
+            import os
+
+            environ = os.environ
+        names = list(_pairs(form.env_from_edit.toPlainText()).values())
+        names += list(_pairs(form.headers_edit.toPlainText()).values())
+        secret = next((name for name in names if config.looks_like_secret(name)), None)
+        missing = [name for name in names if name and not config.looks_like_secret(name) and not environ.get(name)]
+        hint = form.headers_hint if form.is_address() else form.env_from_hint
+        if secret is not None:
+            hint.setText("That looks like the secret itself: keep it in an environment variable and give the "
+                         "variable's NAME here.")
+        elif missing:
+            hint.setText(f"Not set where OpenHuman was started: {', '.join(missing)}. Set it, then start OpenHuman "
+                         "again (or Restart the server).")
+        else:
+            hint.setText("One VARIABLE=NAME a line: the server gets VARIABLE set to the value of NAME from "
+                         "OpenHuman's own environment. The secret never goes into config.toml."
+                         if not form.is_address() else
+                         "One Header=NAME a line: the header's value comes from the variable NAME.")
+
+    def show_error(self, key: str, text: str) -> QWidget:
+        """Show the loader's sentence under the input ``key`` names (``skills.mcp.NAME.KEY…``); returns it."""
+        parts = key.split(".")
+        name = parts[2] if len(parts) > 2 else None
+        if name is not None:
+            self.select(name)
+        field = parts[3] if len(parts) > 3 else "command" if name is not None else "name"
+        if len(parts) == 3:
+            field = "name" if "server name" in text else "command"
+        form = self.server_form
+        label = form.errors.get(field, form.errors["command"])
+        label.show_text(text)
+        widgets: dict[str, QWidget] = {
+            "name": form.name_edit, "command": form.command_edit, "args": form.args_edit, "url": form.url_edit,
+            "env": form.env_edit, "env_from": form.env_from_edit, "headers_from": form.headers_edit,
+            "timeout_seconds": form.timeout_box, "watch": form.watch_edit, "read_tools": form.read_edit,
+            "write_tools": form.write_edit, "disabled_tools": form.disabled_edit}
+        return widgets.get(field, form.command_edit)
+
+    def clear_errors(self) -> None:
+        for label in self.server_form.errors.values():
+            label.clear_text()
+        self.error.clear_text()
+
+    # --- slots --------------------------------------------------------------------------------------
+
+    def _on_form_edited(self) -> None:
+        if self._showing:
+            return
+        self._store()
+        self._update_hints()
+        self.edited.emit()
+
+    def _on_kind_toggled(self, _button: object, checked: bool) -> None:
+        if not checked:
+            return
+        self.server_form.show_kind()
+        self._on_form_edited()
+
+    def _on_servers_list_current_row_changed(self, row: int) -> None:
+        if row < 0:
+            return
+        self._store()
+        names = list(self._tables)
+        if row < len(names) and names[row] != self._selected:
+            self._load_form(names[row])
+
+    def _on_add_button_clicked(self) -> None:
+        self.add_server()
+
+    def _on_remove_button_clicked(self) -> None:
+        self.remove_selected()
