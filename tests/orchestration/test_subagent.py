@@ -6,6 +6,7 @@ from __future__ import annotations
 import hashlib
 import random
 from collections.abc import Sequence
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -14,7 +15,8 @@ import pytest
 from openhuman_desktop.llm.base import ToolSpec
 from openhuman_desktop.orchestration import prompts, subagent
 from openhuman_desktop.orchestration.nodes import ExecutionOutcome, read_outcome
-from openhuman_desktop.orchestration.ports import WRITE
+from openhuman_desktop.orchestration.ports import CALL as CALL_PURPOSE
+from openhuman_desktop.orchestration.ports import WRITE, ProposedCall
 from openhuman_desktop.skills import SkillHealth, SkillSetting, Tool, ToolResult
 from openhuman_desktop.skills._args import checked_tool, object_schema
 from openhuman_desktop.skills.base import Mutation
@@ -365,3 +367,28 @@ async def test_a_card_half_raised_before_a_kill_is_left_to_its_own_run(harness: 
     harness.model.script = append_script()
     await harness.resume(first)
     assert len(harness.cards.calls) == 1 and harness.cards.calls[0][0] == first.id
+
+
+async def test_an_approved_exact_call_begun_before_a_kill_and_edited_meanwhile_is_asked_about_again(
+    harness: AgentHarness
+) -> None:
+    """A ``call`` run (Go ahead on an exact-call card) is journaled like any write: killed between its intent
+    and the call, the file edited while the app was down → not run, not reported done, a card of its own."""
+    approved = ProposedCall("files_append", {"path": "log.md", "text": "x"}, "The run wanted this too.", "files")
+    run = replace(harness.new_run("Append x to log.md", permission=WRITE, purpose=CALL_PURPOSE), call=approved)
+    harness.journal.kill_after_begin.add("call")
+    with pytest.raises(Killed):
+        await harness.execute(run, "channel_ingestion", 1)
+    edit(harness)
+    outcome = await harness.resume(run)
+    assert (harness.workspace / "log.md").read_text() == "edited by hand while the app was down\n"
+    entry = await harness.journal.get(run.id, 3, "call")
+    assert entry is not None and entry.result is not None and entry.result["uncertain"] is True
+    assert outcome.values["agent_reply"].startswith("files_append (log.md) may or may not have happened")
+    [(card_run, card)] = harness.cards.calls
+    assert (card_run, card.tool, dict(card.arguments), card.skill) == (run.id, "files_append",
+                                                                      {"path": "log.md", "text": "x"}, "files")
+    assert "may or may not have happened" in card.reason
+    done = await read_outcome(harness.journal, run.id)
+    assert done is not None and not done.changed_something
+    assert done.tools_used == ("files_append (log.md) (may or may not have happened; the user is asked)",)
