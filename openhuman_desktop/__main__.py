@@ -94,11 +94,12 @@ def start(paths: Paths, *, headless: bool) -> int:
     paths.ensure()
     applog.setup(paths.log_file, console_level=logging.INFO if headless else logging.WARNING)
     if not headless:
-        from openhuman_desktop.qt import app  # PySide6 only now: --headless never loads Qt
+        from openhuman_desktop.qt import x11  # no Qt in it: the display and Qt's X libraries, before Qt loads
 
-        problem = app.display_problem()
+        problem = x11.display_problem()
         if problem is not None:
             raise UserFacingError(problem)
+        from openhuman_desktop.qt import app  # PySide6 only now: --headless never loads Qt
     try:
         loaded = config.load(paths.config_file)
     except ConfigError as exc:

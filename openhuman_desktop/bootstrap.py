@@ -15,9 +15,10 @@ from openhuman_desktop.channels.webapp import WebappChannel
 from openhuman_desktop.clock import Clock, SystemClock
 from openhuman_desktop.errors import InvalidInput, StoreUnavailable
 from openhuman_desktop.live_config import LiveSettings
-from openhuman_desktop.llm import make_client
+from openhuman_desktop.llm import LlmClient, OpenAICompatClient, make_client
 from openhuman_desktop.llm.embeddings import Embedders
 from openhuman_desktop.llm.pool import TIERS, ModelClients
+from openhuman_desktop.llm.schema_memory import SchemaMemory
 from openhuman_desktop.llm.tokens import TokenCounter
 from openhuman_desktop.memory import EVICTED_TAG, MemoryStore, open_memory_store
 from openhuman_desktop.memory.store import text_parts
@@ -46,19 +47,24 @@ from openhuman_desktop.skills import (
 from openhuman_desktop.skills.base import SkillRegistry
 from openhuman_desktop.skills.listing import describe_all, health_lines
 from openhuman_desktop.skills.mcp import McpSkills
+from openhuman_desktop.skills.world import WorldSkills
 from openhuman_desktop.store import SubconsciousStore, open_subconscious_store
 from openhuman_desktop.subconscious import report
 from openhuman_desktop.subconscious.approvals import ApprovalGate
+from openhuman_desktop.subconscious.changes import FileHistory
 from openhuman_desktop.subconscious.engine import SubconsciousEngine
-from openhuman_desktop.subconscious.evaluator import ModelEvaluator
 from openhuman_desktop.subconscious.executor import TaskExecutor
 from openhuman_desktop.subconscious.intent import ChatIntentJudge, ModelIntentClassifier
+from openhuman_desktop.subconscious.judgement import Judge
 from openhuman_desktop.subconscious.reflection import Reflector
 from openhuman_desktop.subconscious.service import SubconsciousService
+from openhuman_desktop.subconscious.task_rules import TaskRules
 from openhuman_desktop.subconscious.workspace_index import WorkspaceIndex
 from openhuman_desktop.supervisor import TaskSupervisor
 from openhuman_desktop.watch import watch_file
 
+JUDGEMENT_DB = "judgement.db"
+"""Under ``subconscious/``: the file versions the heartbeat saw, and the users' own task rules."""
 log = logging.getLogger(__name__)
 
 
@@ -85,7 +91,9 @@ class Services:
     steering: SteeringStore
     reflection: Reflector
     mcp: McpSkills
+    world: WorldSkills
     workspace_index: WorkspaceIndex | None = None
+    file_history: FileHistory | None = None
     vectors: VectorMemory | None = None
     embedders: Embedders | None = None
     first_run: bool = False  # config.toml was created by this start: the first-run set-up opens
@@ -141,6 +149,7 @@ class Services:
             self.tasks.spawn(self._check_models(), name="model-check")
             self.tasks.spawn(self.channels.reconfigure(), name="channels-reconfigure")
             self.tasks.spawn(self.mcp.apply(), name="mcp-reconfigure")
+            self.world.apply()
         elif was_rejected and self.settings.problem is None:
             # A rejected edit fixed back to the settings in force: what the models said may be old news too.
             self.tasks.spawn(self._check_models(), name="model-check")
@@ -190,9 +199,12 @@ class Services:
         await self.engine.aclose()
         await self.agent.aclose()  # unfinished runs stay so in the ledger and resume at the next start
         await self.mcp.aclose()  # every MCP server's process group stopped
+        await self.world.aclose()  # the mailbox's connection closed, the feeds' client too
         await self.tasks.cancel_all()
         if self.workspace_index is not None:
             await self.workspace_index.aclose()
+        if self.file_history is not None:
+            await asyncio.to_thread(self.file_history.close)
         await self.models.aclose()
         if self.embedders is not None:
             await self.embedders.aclose()
@@ -246,7 +258,15 @@ def _wire(
     bus = events.EventBus()
     live = LiveSettings(paths.config_file, loaded, bus)
     supervisor = TaskSupervisor()
-    models = ModelClients(live, make_client, on_change=lambda: bus.publish(events.StatusChanged()))
+    schemas = SchemaMemory(paths.subconscious_dir / "model_servers.json")  # issue 24: no 500 on every start
+
+    def remembering(settings: config.Settings, tier: str) -> LlmClient | None:
+        client = make_client(settings, tier)  # looked up at each call: tests put fakes there
+        if isinstance(client, OpenAICompatClient):
+            client.remember_schemas(schemas)
+        return client
+
+    models = ModelClients(live, remembering, on_change=lambda: bus.publish(events.StatusChanged()))
     tokens = TokenCounter()
     # One classifier for tasks and chats: the probes a task's classification ran count for the chat too.
     intents = ModelIntentClassifier(lambda: models.get("local"))
@@ -256,6 +276,9 @@ def _wire(
     skills.add(MemorySkill(memory, bus))
     skills.add(SubconsciousTasksSkill(service.tasks_list, service.tasks_add_by_assistant))
     skills.add(NotificationSkill(bus))
+    # Mail, feeds, calendars, the web and Slack (CONTRACT §12.2): always listed, each on with its table.
+    world = WorldSkills(skills, lambda: live().skills, clock, paths.skills_dir,
+                        on_change=lambda: bus.publish(events.SkillsChanged()))
     mcp = McpSkills(skills, lambda: live().skills, clock, tokens, on_change=lambda: bus.publish(events.SkillsChanged()))
 
     embedders = Embedders(live)
@@ -273,26 +296,31 @@ def _wire(
         return [(item.id, item.text, item.created_at) for item in items]
 
     async def skill_lines() -> list[str]:
-        return health_lines(await describe_all(skills))
+        await world.settled()  # the state this tick's reads of mail, feeds and calendars found
+        # What the judge reads: the state and what is wrong, without addresses or configuration advice.
+        return health_lines(await describe_all(skills), plain=report.for_the_judge)
 
     async def skill_verdicts() -> str:
         # Only the states: an MCP server's reason carries its stderr, which must not open the idle gate.
+        await world.settled()
         return ",".join(f"{info.name}:{info.state}" for info in await describe_all(skills) if info.enabled)
 
     async def model_lines() -> list[str]:
         # A skill in error or disconnected is part of the model-health picture (CONTRACT §12.3).
+        await world.settled()
         lines = [f"skill {info.name}: {info.state} — {info.state_reason}" for info in await describe_all(skills)
                  if info.enabled and info.is_problem]
         for tier in TIERS:
             problem, health = models.problem(tier), models.health.get(tier)
             if problem is not None:
-                lines.append(f"{tier} model: problem — {problem}")
-            elif health is not None:
-                lines.append(f"{tier} model: ok — {health.message}")
+                lines.append(f"{tier} model: problem — {report.for_the_judge(problem)}")
+            elif health is not None:  # its address and what to set (an assumed window) are the user's
+                lines.append(f"{tier} model: ok — {report.for_the_judge(health.message)}")
         return lines
 
     async def model_verdicts() -> str:
         # Only ok/problem per tier (not checked yet counts as ok): the idle gate ignores the details.
+        await world.settled()
         tiers = ",".join(f"{tier}:{'ok' if ok else 'problem'}" for tier, ok in models.verdicts().items())
         problems = [f"{info.name}:{info.state}" for info in await describe_all(skills)
                     if info.enabled and info.is_problem]
@@ -309,11 +337,14 @@ def _wire(
         return report.Section("Skills", text, signature=mcp.watch_signature())
 
     files = WorkspaceIndex(paths.workspace)
+    history = FileHistory(paths.subconscious_dir / JUDGEMENT_DB)
     reporter = report.SituationReporter(
         [
             report.environment_section(paths.workspace),
             report.memory_section(recent_memories, related=relevant_memories),
-            report.files_section(paths.workspace, files, workspace.default_heartbeat_text()),
+            report.files_section(paths.workspace, files, workspace.default_heartbeat_text(), history),
+            # One section per watching skill: new mail, feed items, upcoming events (CONTRACT §12.3).
+            *world.section_sources(report.Section),
             watched,
             report.verdicts_section("Skill health", skill_lines, skill_verdicts),
             report.verdicts_section("Model health", model_lines, model_verdicts),
@@ -341,7 +372,8 @@ def _wire(
         reporter=reporter,
         # Through ``reporting``, the evaluations and every reasoning call are the tiers' health in the status
         # (a failed local "act" fails only its row, as before).
-        evaluator=ModelEvaluator(lambda: models.reporting("local"), tokens, lambda: models.context_window("local")),
+        evaluator=Judge(lambda: models.reporting("local"), tokens, lambda: models.context_window("local"),
+                        TaskRules(paths.subconscious_dir / JUDGEMENT_DB)),
         executor=TaskExecutor(skills, agent, window=models.context_window, tokens=tokens),
         models=models, config_problem=lambda: live.problem_summary,
     )
@@ -356,12 +388,13 @@ def _wire(
                           on_change=lambda: bus.publish(events.StatusChanged())))
     hub.add(TelegramChannel(hub, lambda: live().channels.telegram, clock, supervisor, bus))
     table.add(channel_methods(hub))
-    table.add(skill_methods(skills, mcp))
+    table.add(skill_methods(skills, mcp, world))
     rpc = RpcServer(Dispatcher(table), paths.rpc_file, live().rpc_port)
     return Services(
         paths=paths, settings=live, bus=bus, clock=clock, tasks=supervisor, store=store, memory=memory,
         models=models, skills=skills, subconscious=service, approvals=gate, engine=engine, rpc=rpc, ledger=ledger,
-        agent=agent, channels=hub, steering=steering, reflection=reflection, mcp=mcp, workspace_index=files,
+        agent=agent, channels=hub, steering=steering, reflection=reflection, mcp=mcp, world=world,
+        workspace_index=files, file_history=history,
         vectors=vectors,
         embedders=embedders,
     )

@@ -9,7 +9,7 @@ import sys
 import time
 from dataclasses import dataclass
 from datetime import datetime
-from typing import TextIO
+from typing import Any, TextIO
 
 from openhuman_desktop import config, recurrence
 from openhuman_desktop.channels.telegram import doctor_check as telegram_check
@@ -253,8 +253,37 @@ async def check_skills(settings: config.Settings) -> list[Check]:
                                      + "] in config.toml and run its command by hand to see what it says")
         return Check(f"skill {skill.name}", False, f"MCP server {where}: {problem}", fix)
 
+    checks.extend(await check_world_skills(settings))
     checks.extend(await asyncio.gather(*(one(skill) for skill in servers)))
     return checks
+
+
+async def check_world_skills(settings: config.Settings) -> list[Check]:
+    """One line per enabled built-in skill of the person's world: what its Test button says (the mailbox
+    connected and counted, the feeds and calendars read, Slack's variable set), all at once."""
+    from openhuman_desktop.errors import UserFacingError
+    from openhuman_desktop.skills.base import SkillRegistry
+    from openhuman_desktop.skills.world import WorldSkills
+
+    world = WorldSkills(SkillRegistry(), lambda: settings.skills, SystemClock(), None)
+    enabled = [skill for skill in world.skills if skill.enabled]
+
+    async def one(skill: Any) -> Check:
+        try:
+            async with asyncio.timeout(DOCTOR_MCP_TIMEOUT + 10):
+                said = await world.test(skill.name, skill.config)
+        except UserFacingError as exc:
+            problem, fix = _split_remedy(str(exc), f"check [skills.{skill.name}] in config.toml (Settings > Skills)")
+            return Check(f"skill {skill.name}", False, f"{skill.title}: {problem}", fix)
+        except TimeoutError:
+            return Check(f"skill {skill.name}", False, f"{skill.title}: no answer within {DOCTOR_MCP_TIMEOUT:.0f} s",
+                         f"check [skills.{skill.name}] in config.toml (Settings > Skills)")
+        return Check(f"skill {skill.name}", True, f"{skill.title}: {said.rstrip('.')}")
+
+    try:
+        return list(await asyncio.gather(*(one(skill) for skill in enabled)))
+    finally:
+        await world.aclose()
 
 
 async def run_checks(paths: Paths) -> list[Check]:

@@ -68,6 +68,10 @@ class LlmUnavailable(UserFacingError):
     """A model endpoint cannot be used right now (down, missing model, refused key, server error)."""
 
 
+class LlmTimedOut(LlmUnavailable):
+    """The model endpoint was reached but did not answer in time (slow, busy): not the same as down."""
+
+
 class InvalidInput(UserFacingError):
     """A request names a value the service refuses.
 

@@ -58,6 +58,11 @@ class Paths:
         return self.workspace / "agent" / "ledger.db"
 
     @property
+    def skills_dir(self) -> Path:
+        """Reserved for the skills' own state (``skills/NAME/``), made by the skill that needs it."""
+        return self.workspace / "skills"
+
+    @property
     def run_dir(self) -> Path:
         return self.workspace / "run"
 

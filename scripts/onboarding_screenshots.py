@@ -3,8 +3,8 @@ that failed half-way (Resume offered) and done (light or dark).
 
 Runs the real set-up window on a fake Ollama that has two small models installed and serves downloads (the real
 ``/api/pull`` stream); the second download fails half-way with a full disk and is resumed. Saves
-``onboarding-<page>-<scheme>.png`` for welcome, no-server (nothing answers: how to start Ollama), server, models,
-pull, pull-failed and done.
+``onboarding-<page>-<scheme>.png`` for welcome, no-server (nothing answers: how to start Ollama), server,
+models-small (a very small quick model: what it can and cannot do), models, pull, pull-failed and done.
 
     python scripts/onboarding_screenshots.py --out screenshots --scheme dark
 
@@ -27,7 +27,7 @@ if str(REPO) not in sys.path:
 GB = 1_000_000_000
 from scripts.chat_screenshots import save, until, window_script_options  # noqa: E402
 
-PAGES = ("welcome", "no-server", "server", "models", "pull", "pull-failed", "done")
+PAGES = ("welcome", "no-server", "server", "models-small", "models", "pull", "pull-failed", "done")
 
 
 def pick(combo: Any, name: str) -> None:
@@ -73,7 +73,8 @@ async def shoot(out: Path, scheme: str, config_file: Path, ollama: Any) -> list[
 
     settings = config.load(config_file, environ={}).settings
     window = OnboardingWindow(lambda: settings, config_file, environ={},
-                              discover=functools.partial(discovery.discover, local_servers=()))
+                              discover=functools.partial(discovery.discover, local_servers=()),
+                              machine=discovery.Machine(16 * GB, 8))   # the same advice on every machine
     window.bring_to_front()
     shots: list[Path] = [no_server]
 
@@ -86,8 +87,11 @@ async def shoot(out: Path, scheme: str, config_file: Path, ollama: Any) -> list[
         window.next_button.click()
         shots.append(await save(window, name("server")))
         window.next_button.click()
+        pick(window.models_page.combos["local"], "qwen2.5:0.5b")   # very small: the page says what it can do
+        shots.append(await save(window, name("models-small")))
         pick(window.models_page.combos["local"], "llama3.2:3b")
         pick(window.models_page.combos["reasoning"], "qwen2.5:7b")
+        pick(window.models_page.combos["subconscious"], "qwen2.5:7b")
         shots.append(await save(window, name("models")))
         ollama.pull_rate = 150_000_000
         window.next_button.click()

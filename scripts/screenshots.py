@@ -575,6 +575,7 @@ WINDOW_SCRIPTS = (
     ("chat_screenshots.py", "Chat"), ("agent_screenshots.py", "Agent"), ("memory_screenshots.py", "Memory"),
     ("settings_screenshots.py", "Settings"), ("notification_screenshots.py", "Notifications"),
     ("onboarding_screenshots.py", "Onboarding"), ("skills_screenshots.py", "Skills"),
+    ("desktop_screenshots.py", "Chat and Subconscious (issue 25)"),
 )
 
 

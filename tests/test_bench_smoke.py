@@ -55,7 +55,9 @@ def test_tick_bench_prints_its_figures() -> None:
     assert figures(lines, "tick with instant in-process evaluator, ")
     assert figures(lines, "chat round trip ")
     assert figures(lines, "breakdown log.start_many ")
-    assert_budgets(lines, 3)
+    assert figures(lines, "tick with one changed file that concerns no task ")
+    assert figures(lines, "tick model calls with a change that concerns no task: 0 ")
+    assert_budgets(lines, 4)
 
 
 def test_report_bench_prints_its_figures() -> None:

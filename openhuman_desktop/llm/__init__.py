@@ -18,6 +18,7 @@ from openhuman_desktop.llm.base import (
 from openhuman_desktop.llm.ollama import OllamaClient
 from openhuman_desktop.llm.openai_compat import OpenAICompatClient
 from openhuman_desktop.llm.retry import RetryPolicy
+from openhuman_desktop.llm.schema_memory import SchemaMemory
 from openhuman_desktop.llm.tokens import TokenCounter
 
 __all__ = [
@@ -42,6 +43,7 @@ def make_client(
     *,
     environ: Mapping[str, str] = os.environ,
     retry: RetryPolicy | None = None,
+    schema_memory: SchemaMemory | None = None,
 ) -> LlmClient | None:
     """The client for one ``[models.<tier>]`` table, or None when the tier is not configured.
 
@@ -50,6 +52,7 @@ def make_client(
         tier: ``"local"``, ``"reasoning"``, ``"subconscious"`` or ``"embedding"``.
         environ: where an OpenAI-compatible tier's ``api_key_env`` is looked up.
         retry: the HTTP 429 policy (default: 3 retries after 2 s, 4 s, 8 s).
+        schema_memory: where OpenAI-compatible servers' accepted JSON-schema form is remembered across starts.
 
     Raises:
         ValueError: the tier names a provider this build does not know (config validation prevents it).
@@ -64,6 +67,6 @@ def make_client(
     if model.provider == "openai":
         return OpenAICompatClient(
             model.model, base_url, api_key_env=model.api_key_env, retry=retry, environ=environ,
-            source=source, context_window=model.context_window,
+            source=source, context_window=model.context_window, schema_memory=schema_memory,
         )
     raise ValueError(f"[models.{tier}] provider {model.provider!r} is not supported")

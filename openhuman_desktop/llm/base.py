@@ -55,6 +55,41 @@ class ChatRequest:
     timeout: float = 120.0
     max_tokens: int | None = None
     context_window: int | None = None
+    logprobs: int = 0
+    """Ask for each answer token's log-probability and this many alternatives (0: none). Servers that do not
+    give them answer without; see :func:`token_logprobs`."""
+
+
+@dataclass(frozen=True)
+class TokenLogprob:
+    """One answer token, its log-probability and the alternatives the server listed (best first)."""
+
+    token: str
+    logprob: float
+    top: tuple[tuple[str, float], ...] = ()
+
+
+def token_logprobs(raw: Mapping[str, Any]) -> list[TokenLogprob]:
+    """The answer tokens' log-probabilities in a chat completion's raw JSON (OpenAI's ``choices[0].logprobs.
+    content`` or Ollama's ``logprobs``), empty when the server gave none."""
+    entries: Any = None
+    choices = raw.get("choices")
+    if isinstance(choices, list) and choices and isinstance(choices[0], dict):
+        logprobs = choices[0].get("logprobs")
+        entries = logprobs.get("content") if isinstance(logprobs, dict) else None
+    elif isinstance(raw.get("logprobs"), list):
+        entries = raw["logprobs"]
+    result: list[TokenLogprob] = []
+    for entry in entries if isinstance(entries, list) else ():
+        if not isinstance(entry, dict) or not isinstance(entry.get("token"), str):
+            return []
+        value = entry.get("logprob")
+        if not isinstance(value, int | float):
+            return []
+        top = tuple((str(alt["token"]), float(alt["logprob"])) for alt in entry.get("top_logprobs") or ()
+                    if isinstance(alt, dict) and isinstance(alt.get("logprob"), int | float) and "token" in alt)
+        result.append(TokenLogprob(entry["token"], float(value), top))
+    return result
 
 
 @dataclass(frozen=True)

@@ -10,8 +10,10 @@ server's model list (:func:`~openhuman_desktop.llm.catalog.list_models`) or its 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 import re
+import sys
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from urllib.parse import urlsplit
@@ -182,25 +184,101 @@ class Suggestion:
     size_bytes: int
     tier: str       # "local", "reasoning" or "embedding"
     why: str
+    parameters: float = 0.0
+    title: str = ""   # the model family's own name, for servers that load models by file (llama.cpp, LM Studio)
 
 
 SUGGESTIONS = (
-    Suggestion("llama3.2:3b", 2_019_393_189, "local", "quick answers for the heartbeat and chat"),
-    Suggestion("qwen2.5:0.5b", 397_821_319, "local", "the smallest: for a computer with little memory"),
-    Suggestion("qwen2.5:7b", 4_683_087_332, "reasoning", "plans and uses tools for the agent"),
-    Suggestion("llama3.2:3b", 2_019_393_189, "reasoning", "smaller, for a computer with 8 GB of memory"),
-    Suggestion("nomic-embed-text", 274_302_450, "embedding", "vectors for long-term memory"),
+    Suggestion("llama3.2:3b", 2_019_393_189, "local", "quick answers for the heartbeat and chat", 3.2e9,
+               "Llama 3.2 3B Instruct"),
+    Suggestion("qwen2.5:0.5b", 397_821_319, "local", "the smallest: for a computer with little memory", 0.49e9,
+               "Qwen2.5 0.5B Instruct"),
+    Suggestion("qwen2.5:7b", 4_683_087_332, "reasoning", "plans and uses tools for the agent", 7.6e9,
+               "Qwen2.5 7B Instruct"),
+    Suggestion("llama3.2:3b", 2_019_393_189, "reasoning", "smaller, for a computer with 8 GB of memory", 3.2e9,
+               "Llama 3.2 3B Instruct"),
+    Suggestion("nomic-embed-text", 274_302_450, "embedding", "vectors for long-term memory", 137e6, "nomic-embed-text"),
 )
+
+TINY = 1e9
+"""Parameters below which a chat model is "very small": it greets and sums up, and it misreads tasks."""
 
 
 @dataclass(frozen=True)
 class Picks:
-    """The model names recommended per tier; ``to_download`` lists those not installed yet."""
+    """The model names recommended per tier; ``to_download`` lists those not installed yet.
+
+    ``subconscious`` is the reflection tier's model (the reasoning one unless configured otherwise).
+    """
 
     local: str
     reasoning: str
     embedding: str | None = None
     to_download: tuple[str, ...] = ()
+    subconscious: str | None = None
+
+
+@dataclass(frozen=True)
+class Machine:
+    """What this computer can run: its memory (None: unknown) and the processor cores the app may use."""
+
+    memory_bytes: int | None
+    cores: int
+
+    def describe(self) -> str:
+        """ "16 GB of memory, 8 cores" (what is known)."""
+        cores = f"{self.cores} core{'s' if self.cores != 1 else ''}"
+        if self.memory_bytes is None:
+            return cores
+        return f"{round(self.memory_bytes / 1e9):,} GB of memory, {cores}"
+
+    def runs(self, suggestion: Suggestion) -> bool:
+        """Whether a model of that size answers here at a usable pace: its weights, their working memory and
+        the rest of the desktop fit in memory, and a 7B-class model (over 4 GB) has at least 4 cores."""
+        if self.memory_bytes is None:
+            return suggestion.size_bytes < 2.5e9   # unknown memory: nothing above the 3B class
+        needed = suggestion.size_bytes * 1.5 + 2e9
+        return self.memory_bytes >= needed and (suggestion.size_bytes <= 4e9 or self.cores >= 4)
+
+
+def this_machine() -> Machine:
+    """This computer's memory and the cores this process may use."""
+    return Machine(_memory_bytes(), _cores())
+
+
+def _memory_bytes() -> int | None:
+    try:
+        pages, size = os.sysconf("SC_PHYS_PAGES"), os.sysconf("SC_PAGE_SIZE")
+    except (AttributeError, ValueError, OSError):   # Windows has no sysconf
+        return _windows_memory()
+    return pages * size if pages > 0 and size > 0 else None
+
+
+def _windows_memory() -> int | None:
+    if sys.platform != "win32":
+        return None
+    import ctypes
+
+    class _Status(ctypes.Structure):
+        _fields_ = [("length", ctypes.c_ulong), ("load", ctypes.c_ulong), ("total", ctypes.c_ulonglong),
+                    ("available", ctypes.c_ulonglong), ("page_total", ctypes.c_ulonglong),
+                    ("page_available", ctypes.c_ulonglong), ("virtual_total", ctypes.c_ulonglong),
+                    ("virtual_available", ctypes.c_ulonglong), ("extended", ctypes.c_ulonglong)]
+
+    status = _Status()
+    status.length = ctypes.sizeof(_Status)
+    windll = getattr(ctypes, "windll", None)
+    if windll is None or not windll.kernel32.GlobalMemoryStatusEx(ctypes.byref(status)):
+        return None
+    return int(status.total)
+
+
+def _cores() -> int:
+    affinity = getattr(os, "sched_getaffinity", None)
+    if affinity is not None:
+        with contextlib.suppress(OSError):
+            return max(1, len(affinity(0)))
+    return max(1, os.cpu_count() or 1)
 
 
 _PARAMETERS = re.compile(r"([\d.]+)\s*([KMBT])", re.IGNORECASE)
@@ -219,31 +297,111 @@ def model_weight(model: InstalledModel) -> float | None:
     return float(model.size_bytes) * 2 if model.size_bytes else None  # ≈ 4-bit weights: 2 parameters a byte
 
 
-def recommend(server: FoundServer, current: config.Settings | None = None) -> Picks:
-    """Local: a small chat model (at least 1 B parameters when there is one); reasoning: the largest one.
+def recommend(server: FoundServer, current: config.Settings | None = None, machine: Machine | None = None) -> Picks:
+    """Local: a small chat model (at least 1 B parameters when there is one); reasoning: the largest one;
+    reflection (``subconscious``): the reasoning one.
 
     A model the configuration already names is kept when the server has it. On an Ollama without a chat
-    model the suggestions are picked (and listed in ``to_download``); the embedding model stays optional.
+    model the suggestions are picked (and listed in ``to_download``): with ``machine``, the largest this
+    computer runs well. There, an installed model that is very small (under ``TINY`` parameters) gives way to
+    a download this computer runs well; elsewhere (a server that loads its own models) it is kept and
+    :func:`small_model_advice` says what to load instead. The embedding model stays optional.
     """
     chat = list(server.chat_models)
     names = {model.name for model in server.models}
-    configured = {tier: _installed_name(current, tier, names) for tier in ("local", "reasoning", "embedding")}
+    tiers = ("local", "reasoning", "subconscious", "embedding")
+    configured = {tier: _installed_name(current, tier, names) for tier in tiers}
     embedding = configured["embedding"] or next((m.name for m in server.embedding_models), None)
+    can_pull = server.provider == "ollama"
     if not chat:
-        if server.provider != "ollama":
+        if not can_pull:
             return Picks("", "", embedding)
-        local, reasoning = _suggested("local"), _suggested("reasoning")
-        return Picks(local, reasoning, embedding, tuple(dict.fromkeys((local, reasoning))))
+        local, reasoning = _suggested("local", machine), _suggested("reasoning", machine)
+        return Picks(local, reasoning, embedding, tuple(dict.fromkeys((local, reasoning))),
+                     configured["subconscious"] or reasoning)
     weighed = sorted(chat, key=lambda m: (model_weight(m) is None, model_weight(m) or 0, m.name))
-    big_enough = [m for m in weighed if (model_weight(m) or 0) >= 1e9]
-    local = configured["local"] or (big_enough or weighed)[0].name
+    big_enough = [m for m in weighed if (model_weight(m) or 0) >= TINY]
+    picked = {"local": (big_enough or weighed)[0]}
     known = [m for m in weighed if model_weight(m) is not None]
-    reasoning = configured["reasoning"] or (known[-1].name if known else local)
-    return Picks(local, reasoning, embedding)
+    picked["reasoning"] = known[-1] if known else picked["local"]
+    chosen: dict[str, str] = {}
+    downloads: list[str] = []
+    for tier, model in picked.items():
+        name = configured[tier] or model.name
+        weight = model_weight(model)
+        if not configured[tier] and can_pull and machine is not None and weight is not None and weight < TINY:
+            bigger = _suggested(tier, machine)
+            if _suggestion(bigger).parameters > weight:
+                name = bigger
+                downloads.append(bigger)
+        chosen[tier] = name
+    return Picks(chosen["local"], chosen["reasoning"], embedding, tuple(dict.fromkeys(downloads)),
+                 configured["subconscious"] or chosen["reasoning"])
 
 
-def _suggested(tier: str) -> str:
-    return next(s.name for s in SUGGESTIONS if s.tier == tier)
+def _suggested(tier: str, machine: Machine | None = None) -> str:
+    """The first suggestion of ``tier`` that ``machine`` runs well (the first one when it is not known); a
+    computer that runs none gets the smallest chat model."""
+    offers = [s for s in SUGGESTIONS if s.tier == tier]
+    if machine is None:
+        return offers[0].name
+    fitting = [s for s in offers if machine.runs(s)]
+    if fitting:
+        return fitting[0].name
+    smallest = min((s for s in SUGGESTIONS if s.tier in ("local", "reasoning")), key=lambda s: s.size_bytes)
+    return smallest.name
+
+
+def _suggestion(name: str) -> Suggestion:
+    return next(s for s in SUGGESTIONS if s.name == name)
+
+
+def weight_of(name: str, server: FoundServer | None = None) -> float | None:
+    """The parameters of the model ``name``: as the server lists it, else as its name says (``:3b``)."""
+    bare = name.removesuffix(":latest")
+    for model in server.models if server is not None else ():
+        if model.name.removesuffix(":latest") == bare:
+            return model_weight(model)
+    for offer in SUGGESTIONS:
+        if offer.name == bare:
+            return offer.parameters
+    return model_weight(InstalledModel(name))
+
+
+def _parameters_text(parameters: float) -> str:
+    if parameters >= 1e9:
+        return f"{parameters / 1e9:.1f}".removesuffix(".0") + " B"
+    return f"{round(parameters / 1e6):,} M"
+
+
+def small_model_advice(server: FoundServer, chosen: Mapping[str, str], machine: Machine | None) -> str | None:
+    """What a very small chosen chat model can and cannot do, and a bigger one for its tier that this computer
+    runs well (None when no chosen chat model is very small).
+
+    Args:
+        chosen: the chosen model of each chat tier (``local``, ``reasoning``, ``subconscious``).
+    """
+    small = [(tier, name, weight) for tier, name in chosen.items()
+             if name and (weight := weight_of(name, server)) is not None and weight < TINY]
+    if not small:
+        return None
+    tier, name, weight = small[0]
+    shown = name.removesuffix(":latest")
+    text = (f"{shown} is a very small model ({_parameters_text(weight)} parameters): it answers short questions "
+            "and sums up a short note, but often misreads tasks, gets the heartbeat's decisions wrong and cannot "
+            "plan the agent's steps or tools.")
+    if machine is None:
+        return text + " A model of 3 B parameters or more (about 2 GB) answers far better."
+    bigger = _suggestion(_suggested("local" if tier == "local" else "reasoning", machine))
+    if bigger.parameters <= weight or not machine.runs(bigger):
+        return text + f" This computer ({machine.describe()}) has no room for a bigger one."
+    size = f"{bigger.size_bytes / 1e9:.1f} GB"
+    if server.provider == "ollama":
+        how = f"runs {bigger.name} ({size}) well: pick it, and it is downloaded when you press Next."
+    else:
+        how = (f"runs a {_parameters_text(bigger.parameters)} model well: load one in {server.label}, such as "
+               f"{bigger.title} (about {size} at 4 bits), then search again.")
+    return text + f" This computer ({machine.describe()}) {how}"
 
 
 def _installed_name(settings: config.Settings | None, tier: str, names: set[str]) -> str | None:

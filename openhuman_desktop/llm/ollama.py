@@ -14,7 +14,7 @@ import httpx
 import ollama
 import pydantic
 
-from openhuman_desktop.errors import LlmReplyError, LlmUnavailable
+from openhuman_desktop.errors import LlmReplyError, LlmTimedOut, LlmUnavailable
 from openhuman_desktop.llm.base import (
     MAX_SERVER_MESSAGE,
     ChatRequest,
@@ -117,6 +117,11 @@ class OllamaClient:
         async def attempt() -> ollama.ChatResponse:
             with self._translated(timeout):
                 async with asyncio.timeout(timeout):
+                    if request.logprobs:  # Ollama ≥ 0.12 gives them; older servers ignore the fields
+                        return await self._client.chat(
+                            model=self.model, messages=messages, tools=tools, stream=False,
+                            format=schema, options=options, logprobs=True, top_logprobs=request.logprobs,
+                        )
                     return await self._client.chat(
                         model=self.model, messages=messages, tools=tools, stream=False,
                         format=schema, options=options,
@@ -227,7 +232,7 @@ class OllamaClient:
                 raise refused from exc
             raise LlmUnavailable(self._response_error(exc)) from exc
         except (TimeoutError, httpx.TimeoutException) as exc:
-            raise LlmUnavailable(f"{self._where} did not answer within {timeout:g} s.") from exc
+            raise LlmTimedOut(f"{self._where} did not answer within {timeout:g} s.") from exc
         except (ConnectionError, httpx.ConnectError) as exc:
             # ollama turns httpx.ConnectError into ConnectionError, except while opening a stream
             message = f"Ollama is not running at {self.host} — start it with `ollama serve`."

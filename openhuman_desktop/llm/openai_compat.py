@@ -14,7 +14,7 @@ from typing import Any
 
 import httpx
 
-from openhuman_desktop.errors import ContextOverflow, LlmReplyError, LlmUnavailable
+from openhuman_desktop.errors import ContextOverflow, LlmReplyError, LlmTimedOut, LlmUnavailable
 from openhuman_desktop.llm.base import (
     MAX_SERVER_MESSAGE,
     ChatRequest,
@@ -27,6 +27,7 @@ from openhuman_desktop.llm.base import (
 )
 from openhuman_desktop.llm.limits import WindowNote, limits, overflow
 from openhuman_desktop.llm.retry import RateLimitedError, RetryPolicy, Sleep, retry_rate_limited, should_wait
+from openhuman_desktop.llm.schema_memory import SchemaMemory
 
 log = logging.getLogger(__name__)
 
@@ -37,6 +38,7 @@ JSON_SCHEMA, JSON_OBJECT_WITH_SCHEMA, JSON_OBJECT = 0, 1, 2
 """How a JSON schema is sent, from the best to the most widely supported (see ``OpenAICompatClient``)."""
 
 _LEVEL_NAMES = ("json_schema", "json_object with schema", "json_object")
+_LEVELS = (JSON_SCHEMA, JSON_OBJECT_WITH_SCHEMA, JSON_OBJECT)
 _SCHEMA_REJECTED = frozenset({400, 422, 500})
 _OVERFLOW_STATUSES = frozenset({400, 413, 422, 500})
 _NO_TOKENIZER = ""
@@ -79,6 +81,7 @@ class OpenAICompatClient:
         environ: where ``api_key_env`` is looked up (read on every call).
         source: where the settings came from, for error messages, e.g. ``"[models.reasoning]"``.
         context_window: the window set in config.toml (``context_window``); it wins over the server's.
+        schema_memory: where the form of JSON schema the server accepted is remembered across starts.
     """
 
     def __init__(
@@ -94,6 +97,7 @@ class OpenAICompatClient:
         environ: Mapping[str, str] = os.environ,
         source: str | None = None,
         context_window: int | None = None,
+        schema_memory: SchemaMemory | None = None,
     ) -> None:
         self.model = model
         self.base_url = base_url.strip().rstrip("/")
@@ -105,13 +109,16 @@ class OpenAICompatClient:
         self._source = source or f'the model "{model}"'
         self._owns_http = http is None
         self._http = http or httpx.AsyncClient(timeout=httpx.Timeout(self._timeout))
-        self._schema_level = JSON_SCHEMA
+        self._schema_memory = schema_memory
+        remembered = schema_memory.get(self.base_url, model) if schema_memory is not None else None
+        self._schema_level = remembered if remembered in _LEVELS else JSON_SCHEMA
         self._closed = False
         self._configured_window = context_window
         self._window = WindowNote(model, context_window, self._source)
         self._tokenizer: str | None = None  # the path that counted, _NO_TOKENIZER when none does
         self._has_props = True  # until /props answers 404
         self._cap_key = "max_tokens"  # OpenAI's newer models want "max_completion_tokens"
+        self._gives_logprobs = True  # until a server refuses the fields
 
     @property
     def description(self) -> str:
@@ -122,6 +129,13 @@ class OpenAICompatClient:
     def context_window(self) -> int:
         """The window known now: config.toml's, else the last check's report, else the assumed one."""
         return self._window.tokens
+
+    def remember_schemas(self, memory: SchemaMemory) -> None:
+        """Remember the accepted JSON-schema form in ``memory`` from now on, starting from what it knows."""
+        self._schema_memory = memory
+        remembered = memory.get(self.base_url, self.model)
+        if remembered in _LEVELS:
+            self._schema_level = remembered
 
     @property
     def schema_level(self) -> int:
@@ -286,6 +300,9 @@ class OpenAICompatClient:
         body: dict[str, Any] = {"model": self.model, "messages": messages, "stream": stream, self._cap_key: cap}
         if request.temperature is not None:
             body["temperature"] = request.temperature
+        if request.logprobs and self._gives_logprobs:
+            body["logprobs"] = True
+            body["top_logprobs"] = request.logprobs
         if request.tools:
             body["tools"] = [_tool_dict(tool) for tool in request.tools]
             # issue 10 item 6: llama.cpp-style servers leave tool calls to the model's text unless asked.
@@ -320,6 +337,10 @@ class OpenAICompatClient:
                 if exc.status in _OVERFLOW_STATUSES and (refused := self._overflow(exc.text)) is not None:
                     self._window.refused(refused.context_window)
                     raise refused from exc
+                if exc.status in (400, 422) and "logprob" in exc.text.lower() and "logprobs" in body:
+                    log.info("%s refuses logprobs; asking without them from now on", self.base_url)
+                    self._gives_logprobs = False
+                    continue
                 if exc.status == 400 and self._wants_completion_tokens(exc.text):
                     log.info("%s wants max_completion_tokens instead of max_tokens", self.base_url)
                     self._cap_key = "max_completion_tokens"
@@ -333,7 +354,9 @@ class OpenAICompatClient:
                 level += 1
                 continue
             if request.json_schema is not None and level != self._schema_level:
-                self._schema_level = level  # remember only a form that worked
+                self._schema_level = level  # remember only a form that worked (across starts, too)
+                if self._schema_memory is not None:
+                    self._schema_memory.set(self.base_url, self.model, level)
             return response
 
     async def _post(self, body: dict[str, Any], *, stream: bool, timeout: float) -> httpx.Response:
@@ -370,7 +393,7 @@ class OpenAICompatClient:
         try:
             yield
         except (TimeoutError, httpx.TimeoutException) as exc:
-            raise LlmUnavailable(f"{self.base_url} did not answer within {timeout:g} s.") from exc
+            raise LlmTimedOut(f"{self.base_url} did not answer within {timeout:g} s.") from exc
         except (httpx.ConnectError, httpx.UnsupportedProtocol, httpx.ProxyError) as exc:
             raise LlmUnavailable(f"Cannot reach {self.base_url} ({self._reason(exc)}).") from exc
         except httpx.TransportError as exc:

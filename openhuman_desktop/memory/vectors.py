@@ -27,6 +27,9 @@ BATCH_SIZE = 64
 """Memories per back-fill request."""
 RETRY_SECONDS = 60.0
 """While the embedding model is down: how long until the back-fill (and a search) tries it again."""
+FIRST_BACKOFF_SECONDS = 1.0
+"""A model that answers again but fails the back-fill again: the pause before the next pass, doubled each time
+up to ``retry_seconds`` (the first pass after it answers again goes at once)."""
 QUERY_TIMEOUT = 5.0
 """Longest wait for a search's query vector; after that the search answers from full text."""
 MIN_SIMILARITY = 0.2
@@ -78,7 +81,10 @@ class VectorMemory:
     additions and removals. :meth:`run` is the back-fill worker: memories without a vector of the current model
     (new ones, those stored while the model was down, all of them after a model change) get one, in batches;
     adding and searching never wait for it. While the model is down, searches answer from full text and the
-    worker tries again every ``retry_seconds``.
+    worker tries again every ``retry_seconds``, and at once whenever the model answers again (a search's query
+    vector, or the pass's own probe after its batch failed): what was stored during the outage never waits for a
+    wake that no one sends. A model that keeps answering again and failing again is tried after 1 s, 2 s, 4 s …
+    up to ``retry_seconds``, never in a loop.
 
     Args:
         store: the memory store.
@@ -107,7 +113,9 @@ class VectorMemory:
         self._loaded: str | None = None  # the model whose stored vectors are in the index
         self._health: EmbeddingHealth | None = None
         self._retry_at = 0.0
-        self._wake = asyncio.Event()
+        self._wake = asyncio.Event()  # work to do: a memory added, config changed, a new dimension
+        self._answered_again = asyncio.Event()  # the model answered after it had failed
+        self._gave_up = False  # the last pass stopped because the model failed (memories may lack vectors)
         self._pass = asyncio.Lock()
         self._cache: OrderedDict[tuple[str, str], Matrix] = OrderedDict()
         self._skipped: dict[str, set[int]] = {}
@@ -169,10 +177,12 @@ class VectorMemory:
     # --- the worker -----------------------------------------------------------------------------
 
     async def run(self) -> None:
-        """The back-fill worker: a pass now, then one whenever woken (a memory added, config changed) or,
-        while the model fails, every ``retry_seconds``."""
+        """The back-fill worker: a pass now, then one whenever woken (a memory added, config changed), whenever
+        the model answers again after a failure, and while it fails every ``retry_seconds``."""
+        again = 0  # passes in a row that stopped on a failure although the model had answered since
         while True:
             self._wake.clear()
+            self._answered_again.clear()
             try:
                 await self.backfill()
             except StoreUnavailable as exc:  # locked or full for now: the vectors wait, nothing is lost
@@ -183,18 +193,31 @@ class VectorMemory:
                 log.exception("memory vectors: the back-fill failed")
                 await self._wait(self.retry_seconds)
                 continue
-            if self._health is not None and not self._health.ok and self._embedder() is not None:
+            health = self._health
+            is_down = health is not None and not health.ok and self._embedder() is not None
+            if self._gave_up and not is_down:
+                # The pass stopped on a failure, and the model has answered since (its probe, a search): go on
+                # now — but a model that fails every batch and answers every probe gets a growing pause.
+                again += 1
+                if again > 1:
+                    await self._wait(min(self.retry_seconds, FIRST_BACKOFF_SECONDS * 2 ** (again - 2)),
+                                     on_answer=False)
+                continue
+            again = 0
+            if is_down:
                 await self._wait(self.retry_seconds)
             else:
                 await self._wake.wait()
 
-    async def _wait(self, seconds: float) -> None:
-        woken = asyncio.ensure_future(self._wake.wait())
+    async def _wait(self, seconds: float, *, on_answer: bool = True) -> None:
+        """Sleep ``seconds``, or less: until woken, or (``on_answer``) until the model answers again."""
+        events = [self._wake, *([self._answered_again] if on_answer else [])]
+        waiters = [asyncio.ensure_future(event.wait()) for event in events]
         slept = asyncio.ensure_future(self._clock.sleep(seconds))
         try:
-            await asyncio.wait({woken, slept}, return_when=asyncio.FIRST_COMPLETED)
+            await asyncio.wait({*waiters, slept}, return_when=asyncio.FIRST_COMPLETED)
         finally:
-            for waiter in (woken, slept):
+            for waiter in (*waiters, slept):
                 waiter.cancel()
                 with contextlib.suppress(asyncio.CancelledError):
                     await waiter
@@ -210,6 +233,7 @@ class VectorMemory:
                 return 0
             await self._load(embedder.model)
             self._pass_dim = None
+            self._gave_up = False
             done = 0
             while self._embedder() is embedder:
                 index = self._index
@@ -220,6 +244,7 @@ class VectorMemory:
                     break
                 vectors = await self._embed(embedder, batch, skipped)
                 if vectors is None:
+                    self._gave_up = True
                     break
                 done += await self._keep(embedder.model, vectors, dict(batch))
                 await asyncio.sleep(0)
@@ -376,8 +401,10 @@ class VectorMemory:
             self._health = health
             if was_down:
                 log.info("embedding model %s answers again", embedder.model)
-                if not self._pass.locked():  # a pass running goes on by itself; waking it would loop
-                    self._wake.set()  # what was stored meanwhile gets its vectors now
+                # What was stored meanwhile gets its vectors now. Said to the worker whatever it is doing: a
+                # pass whose batch failed just before this answer (a search's, or its own probe's) would
+                # otherwise end with the model "ok" and nothing left to wake it.
+                self._answered_again.set()
             self._changed()
 
     def _changed(self) -> None:

@@ -73,7 +73,12 @@ from openhuman_desktop.orchestration.ports import (
     SteeringSource,
     StepJournal,
 )
-from openhuman_desktop.orchestration.recommend import recommended_action
+from openhuman_desktop.orchestration.recommend import (
+    GO_AHEAD_FIRST,
+    RecommendationFilter,
+    recommended_action,
+    without_recommendation,
+)
 from openhuman_desktop.orchestration.state import (
     AGENT_INSTRUCTIONS,
     AGENT_REPLY,
@@ -325,6 +330,11 @@ def build_graph(*, quick: Callable[[], LlmClient | None], reasoning: Callable[[]
     )
 
 
+def _for_the_person(answer: str) -> str:
+    """A chat answer as delivered: without the protocol line (its card shows the action), never empty."""
+    return without_recommendation(answer) or GO_AHEAD_FIRST
+
+
 class _Nodes:
     """The four nodes over the injected parts (see :func:`build_graph`)."""
 
@@ -432,6 +442,8 @@ class _Nodes:
         known = await recorded(ctx.journal, ctx.run.id, ctx.step, "pass2")
         if known is not None:
             text = str(known.get("text") or reply)
+            if ctx.run.purpose == CHAT:
+                text = _for_the_person(text)   # recorded before the protocol line was left out
             ctx.stream(text)
         elif ctx.run.purpose != CHAT:
             # A heartbeat run's answer goes to the activity log and its card as agentic-v1 wrote it: the
@@ -440,14 +452,25 @@ class _Nodes:
             ctx.stream(text)
             await record(ctx.journal, ctx.run.id, ctx.step, "pass2", {"text": text})
         else:
-            text = await self._stream_answer(ctx, reply)
+            text = _for_the_person(await self._stream_answer(ctx, reply))
             await record(ctx.journal, ctx.run.id, ctx.step, "pass2", {"text": text})
         return {CHANNEL_RESPONSE: text, MESSAGES: [{"role": "assistant", "content": text, "at": self._clock.now()}]}
 
     async def _stream_answer(self, ctx: NodeContext, reply: str) -> str:
-        """The quick model's answer from ``reply``, streamed; the reply itself when the quick tier fails."""
+        """The quick model's answer from ``reply``, streamed; the reply itself when the quick tier fails.
+
+        What streams leaves out ``RECOMMENDED ACTION:`` lines: a chat's recommendation is its approval card,
+        which every channel shows; the answer repeating it under the card is noise.
+        """
         quick = self._quick_caller(ctx)
         streamed = ""
+        shown = RecommendationFilter()
+
+        def stream(piece: str) -> None:
+            visible = shown.feed(piece)
+            if visible:
+                ctx.stream(visible)
+
         problem = "it is not configured"
         if quick is not None:
             request = ChatRequest([Message("system", prompts.PASS2),
@@ -457,17 +480,21 @@ class _Nodes:
                 async for piece in quick.stream(request, max_tokens=PASS2_TOKENS):
                     if piece:
                         streamed += piece
-                        ctx.stream(piece)
+                        stream(piece)
             except AgentError as exc:
                 problem = str(exc)
             else:
                 if streamed.strip():
+                    if rest := shown.end():
+                        ctx.stream(rest)
                     return streamed
                 problem = "it gave an empty answer"
         log.warning("run %s: the quick model did not compose the answer (%s); the reasoning model's reply is "
                     "delivered as it is", ctx.run.id, problem)
         tail = ("\n\n" if streamed else "") + reply
-        ctx.stream(tail)
+        stream(tail)
+        if rest := shown.end():
+            ctx.stream(rest)
         return streamed + tail
 
     # -- agent_execution --------------------------------------------------------------------------------

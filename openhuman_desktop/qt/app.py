@@ -9,7 +9,7 @@ import logging
 import os
 import signal
 import sys
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, Protocol
 
 from PySide6.QtCore import QEvent, QObject, Qt
@@ -20,7 +20,7 @@ from openhuman_desktop import applog, config
 from openhuman_desktop.errors import ConfigError, UserFacingError, workspace_error
 from openhuman_desktop.instance import AlreadyRunning, InstanceLock
 from openhuman_desktop.paths import Paths
-from openhuman_desktop.qt import icons, x11
+from openhuman_desktop.qt import icons
 from openhuman_desktop.qt.errors import ErrorReporter
 from openhuman_desktop.qt.outlines import OutlinedStyle
 from openhuman_desktop.qt.single_instance import InstanceServer, send_activate, server_name
@@ -360,7 +360,8 @@ class DesktopApp(QObject):
                 return [] if skill is None else skill.server_access()
 
             self.settings_window = SettingsWindow(self.paths.config_file, self.services.settings,
-                                                  workspace=self.paths.workspace, tools_of=tools_of)
+                                                  workspace=self.paths.workspace, tools_of=tools_of,
+                                                  tester=self.services.world.test)
             self.settings_window.autostart_changed.connect(self._on_settings_autostart_changed)
         self.settings_window.bring_to_front()
 
@@ -471,35 +472,6 @@ def show_startup_error(qapp: QApplication, text: str) -> None:
     box = QMessageBox(QMessageBox.Icon.Critical, "OpenHuman could not start", text)
     box.setAccessibleName("OpenHuman could not start")
     box.exec()  # the loop is gone by now: a modal dialog blocks nothing
-
-
-# Where Qt finds a screen on its own without DISPLAY/WAYLAND_DISPLAY (Windows, macOS).
-_SELF_DISPLAYING = ("win32", "cygwin", "darwin")
-NO_DISPLAY = (
-    "There is no display to show the tray app on (neither DISPLAY nor WAYLAND_DISPLAY is set); run "
-    "`openhuman-desktop --headless` to use OpenHuman without a window, or set DISPLAY to your screen."
-)
-
-
-def display_problem(environ: Mapping[str, str] | None = None, platform: str | None = None) -> str | None:
-    """Why the GUI cannot start here, checked before Qt aborts the process (exit 134, blaming libxcb-cursor0).
-
-    Returns:
-        One sentence, or None when a display (or an explicit ``QT_QPA_PLATFORM``) is there.
-    """
-    environ = os.environ if environ is None else environ
-    if (platform or sys.platform).startswith(_SELF_DISPLAYING):
-        return None
-    if any(environ.get(name, "").strip() for name in ("WAYLAND_DISPLAY", "QT_QPA_PLATFORM")):
-        return None
-    display = environ.get("DISPLAY", "").strip()
-    if not display:
-        return NO_DISPLAY
-    if not x11.reachable(display):
-        return (f"The display {display} (DISPLAY) does not answer — the X server is not running there, or "
-                "DISPLAY is left over from another session; run `openhuman-desktop --headless` to use OpenHuman "
-                "without a window, or set DISPLAY to your screen.")
-    return None
 
 
 def config_error(paths: Paths, exc: ConfigError) -> int:

@@ -5,16 +5,17 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import re
 import textwrap
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 from typing import Any, Protocol
 
-from PySide6.QtCore import QObject, QSignalBlocker, Qt, QUrl, Signal
-from PySide6.QtGui import QAction, QDesktopServices, QFont, QPalette
+from PySide6.QtCore import QObject, QSignalBlocker, Qt, Signal
+from PySide6.QtGui import QAction, QFont, QGuiApplication, QPalette
 from PySide6.QtWidgets import (
     QHBoxLayout,
     QLabel,
@@ -28,6 +29,7 @@ from PySide6.QtWidgets import (
 from openhuman_desktop import autostart
 from openhuman_desktop.qt import icons
 from openhuman_desktop.qt.asyncutil import Jobs, Refresher
+from openhuman_desktop.qt.browser import Launch, open_in_browser
 from openhuman_desktop.qt.errors import ErrorReporter, Notify
 
 log = logging.getLogger(__name__)
@@ -40,6 +42,7 @@ TOOLTIP_LINE = 72          # tray tooltips do not wrap by themselves on every de
 DETAIL_EMS = 26            # the menu's reason wraps at about this many "M" widths
 SETTLE_DELAY = 0.2   # seconds between status reads while a finished tick is still winding down
 SETTLE_CHECKS = 25
+_WEB_APP_KEY = re.compile(r"#token=\S+")
 
 
 class StatusSource(Protocol):
@@ -62,7 +65,7 @@ class BridgeSignals(Protocol):
 
 
 OpenWindow = Callable[[str | None], None]  # escalation id to show, or None for the window as it is
-OpenUrl = Callable[[str], bool]  # opens an address in the web browser; False when none could be started
+OpenUrl = Callable[[str], Awaitable[Launch]]  # opens an address in the web browser, and says whether it did
 
 
 class WebAppLink(Protocol):
@@ -74,10 +77,6 @@ class WebAppLink(Protocol):
 
     def status(self) -> Any:
         """Its ``ChannelStatus``; ``state_reason`` says why it does not listen."""
-
-
-def open_in_browser(url: str) -> bool:
-    return bool(QDesktopServices.openUrl(QUrl(url)))
 
 
 # --- what the tray shows (pure, so it is easy to test) --------------------------------------------
@@ -469,7 +468,7 @@ class TrayShell(QObject):
         elif self._fallback_notify is not None:
             self._fallback_notify(title, text)
         else:
-            log.info("notification (nowhere to show it yet): %s — %s", title, text)
+            log.info("notification (nowhere to show it yet): %s — %s", title, _WEB_APP_KEY.sub("#token=…", text))
 
     def _on_bridge_escalation_changed(self, _escalation: Any) -> None:
         self.request_refresh()   # the badge; announcing new cards is the notifier's (qt/notifier.py)
@@ -509,22 +508,34 @@ class TrayShell(QObject):
         self._open(None)
 
     def _on_web_action_triggered(self) -> None:
+        self._jobs.spawn(self.open_web_app(), name="tray-web-app")
+
+    async def open_web_app(self) -> Launch | None:
+        """"Open web app": the page in the browser, and the truth about it. When no browser could be started
+        the person is told so, with the link to open by hand (also put on the clipboard)."""
         if self._web_app is None:
-            return
+            return None
         url = self._web_app.browser_url
         if url is None:
             reason = str(getattr(self._web_app.status(), "state_reason", "") or "It is not running.")
             self.notify("Web app not available", reason)
-            return
+            return None
         try:
-            opened = self._open_url(url)
+            launch = await self._open_url(url)
         except Exception as exc:
             self._reporter.report(exc, "open web app")
-            return
-        if not opened:
-            self.notify("Web app", "No web browser could be started: set a default browser, then try again.")
-        else:
-            log.info("web app opened in the browser from the tray")
+            return None
+        if launch.opened:   # the address carries the page's key: never in the log
+            log.info("web app: asked %s to open it in the web browser", launch.how)
+            return launch
+        log.info("web app: no web browser could be started (%s)", launch.problem)
+        clipboard = QGuiApplication.clipboard()
+        if clipboard is not None:
+            clipboard.setText(url)
+        self.notify("No web browser could be started",
+                    f"{launch.problem.rstrip('.')}. Open this link in your browser (it is on the clipboard too): "
+                    f"{url}")
+        return launch
 
     def _on_run_now_action_triggered(self) -> None:
         if self._source is None:

@@ -8,9 +8,10 @@ from openhuman_desktop.rpc.protocol import METHOD_PREFIX
 from openhuman_desktop.skills.base import SkillRegistry
 from openhuman_desktop.skills.listing import describe, describe_all
 from openhuman_desktop.skills.mcp import McpSkills
+from openhuman_desktop.skills.world import WorldSkills
 
 
-def skill_methods(registry: SkillRegistry, servers: McpSkills) -> dict[str, Method]:
+def skill_methods(registry: SkillRegistry, servers: McpSkills, world: WorldSkills | None = None) -> dict[str, Method]:
     """The ``openhuman.skills_*`` methods."""
 
     async def skills_list(p: dict[str, Json]) -> Json:
@@ -20,6 +21,8 @@ def skill_methods(registry: SkillRegistry, servers: McpSkills) -> dict[str, Meth
         name = p["name"]
         if name in servers.servers:
             return (await describe(await servers.restart(name))).to_json()
+        if world is not None and world.get(name) is not None:
+            return (await describe(world.restart(name))).to_json()
         skill = registry.get(name)
         if skill is None:
             raise NotFound(f"There is no skill named {name!r}.")

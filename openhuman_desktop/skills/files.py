@@ -29,7 +29,7 @@ log = logging.getLogger(__name__)
 # HEARTBEAT.md is among them: a line added to it is a standing task, and only the user adds those.
 APP_ENTRIES = {"config.toml": "config.toml", "heartbeat.md": "HEARTBEAT.md", "subconscious": "subconscious/",
                "memory": "memory/", "agent": "agent/", "run": "run/", "logs": "logs/",
-               "channels": "channels/"}
+               "channels": "channels/", "skills": "skills/"}
 INTERNAL_NAMES = frozenset(APP_ENTRIES)
 # Not even readable: config.toml may hold API keys, logs/ records what the app did, run/ holds the RPC token
 # and channels/ the web app's key (none of which may reach a model, which may be a cloud one); subconscious/,

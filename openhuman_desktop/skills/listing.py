@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from openhuman_desktop.skills.base import ERROR, Skill, SkillRegistry, SkillSetting
 from openhuman_desktop.skills.mcp.server import McpSkill
+from openhuman_desktop.skills.world.base import WorldSkill
 
 
 @dataclass(frozen=True)
@@ -58,6 +59,12 @@ async def describe(skill: Skill) -> SkillInfo:
         tools = tuple(ToolInfo(t.name, t.title, t.access, t.description, t.disabled) for t in skill.listed_tools())
         return SkillInfo(skill.name, "mcp", skill.title, skill.config.enabled, skill.state, skill.reason, tools,
                          skill.config.watch, tuple(skill.stderr), tuple(skill.settings()), skill.description)
+    if isinstance(skill, WorldSkill):  # a built-in skill of the person's world: on or off, what it watches
+        health = await skill.health()
+        tools = tuple(ToolInfo(t.name, t.name, "write" if t.writes else "read", t.spec.description)
+                      for t in skill.listed_tools())
+        return SkillInfo(skill.name, "builtin", skill.title, skill.enabled, health.status, health.message, tools,
+                         skill.watches(), settings=tuple(skill.settings()), description=skill.description)
     try:
         health = await skill.health()
         state, reason = health.status, health.message
@@ -74,7 +81,8 @@ async def describe_all(registry: SkillRegistry) -> list[SkillInfo]:
     return [await describe(skill) for skill in list(registry.skills)]
 
 
-def health_lines(infos: Sequence[SkillInfo]) -> list[str]:
-    """``NAME: state (reason)`` per enabled skill, for the situation report."""
-    return [f"{info.name}: {info.state}" + (f" ({info.state_reason})" if info.state_reason else "")
+def health_lines(infos: Sequence[SkillInfo], plain: Callable[[str], str] = str) -> list[str]:
+    """``NAME: state (reason)`` per enabled skill, for the situation report; ``plain`` shortens a reason to what
+    the judge should read (no addresses, no configuration advice)."""
+    return [f"{info.name}: {info.state}" + (f" ({reason})" if (reason := plain(info.state_reason)) else "")
             for info in infos if info.enabled]

@@ -37,9 +37,38 @@ class Evaluation:
     problems: dict[str, str] = field(default_factory=dict)
     model_calls: int = 0
     prompt_tokens: int = 0
+    touched: int = 0
+    """Due tasks that something that changed concerned (asked about one by one)."""
+    changes: int = 0
+    """What changed since the report's span began (files and memories), when the evaluator knows."""
 
 
 TASKS_SECTION = "Tasks"
+
+
+@dataclass(frozen=True)
+class ChangeItem:
+    """One thing that changed, as the judgement sees it (the report's text says the same in prose).
+
+    Attributes:
+        source: ``file`` (a workspace file), ``memory`` (a new memory), ``skills`` (skill health) or
+            ``models`` (model and system health).
+        name: the file's path relative to the workspace; empty for the others.
+        text: what changed: a file's added and removed lines (all its lines when it is new), a memory's text,
+            a health line.
+        status: ``new``, ``changed`` or ``removed`` for files; ``new`` for memories; ``problem`` or ``ok``
+            for health lines.
+        removed: a changed file's removed lines (``text`` holds the added ones).
+        at: when it changed (a file's modification time, a memory's creation), when known: a task that looked
+            later has seen it already.
+    """
+
+    source: str
+    name: str
+    text: str
+    status: str = "new"
+    removed: str = ""
+    at: float | None = None
 
 
 @dataclass(frozen=True)
@@ -55,6 +84,9 @@ class Report:
     signature: str
     tokens: int
     blocks: tuple[tuple[str, str], ...] = ()
+    items: tuple[ChangeItem, ...] | None = None
+    """What changed since the report's span began, item by item (what relevance and the narrow questions
+    use); None from a reporter that does not say (then every task is asked, as before relevance)."""
 
     def for_task(self) -> str:
         """The report for a prompt about one task: every section but the list of due tasks, whose other

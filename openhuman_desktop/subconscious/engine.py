@@ -21,6 +21,7 @@ from openhuman_desktop.subconscious.decisions import (
     ESCALATE,
     NOOP,
     Decision,
+    Evaluation,
     Evaluator,
     Executor,
     Outcome,
@@ -109,6 +110,7 @@ class SubconsciousEngine:
         self._last_error: str | None = None
         self._failures = 0
         self._is_model_failure = False  # the last failure was the local model's (a recheck can show it is over)
+        self._quiet_note: str | None = None  # the last tick decided noop for every task although things changed
         self.heartbeat = Heartbeat(clock, settings, self.run_tick, busy=lambda: self.is_ticking)
         self.last_tick_stats: dict[str, float | int] = {}
 
@@ -206,6 +208,8 @@ class SubconsciousEngine:
         reasoning = self._reasoning_reason()
         if reasoning:
             return RuntimeStatus("degraded", reasoning, next_tick)
+        if self._quiet_note:
+            return RuntimeStatus("idle", f"{IDLE_REASON} {self._quiet_note}", next_tick)
         return RuntimeStatus("idle", IDLE_REASON, next_tick)
 
     def _failure_reason(self) -> str:
@@ -389,6 +393,9 @@ class SubconsciousEngine:
             else:
                 actions.append((task, decision))
         await self._settle(outcomes, tick_at, advance=quiet)
+        self._quiet_note = _quiet_note(evaluation) if len(quiet) == len(due) else None
+        if self._quiet_note:
+            log.info("tick decided noop for all %d due tasks: %s", len(due), self._quiet_note)
         for task, decision in actions:
             await self._carry_out(task, decision, report, rows[task.id], tick_at)
         if len(quiet) == len(due):
@@ -558,6 +565,17 @@ def _mostly_undecided(decided: int, due: Sequence[Task], problems: dict[str, str
     detail = f" (e.g. {example.rstrip('.')})" if example else ""
     return (f"The local model gave usable decisions for {decided} of {len(due)} tasks; the others were left out "
             f"of its answers or invalid{detail}. The next tick asks again.")
+
+
+def _quiet_note(evaluation: Evaluation) -> str | None:
+    """What the status says after a tick that decided ``noop`` for every task although something changed."""
+    if not evaluation.changes:
+        return None
+    changes = f"{evaluation.changes} change{'s' if evaluation.changes != 1 else ''}"
+    if not evaluation.touched:
+        return f"The last tick saw {changes}; none concerned a task."
+    tasks = f"{evaluation.touched} task{'s' if evaluation.touched != 1 else ''}"
+    return f"The last tick saw {changes} touching {tasks}; the model decided none needed action."
 
 
 def _signature(tasks: Sequence[Task], report: Report) -> str:

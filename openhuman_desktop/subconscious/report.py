@@ -8,6 +8,7 @@ import heapq
 import operator
 import os
 import platform
+import re
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
@@ -18,10 +19,11 @@ from typing import Protocol
 from openhuman_desktop.llm.tokens import upper_bound
 from openhuman_desktop.recurrence import local_zone
 from openhuman_desktop.store import Task
-from openhuman_desktop.subconscious.decisions import TASKS_SECTION, Report
+from openhuman_desktop.subconscious.changes import FileHistory, describe
+from openhuman_desktop.subconscious.decisions import TASKS_SECTION, ChangeItem, Report
 
 # Folders at the top of the workspace that belong to the app itself, never reported as the user's files.
-INTERNAL = frozenset({"subconscious", "run", "logs", "memory"})
+INTERNAL = frozenset({"subconscious", "run", "logs", "memory", "skills", "agent", "channels"})
 # Folders skipped wherever they are (tool caches and version control), as are hidden ones.
 SKIPPED = frozenset({".git", "__pycache__", "node_modules"})
 ROOT_FILES_SKIPPED = frozenset({"config.toml"})
@@ -54,6 +56,8 @@ class Section:
     title: str
     text: str
     signature: str = ""
+    items: tuple[ChangeItem, ...] = ()
+    """What changed, item by item (see ``ChangeItem``); whatever the budget cuts from the text."""
 
 
 SectionSource = Callable[[Sequence[Task], float | None, float], Awaitable[Section | None]]
@@ -236,6 +240,7 @@ class SituationReporter:
         """
         budget = self._budget()
         signature = hashlib.sha256()
+        items = tuple(item for section in sections for item in section.items)
         for section in sections:
             signature.update(section.title.encode() + b"\x00" + section.signature.encode() + b"\x00")
         blocks = [f"## {section.title}\n{section.text.strip()}\n" for section in sections]
@@ -244,7 +249,7 @@ class SituationReporter:
         bound = upper_bound(whole)
         if bound <= budget:  # fits even at one token per byte: no counting needed
             return Report(text=whole, signature=signature.hexdigest(), tokens=bound,
-                          blocks=tuple(zip(titles, blocks, strict=True)))
+                          blocks=tuple(zip(titles, blocks, strict=True)), items=items)
         parts: list[str] = []
         used = 0  # each block counted once, plus one token per joining newline (never less than the whole)
         for index, (section, block) in enumerate(zip(sections, blocks, strict=True)):
@@ -259,9 +264,10 @@ class SituationReporter:
             # The cut block ("## Title …") keeps its section's title; the closing note has none.
             kept = (*zip(titles[:index], parts, strict=True),
                     *((section.title if piece.startswith("## ") else "", piece) for piece in cut))
-            return Report(text=text, signature=signature.hexdigest(), tokens=self._tokens.count(text), blocks=kept)
+            return Report(text=text, signature=signature.hexdigest(), tokens=self._tokens.count(text), blocks=kept,
+                          items=items)
         return Report(text=_join(parts), signature=signature.hexdigest(), tokens=used,
-                      blocks=tuple(zip(titles, parts, strict=True)))
+                      blocks=tuple(zip(titles, parts, strict=True)), items=items)
 
     def _cut(
         self, parts: list[str], used: int, section: Section, block: str, later: list[str], budget: int
@@ -366,19 +372,22 @@ def memory_section(recent: Callable[[float | None], Awaitable[list[tuple[str, st
         lines = [f"- {one_line(text)}" for _, text, _ in items]
         if older:
             lines += ["Older memories about the due tasks:", *(f"- {one_line(text)}" for _, text, _ in older)]
-        return Section("New memories", "\n".join(lines), signature=signature)
+        changed = tuple(ChangeItem("memory", "", one_line(text), at=at) for _, text, at in items)
+        return Section("New memories", "\n".join(lines), signature=signature, items=changed)
 
     return build
 
 
 def files_section(root: Path, index: WorkspaceSource | None = None,
-                  default_heartbeat: str | None = None) -> SectionSource:
-    """Workspace files changed since the report's span began: names, sizes, short excerpts.
+                  default_heartbeat: str | None = None, history: FileHistory | None = None) -> SectionSource:
+    """Workspace files changed since the report's span began.
 
-    With ``index`` (kept across ticks, see ``workspace_index``) only the folders that changed are read
-    again; without it every tick walks the whole workspace. ``HEARTBEAT.md`` is left out while it is the
-    app's own ``default_heartbeat`` text: that boilerplate is not the user's news (and its example task line
-    would read like a task); the file's task lines become tasks anyway.
+    With ``history`` (kept across ticks, see ``changes``) a changed file is shown as the lines that changed
+    against the version the heartbeat last saw (a new file: its first lines); without it, as its name, size
+    and first characters. With ``index`` (kept across ticks, see ``workspace_index``) only the folders that
+    changed are read again; without it every tick walks the whole workspace. ``HEARTBEAT.md`` is left out while
+    it is the app's own ``default_heartbeat`` text: that boilerplate is not the user's news (and its example
+    task line would read like a task); the file's task lines become tasks anyway.
     """
 
     async def build(tasks: Sequence[Task], since: float | None, now: float) -> Section:
@@ -391,13 +400,23 @@ def files_section(root: Path, index: WorkspaceSource | None = None,
             scan = WorkspaceScan([item for item in scan.changed if item.path != HEARTBEAT_FILE], scan.signature)
         if not scan.changed:
             return Section("Changed workspace files", "None since the last check.", signature=scan.signature)
+        if history is not None:
+            changes = await asyncio.to_thread(
+                history.changes, root, [(item.path, item.size) for item in scan.changed], since, now)
+            items = tuple(ChangeItem("file", change.path, "\n".join(change.added), change.status,
+                                     "\n".join(change.removed), item.mtime)
+                          for change, item in zip(changes, scan.changed, strict=True))
+            return Section("Changed workspace files", "\n".join(describe(change) for change in changes),
+                           signature=scan.signature, items=items)
         lines = []
         for item in scan.changed:
             line = f"- {one_line(item.path)} ({item.size} bytes)"
             if item.excerpt:
                 line += f": {item.excerpt}"
             lines.append(line)
-        return Section("Changed workspace files", "\n".join(lines), signature=scan.signature)
+        items = tuple(ChangeItem("file", item.path, item.excerpt or "", "changed", at=item.mtime)
+                      for item in scan.changed)
+        return Section("Changed workspace files", "\n".join(lines), signature=scan.signature, items=items)
 
     return build
 
@@ -410,19 +429,20 @@ def _is_text(path: Path, text: str) -> bool:
         return False
 
 
-def lines_section(title: str, lines: Callable[[], Awaitable[list[str]]]) -> SectionSource:
-    """A section made of status lines (skill health); the lines are its signature."""
+def lines_section(title: str, lines: Callable[[], Awaitable[list[str]]], source: str = "skills") -> SectionSource:
+    """A section made of status lines (skill health); the lines are its signature. Each line is also a
+    ``ChangeItem`` of ``source`` (what the system task about it looks at)."""
 
     async def build(tasks: Sequence[Task], since: float | None, now: float) -> Section:
         content = await lines()
         text = "\n".join(f"- {one_line(line)}" for line in content) or "Nothing to report."
-        return Section(title, text, signature=text)
+        return Section(title, text, signature=text, items=_health_items(source, content))
 
     return build
 
 
 def verdicts_section(title: str, lines: Callable[[], Awaitable[list[str]]],
-                     verdicts: Callable[[], Awaitable[str]]) -> SectionSource:
+                     verdicts: Callable[[], Awaitable[str]], source: str = "models") -> SectionSource:
     """Status lines whose signature is only ``verdicts()`` (model health: ok or problem per tier).
 
     The lines carry details the product itself fills in or rewords (a first check's answer, a context
@@ -432,6 +452,33 @@ def verdicts_section(title: str, lines: Callable[[], Awaitable[list[str]]],
     async def build(tasks: Sequence[Task], since: float | None, now: float) -> Section:
         content, signature = await asyncio.gather(lines(), verdicts())
         text = "\n".join(f"- {one_line(line)}" for line in content) or "Nothing to report."
-        return Section(title, text, signature=signature)
+        return Section(title, text, signature=signature, items=_health_items(source, content))
 
     return build
+
+
+_URL = re.compile(r"\b[a-z][a-z0-9+.-]*://\S+", re.I)
+_ADVICE = re.compile(r"\s*\((?:[^()]*\b(?:set|add|start|run|assumed|config)\b[^()]*)\)", re.I)
+
+
+def for_the_judge(message: str) -> str:
+    """A health message as the judge reads it: what is wrong, without addresses, paths or what to configure
+    (that advice is the user's, in the status and ``doctor``)."""
+    text = one_line(message).split(" — ", 1)[0]
+    text = _ADVICE.sub("", text)
+    text = _URL.sub("the server", text)
+    text = re.sub(r"`[^`]*`", "", text)
+    return " ".join(text.split()).rstrip(" ;,")
+
+
+PROBLEM_WORDS = ("problem", "error", "disconnected", "failed", "fails", "cannot", "unreachable", "refused")
+
+
+def _health_items(source: str, lines: Sequence[str]) -> tuple[ChangeItem, ...]:
+    """Health lines as items: ``problem`` when the line says something is wrong, else ``ok``."""
+    items = []
+    for line in lines:
+        lowered = line.lower()
+        status = "problem" if any(word in lowered for word in PROBLEM_WORDS) else "ok"
+        items.append(ChangeItem(source, "", one_line(line), status))
+    return tuple(items)

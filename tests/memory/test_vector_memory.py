@@ -451,5 +451,7 @@ async def test_a_model_that_answers_probes_and_fails_batches_is_tried_with_a_gro
             pauses.append(h.clock.sleeps[-1])
             await h.clock.advance(pauses[-1])
         assert pauses == [1.0, 2.0, 4.0, 8.0, 16.0, 32.0, 60.0, 60.0, 60.0]
-        assert embedder.batches == 10  # one at once after the first answer, then one per pause
+        await parked(h)  # the pass after the last pause has failed too, and the worker waits again
+        # The first pass, one at once after the model's first answer, then one per pause.
+        assert embedder.batches == 11
         assert (await h.vectors.status()).with_vectors == 0

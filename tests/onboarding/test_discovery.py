@@ -12,13 +12,17 @@ import pytest
 from openhuman_desktop import config
 from openhuman_desktop.llm.catalog import InstalledModel
 from openhuman_desktop.llm.discovery import (
+    SUGGESTIONS,
     Candidate,
     FoundServer,
+    Machine,
     candidates,
     discover,
     probe_address,
     recommend,
     same_place,
+    small_model_advice,
+    this_machine,
 )
 from tests.fakes.model_servers import FakeOllama, FakeOpenAI
 
@@ -134,3 +138,43 @@ async def test_every_client_shares_one_tls_context_made_off_the_loop(monkeypatch
         await pull_model(ollama.url, "qwen2.5:0.5b", lambda _p: None)
     assert len(made) >= 5
     assert all(isinstance(verify, ssl.SSLContext) for verify in made) and len({id(v) for v in made}) == 1
+
+
+def test_a_very_small_model_gives_way_on_ollama_to_what_the_computer_runs_well() -> None:
+    tiny = server(InstalledModel("smollm2:135m", 271_000_000, "134.52M"))
+    big = Machine(16 * GB, 8)
+    picks = recommend(tiny, machine=big)
+    assert (picks.local, picks.reasoning, picks.subconscious, picks.to_download) == (
+        "llama3.2:3b", "qwen2.5:7b", "qwen2.5:7b", ("llama3.2:3b", "qwen2.5:7b"))
+    two_cores = recommend(tiny, machine=Machine(16 * GB, 2))       # a 7B model is too slow on two cores
+    assert (two_cores.local, two_cores.reasoning) == ("llama3.2:3b", "llama3.2:3b")
+    assert recommend(tiny, machine=Machine(4 * GB, 2)).local == "qwen2.5:0.5b"
+    assert recommend(tiny).local == "smollm2:135m"                 # the computer not known: as installed
+    configured = config.Settings(models={"local": config.ModelSettings("ollama", "smollm2:135m")})
+    assert recommend(tiny, configured, big).local == "smollm2:135m"  # what config.toml names is kept
+    empty = recommend(server(), machine=Machine(8 * GB, 4))
+    assert (empty.local, empty.reasoning) == ("llama3.2:3b", "llama3.2:3b")
+
+
+def test_what_a_computer_runs_well() -> None:
+    by_name = {s.name: s for s in SUGGESTIONS if s.tier in ("local", "reasoning")}
+    assert Machine(16 * GB, 8).runs(by_name["qwen2.5:7b"]) and not Machine(8 * GB, 8).runs(by_name["qwen2.5:7b"])
+    assert Machine(8 * GB, 2).runs(by_name["llama3.2:3b"]) and not Machine(4 * GB, 2).runs(by_name["llama3.2:3b"])
+    assert Machine(None, 4).runs(by_name["llama3.2:3b"]) and not Machine(None, 4).runs(by_name["qwen2.5:7b"])
+    here = this_machine()
+    assert here.cores >= 1 and (here.memory_bytes is None or here.memory_bytes > 100_000_000)
+
+
+def test_the_advice_on_a_very_small_model() -> None:
+    tiny = server(InstalledModel("smollm2:135m", 271_000_000, "134.52M"))
+    big = Machine(16 * GB, 8)
+    assert small_model_advice(tiny, {"local": "llama3.2:3b", "reasoning": "qwen2.5:7b"}, big) is None
+    advice = small_model_advice(tiny, {"local": "smollm2:135m", "reasoning": "smollm2:135m"}, big)
+    assert advice is not None and advice.startswith("smollm2:135m is a very small model (135 M parameters)")
+    assert "This computer (16 GB of memory, 8 cores) runs llama3.2:3b (2.0 GB) well" in advice   # a quick one
+    reasoning = small_model_advice(tiny, {"local": "llama3.2:3b", "reasoning": "smollm2:135m"}, big)
+    assert reasoning is not None and "runs qwen2.5:7b (4.7 GB) well" in reasoning
+    tight = small_model_advice(tiny, {"local": "smollm2:135m"}, Machine(2 * GB, 1))
+    assert tight is not None and "no room for a bigger one" in tight
+    unknown = small_model_advice(tiny, {"local": "smollm2:135m"}, None)
+    assert unknown is not None and "3 B parameters or more" in unknown

@@ -457,7 +457,8 @@ def test_identical_failures_of_one_outage_are_one_row_that_unfolds(
     head = model.row_of("fail-0-0")
     group = model.group_at(head)
     assert group is not None and (group.count, group.tasks, group.ticks) == (12, 4, 3)
-    assert model.shown_result(head) == f"{OUTAGE} — 4 tasks, 3 ticks"
+    shown = OUTAGE.replace("`", "")   # its Markdown as text (test_a_result_in_markdown_reads_as_text)
+    assert model.shown_result(head) == f"{shown} — 4 tasks, 3 ticks"
     members = [model.row_of(f"fail-{tick}-{task}") for tick in range(3) for task in range(4)][1:]
     assert all(lst.isRowHidden(row) for row in members)
     assert not lst.isRowHidden(model.row_of("other")) and not lst.isRowHidden(model.row_of("before"))
@@ -483,3 +484,28 @@ def test_identical_failures_of_one_outage_are_one_row_that_unfolds(
     assert lst.isRowHidden(model.row_of("fail-0-0")), "the old first row is one of the folded rows now"
     assert len([r for r in range(model.rowCount()) if not lst.isRowHidden(r)]) == 3
     qtmodeltester.check(model)
+
+
+MARKDOWN_RESULT = ("**Summary:** the `backup_job` log has __two__ errors, see [the log](https://example.org/log):\n"
+                   "## What to do\n- restart *the* job\n- check the_disk_usage")
+READABLE_RESULT = ("Summary: the backup_job log has two errors, see the log:\n"
+                   "What to do\n• restart the job\n• check the_disk_usage")
+
+
+def test_a_result_in_markdown_reads_as_text(activity_view: ActivityView, fakes: Any, qtbot: Any) -> None:
+    """A model's answer in a row showed its Markdown as typed: **stars**, `ticks`, ## and [links](…)."""
+    view = activity_view
+    view.on_activity_batch([fakes.make_entry(-10, decision="act", entry_id="md", result=MARKDOWN_RESULT)])
+    model = view.model
+    row = model.row_of("md")
+    assert row is not None
+    assert model.shown_result(row) == READABLE_RESULT
+    index = model.index(row, 0)
+    for role in (Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.ToolTipRole, Qt.ItemDataRole.AccessibleTextRole):
+        shown = str(model.data(index, role))
+        assert "Summary: the backup_job log" in shown and "**" not in shown and "`" not in shown, role
+    delegate = view.list_view.activity_delegate
+    assert delegate.is_elided(index)
+    folded = view.list_view.sizeHintForIndex(index).height()
+    view.list_view.toggle_row(row)
+    qtbot.wait_until(lambda: view.list_view.sizeHintForIndex(index).height() > folded)

@@ -3,6 +3,7 @@ progress, inline cards, Try again, history, the channels' status, keyboard and s
 
 from __future__ import annotations
 
+import asyncio
 import dataclasses
 import threading
 from collections.abc import Iterator
@@ -598,3 +599,74 @@ def test_an_answer_after_a_failed_answer_stays_on_screen_when_the_conversation_o
     # As after a restart: the history read again (a reset of the list) shows it too.
     qrun(view.refresh())
     until(settled, timeout=5, message="the last answer never appeared after the history was read again")
+
+
+def test_the_bubble_never_shows_the_recommended_action_line_its_card_shows(qtbot: Any) -> None:
+    """The answer repeated ``RECOMMENDED ACTION: …`` under the card that already shows it: not from the
+    stream, the final answer or the history (runs from before the agent left it out)."""
+    answer_with_line = f"I found two notes.\n\n**RECOMMENDED ACTION:** {ACTION}\n\nShall I?"
+    model = ChatModel(clock=lambda: 0.0)
+    model.run_started(make_run("r1"))
+    for cut in range(0, len(answer_with_line), 5):
+        model.text_streamed("r1", answer_with_line[cut:cut + 5])
+        model.flush()
+        assert "RECOMMENDED" not in model.row(1).text and "RECOMM" not in model.row(1).text
+    assert model.row(1).text.startswith("I found two notes.") and model.row(1).text.endswith("Shall I?")
+    model.run_finished(make_run("r1", "completed", response=answer_with_line))
+    assert model.row(1).text == "I found two notes.\n\nShall I?"
+    history = ChatModel()
+    history.load([make_run("r2", "completed", input="Old question", response=f"Old.\nRECOMMENDED ACTION: {ACTION}")])
+    assert [row.text for row in history.rows()] == ["Old question", "Old."]
+
+
+# --- Stop --------------------------------------------------------------------------------------------------
+
+
+def test_stop_ends_the_answer_being_written_and_its_bubble_says_so(
+        qtbot: Any, chat_window: IntelligenceWindow, until: Any, settle: Any, qrun: Any, gui_services: Any,
+        agent_model: StreamingModel) -> None:
+    view = chat_window.chat_view
+    assert view.stop_button.isHidden()                       # nothing on its way: no Stop
+    agent_model.model.delays = {"plan": 30}                  # the answer takes its time
+    type_and_enter(qtbot, chat_window, "Summarise all my notes")
+    until(lambda: view.model.working_count == 1 and view.stop_button.isVisible())
+    run_id = answer(chat_window).run_id
+    qtbot.mouseClick(view.stop_button, Qt.MouseButton.LeftButton)
+    settle(chat_window)
+    stopped = answer(chat_window)
+    assert stopped.status == "cancelled" and stopped.text == "Stopped by you."
+    assert "Stopped by you" in stopped.spoken() and stopped.is_failed          # and Try again goes on from there
+    assert view.stop_button.isHidden()
+    run = qrun(gui_services.agent.run_get(run_id))
+    assert (run.status, run.error) == ("cancelled", "Stopped by you.")
+
+    async def handed_over() -> None:
+        while await gui_services.agent.undelivered("desktop"):
+            await asyncio.sleep(0.02)
+
+    qrun(handed_over())                                                         # handed over: nothing changes
+    assert answer(chat_window).text == "Stopped by you." and view.model.rowCount() == 2
+
+
+def test_esc_in_the_box_stops_the_answer(qtbot: Any, chat_window: IntelligenceWindow, until: Any, settle: Any,
+                                         agent_model: StreamingModel) -> None:
+    view = chat_window.chat_view
+    qtbot.keyClick(view.input, Qt.Key.Key_Escape)           # nothing to stop: nothing happens
+    settle(chat_window)
+    agent_model.model.delays = {"plan": 30}
+    type_and_enter(qtbot, chat_window, "Summarise all my notes")
+    until(lambda: view.stop_button.isVisible())
+    qtbot.keyClick(view.input, Qt.Key.Key_Escape)
+    settle(chat_window)
+    assert answer(chat_window).status == "cancelled"
+
+
+def test_a_stopped_answer_keeps_what_it_had_written() -> None:
+    model = ChatModel(clock=lambda: 0.0)
+    model.run_started(make_run("s1"))
+    model.text_streamed("s1", "The garden needs")
+    model.flush()
+    model.run_finished(make_run("s1", "cancelled", error="Stopped by you."))
+    assert model.row(1).text == "The garden needs\n\n*Stopped by you.*"
+    model.run_finished(make_run("s1", "cancelled", error="Stopped by you."))   # its channel hands it over too
+    assert model.row(1).text == "The garden needs\n\n*Stopped by you.*"

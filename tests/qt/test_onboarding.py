@@ -18,6 +18,7 @@ from openhuman_desktop.qt.onboarding.pages import CARDS_SENTENCE, NO_SERVER, TRA
 from tests.fakes.model_servers import FakeOllama
 
 MB = 1_000_000
+DESKTOP = discovery.Machine(16_000 * MB, 8)     # a computer that runs a 7B model well
 COMMENT = "# kept: my note about the models\n"
 Run = Callable[..., Any]
 pytestmark = pytest.mark.qt_log_ignore(r"This plugin does not support propagateSizeHints\(\)")  # offscreen top level
@@ -47,10 +48,11 @@ def config_file(tmp_path: Path, ollama: FakeOllama) -> Path:
 def make_window(qtbot: Any, qrun: Run, config_file: Path) -> Iterator[Callable[..., OnboardingWindow]]:
     windows: list[OnboardingWindow] = []
 
-    def make(path: Path = config_file) -> OnboardingWindow:
+    def make(path: Path = config_file, machine: discovery.Machine = DESKTOP) -> OnboardingWindow:
         settings = config.load(path, environ={}).settings     # what the app has in force
         window = OnboardingWindow(lambda: settings, path, environ={},
-                                  discover=functools.partial(discovery.discover, local_servers=(), timeout=2))
+                                  discover=functools.partial(discovery.discover, local_servers=(), timeout=2),
+                                  machine=machine)
         windows.append(window)
         window.bring_to_front()
         return window
@@ -112,8 +114,8 @@ def test_installed_models_are_recommended_and_saved_with_the_comments_kept(
     saved = config.load(config_file, environ={}).settings
     assert (saved.models["local"].model, saved.models["reasoning"].model) == ("llama3.2:3b", "qwen2.5:14b")
     assert "embedding" not in saved.models
-    assert "Quick model: llama3.2:3b\nReasoning model: qwen2.5:14b\nMemory vectors: not used" in (
-        window.done_page.summary_text())
+    assert ("Quick model: llama3.2:3b\nReasoning model: qwen2.5:14b\nReflection model: qwen2.5:14b\n"
+            "Memory vectors: not used") in window.done_page.summary_text()
     assert len(finished) == 1 and finished[0].local == "llama3.2:3b"
     assert window.next_button.text() == "Close" and not window.skip_button.isVisible()
     window.next_button.click()
@@ -283,3 +285,74 @@ def test_every_control_has_a_name_and_the_focus_moves_with_the_page(
     for name in ("server_list", "address_edit", "check_button"):
         assert getattr(window.server_page, name).accessibleName()
     assert window.pull_page.progress_bar.accessibleName() == "Download progress"
+
+
+# --- the reflection tier; very small models ----------------------------------------------------------------
+
+
+def test_the_reflection_tier_is_offered_with_the_reasoning_model_and_saved(
+        make_window: Callable[..., OnboardingWindow], until: Until, ollama: FakeOllama, config_file: Path) -> None:
+    """The set-up never offered [models.subconscious], so "Reflect now" stayed off after it."""
+    ollama.add_model("llama3.2:3b", size_bytes=2_019_393_189)
+    ollama.add_model("qwen2.5:14b", size_bytes=9_000 * MB)
+    window = make_window()
+    to_models(window, until)
+    reflection = window.models_page.combos["subconscious"]
+    assert reflection.accessibleName() == "Reflection model (subconscious tier)"
+    assert reflection.currentText().startswith("qwen2.5:14b")          # the reasoning model's
+    assert reflection.itemText(0) == "Not used"
+    window.next_button.click()
+    until(lambda: window.page_name == "done")
+    saved = config.load(config_file, environ={}).settings
+    assert saved.models["subconscious"].model == "qwen2.5:14b" and saved.models["subconscious"].provider == "ollama"
+    assert "Reflection model: qwen2.5:14b" in window.done_page.summary_text()
+
+
+def test_a_very_small_installed_model_gives_way_to_one_this_computer_runs_well(
+        make_window: Callable[..., OnboardingWindow], until: Until, ollama: FakeOllama, config_file: Path) -> None:
+    """The set-up picked SmolLM2-135M for both tiers with no word about its size."""
+    ollama.add_model("smollm2:135m", size_bytes=271 * MB, parameter_size="134.52M")
+    ollama.add_library_model("llama3.2:3b", size_bytes=20 * MB)
+    ollama.add_library_model("qwen2.5:7b", size_bytes=30 * MB)
+    window = make_window()
+    to_models(window, until)
+    page = window.models_page
+    assert page.combos["local"].currentText().startswith("llama3.2:3b  ·  download")
+    assert page.combos["reasoning"].currentText().startswith("qwen2.5:7b  ·  download")
+    assert page.advice_label.isHidden()
+    local = page.combos["local"]
+    local.setCurrentIndex(next(i for i in range(local.count()) if local.itemText(i).startswith("smollm2:135m")))
+    advice = page.advice_label.text()
+    assert page.advice_label.isVisibleTo(page)
+    assert "smollm2:135m is a very small model (135 M parameters)" in advice
+    assert "cannot plan the agent's steps" in advice
+    assert "This computer (16 GB of memory, 8 cores) runs llama3.2:3b (2.0 GB) well: pick it" in advice
+
+
+def test_a_small_computer_is_offered_what_it_runs(
+        make_window: Callable[..., OnboardingWindow], until: Until, ollama: FakeOllama) -> None:
+    ollama.add_model("smollm2:135m", size_bytes=271 * MB, parameter_size="134.52M")
+    window = make_window(machine=discovery.Machine(4_000 * MB, 2))
+    to_models(window, until)
+    page = window.models_page
+    assert page.combos["local"].currentText().startswith("qwen2.5:0.5b  ·  download")
+    assert page.combos["reasoning"].currentText().startswith("qwen2.5:0.5b  ·  download")
+    assert "(4 GB of memory, 2 cores) has no room for a bigger one" in page.advice_label.text()   # says so
+
+
+def test_a_server_that_loads_its_own_models_is_told_what_to_load(qtbot: Any) -> None:
+    from openhuman_desktop.llm.catalog import InstalledModel
+    from openhuman_desktop.qt.onboarding.models_page import ModelsPage
+
+    server = discovery.FoundServer(discovery.Candidate("openai", "http://127.0.0.1:8080/v1", "llama.cpp",
+                                                       "its usual port"),
+                                   (InstalledModel("SmolLM2-135M-Instruct"),))
+    page = ModelsPage()
+    qtbot.add_widget(page)
+    picks = discovery.recommend(server, None, DESKTOP)
+    assert (picks.local, picks.reasoning, picks.subconscious) == ("SmolLM2-135M-Instruct",) * 3
+    page.show_server(server, picks, DESKTOP)
+    advice = page.advice_label.text()
+    assert advice.startswith("SmolLM2-135M-Instruct is a very small model (135 M parameters): it answers short "
+                             "questions")
+    assert "runs a 3.2 B model well: load one in llama.cpp, such as Llama 3.2 3B Instruct" in advice

@@ -155,3 +155,30 @@ def test_a_working_local_model_opens_nothing_and_the_tray_item_opens_it_once(
 
 async def _in_loop(action: Callable[[], object]) -> None:
     action()
+
+
+def test_the_set_up_turns_reflection_on(qloop: asyncio.AbstractEventLoop, tmp_path: Path,
+                                        ollama: FakeOllama) -> None:
+    """It never offered the reflection tier, so "Reflect now" stayed off (no [models.subconscious])."""
+    from openhuman_desktop.subconscious.reflection import NOT_CONFIGURED
+
+    ollama.add_model(MODEL)
+    desktop, task = serve_until_checked(qloop, workspace(tmp_path, ollama, model=MODEL))
+    try:
+        services: Any = desktop.services
+        assert run(qloop, services.reflection.status()).problem == NOT_CONFIGURED
+        run(qloop, _in_loop(desktop.open_onboarding))
+        window = opened_window(desktop)
+        assert window is not None
+        run(qloop, poll_until(lambda: window.server_page.selected() is not None))
+        window.next_button.click()
+        window.next_button.click()
+        assert window.page_name == "models"
+        assert window.models_page.combos["subconscious"].currentText().startswith(MODEL)
+        run(qloop, _in_loop(window.next_button.click))               # its job starts on the running loop
+        run(qloop, poll_until(lambda: window.page_name == "done"))
+        # The running app applies the edit like any other: the reflection tier is there, Reflect now works.
+        run(qloop, poll_until(lambda: services.models.is_configured("subconscious")), timeout=30)
+        assert run(qloop, services.reflection.status()).problem != NOT_CONFIGURED
+    finally:
+        quit_app(qloop, desktop, task)

@@ -60,8 +60,10 @@ def test_the_tab_lists_mcp_servers_with_state_reason_stderr_and_tools(
     settle(intelligence_window)
     titles = [view.skills_list.item(r).text() for r in range(view.skills_list.count())]
     assert titles[:4] == ["Workspace files", "Memory", "Subconscious tasks", "Desktop notifications"]
-    assert titles[4:] == ["fx (MCP)", "broken (MCP)"]
-    assert view.skills_list.item(5).data(Qt.ItemDataRole.AccessibleTextRole) == "broken (MCP): error"
+    # The built-in skills of the person's world (issue 22) come next, off until their tables turn them on.
+    assert titles[4:9] == ["Email", "News feeds", "Calendars", "Web pages", "Slack"]
+    assert titles[9:] == ["fx (MCP)", "broken (MCP)"]
+    assert view.skills_list.item(10).data(Qt.ItemDataRole.AccessibleTextRole) == "broken (MCP): error"
     assert "1 need attention" in view.summary_label.text()
 
     assert view.select_skill("broken")

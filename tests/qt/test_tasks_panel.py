@@ -9,7 +9,7 @@ from dataclasses import replace
 from typing import Any
 
 import pytest
-from PySide6.QtCore import QEvent, QModelIndex, QPoint, QPointF, Qt
+from PySide6.QtCore import QEvent, QModelIndex, QPoint, QPointF, QRect, Qt
 from PySide6.QtGui import QColor, QContextMenuEvent, QEnterEvent, QImage
 from PySide6.QtWidgets import QApplication, QFrame, QMenu, QWidget
 
@@ -364,6 +364,53 @@ def test_add_is_disabled_while_in_flight(fake_window: IntelligenceWindow, fake_s
     assert add.add_button.text() == "Add"
 
 
+def test_typing_while_a_slow_add_runs_is_kept(fake_window: IntelligenceWindow, fake_services: Any, qtbot: Any,
+                                              qrun: Any, settle: Any) -> None:
+    """The field was read-only while an add ran (a slow store: keys typed then went nowhere), and cleared after
+    it (taking whatever had been typed with it)."""
+    gate = asyncio.Event()
+    fake_services.subconscious.gates["tasks_add"] = gate
+    add = tasks_of(fake_window).add_view
+    qtbot.keyClicks(add.title_edit, "Check urgent emails")
+    qtbot.keyClick(add.title_edit, Qt.Key.Key_Return)
+    qrun(asyncio.sleep(0.05))
+    assert add.add_button.text() == "Adding…" and add.title_edit.text() == ""   # ready for the next one
+    qtbot.keyClicks(add.title_edit, "Water the garden")
+    qtbot.keyClick(add.title_edit, Qt.Key.Key_Return)                          # "Add" waits: not sent twice
+    assert add.title_edit.text() == "Water the garden"
+    gate.set()
+    settle(fake_window)
+    assert add.title_edit.text() == "Water the garden"
+    assert tasks_of(fake_window).task_by_title("Check urgent emails") is not None
+    assert fake_services.subconscious.called("tasks_add") == [("Check urgent emails", "pending")]
+    assert add.add_button.isEnabled()
+
+
+def test_a_slow_add_that_fails_gives_its_text_back_or_names_it(fake_window: IntelligenceWindow,
+                                                                fake_services: Any, qtbot: Any, qrun: Any,
+                                                                settle: Any) -> None:
+    add = tasks_of(fake_window).add_view
+    fake_services.subconscious.fail["tasks_add"] = StoreUnavailable("The database is locked.")
+    gate = asyncio.Event()
+    fake_services.subconscious.gates["tasks_add"] = gate
+    qtbot.keyClicks(add.title_edit, "Check urgent emails")
+    qtbot.keyClick(add.title_edit, Qt.Key.Key_Return)
+    qrun(asyncio.sleep(0.05))
+    gate.set()
+    settle(fake_window)
+    assert add.title_edit.text() == "Check urgent emails"                     # nothing typed meanwhile: back
+    assert add.error_label.text() == "The database is locked."
+    gate.clear()
+    fake_services.subconscious.fail["tasks_add"] = StoreUnavailable("The database is locked.")
+    qtbot.keyClick(add.title_edit, Qt.Key.Key_Return)
+    qrun(asyncio.sleep(0.05))
+    qtbot.keyClicks(add.title_edit, "Water the garden")
+    gate.set()
+    settle(fake_window)
+    assert add.title_edit.text() == "Water the garden"                        # what was typed stays
+    assert add.error_label.text() == "“Check urgent emails” was not added: The database is locked."
+
+
 def test_schedule_presets_and_cron_validation() -> None:
     values = [value for _, value in SCHEDULE_CHOICES]
     assert values[:2] == ["pending", "once"]
@@ -499,6 +546,30 @@ def test_deleting_a_task_offers_undo(
     assert again is not None
     assert (again.recurrence, again.intent, again.enabled) == ("cron:0 9 * * 1-5", "write", False)
     assert view.undo_bar.isHidden()
+
+
+def test_the_undo_banner_is_on_screen_after_a_delete_in_a_long_list(
+    fake_window: IntelligenceWindow, fake_services: Any, fakes: Any, qtbot: Any, qrun: Any, settle: Any
+) -> None:
+    """It sat under the last task, in the scrolled column: with a long list, below the fold, unseen."""
+    for n in range(40):
+        task = fakes.make_task(f"Task number {n}", task_id=f"many-{n}", created_at=fakes.NOW - 200 + n)
+        fake_services.subconscious.tasks[task.id] = task
+    view = tasks_of(fake_window)
+    qrun(view.refresh())
+    fake_window.resize(fake_window.minimumSize())
+    settle(fake_window)
+    qtbot.wait_until(lambda: view.list_view.height() > fake_window.left_scroll.viewport().height())
+    qtbot.wait_until(lambda: view.open_row("user-1") is not None)   # its row laid out (they come in batches)
+    card = open_row(view, "user-1")
+    fake_window.left_scroll.ensureWidgetVisible(card)   # the row the person sees and deletes
+    hover(card)
+    qtbot.mouseClick(card.delete_button, Qt.MouseButton.LeftButton)
+    settle(fake_window)
+    bar = view.undo_bar
+    assert bar.isVisible()
+    qtbot.wait_until(lambda: bar.visibleRegion().boundingRect() == bar.rect())   # all of it, on screen
+    assert fake_window.rect().contains(QRect(bar.mapTo(fake_window, QPoint(0, 0)), bar.size()))
 
 
 def test_the_delete_key_deletes_a_focused_user_task(
@@ -666,6 +737,24 @@ def test_a_task_added_elsewhere_appears_at_once(
     assert tasks_of(intelligence_window).task(task.id) is not None
     settle(intelligence_window)
     assert intelligence_window.status_bar_view.tasks_label.text() == "4 tasks"
+
+
+def test_a_task_added_in_the_window_is_counted_on_the_status_bar(
+    intelligence_window: IntelligenceWindow, qtbot: Any, settle: Any, until: Any, qrun: Any
+) -> None:
+    """The window shows its own new task at once, before the bus's batch of changes arrives; that batch then
+    had no new task in it, so the status bar was never asked to count again (it said 3 tasks for good)."""
+    assert intelligence_window.status_bar_view.tasks_label.text() == "3 tasks"
+    add = tasks_of(intelligence_window).add_view
+    qtbot.keyClicks(add.title_edit, "Water the garden")
+    qtbot.mouseClick(add.add_button, Qt.MouseButton.LeftButton)
+    settle(intelligence_window)
+    until(lambda: intelligence_window.status_bar_view.tasks_label.text() == "4 tasks", timeout=5)
+    card = open_row(tasks_of(intelligence_window), tasks_of(intelligence_window).task_by_title("Water the garden").id)
+    hover(card)
+    qtbot.mouseClick(card.delete_button, Qt.MouseButton.LeftButton)
+    settle(intelligence_window)
+    until(lambda: intelligence_window.status_bar_view.tasks_label.text() == "3 tasks", timeout=5)
 
 
 def test_an_open_row_follows_its_task(fake_window: IntelligenceWindow, fake_bridge: Any, fakes: Any) -> None:

@@ -3,20 +3,24 @@
 from __future__ import annotations
 
 import asyncio
+import logging
+import sys
 import types
 from collections.abc import Coroutine, Iterator
 from datetime import datetime
+from pathlib import Path
 from typing import Any
 
 import pytest
 from PySide6.QtCore import QPoint
-from PySide6.QtGui import QColor
+from PySide6.QtGui import QColor, QGuiApplication
 from PySide6.QtWidgets import QSystemTrayIcon
 
 from openhuman_desktop import autostart, events
 from openhuman_desktop.errors import StoreUnavailable
 from openhuman_desktop.qt import icons
 from openhuman_desktop.qt.bridge import CoreBridge
+from openhuman_desktop.qt.browser import Launch
 from openhuman_desktop.qt.errors import ErrorReporter
 from openhuman_desktop.qt.tray import TrayShell, describe, format_time
 from openhuman_desktop.store import Escalation
@@ -212,32 +216,92 @@ class FakeWebApp:
         return types.SimpleNamespace(state_reason=self.reason)
 
 
-def test_open_web_app_opens_the_address_with_its_key(qapp: Any, tmp_path: Any) -> None:
+def test_open_web_app_opens_the_address_with_its_key(qapp: Any, tmp_path: Any, qrun: Any,
+                                                       caplog: pytest.LogCaptureFixture) -> None:
     opened: list[str] = []
+
+    async def browser(url: str) -> Launch:
+        opened.append(url)
+        return Launch(True, "xdg-open")
+
     shell = TrayShell(is_available=False, request_quit=lambda: None, reporter=ErrorReporter(tmp_path / "x.log"),
-                      open_url=lambda url: opened.append(url) is None)
+                      open_url=browser)
     assert not shell.web_action.isEnabled()  # before the core runs
     shell.attach_web_app(FakeWebApp("http://127.0.0.1:4321/#token=abc"))
     assert shell.web_action.isEnabled() and shell.web_action.toolTip()
-    shell.web_action.trigger()
+    with caplog.at_level(logging.INFO, logger="openhuman_desktop.qt.tray"):
+        shell.web_action.trigger()
+        qrun(shell.wait_idle())
     assert opened == ["http://127.0.0.1:4321/#token=abc"]
+    assert "asked xdg-open to open it" in caplog.text and "abc" not in caplog.text
     shell.deleteLater()
 
 
-def test_open_web_app_says_why_when_it_does_not_listen(qapp: Any, tmp_path: Any) -> None:
+def test_open_web_app_says_why_when_it_does_not_listen(qapp: Any, tmp_path: Any, qrun: Any) -> None:
     opened: list[str] = []
+
+    async def browser(url: str) -> Launch:
+        opened.append(url)
+        return Launch(True, "xdg-open")
+
     shown: list[tuple[str, str]] = []
     shell = TrayShell(is_available=False, request_quit=lambda: None, reporter=ErrorReporter(tmp_path / "x.log"),
-                      open_url=lambda url: opened.append(url) is None)
+                      open_url=browser)
     shell.message_shown.connect(lambda title, text: shown.append((title, text)))
     shell.attach_web_app(FakeWebApp(None, "Off in config.toml ([channels.webapp] enabled = false)."))
     shell.web_action.trigger()
+    qrun(shell.wait_idle())
     assert opened == []
     assert shown == [("Web app not available", "Off in config.toml ([channels.webapp] enabled = false).")]
-    shell.attach_web_app(FakeWebApp("http://127.0.0.1:1/#token=x"))
-    shell._open_url = lambda url: False  # no browser could be started
-    shell.web_action.trigger()
-    assert "browser" in shown[-1][1]
+    shell.deleteLater()
+
+
+def fake_xdg_open(folder: Path, script: str) -> None:
+    """An ``xdg-open`` first on PATH that does what ``script`` (shell) says, instead of starting a browser."""
+    folder.mkdir(exist_ok=True)
+    program = folder / "xdg-open"
+    program.write_text(f"#!/bin/sh\n{script}\n", encoding="utf-8")
+    program.chmod(0o755)
+
+
+@pytest.mark.skipif(sys.platform in ("win32", "darwin"), reason="xdg-open is the way on Linux and the BSDs")
+def test_when_no_browser_opens_the_person_is_told_with_the_link_and_the_log_says_so(
+        qapp: Any, tmp_path: Path, qrun: Any, monkeypatch: pytest.MonkeyPatch,
+        caplog: pytest.LogCaptureFixture) -> None:
+    """Qt's openUrl said yes as soon as xdg-open started; xdg-open then found no browser and gave up, and the
+    log said "web app opened in the browser" with no browser in sight."""
+    url = "http://127.0.0.1:4321/#token=s3cr3t-key"
+    fake_xdg_open(tmp_path / "bin", "echo \"xdg-open: no method available for opening '$1'\" >&2; exit 3")
+    monkeypatch.setenv("PATH", f"{tmp_path / 'bin'}:/usr/bin:/bin")
+    shown: list[tuple[str, str]] = []
+    shell = TrayShell(is_available=False, request_quit=lambda: None, reporter=ErrorReporter(tmp_path / "x.log"))
+    shell.message_shown.connect(lambda title, text: shown.append((title, text)))
+    shell.attach_web_app(FakeWebApp(url))
+    with caplog.at_level(logging.INFO):
+        launch = qrun(shell.open_web_app())
+    assert launch is not None and not launch.opened
+    [(title, text)] = shown
+    assert title == "No web browser could be started"
+    assert "xdg-open: no method available for opening 'the link'" in text and text.endswith(url)   # to open by hand
+    assert QGuiApplication.clipboard().text() == url
+    assert "no web browser could be started" in caplog.text and "opened" not in caplog.text
+    assert "s3cr3t-key" not in caplog.text                                          # the key never in a log
+    shell.deleteLater()
+
+
+@pytest.mark.skipif(sys.platform in ("win32", "darwin"), reason="xdg-open is the way on Linux and the BSDs")
+def test_a_browser_that_xdg_open_started_is_reported_as_opened(qapp: Any, tmp_path: Path, qrun: Any,
+                                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    seen = tmp_path / "seen.txt"
+    fake_xdg_open(tmp_path / "bin", f"echo \"$1\" > '{seen}'")
+    monkeypatch.setenv("PATH", f"{tmp_path / 'bin'}:/usr/bin:/bin")
+    shown: list[tuple[str, str]] = []
+    shell = TrayShell(is_available=False, request_quit=lambda: None, reporter=ErrorReporter(tmp_path / "x.log"))
+    shell.message_shown.connect(lambda title, text: shown.append((title, text)))
+    shell.attach_web_app(FakeWebApp("http://127.0.0.1:4321/#token=abc"))
+    launch = qrun(shell.open_web_app())
+    assert launch == Launch(True, "xdg-open")
+    assert seen.read_text().strip() == "http://127.0.0.1:4321/#token=abc" and shown == []
     shell.deleteLater()
 
 
@@ -411,3 +475,16 @@ def test_start_at_login_writes_and_removes_the_autostart_entry(qapp: Any, tmp_pa
     assert again.autostart_action.isChecked() and entry.exists()
     shell.deleteLater()
     again.deleteLater()
+
+
+@pytest.mark.skipif(sys.platform in ("win32", "darwin"), reason="xdg-open is the way on Linux and the BSDs")
+def test_an_xdg_open_that_stays_running_started_a_browser(qapp: Any, tmp_path: Path, qrun: Any,
+                                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    """A browser started in the foreground keeps xdg-open waiting: that is a browser that opened."""
+    from openhuman_desktop.qt import browser
+
+    fake_xdg_open(tmp_path / "bin", "sleep 1")
+    monkeypatch.setenv("PATH", f"{tmp_path / 'bin'}:/usr/bin:/bin")
+    monkeypatch.setattr(browser, "XDG_OPEN_WAIT", 0.2)
+    launch = qrun(browser.open_in_browser("http://127.0.0.1:4321/#token=abc"))
+    assert launch.opened and launch.how.startswith("xdg-open")

@@ -101,3 +101,36 @@ def test_the_bench_runs_against_an_openai_compatible_server(tmp_path: Path) -> N
     assert any("labelled situations: " in line and "/4 right" in line for line in lines)
     verdicts = [line for line in lines if line.startswith("BUDGET ")]
     assert len(verdicts) == 4 and verdicts[0].startswith("BUDGET ok"), verdicts
+
+
+def judge_all(body: Any) -> Reply:
+    """Every ``- [ID]`` line gets the first decision its schema allows (``act`` or ``escalate`` when pinned)."""
+    prompt = "\n".join(str(m.get("content", "")) for m in body.get("messages", []))
+    ids = [line[3:].split("]", 1)[0] for line in prompt.splitlines() if line.startswith("- [")]
+    fmt = body.get("response_format") or {}
+    schema = (fmt.get("json_schema") or {}).get("schema") or fmt.get("schema") or {}
+    try:
+        allowed = schema["properties"]["evaluations"]["items"]["properties"]["decision"]["enum"]
+    except (KeyError, TypeError):
+        allowed = ["noop"]
+    items = [{"task_id": task_id, "reason": "r", "decision": allowed[0]} for task_id in ids]
+    return Reply(content=json.dumps({"evaluations": items}))
+
+
+@pytest.mark.e2e
+def test_the_judgement_bench_runs_against_an_openai_compatible_server() -> None:
+    with FakeOpenAI(reject_json_schema=True) as fake:
+        fake.add_model(real_model_server.MODEL_ALIAS)
+        fake.set_responder(judge_all)
+        env = {k: v for k, v in os.environ.items() if k != "OLLAMA_HOST"}
+        result = subprocess.run(
+            [sys.executable, str(REPO / "bench" / "judgement.py"), "--quick", "--url", fake.url],
+            capture_output=True, text=True, timeout=300, cwd=str(REPO), env=env, stdin=subprocess.DEVNULL,
+        )
+    assert result.returncode == 0, result.stdout + result.stderr
+    lines = result.stdout.splitlines()
+    assert any(" product: correct " in line and "macro-F1" in line for line in lines), lines
+    assert any("baseline always-noop: correct" in line for line in lines)
+    assert any("baseline keyword rule: correct" in line for line in lines)
+    assert any(line.startswith("BUDGET ") for line in lines)
+    assert not any("undecided 1" in line or "undecided 2" in line for line in lines if " product: " in line), lines

@@ -305,7 +305,7 @@ async def test_a_once_task_completes_after_a_successful_act(tmp_path: Path, monk
         assert not (await h.task(other.id)).completed
 
         await h.clock.advance(300)
-        h.write_file("new.txt", "something changed")
+        h.write_file("inbox/new.txt", "something changed")  # a change the inbox task watches
         await h.tick()
         assert len(await h.rows(once.id)) == 1
         assert [title for _, title in task_lines(h.local_bodies("evaluation")[-1])] == [other.title]

@@ -231,6 +231,7 @@ async def test_run_now_supersedes_a_slow_tick(tmp_path: Path, monkeypatch: pytes
         foreign = await h.services.store.log.start(tasks[1].id, "foreign", h.clock.now(), 10_000, h.clock.now())
         await h.clock.advance(300)
         h.write_file("plan.md", "draft")
+        h.write_file("inbox/mail.txt", "a new mail")  # a change the inbox task watches: the model is asked
         everything_acts = json.dumps({"evaluations": [
             {"task_id": t.id, "decision": "act", "reason": "slow", "priority": "critical"} for t in tasks
         ]})

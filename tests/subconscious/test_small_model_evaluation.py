@@ -229,11 +229,11 @@ async def test_an_urgent_memory_reaches_the_model_again_until_its_task_was_decid
         third = h.local_bodies("evaluation")[-1]
         assert "URGENT: the server certificate expires tonight." in first_user_text(third)
         await h.clock.advance(600)
-        await h.services.memory.add("A quiet note.")  # the world changed: the model is asked again
+        await h.services.memory.add("Urgent too: the printer is out of toner.")  # the task is asked again
         await h.tick()
         fourth = h.local_bodies("evaluation")[-1]
-        assert "A quiet note." in first_user_text(fourth)
-        assert "URGENT" not in first_user_text(fourth), "decided on: the span moved past it"
+        assert "the printer is out of toner" in first_user_text(fourth)
+        assert "certificate" not in first_user_text(fourth), "decided on: the span moved past it"
 
 
 # --- item 5: a context-length refusal shrinks the request -----------------------------------------------

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import functools
 import logging
 import math
+import re
 from collections.abc import Awaitable, Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -42,6 +44,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from openhuman_desktop import markdown_text
 from openhuman_desktop.errors import UserFacingError
 from openhuman_desktop.qt.asyncutil import Jobs
 from openhuman_desktop.qt.intelligence.widgets import (
@@ -76,6 +79,16 @@ _AnyIndex = QModelIndex | QPersistentModelIndex
 NO_TOOLS = "No tools were used."   # what the core appends to an act result that no tool call backs
 RESOLVED_WORDS = {"approved": "Approved", "dismissed": "Skipped"}
 Escalations = Callable[[object], Awaitable[list[Escalation]]]
+_MARKDOWN_HINT = re.compile(r"[*_`#\[~]|^\s*[-+]\s", re.MULTILINE)
+
+
+@functools.lru_cache(maxsize=4096)
+def readable(text: str) -> str:
+    """A result as a person reads it: a model's Markdown without its marks (**bold**, `code`, ## headings,
+    [links](…), "- " bullets as "•"), by the parser of the terminal chat and Telegram; other text as it is."""
+    if not _MARKDOWN_HINT.search(text):
+        return text
+    return markdown_text.render(text).text
 
 
 @dataclass(frozen=True)
@@ -204,7 +217,7 @@ class ActivityModel(QAbstractListModel):
             if group is not None:
                 action = "press Space to fold" if group.is_unfolded else "press Space to show each"
                 return (f"{clock_time(entry.created_at, self._now())}, {self.shown_title(row)}, failed "
-                        f"{group.count:,} times ({group.summary}): {entry.result}; {action}")
+                        f"{group.count:,} times ({group.summary}): {readable(entry.result)}; {action}")
             return (f"{clock_time(entry.created_at, self._now())}, {entry.task_title}, {words}: "
                     f"{self.shown_result(row, full=True)}" + (f", took {took}" if took else ""))
         return None
@@ -306,7 +319,7 @@ class ActivityModel(QAbstractListModel):
     def shown_result(self, row: int, *, full: bool = False) -> str:
         """The result as shown: with when its escalation was resolved, and a folded group's size."""
         entry = self._rows[row]
-        result = entry.result
+        result = readable(entry.result)
         resolved = self.resolution(row)
         if resolved:
             result = resolved if result.strip() in ("", "Skipped") else f"{resolved} · {result}"
@@ -721,8 +734,8 @@ class ActivityDelegate(QStyledItemDelegate):
         if entry is None:
             return False
         m = self.metrics(self._view.font())
-        return "\n" in entry.result or m.fm.horizontalAdvance(entry.result) > self._text_width(
-            m, self._view.viewport().width())
+        text = readable(entry.result)
+        return "\n" in text or m.fm.horizontalAdvance(text) > self._text_width(m, self._view.viewport().width())
 
 
 class ActivityListView(QListView):

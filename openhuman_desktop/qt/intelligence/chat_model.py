@@ -10,6 +10,7 @@ from typing import Any
 from PySide6.QtCore import QAbstractListModel, QModelIndex, QObject, QPersistentModelIndex, Qt, QTimer, Signal
 
 from openhuman_desktop.orchestration.ports import APPROVED, Run
+from openhuman_desktop.orchestration.recommend import RecommendationFilter, without_recommendation
 from openhuman_desktop.store import Escalation
 
 USER = "user"
@@ -117,9 +118,10 @@ class ChatRow:
 
 
 def answer_text(run: Run) -> str:
-    """What an answer row shows for a finished run: the answer, or the failure's one sentence."""
+    """What an answer row shows for a finished run: the answer (without the ``RECOMMENDED ACTION:`` line its
+    card shows), or the failure's one sentence."""
     if run.status == "completed":
-        return run.response or "(The assistant gave no answer.)"
+        return without_recommendation(run.response or "") or "(The assistant gave no answer.)"
     if run.status == "cancelled":
         return run.error or "The run was cancelled."
     return run.error or "The assistant could not answer."
@@ -146,6 +148,7 @@ class ChatModel(QAbstractListModel):
         self._where: dict[str, int] = {}
         self._expanded: set[str] = set()
         self._pending: dict[str, list[str]] = {}   # run id -> streamed pieces not yet shown
+        self._filters: dict[str, RecommendationFilter] = {}   # run id -> its stream without the protocol line
         self._clock = clock
         self._limit = limit
         self._last_flush = 0.0
@@ -278,6 +281,7 @@ class ChatModel(QAbstractListModel):
 
     def text_streamed(self, run_id: str, delta: str) -> None:
         """More of an answer: shown at the next flush (at once when the last one was a while ago)."""
+        delta = self._filters.setdefault(run_id, RecommendationFilter()).feed(delta)
         if not delta:
             return
         self._pending.setdefault(run_id, []).append(delta)
@@ -312,12 +316,17 @@ class ChatModel(QAbstractListModel):
     def run_finished(self, run: Run) -> None:
         """The run's final answer (or its failure sentence) replaces what streamed."""
         self._pending.pop(run.id, None)
+        self._filters.pop(run.id, None)
         row = self.answer_row(run.id)
         if row is None:
             self._append(self._rows_for(run, ()))
             return
         current = self._rows[row]
+        if current.status == run.status and not current.is_working:
+            return   # shown already (a stopped run: at once, then handed over by its channel)
         text = answer_text(run)
+        if run.status == "cancelled" and current.text.strip():
+            text = f"{current.text.rstrip()}\n\n*{text.rstrip('.')}.*"   # what it had written, then that it stopped
         self._set(row, replace(current, text=text, status=run.status, tools=tuple(run.tools_used),
                                steps=max(run.steps, current.steps),
                                version=current.version + (text != current.text)))

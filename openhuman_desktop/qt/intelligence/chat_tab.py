@@ -21,6 +21,7 @@ from PySide6.QtWidgets import (
 from openhuman_desktop.channels.base import InboundMessage
 from openhuman_desktop.errors import UserFacingError
 from openhuman_desktop.orchestration.ports import Run
+from openhuman_desktop.orchestration.service import STOPPED_BY_YOU
 from openhuman_desktop.qt.asyncutil import Jobs
 from openhuman_desktop.qt.intelligence.chat_channel import THREAD_ID, DesktopChannel
 from openhuman_desktop.qt.intelligence.chat_model import ANSWER, ChatModel
@@ -45,7 +46,7 @@ log = logging.getLogger(__name__)
 HISTORY_RUNS = 50
 MAX_INPUT_LINES = 8
 PLACEHOLDER = "Message the assistant…"
-HINT = "Enter sends · Shift+Enter starts a new line · Page Up/Down scroll the conversation"
+HINT = "Enter sends · Shift+Enter starts a new line · Esc stops an answer · Page Up/Down scroll the conversation"
 EMPTY_TEXT = ("Ask the assistant anything — about your notes and files, your tasks, or what it remembers.\n"
               "Its answers stream in here; anything it wants to change asks for your approval first.")
 STATE_ACCENT = {"connected": "green", "starting": "blue", "degraded": "amber", "stopped": "grey", "disabled": "grey"}
@@ -77,6 +78,8 @@ class Agent(Protocol):
 
     async def retry(self, run_id: str) -> Run: ...
 
+    async def cancel(self, run_id: str, reason: str) -> Run: ...
+
     async def history(self, thread_id: object, limit: object = 50, before: object = None) -> list[dict[str, Any]]: ...
 
 
@@ -85,6 +88,7 @@ class ChatInput(QPlainTextEdit):
 
     submitted = Signal()
     paged = Signal(int)      # -1 / +1: Page Up / Page Down scroll the conversation from the box
+    stop_requested = Signal()   # Esc: stop the answer being written
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -111,6 +115,9 @@ class ChatInput(QPlainTextEdit):
             focus=palette.color(QPalette.ColorRole.Highlight).name()))
 
     def keyPressEvent(self, event: QKeyEvent) -> None:  # noqa: N802 (Qt override)
+        if event.key() == Qt.Key.Key_Escape and not event.modifiers():
+            self.stop_requested.emit()
+            return
         if event.key() in (Qt.Key.Key_PageUp, Qt.Key.Key_PageDown) and not event.modifiers():
             self.paged.emit(-1 if event.key() == Qt.Key.Key_PageUp else 1)
             return
@@ -241,6 +248,13 @@ class ChatView(QWidget):
         row.setSpacing(pad)
         self.input = ChatInput(composer)
         row.addWidget(self.input, 1)
+        self.stop_button = QPushButton("■ Stop", composer)
+        self.stop_button.setAccessibleName("Stop the answer")
+        self.stop_button.setToolTip("Stop the answer being written (Esc)")
+        self.stop_button.setAutoDefault(False)
+        self.stop_button.setMinimumHeight(self.input.height())
+        self.stop_button.hide()                                   # only while an answer is on its way
+        row.addWidget(self.stop_button, 0, Qt.AlignmentFlag.AlignBottom)
         self.send_button = QPushButton("Send", composer)
         self.send_button.setAccessibleName("Send message")
         self.send_button.setToolTip("Send (Enter)")
@@ -257,6 +271,8 @@ class ChatView(QWidget):
 
         self.input.submitted.connect(self._on_input_submitted)
         self.input.paged.connect(self._on_input_paged)
+        self.input.stop_requested.connect(self._on_input_stop_requested)
+        self.stop_button.clicked.connect(self._on_stop_button_clicked)
         self.send_button.clicked.connect(self._on_send_button_clicked)
         self.list_view.retry_requested.connect(self._on_list_view_retry_requested)
         self.list_view.fix_in_skills_requested.connect(self.fix_in_skills_requested)
@@ -268,6 +284,8 @@ class ChatView(QWidget):
         channel.card.connect(self.model.card_changed)
         for signal in (self.model.rowsInserted, self.model.modelReset):
             signal.connect(self._on_model_changed)
+        self.model.dataChanged.connect(self._on_model_data_changed)
+        self._stopping: set[str] = set()   # runs asked to stop, until they have
         if hub is None:
             self.empty_label.setText(NO_HUB)
         self._on_model_changed()
@@ -350,7 +368,52 @@ class ChatView(QWidget):
         self.model.run_started(run)
         return run
 
+    async def stop(self) -> list[Run]:
+        """Stop the answers being written in this conversation (each ends ``cancelled``, "Stopped by you.");
+        what they did so far is kept, and Try again goes on from there."""
+        if self._agent is None:
+            return []
+        wanted = [row.run_id for row in self.model.rows()
+                  if row.is_working and row.run_id and row.run_id not in self._stopping]
+        if not wanted:
+            return []
+        self._stopping.update(wanted)
+        self._update_stop()
+        self.error_label.clear_text()
+        stopped: list[Run] = []
+        try:
+            for run_id in wanted:
+                try:
+                    run = await self._agent.cancel(run_id, STOPPED_BY_YOU)
+                except UserFacingError as exc:
+                    self.error_label.show_text(f"Could not stop the answer: {exc}")
+                    continue
+                log.info("run %s stopped from the Chat tab", run_id)
+                self.model.run_finished(run)   # at once; the channel's hand-over of it changes nothing
+                stopped.append(run)
+        finally:
+            self._stopping.difference_update(wanted)
+            self._update_stop()
+        return stopped
+
+    def _update_stop(self) -> None:
+        working = self.model.working_count > 0 and self._agent is not None
+        self.stop_button.setVisible(working)
+        asked = any(row.run_id in self._stopping for row in self.model.rows() if row.is_working)
+        self.stop_button.setEnabled(working and not asked)
+        self.stop_button.setText("Stopping…" if asked else "■ Stop")
+
     # --- slots ----------------------------------------------------------------------------------
+
+    def _on_input_stop_requested(self) -> None:
+        if self.stop_button.isVisible() and self.stop_button.isEnabled():
+            self._jobs.spawn(self.stop(), name="chat-stop")
+
+    def _on_stop_button_clicked(self) -> None:
+        self._jobs.spawn(self.stop(), name="chat-stop")
+
+    def _on_model_data_changed(self, *_args: object) -> None:
+        self._update_stop()
 
     def _on_input_submitted(self) -> None:
         self._jobs.spawn(self.send(), name="chat-send")
@@ -379,13 +442,15 @@ class ChatView(QWidget):
                 QWidget.setTabOrder(anchor, button)
                 anchor = button
         QWidget.setTabOrder(anchor, self.input)
-        QWidget.setTabOrder(self.input, self.send_button)
+        QWidget.setTabOrder(self.input, self.stop_button)
+        QWidget.setTabOrder(self.stop_button, self.send_button)
 
     def _on_model_changed(self, *_args: object) -> None:
         empty = self.model.rowCount() == 0
         self.empty_label.setVisible(empty)
         self.list_view.setVisible(not empty)
         self.list_view.update_pulse()
+        self._update_stop()
 
     def showEvent(self, event: QShowEvent) -> None:  # noqa: N802 (Qt override)
         super().showEvent(event)

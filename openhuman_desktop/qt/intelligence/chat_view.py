@@ -262,6 +262,8 @@ class ChatDelegate(QStyledItemDelegate):
         if row.kind == USER:
             fill = blend(base, palette.color(QPalette.ColorRole.Highlight), 0.30 if dark else 0.16)
             return fill, text, None
+        if row.status == "cancelled":   # stopped (by you, or with the app): not an error, a quieter border
+            return blend(base, text, 0.07 if dark else 0.045), text, blend(base, text, 0.35 if dark else 0.30)
         if row.is_failed:
             coral = accent("coral", palette)
             return blend(base, coral, 0.12 if dark else 0.07), text, coral
@@ -685,9 +687,8 @@ class ChatListView(QListView):
         white (seen after a failed answer's long sentence, and after every restart with that history).
         """
         bar = self.verticalScrollBar()
-        room = 0 if self.style().styleHint(QStyle.StyleHint.SH_ScrollBar_Transient, None, bar) else \
-            bar.sizeHint().width()
-        return max(0, self.contentsRect().width() - room)
+        overlays = self.style().styleHint(QStyle.StyleHint.SH_ScrollBar_Transient, None, bar)   # takes no room
+        return max(0, self.contentsRect().width() - (0 if overlays else bar.sizeHint().width()))
 
     def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802 (Qt override)
         super().resizeEvent(event)

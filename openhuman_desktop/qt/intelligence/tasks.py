@@ -202,17 +202,30 @@ class AddTaskView(QFrame):
         return self.add_button.isEnabled()
 
     def set_busy(self, busy: bool) -> None:
+        """While an add runs, "Add" waits; the field stays yours to write the next task in."""
         self._is_busy = busy
         self.add_button.setText("Adding…" if busy else "Add")
-        self.title_edit.setReadOnly(busy)
         self._validate()
 
     def show_error(self, text: str) -> None:
         self.error_label.show_text(text)
 
+    def take_title(self, title: str) -> None:
+        """An add of ``title`` begins: the field empties at once, for the next task (``give_back`` undoes it)."""
+        if self.title_edit.text() == title:
+            self.title_edit.clear()
+
+    def give_back(self, title: str, problem: str) -> None:
+        """The add of ``title`` failed: the text comes back unless something new was typed meanwhile (kept)."""
+        if self.title_edit.text().strip():
+            short = title if len(title) <= 60 else title[:57] + "…"
+            self.show_error(f"“{short}” was not added: {problem}")
+            return
+        self.title_edit.setText(title)
+        self.show_error(problem)
+
     def reset(self) -> None:
-        """After a successful add: empty the text, keep the chosen schedule."""
-        self.title_edit.clear()
+        """After a successful add: the old error goes; what was typed meanwhile and the schedule stay."""
         self.error_label.clear_text()
         self.title_edit.setFocus()
 
@@ -287,7 +300,8 @@ class UndoBar(PanelFrame):
 
 
 class TasksView(QWidget):
-    """The Active Tasks section (a list model and view) plus the Add-task row (``add_view``, placed by the window).
+    """The Active Tasks section (a list model and view) plus the Undo banner (``undo_bar``) and the Add-task row
+    (``add_view``), both placed by the window.
 
     One model row per task and no widget per task: rows are painted by a delegate, and only the hovered
     and the current row get a real ``TaskCard`` with the switch, the intent menu and the delete button.
@@ -326,10 +340,11 @@ class TasksView(QWidget):
         self.list_view.hide()
         layout.addWidget(self.list_view)
         layout.addWidget(self.empty_label)
+        # The window places the Undo banner and the Add-task row below the scrolled column, always in sight
+        # (under a long list of tasks the banner was below the fold, where nobody saw it).
         self.undo_bar = UndoBar(self)
         self.undo_bar.undo_requested.connect(self._on_undo_bar_undo_requested)
-        layout.addWidget(self.undo_bar)
-        self.add_view = AddTaskView(now, self)   # the window moves it into its own layout
+        self.add_view = AddTaskView(now, self)
         self.add_view.hide()
         self.add_view.add_requested.connect(self._on_add_view_add_requested)
         self.list_view.enabled_toggled.connect(self._on_list_view_enabled_toggled)
@@ -423,10 +438,11 @@ class TasksView(QWidget):
             view.show_error("Type what the assistant should do first.")
             return None
         view.set_busy(True)
+        view.take_title(title)
         try:
             task = await self._service.tasks_add(title, recurrence_text)
         except UserFacingError as exc:
-            view.show_error(str(exc))
+            view.give_back(title, str(exc))
             return None
         finally:
             view.set_busy(False)

@@ -9,7 +9,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QEvent, Qt, QTimer, Signal
-from PySide6.QtGui import QCloseEvent, QGuiApplication, QHideEvent, QKeySequence, QShortcut, QShowEvent
+from PySide6.QtGui import QCloseEvent, QHideEvent, QKeySequence, QShortcut, QShowEvent
 from PySide6.QtWidgets import (
     QFrame,
     QMainWindow,
@@ -21,6 +21,7 @@ from PySide6.QtWidgets import (
 )
 
 from openhuman_desktop import events
+from openhuman_desktop.qt import placement
 from openhuman_desktop.qt.asyncutil import Jobs, Refresher
 from openhuman_desktop.qt.bridge import CoreBridge
 from openhuman_desktop.qt.intelligence.activity import ActivityView
@@ -44,7 +45,6 @@ log = logging.getLogger(__name__)
 WINDOW_TITLE = "OpenHuman — Intelligence"
 TAB_NAMES = ("subconscious", "skills", "memory", "chat", "agent")
 TIME_REFRESH_MS = 30_000
-NO_WINDOW_MANAGER = ("offscreen", "minimal")
 
 
 class IntelligenceWindow(QMainWindow):
@@ -134,6 +134,7 @@ class IntelligenceWindow(QMainWindow):
         self._times.timeout.connect(self._on_times_timeout)
         self.approvals_view.fix_in_skills_requested.connect(self._on_approvals_view_fix_in_skills_requested)
         self.tabs.currentChanged.connect(self._on_tabs_current_changed)
+        self.tasks_view.model.counts_changed.connect(self._on_tasks_model_counts_changed)
         self._connections: list[tuple[Any, Callable[..., None]]] = [
             (bridge.tasks_changed, self._on_bridge_tasks_changed),
             (bridge.task_removed, self._on_bridge_task_removed),
@@ -193,6 +194,7 @@ class IntelligenceWindow(QMainWindow):
         add_box = QWidget(left)
         add_layout = QVBoxLayout(add_box)
         add_layout.setContentsMargins(pad, 0, pad * 2, 0)
+        add_layout.addWidget(self.tasks_view.undo_bar)   # in sight after a delete, however long the list
         add_layout.addWidget(self.tasks_view.add_view)
         self.tasks_view.add_view.show()
         left_layout.addWidget(add_box)
@@ -216,12 +218,8 @@ class IntelligenceWindow(QMainWindow):
     # --- the interface the app shell uses -------------------------------------------------------
 
     def bring_to_front(self) -> None:
-        """Show the window (restored if minimised), raise it and give it the focus."""
-        self.setWindowState((self.windowState() & ~Qt.WindowState.WindowMinimized) | Qt.WindowState.WindowActive)
-        self.show()
-        if QGuiApplication.platformName() not in NO_WINDOW_MANAGER:   # offscreen warns "does not support raise()"
-            self.raise_()
-            self.activateWindow()
+        """Show the window whole on a screen (restored if minimised), raise it and give it the focus."""
+        placement.bring_to_front(self)
 
     def show_tab(self, name: str) -> None:
         """Switch to ``"subconscious"``, ``"skills"``, ``"memory"``, ``"chat"`` (the focus in its message box) or
@@ -331,13 +329,14 @@ class IntelligenceWindow(QMainWindow):
             self._status.request()
 
     def _on_bridge_tasks_changed(self, tasks: list[Task]) -> None:
-        is_new = any(self.tasks_view.task(task.id) is None for task in tasks)
         self.tasks_view.on_tasks_changed(tasks)
-        if is_new:   # the status bar counts tasks; a tick's schedule changes (1,000 of them) show nowhere there
-            self._request_status()
 
     def _on_bridge_task_removed(self, task_id: str) -> None:
         self.tasks_view.on_task_removed(task_id)
+
+    def _on_tasks_model_counts_changed(self) -> None:
+        # The status bar counts tasks: reloaded when a task came or went, whoever added it (the window shows
+        # its own new task before the bus says so), never for a tick's 1,000 schedule changes.
         self._request_status()
 
     def _on_bridge_activity_batch(self, entries: list[LogEntry]) -> None:

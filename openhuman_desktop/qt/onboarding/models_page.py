@@ -9,7 +9,15 @@ from PySide6.QtCore import QSignalBlocker, Qt, Signal
 from PySide6.QtWidgets import QComboBox, QFormLayout, QLabel, QVBoxLayout, QWidget
 
 from openhuman_desktop.llm.catalog import InstalledModel
-from openhuman_desktop.llm.discovery import SUGGESTIONS, FoundServer, Picks, suggestions_for
+from openhuman_desktop.llm.discovery import (
+    SUGGESTIONS,
+    FoundServer,
+    Machine,
+    Picks,
+    Suggestion,
+    small_model_advice,
+    suggestions_for,
+)
 from openhuman_desktop.llm.pull import format_bytes
 from openhuman_desktop.qt.intelligence.widgets import ErrorLabel, MutedLabel, em
 from openhuman_desktop.qt.onboarding.pages import page_layout, paragraph
@@ -21,8 +29,12 @@ _MODEL_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]*(?:/[A-Za-z0-9][A-Za-z0-9._
 TIER_HELP = {
     "local": "Looks at your tasks on every heartbeat and answers chat: a small, quick model.",
     "reasoning": "Plans and uses tools when the assistant acts for you: the largest model that runs well here.",
+    "subconscious": "Now and then looks back on what the assistant did and steers it: the reasoning model suits it.",
     "embedding": "Optional: lets the assistant find memories by meaning, not only by their words.",
 }
+TITLES = {"local": "Quick model", "reasoning": "Reasoning model", "subconscious": "Reflection model",
+          "embedding": "Memory vectors"}
+OPTIONAL = ("subconscious", "embedding")   # tiers that may be "Not used"
 
 
 @dataclass(frozen=True)
@@ -58,8 +70,7 @@ class ModelsPage(QWidget):
         form.setVerticalSpacing(max(4, em(self) // 4))
         form.setHorizontalSpacing(em(self))
         self.combos: dict[str, QComboBox] = {}
-        titles = {"local": "Quick model", "reasoning": "Reasoning model", "embedding": "Memory vectors"}
-        for tier, title in titles.items():
+        for tier, title in TITLES.items():
             combo = QComboBox(self)
             combo.setAccessibleName(f"{title} ({tier} tier)")
             combo.setMinimumContentsLength(28)
@@ -76,6 +87,10 @@ class ModelsPage(QWidget):
             column.addWidget(hint)
             form.addRow(label, column)
         layout.addLayout(form)
+        self.advice_label = paragraph("", self)   # what a very small model can and cannot do
+        self.advice_label.setAccessibleName("About the chosen models")
+        self.advice_label.hide()
+        layout.addWidget(self.advice_label)
         self.download_label = paragraph("", self)
         self.download_label.setAccessibleName("Downloads")
         layout.addWidget(self.download_label)
@@ -83,10 +98,13 @@ class ModelsPage(QWidget):
         layout.addWidget(self.error_label)
         layout.addStretch(1)
         self._server: FoundServer | None = None
+        self._machine: Machine | None = None
 
-    def show_server(self, server: FoundServer, picks: Picks) -> None:
-        """Fill the lists from ``server``'s models (and downloads where it is an Ollama); select ``picks``."""
+    def show_server(self, server: FoundServer, picks: Picks, machine: Machine | None = None) -> None:
+        """Fill the lists from ``server``'s models (and downloads where it is an Ollama); select ``picks``;
+        ``machine`` (this computer) is what the advice on very small models weighs."""
         self._server = server
+        self._machine = machine
         self.error_label.clear_text()
         installed = len(server.models)
         where = f"{server.label} at {server.base_url}"
@@ -105,6 +123,7 @@ class ModelsPage(QWidget):
                 self._fill(combo, tier, server, can_pull)
         self._select("local", picks.local)
         self._select("reasoning", picks.reasoning)
+        self._select("subconscious", picks.subconscious or NOT_USED)
         self._select("embedding", picks.embedding or NOT_USED)
         self._update_downloads()
 
@@ -117,14 +136,14 @@ class ModelsPage(QWidget):
             line.setPlaceholderText(TYPE_HINT)
             line.setAccessibleName(f"{combo.accessibleName()}: model name")
         models = server.embedding_models if tier == "embedding" else server.chat_models
-        if tier == "embedding":
+        if tier in OPTIONAL:
             combo.addItem(NOT_USED, ModelOption(""))
         names = set()
         for model in models:
             combo.addItem(option_text(model), ModelOption(model.name, False, model.size_bytes))
             names.add(model.name.removesuffix(":latest"))
         if can_pull:
-            offers = [s for s in suggestions_for(tier) if s.name not in names]
+            offers = [s for s in _offers(tier) if s.name not in names]
             if offers and models:
                 combo.insertSeparator(combo.count())
             for offer in offers:
@@ -163,10 +182,12 @@ class ModelsPage(QWidget):
 
     def picks(self) -> Picks | None:
         """What is chosen, or None while the quick or reasoning model is missing."""
-        local, reasoning, embedding = (self.option(t) for t in ("local", "reasoning", "embedding"))
+        local, reasoning, subconscious, embedding = (
+            self.option(t) for t in ("local", "reasoning", "subconscious", "embedding"))
         if local is None or reasoning is None:
             return None
-        return Picks(local.name, reasoning.name, embedding.name if embedding else None, self.downloads())
+        return Picks(local.name, reasoning.name, embedding.name if embedding else None, self.downloads(),
+                     subconscious.name if subconscious else None)
 
     def downloads(self) -> tuple[str, ...]:
         """Models to pull before they are used, each once, in the order local, reasoning, embedding."""
@@ -178,7 +199,15 @@ class ModelsPage(QWidget):
                  if o is not None and o.needs_download}
         return sum(sizes.values())
 
+    def _update_advice(self) -> None:
+        chosen = {tier: option.name for tier in ("local", "reasoning", "subconscious")
+                  if (option := self.option(tier)) is not None}
+        advice = small_model_advice(self._server, chosen, self._machine) if self._server is not None else None
+        self.advice_label.setText(advice or "")
+        self.advice_label.setVisible(bool(advice))
+
     def _update_downloads(self) -> None:
+        self._update_advice()
         names = self.downloads()
         if names:
             unknown = any(o.size_bytes is None for o in (self.option(t) for t in self.combos)
@@ -200,3 +229,15 @@ class ModelsPage(QWidget):
         self.error_label.clear_text()
         self._update_downloads()
 
+
+def _offers(tier: str) -> list[Suggestion]:
+    """The downloads a tier's list offers: its own suggestions first, then the other chat models' (the
+    recommendation may pick any that this computer runs well), each once."""
+    if tier == "embedding":
+        return list(suggestions_for("embedding"))
+    own = "reasoning" if tier == "subconscious" else tier
+    ordered = [*suggestions_for(own), *suggestions_for("local"), *suggestions_for("reasoning")]
+    first: dict[str, Suggestion] = {}
+    for offer in ordered:
+        first.setdefault(offer.name, offer)
+    return list(first.values())

@@ -13,15 +13,18 @@ from openhuman_desktop.llm.discovery import FoundServer, same_place
 
 @dataclass(frozen=True)
 class Choice:
-    """The server and the model of each tier the person picked (``embedding`` None: not used)."""
+    """The server and the model of each tier the person picked (``subconscious``, the reflection tier, and
+    ``embedding`` None: not used)."""
 
     server: FoundServer
     local: str
     reasoning: str
     embedding: str | None = None
+    subconscious: str | None = None
 
     def tiers(self) -> list[tuple[str, str]]:
         picked = [("local", self.local), ("reasoning", self.reasoning)]
+        picked += [("subconscious", self.subconscious)] if self.subconscious else []
         return picked + ([("embedding", self.embedding)] if self.embedding else [])
 
 

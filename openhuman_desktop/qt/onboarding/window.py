@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QEvent, Qt, Signal
-from PySide6.QtGui import QCloseEvent, QGuiApplication, QKeyEvent
+from PySide6.QtGui import QCloseEvent, QKeyEvent
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QStackedWidget, QVBoxLayout, QWidget
 
 from openhuman_desktop import config
@@ -22,7 +22,7 @@ from openhuman_desktop.errors import ConfigError
 from openhuman_desktop.llm import discovery
 from openhuman_desktop.llm.discovery import FoundServer
 from openhuman_desktop.llm.pull import ProgressCallback, PullFailed, PullProgress, pull_model
-from openhuman_desktop.qt import icons
+from openhuman_desktop.qt import icons, placement
 from openhuman_desktop.qt.asyncutil import Jobs
 from openhuman_desktop.qt.intelligence.widgets import MutedLabel, em, make_primary, retheme, scaled_font
 from openhuman_desktop.qt.onboarding.models_page import NOT_USED, ModelsPage
@@ -35,7 +35,6 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 PAGES = ("welcome", "server", "models", "pull", "done")
-NO_WINDOW_MANAGER = ("offscreen", "minimal")
 Discover = Callable[..., Awaitable[list[FoundServer]]]
 Probe = Callable[[str], Awaitable[FoundServer]]
 Pull = Callable[[str, str, ProgressCallback], Awaitable[PullProgress]]
@@ -49,6 +48,7 @@ class OnboardingWindow(QWidget):
         config_file: the workspace's config.toml.
         environ: for ``OLLAMA_HOST`` and the configuration check (None: the process's).
         discover, probe, pull: the Qt-free steps (injected by tests and the bench).
+        machine: this computer's memory and cores, which the recommendations weigh (None: read them).
     """
 
     finished = Signal(object)
@@ -56,8 +56,9 @@ class OnboardingWindow(QWidget):
     def __init__(self, settings: Callable[[], config.Settings], config_file: Path, *,
                  environ: Mapping[str, str] | None = None, discover: Discover = discovery.discover,
                  probe: Probe = discovery.probe_address, pull: Pull = pull_model,
-                 parent: QWidget | None = None) -> None:
+                 machine: discovery.Machine | None = None, parent: QWidget | None = None) -> None:
         super().__init__(parent, Qt.WindowType.Window)
+        self.machine = machine or discovery.this_machine()
         self._settings = settings
         self._config_file = config_file
         self._environ = environ
@@ -78,7 +79,7 @@ class OnboardingWindow(QWidget):
         self.setAccessibleName("Set up OpenHuman")
         self.setWindowIcon(icons.app_icon())
         self._build()
-        self.resize(em(self) * 44, em(self) * 31)
+        self.resize(em(self) * 44, em(self) * 35)   # the models page: four lists, their hints and advice
         self.show_page("welcome")
         self.jobs.spawn(self.search(), name="onboarding-search", group="search")
 
@@ -177,7 +178,8 @@ class OnboardingWindow(QWidget):
         elif page == "server":
             server = self.server_page.selected()
             if server is not None:
-                self.models_page.show_server(server, discovery.recommend(server, self._settings()))
+                picks = discovery.recommend(server, self._settings(), self.machine)
+                self.models_page.show_server(server, picks, self.machine)
                 self.show_page("models")
         elif page == "models":
             self.jobs.spawn(self.use_models(), name="onboarding-use", group="use")
@@ -227,7 +229,8 @@ class OnboardingWindow(QWidget):
         from openhuman_desktop.qt.onboarding.plan import Choice
 
         embedding = picks.embedding if picks.embedding and picks.embedding != NOT_USED else None
-        self.choice = Choice(server, picks.local, picks.reasoning, embedding)
+        reflection = picks.subconscious if picks.subconscious and picks.subconscious != NOT_USED else None
+        self.choice = Choice(server, picks.local, picks.reasoning, embedding, reflection)
         self._downloads = [name for name in picks.to_download if name not in self._pulled]
         if self._downloads:
             self.show_page("pull")
@@ -304,8 +307,8 @@ class OnboardingWindow(QWidget):
         finally:
             self._is_saving = False
             self._update_buttons()
-        log.info("set-up saved: local %s, reasoning %s, embedding %s on %s", choice.local, choice.reasoning,
-                 choice.embedding or "none", choice.server.base_url)
+        log.info("set-up saved: local %s, reasoning %s, reflection %s, embedding %s on %s", choice.local,
+                 choice.reasoning, choice.subconscious or "none", choice.embedding or "none", choice.server.base_url)
         self._finished = True
         self.done_page.show_summary(summary_lines(choice), (
             f"Saved in {self._config_file}; the assistant uses them from now on. Change them any time from "
@@ -321,12 +324,8 @@ class OnboardingWindow(QWidget):
         return self._finished
 
     def bring_to_front(self) -> None:
-        """Show the window non-modal, raised and focused."""
-        self.setWindowState((self.windowState() & ~Qt.WindowState.WindowMinimized) | Qt.WindowState.WindowActive)
-        self.show()
-        if QGuiApplication.platformName() not in NO_WINDOW_MANAGER:  # offscreen warns about raise()
-            self.raise_()
-            self.activateWindow()
+        """Show the window non-modal, whole on a screen, raised and focused."""
+        placement.bring_to_front(self)
 
     def keyPressEvent(self, event: QKeyEvent) -> None:  # noqa: N802 (Qt override)
         if event.key() == Qt.Key.Key_Escape:  # from any control that does not use Esc itself
@@ -374,6 +373,7 @@ def summary_lines(choice: Choice) -> Sequence[tuple[str, str]]:
     return [
         ("Quick model", short(choice.local)),
         ("Reasoning model", short(choice.reasoning)),
+        ("Reflection model", short(choice.subconscious) if choice.subconscious else "not used"),
         ("Memory vectors", short(choice.embedding) if choice.embedding else "not used"),
         ("Server", f"{choice.server.label} at {choice.server.base_url}"),
     ]

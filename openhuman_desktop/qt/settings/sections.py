@@ -32,6 +32,7 @@ from openhuman_desktop.qt.settings.fields import (
 )
 from openhuman_desktop.qt.settings.model_tier import Lister, TierEditor
 from openhuman_desktop.qt.settings.skills_section import SkillsEditor, ToolLister
+from openhuman_desktop.qt.settings.world_section import WORLD_VALUES, SkillTester, Tester, add_world_forms
 
 
 @dataclass
@@ -70,6 +71,7 @@ VALUES: dict[str, Callable[[Settings], Any]] = {
     "notifications.enabled": lambda s: s.notifications.enabled,
     "notifications.quiet_hours": lambda s: config.format_quiet_hours(s.notifications.quiet_hours),
     **{f"agent.{name}": _agent_value(name) for name in config.AgentSettings.__dataclass_fields__},
+    **WORLD_VALUES,
 }
 
 
@@ -123,8 +125,11 @@ class AutostartRow(QWidget):
 
 
 def build_sections(jobs: Jobs, lister: Lister, environ: Mapping[str, str] | None,
-                   tools_of: ToolLister | None = None) -> tuple[list[Section], dict[str, TierEditor], AutostartRow]:
-    """Every page with its fields (values are loaded afterwards, from the settings in force)."""
+                   tools_of: ToolLister | None = None, tester: Tester | None = None,
+                   testers: dict[str, SkillTester] | None = None,
+                   ) -> tuple[list[Section], dict[str, TierEditor], AutostartRow]:
+    """Every page with its fields (values are loaded afterwards, from the settings in force); ``testers`` receives
+    the built-in skills' Test rows."""
     sections: list[Section] = []
 
     def section(name: str, title: str, description: str) -> tuple[Section, Page]:
@@ -244,6 +249,9 @@ def build_sections(jobs: Jobs, lister: Lister, environ: Mapping[str, str] | None
     page.column.addWidget(servers.panel)
     page.column.addWidget(servers.error)
     skills.fields.append(servers)
+    made_testers = add_world_forms(page, skills.fields, jobs, tester)  # mail, feeds, calendars, web, Slack
+    if testers is not None:
+        testers.update(made_testers)
     page.finish()
 
     advanced, page = section("advanced", "Advanced", "The agent's limits. The defaults suit most models.")

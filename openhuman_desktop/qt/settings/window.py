@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from PySide6.QtCore import QSignalBlocker, Qt, QTimer, Signal
-from PySide6.QtGui import QCloseEvent, QGuiApplication, QKeyEvent, QKeySequence, QShortcut
+from PySide6.QtGui import QCloseEvent, QKeyEvent, QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QFrame,
     QHBoxLayout,
@@ -27,12 +27,14 @@ from openhuman_desktop.config import Settings
 from openhuman_desktop.config_edit import ConfigEdit
 from openhuman_desktop.errors import ConfigError
 from openhuman_desktop.llm.catalog import list_models
+from openhuman_desktop.qt import placement
 from openhuman_desktop.qt.asyncutil import Jobs
 from openhuman_desktop.qt.intelligence.widgets import AccentLabel, Banner, em, make_primary
 from openhuman_desktop.qt.settings.fields import Field
 from openhuman_desktop.qt.settings.model_tier import Lister, TierEditor
 from openhuman_desktop.qt.settings.sections import VALUES, Section, build_sections
 from openhuman_desktop.qt.settings.skills_section import SkillsEditor, ToolLister, tables_of
+from openhuman_desktop.qt.settings.world_section import SkillTester, Tester
 
 log = logging.getLogger(__name__)
 
@@ -40,7 +42,6 @@ WINDOW_TITLE = "OpenHuman — Settings"
 APPLY_CHECK_MS = 100
 APPLY_PATIENCE_S = 15.0  # the app's watcher looks at config.toml every 2 s; far longer means it is not running
 RESTART_KEYS = ("rpc.port",)
-NO_WINDOW_MANAGER = ("offscreen", "minimal")
 
 
 class LiveLike(Protocol):
@@ -67,6 +68,8 @@ class SettingsWindow(QWidget):
         lister: ``catalog.list_models`` (model lists load in the background after the window shows).
         environ: where API-key variables are looked up for the hints and the model lists.
         tools_of: the tools a running MCP server listed, for Skills' per-tool overrides (None: none known).
+        tester: tests a built-in skill's form (mail, feeds, calendars, web, Slack) for its Test button (None: the
+            buttons are disabled).
     """
 
     saved = Signal(object)            # Settings, after a save
@@ -74,7 +77,8 @@ class SettingsWindow(QWidget):
 
     def __init__(self, config_path: Path, live: LiveLike | None = None, *, workspace: Path | None = None,
                  lister: Lister = list_models, environ: Mapping[str, str] | None = None,
-                 tools_of: ToolLister | None = None, parent: QWidget | None = None) -> None:
+                 tools_of: ToolLister | None = None, tester: Tester | None = None,
+                 parent: QWidget | None = None) -> None:
         super().__init__(parent, Qt.WindowType.Window)
         self.config_path = config_path
         self._live = live
@@ -112,7 +116,9 @@ class SettingsWindow(QWidget):
         self.pages = QStackedWidget(self)
         middle.addWidget(self.pages, 1)
 
-        self.sections, self.tiers, self.autostart_row = build_sections(self.jobs, lister, environ, tools_of)
+        self.skill_testers: dict[str, SkillTester] = {}
+        self.sections, self.tiers, self.autostart_row = build_sections(self.jobs, lister, environ, tools_of, tester,
+                                                                       self.skill_testers)
         self.fields: list[Field] = [f for section in self.sections for f in section.fields]
         for section in self.sections:
             self.nav.addItem(section.title)
@@ -226,11 +232,7 @@ class SettingsWindow(QWidget):
         file as it is now; unsaved changes are still there when it opens again."""
         if not self.isVisible() and not self.has_changes:
             self.reload()
-        self.setWindowState((self.windowState() & ~Qt.WindowState.WindowMinimized) | Qt.WindowState.WindowActive)
-        self.show()
-        if QGuiApplication.platformName() not in NO_WINDOW_MANAGER:   # offscreen warns "does not support raise()"
-            self.raise_()
-            self.activateWindow()
+        placement.bring_to_front(self)   # whole on a screen, raised
         self.request_model_lists()
 
     def request_model_lists(self) -> None:

@@ -1,0 +1,325 @@
+"""Tasks as condition and action: what a task watches, what it waits for, and what it does then.
+
+"Tell me when the parcel in tracking.txt is delivered" watches ``tracking.txt``, waits for the parcel to be
+delivered, and then tells the user (a small action: ``act``); "Draft a reply whenever my landlord writes to me"
+waits for the landlord's mail and then drafts (reasoning: ``escalate``). A rule is derived from the title once
+(cached by title; deterministic, no model: adding a task never waits on one) and can be replaced by the user's
+own (``TaskRules.set``). The judgement uses it twice: to decide without a model that a change does not concern
+a task (relevance), and to ask the model one narrow question about a change that does (is the condition met?),
+whose yes becomes the decision of the action's kind.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import re
+import sqlite3
+import threading
+from collections.abc import Iterable
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+from openhuman_desktop.subconscious.decisions import ACT, ESCALATE, ChangeItem
+
+log = logging.getLogger(__name__)
+
+MEMORIES = "memories"
+SKILLS = "skills"
+MODELS = "models"
+
+# The action's first verb decides its kind: these need reasoning or several steps.
+ESCALATE_VERBS = frozenset({
+    "draft", "write", "plan", "prepare", "review", "compare", "investigate", "research", "analyse", "analyze",
+    "update", "organise", "organize", "suggest", "decide", "reply", "answer", "respond", "send", "negotiate",
+    "schedule", "book", "fix", "find", "help", "create", "make", "rework", "propose", "evaluate", "assess",
+})
+# Small actions: tell, remind, summarise one item, append one line.
+ACT_VERBS = frozenset({
+    "tell", "let", "notify", "alert", "warn", "remind", "summarise", "summarize", "give", "add", "append", "log",
+    "record", "note", "check", "monitor", "watch", "flag", "show", "list", "report", "ping", "mark", "keep",
+    "track", "save", "put", "count",
+})
+_STOPWORDS_TEXT = """
+a an the and or of in on at to for from by with when whenever if once each every any all my me i you your it
+its is are be been being was were this that these those there here what which who whom about into as after
+before than then so do does did not no yes new it's i'm i've them they their his her our we us one two both
+some more most has have had will would can could should may might must just only also very up out over under
+again still yet comes come arrives arrive arrived posted land lands appears appear says say said tell told
+mention mentions mentioned anything something things thing whether
+"""
+STOPWORDS = frozenset(_STOPWORDS_TEXT.split())
+GENERIC = frozenset({"log", "logs", "file", "files", "folder", "folders", "note", "notes", "text", "md", "txt", "csv",
+                     "document", "documents", "workspace", "message", "messages", "item", "items", "list"})
+"""Words too general to tie a change to a task on their own."""
+_PATH = re.compile(r"(?<![\w/.-])((?:[\w.-]+/)*[\w-]+(?:\.[A-Za-z0-9]{1,5}))(?![\w/])")
+_FOLDER = re.compile(r"(?<![\w/.-])((?:[\w.-]+/)+)(?![\w])")
+_NAMED_FOLDER = re.compile(r"\b(?:the|my|our)\s+([\w-]+)\s+folder\b", re.I)
+_SPLIT = re.compile(r"^(?P<action>.+?)(?:,\s*|\s+)(?:when(?:ever)?|once|if|as soon as|after)\s+"
+                    r"(?P<condition>.+)$", re.I)
+_LEAD = re.compile(r"^(?:when(?:ever)?|once|if|as soon as|after)\s+(?P<condition>.+?),\s*(?P<action>.+)$", re.I)
+_ME_WHEN = re.compile(r"^(?P<action>(?:tell|let|notify|alert|warn|remind|ping)\s+me(?:\s+know)?)\s+"
+                      r"(?:when(?:ever)?|once|if|as soon as)\s+(?P<condition>.+)$", re.I)
+_USER_SAYS = re.compile(r"\b(?:i|we)\s+(?:tell|told|mention|mentioned|say|said|book|booked|list|note|write down|"
+                        r"add|ask)\b|\btell you\b|\btold you\b|\bi'm\b", re.I)
+_PLACE = re.compile(r"\bin (?:my|the|our) ([a-z][\w-]*)\b(?! folder)", re.I)
+_TARGET = re.compile(r"\s+(?:to|into|in)\s+((?:[\w.-]+/)*[\w-]+\.[A-Za-z0-9]{1,5})\s*$", re.I)
+
+
+@dataclass(frozen=True)
+class TaskRule:
+    """What a task watches, the condition it waits for, and the action it takes then.
+
+    Attributes:
+        watch_paths: files (``tracking.txt``) and folders (``inbox/``) whose changes concern the task; empty
+            when the title names none (then its words decide).
+        watch_words: the condition's own words (lower case, light stemming).
+        watches: ``memories`` (what the user tells the assistant), ``skills`` or ``models`` (health) or "".
+        targets: files the action writes to (changes there are the assistant's own, never a trigger).
+        condition: the condition in words (for the model's question).
+        action: the action in words.
+        kind: ``act`` (tell, remind, summarise one item, append one line) or ``escalate`` (draft, plan, review,
+            compare, investigate, several steps).
+        source: ``rule`` (derived from the title) or ``user`` (set by the user).
+    """
+
+    watch_paths: tuple[str, ...]
+    watch_words: tuple[str, ...]
+    watches: str
+    targets: tuple[str, ...]
+    condition: str
+    action: str
+    kind: str
+    source: str = "rule"
+
+    def to_json(self) -> dict[str, object]:
+        return asdict(self)
+
+
+def stem(word: str) -> str:
+    """A light stemmer: enough that "emails" meets "email", "fails" meets "failed", "errors" meets "error"
+    (and "delivery" stays apart from "delivered")."""
+    if word.endswith("'s"):
+        word = word[:-2]
+    for suffix in ("ing", "ed", "es", "s"):
+        if len(word) > len(suffix) + 3 and word.endswith(suffix):
+            word = word[: -len(suffix)]
+            break
+    return word.rstrip("e") if len(word) > 4 else word
+
+
+def content_words(text: str) -> set[str]:
+    """The stems of ``text``'s words that carry meaning (no stop words, at least three letters)."""
+    return {stem(word) for word in re.findall(r"[a-z0-9]+(?:'[a-z]+)?", text.lower())
+            if word not in STOPWORDS and len(word) > 2}
+
+
+def _verb(text: str) -> str:
+    words = re.findall(r"[a-z]+", text.lower())
+    return words[0] if words else ""
+
+
+def derive(title: str) -> TaskRule:
+    """The rule a title reads as (deterministic: the fallback, and what the model may refine)."""
+    text = " ".join(title.split())
+    lowered = text.lower()
+    if "skill" in lowered and ("error" in lowered or "disconnect" in lowered or "connected" in lowered):
+        return TaskRule((), ("skill", "error", "disconnect"), SKILLS, (), "a skill reports an error or is "
+                        "disconnected", "tell the user which skill and why", ACT)
+    if "system health" in lowered or "ollama" in lowered:
+        return TaskRule((), ("model", "memory", "connection"), MODELS, (), "a model, the memory or a connection "
+                        "has a problem", "tell the user what is wrong", ACT)
+    if "memory update" in lowered or "new memories" in lowered or "memory updates" in lowered:
+        return TaskRule((), ("memory",), MEMORIES, (), "a new memory holds something the user should act on",
+                        "tell the user what to do", ACT)
+    match = _ME_WHEN.match(text) or _LEAD.match(text) or _SPLIT.match(text)
+    if match:
+        action, condition = match.group("action"), match.group("condition")
+    else:
+        action, condition = text, text
+    targets: tuple[str, ...] = ()
+    found = _TARGET.search(action)
+    if found and _verb(action) in {"add", "append", "log", "record", "save", "put", "note", "write", "keep"}:
+        targets = (found.group(1),)
+        if action == condition:  # no condition of its own: the rest of the sentence is what it waits for
+            condition = action[: found.start()]
+    if not content_words(condition):  # "Investigate why the build fails, if it does": the action says what
+        condition = action
+    where = condition if action != condition else text
+    paths = [path for path in _PATH.findall(where) if path not in targets]
+    paths += [folder for folder in _FOLDER.findall(where)]
+    paths += [f"{name}/" for name in _NAMED_FOLDER.findall(where)]
+    verb = _verb(action)
+    kind = ESCALATE if verb in ESCALATE_VERBS and verb not in ACT_VERBS else ACT
+    if verb == "write" and targets:  # "write it down in x.md" appends one line
+        kind = ACT
+    place = _PLACE.search(condition)  # "every expense I mention in my journal": the journal, not a memory
+    watches = MEMORIES if _USER_SAYS.search(condition) and not paths and not place else ""
+    words = content_words(condition) - content_words(" ".join(targets)) - {stem(verb)}
+    if place:
+        words |= content_words(place.group(1))
+    return TaskRule(tuple(dict.fromkeys(paths)), tuple(sorted(words)), watches, targets,
+                    condition.strip(" .,"), action.strip(" .,"), kind)
+
+
+def _path_words(path: str) -> set[str]:
+    return content_words(re.sub(r"[/._-]", " ", path))
+
+
+def _matches_path(path: str, watched: str) -> bool:
+    path, watched = path.lower(), watched.lower()
+    if watched.endswith("/"):
+        return path.startswith(watched) or f"/{watched}" in f"/{path}"
+    return path == watched or path.endswith("/" + watched)
+
+
+def touches(rule: TaskRule, item: ChangeItem) -> bool:
+    """Whether ``item`` concerns the task: the gate before any model is asked."""
+    if item.source in (SKILLS, MODELS):
+        return rule.watches == item.source and item.status == "problem"
+    if item.source == "memory":
+        if rule.watches == MEMORIES:
+            return True
+        if rule.watch_paths:
+            return False
+        return bool(set(rule.watch_words) - GENERIC & content_words(item.text))
+    if item.source != "file" or item.status == "same":
+        return False
+    if any(_matches_path(item.name, target) for target in rule.targets):
+        return False  # the action's own file: the assistant writes there
+    if rule.watch_paths:
+        return any(_matches_path(item.name, watched) for watched in rule.watch_paths)
+    if rule.watches in (MEMORIES, SKILLS, MODELS):
+        return False
+    specific = set(rule.watch_words) - GENERIC
+    return bool(specific & (_path_words(item.name) | content_words(item.text)))
+
+
+def touching(rule: TaskRule, items: Iterable[ChangeItem]) -> list[ChangeItem]:
+    return [item for item in items if touches(rule, item)]
+
+
+NEGATIONS = frozenset({"not", "no", "never", "without", "yet", "isn't", "wasn't", "hasn't", "didn't", "nothing",
+                       "none", "unless"})
+
+
+_COMPARES = re.compile(r"\b(?:less|more|fewer|below|above|under|over|cheaper|higher|lower|at least|at most)\b",
+                       re.I)
+LINKS = frozenset({"is", "are", "was", "were", "be", "gets", "get", "becomes", "mentions", "mention", "shows",
+                   "show", "says", "say", "contains", "contain", "costs", "cost", "reads", "changes", "change"})
+
+
+def condition_words(rule: TaskRule) -> set[str]:
+    """The words that say what must happen for the condition (its predicate), not what or where it is about.
+
+    After a linking verb ("the parcel … is delivered", "report.md mentions a deadline") the words that follow;
+    otherwise the condition's last meaningful word ("the nightly backup fails", "anything urgent I told you").
+    Place words (watched paths, targets) and generic words never count.
+    """
+    if _COMPARES.search(rule.condition):  # "costs less than 300 EUR": a number to compare, not a word to find
+        return set()
+    places = set().union(*(_path_words(path) for path in (*rule.watch_paths, *rule.targets)))
+    words = re.findall(r"[a-z0-9]+(?:'[a-z]+)?", rule.condition.lower())
+    link = next((index for index, word in enumerate(words) if word in LINKS), None)
+    tail = words[link + 1:] if link is not None else words
+    meaningful = [stem(word) for word in tail
+                  if word not in STOPWORDS and len(word) > 2 and stem(word) not in places | GENERIC]
+    if link is None:
+        meaningful = meaningful[-1:]
+    return set(meaningful) or set(rule.watch_words) - places - GENERIC
+
+
+def evidence(rule: TaskRule, items: Iterable[ChangeItem]) -> str | None:
+    """A word of the condition that the change newly says (not negated right before it), or None.
+
+    Only what is new counts: a file's added lines less the words of its removed lines (an edit from 8 % to
+    8.4 % adds no word of "mentions a deadline"), a memory's text, a health problem.
+    """
+    wanted = condition_words(rule)
+    for item in items:
+        if item.source in (SKILLS, MODELS):
+            if item.status == "problem":
+                return "problem"
+            continue
+        old = content_words(item.removed)
+        tokens = re.findall(r"[a-z0-9]+(?:'[a-z]+)?", item.text.lower())
+        for index, token in enumerate(tokens):
+            word = stem(token)
+            if word in wanted and word not in old and not NEGATIONS & set(tokens[max(0, index - 3):index]):
+                return str(token)
+    return None
+
+
+class TaskRules:
+    """The rule of each task: the user's own where set (kept in ``subconscious/seen.db``), else derived from
+    the title (cached; a title derives the same rule every time).
+
+    Args:
+        database: where the user's rules are kept; None keeps them in memory.
+    """
+
+    def __init__(self, database: Path | None = None) -> None:
+        self._path = database
+        self._lock = threading.Lock()
+        self._derived: dict[str, TaskRule] = {}
+        self._own: dict[str, TaskRule] | None = None
+
+    def for_task(self, task_id: str, title: str) -> TaskRule:
+        own = self._load().get(task_id)
+        if own is not None:
+            return own
+        rule = self._derived.get(title)
+        if rule is None:
+            rule = self._derived[title] = derive(title)
+        return rule
+
+    def set(self, task_id: str, rule: TaskRule | None) -> None:
+        """The user's rule for a task (None: back to the one derived from its title)."""
+        with self._lock:
+            own = self._load()
+            if rule is None:
+                own.pop(task_id, None)
+            else:
+                own[task_id] = TaskRule(**{**asdict(rule), "source": "user"})
+            self._save(task_id, own.get(task_id))
+
+    def _load(self) -> dict[str, TaskRule]:
+        if self._own is not None:
+            return self._own
+        own: dict[str, TaskRule] = {}
+        if self._path is not None and self._path.exists():
+            try:
+                with sqlite3.connect(self._path) as db:
+                    db.execute("CREATE TABLE IF NOT EXISTS rules (task_id TEXT PRIMARY KEY, rule TEXT NOT NULL)")
+                    for task_id, text in db.execute("SELECT task_id, rule FROM rules"):
+                        own[task_id] = _rule_from(json.loads(text))
+            except (sqlite3.Error, ValueError, TypeError) as exc:
+                log.warning("the users' task rules could not be read: %s", exc)
+        self._own = own
+        return own
+
+    def _save(self, task_id: str, rule: TaskRule | None) -> None:
+        if self._path is None:
+            return
+        try:
+            self._path.parent.mkdir(parents=True, exist_ok=True)
+            with sqlite3.connect(self._path) as db:
+                db.execute("CREATE TABLE IF NOT EXISTS rules (task_id TEXT PRIMARY KEY, rule TEXT NOT NULL)")
+                if rule is None:
+                    db.execute("DELETE FROM rules WHERE task_id = ?", (task_id,))
+                else:
+                    db.execute("INSERT OR REPLACE INTO rules (task_id, rule) VALUES (?, ?)",
+                               (task_id, json.dumps(rule.to_json())))
+        except sqlite3.Error as exc:
+            log.warning("the task rule of %s could not be saved: %s", task_id, exc)
+
+
+def _rule_from(data: dict[str, object]) -> TaskRule:
+    def strings(key: str) -> tuple[str, ...]:
+        value = data.get(key, ())
+        return tuple(str(item) for item in value) if isinstance(value, list | tuple) else ()
+
+    kind = str(data.get("kind", ACT))
+    return TaskRule(strings("watch_paths"), strings("watch_words"), str(data.get("watches", "")), strings("targets"),
+                    str(data.get("condition", "")), str(data.get("action", "")),
+                    kind if kind in (ACT, ESCALATE) else ACT, str(data.get("source", "user")))
