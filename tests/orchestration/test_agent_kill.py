@@ -10,6 +10,10 @@ workspace again and again (a fork per life: ``tests/fakes/agent_worker.py``).
 
 Plus the issue's two exact cases: killed between a write's recorded intent and the write, the target edited
 while the app is down → no "done", a card; not edited → written exactly once.
+
+Two sizes: ``ci`` (the plain suite and CI: 210 kills in all, with the burners; about a minute and a half on a
+loaded two-core machine) and ``long`` (five times as many kills, for a soak after a change to the ledger, the
+journal or a write tool; opt-in, marked ``slow``: ``OPENHUMAN_SLOW=1 pytest -m slow tests/orchestration``).
 """
 
 from __future__ import annotations
@@ -45,6 +49,10 @@ this many, since the life started (then 0-20 ms more), so kills land all through
 machine is (a kill at a random *time* mostly landed before a busy machine's life had done anything)."""
 DONE_TIMEOUT = 60.0
 BURNERS = 2
+SIZES = [pytest.param(1, id="ci"),
+         pytest.param(5, id="long", marks=[pytest.mark.slow, pytest.mark.timeout(3600), pytest.mark.skipif(
+             os.environ.get("OPENHUMAN_SLOW") != "1", reason="the long kill test: set OPENHUMAN_SLOW=1")])]
+"""How many times the ``ci`` size's kills a random-kill test makes."""
 
 
 # --- the zygote and its lives --------------------------------------------------------------------------------
@@ -360,11 +368,12 @@ def seed_of(name: str) -> int:
 
 
 @pytest.mark.usefixtures("burners")
+@pytest.mark.parametrize("times", SIZES)
 def test_kill_9_at_random_points_never_loses_or_repeats_a_write(
-    zygote: Zygote, model: tuple[FakeOllama, KillModel], tmp_path: Path
+    zygote: Zygote, model: tuple[FakeOllama, KillModel], tmp_path: Path, times: int
 ) -> None:
     started = time.monotonic()
-    tally = drive(zygote, tmp_path / "ws", model, random.Random(seed_of("kill")), kills=80, cut=False,
+    tally = drive(zygote, tmp_path / "ws", model, random.Random(seed_of("kill")), kills=80 * times, cut=False,
                   edit=False)
     check_runs(tmp_path / "ws", tally)
     check_exactly_once(tmp_path / "ws", tally)
@@ -372,11 +381,12 @@ def test_kill_9_at_random_points_never_loses_or_repeats_a_write(
 
 
 @pytest.mark.usefixtures("burners")
+@pytest.mark.parametrize("times", SIZES)
 def test_a_power_cut_at_random_points_resumes_from_the_last_synced_commit_and_never_repeats_a_write(
-    zygote: Zygote, model: tuple[FakeOllama, KillModel], tmp_path: Path
+    zygote: Zygote, model: tuple[FakeOllama, KillModel], tmp_path: Path, times: int
 ) -> None:
     started = time.monotonic()
-    tally = drive(zygote, tmp_path / "ws", model, random.Random(seed_of("cut")), kills=70, cut=True,
+    tally = drive(zygote, tmp_path / "ws", model, random.Random(seed_of("cut")), kills=70 * times, cut=True,
                   edit=False)
     check_runs(tmp_path / "ws", tally)
     check_exactly_once(tmp_path / "ws", tally)
@@ -384,12 +394,13 @@ def test_a_power_cut_at_random_points_resumes_from_the_last_synced_commit_and_ne
 
 
 @pytest.mark.usefixtures("burners")
+@pytest.mark.parametrize("times", SIZES)
 def test_files_edited_while_the_app_is_down_lose_no_write_silently_and_repeat_none(
-    zygote: Zygote, model: tuple[FakeOllama, KillModel], tmp_path: Path
+    zygote: Zygote, model: tuple[FakeOllama, KillModel], tmp_path: Path, times: int
 ) -> None:
     started = time.monotonic()
     rng = random.Random(seed_of("edit"))
-    tally = drive(zygote, tmp_path / "ws", model, rng, kills=60, cut=True, edit=True)
+    tally = drive(zygote, tmp_path / "ws", model, rng, kills=60 * times, cut=True, edit=True)
     workspace = tmp_path / "ws"
     check_runs(workspace, tally)
     counted, results, cards = lines_written(workspace), call_results(workspace), call_cards(workspace)
