@@ -49,6 +49,7 @@ from openhuman_desktop.clock import Clock
 from openhuman_desktop.config import TelegramSettings
 from openhuman_desktop.errors import Conflict, InvalidInput, NotFound, UserFacingError
 from openhuman_desktop.orchestration.ports import Run
+from openhuman_desktop.secret_env import secret_from
 from openhuman_desktop.store.records import FIX_IN_SKILLS, GO_AHEAD, RETRY, SKIP, Escalation
 from openhuman_desktop.supervisor import TaskSupervisor, cancel_and_wait
 
@@ -147,7 +148,7 @@ class TelegramChannel:
         if not settings.enabled:
             self._set(DISABLED, "Off ([channels.telegram] enabled = false in config.toml).")
             return
-        token = self._environ.get(settings.token_env, "").strip()
+        token = secret_from(self._environ, settings.token_env).strip()
         if not token:
             self._set(DEGRADED, f"No bot token: the environment variable {settings.token_env} is not set or empty — "
                                 f"put the token @BotFather gave you in {settings.token_env} and restart OpenHuman.")
@@ -594,7 +595,7 @@ async def doctor_check(settings: TelegramSettings, environ: Mapping[str, str] | 
     if not settings.enabled:
         return True, "off ([channels.telegram] enabled = false)", ""
     env = settings.token_env
-    token = (environ if environ is not None else os.environ).get(env, "").strip()
+    token = secret_from(environ, env).strip()
     if not token:
         return False, f"the environment variable {env} is not set or empty", \
             f"export {env}=<the token @BotFather gave you> before starting OpenHuman"
