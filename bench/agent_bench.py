@@ -2,17 +2,24 @@
 and the same graph on LangGraph + SqliteSaver (the anchor), in the same run, at the same durability.
 
 A) many short runs, a thread each; B) one thread, many turns (its state grows); C) resume of many unfinished
-runs after a restart (time until each has started its first node). Ours runs at synchronous FULL (the product's
-setting) and NORMAL; LangGraph at its own (SqliteSaver: WAL, Python's sqlite3 default synchronous, FULL here)
-and at NORMAL. LangGraph comes from the bench-only extra: ``pip install -e '.[bench]'``.
+runs after a restart (time until each has started its first node); D) the fsyncs of a short run, counted by
+``strace -f -e trace=fsync,fdatasync`` on a separate process that runs the scenario A runs (``--probe``), between
+two marker calls, so opening and closing the database are not counted (needs strace: ``apt-get install strace``).
+Ours runs at synchronous FULL (the product's setting) and NORMAL; LangGraph at its own (SqliteSaver: WAL,
+Python's sqlite3 default synchronous, FULL here) and at NORMAL. LangGraph comes from the bench-only extra:
+``pip install -e '.[bench]'``.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import os
+import re
+import shutil
 import sqlite3
+import subprocess
 import sys
 import tempfile
 import time
@@ -53,6 +60,9 @@ BYTES_FACTOR = 5.0         # ≤ 1/5 of its bytes per run
 LONG_THREAD_MB = 3.0       # one thread × 300 turns ≤ 3 MB
 TRANSITION_P50_MS = 1.0    # ledger overhead per node transition
 RESUME_SECONDS = 2.0       # 1,000 unfinished runs: every one has started its first node
+FSYNCS_PER_RUN = 2.0       # issue 25: the ledger's fsyncs per short run at FULL
+PROBE_BEGIN, PROBE_END = "/openhuman-bench-probe-begin", "/openhuman-bench-probe-end"
+"""Paths the probe asks ``statvfs`` about (they do not exist): the trace's markers around the counted runs."""
 
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
@@ -62,6 +72,9 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--turns", type=int, default=300, help="B: turns on one thread")
     parser.add_argument("--resume", type=int, default=1_000, help="C: unfinished runs resumed at start-up")
     parser.add_argument("--no-langgraph", action="store_true", help="measure only the product")
+    parser.add_argument("--probe", choices=("ours", "langgraph"), help=argparse.SUPPRESS)
+    parser.add_argument("--level", default="FULL", help=argparse.SUPPRESS)
+    parser.add_argument("--folder", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.quick:
         args.runs, args.turns, args.resume = 30, 30, 100
@@ -354,6 +367,75 @@ async def long_thread(folder: Path, turns: int, level: str, with_anchor: bool) -
     return ours, None if anchor is None else anchor.close(turns, anchor_growth)[0]
 
 
+# --- D: fsyncs per short run, counted by strace ------------------------------------------------------------
+
+
+def mark(path: str) -> None:
+    """A system call the trace shows (``statfs("<path>", …) = -1 ENOENT``): where the counted runs begin or end."""
+    with contextlib.suppress(OSError):
+        os.statvfs(path)
+
+
+async def probe(side: str, level: str, runs: int, folder: Path) -> None:
+    """Run as the traced process: one warm-up run, the begin marker, ``runs`` short runs, the end marker."""
+    if side == "ours":
+        timed = TimedLedger(await RunLedger.open(folder / f"probe-{level}.db", SystemClock(), synchronous=level))
+        await product_run(timed, "warm", PAYLOAD)
+        mark(PROBE_BEGIN)
+        for index in range(runs):
+            await product_run(timed, f"t{index}", PAYLOAD)
+        mark(PROBE_END)
+        await timed.ledger.aclose()
+        return
+    anchor = Anchor(folder / f"probe-anchor-{level}.db", level)
+    anchor.invoke(SHORT_INPUT, "warm")
+    mark(PROBE_BEGIN)
+    for index in range(runs):
+        anchor.invoke(SHORT_INPUT, f"t{index}")
+    mark(PROBE_END)
+    anchor.close(runs, [])
+
+
+_SYNC_CALL = re.compile(r"\b(?:fsync|fdatasync)\(\d+<([^>]*)>")
+
+
+@dataclass(frozen=True)
+class Fsyncs:
+    """fsync + fdatasync calls per run, and of those the checkpoints' (a sync of the database file itself, and
+    the sync of the log that comes with it)."""
+
+    per_run: float
+    checkpoints: float
+
+    def text(self) -> str:
+        return f"{self.per_run:.2f} ({self.checkpoints:.3f} of it checkpoints)"
+
+
+def count_fsyncs(side: str, level: str, runs: int, folder: Path) -> Fsyncs | None:
+    """The fsyncs per run of ``side`` at ``level`` (None: strace is not installed, or it failed)."""
+    strace = shutil.which("strace")
+    if strace is None:
+        return None
+    trace = folder / f"trace-{side}-{level}.txt"
+    command = [strace, "-f", "-qq", "-y", "-e", "trace=fsync,fdatasync,statfs", "-o", str(trace), sys.executable,
+               str(Path(__file__).resolve()), "--probe", side, "--level", level, "--runs", str(runs),
+               "--folder", str(folder)]
+    done = subprocess.run(command, capture_output=True, text=True, check=False)
+    if done.returncode != 0 or not trace.exists():
+        note(f"strace of the {side} probe failed ({done.returncode}): {done.stderr.strip()[-300:]}")
+        return None
+    counting, calls, database = False, 0, 0
+    for line in trace.read_text(encoding="utf-8", errors="replace").splitlines():
+        if PROBE_BEGIN in line:
+            counting = True
+        elif PROBE_END in line:
+            break
+        elif counting and (found := _SYNC_CALL.search(line)):
+            calls += 1
+            database += found.group(1).endswith(".db")
+    return Fsyncs(calls / runs, 2 * database / runs)
+
+
 # --- report ---------------------------------------------------------------------------------------------------
 
 
@@ -388,6 +470,9 @@ def growth_ratio(result: Result) -> float:
 
 async def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
+    if args.probe is not None:
+        await probe(args.probe, args.level, args.runs, Path(args.folder))
+        return 0
     note(machine())
     load_note()
     has_langgraph = not args.no_langgraph and langgraph_available()
@@ -419,6 +504,17 @@ async def main(argv: list[str] | None = None) -> int:
         print(f"agent C ours resume of {args.resume} unfinished runs: listed in {listed * 1000:.1f} ms, first node "
               f"of the first at {first * 1000:.1f} ms, every run's first node by {every * 1000:.1f} ms, all "
               f"finished at {done * 1000:.1f} ms", flush=True)
+        fsyncs: dict[tuple[str, str], Fsyncs | None] = {}
+        for level in ("FULL", "NORMAL"):
+            for side in ("ours", "langgraph") if has_langgraph else ("ours",):
+                fsyncs[side, level] = count_fsyncs(side, level, args.runs, folder)
+            if fsyncs["ours", level] is None:
+                note("strace is not installed (apt-get install strace): fsyncs are not counted")
+                break
+            counted, anchor_counted = fsyncs["ours", level], fsyncs.get(("langgraph", level))
+            assert counted is not None
+            print(f"agent D fsyncs per short run at {level} (strace, {args.runs} runs): ours {counted.text()}"
+                  + ("" if anchor_counted is None else f", LangGraph {anchor_counted.text()}"), flush=True)
 
     for level in ("FULL", "NORMAL"):
         ours, theirs = ours_a[level], anchor_a.get(level)
@@ -431,7 +527,14 @@ async def main(argv: list[str] | None = None) -> int:
           f"{growth_ratio(ours_b['FULL']):.2f}"
           + (f", LangGraph {growth_ratio(anchor_b['FULL']):.2f}" if anchor_b else ""), flush=True)
 
+    for level in ("FULL", "NORMAL"):
+        print(f"agent bytes per short run (A) at {level}: ours {ours_a[level].bytes_on_disk / args.runs:,.0f}"
+              + (f", LangGraph {anchor_a[level].bytes_on_disk / args.runs:,.0f}" if level in anchor_a else ""),
+              flush=True)
     budget("agent transition p50 at FULL (ms)", p(ours_a["FULL"].step_ms, 0.5), TRANSITION_P50_MS, "ms")
+    measured = fsyncs.get(("ours", "FULL"))
+    if measured is not None:
+        budget("agent D fsyncs per short run at FULL (strace)", measured.per_run, FSYNCS_PER_RUN, "fsyncs")
     budget(f"agent B {args.turns} turns on disk", ours_b["FULL"].bytes_on_disk / 1e6,
            LONG_THREAD_MB * args.turns / 300, "MB")
     budget("agent B growth (last third / middle third; linear 1, quadratic 1.67)", growth_ratio(ours_b["FULL"]),

@@ -1,5 +1,46 @@
 """The durable run ledger: runs, checkpointed transitions (deltas + snapshots), the effects journal and the
-world timeline, in one SQLite file (``{workspace}/agent/ledger.db``)."""
+world timeline, in one SQLite file (``{workspace}/agent/ledger.db``).
+
+Durability: which commits are synced, and why that is enough
+-------------------------------------------------------------
+Every write is one committed transaction, so a kill -9 loses nothing committed: the WAL is in the operating
+system's cache, which outlives the process. Only a power cut (or a kernel crash) loses commits, and then only
+those since the last *synced* one: WAL frames carry a running checksum, so what survives is always a prefix
+of the commits, never a hole. At ``synchronous`` FULL the ledger therefore syncs only where a commit must
+survive a power cut, and lets everything else ride on the next synced commit:
+
+1. **A run is recorded** (:meth:`RunLedger.create_run`, synced): the caller is told the run exists (an RPC
+   answer, a Telegram update acknowledged), so it must not vanish.
+2. **An effect is about to happen** (:meth:`RunLedger.begin`, synced): a write tool call's intent (its
+   arguments, the target's fingerprint and the fingerprint the call will leave) is on disk before the call
+   runs. Syncing it also makes every earlier commit durable: the model answer that asked for the call, the
+   transitions before it.
+3. **A run has ended** (:meth:`RunLedger.finish_run`, synced): its outcome is what channels deliver and what
+   cards and the heartbeat act on.
+
+Everything else is committed without a sync of its own: node transitions, model answers, a write's result,
+``running``, the permission, ``delivered``, retention. After a power cut the lost suffix is *recomputed*,
+never repeated as an effect:
+
+- A lost transition or model answer: the run resumes from the last durable checkpoint and asks again (no
+  one outside has acted on it; a streamed answer the person already saw is composed again).
+- A lost write *result*: its intent is durable (rule 2 came before the write), so the resumed sub-agent finds
+  the call begun and unfinished and settles it by the call's expected result (``subagent._settle``): the
+  target as the call leaves it → it took effect (recorded now); unchanged → it never ran (or its data was lost
+  with the power) and runs now; anything else → it may or may not have happened, and becomes a card. A write
+  is never run twice on the strength of a lost record, and never reported done without evidence.
+- Nothing runs an effect whose intent is not durable, so no effect can exist that the resumed run does not
+  know about. A result never needs its own sync to protect the next step: anything that depends on it is
+  either another effect (whose synced intent carries the result with it) or the run's end (synced).
+- A lost ``delivered`` mark: the answer is offered to its channel again at the next start (a repeated
+  message, never a repeated write).
+
+A short run (no tool call) thus makes two synced commits, a write call adds one. What a write tool changes
+must itself be on disk before its result is recorded, or a power cut could keep the record of a write and lose
+the write: the files skill syncs what it writes. (Not yet so: the task and memory databases commit at NORMAL,
+and cards go to the task database, so a power cut can still lose a task, a memory or a card the ledger says
+were made.)
+"""
 
 from __future__ import annotations
 
@@ -57,8 +98,12 @@ SNAPSHOT_MAX_TRANSITIONS = 512
 """A snapshot at least this often, so a thread of many tiny updates is never folded from thousands of rows."""
 MAX_CACHED_TIPS = 4096
 """Threads whose snapshot bookkeeping is kept in memory (each a few numbers)."""
-WAL_AUTOCHECKPOINT_PAGES = 1000
-"""SQLite's default (~4 MB): the ledger is written a little at a time, so its WAL is copied back often."""
+WAL_AUTOCHECKPOINT_PAGES = 10_000
+"""~40 MB of log between checkpoints (as ``store.database``'s): a checkpoint syncs the log and the database, two
+fsyncs; a short run adds ~27 pages, so SQLite's default of 1,000 pages cost 0.08 fsyncs per run on top of its two,
+10,000 costs 0.005. Closing the ledger checkpoints and truncates the log."""
+WAL_SIZE_LIMIT_BYTES = 8 * 1024 * 1024
+"""After a checkpoint the log is cut back to this size (``journal_size_limit``) instead of keeping its peak."""
 
 _V1: Migration = (
     """CREATE TABLE runs (
@@ -247,11 +292,10 @@ def _fold(conn: sqlite3.Connection, thread_id: str, upto: int) -> Values:
 class RunLedger:
     """The agent's durable record: implements ``graph.Checkpointer`` and ``ports.StepJournal``.
 
-    One connection (``store.database.Database``), WAL, ``synchronous`` FULL by default: a power cut loses
-    at most the transition in flight (bench/README.md, "Agent ledger", has what that costs). Every write
-    is one transaction, run on the connection's thread in one hop. Two writes skip their own sync
-    (``mark_running``, ``set_permission``): commits reach the disk in order, so losing one of them means
-    losing everything after it as well, which leaves the run where it was before.
+    One connection (``store.database.Database``), WAL, ``synchronous`` FULL by default. Every write is one
+    transaction, run on the connection's thread in one hop; only the durable points of the module docstring
+    (a run recorded, an effect's intent, a run's end, and what an RPC caller is told was saved) are synced,
+    the rest becomes durable with the next synced commit (bench/README.md, "Agent ledger", has the figures).
     """
 
     def __init__(self, db: Database, clock: Clock) -> None:
@@ -269,17 +313,26 @@ class RunLedger:
         """
         db = await Database.open(path, LEDGER_MIGRATIONS, synchronous=synchronous)
         await db.execute(f"PRAGMA wal_autocheckpoint = {WAL_AUTOCHECKPOINT_PAGES}")
+        await db.execute(f"PRAGMA journal_size_limit = {WAL_SIZE_LIMIT_BYTES}")
         return cls(db, clock)
 
     async def aclose(self) -> None:
         """Checkpoint the WAL and close; safe to call twice."""
         await self._db.aclose()
 
+    @property
+    def synced_commits(self) -> int:
+        """Commits that were synced since opening (none at ``synchronous`` NORMAL): the durable points of the
+        module docstring."""
+        return self._db.synced_commits
+
     async def _read(self, work: Callable[[sqlite3.Connection], T]) -> T:
         return await self._db.in_thread(work)
 
     async def _write(self, work: Callable[[sqlite3.Connection], T], thread_id: str | None = None, *,
-                     synced: bool = True) -> T:
+                     synced: bool) -> T:
+        """Commit ``work`` in one transaction; ``synced``: on disk before this returns (a durable point of the
+        module docstring), else with the next synced commit."""
         try:
             return await self._db.in_thread(work, write=True, synced=synced)
         except BaseException:
@@ -312,7 +365,7 @@ class RunLedger:
                  run.permission, run.purpose, run.task_id, run.escalation_id, request.source_key, run.title,
                  _dumps(spec) if spec is not None else None))
             return run
-        return await self._write(work)
+        return await self._write(work, synced=True)  # durable point 1
 
     async def get_run(self, run_id: str) -> Run | None:
         """The run, or None."""
@@ -347,8 +400,7 @@ class RunLedger:
             return [_run(row) for row in rows]
         return await self._read(work)
 
-    async def _update_run(self, run_id: str, assignments: str, params: Sequence[Any], *,
-                          synced: bool = True) -> Run:
+    async def _update_run(self, run_id: str, assignments: str, params: Sequence[Any], *, synced: bool) -> Run:
         def work(conn: sqlite3.Connection) -> Run | None:
             conn.execute(f"UPDATE runs SET {assignments} WHERE id = ?", (*params, run_id))
             row = conn.execute(f"SELECT {_RUN_COLUMNS} FROM runs WHERE id = ?", (run_id,)).fetchone()
@@ -361,8 +413,8 @@ class RunLedger:
     async def mark_running(self, run_id: str, *, permission: Permission | None, steering_version: int | None) -> Run:
         """The run is ``running``; ``permission`` / ``steering_version`` are set where given (None keeps them).
 
-        Committed without a sync of its own (see the class): lost with everything after it, the run is
-        ``queued`` with nothing done, which resumes the same way.
+        Committed without a sync of its own (see the module docstring): lost with everything after it, the
+        run is ``queued`` with nothing done, which resumes the same way.
 
         Raises:
             NotFound: no such run.
@@ -373,8 +425,8 @@ class RunLedger:
             (RUNNING, permission, steering_version), synced=False)
 
     async def set_permission(self, run_id: str, permission: Permission) -> None:
-        """Record the permission the front-end agent decided (no sync of its own: its node's transition,
-        committed after it, syncs it; lost together, the node runs again and decides again).
+        """Record the permission the front-end agent decided (no sync of its own: lost together with its
+        node's transition, the node runs again and decides again).
 
         Raises:
             NotFound: no such run.
@@ -386,7 +438,7 @@ class RunLedger:
                          changed_something: bool = False, failure: Failure | None = None,
                          unexecuted: Sequence[str] = ()) -> Run:
         """Record how the run ended (``completed``, ``failed`` or ``cancelled``; ``failure`` says why a
-        failed run failed).
+        failed run failed). Synced: durable point 3 of the module docstring.
 
         Raises:
             ValueError: ``status`` is not a finished status.
@@ -398,7 +450,7 @@ class RunLedger:
             run_id, "status = ?, response = ?, error = ?, tools_used = ?, recommended_action = ?, "
                     "changed_something = ?, failure = ?, finished_at = ?, unexecuted = ?",
             (status, response, error, _dumps(list(tools_used)), recommended_action, int(changed_something),
-             failure if status == FAILED else None, self._clock.now(), _dumps(list(unexecuted))))
+             failure if status == FAILED else None, self._clock.now(), _dumps(list(unexecuted))), synced=True)
 
     async def requeue(self, run_id: str) -> Run:
         """A failed or cancelled run is ``queued`` again, to be driven from its last checkpoint.
@@ -407,7 +459,8 @@ class RunLedger:
             NotFound: no such run.
         """
         return await self._update_run(
-            run_id, "status = ?, error = NULL, failure = NULL, finished_at = NULL, delivered_at = NULL", (QUEUED,))
+            run_id, "status = ?, error = NULL, failure = NULL, finished_at = NULL, delivered_at = NULL", (QUEUED,),
+            synced=True)  # the caller is told the run goes on
 
     async def undelivered_runs(self, channel_source: str, limit: int = 100) -> list[Run]:
         """Finished runs of a channel whose answer has not reached it yet, oldest first."""
@@ -419,11 +472,12 @@ class RunLedger:
         return await self._read(work)
 
     async def mark_delivered(self, run_id: str) -> None:
-        """The run's answer has reached its channel (it is not sent again after a restart)."""
+        """The run's answer has reached its channel (it is not sent again after a restart; not synced: after a
+        power cut the answer may be offered to its channel once more)."""
         def work(conn: sqlite3.Connection) -> None:
             conn.execute("UPDATE runs SET delivered_at = ? WHERE id = ? AND delivered_at IS NULL",
                          (self._clock.now(), run_id))
-        await self._write(work)
+        await self._write(work, synced=False)  # lost: the answer is offered again
 
     async def runs_for_escalation(self, escalation_id: str) -> list[Run]:
         """The runs that carry out an approved card, newest first."""
@@ -470,6 +524,8 @@ class RunLedger:
                      next_node: str | None) -> Checkpoint:
         """Record that ``node`` returned ``update`` at ``step`` and ``next_node`` runs next, in one transaction:
         the checkpoint row (the update as given), a full snapshot when one is due, and the run's ``steps``.
+        Not synced (see the module docstring): a kill loses none of it, a power cut may lose it and the node
+        runs again.
 
         Raises:
             ValueError: ``update`` names a key that is not a state key, or is not JSON.
@@ -490,7 +546,7 @@ class RunLedger:
                 conn.execute("UPDATE runs SET steering_version = ? WHERE id = ?",
                              (version if isinstance(version, int) else None, run_id))
             return checkpoint
-        return await self._write(work, thread_id)
+        return await self._write(work, thread_id, synced=False)
 
     async def head(self, thread_id: str) -> ThreadHead:
         """The thread's values now and its last checkpoint (a new thread: its initial values, nothing else)."""
@@ -537,7 +593,7 @@ class RunLedger:
             if COMPRESSED_HISTORY in update:
                 steering.log_history(conn, thread_id, None, update[COMPRESSED_HISTORY], at)
             return self._insert_checkpoint(conn, thread_id, None, 0, as_node, changed, delta, None, at)
-        return await self._write(work, thread_id)
+        return await self._write(work, thread_id, synced=True)  # the caller is told it is saved
 
     async def history(self, thread_id: str, limit: int = 50, before: int | None = None) -> list[Checkpoint]:
         """The thread's checkpoints, newest first, optionally only those older than checkpoint ``before``."""
@@ -579,8 +635,9 @@ class RunLedger:
         return await self._read(work)
 
     async def begin(self, run_id: str, step: int, key: str, intent: Mapping[str, Any]) -> None:
-        """Record that ``key`` is about to run (committed before it does); a key that already has a result keeps
-        it (nothing is recorded twice), one that had begun gets the new intent."""
+        """Record that ``key`` is about to run, synced before it does (durable point 2 of the module docstring);
+        a key that already has a result keeps it (nothing is recorded twice), one that had begun gets the new
+        intent."""
         text, at = _dumps(dict(intent)), self._clock.now()
 
         def work(conn: sqlite3.Connection) -> None:
@@ -588,7 +645,7 @@ class RunLedger:
                          "ON CONFLICT (run_id, step, key) DO UPDATE SET intent = excluded.intent, "
                          "begun_at = excluded.begun_at WHERE journal.result IS NULL",
                          (run_id, step, key, text, at))
-        await self._write(work)
+        await self._write(work, synced=True)  # durable point 2
 
     async def unfinished(self) -> list[JournalEntry]:
         """Entries begun and never finished of queued or running runs, oldest first (a kill came between)."""
@@ -602,7 +659,8 @@ class RunLedger:
 
     async def finish(self, run_id: str, step: int, key: str, result: Mapping[str, Any],
                      mutations: Sequence[Mutation] = ()) -> tuple[TimelineEntry, ...]:
-        """Record ``key``'s result and one timeline entry per mutation, in one commit.
+        """Record ``key``'s result and one timeline entry per mutation, in one commit (not synced: a result lost
+        to a power cut leaves its intent, which the resumed run settles; see the module docstring).
 
         A key that already has a result is not recorded again: its first result stands and the timeline
         entries written then are returned (so a replayed call never appends a mutation twice).
@@ -623,7 +681,7 @@ class RunLedger:
                          "timeline_count = excluded.timeline_count, finished_at = excluded.finished_at",
                          (run_id, step, key, text, first, len(entries), at))
             return entries
-        return await self._write(work)
+        return await self._write(work, synced=False)  # see the module docstring
 
     # --- the world timeline ---------------------------------------------------------------------------
 
@@ -634,7 +692,7 @@ class RunLedger:
     async def append_timeline(self, mutations: Sequence[Mutation], run_id: str | None) -> tuple[TimelineEntry, ...]:
         """Append one entry per mutation (outside the journal, e.g. a steering change), in one commit."""
         at = self._clock.now()
-        return await self._write(lambda conn: world.append_entries(conn, mutations, run_id, at))
+        return await self._write(lambda conn: world.append_entries(conn, mutations, run_id, at), synced=True)
 
     # --- reflection's inputs and steering (``steering.py``) -------------------------------------------
 
@@ -673,7 +731,7 @@ class RunLedger:
                                         None, at)
             return directive
         try:
-            return await self._write(work)
+            return await self._write(work, synced=True)  # the caller is told it is saved
         except BaseException:
             for thread_id in touched:
                 self._tips.pop(thread_id, None)
@@ -681,7 +739,7 @@ class RunLedger:
 
     async def record_reflection(self, reflection: Reflection) -> Reflection:
         """Record one reflection (its ``id`` is assigned here)."""
-        return await self._write(partial(steering.insert_reflection, reflection=reflection))
+        return await self._write(partial(steering.insert_reflection, reflection=reflection), synced=True)
 
     async def reflections(self, limit: int = 20) -> list[Reflection]:
         """The latest reflections, newest first."""
@@ -713,10 +771,11 @@ class RunLedger:
         for thread_id in threads:
             removed += await self._write(
                 partial(self._retain_thread, thread_id=thread_id, keep=max(0, keep_runs_per_thread),
-                        horizon=horizon), thread_id)
+                        horizon=horizon), thread_id, synced=False)  # lost: done again next time
         # The newest entry always stays: its seq keeps SQLite from handing out numbers a reflection has seen.
         dropped = await self._write(lambda conn: conn.execute(
-            "DELETE FROM history_log WHERE at < ? AND seq < (SELECT max(seq) FROM history_log)", (horizon,)).rowcount)
+            "DELETE FROM history_log WHERE at < ? AND seq < (SELECT max(seq) FROM history_log)", (horizon,)).rowcount,
+            synced=False)
         if dropped:
             log.info("ledger retention: %d compressed-history entries older than %d days dropped", dropped,
                      keep_seconds // 86400)

@@ -8,7 +8,9 @@ sentence that names it and the fix.
 
 What the service puts on the Run (tools used, the recommended action, whether something changed) is
 recorded by ``agent_execution`` in the journal under step :data:`OUTCOME_STEP`, key :data:`OUTCOME_KEY`;
-:func:`read_outcome` reads it (also for a run resumed after a restart).
+:func:`read_outcome` reads it (also for a run resumed after a restart). A write that may or may not have
+happened (it had begun before a kill and its target changed meanwhile) is no change: it is listed as such and
+comes back to the user as a card of its own (:meth:`_Nodes._raise_call_card`).
 """
 
 from __future__ import annotations
@@ -18,7 +20,7 @@ import json
 import logging
 import re
 from collections.abc import Awaitable, Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from openhuman_desktop.clock import Clock
@@ -272,12 +274,20 @@ def _tools_block(tools: Sequence[Tool], note: str = "") -> str:
     return f"Tools the sub-agents have:\n{listed}\n{note + chr(10) if note else ''}\n"
 
 
+UNCERTAIN_LABEL = "may or may not have happened; the user is asked"
+"""How a call that may or may not have happened is listed (the reply's results, the Run's tools used)."""
+
+
+def _call_label(call: CallRecord) -> str:
+    return UNCERTAIN_LABEL if call.uncertain else "error" if call.is_error else "ok"
+
+
 def _results_block(traces: Sequence[SubagentTrace]) -> str:
     if not traces:
         return "There were no sub-tasks (nothing needed a tool).\n"
     parts = [prompts.RESULTS_INTRO]
     for trace in traces:
-        ran = ", ".join(f"{c.name} ({'error' if c.is_error else 'ok'})" for c in trace.calls) or "none"
+        ran = ", ".join(f"{c.name} ({_call_label(c)})" for c in trace.calls) or "none"
         part = f"### {trace.index + 1}. {trace.subtask.title}\n{trace.text or '(no answer)'}\nTool calls: {ran}"
         if trace.unexecuted:
             part += f"\nAsked for but not carried out: {', '.join(trace.unexecuted)}"
@@ -569,7 +579,8 @@ class _Nodes:
         if action is not None and ctx.run.purpose == CHAT:
             await self._raise_card(ctx, action)
         offered = {tool.name for tool in tools}
-        used = (describe_call(c.name, c.arguments) + (" (failed)" if c.is_error and not c.settled else "")
+        used = (describe_call(c.name, c.arguments) + (f" ({UNCERTAIN_LABEL})" if c.uncertain else
+                                                      " (failed)" if c.is_error and not c.settled else "")
                 for t in traces for c in t.calls if c.name in offered)
         pending = tuple(dict.fromkeys(name for t in traces for name in t.unexecuted))
         outcome = ExecutionOutcome(tuple(dict.fromkeys(used)), action, any(t.changed_something for t in traces),
@@ -586,14 +597,21 @@ class _Nodes:
             record_ = CallRecord(CALL_KEY, call.tool, dict(call.arguments),
                                  prompts.fill(CALL_GONE, tool=call.tool), True, True)
         else:
-            runner = SubagentRun(None, ctx.journal, ctx.run.id, ctx.step, 0, [tool], True, 1)
+            async def ask(key: str, again: ProposedCall) -> None:  # begun before a kill, and may not have run
+                await self._raise_call_card(ctx, key, again)
+
+            runner = SubagentRun(None, ctx.journal, ctx.run.id, ctx.step, 0, [tool], True, 1, ask=ask)
             record_ = await call_once(runner, CALL_KEY, tool, call.arguments)
         what = describe_call(call.tool, call.arguments)
-        reply = (f"Done: {what}. {record_.text}" if not record_.is_error
-                 else f"{what} did not succeed: {record_.text}").strip()
+        if record_.uncertain:
+            reply = f"{what} may or may not have happened: {record_.text}"
+        else:
+            reply = (f"Done: {what}. {record_.text}" if not record_.is_error
+                     else f"{what} did not succeed: {record_.text}").strip()
         trace = SubagentTrace(0, Subtask(HEARTBEAT_SUBTASK, what), record_.text, 1, 0, (record_,),
                               (f"call {what} → {'error' if record_.is_error else 'ok'}: {record_.text[:2000]}",))
-        used = what + (" (failed)" if record_.is_error and not record_.settled else "")
+        used = what + (f" ({UNCERTAIN_LABEL})" if record_.uncertain else
+                       " (failed)" if record_.is_error and not record_.settled else "")
         outcome = ExecutionOutcome((used,), None, record_.changed)
         return await self._finish_execution(ctx, values, None, None, [trace.subtask], [trace], reply, outcome)
 
@@ -699,11 +717,15 @@ class _Nodes:
         else:
             system = prompts.SUBAGENT_READ if ctx.run.purpose == CHAT else prompts.SUBAGENT_ANALYSIS
 
+        async def ask(key: str, call: ProposedCall) -> None:
+            await self._raise_call_card(ctx, key, call)
+
         async def one(index: int, subtask: Subtask) -> SubagentTrace:
             async with gate:
                 run = SubagentRun(reasoning, ctx.journal, ctx.run.id, ctx.step, index, tools, writes,
                                   max(1, settings.subagent_steps), system=system,
-                                  prompted_tools=ctx.run.purpose == CHAT, check_write=check)
+                                  prompted_tools=ctx.run.purpose == CHAT, check_write=check,
+                                  ask=ask)
                 return await run_subagent(run, subtask, context)
 
         try:  # a TaskGroup: when one sub-agent fails, the others are cancelled, not left running
@@ -742,6 +764,23 @@ class _Nodes:
         # already has for this action, so it is neither lost nor doubled.
         await self._cards.raise_card(ctx.run, action)
         await ctx.journal.finish(ctx.run.id, ctx.step, "card", {"raised": True})
+
+    async def _raise_call_card(self, ctx: NodeContext, key: str, call: ProposedCall) -> None:
+        """The card of tool call ``key`` (one that may or may not have happened), raised once: journaled under
+        ``<key>:card`` like :meth:`_raise_card`, so a resumed run neither loses nor doubles it."""
+        card_key = f"{key}:card"
+        entry = await ctx.journal.get(ctx.run.id, ctx.step, card_key)
+        if entry is not None and entry.result is not None:
+            return
+        call = replace(call, skill=call.skill or self._skills.skill_of(call.tool))
+        if entry is None:
+            await ctx.journal.begin(ctx.run.id, ctx.step, card_key, {"tool": call.tool,
+                                                                     "arguments": dict(call.arguments)})
+        # Begun and not finished (a kill came in between): raised again — the raiser gives the card the run
+        # already has for this call.
+        await self._cards.raise_call_card(ctx.run, call)
+        await ctx.journal.finish(ctx.run.id, ctx.step, card_key, {"raised": True})
+        log.info("run %s: %s may or may not have happened; a card asks the user", ctx.run.id, key)
 
     async def _compress(self, ctx: NodeContext, reasoning: Caller | None, subtasks: Sequence[Subtask],
                         traces: Sequence[SubagentTrace], reply: str) -> dict[str, Any]:

@@ -4,8 +4,11 @@ every answer and call journaled.
 The only tool-using loop of the app (issue 25: the heartbeat's ``act`` runs here too): each model answer is
 recorded under ``sub:{i}:model:{n}`` and each tool call under ``sub:{i}:call:{n}:{j}``, so a node
 resumed after a kill replays what was recorded and only asks or does what is new. A write tool's intent
-(its arguments and the tool's observation of its target) is recorded before it runs; a call that had begun
-and has no result is settled by observing the target again (see :func:`_settle`).
+(its arguments, the tool's observation of its target and the observation the call will leave) is recorded
+before it runs; a call that had begun and has no result is settled by observing the target again (see
+:func:`_settle`): as the call leaves it → it took effect; unchanged → it runs now; anything else → it may or may
+not have happened, is not run again, never reported as done, and comes back to the user as a card whose Go ahead
+carries out exactly that call (:attr:`SubagentRun.ask`).
 
 That observation only means something if nothing else wrote the target meanwhile, so the write calls of all
 runs on one journal go one at a time (fingerprint, intent, the write, its result: :class:`_Writes`), and the
@@ -28,7 +31,7 @@ from typing import Any
 from openhuman_desktop.llm.base import ChatRequest, ChatResponse, Message, ToolCall, ToolSpec
 from openhuman_desktop.orchestration import prompts
 from openhuman_desktop.orchestration._calls import Caller, compact_json, record, recorded, response_from, response_json
-from openhuman_desktop.orchestration.ports import StepJournal, TimelineEntry
+from openhuman_desktop.orchestration.ports import ProposedCall, StepJournal, TimelineEntry
 from openhuman_desktop.orchestration.text_calls import text_tool_calls
 from openhuman_desktop.orchestration.tool_calls import MAX_CALLS_PER_ANSWER, MAX_TOOL_OUTPUT, compact_spec
 from openhuman_desktop.skills.base import Mutation, Tool, ToolContext, ToolResult
@@ -52,7 +55,8 @@ class CallRecord:
     """One tool call of a sub-agent, as it went.
 
     ``replayed``: the journal answered (an earlier attempt ran it); ``settled``: it had begun before an
-    interruption and was not run again (``is_error`` then says whether it is known to have happened).
+    interruption and was not run again (``is_error`` then says whether it is known to have happened);
+    ``uncertain``: settled, and it may or may not have happened (the user is asked on a card).
     """
 
     key: str
@@ -64,11 +68,12 @@ class CallRecord:
     replayed: bool = False
     settled: bool = False
     timeline: tuple[TimelineEntry, ...] = ()
+    uncertain: bool = False
 
     @property
     def changed(self) -> bool:
         """A write that took effect (ran without error, or was found to have taken effect)."""
-        return self.writes and not self.is_error
+        return self.writes and not self.is_error and not self.uncertain
 
 
 @dataclass(frozen=True)
@@ -127,9 +132,31 @@ class SubagentRun:
     words gets the tool pick (:func:`_pick`). Off for the heartbeat's runs, whose prompts are cut to the window
     without room for the list."""
     check_write: WriteCheck | None = None
+    ask: AskUser | None = None
+    """Raises the card of a call that may or may not have happened (called with the call's key each time the
+    call is met, on resume too: it must be idempotent). None: the result tells the model, nothing more."""
+
+
+AskUser = Callable[[str, ProposedCall], Awaitable[None]]
+"""``ask(key, call)``: bring ``call`` (journaled under ``key``) back to the user as a card."""
 
 
 _SIZE = re.compile(r"^(\d+) bytes sha256:")
+_CALL_KEY = re.compile(r"sub:\d+:call:\d+:\d+|call")
+"""The journal key of a tool call: a sub-agent's ``sub:{i}:call:{n}:{j}``, or ``call``, an exact-call run's one
+call (``nodes.CALL_KEY``); not a call's card (``…:card``)."""
+
+
+UNCERTAIN_CHANGED = ("It had begun when the app stopped, and {target} has changed since in a way this call would not "
+                     "have left it, so it may or may not have happened; it was not carried out again.")
+UNCERTAIN_UNOBSERVABLE = ("It had begun when the app stopped, and whether it took effect cannot be checked, so it may "
+                          "or may not have happened; it was not carried out again.")
+"""The card's reason for a call that may or may not have happened."""
+
+
+def _target_words(arguments: Mapping[str, Any]) -> str:
+    path = arguments.get("path")
+    return repr(path) if isinstance(path, str) and path.strip() else "its target"
 
 
 def _settled_mutation(tool: Tool, arguments: Mapping[str, Any], before: str, after: str) -> Mutation | None:
@@ -259,8 +286,8 @@ async def _settle_pending(run: SubagentRun) -> None:
     for entry in await run.journal.unfinished():
         tool = tools.get(str(entry.intent.get("tool", "")))
         arguments = entry.intent.get("arguments")
-        if ":call:" not in entry.key or tool is None or not isinstance(arguments, Mapping):
-            continue  # not a write call this run could carry out: its own sub-agent settles it
+        if not _CALL_KEY.fullmatch(entry.key) or tool is None or not isinstance(arguments, Mapping):
+            continue  # not a write call this run could carry out (or a call's card): its own run settles it
         owner = SubagentRun(run.caller, run.journal, entry.run_id, entry.step, run.index, run.tools, True,
                             run.max_steps)
         if await _settle(owner, entry.key, tool, arguments, entry.intent) is None:
@@ -282,35 +309,70 @@ async def _write(run: SubagentRun, key: str, tool: Tool, arguments: Mapping[str,
 def _replayed(key: str, name: str, arguments: Any, result: Mapping[str, Any], writes: bool,
               timeline: tuple[TimelineEntry, ...]) -> CallRecord:
     return CallRecord(key, name, arguments, str(result.get("text", "")), bool(result.get("is_error")), writes,
-                      replayed=True, settled=bool(result.get("settled")), timeline=timeline)
+                      replayed=True, settled=bool(result.get("settled")), timeline=timeline,
+                      uncertain=bool(result.get("uncertain")))
 
 
 async def _settle(run: SubagentRun, key: str, tool: Tool, arguments: Mapping[str, Any],
                   intent: Mapping[str, Any]) -> CallRecord | None:
-    """A write call that had begun and has no result: unchanged target → None (run it now); changed → a
-    result saying it took effect; no way to look → a result saying it may or may not have happened."""
-    fingerprint = intent.get("fingerprint")
+    """A write call that had begun and has no result, settled by what the call itself would have produced:
+    the target as the call leaves it (``expected``) → a result saying it took effect; unchanged → None (run it
+    now); anything else, or no way to look → a result saying it may or may not have happened (``uncertain``:
+    not run again, never reported as done; :func:`_call` asks the user)."""
+    fingerprint, expected = intent.get("fingerprint"), intent.get("expected")
     if tool.observe is not None and isinstance(fingerprint, str):
         now = await tool.observe(arguments)
+        if isinstance(expected, str) and now == expected:  # (first: a call that changes nothing is done)
+            what = f"{_target_words(arguments)} is as the call leaves it"
+            mutation = _settled_mutation(tool, arguments, fingerprint, now or "")
+            text = prompts.fill(prompts.INTERRUPTED_DONE, what=what)
+            timeline = await run.journal.finish(run.run_id, run.step, key,
+                                                {"text": text, "is_error": False, "settled": True},
+                                                (mutation,) if mutation is not None else ())
+            log.info("%s: had taken effect before an interruption; not run again", key)
+            return CallRecord(key, tool.name, dict(arguments), text, False, True, settled=True, timeline=timeline)
         if now == fingerprint:
             log.info("%s: interrupted before it ran (target unchanged); running it now", key)
             return None
-        what = f"its target changed from {fingerprint!r} to {now!r}"
-        mutation = _settled_mutation(tool, arguments, fingerprint, now or "")
-        text = prompts.fill(prompts.INTERRUPTED_DONE, what=what)
-        timeline = await run.journal.finish(run.run_id, run.step, key,
-                                            {"text": text, "is_error": False, "settled": True},
-                                            (mutation,) if mutation is not None else ())
-        log.info("%s: had taken effect before an interruption; not run again", key)
-        return CallRecord(key, tool.name, dict(arguments), text, False, True, settled=True, timeline=timeline)
-    text = prompts.INTERRUPTED_UNKNOWN
-    await run.journal.finish(run.run_id, run.step, key, {"text": text, "is_error": True, "settled": True})
-    log.info("%s: interrupted mid-call and cannot be observed; not run again", key)
-    return CallRecord(key, tool.name, dict(arguments), text, True, True, settled=True)
+        why = f"{_target_words(arguments)} has changed since, but not as the call would have changed it"
+        log.warning("%s: interrupted, and its target changed in a way the call would not have left it; it may or "
+                    "may not have happened: not run again, the user is asked", key)
+    else:
+        why = "whether it took effect cannot be checked"
+        log.warning("%s: interrupted mid-call and cannot be observed; not run again, the user is asked", key)
+    text = prompts.fill(prompts.INTERRUPTED_UNKNOWN, why=why)
+    await run.journal.finish(run.run_id, run.step, key,
+                             {"text": text, "is_error": True, "settled": True, "uncertain": True})
+    return CallRecord(key, tool.name, dict(arguments), text, True, True, settled=True, uncertain=True)
+
+
+def _reason(tool: Tool | None, arguments: Mapping[str, Any]) -> str:
+    """The card's sentence for an uncertain call."""
+    if tool is not None and tool.observe is not None:
+        return prompts.fill(UNCERTAIN_CHANGED, target=_target_words(arguments))
+    return UNCERTAIN_UNOBSERVABLE
 
 
 async def _call(run: SubagentRun, key: str, call: ToolCall, tool: Tool | None, number: int,
                 offered: Sequence[str]) -> CallRecord:
+    """One tool call through the journal; one that may or may not have happened is brought to the user."""
+    record_ = await _journaled_call(run, key, call, tool, number, offered)
+    if record_.uncertain and run.ask is not None and isinstance(call.arguments, Mapping):
+        await run.ask(key, ProposedCall(call.name, dict(call.arguments), _reason(tool, call.arguments)))
+    return record_
+
+
+async def _refused(run: SubagentRun, key: str, call: ToolCall, text: str, writes: bool) -> CallRecord:
+    """A call answered with ``text`` (an error) instead of being run, journaled under ``key``."""
+    entry = await run.journal.get(run.run_id, run.step, key)
+    if entry is not None and entry.result is not None:
+        return _replayed(key, call.name, call.arguments, entry.result, writes, entry.timeline)
+    await run.journal.finish(run.run_id, run.step, key, {"text": text, "is_error": True})
+    return CallRecord(key, call.name, call.arguments, text, True, writes)
+
+
+async def _journaled_call(run: SubagentRun, key: str, call: ToolCall, tool: Tool | None, number: int,
+                          offered: Sequence[str]) -> CallRecord:
     """One tool call through the journal."""
     entry = await run.journal.get(run.run_id, run.step, key)
     writes = tool is not None and tool.writes
@@ -340,9 +402,12 @@ async def _call(run: SubagentRun, key: str, call: ToolCall, tool: Tool | None, n
                     return settled
             else:
                 fingerprint = await tool.observe(call.arguments) if tool.observe is not None else None
+                expected = (await tool.expect(call.arguments, fingerprint)
+                            if tool.expect is not None and fingerprint is not None else None)
                 await run.journal.begin(run.run_id, run.step, key, {"tool": tool.name,
                                                                     "arguments": dict(call.arguments),
-                                                                    "fingerprint": fingerprint})
+                                                                    "fingerprint": fingerprint,
+                                                                    "expected": expected})
             return await _write(run, key, tool, call.arguments)
     timeline = await run.journal.finish(run.run_id, run.step, key, _result_json(result))
     return CallRecord(key, call.name, call.arguments, result.text, result.is_error, writes, timeline=timeline)
@@ -407,8 +472,13 @@ async def run_subagent(run: SubagentRun, subtask: Subtask, context: str = "") ->
             return SubagentTrace(run.index, subtask, content.strip(), n, asked, tuple(calls), tuple(turns))
         history.append(Message("assistant", content, tool_calls=tool_calls))
         for j, call in enumerate(tool_calls):
-            record_ = await _call(run, f"sub:{run.index}:call:{n}:{j}", call, by_name.get(call.name), j,
-                                  list(by_name))
+            key = f"sub:{run.index}:call:{n}:{j}"
+            tool = by_name.get(call.name)
+            if any(c.uncertain and c.name == call.name and c.arguments == call.arguments for c in calls):
+                # The model asks again for a call that may already have happened: the card decides, not it.
+                record_ = await _refused(run, key, call, prompts.REPEAT_REFUSED, tool is not None and tool.writes)
+            else:
+                record_ = await _call(run, key, call, tool, j, list(by_name))
             calls.append(record_)
             outcome = ("error" if record_.is_error else "ok") + (" (recorded)" if record_.replayed else "")
             turns.append(f"call {call.name} {compact_json(call.arguments)[:1000]} → {outcome}: {record_.text[:2000]}")

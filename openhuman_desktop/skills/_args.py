@@ -12,6 +12,7 @@ from openhuman_desktop.skills.base import Target, Tool, ToolContext, ToolResult
 
 ToolRun = Callable[[dict[str, Any]], Awaitable[ToolResult]]
 CheckedObserve = Callable[[dict[str, Any]], Awaitable[str | None]]
+CheckedExpect = Callable[[dict[str, Any], str], Awaitable[str | None]]
 
 INVALID_CALL = "invalid arguments"
 """The fingerprint of a call whose arguments are refused: such a call never changes anything."""
@@ -85,13 +86,15 @@ def error_result(exc: InvalidInput) -> ToolResult:
 
 
 def checked_tool(spec: ToolSpec, *, writes: bool, run: ToolRun, observe: CheckedObserve | None = None,
-                 target: Target | None = None) -> Tool:
+                 target: Target | None = None, expect: CheckedExpect | None = None) -> Tool:
     """A :class:`Tool` whose ``run`` checks its arguments against ``spec.parameters`` first, and turns
     user-facing errors (invalid input, store unavailable …) into error results instead of exceptions.
 
     ``observe`` (write tools) gets the checked arguments too; arguments it would refuse observe as
     :data:`INVALID_CALL`, and a user-facing error while looking becomes ``"unobservable: <why>"``.
-    ``target`` names what a call would change (``Tool.target``).
+    ``target`` names what a call would change (``Tool.target``). ``expect`` (``Tool.expect``) gets the checked
+    arguments and the fingerprint before; refused arguments or a user-facing error expect nothing (None): such
+    a call changes nothing, or cannot be told.
     """
 
     async def call(arguments: Mapping[str, Any], context: ToolContext) -> ToolResult:
@@ -122,7 +125,18 @@ def checked_tool(spec: ToolSpec, *, writes: bool, run: ToolRun, observe: Checked
         except UserFacingError as exc:
             return f"unobservable: {exc}"
 
-    return Tool(spec=spec, writes=writes, run=call, observe=observed, target=target)
+    foresee = expect
+
+    async def expected(arguments: Mapping[str, Any], before: str) -> str | None:
+        if foresee is None:
+            return None
+        try:
+            return await foresee(check_arguments(spec.parameters, arguments), before)
+        except UserFacingError:  # (InvalidInput is one)
+            return None
+
+    return Tool(spec=spec, writes=writes, run=call, observe=observed, target=target,
+                expect=expected if expect else None)
 
 
 def object_schema(properties: Mapping[str, Any], required: Sequence[str] = ()) -> dict[str, Any]:

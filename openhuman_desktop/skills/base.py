@@ -72,6 +72,7 @@ class ToolContext:
 ToolRun = Callable[[Mapping[str, Any], ToolContext], Awaitable[ToolResult]]
 Observe = Callable[[Mapping[str, Any]], Awaitable[str | None]]
 Target = Callable[[Mapping[str, Any]], str | None]
+Expect = Callable[[Mapping[str, Any], str], Awaitable[str | None]]
 
 
 @dataclass(frozen=True)
@@ -79,8 +80,13 @@ class Tool:
     """One tool: its model-facing spec, whether it changes anything, and the coroutine that runs it.
 
     ``observe`` (write tools) returns a short fingerprint of what a call would change (a file's size and
-    hash, whether a memory with that text exists): recorded with the call's intent, it lets a run resumed
-    after a kill tell whether a call that had begun took effect (fingerprint changed) or not (unchanged).
+    hash, how many memories hold that text). ``expect`` says what that fingerprint will be once the call has
+    run, given the call's arguments and the fingerprint ``observe`` just gave (for an append: the hash of the
+    old content and the text; for a write: the hash of the text); None when it cannot tell. Both are
+    recorded with the call's intent, so a run resumed after a kill settles a call that had begun by what the
+    call itself would have produced: the target as expected → it took effect; unchanged → it never ran;
+    anything else (someone else changed it meanwhile) → it may or may not have happened. A changed target
+    alone is no proof that the call ran.
 
     ``target`` (write tools) names what a call would change, in the words a card would use: a workspace path,
     a recipient, a channel. An approval licenses writes to the targets its card named; a call whose target is
@@ -93,6 +99,7 @@ class Tool:
     run: ToolRun
     observe: Observe | None = None
     target: Target | None = None
+    expect: Expect | None = None
 
     def target_of(self, arguments: Mapping[str, Any]) -> str | None:
         """What a call with ``arguments`` would change (None: it names no target, or cannot be read)."""

@@ -153,8 +153,10 @@ class WorkspaceFilesSkill:
         self._tools = (
             checked_tool(LIST_SPEC, writes=False, run=self._list),
             checked_tool(READ_SPEC, writes=False, run=self._read),
-            checked_tool(WRITE_SPEC, writes=True, run=self._write, observe=self._observe, target=path_target),
-            checked_tool(APPEND_SPEC, writes=True, run=self._append, observe=self._observe, target=path_target),
+            checked_tool(WRITE_SPEC, writes=True, run=self._write, observe=self._observe, target=path_target,
+                         expect=self._expect_write),
+            checked_tool(APPEND_SPEC, writes=True, run=self._append, observe=self._observe, target=path_target,
+                         expect=self._expect_append),
         )
 
     @property
@@ -340,29 +342,40 @@ class WorkspaceFilesSkill:
         return await asyncio.to_thread(self._write_sync, args["path"], args["text"], True)
 
     async def _observe(self, args: dict[str, Any]) -> str:
-        """The target file as a write would find it: ``absent``, or its size and sha256 (for the journal)."""
+        """The target file as a write would find it (for the journal): its size and sha256, ``absent`` when
+        there is no file or an empty one (the same text: a write leaves the same file after either), or why
+        it cannot be read."""
         return await asyncio.to_thread(self._observe_sync, args["path"])
 
     def _observe_sync(self, raw: str) -> str:
         with self._opened(raw, for_write=True) as (opened, _display):
-            try:
-                fd = opened.file(os.O_RDONLY)
-            except FileNotFoundError:
-                return "absent"
-            except (_dirfd.PathChangedError, _dirfd.InTheWayError, IsADirectoryError, NotADirectoryError):
-                return "in the way"
-            except OSError as exc:
-                return f"unreadable: {exc.strerror}"
-            digest = hashlib.sha256()
-            size = 0
-            with _dirfd.closing(fd):
-                try:
-                    while chunk := os.read(fd, 1 << 20):
-                        digest.update(chunk)
-                        size += len(chunk)
-                except OSError as exc:
-                    return f"unreadable: {exc.strerror}"
-        return f"{size} bytes sha256:{digest.hexdigest()}"
+            found = _content(opened)
+        return found if isinstance(found, str) else _fingerprint(*found)
+
+    async def _expect_write(self, args: dict[str, Any], before: str) -> str | None:
+        """What ``files_write`` leaves: the file holding exactly the text (None: the path is refused)."""
+        return await asyncio.to_thread(self._expect_sync, args["path"], args["text"], before, False)
+
+    async def _expect_append(self, args: dict[str, Any], before: str) -> str | None:
+        """What ``files_append`` leaves: the file as observed (``before``) with the text after it (None: the
+        file is no longer as observed, or cannot be read)."""
+        return await asyncio.to_thread(self._expect_sync, args["path"], args["text"], before, True)
+
+    def _expect_sync(self, raw: str, text: str, before: str, append: bool) -> str | None:
+        data = text.encode("utf-8", errors="replace")  # as the write encodes it
+        with self._opened(raw, for_write=True) as (opened, _display):
+            if not append:
+                return _fingerprint(len(data), hashlib.sha256(data))
+            found = _content(opened)
+        if isinstance(found, str):
+            if found != "absent":
+                return None  # in the way or unreadable: the append fails, and leaves the file as it is
+            found = (0, hashlib.sha256())
+        size, digest = found
+        if _fingerprint(size, digest) != before:
+            return None  # changed since it was observed: no telling what the append will leave
+        digest.update(data)
+        return _fingerprint(size + len(data), digest)
 
     def _write_sync(self, raw: str, text: str, append: bool) -> ToolResult:
         data = text.encode("utf-8", errors="replace")  # lone surrogates from JSON must not crash the write
@@ -400,6 +413,11 @@ class WorkspaceFilesSkill:
                         written = os.write(fd, view)
                         view = view[written:]
                     after = os.fstat(fd).st_size
+                    # On disk before the result is recorded: a power cut must not keep the record of a write
+                    # and lose the write (orchestration/ledger.py, "Durability").
+                    os.fsync(fd)
+                    if not existed:
+                        opened.sync_folder()  # the new file's name
                 except OSError as exc:
                     return ToolResult(f"Could not write {display!r}: {exc.strerror}.", is_error=True)
         log.info("files skill: %s %d bytes %s %s", "appended" if append else "wrote", len(data),
@@ -413,6 +431,34 @@ class WorkspaceFilesSkill:
 
 
 _UNSUPPORTED = "The files tool needs a system that can open files relative to a folder (Linux, macOS, BSD)."
+
+
+def _fingerprint(size: int, digest: Any) -> str:
+    """A file's fingerprint from its size and sha256 (``absent`` for no text at all)."""
+    return "absent" if size == 0 else f"{size} bytes sha256:{digest.hexdigest()}"
+
+
+def _content(opened: _Opened) -> tuple[int, Any] | str:
+    """The checked file's size and sha256 so far, ``absent``, or why it cannot be read (``in the way``,
+    ``unreadable: …``)."""
+    try:
+        fd = opened.file(os.O_RDONLY)
+    except FileNotFoundError:
+        return "absent"
+    except (_dirfd.PathChangedError, _dirfd.InTheWayError, IsADirectoryError, NotADirectoryError):
+        return "in the way"
+    except OSError as exc:
+        return f"unreadable: {exc.strerror}"
+    digest = hashlib.sha256()
+    size = 0
+    with _dirfd.closing(fd):
+        try:
+            while chunk := os.read(fd, 1 << 20):
+                digest.update(chunk)
+                size += len(chunk)
+        except OSError as exc:
+            return f"unreadable: {exc.strerror}"
+    return size, digest
 
 
 class _Opened:
@@ -454,3 +500,9 @@ class _Opened:
             os.close(fd)
             raise
         return fd
+
+    def sync_folder(self) -> None:
+        """Sync the folder the file is in (a new file's name is in it)."""
+        fd = self.folder(self.names[:-1], create=False)
+        with _dirfd.closing(fd):
+            os.fsync(fd)

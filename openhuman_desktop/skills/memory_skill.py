@@ -74,7 +74,7 @@ class MemorySkill:
         self._tools = (
             checked_tool(SEARCH_SPEC, writes=False, run=self._search),
             checked_tool(LIST_SPEC, writes=False, run=self._list),
-            checked_tool(ADD_SPEC, writes=True, run=self._add, observe=self._observe),
+            checked_tool(ADD_SPEC, writes=True, run=self._add, observe=self._observe, expect=self._expect),
         )
 
     def tools(self) -> Sequence[Tool]:
@@ -113,3 +113,9 @@ class MemorySkill:
     async def _observe(self, args: dict[str, Any]) -> str:
         """How many memories hold exactly this text (a stored call adds one)."""
         return f"{await self._store.count_text(args['text'])} with this text"
+
+    async def _expect(self, args: dict[str, Any], before: str) -> str | None:
+        """One memory more with this text than ``before`` counted."""
+        count, _, rest = before.partition(" ")
+        return f"{int(count) + 1} with this text" if count.isdigit() and rest == "with this text" else None
+

@@ -64,7 +64,7 @@ class SubconsciousTasksSkill:
         self._add_task = add_task
         self._tools = (
             checked_tool(LIST_SPEC, writes=False, run=self._list),
-            checked_tool(ADD_SPEC, writes=True, run=self._add, observe=self._observe),
+            checked_tool(ADD_SPEC, writes=True, run=self._add, observe=self._observe, expect=self._expect),
         )
 
     def tools(self) -> Sequence[Tool]:
@@ -89,6 +89,11 @@ class SubconsciousTasksSkill:
         """How many tasks have exactly this title (an added task makes one more)."""
         title = args["title"].strip()
         return f"{sum(1 for task in await self._list_tasks() if task.title.strip() == title)} with this title"
+
+    async def _expect(self, args: dict[str, Any], before: str) -> str | None:
+        """One task more with this title than ``before`` counted."""
+        count, _, rest = before.partition(" ")
+        return f"{int(count) + 1} with this title" if count.isdigit() and rest == "with this title" else None
 
     async def _add(self, args: dict[str, Any]) -> ToolResult:
         task = await self._add_task(args["title"], args["recurrence"])

@@ -168,6 +168,13 @@ class Database:
         self._conn = conn
         self._lock = asyncio.Lock()
         self._closed = False
+        self._level = synchronous
+        """The connection's ``synchronous`` now: a lazy write (:meth:`in_thread`) leaves it at NORMAL for the next
+        one; every other statement first brings it back (:meth:`_configured_level`). Read and changed only on the
+        connection's thread."""
+        self.synced_commits = 0
+        """Writes through :meth:`in_thread` that changed something and were committed at a level that syncs (FULL
+        or EXTRA), since opening: each one synced the write-ahead log once."""
 
     @classmethod
     async def open(cls, path: Path, migrations: Sequence[Migration], *, synchronous: str = "NORMAL") -> Database:
@@ -312,6 +319,8 @@ class Database:
             return await self._fetchall(sql, params)
 
     async def _fetchall(self, sql: str, params: Params) -> list[sqlite3.Row]:
+        await self._configured_level()
+
         async def go() -> list[sqlite3.Row]:
             return list(await self._conn.execute_fetchall(sql, params))  # one hop to the database thread
         result: list[sqlite3.Row] = await self._run(go)
@@ -325,6 +334,8 @@ class Database:
     async def execute(self, sql: str, params: Params = ()) -> int:
         """Run one statement (atomic on its own); return the number of rows it changed."""
         async with self._lock:
+            await self._configured_level()
+
             async def go() -> int:
                 cursor = await self._conn.execute(sql, params)
                 count = int(cursor.rowcount)
@@ -342,6 +353,7 @@ class Database:
         transaction left open by a cancellation is always rolled back.
         """
         async with self._lock:
+            await self._configured_level()
             await self._finish_shielded("BEGIN IMMEDIATE")
             tx = Transaction(self)
             try:
@@ -369,26 +381,27 @@ class Database:
         ``synced=False`` commits a write without syncing it even at ``synchronous`` FULL: it becomes durable
         with the next synced commit (commits stay in order, so a power cut loses a suffix of them). For
         writes whose loss is the same as "not yet done" as long as everything after them is lost too.
+        Synced writes are counted in :attr:`synced_commits`.
         """
-        lazy = write and not synced and self.synchronous in ("FULL", "EXTRA")
+        syncing = write and self.synchronous in ("FULL", "EXTRA")
+        lazy = syncing and not synced
 
         def job() -> T:
             conn = self._conn._conn  # the sqlite3 connection aiosqlite's thread owns
-            if lazy:
-                conn.execute("PRAGMA synchronous = NORMAL")
+            if write:  # (switched only when it changes: a run's lazy commits come in a row)
+                self._set_level(conn, "NORMAL" if lazy else self.synchronous)
+            changes = conn.total_changes
+            conn.execute("BEGIN IMMEDIATE" if write else "BEGIN")
             try:
-                conn.execute("BEGIN IMMEDIATE" if write else "BEGIN")
-                try:
-                    result = work(conn)
-                    conn.execute("COMMIT")
-                except BaseException:
-                    if conn.in_transaction:
-                        conn.execute("ROLLBACK")
-                    raise
-                return result
-            finally:
-                if lazy:
-                    conn.execute(f"PRAGMA synchronous = {self.synchronous}")
+                result = work(conn)
+                conn.execute("COMMIT")
+            except BaseException:
+                if conn.in_transaction:
+                    conn.execute("ROLLBACK")
+                raise
+            if syncing and not lazy and conn.total_changes != changes:  # (SQLite syncs no empty commit)
+                self.synced_commits += 1  # (the connection's thread is the only writer of the count)
+            return result
 
         async def go() -> T:
             # WORKAROUND: aiosqlite has no public "run this function on your thread"; ``_execute`` is
@@ -399,6 +412,24 @@ class Database:
         async with self._lock:
             done: T = await self._run(go)
             return done
+
+    def _set_level(self, conn: sqlite3.Connection, level: str) -> None:
+        """On the connection's thread: ``PRAGMA synchronous = level`` unless it is that already."""
+        if self._level != level:
+            conn.execute(f"PRAGMA synchronous = {level}")
+            self._level = level
+
+    async def _configured_level(self) -> None:
+        """Before a statement that is not :meth:`in_thread`'s (hold the lock): the connection back at the level
+        it was opened with, should a lazy write have left it at NORMAL (decided on the connection's thread, in
+        order with the jobs before it)."""
+        if self.synchronous not in ("FULL", "EXTRA"):
+            return  # never lowered
+
+        async def go() -> None:
+            # WORKAROUND: as in in_thread, aiosqlite's ``_execute`` runs a function on its thread.
+            await self._conn._execute(self._set_level, self._conn._conn, self.synchronous)  # type: ignore[no-untyped-call]
+        await self._run(go)
 
     async def _finish_shielded(self, statement: str) -> None:
         """Run ``statement``; if the caller is cancelled meanwhile, let it finish, undo BEGIN, then re-raise."""

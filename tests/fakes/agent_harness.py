@@ -15,7 +15,7 @@ from openhuman_desktop.llm.base import LlmClient
 from openhuman_desktop.llm.tokens import TokenCounter
 from openhuman_desktop.orchestration.graph import Graph, NodeContext, execute
 from openhuman_desktop.orchestration.nodes import build_graph
-from openhuman_desktop.orchestration.ports import CHAT, Run, Steering
+from openhuman_desktop.orchestration.ports import CHAT, ProposedCall, Run, Steering
 from openhuman_desktop.orchestration.state import Values, apply, initial_values
 from openhuman_desktop.skills import SkillRegistry, WorkspaceFilesSkill
 from tests.fakes.agent_model import AgentModel, AgentScript
@@ -42,10 +42,17 @@ class WordIntent:
 class Cards:
     def __init__(self) -> None:
         self.raised: list[tuple[str, str]] = []
+        self.calls: list[tuple[str, ProposedCall]] = []
+        self.call_asks = 0
 
     async def raise_card(self, run: Run, action: str) -> None:
         if (run.id, action) not in self.raised:  # idempotent per run and action, like the app's
             self.raised.append((run.id, action))
+
+    async def raise_call_card(self, run: Run, call: ProposedCall) -> None:
+        self.call_asks += 1
+        if (run.id, call) not in self.calls:  # idempotent per run and call, like the app's
+            self.calls.append((run.id, call))
 
 
 class Evictions:

@@ -194,3 +194,18 @@ async def test_bad_requests_are_refused(ledger: RunLedger) -> None:
     with pytest.raises(NotFound):
         await service.run_get("nope")
     await supervisor.cancel_all()
+
+
+async def test_a_short_run_syncs_twice_recorded_and_ended(ledger: RunLedger) -> None:
+    """Durability at the physical floor: of a run's commits only its record and its end are synced (its node
+    transitions ride on them; ``ledger.py`` says why that is enough), and its delivery is not synced either."""
+    service, supervisor = service_on(ledger, Nodes())
+    before = ledger.synced_commits
+    run = await service.send("one", "desktop")
+    assert ledger.synced_commits == before + 1  # recorded: durable before the caller hears of it
+    assert (await service.wait(run.id)).status == COMPLETED
+    assert ledger.synced_commits == before + 2
+    await service.mark_delivered(run.id)
+    assert ledger.synced_commits == before + 2
+    assert len(await ledger.history("desktop")) == 5  # five transitions, committed
+    await supervisor.cancel_all()

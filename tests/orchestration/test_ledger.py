@@ -451,3 +451,45 @@ async def test_runs_finished_before_the_upgrade_count_as_delivered(tmp_path: Pat
         assert [run.id for run in await ledger.undelivered_runs("webapp")] == ["going"]
     finally:
         await ledger.aclose()
+
+
+async def test_only_the_durable_points_are_synced(ledger: RunLedger) -> None:
+    """A run recorded, an effect's intent, a run's end, and what a caller is told was saved are synced; a node
+    transition, a model answer, a write's result, a run marked running or delivered, and retention are not
+    (they are durable with the next synced commit; ``ledger.py``, "Durability")."""
+    def synced(before: int) -> int:
+        return ledger.synced_commits - before
+
+    count = ledger.synced_commits
+    run = await ledger.create_run(request())
+    assert synced(count) == 1
+    assert (await ledger.create_run(RunRequest("desktop", "desktop", "x", source_key="k"))).id
+    assert synced(count) == 2
+    await ledger.create_run(RunRequest("desktop", "desktop", "x", source_key="k"))  # known: nothing written
+    assert synced(count) == 2
+    await ledger.mark_running(run.id, permission=WRITE, steering_version=None)
+    await ledger.set_permission(run.id, WRITE)
+    await ledger.commit(run.id, "desktop", 1, "channel_ingestion", {"raw_channel_payload": "hi"}, "frontend_agent")
+    await ledger.finish(run.id, 1, "pass1", {"text": "do it"})
+    assert synced(count) == 2
+    await ledger.begin(run.id, 3, "sub:0:call:1:0", {"tool": "files_append", "fingerprint": "absent"})
+    assert synced(count) == 3  # the intent, before the write runs
+    await ledger.finish(run.id, 3, "sub:0:call:1:0", {"text": "ok"}, [WRITE_NOTE])
+    assert synced(count) == 3
+    await ledger.finish_run(run.id, "completed", response="done")
+    assert synced(count) == 4
+    await ledger.mark_delivered(run.id)
+    await ledger.retain(keep_runs_per_thread=0, keep_seconds=0)
+    assert synced(count) == 4
+    await ledger.update_state("desktop", {"context_utilization": 0.5}, "subconscious_cron")
+    assert synced(count) == 5
+
+
+async def test_at_normal_nothing_is_synced(tmp_path: Path, clock: FakeClock) -> None:
+    opened = await RunLedger.open(tmp_path / "normal.db", clock, synchronous="NORMAL")
+    try:
+        run = await opened.create_run(request())
+        await opened.finish_run(run.id, "completed", response="done")
+        assert opened.synced_commits == 0
+    finally:
+        await opened.aclose()

@@ -6,7 +6,7 @@ from __future__ import annotations
 import asyncio
 import sqlite3
 import threading
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 
 import pytest
@@ -89,16 +89,27 @@ async def test_a_cancelled_caller_does_not_cut_a_write_in_half(db: Database) -> 
         "first", "second"]
 
 
-async def test_an_unsynced_write_is_committed_and_the_level_comes_back(db: Database) -> None:
+async def test_an_unsynced_write_is_committed_and_every_synced_one_is_synced(db: Database) -> None:
+    """Lazy writes in a row commit at NORMAL (the level is switched once, not twice per write); a synced write,
+    and any statement outside ``in_thread``, runs at the level the database was opened with."""
     def level(conn: sqlite3.Connection) -> int:
         return int(conn.execute("PRAGMA synchronous").fetchone()[0])
-    assert await db.in_thread(lambda conn: (conn.execute("INSERT INTO t (v) VALUES ('lazy')"), level(conn))[1],
-                              write=True, synced=False) == 1
-    assert await db.in_thread(level) == 2
+
+    def insert(text: str) -> Callable[[sqlite3.Connection], int]:
+        return lambda conn: (conn.execute("INSERT INTO t (v) VALUES (?)", (text,)), level(conn))[1]
+
+    synced = db.synced_commits
+    assert await db.in_thread(insert("lazy 1"), write=True, synced=False) == 1
+    assert await db.in_thread(insert("lazy 2"), write=True, synced=False) == 1
+    assert await db.in_thread(insert("synced"), write=True) == 2
+    assert db.synced_commits == synced + 1
+    await db.in_thread(insert("lazy 3"), write=True, synced=False)
+    assert (await db.fetchone("PRAGMA synchronous"))[0] == 2  # type: ignore[index]
     with pytest.raises(RuntimeError):
         await db.in_thread(lambda conn: (_ for _ in ()).throw(RuntimeError("x")), write=True, synced=False)
-    assert await db.in_thread(level) == 2
-    assert rows(db.path) == ["lazy"]
+    assert await db.in_thread(insert("synced again"), write=True) == 2
+    assert rows(db.path) == ["lazy 1", "lazy 2", "synced", "lazy 3", "synced again"]
+    assert db.synced_commits == synced + 2
 
 
 async def test_after_close_it_says_so(db: Database) -> None:

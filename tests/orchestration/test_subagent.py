@@ -3,17 +3,20 @@ new; a write that had begun and has no result is settled by observing its target
 
 from __future__ import annotations
 
+import hashlib
 import random
 from collections.abc import Sequence
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from openhuman_desktop.llm.base import ToolSpec
-from openhuman_desktop.orchestration import prompts
+from openhuman_desktop.orchestration import prompts, subagent
 from openhuman_desktop.orchestration.nodes import ExecutionOutcome, read_outcome
-from openhuman_desktop.orchestration.ports import WRITE
+from openhuman_desktop.orchestration.ports import CALL as CALL_PURPOSE
+from openhuman_desktop.orchestration.ports import WRITE, ProposedCall
 from openhuman_desktop.skills import SkillHealth, SkillSetting, Tool, ToolResult
 from openhuman_desktop.skills._args import checked_tool, object_schema
 from openhuman_desktop.skills.base import Mutation
@@ -105,11 +108,130 @@ async def test_an_interrupted_call_that_cannot_be_observed_is_not_run_again(harn
     run_id, (_first, _second, outcome) = await killed_then_resumed(harness, "add one to the counter")
     assert counter.bumps == 1
     entry = await harness.journal.get(run_id, 3, CALL)
-    assert entry is not None and entry.result == {"text": prompts.INTERRUPTED_UNKNOWN, "is_error": True,
-                                                  "settled": True}
+    assert entry is not None and entry.result is not None
+    assert (entry.result["is_error"], entry.result["settled"], entry.result["uncertain"]) == (True, True, True)
+    assert "cannot be checked" in entry.result["text"]
     told = [m for seen in harness.model.of(kinds.SUBAGENT) for m in seen.messages if m.get("role") == "tool"]
     assert any("may or may not have happened" in m["content"] for m in told)
     assert outcome.values["world_state_diff"]["evolution_timeline"] == []
+    [(card_run, card)] = harness.cards.calls  # brought back to the user, whose Go ahead does it
+    assert (card_run, card.tool, dict(card.arguments), card.skill) == (run_id, "counter_bump", {}, "counter")
+    assert "cannot be checked" in card.reason
+
+
+# --- settled by the call's expected result (issue 25: "A begun write is recorded as done and never done") ---
+
+
+def edit(harness: AgentHarness, text: str = "edited by hand while the app was down\n") -> None:
+    """Someone else changes log.md while the app is down (the person, a sync client, another program)."""
+    with (harness.workspace / "log.md").open("a", encoding="utf-8") as file:
+        file.write(text)
+
+
+async def killed_edited_resumed(harness: AgentHarness, kill_point: set[str]) -> tuple[str, Any]:
+    run = harness.new_run("append x to log.md")
+    kill_point.add(CALL)
+    with pytest.raises(Killed):
+        await harness.execute(run, "channel_ingestion", 1)
+    edit(harness)
+    return run.id, await harness.resume(run)
+
+
+def assert_asked_not_done(harness: AgentHarness, run_id: str, entry: Any, outcome: Any) -> None:
+    """The call is neither run again nor reported done: the model is told it may or may not have happened and
+    that the user is asked, the run's outcome says nothing changed, and one card carries out exactly it."""
+    assert entry is not None and entry.result is not None
+    assert (entry.result["is_error"], entry.result["uncertain"]) == (True, True), entry.result
+    assert "already taken effect" not in entry.result["text"]
+    told = [m["content"] for m in harness.model.of(kinds.SUBAGENT)[-1].messages if m.get("role") == "tool"]
+    assert len(told) == 1 and "may or may not have happened" in told[0] and "user is asked" in told[0], told
+    assert outcome.values["world_state_diff"]["evolution_timeline"] == [] and harness.journal.timeline == []
+    [(card_run, card)] = harness.cards.calls
+    assert card_run == run_id
+    assert (card.tool, dict(card.arguments), card.skill) == ("files_append", {"path": "log.md", "text": "x"}, "files")
+    assert "may or may not have happened" in card.reason and "'log.md'" in card.reason
+
+
+async def test_a_write_begun_then_killed_whose_target_was_edited_is_not_done_but_asked(
+    harness: AgentHarness
+) -> None:
+    harness.model.script = append_script()
+    run_id, outcome = await killed_edited_resumed(harness, harness.journal.kill_after_begin)
+    assert (harness.workspace / "log.md").read_text() == "edited by hand while the app was down\n"  # not run
+    entry = await harness.journal.get(run_id, 3, CALL)
+    assert entry is not None and entry.intent["fingerprint"] == "absent"
+    assert entry.intent["expected"] == f"1 bytes sha256:{hashlib.sha256(b'x').hexdigest()}"
+    assert_asked_not_done(harness, run_id, entry, outcome)
+    done = await read_outcome(harness.journal, run_id)
+    assert done == ExecutionOutcome(("files_append (log.md) (may or may not have happened; the user is asked)",),
+                                    None, False)
+
+
+async def test_a_write_that_landed_then_was_edited_before_the_restart_is_not_reported_done(
+    harness: AgentHarness
+) -> None:
+    harness.model.script = append_script()
+    run_id, outcome = await killed_edited_resumed(harness, harness.journal.kill_before_finish)
+    assert (harness.workspace / "log.md").read_text() == "xedited by hand while the app was down\n"  # once
+    assert_asked_not_done(harness, run_id, await harness.journal.get(run_id, 3, CALL), outcome)
+    assert (await read_outcome(harness.journal, run_id) or ExecutionOutcome()).changed_something is False
+
+
+async def test_an_edit_that_leaves_the_target_as_the_call_would_counts_as_done(harness: AgentHarness) -> None:
+    (harness.workspace / "log.md").write_text("a\n", encoding="utf-8")
+    harness.model.script = append_script()
+    run = harness.new_run("append x to log.md")
+    harness.journal.kill_after_begin.add(CALL)
+    with pytest.raises(Killed):
+        await harness.execute(run, "channel_ingestion", 1)
+    edit(harness, "x")  # exactly what the append writes (e.g. a sync client brought the same change)
+    await harness.resume(run)
+    assert (harness.workspace / "log.md").read_text() == "a\nx"
+    entry = await harness.journal.get(run.id, 3, CALL)
+    assert entry is not None and entry.result is not None and entry.result["settled"] is True
+    assert "already taken effect" in entry.result["text"] and harness.cards.calls == []
+    assert (await read_outcome(harness.journal, run.id) or ExecutionOutcome()).changed_something is True
+
+
+async def test_a_new_file_left_empty_by_the_kill_is_written_once(harness: AgentHarness) -> None:
+    harness.model.script = append_script()
+    run = harness.new_run("append x to log.md")
+    harness.journal.kill_after_begin.add(CALL)
+    with pytest.raises(Killed):
+        await harness.execute(run, "channel_ingestion", 1)
+    (harness.workspace / "log.md").touch()  # killed between creating the file and writing into it
+    await harness.resume(run)
+    assert (harness.workspace / "log.md").read_text() == "x" and harness.cards.calls == []
+
+
+async def test_the_card_of_an_uncertain_call_is_raised_once_across_a_kill_while_raising(
+    harness: AgentHarness
+) -> None:
+    harness.model.script = append_script()
+    run = harness.new_run("append x to log.md")
+    harness.journal.kill_after_begin.add(CALL)
+    with pytest.raises(Killed):
+        await harness.execute(run, "channel_ingestion", 1)
+    edit(harness)
+    harness.journal.kill_before_finish.add(f"{CALL}:card")  # the card is raised, its journal result is lost
+    with pytest.raises(Killed):
+        await harness.resume(run)
+    assert len(harness.cards.calls) == 1
+    await harness.resume(run)
+    assert len(harness.cards.calls) == 1 and harness.cards.call_asks == 2  # asked again, the same card
+    assert (harness.workspace / "log.md").read_text() == "edited by hand while the app was down\n"
+
+
+async def test_the_same_call_asked_again_after_an_uncertain_one_is_not_run(harness: AgentHarness) -> None:
+    harness.model.script = AgentScript(
+        subtasks=[("Add", "Append x to log.md")],
+        steps={"Add": [call("files_append", path="log.md", text="x"), call("files_append", path="log.md", text="x"),
+                       call("files_append", path="log.md", text="y"), say("Done.")]})
+    run_id, outcome = await killed_edited_resumed(harness, harness.journal.kill_after_begin)
+    assert (harness.workspace / "log.md").read_text() == "edited by hand while the app was down\ny"
+    entry = await harness.journal.get(run_id, 3, "sub:0:call:2:0")
+    assert entry is not None and entry.result == {"text": prompts.REPEAT_REFUSED, "is_error": True}
+    assert len(harness.cards.calls) == 1
 
 
 async def test_a_completed_call_is_replayed_and_only_new_answers_are_asked(harness: AgentHarness) -> None:
@@ -222,3 +344,52 @@ async def test_kills_at_random_points_never_repeat_a_write_and_the_run_completes
         assert (workspace / "note.md").read_text() == "y", kills
         assert [entry.sequence for entry in harness.journal.timeline] == [1, 2], kills
         assert len(harness.checkpointer.values["world_state_diff"]["evolution_timeline"]) == 2, kills
+
+
+async def test_a_card_half_raised_before_a_kill_is_left_to_its_own_run(harness: AgentHarness) -> None:
+    """After a restart the first write settles every call left begun, of any run; a call's card left begun is
+    not a call: it is neither run nor marked raised by another run's write (its own run raises it)."""
+    harness.model.script = append_script()
+    first = harness.new_run("append x to log.md")
+    harness.journal.kill_after_begin.add(CALL)
+    with pytest.raises(Killed):
+        await harness.execute(first, "channel_ingestion", 1)
+    edit(harness)
+    harness.journal.kill_after_begin.add(f"{CALL}:card")  # killed while the card is being raised
+    with pytest.raises(Killed):
+        await harness.resume(first)
+    subagent._WRITES.pop(harness.journal, None)  # a new process: its first write settles what is left begun
+    harness.model.script = append_script(arguments={"path": "other.md", "text": "y"})
+    await harness.execute(harness.new_run("append y to other.md"), "channel_ingestion", 1)
+    assert (harness.workspace / "other.md").read_text() == "y"
+    card = await harness.journal.get(first.id, 3, f"{CALL}:card")
+    assert card is not None and card.result is None  # untouched by the other run's write
+    assert (harness.workspace / "log.md").read_text() == "edited by hand while the app was down\n"
+    harness.model.script = append_script()
+    await harness.resume(first)
+    assert len(harness.cards.calls) == 1 and harness.cards.calls[0][0] == first.id
+
+
+async def test_an_approved_exact_call_begun_before_a_kill_and_edited_meanwhile_is_asked_about_again(
+    harness: AgentHarness
+) -> None:
+    """A ``call`` run (Go ahead on an exact-call card) is journaled like any write: killed between its intent
+    and the call, the file edited while the app was down → not run, not reported done, a card of its own."""
+    approved = ProposedCall("files_append", {"path": "log.md", "text": "x"}, "The run wanted this too.", "files")
+    run = replace(harness.new_run("Append x to log.md", permission=WRITE, purpose=CALL_PURPOSE), call=approved)
+    harness.journal.kill_after_begin.add("call")
+    with pytest.raises(Killed):
+        await harness.execute(run, "channel_ingestion", 1)
+    edit(harness)
+    outcome = await harness.resume(run)
+    assert (harness.workspace / "log.md").read_text() == "edited by hand while the app was down\n"
+    entry = await harness.journal.get(run.id, 3, "call")
+    assert entry is not None and entry.result is not None and entry.result["uncertain"] is True
+    assert outcome.values["agent_reply"].startswith("files_append (log.md) may or may not have happened")
+    [(card_run, card)] = harness.cards.calls
+    assert (card_run, card.tool, dict(card.arguments), card.skill) == (run.id, "files_append",
+                                                                      {"path": "log.md", "text": "x"}, "files")
+    assert "may or may not have happened" in card.reason
+    done = await read_outcome(harness.journal, run.id)
+    assert done is not None and not done.changed_something
+    assert done.tools_used == ("files_append (log.md) (may or may not have happened; the user is asked)",)

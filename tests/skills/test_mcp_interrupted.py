@@ -58,7 +58,8 @@ async def test_an_interrupted_write_is_not_run_again(fx: McpSkill, tmp_path: Pat
     assert calls(tmp_path) == ["append_note note.txt pay the plumber"]
     tool = next(t for t in fx.tools() if t.name == "fx__append_note")
     record = await _call(run_of(journal, fx), KEY, ToolCall(tool.name, arguments), tool, 0, [tool.name])
-    assert record.settled and record.is_error and record.text == prompts.INTERRUPTED_UNKNOWN
+    assert record.settled and record.is_error and record.uncertain  # may or may not have happened: a card asks
+    assert record.text == prompts.fill(prompts.INTERRUPTED_UNKNOWN, why="whether it took effect cannot be checked")
     assert calls(tmp_path) == ["append_note note.txt pay the plumber"]   # once, not twice
     assert (tmp_path / "note.txt").read_text() == "pay the plumber\n"
 

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import os
+import stat
 from collections.abc import AsyncIterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -112,3 +115,77 @@ async def test_every_write_tool_observes_or_says_why_not_and_reads_never_mutate(
     unobservable = {t.name for t in registry.tools(include_writes=True) if t.writes and t.observe is None}
     assert unobservable == {"notify_user"}
     assert set(MUTATION_KINDS) >= {"file_written", "memory_stored", "task_created", "message_sent"}
+
+
+# --- what a call will leave (``Tool.expect``): settling a call a kill interrupted ----------------------------
+
+
+async def expected_and_after(write_tool: Tool, arguments: dict[str, Any]) -> tuple[str | None, str | None, str | None]:
+    """The fingerprint before, the one ``expect`` foresees, and the one the call really leaves."""
+    assert write_tool.observe is not None and write_tool.expect is not None
+    before = await write_tool.observe(arguments)
+    assert before is not None
+    foreseen = await write_tool.expect(arguments, before)
+    await write_tool.run(arguments, CTX)
+    return before, foreseen, await write_tool.observe(arguments)
+
+
+@pytest.mark.parametrize("existing", [None, b"", b"first line\n"])
+async def test_files_expect_what_an_append_and_a_write_leave(tmp_path: Path, existing: bytes | None) -> None:
+    registry = SkillRegistry([WorkspaceFilesSkill(tmp_path)])
+    for name, path in (("files_append", "a.md"), ("files_write", "b.md")):
+        if existing is not None:
+            (tmp_path / path).write_bytes(existing)
+        before, foreseen, after = await expected_and_after(tool(registry, name), {"path": path, "text": "héllo\n"})
+        assert foreseen == after != before, name
+    assert (tmp_path / "a.md").read_bytes() == (existing or b"") + "héllo\n".encode()
+
+
+async def test_an_empty_file_observes_as_absent(tmp_path: Path) -> None:
+    """No file and an empty one hold the same text, and an append or a write leaves the same after either: a kill
+    between creating a file and writing into it leaves the call unchanged-looking, so it runs (not a card)."""
+    append = tool(SkillRegistry([WorkspaceFilesSkill(tmp_path)]), "files_append")
+    assert append.observe is not None
+    (tmp_path / "e.md").touch()
+    assert await append.observe({"path": "e.md", "text": "x"}) == await append.observe({"path": "f.md", "text": "x"})
+
+
+async def test_files_expect_nothing_for_a_stale_observation_or_a_refused_call(tmp_path: Path) -> None:
+    append = tool(SkillRegistry([WorkspaceFilesSkill(tmp_path)]), "files_append")
+    assert append.expect is not None
+    (tmp_path / "a.md").write_text("now", encoding="utf-8")
+    assert await append.expect({"path": "a.md", "text": "x"}, "absent") is None  # the file is not as observed
+    assert await append.expect({"path": "../outside.md", "text": "x"}, "absent") is None
+    assert await append.expect({"path": 5}, INVALID_CALL) is None
+    (tmp_path / "d").mkdir()
+    assert await append.expect({"path": "d", "text": "x"}, "in the way") is None
+
+
+async def test_memory_and_tasks_expect_one_more(memories: MemoryStore) -> None:
+    service = FakeTaskService()
+    registry = SkillRegistry([MemorySkill(memories), SubconsciousTasksSkill(service.list_tasks, service.add_task)])
+    for name, arguments in (("memory_add", {"text": "buy milk"}), ("subconscious_tasks_add", {"title": "Water"})):
+        for _ in range(2):
+            before, foreseen, after = await expected_and_after(tool(registry, name), arguments)
+            assert foreseen == after != before, name
+        add = tool(registry, name)
+        assert add.expect is not None and await add.expect(arguments, "unobservable: down") is None
+
+
+async def test_a_file_write_is_synced_before_it_returns(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Durability at the physical floor: the data (and a new file's name in its folder) is on disk before the
+    tool's result can be recorded, so a power cut cannot keep the record of a write and lose the write."""
+    synced: list[str] = []
+    real_fsync = os.fsync
+
+    def fsync(fd: int) -> None:
+        synced.append("folder" if stat.S_ISDIR(os.fstat(fd).st_mode) else "file")
+        real_fsync(fd)
+
+    monkeypatch.setattr(os, "fsync", fsync)
+    registry = SkillRegistry([WorkspaceFilesSkill(tmp_path)])
+    await tool(registry, "files_write").run({"path": "notes/new.md", "text": "x"}, CTX)
+    assert synced == ["file", "folder"]
+    synced.clear()
+    await tool(registry, "files_append").run({"path": "notes/new.md", "text": "y"}, CTX)
+    assert synced == ["file"]

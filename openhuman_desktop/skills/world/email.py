@@ -136,6 +136,9 @@ class EmailSkill(WatchingSkill):
         self._session: ImapSession | None = None
         self._worker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="imap")
         self._lock = asyncio.Lock()
+        # email_send has no observe (Tool.observe): nothing says whether the SMTP server took a message a kill
+        # interrupted, so it may or may not have happened; it is never sent again by itself (a mail sent twice is
+        # the worst case), the user gets a card for it.
         self._tools = (
             checked_tool(SEARCH_SPEC, writes=False, run=self._search),
             checked_tool(READ_SPEC, writes=False, run=self._read),

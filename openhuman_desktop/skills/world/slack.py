@@ -59,6 +59,8 @@ class SlackSkill(WorldSkill):
         self._client = client
         self._on_change = on_change or (lambda: None)
         self._sleep = sleep
+        # No observe (Tool.observe): a webhook cannot be asked what it got, so a post a kill interrupted may or may
+        # not have happened; it is never posted again by itself, the user gets a card for it.
         self._tools = (checked_tool(POST_SPEC, writes=True, run=self._post),)
 
     def configure(self, settings: SlackSettings) -> None:
