@@ -26,6 +26,11 @@ from tests.fakes.agent_model import AgentScript, call, say
 from tests.fakes.journal import Killed
 from tests.fakes.model_servers import FakeOllama
 
+# the warnings an interrupted write causes on purpose (and aiosmtpd's own deprecation line)
+INTERRUPTED_WRITE_LOGGED = pytest.mark.logs_expected(
+    r"interrupted.*(may or may not have happened|cannot be observed)", r"Session\.login_data is deprecated")
+
+
 CALL = "sub:0:call:1:0"
 
 
@@ -100,6 +105,7 @@ class Counter:
         return ToolResult("bumped", mutations=(Mutation("message_sent", "counter", "bumped"),))
 
 
+@INTERRUPTED_WRITE_LOGGED
 async def test_an_interrupted_call_that_cannot_be_observed_is_not_run_again(harness: AgentHarness) -> None:
     counter = Counter()
     harness.skills.add(counter)
@@ -152,6 +158,7 @@ def assert_asked_not_done(harness: AgentHarness, run_id: str, entry: Any, outcom
     assert "may or may not have happened" in card.reason and "'log.md'" in card.reason
 
 
+@INTERRUPTED_WRITE_LOGGED
 async def test_a_write_begun_then_killed_whose_target_was_edited_is_not_done_but_asked(
     harness: AgentHarness
 ) -> None:
@@ -167,6 +174,7 @@ async def test_a_write_begun_then_killed_whose_target_was_edited_is_not_done_but
                                     None, False)
 
 
+@INTERRUPTED_WRITE_LOGGED
 async def test_a_write_that_landed_then_was_edited_before_the_restart_is_not_reported_done(
     harness: AgentHarness
 ) -> None:
@@ -204,6 +212,7 @@ async def test_a_new_file_left_empty_by_the_kill_is_written_once(harness: AgentH
     assert (harness.workspace / "log.md").read_text() == "x" and harness.cards.calls == []
 
 
+@INTERRUPTED_WRITE_LOGGED
 async def test_the_card_of_an_uncertain_call_is_raised_once_across_a_kill_while_raising(
     harness: AgentHarness
 ) -> None:
@@ -222,6 +231,7 @@ async def test_the_card_of_an_uncertain_call_is_raised_once_across_a_kill_while_
     assert (harness.workspace / "log.md").read_text() == "edited by hand while the app was down\n"
 
 
+@INTERRUPTED_WRITE_LOGGED
 async def test_the_same_call_asked_again_after_an_uncertain_one_is_not_run(harness: AgentHarness) -> None:
     harness.model.script = AgentScript(
         subtasks=[("Add", "Append x to log.md")],
@@ -346,6 +356,7 @@ async def test_kills_at_random_points_never_repeat_a_write_and_the_run_completes
         assert len(harness.checkpointer.values["world_state_diff"]["evolution_timeline"]) == 2, kills
 
 
+@INTERRUPTED_WRITE_LOGGED
 async def test_a_card_half_raised_before_a_kill_is_left_to_its_own_run(harness: AgentHarness) -> None:
     """After a restart the first write settles every call left begun, of any run; a call's card left begun is
     not a call: it is neither run nor marked raised by another run's write (its own run raises it)."""
@@ -370,6 +381,7 @@ async def test_a_card_half_raised_before_a_kill_is_left_to_its_own_run(harness: 
     assert len(harness.cards.calls) == 1 and harness.cards.calls[0][0] == first.id
 
 
+@INTERRUPTED_WRITE_LOGGED
 async def test_an_approved_exact_call_begun_before_a_kill_and_edited_meanwhile_is_asked_about_again(
     harness: AgentHarness
 ) -> None:
