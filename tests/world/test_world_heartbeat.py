@@ -6,8 +6,6 @@ from __future__ import annotations
 
 import json
 import re
-import ssl
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -17,18 +15,6 @@ from tests.world.servers import PASSWORD, USER, Dovecot, SmtpInbox, WebServer, m
 
 PASSWORD_ENV = "OH_TEST_MAIL_PW"
 HOOK_ENV = "OH_TEST_SLACK_HOOK"
-
-
-@pytest.fixture
-def smtps(dovecot: Dovecot) -> Iterator[SmtpInbox]:
-    """aiosmtpd speaking TLS from the first byte (as port 465 does), with dovecot's test certificate."""
-    context = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
-    context.load_cert_chain(str(dovecot.cert), str(dovecot.cert.with_name("key.pem")))
-    inbox = SmtpInbox(server_ssl=context).start()
-    try:
-        yield inbox
-    finally:
-        inbox.stop()
 
 
 def email_table(dovecot: Dovecot, smtp: SmtpInbox, folder: str) -> str:
