@@ -17,6 +17,7 @@ from typing import Any
 
 import pytest
 
+from openhuman_desktop.subconscious.approvals import STOPPED_EACH_TIME
 from tests.e2e.test_approval_crash_window_e2e import card
 from tests.fakes.app_process import AppProcess, wait_for
 from tests.fakes.engine_harness import (
@@ -30,7 +31,6 @@ from tests.fakes.engine_harness import (
     config_text,
 )
 from tests.fakes.model_servers import FakeOllama, FakeOpenAI, Reply
-from openhuman_desktop.subconscious.approvals import STOPPED_EACH_TIME
 from tests.world.servers import PASSWORD, Dovecot, SmtpInbox, message
 from tests.world.test_world_heartbeat import PASSWORD_ENV, email_table
 

@@ -99,13 +99,13 @@ def recipients(text: str) -> list[str]:
 
 
 def send_target(arguments: Mapping[str, Any]) -> str | None:
-    """What an ``email_send`` call changes, for the approval gate's license: its recipients (To and Cc), the
-    address itself when there is one, else all of them joined (which a card must then name as such)."""
+    """What an ``email_send`` call changes, for the approval gate's license: every recipient (To and Cc), one
+    address a line, so that a card licenses the send only when it named each of them."""
     addresses = recipients(str(arguments.get("to") or "")) + recipients(str(arguments.get("cc") or ""))
     addresses = list(dict.fromkeys(addresses))
     if not addresses:
         return None
-    return ", ".join(addresses)
+    return "\n".join(addresses)
 
 
 def _without_id(line: str) -> str:
