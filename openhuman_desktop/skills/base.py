@@ -84,8 +84,9 @@ class Tool:
 
     ``target`` (write tools) names what a call would change, in the words a card would use: a workspace path,
     a recipient, a channel; several (an e-mail's recipients) one a line. An approval licenses writes to the
-    targets its card named; a call with a target it did not name is not run (it becomes a card of its own). None (or a tool without ``target``): the call names no
-    target of its own, and the tool being offered is the whole license.
+    targets its card named; a call with a target it did not name is not run (it becomes a card of its own). None
+    (or a tool without ``target``): the call names no target of its own, and the tool being offered is the whole
+    license.
     """
 
     spec: ToolSpec
