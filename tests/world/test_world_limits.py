@@ -57,6 +57,9 @@ def test_an_email_goes_only_to_recipients_the_card_named_every_one(gate: tuple[A
     narrower = approvals.license_for("Forward the invoice to anna@example.org")
     assert not narrower.allows(send.name, send.target_of({"to": "anna@example.org, bob@example.org"}))
     assert not approvals.license_for("Archive the invoice").allows(send.name, send.target_of({"to": "a@b.org"}))
+    both = approvals.license_for("Append the totals to a.md and b.md")
+    assert both.allows(send.name, ("a.md", "b.md")) and not both.allows(send.name, "a.md\nb.md"), \
+        "one path with a line break in it is not the two files the card named"
 
 
 def test_slack_is_posted_to_only_when_the_card_says_slack(gate: tuple[ApprovalGate, WorldSkills]) -> None:
