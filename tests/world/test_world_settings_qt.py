@@ -14,7 +14,7 @@ from openhuman_desktop.qt.settings import SettingsWindow
 from openhuman_desktop.skills.base import SkillRegistry
 from openhuman_desktop.skills.world import WorldSkills
 from tests.fakes.clock import FakeClock
-from tests.qt.conftest import qloop  # noqa: F401  (the qasync loop fixture)
+from tests.qt.conftest import _delete_qt_objects_on_this_thread, qloop  # noqa: F401  (the Qt tests' fixtures)
 from tests.world.servers import PASSWORD, USER, Dovecot, message
 
 
