@@ -375,7 +375,9 @@ class IntelligenceWindow(QMainWindow):
             return world is not None and world.get(name) is not None
 
         async def restart(name: str) -> object:
-            return world.restart(name) if is_world(name) else await servers.restart(name)
+            if world is not None and is_world(name):
+                return world.restart(name)
+            return await servers.restart(name)
 
         async def set_enabled(name: str, enabled: bool) -> None:
             from openhuman_desktop.config_edit import ConfigEdit
@@ -384,7 +386,7 @@ class IntelligenceWindow(QMainWindow):
             edit.set(f"skills.{name}.enabled" if is_world(name) else f"skills.mcp.{name}.enabled", enabled)
             await asyncio.to_thread(edit.save)
             await live.reload()      # applied now, not when the watcher next looks
-            if is_world(name):
+            if world is not None and is_world(name):
                 world.apply()
             else:
                 await servers.apply()
