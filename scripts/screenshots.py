@@ -576,6 +576,7 @@ WINDOW_SCRIPTS = (
     ("settings_screenshots.py", "Settings"), ("notification_screenshots.py", "Notifications"),
     ("onboarding_screenshots.py", "Onboarding"), ("skills_screenshots.py", "Skills"),
     ("desktop_screenshots.py", "Chat and Subconscious (issue 25)"),
+    ("world_screenshots.py", "Mail, feeds, calendars and Slack (issue 22)"),
 )
 
 

@@ -122,15 +122,17 @@ class WriteLicense:
     targets: tuple[str, ...]
     action: str = ""
 
-    def allows(self, tool: str, target: str | None) -> bool:
+    def allows(self, tool: str, target: str | tuple[str, ...] | None) -> bool:
         """Whether a call of ``tool`` on ``target`` (None: the tool names none) is within the license: a target
-        the card named, or one inside a folder it named ("the drafts in Notes/" licenses ``Notes/a.md``)."""
+        the card named, or one inside a folder it named ("the drafts in Notes/" licenses ``Notes/a.md``). A call
+        that changes several things names them as a tuple (an e-mail's recipients): each must be licensed."""
         if tool not in self.tools:
             return False
         if target is None:
             return True
-        folded = fold_target(target)
-        return any(folded == named or folded.startswith(named + "/") for named in self.targets)
+        parts = [fold_target(part) for part in ((target,) if isinstance(target, str) else target)]
+        return bool(parts) and all(
+            part and any(part == named or part.startswith(named + "/") for named in self.targets) for part in parts)
 
     def to_json(self) -> dict[str, Any]:
         return {"tools": list(self.tools), "targets": list(self.targets), "action": self.action}

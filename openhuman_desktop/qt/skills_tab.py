@@ -38,6 +38,7 @@ from openhuman_desktop.qt.intelligence.widgets import (
     em,
     scaled_font,
 )
+from openhuman_desktop.qt.settings.world_section import SKILLS as WORLD_SKILLS
 from openhuman_desktop.skills.base import Skill, SkillHealth, SkillRegistry
 from openhuman_desktop.skills.listing import SkillInfo, ToolInfo, describe
 
@@ -220,7 +221,12 @@ class SkillDetailView(QWidget):
         self.description_label.setText(info.description)
         self._show_state(info)
         is_mcp = info.kind == "mcp"
-        self.actions_row.setVisible(is_mcp)
+        # MCP servers and the built-in skills with a table of their own ([skills.email] …) can be acted on.
+        self.actions_row.setVisible(is_mcp or info.name in WORLD_SKILLS)
+        what = "server" if is_mcp else "connection"
+        self.restart_button.setToolTip(f"Drop this skill's {what} and start it again now")
+        self.edit_button.setToolTip("Open Settings on this server: its command, variables and tools" if is_mcp
+                                    else "Open Settings on this skill's form, with its Test button")
         self.restart_button.setEnabled(info.enabled)
         self.disable_button.setText("Disable" if info.enabled else "Enable")
         self.disable_button.setAccessibleName("Disable this skill" if info.enabled else "Enable this skill")

@@ -71,7 +71,7 @@ class ToolContext:
 
 ToolRun = Callable[[Mapping[str, Any], ToolContext], Awaitable[ToolResult]]
 Observe = Callable[[Mapping[str, Any]], Awaitable[str | None]]
-Target = Callable[[Mapping[str, Any]], str | None]
+Target = Callable[[Mapping[str, Any]], str | tuple[str, ...] | None]
 Expect = Callable[[Mapping[str, Any], str], Awaitable[str | None]]
 
 
@@ -89,9 +89,10 @@ class Tool:
     alone is no proof that the call ran.
 
     ``target`` (write tools) names what a call would change, in the words a card would use: a workspace path,
-    a recipient, a channel. An approval licenses writes to the targets its card named; a call whose target is
-    another is not run (it becomes a card of its own). None (or a tool without ``target``): the call names no
-    target of its own, and the tool being offered is the whole license.
+    a recipient, a channel; a tuple when it changes several (an e-mail's recipients). An approval licenses writes
+    to the targets its card named (every one of a tuple); a call with a target it did not name is not run (it
+    becomes a card of its own). None (or a tool without ``target``): the call names no target of its own, and the
+    tool being offered is the whole license.
     """
 
     spec: ToolSpec
@@ -101,7 +102,7 @@ class Tool:
     target: Target | None = None
     expect: Expect | None = None
 
-    def target_of(self, arguments: Mapping[str, Any]) -> str | None:
+    def target_of(self, arguments: Mapping[str, Any]) -> str | tuple[str, ...] | None:
         """What a call with ``arguments`` would change (None: it names no target, or cannot be read)."""
         if self.target is None:
             return None

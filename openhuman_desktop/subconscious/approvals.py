@@ -95,6 +95,7 @@ _OPTIONAL_WRITES = (
     ("notify_", re.compile(r"\b(notif\w*|alert\w*|tell|let me know|warn\w*|remind\w*|ping)\b", re.I)),
     ("subconscious_tasks_", re.compile(r"\b(tasks?|remind\w*|schedul\w*|heartbeat)\b", re.I)),
     ("memory_", re.compile(r"\b(remember\w*|memor\w*|note that|keep in mind)\b", re.I)),
+    ("slack_", re.compile(r"\bslack\b", re.I)),  # the webhook's one channel: only when the card says Slack
 )
 
 

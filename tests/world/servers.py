@@ -15,6 +15,7 @@ import socket
 import ssl
 import subprocess
 import tempfile
+import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -251,12 +252,23 @@ class SmtpInbox:
 
         self.received: list[tuple[str, list[str], email.message.EmailMessage]] = []
         self.port = free_port()
+        self.hold_subject: str | None = None
+        """A message with this subject is taken in, then its ``250 OK`` is held back (``holding`` is set) until
+        this changes: the sender cannot know whether it was accepted (a test kills it meanwhile)."""
+        self.holding = threading.Event()
         inbox = self
 
         class Handler:
             async def handle_DATA(self, server: Any, session: Any, envelope: Any) -> str:  # noqa: N802
                 parsed = email.message_from_bytes(envelope.original_content, policy=email.policy.default)
                 inbox.received.append((envelope.mail_from, list(envelope.rcpt_tos), parsed))
+                held = inbox.hold_subject
+                if held is not None and parsed["Subject"] == held:
+                    inbox.holding.set()
+                    for _ in range(1200):  # until the test lets go (at most a minute)
+                        if inbox.hold_subject != held:
+                            break
+                        await asyncio.sleep(0.05)
                 return "250 OK"
 
         def authenticator(server: Any, session: Any, envelope: Any, mechanism: str, data: Any) -> AuthResult:

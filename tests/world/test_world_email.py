@@ -245,7 +245,7 @@ async def test_email_send_goes_through_smtp_and_names_its_recipients(
         send = next(tool for tool in skill.tools() if tool.name == "email_send")
         assert send.writes
         arguments = {"to": "Boss <Boss@Example.ORG>", "subject": "Fwd: Invoice", "body": "See below."}
-        assert send_target(arguments) == "Boss@example.org"
+        assert send_target(arguments) == ("Boss@example.org",)
         text, is_error = await call(skill, "email_send", **arguments)
         assert not is_error, text
         assert len(smtp.received) == 1
@@ -253,7 +253,7 @@ async def test_email_send_goes_through_smtp_and_names_its_recipients(
         assert recipients == ["Boss@example.org"] and received["Subject"] == "Fwd: Invoice"
         assert "See below." in received.get_content()
         assert PASSWORD not in caplog.text
-        assert send_target({"to": "a@x.org", "cc": "b@y.org"}) == "a@x.org, b@y.org"
+        assert send_target({"to": "a@x.org", "cc": "b@y.org"}) == ("a@x.org", "b@y.org")
         text, is_error = await call(skill, "email_send", to="not an address", subject="x", body="y")
         assert is_error and "not an e-mail address" in text
     finally:

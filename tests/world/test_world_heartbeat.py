@@ -145,7 +145,7 @@ async def test_send_daily_summary_to_slack_posts_without_a_card(
 
 
 @pytest.mark.logs_expected(r"Session\.login_data is deprecated and will be removed in")
-async def test_a_recommended_forward_of_three_is_a_card_and_go_ahead_sends_exactly_those_once_across_a_kill(
+async def test_a_recommended_forward_of_three_is_a_card_and_go_ahead_sends_exactly_those_once_across_a_restart(
         dovecot: Dovecot, smtps: SmtpInbox, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv(PASSWORD_ENV, PASSWORD)
     table = email_table(dovecot, smtps, "Fwd1")

@@ -362,23 +362,36 @@ class IntelligenceWindow(QMainWindow):
         self._skills.request()
 
     def _skill_actions(self, services: Any) -> SkillActions | None:
-        """Restart, Disable and Edit for MCP servers (None when the app has no MCP servers to act on)."""
+        """Restart, Disable and Edit for MCP servers and the built-in skills of the person's world (None when the
+        app has neither to act on)."""
         servers = getattr(services, "mcp", None)
+        world = getattr(services, "world", None)
         live = getattr(services, "settings", None)
         paths = getattr(services, "paths", None)
         if servers is None or live is None or paths is None:
             return None
 
+        def is_world(name: str) -> bool:
+            return world is not None and world.get(name) is not None
+
+        async def restart(name: str) -> object:
+            if world is not None and is_world(name):
+                return world.restart(name)
+            return await servers.restart(name)
+
         async def set_enabled(name: str, enabled: bool) -> None:
             from openhuman_desktop.config_edit import ConfigEdit
 
             edit = ConfigEdit(paths.config_file)
-            edit.set(f"skills.mcp.{name}.enabled", enabled)
+            edit.set(f"skills.{name}.enabled" if is_world(name) else f"skills.mcp.{name}.enabled", enabled)
             await asyncio.to_thread(edit.save)
             await live.reload()      # applied now, not when the watcher next looks
-            await servers.apply()
+            if world is not None and is_world(name):
+                world.apply()
+            else:
+                await servers.apply()
 
-        return SkillActions(restart=servers.restart, set_enabled=set_enabled, edit=self.skill_edit_requested.emit)
+        return SkillActions(restart=restart, set_enabled=set_enabled, edit=self.skill_edit_requested.emit)
 
     def _on_approvals_view_fix_in_skills_requested(self, skill_name: str) -> None:
         self.open_skill(skill_name)

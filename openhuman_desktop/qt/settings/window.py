@@ -200,9 +200,16 @@ class SettingsWindow(QWidget):
         return editor
 
     def show_skill(self, name: str) -> None:
-        """Show Settings > Skills on server ``name`` ("" adds a new server)."""
+        """Show Settings > Skills on server ``name`` ("" adds a new server), or on the form of a built-in skill
+        (``email`` …) with its Test button in sight."""
         self.show_section("skills")
-        if name:
+        tester = self.skill_testers.get(name)
+        if tester is not None:
+            page = self.pages.currentWidget()
+            if isinstance(page, QScrollArea):
+                page.ensureWidgetVisible(tester, 0, em(tester) * 20)
+            tester.button.setFocus()
+        elif name:
             self.skills_editor.select(name)
         else:
             self.skills_editor.add_server()

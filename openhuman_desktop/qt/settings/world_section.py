@@ -7,7 +7,8 @@ from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtWidgets import QHBoxLayout, QPlainTextEdit, QPushButton, QWidget
+from PySide6.QtGui import QResizeEvent
+from PySide6.QtWidgets import QHBoxLayout, QPlainTextEdit, QPushButton, QSizePolicy, QSpinBox, QVBoxLayout, QWidget
 
 from openhuman_desktop import config
 from openhuman_desktop.errors import ConfigError, UserFacingError
@@ -68,6 +69,14 @@ def list_field(key: str, name: str, placeholder: str) -> Field:
     return field
 
 
+def port_field(key: str, name: str, special: str) -> Field:
+    """A port number: 0 (the usual one) to 65535, written as a port is (993, never "993" with a separator)."""
+    field = int_field(key, name, 0, 65535, special=special)
+    if isinstance(field.widget, QSpinBox):
+        field.widget.setGroupSeparatorShown(False)
+    return field
+
+
 class SkillTester(QWidget):
     """A skill's Test button and the one sentence it says."""
 
@@ -82,10 +91,18 @@ class SkillTester(QWidget):
         self.button.setEnabled(tester is not None)
         self.result = MutedLabel("", self)
         self.result.setWordWrap(True)
-        row = QHBoxLayout(self)
-        row.setContentsMargins(0, 0, 0, 0)
+        self.result.hide()  # until there is something to say
+        # As wide as the form lets it be: at its own size hint the sentence was wrapped into a narrow, cut column.
+        self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Preferred)
+        self.result.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Preferred)
+        # The sentence goes under the button, the form's whole width: beside it, a long one was squeezed and cut.
+        column = QVBoxLayout(self)
+        column.setContentsMargins(0, 0, 0, 0)
+        row = QHBoxLayout()
         row.addWidget(self.button)
-        row.addWidget(self.result, 1)
+        row.addStretch(1)
+        column.addLayout(row)
+        column.addWidget(self.result)
         self.button.clicked.connect(self._on_button_clicked)
 
     def table(self) -> dict[str, Any]:
@@ -101,6 +118,7 @@ class SkillTester(QWidget):
         """Test what the form holds; the sentence is shown under the form and returned."""
         self.button.setEnabled(False)
         self.result.setText("Testing…")
+        self.result.show()
         try:
             table = {**self.table(), "enabled": True}
             try:
@@ -116,7 +134,19 @@ class SkillTester(QWidget):
         finally:
             self.button.setEnabled(self._tester is not None)
         self.result.setText(text)
+        self._fit()
         return text
+
+    def _fit(self) -> None:
+        """Make room for every line of the sentence (a wrapped label's height is not asked for again by itself)."""
+        width = self.result.width() if self.result.width() > 50 else self.width()
+        self.result.setMinimumHeight(self.result.heightForWidth(width))
+        self.updateGeometry()
+
+    def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802 - Qt's name
+        super().resizeEvent(event)
+        if self.result.isVisible():
+            self._fit()
 
 
 def add_world_forms(page: Any, fields: list[Field], jobs: Jobs, tester: Tester | None) -> dict[str, SkillTester]:
@@ -137,10 +167,10 @@ def add_world_forms(page: Any, fields: list[Field], jobs: Jobs, tester: Tester |
     form("email", "Test connects now and counts the folders' messages.", [
         ("Enabled", switch_field("skills.email.enabled", "Email enabled"), "New mail is watched by the heartbeat."),
         ("IMAP server", text_field("skills.email.imap_host", "IMAP server", placeholder="imap.example.com"), ""),
-        ("IMAP port", int_field("skills.email.imap_port", "IMAP port", 0, 65535, special="usual (993 / 143)"), ""),
+        ("IMAP port", port_field("skills.email.imap_port", "IMAP port", "usual (993 / 143)"), ""),
         ("SMTP server", text_field("skills.email.smtp_host", "SMTP server", placeholder="same as IMAP",
                                    empty_removes=True), "Where email_send sends from."),
-        ("SMTP port", int_field("skills.email.smtp_port", "SMTP port", 0, 65535, special="usual (465 / 587)"), ""),
+        ("SMTP port", port_field("skills.email.smtp_port", "SMTP port", "usual (465 / 587)"), ""),
         ("User", text_field("skills.email.username", "Mail user", placeholder="me@example.com"), ""),
         ("Password variable", text_field("skills.email.password_env", "Password variable",
                                          placeholder="MAIL_PASSWORD"),

@@ -99,14 +99,11 @@ def recipients(text: str) -> list[str]:
     return list(dict.fromkeys(found))
 
 
-def send_target(arguments: Mapping[str, Any]) -> str | None:
-    """What an ``email_send`` call changes, for the approval gate's license: its recipients (To and Cc), the
-    address itself when there is one, else all of them joined (which a card must then name as such)."""
+def send_target(arguments: Mapping[str, Any]) -> tuple[str, ...] | None:
+    """What an ``email_send`` call changes, for the approval gate's license: every recipient (To and Cc), so that
+    a card licenses the send only when it named each of them."""
     addresses = recipients(str(arguments.get("to") or "")) + recipients(str(arguments.get("cc") or ""))
-    addresses = list(dict.fromkeys(addresses))
-    if not addresses:
-        return None
-    return ", ".join(addresses)
+    return tuple(dict.fromkeys(addresses)) or None
 
 
 def _without_id(line: str) -> str:
