@@ -25,6 +25,7 @@ from openhuman_desktop import events
 CHECKED_LEVEL = logging.WARNING
 # Lines that are not the product's: a library's own complaint about the test's set-up, never a user's problem.
 IGNORED_LOGGERS = ("asyncio", "PIL", "hpack", "matplotlib")
+IGNORED_EXACT = ("mail.log",)  # aiosmtpd, the test SMTP server: its own deprecation notice at every login
 BACKGROUND_LOGGERS = ("openhuman_desktop.subconscious.model_watch",)
 """The app's periodic model-health check: every test that starts the app without a model server it can reach
 may or may not see its first answer land before the test ends (a matter of timing, not of the test). Tests of
@@ -68,7 +69,7 @@ def _unexpected(item: pytest.Item, records: list[logging.LogRecord]) -> list[str
     patterns = [re.compile(pattern) for pattern in (marker.args if marker is not None else ())]
     lines = []
     for record in records:
-        if record.name.split(".")[0] in IGNORED_LOGGERS or record.name in BACKGROUND_LOGGERS:
+        if record.name.split(".")[0] in IGNORED_LOGGERS or record.name in (*BACKGROUND_LOGGERS, *IGNORED_EXACT):
             continue
         message = record.getMessage()
         if any(pattern.search(message) for pattern in patterns):

@@ -80,6 +80,7 @@ class SharedLog:
         return ToolResult(f"appended {text}", mutations=(Mutation("file_written", "shared.md", f"appended {text}"),))
 
 
+@pytest.mark.logs_expected(r"interrupted.*may or may not have happened")
 async def test_a_write_begun_before_a_siblings_write_landed_is_not_taken_for_done(
     server: FakeOllama, tmp_path: Path
 ) -> None:

@@ -20,9 +20,8 @@ from openhuman_desktop.skills.mcp.server import McpSkill
 from tests.fakes.journal import Killed, MemoryJournal
 from tests.skills.mcp_support import fixture_settings, wait_state
 
-# the warnings an interrupted write causes on purpose (and aiosmtpd's own deprecation line)
-INTERRUPTED_WRITE_LOGGED = pytest.mark.logs_expected(
-    r"interrupted.*(may or may not have happened|cannot be observed)", r"Session\.login_data is deprecated")
+# the warning an interrupted write causes on purpose
+INTERRUPTED_WRITE_LOGGED = pytest.mark.logs_expected(r"interrupted.*(may or may not have happened|cannot be observed)")
 
 
 KEY = "sub:0:call:1:0"

@@ -22,9 +22,8 @@ from tests.fakes.journal import Killed, MemoryJournal
 from tests.world.servers import Dovecot, SmtpInbox, WebServer
 from tests.world.test_world_email import settings, skill_for
 
-# the warnings an interrupted write causes on purpose (and aiosmtpd's own deprecation line)
-INTERRUPTED_WRITE_LOGGED = pytest.mark.logs_expected(
-    r"interrupted.*(may or may not have happened|cannot be observed)", r"Session\.login_data is deprecated")
+# the warning an interrupted write causes on purpose
+INTERRUPTED_WRITE_LOGGED = pytest.mark.logs_expected(r"interrupted.*(may or may not have happened|cannot be observed)")
 
 
 KEY = "sub:0:call:1:0"

@@ -29,7 +29,7 @@ SKILLS = SkillsSettings(email=EmailSettings(enabled=True, imap_host="127.0.0.1",
 @pytest.fixture
 async def gate(store: SubconsciousStore, tmp_path: Path) -> AsyncIterator[tuple[ApprovalGate, WorldSkills]]:
     registry = SkillRegistry()
-    world = WorldSkills(registry, lambda: SKILLS, FakeClock(), None, environ={"MAIL_PW": "x", "HOOK": "y"})
+    world = WorldSkills(registry, lambda: SKILLS, FakeClock(), None, environ={"MAIL_PW": "x", "HOOK": "https://hooks.slack.com/services/T0/B0/limits"})
     supervisor = TaskSupervisor()
     yield ApprovalGate(store, FakeClock(), events.EventBus(), supervisor, registry, lambda: None), world
     await supervisor.cancel_all()
