@@ -39,6 +39,7 @@ from openhuman_desktop.orchestration._calls import (
     recorded,
 )
 from openhuman_desktop.orchestration.compression import compress
+from openhuman_desktop.orchestration.direct import direct_kind, direct_plan, keeps_to, needs_tools
 from openhuman_desktop.orchestration.context import choose as choose_eviction
 from openhuman_desktop.orchestration.context import (
     evicted_text,
@@ -409,6 +410,10 @@ class _Nodes:
         return ctx.permission
 
     async def _instructions(self, ctx: NodeContext, values: Values, user_text: str) -> tuple[str, bool]:
+        if direct_kind(user_text) is not None:
+            # A single-file question or edit: the user's own words are the instructions (a small model asked to
+            # restate them answers the question itself instead, with facts of its own).
+            return user_text, False
         quick = self._quick_caller(ctx)
         problem = "it is not configured"
         if quick is not None:
@@ -420,9 +425,10 @@ class _Nodes:
             except AgentError as exc:
                 problem = str(exc)
             else:
-                if answer:
+                if answer and keeps_to(user_text, answer):
                     return answer[:MAX_INSTRUCTIONS_CHARS], False
-                problem = "it gave an empty answer"
+                problem = ("its instructions did not keep to the message (a number or a file of their own, or a "
+                           "file left out)") if answer else "it gave an empty answer"
         log.warning("run %s: the quick model wrote no instructions (%s); the user's message is the "
                     "instructions", ctx.run.id, problem)
         return user_text, True
@@ -647,6 +653,11 @@ class _Nodes:
         known = await recorded(ctx.journal, ctx.run.id, ctx.step, "plan")
         if known is not None:
             return [Subtask(str(s["title"]), str(s["instructions"])) for s in known.get("subtasks") or ()]
+        direct = direct_plan(run_input(ctx.run), tools)
+        if direct is not None:  # one file, one question or one edit: one sub-agent with the file tools, no planner
+            await record(ctx.journal, ctx.run.id, ctx.step, "plan",
+                         {"subtasks": [{"title": direct.title, "instructions": direct.instructions}], "direct": True})
+            return [Subtask(direct.title, direct.instructions)]
         system = prompts.fill(prompts.PLAN, max_subagents=max_subagents)
         messages = [Message("system", system),
                     Message("user", self._context(values, steering, ctx) + _tools_block(tools, note))]
@@ -673,6 +684,14 @@ class _Nodes:
                 messages += [Message("assistant", content[:2000]),
                              Message("user", prompts.fill(prompts.PLAN_REPAIR, problem=str(exc)))]
                 continue
+            if not subtasks and needs_tools(run_input(ctx.run), tools):
+                if attempt == 1:  # a question about the user's files cannot be answered without a tool
+                    log.info("run %s: an empty plan for a message about the workspace; asked once more", ctx.run.id)
+                    messages += [Message("assistant", content[:2000]), Message("user", prompts.PLAN_EMPTY)]
+                    continue
+                log.info("run %s: the plan was empty twice; one sub-task carries the request", ctx.run.id)
+                subtasks = [Subtask(FALLBACK_SUBTASK, run_input(ctx.run))]
+                fallback = True
             plan: dict[str, Any] = {"subtasks": [{"title": s.title, "instructions": s.instructions}
                                                  for s in subtasks]}
             if fallback:
