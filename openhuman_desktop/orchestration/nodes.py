@@ -39,7 +39,6 @@ from openhuman_desktop.orchestration._calls import (
     recorded,
 )
 from openhuman_desktop.orchestration.compression import compress
-from openhuman_desktop.orchestration.direct import direct_kind, direct_plan, keeps_to, needs_tools
 from openhuman_desktop.orchestration.context import choose as choose_eviction
 from openhuman_desktop.orchestration.context import (
     evicted_text,
@@ -49,6 +48,7 @@ from openhuman_desktop.orchestration.context import (
     share,
     summary_request,
 )
+from openhuman_desktop.orchestration.direct import direct_kind, direct_plan, keeps_to, needs_tools
 from openhuman_desktop.orchestration.graph import (
     AGENT_EXECUTION,
     CHANNEL_INGESTION,
