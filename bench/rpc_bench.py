@@ -103,12 +103,12 @@ def over_rpc(app: AppProcess, args: argparse.Namespace, befores: dict[int, float
 async def in_process(paths: Paths, args: argparse.Namespace, befores: dict[int, float | None]) -> float:
     """The same work in this process (real services, no HTTP); returns the worst median of ``page()``."""
     services = await bootstrap.build(paths, config.load(paths.config_file))
-    table = MethodTable()
-    table.add(subconscious_methods(services.subconscious))
-    dispatcher = Dispatcher(table)
-    store = services.store
     worst = 0.0
     try:
+        table = MethodTable()
+        table.add(subconscious_methods(services.subconscious, services.approvals))
+        dispatcher = Dispatcher(table)
+        store = services.store
         samples, tasks = await timed_async(max(3, args.calls // 3), store.tasks.list)
         figure(f"in-process TaskRepository.list {len(tasks):,} tasks", samples)
         samples, _ = timed(max(3, args.calls // 3), lambda: json.dumps([task.to_json() for task in tasks]))

@@ -24,6 +24,7 @@ pytestmark = [pytest.mark.e2e, pytest.mark.timeout(300)]
 KILLS = 15
 MAX_KILL_DELAY = 0.4
 STATUS_FILE = "status.md"
+CLOCK_FILE = "clock.md"
 _MARK = re.compile(r"Why now: (mark-\d+)")
 
 
@@ -67,6 +68,8 @@ def test_kill_9_mid_act_neither_loses_nor_repeats_the_heartbeats_write(tmp_path:
             thread = f"subconscious:{task['id']}"
             killed_mid_run = 0
             for kill in range(KILLS):
+                with (workspace / CLOCK_FILE).open("a", encoding="utf-8") as clock:
+                    clock.write(f"time check {kill}\n")  # news that touches the task: each tick acts
                 app.result("subconscious_trigger")
                 time.sleep(rng.uniform(0.0, MAX_KILL_DELAY))
                 runs = app.result("agent_runs_list", {"thread_id": thread, "limit": 1000})

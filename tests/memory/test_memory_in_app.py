@@ -63,6 +63,7 @@ async def test_a_new_task_gets_the_related_older_memories_and_an_unchanged_world
         older = section.split("Older memories about the due tasks:\n", 1)[1]
         assert "Elm Street" in older and "garden" not in older  # no shared word: found by its vector
         chats, embeds = len(h.ollama.chat_requests), len(h.ollama.embed_requests)
+        evaluations = len(h.local_bodies("evaluation"))
 
         await h.clock.advance(300)
         await h.tick()  # nothing changed: no evaluation, and the query's vector comes from the cache
@@ -70,8 +71,9 @@ async def test_a_new_task_gets_the_related_older_memories_and_an_unchanged_world
         assert h.engine.last_tick_stats["model_calls"] == 0
 
         await h.clock.advance(300)
-        await h.services.memory.add("A new note about the weekend.")
+        await h.services.memory.add("A new note: the dentist opens at the weekend.")  # it touches the task
         await h.tick()  # the task was decided on: the older memories are not shown to it again
+        assert len(h.local_bodies("evaluation")) == evaluations + 1
         report = report_of(h.local_bodies("evaluation")[-1])
         assert "weekend" in report and "Elm Street" not in report
 
