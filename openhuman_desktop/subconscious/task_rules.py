@@ -250,6 +250,30 @@ def evidence(rule: TaskRule, items: Iterable[ChangeItem]) -> str | None:
     return None
 
 
+_CHANGE = re.compile(r"\b(?:changes?|changed|is updated|gets updated|is edited|moves|moved)\b", re.I)
+
+
+def changed_subject(rule: TaskRule, items: Iterable[ChangeItem]) -> str | None:
+    """For a condition that a change of something meets ("Anna's address changes"): a word of what must change
+    that is on a line the change replaced (on a removed line and on an added one), or None.
+
+    Such a condition has no word of its own for a change to say; the lines it replaced are the evidence.
+    """
+    match = _CHANGE.search(rule.condition)
+    if match is None:
+        return None
+    places = set().union(*(_path_words(path) for path in (*rule.watch_paths, *rule.targets)))
+    subject = content_words(rule.condition[: match.start()]) - places - GENERIC
+    for item in items:
+        if item.source != "file" or not item.removed:
+            continue
+        removed, added = content_words(item.removed), content_words(item.text)
+        both = subject & removed & added
+        if both:
+            return sorted(both)[0]
+    return None
+
+
 class TaskRules:
     """The rule of each task: the user's own where set (kept in ``subconscious/seen.db``), else derived from
     the title (cached; a title derives the same rule every time).
