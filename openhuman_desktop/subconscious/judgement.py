@@ -309,8 +309,8 @@ def _weigh(task: Task, rule: TaskRule, items: list[ChangeItem], decision: Decisi
 
     A small model's ``noop`` against a change that newly names the condition ("DELIVERED" for "is delivered")
     becomes the action unless the model was sure (a margin of ``STRONG_MARGIN``); its unsure yes to a change
-    that names nothing of the condition becomes ``noop`` (unless it was asked again and stood). An unsure act on a task that may write escalates:
-    the user approves it on a card instead.
+    that names nothing of the condition becomes ``noop`` (unless it was asked again and stood). An unsure act
+    on a task that may write escalates: the user approves it on a card instead.
     """
     said = evidence(rule, items)
     margin = confidence.margin
