@@ -270,7 +270,8 @@ def _wire(
     tokens = TokenCounter()
     # One classifier for tasks and chats: the probes a task's classification ran count for the chat too.
     intents = ModelIntentClassifier(lambda: models.get("local"))
-    service = SubconsciousService(store, clock, bus, live, paths.heartbeat_file, intents)
+    rules = TaskRules(paths.subconscious_dir / JUDGEMENT_DB)
+    service = SubconsciousService(store, clock, bus, live, paths.heartbeat_file, intents, rules=rules)
     skills = SkillRegistry()
     skills.add(WorkspaceFilesSkill(paths.workspace))
     skills.add(MemorySkill(memory, bus))
@@ -373,7 +374,7 @@ def _wire(
         # Through ``reporting``, the evaluations and every reasoning call are the tiers' health in the status
         # (a failed local "act" fails only its row, as before).
         evaluator=Judge(lambda: models.reporting("local"), tokens, lambda: models.context_window("local"),
-                        TaskRules(paths.subconscious_dir / JUDGEMENT_DB)),
+                        rules),
         executor=TaskExecutor(skills, agent, window=models.context_window, tokens=tokens),
         models=models, config_problem=lambda: live.problem_summary,
     )

@@ -20,6 +20,7 @@ from collections.abc import Iterable
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
+from openhuman_desktop.errors import InvalidInput
 from openhuman_desktop.subconscious.decisions import ACT, ESCALATE, ChangeItem
 
 log = logging.getLogger(__name__)
@@ -272,6 +273,91 @@ def changed_subject(rule: TaskRule, items: Iterable[ChangeItem]) -> str | None:
         if both:
             return sorted(both)[0]
     return None
+
+
+MAX_RULE_CHARS = 500
+"""The most characters of a rule's watch, condition or action the user may type."""
+_WATCH_MEMORIES = re.compile(r"\b(?:what i tell you|what i say|what i told you|memories|memory|what you are told)\b",
+                             re.I)
+
+
+def watch_text(rule: TaskRule) -> str:
+    """What the task watches, as the user reads and edits it: ``tracking.txt, inbox/``, ``what I tell you``,
+    ``skill health``, ``model health``, or "" (then the condition's words decide)."""
+    if rule.watches == MEMORIES:
+        return "what I tell you"
+    if rule.watches == SKILLS:
+        return "skill health"
+    if rule.watches == MODELS:
+        return "model health"
+    return ", ".join(rule.watch_paths)
+
+
+def rule_json(rule: TaskRule) -> dict[str, object]:
+    """A rule for the user (RPC and the task editor): ``watch``, ``condition``, ``action``, ``kind``, ``source``
+    (``rule``: read from the title; ``user``: their own)."""
+    return {"watch": watch_text(rule), "condition": rule.condition, "action": rule.action, "kind": rule.kind,
+            "source": rule.source}
+
+
+def edited(base: TaskRule, *, watch: object = None, condition: object = None, action: object = None,
+           kind: object = None) -> TaskRule:
+    """``base`` with what the user changed (only what is given), as their own rule.
+
+    ``watch`` is a list of files and folders separated by commas ("tracking.txt, inbox/"), "what I tell
+    you" (what the user tells the assistant), "skill health" / "model health", or empty (the condition's
+    words decide). ``kind`` is ``act`` (a small action: tell, remind, summarise one item, append one line) or
+    ``escalate`` (reasoning, several steps, or a card first); without one, the action's first verb decides.
+
+    Raises:
+        InvalidInput: a value that is not text, too long, an empty condition or action, an unknown kind.
+    """
+    def text(name: str, value: object, current: str, *, empty_ok: bool = False) -> str:
+        if value is None:
+            return current
+        if not isinstance(value, str):
+            raise InvalidInput(name, "must be text")
+        clean = " ".join(value.split())
+        if len(clean) > MAX_RULE_CHARS:
+            raise InvalidInput(name, f"must be at most {MAX_RULE_CHARS} characters")
+        if not clean and not empty_ok:
+            raise InvalidInput(name, "must not be empty")
+        return clean
+
+    new_condition = text("condition", condition, base.condition)
+    new_action = text("action", action, base.action)
+    paths, watches = base.watch_paths, base.watches
+    if watch is not None:
+        said = text("watch", watch, "", empty_ok=True)
+        lowered = said.lower()
+        if _WATCH_MEMORIES.search(lowered):
+            paths, watches = (), MEMORIES
+        elif lowered in ("skill health", "skills"):
+            paths, watches = (), SKILLS
+        elif lowered in ("model health", "models", "system health"):
+            paths, watches = (), MODELS
+        else:
+            parts = [part.strip().strip("\"'") for part in said.split(",")]
+            paths, watches = tuple(dict.fromkeys(part for part in parts if part)), ""
+            for part in paths:
+                if part.startswith(("/", "~")) or ".." in part.split("/"):
+                    raise InvalidInput("watch", f"{part!r} is not a path inside the workspace folder")
+    if kind is None:
+        verb = _verb(new_action)
+        new_kind = base.kind if new_action == base.action else (
+            ESCALATE if verb in ESCALATE_VERBS and verb not in ACT_VERBS else ACT)
+    elif kind in (ACT, ESCALATE):
+        new_kind = str(kind)
+    else:
+        raise InvalidInput("kind", 'must be "act" or "escalate"')
+    targets = base.targets
+    found = _TARGET.search(new_action)
+    if new_action != base.action:
+        targets = (found.group(1),) if found else ()
+    places = set().union(*(_path_words(path) for path in (*paths, *targets)))
+    words = content_words(new_condition) - places - {stem(_verb(new_action))}
+    return TaskRule(tuple(paths), tuple(sorted(words)), watches, targets, new_condition, new_action, new_kind,
+                    "user")
 
 
 class TaskRules:
