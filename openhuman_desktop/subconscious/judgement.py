@@ -211,9 +211,12 @@ class Judge:
             tally.problems[task.id] = problems.get(task.id, "the model's answer did not mention this task")
             return
         asked_again = False
-        if confidence.margin is not None and confidence.margin < LOW_MARGIN and (
-                decision.decision == NOOP
-                or (evidence(rule, items) is None and changed_subject(rule, items) is None)):
+        unsure = confidence.margin is not None and confidence.margin < LOW_MARGIN
+        unsupported = evidence(rule, items) is None and changed_subject(rule, items) is None
+        # A yes that nothing in the change supports is checked the other way round, sure or not: small models
+        # say yes to most questions (SmolLM2 to "out for delivery", to an edited figure, to a newsletter),
+        # and a model that also says yes to "is it still NOT the case?" has not read the change.
+        if (decision.decision == NOOP and unsure) or (decision.decision != NOOP and unsupported):
             decision, confidence, asked_again = await self._unsure(client, task, rule, shown, decision,
                                                                    confidence, tally)
         decision = _weigh(task, rule, items, decision, confidence, asked_again=asked_again)

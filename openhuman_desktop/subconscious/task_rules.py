@@ -252,26 +252,31 @@ def evidence(rule: TaskRule, items: Iterable[ChangeItem]) -> str | None:
 
 
 _CHANGE = re.compile(r"\b(?:changes?|changed|is updated|gets updated|is edited|moves|moved)\b", re.I)
+_SENDS = re.compile(r"\b(?:writes|wrote|sends|sent|emails|mails|messages|replies|answers|calls|texts)\b", re.I)
 
 
 def changed_subject(rule: TaskRule, items: Iterable[ChangeItem]) -> str | None:
     """For a condition that a change of something meets ("Anna's address changes"): a word of what must change
-    that is on a line the change replaced (on a removed line and on an added one), or None.
+    that is on a line the change replaced (on a removed line and on an added one); for one that a message
+    meets ("my landlord writes to me"): a word of who must write, newly in what was added. Else None.
 
-    Such a condition has no word of its own for a change to say; the lines it replaced are the evidence.
+    Such a condition has no word of its own for a change to say; who or what it is about is the evidence.
     """
-    match = _CHANGE.search(rule.condition)
+    change = _CHANGE.search(rule.condition)
+    sends = _SENDS.search(rule.condition)
+    match = change or sends
     if match is None:
         return None
     places = set().union(*(_path_words(path) for path in (*rule.watch_paths, *rule.targets)))
     subject = content_words(rule.condition[: match.start()]) - places - GENERIC
     for item in items:
-        if item.source != "file" or not item.removed:
+        if item.source not in ("file", "memory"):
             continue
         removed, added = content_words(item.removed), content_words(item.text)
-        both = subject & removed & added
-        if both:
-            return sorted(both)[0]
+        # A change: the line it replaced names the subject. A message: the subject newly in what was added.
+        found = subject & removed & added if change is not None else (subject & added) - removed
+        if found:
+            return sorted(found)[0]
     return None
 
 

@@ -304,7 +304,8 @@ async def test_the_model_answers_yes_or_no_and_the_tasks_rule_says_what_that_mea
     """Qwen2.5-0.5B reasoned "the parcel is delivered" and then wrote noop: yes or no is what it can answer."""
     content = ('{"evaluations": [{"task_id": "1", "reason": "The parcel is delivered.", "condition_met": "yes", '
                '"decision": "noop"}]}')
-    server = Server(lambda body: completion(content))
+    turned = content.replace('"yes"', '"no"')  # and asked the other way round, no: it is not still undelivered
+    server = Server(lambda body: completion(turned if "once more" in body["messages"][-1]["content"] else content))
     task = make_task("Tell me when the parcel in tracking.txt is delivered")
     change = ChangeItem("file", "tracking.txt", "10:14 handed to the neighbour", "changed")
     evaluation = await server.judge().evaluate([task], report(change))
@@ -448,3 +449,20 @@ async def test_an_unsure_yes_that_no_word_supports_is_asked_again_and_the_surer_
     assert touches(derive(task.title), memory) and evidence(derive(task.title), [memory]) is None
     decision = (await server.judge().evaluate([task], report(memory))).decisions[task.id]
     assert len(server.bodies) == 2 and decision.decision == expected
+
+
+async def test_a_model_that_says_yes_to_everything_acts_only_where_the_change_says_so() -> None:
+    # SmolLM2 said yes to "out for delivery", an edited figure and a newsletter. A yes that no word of the
+    # change supports is asked the other way round; yes to both is no answer, and the task stays noop.
+    content = ('{"evaluations": [{"task_id": "1", "reason": "Yes", "condition_met": "yes", "decision": "noop"}]}')
+    server = Server(lambda body: completion(content))
+    task = make_task("Tell me when the parcel in tracking.txt is delivered")
+    out = ChangeItem("file", "tracking.txt", "07:55 Out for delivery", "changed")
+    assert (await server.judge().evaluate([task], report(out))).decisions[task.id].decision == "noop"
+    assert len(server.bodies) == 2 and "still NOT" in server.bodies[1]["messages"][-1]["content"]
+    delivered = ChangeItem("file", "tracking.txt", "10:14 DELIVERED to the neighbour", "changed")
+    assert (await server.judge().evaluate([task], report(delivered))).decisions[task.id].decision == "act"
+    assert len(server.bodies) == 3, "a yes the change itself supports is not asked twice"
+    landlord = make_task("Draft a reply whenever my landlord writes to me", task_id="t2")
+    mail = ChangeItem("file", "inbox/keller.txt", "From: Thomas Keller (landlord)\nRent from March", "new")
+    assert (await server.judge().evaluate([landlord], report(mail))).decisions["t2"].decision == "escalate"
