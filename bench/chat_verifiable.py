@@ -119,7 +119,7 @@ def main(argv: list[str] | None = None) -> int:
                     proxy.phase = f"chat {number}"
                     started = time.perf_counter()
                     try:
-                        run, wall, _, _ = follow_chat(app, Chat(chat.text, f"bench:{number}", "write" if chat.writes
+                        run, wall, _, _ = follow_chat(app, Chat(chat.text, f"cli:bench{number}", "write" if chat.writes
                                                                 else "read"))
                     except TimeoutError as exc:
                         run, wall = {"status": "hung", "response": str(exc)}, time.perf_counter() - started

@@ -54,6 +54,8 @@ class DirectPlan:
 
     title: str
     instructions: str
+    tools: tuple[str, ...]
+    """The one tool the sub-agent is offered."""
 
 
 def paths_in(text: str) -> list[str]:
@@ -90,11 +92,12 @@ def direct_plan(text: str, tools: Sequence[Tool]) -> DirectPlan | None:
         edit = _EDIT_LEAD.match(message)
         verb = edit.group("verb").capitalize() if edit else "Add"
         return DirectPlan(EDIT_TITLE.format(verb=verb, path=paths[0]),
-                          EDIT_STEPS.format(tool=APPEND_TOOL, path=paths[0], text=message))
+                          EDIT_STEPS.format(tool=APPEND_TOOL, path=paths[0], text=message), (APPEND_TOOL,))
     if kind == "read" and READ_TOOL in offered:
-        return DirectPlan(READ_TITLE.format(path=paths[0]), READ_STEPS.format(path=paths[0], text=message))
+        return DirectPlan(READ_TITLE.format(path=paths[0]), READ_STEPS.format(path=paths[0], text=message),
+                          (READ_TOOL,))
     if kind == "list" and LIST_TOOL in offered:
-        return DirectPlan(LIST_TITLE, LIST_STEPS.format(text=message))
+        return DirectPlan(LIST_TITLE, LIST_STEPS.format(text=message), (LIST_TOOL,))
     return None
 
 

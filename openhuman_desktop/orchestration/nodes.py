@@ -568,7 +568,8 @@ class _Nodes:
         reasoning = self._caller(QUICK, ctx, worker=True) if quick else self._caller(REASONING, ctx)
         tools, note = self._offered(ctx, writes)
         subtasks = await self._plan(ctx, values, reasoning, steering, tools, settings.max_subagents, note)
-        traces = await self._run_subagents(ctx, values, reasoning, steering, tools, subtasks, settings)
+        narrowed = await self._direct_tools(ctx, tools)
+        traces = await self._run_subagents(ctx, values, reasoning, steering, narrowed, subtasks, settings)
         reply = await self._reply(ctx, values, reasoning, steering, traces, writes)
         action = None if writes else recommended_action(reply)
         if action is not None and ctx.run.purpose == CHAT:
@@ -656,7 +657,8 @@ class _Nodes:
         direct = direct_plan(run_input(ctx.run), tools)
         if direct is not None:  # one file, one question or one edit: one sub-agent with the file tools, no planner
             await record(ctx.journal, ctx.run.id, ctx.step, "plan",
-                         {"subtasks": [{"title": direct.title, "instructions": direct.instructions}], "direct": True})
+                         {"subtasks": [{"title": direct.title, "instructions": direct.instructions}], "direct": True,
+                          "tools": list(direct.tools)})
             return [Subtask(direct.title, direct.instructions)]
         system = prompts.fill(prompts.PLAN, max_subagents=max_subagents)
         messages = [Message("system", system),
@@ -700,6 +702,15 @@ class _Nodes:
             return subtasks
         raise failed(REASONING, "answered the plan request twice with something that is not the plan's JSON",
                      "try again, or set [models.reasoning] to a model that can follow a JSON schema")
+
+    async def _direct_tools(self, ctx: NodeContext, tools: Sequence[Tool]) -> Sequence[Tool]:
+        """A plan the request's words settled offers only the tool it names (a small model offered every tool
+        read the file and then wandered into the task list and the file list); any other plan, every tool."""
+        known = await recorded(ctx.journal, ctx.run.id, ctx.step, "plan")
+        names = known.get("tools") if known is not None and known.get("direct") else None
+        if not isinstance(names, list):
+            return tools
+        return [tool for tool in tools if tool.name in names] or tools
 
     async def _run_subagents(self, ctx: NodeContext, values: Values, reasoning: Caller,
                              steering: Mapping[str, Any] | None, tools: Sequence[Tool], subtasks: Sequence[Subtask],

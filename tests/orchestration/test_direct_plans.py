@@ -67,6 +67,8 @@ async def test_a_single_file_question_runs_one_sub_agent_without_a_planner_or_a_
     assert "Read notes.md and answer" in user and "555" not in user
     tools_ran = [m for seen in harness.model.of(kinds.SUBAGENT) for m in seen.messages if m.get("role") == "tool"]
     assert tools_ran and "plumber on Tuesday" in str(tools_ran[0]["content"])
+    assert {name for seen in harness.model.of(kinds.SUBAGENT) for name in seen.tools} == {"files_read"}, \
+        "only the tool the plan names is offered"
 
 
 async def test_a_requested_append_is_done_once_without_a_planner(harness: AgentHarness) -> None:

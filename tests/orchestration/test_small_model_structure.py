@@ -68,7 +68,7 @@ async def test_a_sub_agent_on_a_server_without_native_tools_is_told_its_tools_an
     assert "plumber" in entry.result["text"]
     [first, *_] = [seen for seen in model.agent.seen if seen.kind == kinds.SUBAGENT]
     user = "\n".join(str(m.get("content")) for m in first.messages if m.get("role") == "user")
-    assert "files_list" in user and "files_write" not in user  # a read run is told only its read tools
+    assert "files_read" in user and "files_write" not in user  # a read run is told only its read tools
 
 
 def test_blank_items_of_a_plan_are_dropped_not_the_whole_plan() -> None:
