@@ -703,6 +703,10 @@ class _Nodes:
         raise failed(REASONING, "answered the plan request twice with something that is not the plan's JSON",
                      "try again, or set [models.reasoning] to a model that can follow a JSON schema")
 
+    async def _is_direct(self, ctx: NodeContext) -> bool:
+        known = await recorded(ctx.journal, ctx.run.id, ctx.step, "plan") if ctx.run.purpose == CHAT else None
+        return known is not None and bool(known.get("direct"))
+
     async def _direct_tools(self, ctx: NodeContext, tools: Sequence[Tool]) -> Sequence[Tool]:
         """A plan the request's words settled offers only the tool it names (a small model offered every tool
         read the file and then wandered into the task list and the file list); any other plan, every tool."""
@@ -746,6 +750,10 @@ class _Nodes:
 
     async def _reply(self, ctx: NodeContext, values: Values, reasoning: Caller, steering: Mapping[str, Any] | None,
                      traces: Sequence[SubagentTrace], writes: bool) -> str:
+        if len(traces) == 1 and traces[0].text.strip() and await self._is_direct(ctx):
+            # One file, one question or one edit: the sub-agent's answer is the reply (a small model asked to
+            # restate it wrote only a RECOMMENDED ACTION line, and the fact it had read was lost).
+            return traces[0].text.strip()
         if ctx.run.purpose != CHAT and len(traces) == 1:
             # The sub-agent's answer is agentic-v1's own: asking it to restate it adds a call and nothing else.
             return traces[0].text.strip() or "There is nothing to report."

@@ -69,6 +69,8 @@ async def test_a_single_file_question_runs_one_sub_agent_without_a_planner_or_a_
     assert tools_ran and "plumber on Tuesday" in str(tools_ran[0]["content"])
     assert {name for seen in harness.model.of(kinds.SUBAGENT) for name in seen.tools} == {"files_read"}, \
         "only the tool the plan names is offered"
+    assert kinds.REPLY not in harness.model.kinds(), "the sub-agent's answer is the reply, not restated"
+    assert "call the plumber on Tuesday" in outcome.values["agent_reply"]
 
 
 async def test_a_requested_append_is_done_once_without_a_planner(harness: AgentHarness) -> None:

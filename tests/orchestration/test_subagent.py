@@ -143,7 +143,8 @@ async def test_read_results_are_replayed_not_read_again(harness: AgentHarness) -
 async def test_a_kill_in_the_reply_replays_plan_and_sub_agents(harness: AgentHarness) -> None:
     harness.model.script = append_script()
     harness.journal.kill_before_finish.add("reply")
-    run_id, (_first, second, _outcome) = await killed_then_resumed(harness)
+    # Worded so that the planner plans it (a single append's one sub-agent answers without a reply to restate).
+    run_id, (_first, second, _outcome) = await killed_then_resumed(harness, "append x to log.md as notes.md says")
     assert second[:2] == [kinds.REPLY, kinds.COMPRESS] or second[0] == kinds.REPLY
     assert kinds.SUBAGENT not in second and kinds.PLAN not in second
     assert (harness.workspace / "log.md").read_text() == "x"
