@@ -141,6 +141,7 @@ class Judge:
         # Nothing changed, yet the idle gate let this tick through (the last one acted, or a model's health
         # changed): relevance has nothing to go by, so every task is asked as before.
         is_news = any(item.source in ("file", "memory") and item.status != "same" for item in report.items)
+        quiet = _untouched(report.items)  # the same words for every task nothing touched
         for task in tasks:
             if task.last_run_at is None or not is_news:
                 first_looks.append(task)
@@ -151,7 +152,7 @@ class Judge:
             if items:
                 touched.append((task, rule, items))
             else:
-                decisions[task.id] = Decision(task.id, NOOP, _untouched(report.items))
+                decisions[task.id] = Decision(task.id, NOOP, quiet)
         untouched = len(decisions)
         tally = _Tally(decisions=decisions)
         batched = first_looks + ([task for task, _, _ in touched] if len(touched) > MAX_TOUCHED_ALONE else [])

@@ -11,6 +11,7 @@ whose yes becomes the decision of the action's kind.
 
 from __future__ import annotations
 
+import functools
 import json
 import logging
 import re
@@ -109,10 +110,11 @@ def stem(word: str) -> str:
     return word.rstrip("e") if len(word) > 4 else word
 
 
-def content_words(text: str) -> set[str]:
+@functools.lru_cache(maxsize=4096)
+def content_words(text: str) -> frozenset[str]:
     """The stems of ``text``'s words that carry meaning (no stop words, at least three letters)."""
-    return {stem(word) for word in re.findall(r"[a-z0-9]+(?:'[a-z]+)?", text.lower())
-            if word not in STOPWORDS and len(word) > 2}
+    return frozenset(stem(word) for word in re.findall(r"[a-z0-9]+(?:'[a-z]+)?", text.lower())
+                     if word not in STOPWORDS and len(word) > 2)
 
 
 def _verb(text: str) -> str:
@@ -163,7 +165,8 @@ def derive(title: str) -> TaskRule:
                     condition.strip(" .,"), action.strip(" .,"), kind)
 
 
-def _path_words(path: str) -> set[str]:
+@functools.lru_cache(maxsize=4096)
+def _path_words(path: str) -> frozenset[str]:
     return content_words(re.sub(r"[/._-]", " ", path))
 
 
