@@ -129,6 +129,8 @@ OUTCOME_KEY = "outcome"
 """Where ``agent_execution`` records the run's :class:`ExecutionOutcome` (step 0 is no node's step)."""
 STEERING_KEY = "steering"
 """Where ``agent_execution`` records the directive it used (at its own step)."""
+DIRECT_KEY = "direct_plan"
+"""Where ``agent_execution`` records (at step 0) that the request's words settled the plan, and its tool."""
 RECALL_KEY = "memory_recall"
 """Where ``agent_execution`` records the memories it recalled (at its own step)."""
 RECALLED_MEMORIES = 5
@@ -447,6 +449,12 @@ class _Nodes:
             text = reply
             ctx.stream(text)
             await record(ctx.journal, ctx.run.id, ctx.step, "pass2", {"text": text})
+        elif await self._is_direct(ctx):
+            # One file, one question or one edit: the sub-agent answered the user's own message; a small model
+            # asked to say it again changes the facts ("leaves at 20:45" for a flight at 07:25).
+            text = _for_the_person(reply)
+            ctx.stream(text)
+            await record(ctx.journal, ctx.run.id, ctx.step, "pass2", {"text": text})
         else:
             text = _for_the_person(await self._stream_answer(ctx, reply))
             await record(ctx.journal, ctx.run.id, ctx.step, "pass2", {"text": text})
@@ -656,6 +664,8 @@ class _Nodes:
             return [Subtask(str(s["title"]), str(s["instructions"])) for s in known.get("subtasks") or ()]
         direct = direct_plan(run_input(ctx.run), tools)
         if direct is not None:  # one file, one question or one edit: one sub-agent with the file tools, no planner
+            if await recorded(ctx.journal, ctx.run.id, OUTCOME_STEP, DIRECT_KEY) is None:  # (killed before "plan")
+                await record(ctx.journal, ctx.run.id, OUTCOME_STEP, DIRECT_KEY, {"tools": list(direct.tools)})
             await record(ctx.journal, ctx.run.id, ctx.step, "plan",
                          {"subtasks": [{"title": direct.title, "instructions": direct.instructions}], "direct": True,
                           "tools": list(direct.tools)})
@@ -704,14 +714,16 @@ class _Nodes:
                      "try again, or set [models.reasoning] to a model that can follow a JSON schema")
 
     async def _is_direct(self, ctx: NodeContext) -> bool:
-        known = await recorded(ctx.journal, ctx.run.id, ctx.step, "plan") if ctx.run.purpose == CHAT else None
-        return known is not None and bool(known.get("direct"))
+        """Whether the run's plan was one the request's words settled (recorded at step 0: pass 2 asks too)."""
+        if ctx.run.purpose != CHAT:
+            return False
+        return await recorded(ctx.journal, ctx.run.id, OUTCOME_STEP, DIRECT_KEY) is not None
 
     async def _direct_tools(self, ctx: NodeContext, tools: Sequence[Tool]) -> Sequence[Tool]:
         """A plan the request's words settled offers only the tool it names (a small model offered every tool
         read the file and then wandered into the task list and the file list); any other plan, every tool."""
-        known = await recorded(ctx.journal, ctx.run.id, ctx.step, "plan")
-        names = known.get("tools") if known is not None and known.get("direct") else None
+        known = await recorded(ctx.journal, ctx.run.id, OUTCOME_STEP, DIRECT_KEY) if ctx.run.purpose == CHAT else None
+        names = known.get("tools") if known is not None else None
         if not isinstance(names, list):
             return tools
         return [tool for tool in tools if tool.name in names] or tools

@@ -70,6 +70,8 @@ async def test_a_single_file_question_runs_one_sub_agent_without_a_planner_or_a_
     assert {name for seen in harness.model.of(kinds.SUBAGENT) for name in seen.tools} == {"files_read"}, \
         "only the tool the plan names is offered"
     assert kinds.REPLY not in harness.model.kinds(), "the sub-agent's answer is the reply, not restated"
+    assert kinds.PASS2 not in harness.model.kinds(), "and the answer, not said again by the quick model"
+    assert outcome.values["channel_response"] == "It says: call the plumber on Tuesday."
     assert "call the plumber on Tuesday" in outcome.values["agent_reply"]
 
 

@@ -153,7 +153,7 @@ async def test_a_kill_in_the_reply_replays_plan_and_sub_agents(harness: AgentHar
 async def test_a_kill_in_pass_two_does_not_run_execution_again(harness: AgentHarness) -> None:
     harness.model.script = append_script()
     harness.journal.kill_before_finish.add("pass2")
-    run_id, (_first, second, outcome) = await killed_then_resumed(harness)
+    run_id, (_first, second, outcome) = await killed_then_resumed(harness, "append x to log.md as notes.md says")
     assert second == [kinds.PASS2]
     assert outcome.values["channel_response"].startswith("Answer: ")
     assert (harness.workspace / "log.md").read_text() == "x"
