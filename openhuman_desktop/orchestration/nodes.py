@@ -48,7 +48,16 @@ from openhuman_desktop.orchestration.context import (
     share,
     summary_request,
 )
-from openhuman_desktop.orchestration.direct import direct_kind, direct_plan, keeps_to, needs_tools
+from openhuman_desktop.orchestration.direct import (
+    READ_ANSWER,
+    READ_TOOL,
+    DirectPlan,
+    direct_kind,
+    direct_plan,
+    keeps_to,
+    needs_tools,
+    paths_in,
+)
 from openhuman_desktop.orchestration.graph import (
     AGENT_EXECUTION,
     CHANNEL_INGESTION,
@@ -663,6 +672,8 @@ class _Nodes:
         if known is not None:
             return [Subtask(str(s["title"]), str(s["instructions"])) for s in known.get("subtasks") or ()]
         direct = direct_plan(run_input(ctx.run), tools)
+        if direct is not None and direct.tools == (READ_TOOL,):
+            direct = await self._read_for(ctx, direct, tools)
         if direct is not None:  # one file, one question or one edit: one sub-agent with the file tools, no planner
             if await recorded(ctx.journal, ctx.run.id, OUTCOME_STEP, DIRECT_KEY) is None:  # (killed before "plan")
                 await record(ctx.journal, ctx.run.id, OUTCOME_STEP, DIRECT_KEY, {"tools": list(direct.tools)})
@@ -713,6 +724,21 @@ class _Nodes:
         raise failed(REASONING, "answered the plan request twice with something that is not the plan's JSON",
                      "try again, or set [models.reasoning] to a model that can follow a JSON schema")
 
+    async def _read_for(self, ctx: NodeContext, plan: DirectPlan, tools: Sequence[Tool]) -> DirectPlan:
+        """A single-file question: the app reads the file itself (journaled, once) and the sub-agent is shown
+        its lines with no tool to call; a small model wrote the wrong path, or read the file and answered
+        from elsewhere. A read that fails leaves the plan as it was (the sub-agent may try another path)."""
+        tool = next((t for t in tools if t.name == READ_TOOL), None)
+        path = paths_in(run_input(ctx.run))
+        if tool is None or len(path) != 1:
+            return plan
+        runner = SubagentRun(None, ctx.journal, ctx.run.id, ctx.step, 0, [tool], False, 1)
+        result = await call_once(runner, "direct:read", tool, {"path": path[0]})
+        if result.is_error:
+            return plan
+        asked = prompts.fill(READ_ANSWER, path=path[0], text=" ".join(run_input(ctx.run).split()))
+        return DirectPlan(plan.title, asked.replace("{content}", result.text.strip()), ())  # the file's text last
+
     async def _is_direct(self, ctx: NodeContext) -> bool:
         """Whether the run's plan was one the request's words settled (recorded at step 0: pass 2 asks too)."""
         if ctx.run.purpose != CHAT:
@@ -726,7 +752,7 @@ class _Nodes:
         names = known.get("tools") if known is not None else None
         if not isinstance(names, list):
             return tools
-        return [tool for tool in tools if tool.name in names] or tools
+        return [tool for tool in tools if tool.name in names]  # none: the file was read for it
 
     async def _run_subagents(self, ctx: NodeContext, values: Values, reasoning: Caller,
                              steering: Mapping[str, Any] | None, tools: Sequence[Tool], subtasks: Sequence[Subtask],

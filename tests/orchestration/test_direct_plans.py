@@ -50,29 +50,25 @@ def test_instructions_that_invent_a_number_or_drop_a_file_do_not_keep_to_the_mes
     assert not keeps_to("How many tomatoes are in the garden plan?", "Read garden.md and count them.")
 
 
-async def test_a_single_file_question_runs_one_sub_agent_without_a_planner_or_a_front_desk(
-        harness: AgentHarness) -> None:
+async def test_a_single_file_question_is_answered_from_the_file_the_app_read_itself(harness: AgentHarness) -> None:
     (harness.workspace / "notes.md").write_text("Call the plumber on Tuesday.\n", encoding="utf-8")
     harness.model.script = AgentScript(
         instructions="The plumber's number is 555-0199.",  # what a small front desk answers: never asked
         subtasks=[("any", "")],  # the fake's one sub-task answers whatever title the app gives it
-        steps={"any": [call("files_read", path="notes.md"), say("It says: call the plumber on Tuesday.")]},
-        reply="notes.md says to call the plumber on Tuesday.")
+        steps={"any": [say("notes.md says: call the plumber on Tuesday.")]},
+        reply="never asked")
     outcome = await harness.run("What does notes.md say about the plumber?")
     assert harness.permissions == [(outcome.run.id, READ)]
     asked = harness.model.kinds()
-    assert kinds.PLAN not in asked and kinds.PASS1 not in asked
-    [first] = [seen for seen in harness.model.of(kinds.SUBAGENT)][:1]
+    assert kinds.PLAN not in asked and kinds.PASS1 not in asked and kinds.REPLY not in asked
+    assert kinds.PASS2 not in asked, "the answer is the sub-agent's, not said again by the quick model"
+    [first] = harness.model.of(kinds.SUBAGENT)
     user = next(str(m["content"]) for m in first.messages if m.get("role") == "user")
-    assert "Read notes.md and answer" in user and "555" not in user
-    tools_ran = [m for seen in harness.model.of(kinds.SUBAGENT) for m in seen.messages if m.get("role") == "tool"]
-    assert tools_ran and "plumber on Tuesday" in str(tools_ran[0]["content"])
-    assert {name for seen in harness.model.of(kinds.SUBAGENT) for name in seen.tools} == {"files_read"}, \
-        "only the tool the plan names is offered"
-    assert kinds.REPLY not in harness.model.kinds(), "the sub-agent's answer is the reply, not restated"
-    assert kinds.PASS2 not in harness.model.kinds(), "and the answer, not said again by the quick model"
-    assert outcome.values["channel_response"] == "It says: call the plumber on Tuesday."
-    assert "call the plumber on Tuesday" in outcome.values["agent_reply"]
+    assert "The file notes.md says:" in user and "Call the plumber on Tuesday." in user and "555" not in user
+    assert first.tools == (), "the file was read for it: no tool to call, no wrong path to write"
+    read = await harness.journal.get(outcome.run.id, 3, "direct:read")
+    assert read is not None and "plumber" in str(read.result)
+    assert outcome.values["channel_response"] == "notes.md says: call the plumber on Tuesday."
 
 
 async def test_a_requested_append_is_done_once_without_a_planner(harness: AgentHarness) -> None:

@@ -62,7 +62,7 @@ async def test_a_sub_agent_on_a_server_without_native_tools_is_told_its_tools_an
     (harness.workspace / "notes.md").write_text("Call the plumber on Tuesday.\n", encoding="utf-8")
     model = ToollessServerModel(AgentScript(subtasks=[("Read the notes", "Read notes.md")], reply="Read it."))
     harness.server.set_responder(model)
-    outcome = await harness.run("What is in notes.md?")
+    outcome = await harness.run("What is in notes.md and in todo.md?")  # the planner's: two files
     entry = await harness.journal.get(outcome.run.id, 3, "sub:0:call:1:0")
     assert entry is not None and entry.result is not None and not entry.result["is_error"]
     assert "plumber" in entry.result["text"]
@@ -116,7 +116,7 @@ async def test_a_sub_agent_that_answers_in_words_without_looking_is_asked_once_f
     (harness.workspace / "notes.md").write_text("Call the plumber on Tuesday.\n", encoding="utf-8")
     model = WordsFirstModel(AgentScript(subtasks=[("Read the notes", "Read notes.md")], reply="Read it."))
     harness.server.set_responder(model)
-    outcome = await harness.run("What is in notes.md?")
+    outcome = await harness.run("What is in notes.md and in todo.md?")  # the planner's: two files
     entry = await harness.journal.get(outcome.run.id, 3, "sub:0:call:1:0")
     assert entry is not None and entry.result is not None and "plumber" in entry.result["text"]
     [pick] = model.picks

@@ -129,7 +129,7 @@ async def test_read_results_are_replayed_not_read_again(harness: AgentHarness) -
     harness.model.script = AgentScript(subtasks=[("Read", "Read a.md")],
                                        steps={"Read": [call("files_read", path="a.md"), say("It says first.")]})
     harness.journal.kill_before_finish.add("sub:0:model:2")
-    run = harness.new_run("what is in a.md?")
+    run = harness.new_run("what is in a.md and in b.md?")  # two files: the planner's, and the sub-agent reads
     with pytest.raises(Killed):
         await harness.execute(run, "channel_ingestion", 1)
     (harness.workspace / "a.md").write_text("second", encoding="utf-8")
