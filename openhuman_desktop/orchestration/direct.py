@@ -45,9 +45,8 @@ READ_STEPS = ("Call files_read with path \"{path}\". Then answer the user's mess
               "The user's message: {text}")
 EDIT_STEPS = ("Call {tool} once with path \"{path}\" and exactly the text the user asked for (one line, ending "
               "with a newline), then say what you added.\nThe user's message: {text}")
-READ_ANSWER = ("The file {path} says:\n\"\"\"\n{content}\n\"\"\"\nAnswer the user's message below from these lines "
-               "only, in one or two sentences, quoting the line that answers it; if they do not say, answer that "
-               "{path} does not say.\nThe user's message: {text}")
+READ_ANSWER = ("The file {path} says:\n\"\"\"\n{content}\n\"\"\"\nThe user asks: {text}\nAnswer in one sentence "
+               "with the words of the file that answer it.")
 """A single-file question whose file the app read itself: the model only answers from the lines shown."""
 LIST_STEPS = "Call files_list with path \"\" and answer with the names it lists.\nThe user's message: {text}"
 
