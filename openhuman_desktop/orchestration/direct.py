@@ -61,6 +61,20 @@ class DirectPlan:
     """The one tool the sub-agent is offered."""
 
 
+_QUOTED = re.compile(r"""(?:^|[\s(:])(?:'([^\n]{1,500}?)'|"([^"\n]{1,500})"|‘([^’\n]{1,500})’|"""
+                     r"""“([^”\n]{1,500})”)(?=[\s.,;:!?)]|$)""")
+APPENDED = "Tell the user in one sentence that the line \"{line}\" was added to {path}."
+"""A single append the app carried out itself: the sub-agent only says so."""
+
+
+def quoted_line(text: str) -> str | None:
+    """The one quoted text of a request ("Append the line 'buy milk' to todo.md" → ``buy milk``), or None when
+    there is none or more than one (then the model writes the call)."""
+    found = [next(group for group in match.groups() if group is not None) for match in _QUOTED.finditer(text)]
+    found = [line.strip() for line in found if line.strip() and not _PATH.fullmatch(line.strip())]
+    return found[0] if len(found) == 1 else None
+
+
 def paths_in(text: str) -> list[str]:
     """The workspace file names a message gives (``notes.md``, ``projects/garden.md``), in order, once each."""
     return list(dict.fromkeys(match.group(1) for match in _PATH.finditer(text)))

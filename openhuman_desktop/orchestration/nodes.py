@@ -49,6 +49,8 @@ from openhuman_desktop.orchestration.context import (
     summary_request,
 )
 from openhuman_desktop.orchestration.direct import (
+    APPEND_TOOL,
+    APPENDED,
     READ_ANSWER,
     READ_TOOL,
     DirectPlan,
@@ -57,6 +59,7 @@ from openhuman_desktop.orchestration.direct import (
     keeps_to,
     needs_tools,
     paths_in,
+    quoted_line,
 )
 from openhuman_desktop.orchestration.graph import (
     AGENT_EXECUTION,
@@ -674,6 +677,8 @@ class _Nodes:
         direct = direct_plan(run_input(ctx.run), tools)
         if direct is not None and direct.tools == (READ_TOOL,):
             direct = await self._read_for(ctx, direct, tools)
+        elif direct is not None and direct.tools == (APPEND_TOOL,) and ctx.run.license is None:
+            direct = await self._append_for(ctx, direct, tools)
         if direct is not None:  # one file, one question or one edit: one sub-agent with the file tools, no planner
             if await recorded(ctx.journal, ctx.run.id, OUTCOME_STEP, DIRECT_KEY) is None:  # (killed before "plan")
                 await record(ctx.journal, ctx.run.id, OUTCOME_STEP, DIRECT_KEY, {"tools": list(direct.tools)})
@@ -738,6 +743,21 @@ class _Nodes:
             return plan
         asked = prompts.fill(READ_ANSWER, path=path[0], text=" ".join(run_input(ctx.run).split()))
         return DirectPlan(plan.title, asked.replace("{content}", result.text.strip()), ())  # the file's text last
+
+    async def _append_for(self, ctx: NodeContext, plan: DirectPlan, tools: Sequence[Tool]) -> DirectPlan:
+        """A single append of one quoted line the user asked for: the app appends exactly that line, once
+        (journaled like any write), and the sub-agent only says so. Qwen2.5-0.5B, given files_append, appended
+        'buy milk' three times and wrote a sentence of its own after 'call Anna about the party'."""
+        tool = next((t for t in tools if t.name == APPEND_TOOL), None)
+        message = run_input(ctx.run)
+        path, line = paths_in(message), quoted_line(message)
+        if tool is None or len(path) != 1 or line is None or ctx.permission != WRITE:
+            return plan
+        runner = SubagentRun(None, ctx.journal, ctx.run.id, ctx.step, 0, [tool], True, 1)
+        result = await call_once(runner, "direct:append", tool, {"path": path[0], "text": line + "\n"})
+        if result.is_error:
+            return plan
+        return DirectPlan(plan.title, prompts.fill(APPENDED, line=line, path=path[0]), ())
 
     async def _is_direct(self, ctx: NodeContext) -> bool:
         """Whether the run's plan was one the request's words settled (recorded at step 0: pass 2 asks too)."""

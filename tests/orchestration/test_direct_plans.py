@@ -7,7 +7,14 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from openhuman_desktop.orchestration.direct import direct_kind, direct_plan, keeps_to, needs_tools, paths_in
+from openhuman_desktop.orchestration.direct import (
+    direct_kind,
+    direct_plan,
+    keeps_to,
+    needs_tools,
+    paths_in,
+    quoted_line,
+)
 from openhuman_desktop.orchestration.ports import READ, WRITE
 from openhuman_desktop.skills.files import WorkspaceFilesSkill
 from tests.fakes import agent_model as kinds
@@ -71,14 +78,30 @@ async def test_a_single_file_question_is_answered_from_the_file_the_app_read_its
     assert outcome.values["channel_response"] == "notes.md says: call the plumber on Tuesday."
 
 
-async def test_a_requested_append_is_done_once_without_a_planner(harness: AgentHarness) -> None:
+async def test_a_requested_append_of_a_quoted_line_is_done_once_by_the_app(harness: AgentHarness) -> None:
+    (harness.workspace / "todo.md").write_text("# To do\n", encoding="utf-8")
+    harness.model.script = AgentScript(
+        instructions="unused", subtasks=[("any", "")],
+        # A small model that would append again and add words of its own: it is offered no tool.
+        steps={"any": [call("files_append", path="todo.md", text="buy milk\nhave a nice day\n"),
+                       say("Added 'buy milk' to todo.md.")]},
+        reply="never asked")
+    outcome = await harness.run("Append the line 'buy milk' to todo.md")
+    assert harness.permissions == [(outcome.run.id, WRITE)]
+    assert kinds.PLAN not in harness.model.kinds()
+    assert (harness.workspace / "todo.md").read_text(encoding="utf-8") == "# To do\nbuy milk\n"
+    assert all(seen.tools == () for seen in harness.model.of(kinds.SUBAGENT))
+    assert quoted_line("Append 'it's done' to notes.md") == "it's done"
+    assert quoted_line("Add milk to todo.md") is None and quoted_line("Add 'a' and 'b' to todo.md") is None
+
+
+async def test_a_requested_append_without_quotes_is_written_by_the_model_once(harness: AgentHarness) -> None:
     (harness.workspace / "todo.md").write_text("# To do\n", encoding="utf-8")
     harness.model.script = AgentScript(
         instructions="unused", subtasks=[("any", "")],
         steps={"any": [call("files_append", path="todo.md", text="buy milk\n"), say("Added 'buy milk'.")]},
         reply="I added 'buy milk' to todo.md.")
-    outcome = await harness.run("Append the line 'buy milk' to todo.md")
-    assert harness.permissions == [(outcome.run.id, WRITE)]
+    await harness.run("Add buy milk to todo.md")
     assert kinds.PLAN not in harness.model.kinds()
     assert (harness.workspace / "todo.md").read_text(encoding="utf-8") == "# To do\nbuy milk\n"
 
