@@ -94,6 +94,11 @@ class _NotFileOnly(logging.Filter):
         return not getattr(record, "openhuman_file_only", False)
 
 
+QUIET_LOGGERS = ("httpx", "httpcore", "aiosqlite", "asyncio", "aiohttp.access")
+"""Libraries whose records below WARNING the log leaves out: their chatter (httpx names every URL it asks, a
+webhook's secret address among them)."""
+
+
 def is_set_up() -> bool:
     """Whether :func:`setup` installed its handlers (before that, a record would go to Python's last resort)."""
     return any(getattr(handler, "_openhuman", False) for handler in logging.getLogger().handlers)
@@ -129,5 +134,5 @@ def setup(log_file: Path, *, console_level: int = logging.WARNING) -> None:
     for handler in handlers:
         setattr(handler, "_openhuman", True)  # noqa: B010 - marks our handlers for a later setup() call
         root.addHandler(handler)
-    for noisy in ("httpx", "httpcore", "aiosqlite", "asyncio", "aiohttp.access"):
+    for noisy in QUIET_LOGGERS:
         logging.getLogger(noisy).setLevel(logging.WARNING)

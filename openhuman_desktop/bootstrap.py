@@ -6,22 +6,22 @@ import asyncio
 import gc
 import logging
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from openhuman_desktop import config, events, workspace
 from openhuman_desktop.channels import ChannelHub
 from openhuman_desktop.channels.telegram import TelegramChannel
 from openhuman_desktop.channels.webapp import WebappChannel
 from openhuman_desktop.clock import Clock, SystemClock
-from openhuman_desktop.errors import InvalidInput, StoreUnavailable
 from openhuman_desktop.live_config import LiveSettings
 from openhuman_desktop.llm import LlmClient, OpenAICompatClient, make_client
 from openhuman_desktop.llm.embeddings import Embedders
-from openhuman_desktop.llm.pool import TIERS, ModelClients
+from openhuman_desktop.llm.pool import ModelClients
 from openhuman_desktop.llm.schema_memory import SchemaMemory
 from openhuman_desktop.llm.tokens import TokenCounter
-from openhuman_desktop.memory import EVICTED_TAG, MemoryStore, open_memory_store
-from openhuman_desktop.memory.store import text_parts
+from openhuman_desktop.memory import MemoryStore, open_memory_store
+from openhuman_desktop.memory.ports import EvictionStore, ReportMemories, VectorRecall
+from openhuman_desktop.memory.service import MemoryService
 from openhuman_desktop.memory.vectors import VectorMemory
 from openhuman_desktop.orchestration.directives import SteeringStore
 from openhuman_desktop.orchestration.ledger import RunLedger
@@ -45,7 +45,6 @@ from openhuman_desktop.skills import (
     WorkspaceFilesSkill,
 )
 from openhuman_desktop.skills.base import SkillRegistry
-from openhuman_desktop.skills.listing import describe_all, health_lines
 from openhuman_desktop.skills.mcp import McpSkills
 from openhuman_desktop.skills.world import WorldSkills
 from openhuman_desktop.store import SubconsciousStore, open_subconscious_store
@@ -54,8 +53,10 @@ from openhuman_desktop.subconscious.approvals import ApprovalGate
 from openhuman_desktop.subconscious.changes import FileHistory
 from openhuman_desktop.subconscious.engine import SubconsciousEngine
 from openhuman_desktop.subconscious.executor import TaskExecutor
+from openhuman_desktop.subconscious.health import HealthSections
 from openhuman_desktop.subconscious.intent import ChatIntentJudge, ModelIntentClassifier
 from openhuman_desktop.subconscious.judgement import Judge
+from openhuman_desktop.subconscious.model_watch import ModelWatch
 from openhuman_desktop.subconscious.reflection import Reflector
 from openhuman_desktop.subconscious.service import SubconsciousService
 from openhuman_desktop.subconscious.task_rules import TaskRules
@@ -63,8 +64,6 @@ from openhuman_desktop.subconscious.workspace_index import WorkspaceIndex
 from openhuman_desktop.supervisor import TaskSupervisor
 from openhuman_desktop.watch import watch_file
 
-JUDGEMENT_DB = "judgement.db"
-"""Under ``subconscious/``: the file versions the heartbeat saw, and the users' own task rules."""
 log = logging.getLogger(__name__)
 
 
@@ -96,8 +95,8 @@ class Services:
     file_history: FileHistory | None = None
     vectors: VectorMemory | None = None
     embedders: Embedders | None = None
+    model_watch: ModelWatch | None = None
     first_run: bool = False  # config.toml was created by this start: the first-run set-up opens
-    _closers: list[Callable[[], Awaitable[None]]] = field(default_factory=list)
     _closed: bool = False
 
     async def start(self) -> None:
@@ -123,12 +122,13 @@ class Services:
         self.tasks.spawn(
             watch_file(self.paths.heartbeat_file, self.clock, self._on_heartbeat_file_changed), name="watch-heartbeat"
         )
-        self.tasks.spawn(self._watch_models(), name="model-health")
+        if self.model_watch is not None:
+            self.tasks.spawn(self.model_watch.run(), name="model-health")
+            self.bus.subscribe(events.TickFinished, self.model_watch.on_tick_finished)
         await self.reflection.prepare()
         self.tasks.spawn(self.reflection.run(), name="reflection-schedule")
         if self.vectors is not None:  # memories without a vector of the embedding model get one
             self.tasks.spawn(self.vectors.run(), name="memory-vectors")
-        self.bus.subscribe(events.TickFinished, self._on_tick_finished)
         await self.rpc.start()
         await self.channels.start()
         # MCP servers last, and in the background: each starts (and its SDK is imported) off the start-up path.
@@ -146,45 +146,20 @@ class Services:
             self.reflection.poke()
             if self.vectors is not None:
                 self.vectors.wake()  # [models.embedding] may have changed: re-embed, or try it again
-            self.tasks.spawn(self._check_models(), name="model-check")
+            self._check_models()
             self.tasks.spawn(self.channels.reconfigure(), name="channels-reconfigure")
             self.tasks.spawn(self.mcp.apply(), name="mcp-reconfigure")
             self.world.apply()
         elif was_rejected and self.settings.problem is None:
             # A rejected edit fixed back to the settings in force: what the models said may be old news too.
-            self.tasks.spawn(self._check_models(), name="model-check")
+            self._check_models()
 
-    def _on_tick_finished(self, event: events.TickFinished) -> None:
-        # A model that answered is healthy again: refresh at once rather than at the next periodic check.
-        if event.outcome == "ok" and self.models.problem("local") and not self._closed:
-            self.tasks.spawn(self._check_models(), name="model-check")
-
-    async def _watch_models(self) -> None:
-        """Check the models now, then again every minute while one is unhealthy (every 10 minutes if not)."""
-        while True:
-            healthy = await self._check_models()
-            await self.clock.sleep(600.0 if healthy else 60.0)
+    def _check_models(self) -> None:
+        if self.model_watch is not None:
+            self.model_watch.check_soon()
 
     async def _on_heartbeat_file_changed(self) -> None:
         await self.subconscious.sync_heartbeat_file()
-
-    async def _check_models(self) -> bool:
-        """Check every tier at once; each answer is published as it comes (a hanging endpoint of one tier
-        must not keep the other's news from the status). Returns whether all tiers are fine."""
-        await asyncio.gather(*(self._check_model(tier) for tier in TIERS))
-        return all(self.models.problem(tier) is None for tier in TIERS)
-
-    async def _check_model(self, tier: str) -> None:
-        before = self.models.health.get(tier)
-        health = await self.models.check(tier)
-        if health != before:
-            if not health.ok:
-                log.warning("model %s: %s", tier, health.message)
-            self.bus.publish(events.StatusChanged())
-        if tier == "reasoning" and health.ok and not self._closed:
-            # A Go ahead that found the reasoning model down waits for it; it answers a check again, so try.
-            # (Should the model still fail the real call, the card comes back, and the next check retries.)
-            await self.approvals.retry_waiting()
 
     async def aclose(self) -> None:
         """Stop producers first (channels, RPC, ticks, heartbeat, watchers), then close clients and databases.
@@ -194,6 +169,8 @@ class Services:
         if self._closed:
             return
         self._closed = True
+        if self.model_watch is not None:
+            self.model_watch.close()
         await self.channels.aclose()
         await self.rpc.aclose()
         await self.engine.aclose()
@@ -237,7 +214,7 @@ async def build(paths: Paths, loaded: config.LoadedConfig, clock: Clock | None =
     store = await open_subconscious_store(paths.subconscious_db)
     opened: list[Callable[[], Awaitable[None]]] = [store.aclose]
     try:
-        memory = await open_memory_store(paths.workspace / "memory" / "memory.db", clock)
+        memory = await open_memory_store(paths.memory_db, clock)
         opened.append(memory.aclose)
         ledger = await RunLedger.open(paths.ledger_db, clock)
         opened.append(ledger.aclose)
@@ -258,7 +235,7 @@ def _wire(
     bus = events.EventBus()
     live = LiveSettings(paths.config_file, loaded, bus)
     supervisor = TaskSupervisor()
-    schemas = SchemaMemory(paths.subconscious_dir / "model_servers.json")  # issue 24: no 500 on every start
+    schemas = SchemaMemory(paths.model_servers_file)  # issue 24: no 500 on every start
 
     def remembering(settings: config.Settings, tier: str) -> LlmClient | None:
         client = make_client(settings, tier)  # looked up at each call: tests put fakes there
@@ -270,11 +247,12 @@ def _wire(
     tokens = TokenCounter()
     # One classifier for tasks and chats: the probes a task's classification ran count for the chat too.
     intents = ModelIntentClassifier(lambda: models.get("local"))
-    rules = TaskRules(paths.subconscious_dir / JUDGEMENT_DB)
+    rules = TaskRules(paths.judgement_db)
     service = SubconsciousService(store, clock, bus, live, paths.heartbeat_file, intents, rules=rules)
     skills = SkillRegistry()
     skills.add(WorkspaceFilesSkill(paths.workspace))
-    skills.add(MemorySkill(memory, bus))
+    memories = MemoryService(memory, bus)  # the one door memory is written through
+    skills.add(MemorySkill(memories))
     skills.add(SubconsciousTasksSkill(service.tasks_list, service.tasks_add_by_assistant))
     skills.add(NotificationSkill(bus))
     # Mail, feeds, calendars, the web and Slack (CONTRACT §12.2): always listed, each on with its table.
@@ -284,71 +262,18 @@ def _wire(
 
     embedders = Embedders(live)
     vectors = VectorMemory(memory, embedders, clock, on_change=lambda: bus.publish(events.StatusChanged()))
-
-    async def recent_memories(since: float | None) -> list[tuple[str, str, float]]:
-        items = await memory.since(since or 0.0, 50)
-        return [(item.id, item.text, item.created_at) for item in items]
-
-    async def relevant_memories(query: str, limit: int) -> list[tuple[str, str, float]]:
-        try:
-            items = await memory.search(query, limit)
-        except InvalidInput:  # task titles without a word to search for
-            return []
-        return [(item.id, item.text, item.created_at) for item in items]
-
-    async def skill_lines() -> list[str]:
-        await world.settled()  # the state this tick's reads of mail, feeds and calendars found
-        # What the judge reads: the state and what is wrong, without addresses or configuration advice.
-        return health_lines(await describe_all(skills), plain=report.for_the_judge)
-
-    async def skill_verdicts() -> str:
-        # Only the states: an MCP server's reason carries its stderr, which must not open the idle gate.
-        await world.settled()
-        return ",".join(f"{info.name}:{info.state}" for info in await describe_all(skills) if info.enabled)
-
-    async def model_lines() -> list[str]:
-        # A skill in error or disconnected is part of the model-health picture (CONTRACT §12.3).
-        await world.settled()
-        lines = [f"skill {info.name}: {info.state} — {info.state_reason}" for info in await describe_all(skills)
-                 if info.enabled and info.is_problem]
-        for tier in TIERS:
-            problem, health = models.problem(tier), models.health.get(tier)
-            if problem is not None:
-                lines.append(f"{tier} model: problem — {report.for_the_judge(problem)}")
-            elif health is not None:  # its address and what to set (an assumed window) are the user's
-                lines.append(f"{tier} model: ok — {report.for_the_judge(health.message)}")
-        return lines
-
-    async def model_verdicts() -> str:
-        # Only ok/problem per tier (not checked yet counts as ok): the idle gate ignores the details.
-        await world.settled()
-        tiers = ",".join(f"{tier}:{'ok' if ok else 'problem'}" for tier, ok in models.verdicts().items())
-        problems = [f"{info.name}:{info.state}" for info in await describe_all(skills)
-                    if info.enabled and info.is_problem]
-        return ";".join([tiers, *problems])
-
-    async def watched(tasks: object, since: float | None, now: float) -> report.Section | None:
-        # What the skills watch, read at the start of the tick (CONTRACT §12.3): the lines say what changed since
-        # the due tasks' oldest decision; the signature is what the resources hold, so it moves only with them.
-        if not mcp.watching():
-            return None
-        await mcp.poll(now)
-        lines = mcp.change_lines(since)
-        text = "\n".join(f"- {report.one_line(line)}" for line in lines) or "Nothing watched has changed."
-        return report.Section("Skills", text, signature=mcp.watch_signature())
-
+    report_memories = ReportMemories(memory)
+    health = HealthSections(skills, world, mcp, models)
     files = WorkspaceIndex(paths.workspace)
-    history = FileHistory(paths.subconscious_dir / JUDGEMENT_DB)
+    history = FileHistory(paths.judgement_db)
     reporter = report.SituationReporter(
         [
             report.environment_section(paths.workspace),
-            report.memory_section(recent_memories, related=relevant_memories),
+            report.memory_section(report_memories.recent, related=report_memories.related),
             report.files_section(paths.workspace, files, workspace.default_heartbeat_text(), history),
             # One section per watching skill: new mail, feed items, upcoming events (CONTRACT §12.3).
             *world.section_sources(report.Section),
-            watched,
-            report.verdicts_section("Skill health", skill_lines, skill_verdicts),
-            report.verdicts_section("Model health", model_lines, model_verdicts),
+            *health.sections(),
         ],
         tokens,
         lambda: live().heartbeat.context_budget_tokens,
@@ -358,13 +283,13 @@ def _wire(
     gate = ApprovalGate(store, clock, bus, supervisor, skills, lambda: agent)
     steering = SteeringStore(ledger, clock, bus)
     reflection = Reflector(_ReflectionPort(ledger, steering), models, tokens, live, clock, bus, supervisor,
-                           _Evictions(memory, bus))
+                           EvictionStore(memories))
     graph = build_graph(
         quick=lambda: models.reporting("local"), reasoning=lambda: models.reporting("reasoning"),
         window=models.context_window, skills=skills, tokens=tokens, intent=ChatIntentJudge(intents),
-        steering=steering, cards=gate, evictions=_Evictions(memory, bus),
+        steering=steering, cards=gate, evictions=EvictionStore(memories),
         settings=lambda: live().agent, set_permission=ledger.set_permission, clock=clock,
-        recall=_Recall(memory, vectors), quick_worker=lambda: models.get("local"),
+        recall=VectorRecall(memory, vectors), quick_worker=lambda: models.get("local"),
     )
     agent = AgentService(ledger, lambda: graph, bus, clock, supervisor, lambda: live().agent)
     engine = SubconsciousEngine(
@@ -381,7 +306,7 @@ def _wire(
     service.attach_engine(engine)
     table = MethodTable()
     table.add(subconscious_methods(service, gate))
-    table.add(memory_methods(memory, bus, vectors))
+    table.add(memory_methods(memories, vectors=vectors))
     table.add(agent_methods(agent))
     table.add(reflection_methods(steering, reflection))
     hub = ChannelHub(agent, gate, bus, clock, supervisor)
@@ -398,44 +323,8 @@ def _wire(
         workspace_index=files, file_history=history,
         vectors=vectors,
         embedders=embedders,
+        model_watch=ModelWatch(models, bus, clock, supervisor, gate.retry_waiting),
     )
-
-
-class _Recall:
-    """The agent's recall of long-term memory: a hybrid search for the request, keeping what the vectors found
-    similar (words alone match too loosely to put into every prompt; the memory tool searches by words too).
-    Nothing without a working embedding model."""
-
-    def __init__(self, memory: MemoryStore, vectors: VectorMemory) -> None:
-        self._memory = memory
-        self._vectors = vectors
-
-    async def recall(self, query: str, limit: int) -> list[str]:
-        health = self._vectors.health()
-        if health.model is None or not health.ok:
-            return []
-        try:
-            found = await self._memory.search(query[:1_000], limit)
-        except InvalidInput:  # no word to search for
-            return []
-        except StoreUnavailable as exc:  # the run goes on without it
-            log.warning("recalling memories failed: %s", exc)
-            return []
-        return [memory.text for memory in found if "vector" in memory.matched_by]
-
-
-class _Evictions:
-    """What the context hook evicts goes to long-term memory, tagged ``evicted`` (and gets its vector from the
-    back-fill, like every memory)."""
-
-    def __init__(self, memory: MemoryStore, bus: events.EventBus) -> None:
-        self._memory = memory
-        self._bus = bus
-
-    async def store_evicted(self, text: str, *, thread_id: str, run_id: str) -> None:
-        for part in text_parts(text):  # longer than one memory may be: in parts, none of it dropped
-            stored = await self._memory.add(part, source="assistant", tags=(EVICTED_TAG, thread_id.split(":", 1)[0]))
-            self._bus.publish(events.MemoryAdded(stored))
 
 
 class _ReflectionPort:

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlparse, urlsplit
 
-from openhuman_desktop import recurrence
+from openhuman_desktop import channel_names, recurrence
 from openhuman_desktop.errors import ConfigError, InvalidInput
 
 log = logging.getLogger(__name__)
@@ -615,7 +615,7 @@ def _agent(reader: _Reader, table: Mapping[str, Any]) -> AgentSettings:
 
 
 def _channels(reader: _Reader, table: Mapping[str, Any]) -> ChannelsSettings:
-    reader.unknown(table, ("telegram", "webapp"), "channels.")
+    reader.unknown(table, channel_names.CONFIGURED, "channels.")
     tg = reader.table(table, "telegram", "channels.telegram")
     reader.unknown(tg, tuple(TelegramSettings.__dataclass_fields__), "channels.telegram.")
     default = TelegramSettings()

@@ -9,9 +9,11 @@ import sys
 import time
 from dataclasses import dataclass
 from datetime import datetime
+from pathlib import Path
 from typing import Any, TextIO
 
 from openhuman_desktop import config, recurrence
+from openhuman_desktop.app_files import app_entry
 from openhuman_desktop.channels.telegram import doctor_check as telegram_check
 from openhuman_desktop.channels.webapp_check import check_webapp
 from openhuman_desktop.clock import SystemClock
@@ -62,7 +64,36 @@ def check_workspace(paths: Paths) -> Check:
     mode = stat.S_IMODE(folder.stat().st_mode)
     if mode & 0o077:
         return Check("workspace", False, f"{folder} is readable by other users (mode {mode:o})", f"chmod 700 {folder}")
+    exposed = _exposed_app_entry(folder)
+    if exposed is not None:
+        shown, target, target_mode = exposed
+        private = "700" if target.is_dir() else "600"
+        return Check("workspace", False, f"{shown} leads outside the workspace to {target}, which other users can "
+                     f"read (mode {target_mode:o})", f"chmod {private} {target}, or move it back into {folder}")
     return Check("workspace", True, str(folder))
+
+
+def _exposed_app_entry(folder: Path) -> tuple[str, Path, int] | None:
+    """One of the app's private files or folders (``app_files``) that a link leads out of the private workspace
+    to a place other users may read: ``(its name, where it leads, that place's mode)``, or None."""
+    try:
+        root = folder.resolve(strict=True)
+        with os.scandir(folder) as listing:
+            names = [entry.name for entry in listing]
+    except OSError:
+        return None
+    for name in sorted(names):
+        entry = app_entry(name)
+        if entry is None or entry.is_readable:
+            continue
+        try:
+            target = (folder / name).resolve(strict=True)
+            mode = stat.S_IMODE(target.stat().st_mode)
+        except (OSError, RuntimeError):  # dangling, a loop, or unreadable: the app reports it when it uses it
+            continue
+        if not target.is_relative_to(root) and mode & 0o077:
+            return f"{name}/" if entry.is_folder else name, target, mode
+    return None
 
 
 def check_config(paths: Paths) -> tuple[Check, config.LoadedConfig | None]:

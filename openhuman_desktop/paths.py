@@ -53,6 +53,21 @@ class Paths:
         return self.subconscious_dir / "subconscious.db"
 
     @property
+    def judgement_db(self) -> Path:
+        """The file versions the heartbeat saw, and the user's own task rules."""
+        return self.subconscious_dir / "judgement.db"
+
+    @property
+    def model_servers_file(self) -> Path:
+        """What each OpenAI-compatible model server accepted as a JSON schema, remembered across starts."""
+        return self.subconscious_dir / "model_servers.json"
+
+    @property
+    def memory_db(self) -> Path:
+        """Long-term memory (``memory.open_memory_store``)."""
+        return self.workspace / "memory" / "memory.db"
+
+    @property
     def ledger_db(self) -> Path:
         """The agent's run ledger."""
         return self.workspace / "agent" / "ledger.db"

@@ -48,6 +48,7 @@ def test_log_files_are_private_also_after_rotation(log_file: Path) -> None:
         assert mode(path) == 0o600, path
 
 
+@pytest.mark.logs_expected(r"an important line from before the burst")
 def test_one_burst_does_not_rotate_the_history_away(log_file: Path) -> None:
     log = logging.getLogger("openhuman_desktop.test_applog")
     log.warning("an important line from before the burst")

@@ -438,6 +438,7 @@ async def test_live_settings_reload_applies_a_valid_change(tmp_path: Path, monke
     assert live.problem is None
 
 
+@pytest.mark.logs_expected(r"config not reloaded, keeping the previous settings")
 async def test_live_settings_keeps_the_old_settings_when_the_file_is_invalid(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -4,10 +4,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from openhuman_desktop import config, events
 from openhuman_desktop.live_config import LiveSettings
 
 
+@pytest.mark.logs_expected(r"config not reloaded, keeping the previous settings")
 async def test_a_syntax_error_is_summarised_and_its_fix_is_a_status_change(tmp_path: Path) -> None:
     path = tmp_path / "config.toml"
     path.write_text("[heartbeat]\ninterval_minutes = 5\n", encoding="utf-8")

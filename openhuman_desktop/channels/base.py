@@ -4,17 +4,18 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any, Final, Literal, Protocol
 
 from openhuman_desktop.orchestration.ports import Run
 from openhuman_desktop.store.records import Escalation
 
-DISABLED = "disabled"
-STARTING = "starting"
-CONNECTED = "connected"
-DEGRADED = "degraded"
-STOPPED = "stopped"
-STATES = (DISABLED, STARTING, CONNECTED, DEGRADED, STOPPED)
+ChannelState = Literal["disabled", "starting", "connected", "degraded", "stopped"]
+DISABLED: Final = "disabled"
+STARTING: Final = "starting"
+CONNECTED: Final = "connected"
+DEGRADED: Final = "degraded"
+STOPPED: Final = "stopped"
+STATES: tuple[ChannelState, ...] = (DISABLED, STARTING, CONNECTED, DEGRADED, STOPPED)
 """A channel's ``state``: off in config.toml, coming up, working, failing (``state_reason`` says why and it
 retries by itself), or stopped with the app."""
 
@@ -40,7 +41,7 @@ class ChannelStatus:
     """A channel's health for ``channels_status``, the window and ``doctor``."""
 
     enabled: bool
-    state: str
+    state: ChannelState
     state_reason: str
     extra: Mapping[str, Any] = field(default_factory=dict)
     """More of the channel's entry in ``channels_status`` (the web app's ``url``)."""

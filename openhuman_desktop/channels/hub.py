@@ -8,7 +8,7 @@ import logging
 from collections.abc import Callable
 from typing import Any
 
-from openhuman_desktop import events
+from openhuman_desktop import channel_names, events
 from openhuman_desktop.channels.base import DISABLED, Approvals, Channel, ChannelStatus, InboundMessage
 from openhuman_desktop.clock import Clock
 from openhuman_desktop.errors import InvalidInput, NotFound
@@ -19,7 +19,7 @@ from openhuman_desktop.supervisor import TaskSupervisor, cancel_and_wait
 
 log = logging.getLogger(__name__)
 
-CHANNEL_NAMES = ("desktop", "webapp", "telegram")
+CHANNEL_NAMES = channel_names.HUB_CHANNELS
 FIRST_RETRY_SECONDS = 1.0
 LONGEST_RETRY_SECONDS = 60.0
 HISTORY_LIMIT = 50
@@ -185,19 +185,14 @@ class ChannelHub:
 
     def status(self) -> dict[str, Any]:
         """``openhuman.channels_status`` (CONTRACT §9)."""
-        telegram = self._status_of("telegram")
-        webapp = self._status_of("webapp")
-        desktop = self._status_of("desktop")
-        return {
-            "telegram": telegram.to_json(),
-            "webapp": {"url": None, **webapp.to_json()},
-            "desktop": desktop.to_json(),
-        }
+        statuses: dict[str, Any] = {name: self._status_of(name).to_json() for name in CHANNEL_NAMES}
+        statuses[channel_names.WEBAPP] = {"url": None, **statuses[channel_names.WEBAPP]}  # its url even when off
+        return statuses
 
     def _status_of(self, name: str) -> ChannelStatus:
         channel = self._channels.get(name)
         if channel is None:
-            reason = "No window (headless)." if name == "desktop" else "Not started."
+            reason = "No window (headless)." if name == channel_names.DESKTOP else "Not started."
             return ChannelStatus(enabled=False, state=DISABLED, state_reason=reason)
         return channel.status()
 

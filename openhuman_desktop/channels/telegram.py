@@ -30,6 +30,7 @@ from openhuman_desktop.channels.base import (
     DISABLED,
     STARTING,
     STOPPED,
+    ChannelState,
     ChannelStatus,
     InboundMessage,
 )
@@ -49,6 +50,7 @@ from openhuman_desktop.clock import Clock
 from openhuman_desktop.config import TelegramSettings
 from openhuman_desktop.errors import Conflict, InvalidInput, NotFound, UserFacingError
 from openhuman_desktop.orchestration.ports import Run
+from openhuman_desktop.secret_env import secret_from
 from openhuman_desktop.store.records import FIX_IN_SKILLS, GO_AHEAD, RETRY, SKIP, Escalation
 from openhuman_desktop.supervisor import TaskSupervisor, cancel_and_wait
 
@@ -132,7 +134,8 @@ class TelegramChannel:
         self._redactor: TokenRedactor | None = None
         self._poller: asyncio.Task[None] | None = None
         self._offset: int | None = None
-        self._state, self._reason = STOPPED, "Not started."
+        self._state: ChannelState = STOPPED
+        self._reason = "Not started."
         self._views: dict[str, _RunView] = {}
         self._cards: dict[str, _Card] = {}
         self._told: dict[int, float] = {}  # stranger chat -> when it was last told its id (memory only)
@@ -147,7 +150,7 @@ class TelegramChannel:
         if not settings.enabled:
             self._set(DISABLED, "Off ([channels.telegram] enabled = false in config.toml).")
             return
-        token = self._environ.get(settings.token_env, "").strip()
+        token = secret_from(self._environ, settings.token_env).strip()
         if not token:
             self._set(DEGRADED, f"No bot token: the environment variable {settings.token_env} is not set or empty — "
                                 f"put the token @BotFather gave you in {settings.token_env} and restart OpenHuman.")
@@ -195,7 +198,7 @@ class TelegramChannel:
         enabled = bool(self._in_use and self._in_use.enabled)
         return ChannelStatus(enabled=enabled, state=self._state, state_reason=self._reason)
 
-    def _set(self, state: str, reason: str) -> None:
+    def _set(self, state: ChannelState, reason: str) -> None:
         if (state, reason) == (self._state, self._reason):
             return
         was = self._state
@@ -594,7 +597,7 @@ async def doctor_check(settings: TelegramSettings, environ: Mapping[str, str] | 
     if not settings.enabled:
         return True, "off ([channels.telegram] enabled = false)", ""
     env = settings.token_env
-    token = (environ if environ is not None else os.environ).get(env, "").strip()
+    token = secret_from(environ, env).strip()
     if not token:
         return False, f"the environment variable {env} is not set or empty", \
             f"export {env}=<the token @BotFather gave you> before starting OpenHuman"

@@ -25,6 +25,7 @@ from openhuman_desktop.channels.base import (
     DISABLED,
     STARTING,
     STOPPED,
+    ChannelState,
     ChannelStatus,
     InboundMessage,
 )
@@ -198,7 +199,7 @@ class WebappChannel:
         self._applied: WebappSettings | None = None
         self._token = ""
         self._port = 0
-        self._state = STOPPED
+        self._state: ChannelState = STOPPED
         self._reason = "Not started."
         self._tabs: dict[str, set[_Tab]] = {}
         self._streams: dict[str, list[str]] = {}

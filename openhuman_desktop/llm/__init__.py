@@ -30,6 +30,7 @@ __all__ = [
     "OllamaClient",
     "OpenAICompatClient",
     "RetryPolicy",
+    "SchemaMemory",
     "TokenCounter",
     "ToolCall",
     "ToolSpec",

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import asyncio
 import functools
-import os
 import ssl
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -18,6 +17,7 @@ import ollama
 
 from openhuman_desktop.errors import LlmUnavailable
 from openhuman_desktop.llm.base import short_server_message
+from openhuman_desktop.secret_env import secret_from
 
 
 @functools.cache
@@ -68,7 +68,7 @@ async def list_models(
         return await _ollama_models(base_url, timeout, verify)
     key = None
     if api_key_env:
-        key = (os.environ if environ is None else environ).get(api_key_env, "").strip() or None
+        key = secret_from(environ, api_key_env).strip() or None
         if key is None:
             raise LlmUnavailable(f"The environment variable {api_key_env} is not set, so {base_url} cannot be asked "
                                  "for its models; set it and start OpenHuman again.")

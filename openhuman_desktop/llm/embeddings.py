@@ -19,6 +19,7 @@ from openhuman_desktop.config import Settings
 from openhuman_desktop.errors import LlmReplyError, LlmUnavailable
 from openhuman_desktop.llm.base import short_server_message
 from openhuman_desktop.llm.retry import RateLimitedError, RetryPolicy, Sleep, retry_rate_limited, should_wait
+from openhuman_desktop.secret_env import secret_from
 
 log = logging.getLogger(__name__)
 
@@ -254,7 +255,7 @@ class OpenAIEmbedder(_Batched):
     def _headers(self) -> dict[str, str]:
         if self.api_key_env is None:
             return {}
-        key = self._environ.get(self.api_key_env, "").strip()
+        key = secret_from(self._environ, self.api_key_env).strip()
         if not key:
             raise LlmUnavailable(
                 f"The environment variable {self.api_key_env} (api_key_env of {self._source}) is not set."
@@ -310,7 +311,7 @@ class OpenAIEmbedder(_Batched):
             if isinstance(data, dict):
                 error = data.get("error", data.get("detail", data.get("message", text)))
                 message = error.get("message", text) if isinstance(error, dict) else error
-        key = self._environ.get(self.api_key_env or "", "").strip() if self.api_key_env else ""
+        key = secret_from(self._environ, self.api_key_env).strip()
         clean = str(message).replace(key, "***") if key else str(message)
         return short_server_message(clean)
 

@@ -28,6 +28,7 @@ from openhuman_desktop.llm.base import (
 from openhuman_desktop.llm.limits import WindowNote, limits, overflow
 from openhuman_desktop.llm.retry import RateLimitedError, RetryPolicy, Sleep, retry_rate_limited, should_wait
 from openhuman_desktop.llm.schema_memory import SchemaMemory
+from openhuman_desktop.secret_env import secret_from
 
 log = logging.getLogger(__name__)
 
@@ -282,7 +283,7 @@ class OpenAICompatClient:
     def _api_key(self) -> str | None:
         if self.api_key_env is None:
             return None
-        key = self._environ.get(self.api_key_env, "").strip()
+        key = secret_from(self._environ, self.api_key_env).strip()
         return key or None
 
     def _headers(self) -> dict[str, str]:

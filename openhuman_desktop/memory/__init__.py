@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from openhuman_desktop.memory.service import MemoryService
 from openhuman_desktop.memory.store import (
     EVICTED_TAG,
     MAX_TEXT_CHARS,
@@ -13,5 +14,6 @@ from openhuman_desktop.memory.store import (
 )
 
 __all__ = [
-    "EVICTED_TAG", "MAX_TEXT_CHARS", "Memory", "MemoryStore", "fts_query", "memory_db_path", "open_memory_store",
+    "EVICTED_TAG", "MAX_TEXT_CHARS", "Memory", "MemoryService", "MemoryStore", "fts_query", "memory_db_path",
+    "open_memory_store",
 ]

@@ -18,6 +18,7 @@ from typing import Any, Protocol
 from openhuman_desktop.clock import Clock, SystemClock
 from openhuman_desktop.errors import InvalidInput, NotFound, StoreUnavailable
 from openhuman_desktop.memory.ranking import MODES, fuse
+from openhuman_desktop.paths import Paths
 from openhuman_desktop.store.database import Database, Migration
 
 MAX_TEXT_CHARS = 10_000
@@ -101,8 +102,8 @@ _WORD = re.compile(r"[^\W_]+")
 
 
 def memory_db_path(workspace: Path) -> Path:
-    """Where the memory database of ``workspace`` lives: ``{workspace}/memory/memory.db``."""
-    return workspace / "memory" / "memory.db"
+    """Where the memory database of ``workspace`` lives (:attr:`Paths.memory_db`, its one owner)."""
+    return Paths(workspace).memory_db
 
 
 @dataclass(frozen=True)

@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from openhuman_desktop.errors import UserFacingError
-from openhuman_desktop.orchestration.ports import Run, StepJournal
+from openhuman_desktop.orchestration.ports import Permission, Run, StepJournal
 from openhuman_desktop.orchestration.state import AGENT_REPLY, CHANNEL_RESPONSE, Values, apply
 
 log = logging.getLogger(__name__)
@@ -41,7 +41,7 @@ class NodeContext:
     step: int
     journal: StepJournal
     deadline: float
-    permission: str | None = None
+    permission: Permission | None = None
     stream: Callable[[str], None] = field(default=lambda _text: None)
 
 

@@ -20,14 +20,18 @@ from openhuman_desktop.orchestration.graph import AS_NODES, SUBCONSCIOUS_CRON
 from openhuman_desktop.orchestration.ports import (
     FAILED,
     QUEUED,
+    QUICK_TIER,
     REASONING_TIER,
     RUN_STATUSES,
     RUNNING,
     UNFINISHED,
+    Failure,
     JournalEntry,
+    Permission,
     ProposedCall,
     Run,
     RunRequest,
+    RunStatus,
     TimelineEntry,
     WriteLicense,
 )
@@ -214,7 +218,8 @@ def _run(row: sqlite3.Row) -> Run:
         permission=row["permission"], purpose=row["purpose"], task_id=row["task_id"],
         escalation_id=row["escalation_id"], tools_used=tuple(json.loads(row["tools_used"])),
         recommended_action=row["recommended_action"], changed_something=bool(row["changed_something"]),
-        failure=row["failure"], title=row["title"], tier=str(spec.get("tier") or REASONING_TIER),
+        failure=row["failure"], title=row["title"],
+        tier=QUICK_TIER if spec.get("tier") == QUICK_TIER else REASONING_TIER,
         tools=tuple(tools) if isinstance(tools, list) else None,
         license=WriteLicense.from_json(spec["license"]) if isinstance(spec.get("license"), dict) else None,
         call=ProposedCall.from_json(spec["call"]) if isinstance(spec.get("call"), dict) else None,
@@ -353,7 +358,7 @@ class RunLedger:
             raise NotFound(f"There is no run {run_id}.")
         return run
 
-    async def mark_running(self, run_id: str, *, permission: str | None, steering_version: int | None) -> Run:
+    async def mark_running(self, run_id: str, *, permission: Permission | None, steering_version: int | None) -> Run:
         """The run is ``running``; ``permission`` / ``steering_version`` are set where given (None keeps them).
 
         Committed without a sync of its own (see the class): lost with everything after it, the run is
@@ -367,7 +372,7 @@ class RunLedger:
                     "steering_version = coalesce(?, steering_version)",
             (RUNNING, permission, steering_version), synced=False)
 
-    async def set_permission(self, run_id: str, permission: str) -> None:
+    async def set_permission(self, run_id: str, permission: Permission) -> None:
         """Record the permission the front-end agent decided (no sync of its own: its node's transition,
         committed after it, syncs it; lost together, the node runs again and decides again).
 
@@ -376,9 +381,9 @@ class RunLedger:
         """
         await self._update_run(run_id, "permission = ?", (permission,), synced=False)
 
-    async def finish_run(self, run_id: str, status: str, *, response: str | None = None, error: str | None = None,
+    async def finish_run(self, run_id: str, status: RunStatus, *, response: str | None = None, error: str | None = None,
                          tools_used: Sequence[str] = (), recommended_action: str | None = None,
-                         changed_something: bool = False, failure: str | None = None,
+                         changed_something: bool = False, failure: Failure | None = None,
                          unexecuted: Sequence[str] = ()) -> Run:
         """Record how the run ended (``completed``, ``failed`` or ``cancelled``; ``failure`` says why a
         failed run failed).

@@ -79,6 +79,7 @@ from openhuman_desktop.orchestration.ports import (
     EvictionSink,
     IntentJudge,
     MemoryRecall,
+    Permission,
     ProposedCall,
     Run,
     SteeringSource,
@@ -302,7 +303,7 @@ def _results_block(traces: Sequence[SubagentTrace]) -> str:
 def build_graph(*, quick: Callable[[], LlmClient | None], reasoning: Callable[[], LlmClient | None],
                 window: Callable[[str], int], skills: SkillRegistry, tokens: TokenCount, intent: IntentJudge,
                 steering: SteeringSource, cards: CardRaiser, evictions: EvictionSink,
-                settings: Callable[[], AgentSettings], set_permission: Callable[[str, str], Awaitable[None]],
+                settings: Callable[[], AgentSettings], set_permission: Callable[[str, Permission], Awaitable[None]],
                 clock: Clock, recall: MemoryRecall | None = None,
                 quick_worker: Callable[[], LlmClient | None] | None = None) -> Graph:
     """The agent's graph: ``channel_ingestion`` → ``frontend_agent`` → ``agent_execution`` → ``frontend_agent``
@@ -346,7 +347,7 @@ class _Nodes:
     def __init__(self, quick: Callable[[], LlmClient | None], reasoning: Callable[[], LlmClient | None],
                  window: Callable[[str], int], skills: SkillRegistry, tokens: TokenCount, intent: IntentJudge,
                  steering: SteeringSource, cards: CardRaiser, evictions: EvictionSink,
-                 settings: Callable[[], AgentSettings], set_permission: Callable[[str, str], Awaitable[None]],
+                 settings: Callable[[], AgentSettings], set_permission: Callable[[str, Permission], Awaitable[None]],
                  clock: Clock, recall: MemoryRecall | None = None) -> None:
         self._recall = recall
         self._recalled: dict[str, str] = {}  # run id → its prompt block of recalled memories, while it executes
@@ -396,7 +397,7 @@ class _Nodes:
         known = await recorded(ctx.journal, ctx.run.id, ctx.step, "pass1")
         user_text = run_input(ctx.run)  # the user's own words: never history, never tool output
         if known is not None:
-            permission = ctx.permission or str(known.get("permission") or READ)
+            permission: Permission = ctx.permission or (WRITE if known.get("permission") == WRITE else READ)
             instructions = str(known.get("instructions") or user_text)
         else:
             if ctx.permission is not None:

@@ -5,16 +5,18 @@ from __future__ import annotations
 import unicodedata
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any, Final, Literal, Protocol
 
+from openhuman_desktop import channel_names
 from openhuman_desktop.errors import InvalidInput
 from openhuman_desktop.skills.base import Mutation
 
-READ = "read"
-WRITE = "write"
+Permission = Literal["read", "write"]
+READ: Final = "read"
+WRITE: Final = "write"
 """A run's permission: ``read`` runs are analysis-only (write tools withheld), ``write`` runs may change things."""
 
-CHANNEL_SOURCES = ("desktop", "cli", "webapp", "telegram", "subconscious")
+CHANNEL_SOURCES = channel_names.SOURCES
 MAX_THREAD_ID = 200
 THREAD_FORMS = "desktop, cli, cli:<name>, webapp:<session>, telegram:<chat_id> or subconscious:<task_id>"
 
@@ -41,29 +43,33 @@ def thread_source(thread_id: object, param: str = "thread_id") -> str:
         raise InvalidInput(param, f"must be {THREAD_FORMS}; {thread_id[:60]!r} names no channel")
     return source
 
-QUEUED = "queued"
-RUNNING = "running"
-COMPLETED = "completed"
-FAILED = "failed"
-CANCELLED = "cancelled"
-RUN_STATUSES = (QUEUED, RUNNING, COMPLETED, FAILED, CANCELLED)
-UNFINISHED = (QUEUED, RUNNING)
+RunStatus = Literal["queued", "running", "completed", "failed", "cancelled"]
+QUEUED: Final = "queued"
+RUNNING: Final = "running"
+COMPLETED: Final = "completed"
+FAILED: Final = "failed"
+CANCELLED: Final = "cancelled"
+RUN_STATUSES: tuple[RunStatus, ...] = (QUEUED, RUNNING, COMPLETED, FAILED, CANCELLED)
+UNFINISHED: tuple[RunStatus, ...] = (QUEUED, RUNNING)
 
-MODEL_FAILURE = "model"
-LIMIT_FAILURE = "limit"
-ERROR_FAILURE = "error"
+Failure = Literal["model", "limit", "error"]
+MODEL_FAILURE: Final = "model"
+LIMIT_FAILURE: Final = "limit"
+ERROR_FAILURE: Final = "error"
 
-CHAT = "chat"
-ESCALATION = "escalation"
-APPROVED = "approved"
-CALL = "call"
-PURPOSES = (CHAT, ESCALATION, APPROVED, CALL)
+Purpose = Literal["chat", "escalation", "approved", "call"]
+CHAT: Final = "chat"
+ESCALATION: Final = "escalation"
+APPROVED: Final = "approved"
+CALL: Final = "call"
+PURPOSES: tuple[Purpose, ...] = (CHAT, ESCALATION, APPROVED, CALL)
 """Why a run exists: a message from a channel, the heartbeat's own work (its ``act`` and its escalations), an
 action the user approved, or one exact tool call the user approved (no model: see :class:`ProposedCall`)."""
 
-QUICK_TIER = "quick"
-REASONING_TIER = "reasoning"
-TIERS = (QUICK_TIER, REASONING_TIER)
+Tier = Literal["quick", "reasoning"]
+QUICK_TIER: Final = "quick"
+REASONING_TIER: Final = "reasoning"
+TIERS: tuple[Tier, ...] = (QUICK_TIER, REASONING_TIER)
 """Which model does a run's tool-using work: the quick tier (``[models.local]``, the heartbeat's ``act``) or
 the reasoning tier (agentic-v1, everything else)."""
 
@@ -170,12 +176,12 @@ class RunRequest:
     thread_id: str
     channel_source: str
     text: str
-    permission: str | None = None
-    purpose: str = CHAT
+    permission: Permission | None = None
+    purpose: Purpose = CHAT
     task_id: str | None = None
     escalation_id: str | None = None
     source_key: str | None = None
-    tier: str = REASONING_TIER
+    tier: Tier = REASONING_TIER
     title: str | None = None
     tools: tuple[str, ...] | None = None
     license: WriteLicense | None = None
@@ -202,7 +208,7 @@ class Run:
     id: str
     thread_id: str
     channel_source: str
-    status: str
+    status: RunStatus
     input: str
     created_at: float
     response: str | None = None
@@ -210,18 +216,18 @@ class Run:
     steps: int = 0
     steering_version: int | None = None
     finished_at: float | None = None
-    permission: str | None = None
-    purpose: str = CHAT
+    permission: Permission | None = None
+    purpose: Purpose = CHAT
     task_id: str | None = None
     escalation_id: str | None = None
     tools_used: tuple[str, ...] = ()
     recommended_action: str | None = None
     changed_something: bool = False
-    failure: str | None = None
+    failure: Failure | None = None
     """Why a failed run failed: ``model`` (a model was down or answered garbage: worth a retry once it is
     back), ``limit`` (step limit or deadline) or ``error``."""
     title: str | None = None
-    tier: str = REASONING_TIER
+    tier: Tier = REASONING_TIER
     tools: tuple[str, ...] | None = None
     license: WriteLicense | None = None
     call: ProposedCall | None = None

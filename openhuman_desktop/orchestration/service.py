@@ -38,8 +38,10 @@ from openhuman_desktop.orchestration.ports import (
     RUN_STATUSES,
     TIERS,
     UNFINISHED,
+    Failure,
     Run,
     RunRequest,
+    RunStatus,
     thread_source,
 )
 from openhuman_desktop.orchestration.state import CHANNEL_RESPONSE, KEYS, StateError
@@ -478,8 +480,8 @@ class AgentService:
                 return
         await self._finish(run.id, COMPLETED, response=str(values.get(CHANNEL_RESPONSE) or ""))
 
-    async def _finish(self, run_id: str, status: str, *, response: str | None = None,
-                      error: str | None = None, failure: str | None = None) -> Run:
+    async def _finish(self, run_id: str, status: RunStatus, *, response: str | None = None,
+                      error: str | None = None, failure: Failure | None = None) -> Run:
         outcome = await read_outcome(self._ledger, run_id) or ExecutionOutcome()
         run = await self._ledger.finish_run(
             run_id, status, response=response, error=error, failure=failure, tools_used=outcome.tools_used,
@@ -505,7 +507,7 @@ class AgentService:
             log.info("run ledger: %d old checkpoint(s) folded into snapshots", folded)
 
 
-def _failure_of(exc: AppError) -> str:
+def _failure_of(exc: AppError) -> Failure:
     """A failed run's kind: a model that was down or answered garbage is worth a retry once it is back; a
     prompt that does not fit is not (it would fail again)."""
     if isinstance(exc, StepLimitReached | DeadlinePassed):

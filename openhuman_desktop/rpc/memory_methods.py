@@ -3,9 +3,9 @@ memories, and the status of their vectors (CONTRACT §11)."""
 
 from __future__ import annotations
 
-from openhuman_desktop import events
 from openhuman_desktop.errors import InvalidInput
 from openhuman_desktop.events import EventBus
+from openhuman_desktop.memory.service import MemoryService
 from openhuman_desktop.memory.store import MemoryStore, check_mode, clean_tags
 from openhuman_desktop.memory.vectors import NO_MODEL, VectorMemory
 from openhuman_desktop.rpc.methods import Json, Method, Param
@@ -31,21 +31,21 @@ def _tags(value: Json) -> tuple[str, ...]:
     return clean_tags(value)
 
 
-def memory_methods(store: MemoryStore, bus: EventBus | None = None,
+def memory_methods(memory: MemoryStore | MemoryService, bus: EventBus | None = None,
                    vectors: VectorMemory | None = None) -> dict[str, Method]:
     """The memory methods, named ``openhuman.memory_<verb>`` (CONTRACT §4 conventions).
 
     ``memory_add`` stores with source ``"user"``; the results are Memory objects
     ``{id, text, source, created_at, tags, vector_model}``, search results add ``score`` and ``matched_by``.
-    ``memory_status`` reports ``vectors`` (without it: no embedding model). Additions and removals are
-    published on ``bus``.
+    ``memory_status`` reports ``vectors`` (without it: no embedding model). Additions and removals go through
+    the :class:`MemoryService` (given, or made over the store publishing on ``bus``).
     """
+    memories = MemoryService.of(memory, bus)
+    store = memories.store
 
     async def add(p: dict[str, Json]) -> Json:
-        memory = await store.add(p["text"], source="user", tags=_tags(p.get("tags")))
-        if bus is not None:
-            bus.publish(events.MemoryAdded(memory))
-        return memory.to_json()
+        added = await memories.add(p["text"], source="user", tags=_tags(p.get("tags")))
+        return added.to_json()
 
     async def search(p: dict[str, Json]) -> Json:
         mode = check_mode("hybrid" if p.get("mode") is None else p["mode"])
@@ -64,9 +64,7 @@ def memory_methods(store: MemoryStore, bus: EventBus | None = None,
                 "dim": None, "embedding": {"model": None, "ok": False, "reason": NO_MODEL}}
 
     async def remove(p: dict[str, Json]) -> Json:
-        await store.remove(p["memory_id"])
-        if bus is not None:
-            bus.publish(events.MemoryRemoved(str(p["memory_id"])))
+        await memories.remove(p["memory_id"])
         return {"removed": p["memory_id"]}
 
     table = {

@@ -10,11 +10,11 @@ import heapq
 import logging
 import os
 import stat
-import unicodedata
 from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path, PurePosixPath, PureWindowsPath
 from typing import Any
 
+from openhuman_desktop.app_files import APP_ENTRIES, AppEntry, app_entry
 from openhuman_desktop.errors import UserFacingError
 from openhuman_desktop.llm.base import ToolSpec
 from openhuman_desktop.skills import _dirfd
@@ -23,19 +23,10 @@ from openhuman_desktop.skills.base import CONNECTED, ERROR, Mutation, SkillHealt
 
 log = logging.getLogger(__name__)
 
-# The app's own entries at the top of the workspace (paths.py, workspace.py, memory/ and agent/ from bootstrap.py,
-# channels/ from the channels),
-# by folded name: no tool may change them, and the listing of the workspace top leaves them out.
-# HEARTBEAT.md is among them: a line added to it is a standing task, and only the user adds those.
-APP_ENTRIES = {"config.toml": "config.toml", "heartbeat.md": "HEARTBEAT.md", "subconscious": "subconscious/",
-               "memory": "memory/", "agent": "agent/", "run": "run/", "logs": "logs/",
-               "channels": "channels/", "skills": "skills/"}
-INTERNAL_NAMES = frozenset(APP_ENTRIES)
-# Not even readable: config.toml may hold API keys, logs/ records what the app did, run/ holds the RPC token
-# and channels/ the web app's key (none of which may reach a model, which may be a cloud one); subconscious/,
-# memory/ and agent/ (the run ledger: every conversation) are binary databases the task, memory and agent tools
-# already read. HEARTBEAT.md stays readable: it is the user's task list.
-SECRET_NAMES = INTERNAL_NAMES - {"heartbeat.md"}
+# The app's own entries at the top of the workspace are ``app_files.APP_ENTRIES`` (the one list): no tool may
+# change any of them, the listing of the workspace top leaves them out, and only HEARTBEAT.md (the user's task
+# list) may be read: config.toml names the keys' variables, run/ and channels/ hold the RPC token and the web
+# app's key, logs/ records what the app did, and the databases are read by the task, memory and agent tools.
 MAX_LIST_ENTRIES = 500
 DEFAULT_MAX_CHARS = 20_000
 MAX_READ_CHARS = 200_000
@@ -99,35 +90,19 @@ def _refuse_syntax(raw: str) -> None:
         raise AccessRefusedError(f"{raw!r} contains '..'; paths must stay inside the workspace folder.")
 
 
-def fold_name(name: str) -> str:
-    """``name`` as a case-insensitive, normalising file system may see it.
-
-    Unicode compatibility forms (full-width letters, the long s, the one-dot leader) become their plain
-    letters, case is folded, invisible format characters (zero-width space and joiner, bidi marks) are
-    dropped, and so are trailing dots and spaces (Windows ignores them): every look-alike of
-    ``HEARTBEAT.md`` folds to ``heartbeat.md``.
-    """
-    text = unicodedata.normalize("NFKC", name)
-    text = "".join(ch for ch in text if unicodedata.category(ch) != "Cf")
-    return unicodedata.normalize("NFKC", text.casefold()).rstrip(" .")
+def _app_entry(parts: Sequence[str]) -> AppEntry | None:
+    """The app's entry that ``parts`` (relative to the root) name or lead into."""
+    return app_entry(parts[0]) if parts else None
 
 
-def _app_entry(parts: Sequence[str]) -> str | None:
-    """The folded name of the app's entry that ``parts`` (relative to the root) name or lead into."""
-    if not parts:
-        return None
-    folded = fold_name(parts[0])
-    return folded if folded in INTERNAL_NAMES else None
-
-
-def _refusal(entry: str, display: str, *, for_write: bool) -> AccessRefusedError | None:
+def _refusal(entry: AppEntry, display: str, *, for_write: bool) -> AccessRefusedError | None:
     """Why the app's entry ``entry`` may not be read (or written), or None when it may."""
-    where = APP_ENTRIES[entry]
+    where = entry.shown
     if for_write:
         return AccessRefusedError(f"{display!r} belongs to the app itself ({where}); the assistant may not change it.")
-    if entry not in SECRET_NAMES:
+    if entry.is_readable:
         return None
-    if where.endswith("/"):
+    if entry.is_folder:
         return AccessRefusedError(f"{display!r} is in the app's private folder {where}; it cannot be read.")
     return AccessRefusedError(f"{display!r} is the app's private file {where}; it cannot be read.")
 
@@ -163,10 +138,10 @@ class WorkspaceFilesSkill:
     location (following symbolic links, of the folders and of the file itself) is outside the root. The
     checked path is then opened from a descriptor of the root one name at a time without following a
     symbolic link, so a folder swapped for a link after the check is never followed out; a file with more
-    than one name (a hard link, perhaps to a file outside) is never written. The app's own entries
-    (HEARTBEAT.md, config.toml and its folders) cannot be written, whatever name or link leads to them;
-    config.toml, logs/, run/ and the databases cannot be read either, and the listing of the workspace top
-    leaves them all out.
+    than one name (a hard link, perhaps to a file outside or to the RPC token) is never read or written. The
+    app's own entries (``app_files``: HEARTBEAT.md, config.toml and its folders) cannot be written, whatever
+    name or link leads to them; all but HEARTBEAT.md cannot be read either, and the listing of the workspace
+    top leaves them all out.
     """
 
     name = "files"
@@ -279,7 +254,7 @@ class WorkspaceFilesSkill:
                 return ToolResult(f"Could not list {display!r}: {exc.strerror}.", is_error=True)
             try:
                 with _dirfd.closing(fd), os.scandir(fd) as entries:
-                    every = [entry for entry in entries if opened.names or fold_name(entry.name) not in INTERNAL_NAMES]
+                    every = [entry for entry in entries if opened.names or app_entry(entry.name) is None]
                     if not every:
                         return ToolResult(f"{folder} is empty.")
                     first = heapq.nsmallest(MAX_LIST_ENTRIES, every, key=lambda entry: entry.name)
@@ -331,7 +306,11 @@ class WorkspaceFilesSkill:
                         return ToolResult(f"{display!r} is a folder; use files_list.", is_error=True)
                     if not stat.S_ISREG(info.st_mode):
                         return ToolResult(f"{display!r} is not a regular file.", is_error=True)
-                    opened.check_private_link(info)
+                    if info.st_nlink > 1:
+                        return ToolResult(
+                            f"{display!r} has other names too (hard links, perhaps to a file outside the "
+                            "workspace folder or to the app's private files); it cannot be read.", is_error=True,
+                        )
                     data = _read_up_to(fd, budget)
                 except OSError as exc:
                     return ToolResult(f"Could not read {display!r}: {exc.strerror}.", is_error=True)
@@ -445,12 +424,14 @@ class _Opened:
         self.names = names
         self._display = display
         self._for_write = for_write
-        self._app: dict[_dirfd.Identity, str] = {}
-        for folded, where in APP_ENTRIES.items():
+        self._app: dict[_dirfd.Identity, AppEntry] = {}
+        for entry in APP_ENTRIES:
+            if entry.pattern.startswith("."):
+                continue  # a temporary file: no fixed name to look up (and read only by its own name)
             for follow in (False, True):  # the entry, and where it leads when it is a symbolic link
                 with contextlib.suppress(OSError):
-                    info = os.stat(where.rstrip("/"), dir_fd=root_fd, follow_symlinks=follow)
-                    self._app.setdefault(_dirfd.identity(info), folded)
+                    info = os.stat(entry.shown.rstrip("/"), dir_fd=root_fd, follow_symlinks=follow)
+                    self._app.setdefault(_dirfd.identity(info), entry)
 
     def _check(self, info: os.stat_result) -> None:
         entry = self._app.get(_dirfd.identity(info))
@@ -473,20 +454,3 @@ class _Opened:
             os.close(fd)
             raise
         return fd
-
-    def check_private_link(self, info: os.stat_result) -> None:
-        """Refuse a read of a hard link to a file in one of the app's private folders."""
-        if info.st_nlink < 2:
-            return
-        for folded in SECRET_NAMES:
-            try:
-                fd = _dirfd.walk(self.root_fd, (APP_ENTRIES[folded].rstrip("/"),))
-            except (OSError, _dirfd.PathChangedError, _dirfd.InTheWayError):
-                continue
-            with _dirfd.closing(fd), os.scandir(fd) as entries:
-                for entry in entries:
-                    with contextlib.suppress(OSError):
-                        if _dirfd.identity(entry.stat(follow_symlinks=False)) == _dirfd.identity(info):
-                            refusal = _refusal(folded, self._display, for_write=False)
-                            if refusal is not None:
-                                raise refusal

@@ -7,10 +7,10 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
-from openhuman_desktop import events
 from openhuman_desktop.errors import StoreUnavailable
 from openhuman_desktop.events import EventBus
 from openhuman_desktop.llm.base import ToolSpec
+from openhuman_desktop.memory.service import MemoryService
 from openhuman_desktop.memory.store import MAX_TEXT_CHARS, Memory, MemoryStore
 from openhuman_desktop.skills._args import checked_tool, object_schema
 from openhuman_desktop.skills.base import CONNECTED, ERROR, Mutation, SkillHealth, SkillSetting, Tool, ToolResult
@@ -61,16 +61,16 @@ def describe(memory: Memory, max_chars: int = SNIPPET_CHARS) -> str:
 
 
 class MemorySkill:
-    """Long-term memory as tools. A memory the assistant stores is published on ``bus`` (the store itself
-    publishes nothing)."""
+    """Long-term memory as tools. A memory the assistant stores goes through the :class:`MemoryService` (given, or
+    made over ``store`` publishing on ``bus``)."""
 
     name = "memory"
     title = "Memory"
     description = "Searches, lists and stores long-term memories."
 
-    def __init__(self, store: MemoryStore, bus: EventBus | None = None) -> None:
-        self._store = store
-        self._bus = bus
+    def __init__(self, store: MemoryStore | MemoryService, bus: EventBus | None = None) -> None:
+        self._memories = MemoryService.of(store, bus)
+        self._store = self._memories.store
         self._tools = (
             checked_tool(SEARCH_SPEC, writes=False, run=self._search),
             checked_tool(LIST_SPEC, writes=False, run=self._list),
@@ -105,10 +105,8 @@ class MemorySkill:
         return ToolResult("\n".join([heading, *map(describe, recent)]))
 
     async def _add(self, args: dict[str, Any]) -> ToolResult:
-        memory = await self._store.add(args["text"], source="assistant")
+        memory = await self._memories.add(args["text"], source="assistant")
         log.info("memory %s stored by the assistant", memory.id)
-        if self._bus is not None:
-            self._bus.publish(events.MemoryAdded(memory))
         mutation = Mutation("memory_stored", memory.id, f"stored a note of {len(memory.text):,} characters")
         return ToolResult(f"Stored memory {memory.id}.", mutations=(mutation,))
 

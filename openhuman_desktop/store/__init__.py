@@ -14,7 +14,7 @@ from openhuman_desktop.store.schema import MIGRATIONS
 from openhuman_desktop.store.tasks import Advance, TaskRepository
 
 __all__ = [
-    "ActivityLogRepository", "Advance", "Database", "EngineState", "EngineStateRepository",
+    "MIGRATIONS", "ActivityLogRepository", "Advance", "Database", "EngineState", "EngineStateRepository",
     "Escalation", "EscalationRepository", "LogEntry", "Resolution", "SubconsciousStore", "Task", "TaskRepository",
     "Transaction", "open_subconscious_store",
 ]

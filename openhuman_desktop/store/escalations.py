@@ -11,7 +11,14 @@ from typing import Any
 from openhuman_desktop.store.activity import after_newest
 from openhuman_desktop.store.database import Database, Transaction
 from openhuman_desktop.store.ids import time_ordered_id
-from openhuman_desktop.store.records import ACT_CHOICES, ESCALATION_COLUMNS, LOG_COLUMNS, Escalation, LogEntry
+from openhuman_desktop.store.records import (
+    ACT_CHOICES,
+    ESCALATION_COLUMNS,
+    LOG_COLUMNS,
+    CardStatus,
+    Escalation,
+    LogEntry,
+)
 
 _SELECT = f"SELECT {ESCALATION_COLUMNS} FROM subconscious_escalations"
 _BY_ID = f"{_SELECT} WHERE id = ?"
@@ -337,7 +344,7 @@ class EscalationRepository:
         row = await self._db.fetchone("SELECT count(*) FROM subconscious_escalations WHERE status = 'pending'")
         return int(row[0]) if row else 0
 
-    async def resolve(self, escalation_id: str, status: str, now: float) -> Escalation | None:
+    async def resolve(self, escalation_id: str, status: CardStatus, now: float) -> Escalation | None:
         """Move a ``pending`` escalation to ``status``, atomically.
 
         Returns:

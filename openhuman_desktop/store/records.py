@@ -6,7 +6,7 @@ import json
 import sqlite3
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Final, Literal
 
 JsonDict = dict[str, Any]
 
@@ -16,6 +16,13 @@ TASK_COLUMNS = ("id, title, source, recurrence, enabled, last_run_at, next_run_a
 LOG_COLUMNS = "id, task_id, tick_at, decision, result, duration_ms, created_at, task_title, generation"
 ESCALATION_COLUMNS = ("id, task_id, log_id, title, description, priority, status, created_at, resolved_at, note, "
                       "run_id, thread_id, choices, skill, proposed_call, run_log_id, approvals")
+
+CardStatus = Literal["pending", "approved", "dismissed"]
+"""An approval card's status: waiting for the person, Go ahead pressed (carried out or being), or skipped."""
+PENDING: Final = "pending"
+APPROVED: Final = "approved"
+DISMISSED: Final = "dismissed"
+CARD_STATUSES: tuple[CardStatus, ...] = (PENDING, APPROVED, DISMISSED)
 
 GO_AHEAD = "go_ahead"
 SKIP = "skip"
@@ -130,7 +137,7 @@ class Escalation:
     title: str
     description: str
     priority: str
-    status: str
+    status: CardStatus
     created_at: float
     resolved_at: float | None
     note: str = ""  # why the card came back and what already ran; "" when none

@@ -15,12 +15,14 @@ from __future__ import annotations
 
 import difflib
 import logging
+import os
 import sqlite3
 import threading
 import zlib
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from stat import S_ISREG
 
 log = logging.getLogger(__name__)
 
@@ -203,14 +205,39 @@ class FileHistory:
                 self._db = None
 
 
+NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
+NONBLOCK = getattr(os, "O_NONBLOCK", 0)
+CLOEXEC = getattr(os, "O_CLOEXEC", 0)
+
+
+def read_plain_file(path: Path, limit: int) -> bytes | None:
+    """Up to ``limit`` bytes of the regular file ``path``; None for anything else.
+
+    Not through a symbolic link, and not of a file with other names (a hard link may be the RPC token's file or
+    one outside the workspace): the name is the user's, the content may not be.
+    """
+    try:
+        fd = os.open(path, os.O_RDONLY | NOFOLLOW | NONBLOCK | CLOEXEC)
+    except OSError:
+        return None
+    try:
+        info = os.fstat(fd)
+        if not S_ISREG(info.st_mode) or info.st_nlink != 1:
+            return None
+        with open(fd, "rb", closefd=False) as handle:
+            return handle.read(limit)
+    except OSError:
+        return None
+    finally:
+        os.close(fd)
+
+
 def _read_text(path: Path, relative: str, size: int) -> str | None:
     """The file's text, or None when it is not a small UTF-8 text file."""
     if Path(relative).suffix.lower() not in TEXT_SUFFIXES or size > MAX_TEXT_BYTES:
         return None
-    try:
-        with path.open("rb") as handle:
-            data = handle.read(MAX_TEXT_BYTES + 1)
-    except OSError:
+    data = read_plain_file(path, MAX_TEXT_BYTES + 1)
+    if data is None:
         return None
     if len(data) > MAX_TEXT_BYTES or b"\x00" in data:
         return None

@@ -4,14 +4,18 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Protocol
+from typing import Final, Literal, Protocol
 
 from openhuman_desktop.store import Task
 
-NOOP = "noop"
-ACT = "act"
-ESCALATE = "escalate"
-DECISIONS = (NOOP, ACT, ESCALATE)
+DecisionKind = Literal["noop", "act", "escalate"]
+"""What the judgement decides for a due task."""
+NOOP: Final = "noop"
+ACT: Final = "act"
+ESCALATE: Final = "escalate"
+DECISIONS: tuple[DecisionKind, ...] = (NOOP, ACT, ESCALATE)
+RowDecision = Literal["noop", "act", "escalate", "failed", "cancelled"]
+"""What an activity row ends with: the decision carried out, or why none was."""
 PRIORITIES = ("critical", "important", "normal")
 
 
@@ -20,7 +24,7 @@ class Decision:
     """The local model's verdict on one task."""
 
     task_id: str
-    decision: str
+    decision: DecisionKind
     reason: str
     priority: str = "normal"
 
@@ -118,7 +122,7 @@ class Outcome:
         completes_task: a ``once`` task is done.
     """
 
-    decision: str
+    decision: RowDecision
     result: str
     escalation: ProposedEscalation | None = None
     completes_task: bool = False

@@ -10,7 +10,7 @@ import json
 import logging
 import re
 from collections.abc import Callable, Sequence
-from typing import Protocol
+from typing import Final, Protocol
 
 from openhuman_desktop.errors import LlmUnavailable
 from openhuman_desktop.llm.limits import COUNT_MARGIN
@@ -46,7 +46,7 @@ __all__ = ["ACT_PROMPT", "ANALYSIS_PROMPT", "TaskExecutor", "recommended_action"
 
 log = logging.getLogger(__name__)
 
-FAILED = "failed"
+FAILED: Final = "failed"
 
 MAX_RESULT = 4_000
 

@@ -16,17 +16,16 @@ from pathlib import Path
 from stat import S_ISREG
 from typing import Protocol
 
+from openhuman_desktop.app_files import is_private
 from openhuman_desktop.llm.tokens import upper_bound
 from openhuman_desktop.recurrence import local_zone
 from openhuman_desktop.store import Task
-from openhuman_desktop.subconscious.changes import FileHistory, describe
+from openhuman_desktop.subconscious.changes import CLOEXEC, NOFOLLOW, NONBLOCK, FileHistory, describe
 from openhuman_desktop.subconscious.decisions import TASKS_SECTION, ChangeItem, Report
 
-# Folders at the top of the workspace that belong to the app itself, never reported as the user's files.
-INTERNAL = frozenset({"subconscious", "run", "logs", "memory", "skills", "agent", "channels"})
+# The app's own entries at the top of the workspace are never reported (``app_files``: the one list).
 # Folders skipped wherever they are (tool caches and version control), as are hidden ones.
 SKIPPED = frozenset({".git", "__pycache__", "node_modules"})
-ROOT_FILES_SKIPPED = frozenset({"config.toml"})
 HEARTBEAT_FILE = "HEARTBEAT.md"
 MAX_FILES_SCANNED = 20_000
 _NAME = operator.attrgetter("name")
@@ -123,13 +122,27 @@ def _entries(directory: str) -> tuple[list[os.DirEntry[str]], list[os.DirEntry[s
 
 
 def _excerpt(path: Path) -> str | None:
+    """The start of a text file, on one line; None for anything else.
+
+    Not through a symbolic link, and not of a file with other names (a hard link may be the RPC token's file
+    or one outside the workspace): the name is the user's, the content may not be.
+    """
     if path.suffix.lower() not in TEXT_SUFFIXES:
         return None
     try:
-        with path.open("r", encoding="utf-8") as handle:
+        fd = os.open(path, os.O_RDONLY | NOFOLLOW | NONBLOCK | CLOEXEC)
+    except OSError:
+        return None
+    try:
+        with open(fd, encoding="utf-8", closefd=False) as handle:
+            info = os.fstat(fd)
+            if not S_ISREG(info.st_mode) or info.st_nlink != 1:
+                return None
             return one_line(handle.read(EXCERPT_CHARS))
     except (OSError, UnicodeDecodeError):
         return None
+    finally:
+        os.close(fd)
 
 
 # One file of the workspace: (relative path, size, mtime_ns, mtime).
@@ -152,7 +165,7 @@ def list_folder(directory: str, prefix: str) -> tuple[list[FileStamp | None], li
     counted: list[FileStamp | None] = []
     for entry in files:
         name = entry.name
-        if name[:1] == "." or (at_root and name in ROOT_FILES_SKIPPED):
+        if name[:1] == "." or (at_root and is_private(name)):
             continue
         try:
             info = entry.stat(follow_symlinks=False)
@@ -164,7 +177,7 @@ def list_folder(directory: str, prefix: str) -> tuple[list[FileStamp | None], li
         counted.append((prefix + name, info.st_size, info.st_mtime_ns, info.st_mtime) if is_regular else None)
     walked = [
         entry.name for entry in folders
-        if entry.name[:1] != "." and entry.name not in SKIPPED and not (at_root and entry.name in INTERNAL)
+        if entry.name[:1] != "." and entry.name not in SKIPPED and not (at_root and is_private(entry.name))
         and not entry.is_symlink()  # listed as a folder by os.walk, never entered
     ]
     return counted, walked

@@ -20,6 +20,7 @@ import threading
 from collections.abc import Iterable
 from dataclasses import asdict, dataclass
 from pathlib import Path
+from typing import Literal
 
 from openhuman_desktop.errors import InvalidInput
 from openhuman_desktop.subconscious.decisions import ACT, ESCALATE, ChangeItem
@@ -91,7 +92,7 @@ class TaskRule:
     targets: tuple[str, ...]
     condition: str
     action: str
-    kind: str
+    kind: Literal["act", "escalate"]
     source: str = "rule"
 
     def to_json(self) -> dict[str, object]:
@@ -153,7 +154,7 @@ def derive(title: str) -> TaskRule:
     paths += [folder for folder in _FOLDER.findall(where)]
     paths += [f"{name}/" for name in _NAMED_FOLDER.findall(where)]
     verb = _verb(action)
-    kind = ESCALATE if verb in ESCALATE_VERBS and verb not in ACT_VERBS else ACT
+    kind: Literal["act", "escalate"] = ESCALATE if verb in ESCALATE_VERBS and verb not in ACT_VERBS else ACT
     if verb == "write" and targets:  # "write it down in x.md" appends one line
         kind = ACT
     place = _PLACE.search(condition)  # "every expense I mention in my journal": the journal, not a memory
@@ -350,12 +351,15 @@ def edited(base: TaskRule, *, watch: object = None, condition: object = None, ac
             for part in paths:
                 if part.startswith(("/", "~")) or ".." in part.split("/"):
                     raise InvalidInput("watch", f"{part!r} is not a path inside the workspace folder")
+    new_kind: Literal["act", "escalate"]
     if kind is None:
         verb = _verb(new_action)
         new_kind = base.kind if new_action == base.action else (
             ESCALATE if verb in ESCALATE_VERBS and verb not in ACT_VERBS else ACT)
-    elif kind in (ACT, ESCALATE):
-        new_kind = str(kind)
+    elif kind == ACT:
+        new_kind = ACT
+    elif kind == ESCALATE:
+        new_kind = ESCALATE
     else:
         raise InvalidInput("kind", 'must be "act" or "escalate"')
     targets = base.targets
@@ -437,7 +441,6 @@ def _rule_from(data: dict[str, object]) -> TaskRule:
         value = data.get(key, ())
         return tuple(str(item) for item in value) if isinstance(value, list | tuple) else ()
 
-    kind = str(data.get("kind", ACT))
     return TaskRule(strings("watch_paths"), strings("watch_words"), str(data.get("watches", "")), strings("targets"),
                     str(data.get("condition", "")), str(data.get("action", "")),
-                    kind if kind in (ACT, ESCALATE) else ACT, str(data.get("source", "user")))
+                    ESCALATE if data.get("kind") == ESCALATE else ACT, str(data.get("source", "user")))

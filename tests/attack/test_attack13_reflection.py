@@ -223,14 +223,14 @@ async def test_a_digest_longer_than_a_memory_may_be_is_stored_whole_in_long_term
     """A 32k-token subconscious window lets the condensed digest grow to ~2 × 3,000 tokens, more than the
     10,000 characters one memory may hold: the digest must still reach long-term memory, not be dropped."""
     from openhuman_desktop import events
-    from openhuman_desktop.bootstrap import _Evictions
     from openhuman_desktop.memory import EVICTED_TAG, open_memory_store
+    from openhuman_desktop.memory.ports import EvictionStore
     from openhuman_desktop.memory.store import MAX_TEXT_CHARS
     from tests.reflection.conftest import settings_with
 
     memory = await open_memory_store(tmp_path / "memory" / "memory.db", world.clock)
     try:
-        world.reflector._evictions = _Evictions(memory, events.EventBus())
+        world.reflector._evictions = EvictionStore(memory, events.EventBus())
         world.reflector._summarise_with_model = False  # extractive: as long as the digest budget allows
         world.live.settings = settings_with(world.server.url, window=131_072)
         await world.add_history(*(f"Run {n}: wrote notes/day{n % 30}.md about topic {n} and checked task {n % 7} "

@@ -82,6 +82,7 @@ def raw(path: Path, sql: str, params: tuple[Any, ...] = ()) -> list[Any]:
         conn.close()
 
 
+@pytest.mark.logs_expected(r"numbers per text; vectors of changing length cannot be")
 async def test_a_dimension_that_changes_with_every_request_does_not_loop_forever(rig: Rig, odd: OddOpenAI) -> None:
     """Each request answers at another dimension: every batch would make the previous ones stale. The back-fill
     must end (the model is reported unusable) instead of re-embedding the same memories forever."""
@@ -96,6 +97,7 @@ async def test_a_dimension_that_changes_with_every_request_does_not_loop_forever
     assert raw(rig.store.path, "PRAGMA integrity_check") == [("ok",)]
 
 
+@pytest.mark.logs_expected(r"sent an embedding with values that are not finite numbers")
 async def test_values_beyond_float32_are_refused_not_stored_as_nan(rig: Rig, odd: OddOpenAI) -> None:
     """1e39 is a finite JSON number but infinite as float32: stored, it would become NaN after normalizing."""
     await rig.store.add("the dentist appointment")
@@ -125,6 +127,14 @@ async def test_values_beyond_float32_are_refused_not_stored_as_nan(rig: Rig, odd
     (lambda texts, n: web.Response(text=json.dumps({"data": {"a": 1}})), "data list"),
     (lambda texts, n: web.Response(text="[1, 2]"), "data list"),
 ])
+@pytest.mark.logs_expected(
+    r"embedding model embed\-a",
+    r"sent an embedding with values that are not finite numbers",
+    r"sent embeddings that are not lists of one length",
+    r"the server may not serve embeddings, or base_url should end",
+    r"sent an embedding reply that is not JSON",
+    r"sent an embedding reply without a data list",
+)
 async def test_a_misbehaving_server_leaves_the_database_alone_and_text_search_answers(
         rig: Rig, odd: OddOpenAI, answer: Any, words: str) -> None:
     for text in NOTES[:4]:
@@ -141,6 +151,7 @@ async def test_a_misbehaving_server_leaves_the_database_alone_and_text_search_an
     assert await rig.vectors.backfill() == 4
 
 
+@pytest.mark.logs_expected(r"sent an embedding with values that are not finite numbers")
 async def test_nan_and_zero_vectors(rig: Rig, odd: OddOpenAI) -> None:
     await rig.store.add("the dentist appointment")
     odd.vectors = lambda texts, n: web.Response(
@@ -302,6 +313,7 @@ async def test_the_model_renamed_in_the_middle_of_a_back_fill(rig: Rig, odd: Odd
         await renamed.aclose()
 
 
+@pytest.mark.logs_expected(r"embedding model embed\-a")
 async def test_a_server_slower_than_the_timeouts_leaves_searches_on_full_text(
         odd: OddOpenAI, clock: FakeClock, tmp_path: Path) -> None:
     from tests.fakes.model_servers import Reply
@@ -385,6 +397,7 @@ async def test_ollama_answers_that_are_not_embeddings_are_one_sentence(body: str
             await embedder.aclose()
 
 
+@pytest.mark.logs_expected(r"memory vectors: the back\-fill failed")
 async def test_the_back_fill_worker_outlives_an_unexpected_error(rig: Rig, odd: OddOpenAI, clock: FakeClock) -> None:
     """Whatever a pass runs into (here a client bug), the worker goes on: the memories get their vectors later."""
     await rig.store.add("the dentist appointment")

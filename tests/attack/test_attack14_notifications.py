@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 
+import pytest
 from jeepney import new_signal
 from jeepney.io.asyncio import open_dbus_connection
 
@@ -12,6 +13,10 @@ from openhuman_desktop.notifications import ActionInvoked, DesktopNotifications,
 from tests.notifications.fake_server import EMITTER, FakeNotificationServer, PrivateBus
 
 
+@pytest.mark.logs_expected(
+    r"ActionInvoked signal not from the notification server",
+    r"NotificationClosed signal not from the notification server",
+)
 async def test_an_action_signal_from_another_program_on_the_bus_is_not_a_click(
         notification_server: FakeNotificationServer) -> None:
     """Any program on the session bus can emit a signal that looks like the server's ActionInvoked (ids are small

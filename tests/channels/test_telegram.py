@@ -211,6 +211,7 @@ async def test_stop_ends_the_chats_run_and_the_chat_is_told(tmp_path: Path) -> N
         assert len(await app.runs(OWNER)) == 1  # /stop is no message to the assistant
 
 
+@pytest.mark.logs_expected(r"get the token from @BotFather, put it in")
 async def test_a_revoked_token_degrades_with_the_fix_and_recovers_by_itself(tmp_path: Path) -> None:
     async with telegram_app(tmp_path) as app:
         await connected(app)
@@ -226,6 +227,7 @@ async def test_a_revoked_token_degrades_with_the_fix_and_recovers_by_itself(tmp_
         assert len(await app.runs(OWNER)) == 1
 
 
+@pytest.mark.logs_expected(r"telegram: Telegram asked the bot to slow down")
 async def test_a_429_is_waited_out_as_told(tmp_path: Path) -> None:
     async with telegram_app(tmp_path) as app:
         await connected(app)
@@ -240,6 +242,7 @@ async def test_a_429_is_waited_out_as_told(tmp_path: Path) -> None:
         await app.telegram.await_call("sendMessage", OWNER)
 
 
+@pytest.mark.logs_expected(r"stop the other copy of the bot or give this one a token of")
 async def test_another_poller_409_degrades_and_recovers(tmp_path: Path) -> None:
     async with telegram_app(tmp_path) as app:
         await connected(app)
@@ -251,6 +254,7 @@ async def test_another_poller_409_degrades_and_recovers(tmp_path: Path) -> None:
         await connected(app)
 
 
+@pytest.mark.logs_expected(r"telegram: Telegram cannot be reached at")
 async def test_the_bot_api_down_then_up_again_loses_nothing(tmp_path: Path) -> None:
     async with telegram_app(tmp_path) as app:
         await connected(app)
@@ -298,6 +302,7 @@ async def test_channels_status_and_disabled(tmp_path: Path) -> None:
         assert "enabled = false" in entry["state_reason"]
 
 
+@pytest.mark.logs_expected(r"telegram: No bot token: the environment variable")
 async def test_no_token_says_which_variable_to_set(tmp_path: Path) -> None:
     async with telegram_app(tmp_path, token=None) as app:
         entry = app.status()
@@ -389,6 +394,7 @@ async def test_five_chats_with_several_messages_each_get_every_answer_once(tmp_p
         assert all(kept(c) == ["Hello from the assistant."] * 3 for c in chats)
 
 
+@pytest.mark.logs_expected(r"could not be recorded", r"The run ledger cannot be written: the disk is full — free")
 async def test_an_update_that_could_not_be_recorded_is_not_confirmed_and_comes_again(tmp_path: Path) -> None:
     async with telegram_app(tmp_path) as app:
         await connected(app)
@@ -471,6 +477,7 @@ async def test_a_card_raised_while_telegram_is_down_is_shown_once_it_is_back(
         assert "reply_markup" in shown.params
 
 
+@pytest.mark.logs_expected(r"refused the answer's formatting")
 async def test_formatting_telegram_refuses_costs_the_formatting_not_the_answer(tmp_path: Path) -> None:
     async with telegram_app(tmp_path, script=AgentScript(answer="**Bold** words")) as app:
         await connected(app)

@@ -199,6 +199,7 @@ async def test_the_token_never_reaches_the_log(web_app: WebApp, http: aiohttp.Cl
     assert not [record for record in caplog.records if token in record.getMessage() or token in str(record.args)]
 
 
+@pytest.mark.logs_expected(r"in config\.toml to use any free port\. Trying again by itself")
 async def test_a_busy_port_degrades_with_the_fix_and_recovers_by_itself(web_app: WebApp) -> None:
     port = web_app.port
     await web_app.stop()
@@ -270,6 +271,7 @@ async def socket_is_quiet(socket: aiohttp.ClientWebSocketResponse) -> None:
     assert [frame["type"] for frame in await frames_until(socket, "error")] == ["error"]
 
 
+@pytest.mark.logs_expected(r"is not reading; closing it")
 async def test_a_tab_that_does_not_keep_up_is_dropped_and_gets_everything_from_the_history(
     web_app: WebApp, http: aiohttp.ClientSession, monkeypatch: pytest.MonkeyPatch
 ) -> None:

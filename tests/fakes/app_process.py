@@ -17,6 +17,8 @@ from typing import IO, Any, Self
 
 import httpx
 
+from tests.fakes.secret_watch import WATCH
+
 REPO_ROOT = Path(__file__).resolve().parents[2]
 METHOD_PREFIX = "openhuman."
 # Nothing listens on port 1: a model call fails at once, so tests never reach a real Ollama by accident.
@@ -36,6 +38,7 @@ def app_env(ollama_url: str | None = UNREACHABLE_OLLAMA, extra: Mapping[str, str
 
     ``OPENHUMAN_WORKSPACE`` is removed so only ``--workspace`` selects the workspace.
     """
+    WATCH.add_environment(extra or {}, "the app's environment")  # no model or log may see them (conftest.py)
     env = dict(os.environ)
     env.pop("OPENHUMAN_WORKSPACE", None)
     env["PYTHONUNBUFFERED"] = "1"
@@ -158,6 +161,11 @@ class AppProcess:
             raise RuntimeError("the app is not started")
         return self.process.pid
 
+    @property
+    def environment(self) -> dict[str, str]:
+        """The app's environment as :meth:`start` gives it (ours with :attr:`env` on top)."""
+        return {**os.environ, **self.env}
+
     def stderr_text(self) -> str:
         """Everything the process wrote to stderr (while it runs, or of the last run once it ended)."""
         return self._read(self._stderr) if self._stderr is not None else self._last_output[1]
@@ -218,6 +226,8 @@ class AppProcess:
             data = self.read_rpc_file()
             if data is not None and data.get("pid") == self.process.pid:
                 self.url, self.token = str(data["url"]), str(data["token"])
+                WATCH.add(self.token, "the RPC token")
+                WATCH.add_workspace(self.workspace, self.environment)
                 return
             time.sleep(0.05)
         raise AppExited(f"no run/rpc.json after {self.start_timeout} s; stderr:\n{self.stderr_text()}")
@@ -234,6 +244,8 @@ class AppProcess:
         """Send SIGTERM, wait for the exit and return the exit code (asserted to be ``expect_code``)."""
         process = self._require_process()
         self._close_http()
+        # the web app's key, before a clean exit removes run/webapp.json
+        WATCH.add_workspace(self.workspace, self.environment)
         if process.poll() is None:
             process.send_signal(signal.SIGTERM)
         try:
@@ -252,6 +264,7 @@ class AppProcess:
     def kill(self) -> None:
         """SIGKILL (like ``kill -9``) and reap the process; nothing is cleaned up by the app."""
         self._close_http()
+        WATCH.add_workspace(self.workspace, self.environment)
         process, self.process = self.process, None
         if process is not None:
             if process.poll() is None:

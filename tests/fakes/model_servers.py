@@ -21,6 +21,7 @@ from aiohttp import web
 from aiohttp.typedefs import Handler, Middleware
 from multidict import CIMultiDict, CIMultiDictProxy
 
+from tests.fakes import secret_watch
 from tests.fakes.threaded_server import ThreadedServer
 
 Json = dict[str, Any]
@@ -55,12 +56,15 @@ class Reply:
 
 @dataclass(frozen=True)
 class RecordedRequest:
-    """A request as the fake received it; ``headers`` are case-insensitive, ``json`` is None if not JSON."""
+    """A request as the fake received it; ``headers`` are case-insensitive, ``json`` is None if not JSON;
+    ``target`` is the path with its query, ``raw`` the body as sent."""
 
     path: str
     method: str
     headers: Mapping[str, str]
     json: Any
+    target: str = ""
+    raw: bytes = b""
 
 
 Responder = Callable[[Any], Reply]
@@ -230,10 +234,13 @@ class _FakeModelServer(ThreadedServer):
     def _recorder(self) -> Middleware:
         @web.middleware
         async def record(request: web.Request, handler: Handler) -> web.StreamResponse:
-            parsed = await _json_body(request)
+            raw = await request.read()  # aiohttp caches the body, so handlers can read it again
+            parsed = _parsed(raw)
             headers = CIMultiDictProxy(CIMultiDict(request.headers))
+            recorded = RecordedRequest(request.path, request.method, headers, parsed, request.path_qs, raw)
+            secret_watch.received(self, recorded)  # no secret of the app may reach a model (tests/conftest.py)
             with self._changed:
-                self._requests.append(RecordedRequest(request.path, request.method, headers, parsed))
+                self._requests.append(recorded)
                 self._changed.notify_all()
             return await handler(request)
 
@@ -264,7 +271,10 @@ class _FakeModelServer(ThreadedServer):
 
 
 async def _json_body(request: web.Request) -> Any:
-    raw = await request.read()  # aiohttp caches the body, so handlers can read it again
+    return _parsed(await request.read())  # aiohttp caches the body, so handlers can read it again
+
+
+def _parsed(raw: bytes) -> Any:
     try:
         return json.loads(raw) if raw else None
     except ValueError:

@@ -22,6 +22,7 @@ def settings_for(url: str, model: str = LOCAL) -> Settings:
                             "reasoning": ModelSettings("ollama", model, base_url=url)})
 
 
+@pytest.mark.logs_expected(r"model reasoning failed a call: Ollama at")
 async def test_a_failed_call_is_the_tiers_problem_until_a_call_works() -> None:
     with FakeOllama() as ollama:
         ollama.add_model(LOCAL)
@@ -52,6 +53,7 @@ async def test_a_failed_call_is_the_tiers_problem_until_a_call_works() -> None:
             await models.aclose()
 
 
+@pytest.mark.logs_expected(r"model reasoning failed a call: Ollama is not running at")
 async def test_a_config_change_of_a_tier_forgets_what_was_known_about_it() -> None:
     with FakeOllama() as ollama:
         ollama.add_model(LOCAL)
@@ -104,6 +106,7 @@ async def test_a_call_that_fails_after_a_config_change_says_nothing_about_the_ne
             await models.aclose()
 
 
+@pytest.mark.logs_expected(r"model reasoning failed a call: Ollama at")
 async def test_a_call_that_hangs_past_its_timeout_marks_the_tier_failing() -> None:
     with FakeOllama() as ollama:
         ollama.add_model(LOCAL)

@@ -174,6 +174,7 @@ def test_missing_data_falls_back_to_an_estimate_with_one_warning(
     assert "estimates" in warnings[0].getMessage()
 
 
+@pytest.mark.logs_expected(r"Token counts are estimates")
 def test_estimated_truncate_fits_the_estimate(monkeypatch: pytest.MonkeyPatch, fresh_cache: None) -> None:
     monkeypatch.setattr(tokens, "bpe_file", _missing)
     counter = TokenCounter()

@@ -8,8 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from openhuman_desktop import bootstrap, config
+from openhuman_desktop import config
 from openhuman_desktop.doctor import check_embedding
+from openhuman_desktop.memory.ports import EvictionStore
 from openhuman_desktop.skills.base import ToolContext
 from tests.fakes.engine_harness import Harness, all_text, closed_port_url, config_text, open_harness
 from tests.fakes.model_servers import FakeOllama
@@ -83,7 +84,7 @@ async def test_evictions_get_vectors_and_the_memory_tool_ranks_by_both(
 ) -> None:
     async with open_harness(tmp_path, monkeypatch) as h:
         await with_embedding(h)
-        evictions = bootstrap._Evictions(h.services.memory, h.services.bus)
+        evictions = EvictionStore(h.services.memory, h.services.bus)
         await evictions.store_evicted("Earlier the user asked about invoices for March and April.",
                                       thread_id="desktop:1", run_id="r1")
         await h.services.memory.add("Send the invoice for March to Anna.")

@@ -117,6 +117,7 @@ async def test_bad_mode_is_refused(h: Harness) -> None:
         await h.store.search("dentist", mode="semantic")
 
 
+@pytest.mark.logs_expected(r"embedding model embed\-a: Ollama is not running at")
 async def test_down_gives_text_results_then_back_fills_when_the_model_is_back(h: Harness) -> None:
     port = h.server.port
     h.server.stop()
@@ -210,6 +211,7 @@ async def test_removed_memories_leave_the_index_and_the_table(h: Harness) -> Non
     assert (await h.vectors.status()).with_vectors == 4
 
 
+@pytest.mark.logs_expected(r"embedding model embed\-a refused memory \#", r"embedding model embed\-a: Ollama at")
 async def test_a_text_the_model_refuses_is_skipped_not_retried_forever(h: Harness) -> None:
     await h.add_notes()
     h.server.embed_reply = Reply(status=400, error="input too long")
@@ -270,6 +272,7 @@ async def test_words_in_very_many_memories_list_the_newest_matches_first(h: Harn
     assert texts(await h.store.search("äpple", mode="text")) == ["Äpple tart", "apple pie", "apple apple apple"]
 
 
+@pytest.mark.logs_expected(r"memory vectors: The database memory\.db is locked by another")
 async def test_the_worker_outlives_a_locked_database(h: Harness, monkeypatch: pytest.MonkeyPatch) -> None:
     await h.add_notes()
     real = h.store.missing_vectors
@@ -376,6 +379,7 @@ async def worker(h: Harness) -> AsyncIterator[None]:
             await running
 
 
+@pytest.mark.logs_expected(r"embedding model embed\-a: Ollama is not running at")
 async def test_the_model_back_between_a_failed_batch_and_the_probe_resumes_the_backfill(h: Harness) -> None:
     """The race seen in 4 of 5 runs: the pass's batch failed, the model came back before the pass's own probe,
     the probe said "ok" — and the pass ended with the memory still without its vector and nothing left to wake
@@ -397,6 +401,7 @@ async def test_the_model_back_between_a_failed_batch_and_the_probe_resumes_the_b
         assert embedder.batches == 2  # the failed batch, then at once the one that worked
 
 
+@pytest.mark.logs_expected(r"embedding model embed\-a: Ollama is not running at")
 async def test_a_search_answered_between_a_failed_batch_and_the_end_of_the_pass_resumes_it(h: Harness) -> None:
     """The other interleaving: a search's query vector is the model's first answer after the outage, while the
     pass is still running (it used not to wake the worker then, "a pass running goes on by itself")."""
@@ -422,6 +427,7 @@ async def test_a_search_answered_between_a_failed_batch_and_the_end_of_the_pass_
     assert embedder.batches == 3  # the failed batch, the search's query, the batch that worked
 
 
+@pytest.mark.logs_expected(r"embedding model embed\-a: Ollama is not running at")
 async def test_the_model_going_down_while_the_worker_waits_and_coming_back_later(h: Harness) -> None:
     """Down for a while, back before the next retry: the model's first answer (a search) resumes the back-fill
     at once, without waiting for the retry."""
@@ -440,6 +446,7 @@ async def test_the_model_going_down_while_the_worker_waits_and_coming_back_later
         assert await until_vectors(h, len(NOTES) + 1) == len(NOTES) + 1
 
 
+@pytest.mark.logs_expected(r"embedding model embed\-a: The fake embedding model fails")
 async def test_a_model_that_answers_probes_and_fails_batches_is_tried_with_a_growing_pause(h: Harness) -> None:
     embedder = interleaved(h)
     embedder.fail_batches = True

@@ -6,6 +6,7 @@ import asyncio
 import math
 from pathlib import Path
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -31,6 +32,7 @@ def test_the_bound_is_a_twentieth_with_a_floor() -> None:
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(trace=traces, answer=st.text(min_size=0, max_size=6_000), second=st.text(min_size=0, max_size=6_000),
        down=st.booleans())
+@pytest.mark.logs_expected(r"the entry is an extractive summary")
 def test_every_summary_is_within_the_bound(trace: str, answer: str, second: str, down: bool) -> None:
     asked: list[int] = []
 

@@ -6,6 +6,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from openhuman_desktop.orchestration.context import KEEP_MESSAGES, KEEP_TIMELINE, measure, share
 from openhuman_desktop.orchestration.graph import CONTEXT_MANAGER_HOOK, NodeContext
 from openhuman_desktop.orchestration.state import apply, initial_values
@@ -86,6 +88,7 @@ async def test_a_resumed_hook_does_not_ask_or_store_again(server: FakeOllama, tm
     assert again == first and len(harness.model.seen) == asked and len(harness.evictions.stored) == 1
 
 
+@pytest.mark.logs_expected(r"in config\.toml and that its server is running")
 async def test_with_the_quick_tier_down_the_summary_is_extractive(server: FakeOllama, tmp_path: Path) -> None:
     values = long_thread(40)
     harness = AgentHarness(server, tmp_path, windows={"local": 700, "reasoning": 5_000},

@@ -231,6 +231,7 @@ async def test_journal_records_intent_then_result_with_its_timeline(ledger: RunL
     assert await ledger.timeline() == list(written)
 
 
+@pytest.mark.logs_expected(r"plan: already finished, the first result stands")
 async def test_a_key_is_never_recorded_twice(ledger: RunLedger) -> None:
     first = await ledger.finish("r", 1, "plan", {"tasks": 2}, [WRITE_NOTE])
     again = await ledger.finish("r", 1, "plan", {"tasks": 9}, [WRITE_NOTE, STORE_MEMORY])

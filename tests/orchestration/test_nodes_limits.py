@@ -80,6 +80,7 @@ async def test_every_request_has_a_cap_and_a_timeout_within_the_settings(server:
     assert reasoning.most_in_flight == 2  # three sub-agents, two at a time
 
 
+@pytest.mark.logs_expected(r"and was stopped; ask for less at once or raise the limit in")
 async def test_a_run_past_its_deadline_stops_with_one_sentence(server: FakeOllama, tmp_path: Path) -> None:
     harness = AgentHarness(server, tmp_path, looking(1), settings=AgentSettings(run_deadline_seconds=100))
     try:

@@ -7,6 +7,7 @@ from __future__ import annotations
 import dataclasses
 from typing import Any
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -47,6 +48,7 @@ async def test_a_chat_answer_leaves_the_recommended_action_to_its_card(harness: 
     assert outcome.values["messages"][-1]["content"] == outcome.values["channel_response"]
 
 
+@pytest.mark.logs_expected(r"the reasoning model's reply is delivered as it is")
 async def test_the_workers_reply_delivered_as_it_is_leaves_it_out_too(harness: AgentHarness) -> None:
     harness.model.script = AgentScript(reply=f"Two notes are old.\nRECOMMENDED ACTION: {ACTION}",
                                        fail={kinds.PASS2})                  # the quick tier cannot compose

@@ -185,6 +185,7 @@ async def finish_despite_kills(harness: AgentHarness, text: str) -> str:
     return run.id
 
 
+@pytest.mark.logs_expected(r"Error handling request from")
 async def test_kills_at_random_points_never_repeat_a_write_and_the_run_completes(
     server: FakeOllama, tmp_path: Path
 ) -> None:

@@ -86,6 +86,11 @@ def test_a_run_appears_live_and_ends_with_its_steps_tools_tokens_and_ratio(
     assert "completed in" in run_meta(view.runs.run(0), None, gui_services.clock.now())
 
 
+@pytest.mark.logs_expected(
+    r"model local failed a call: Ollama at",
+    r"in config\.toml and that its server is running",
+    r"model reasoning failed a call",
+)
 def test_a_failed_run_shows_its_error(agent_window: IntelligenceWindow, agent_model: AgentModel, gui_services: Any,
                                       qrun: Any, until: Any) -> None:
     agent_model.script.fail = {"plan", "reply", "pass1", "pass2", "subagent"}

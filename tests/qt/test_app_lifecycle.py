@@ -172,6 +172,7 @@ def start(qloop: asyncio.AbstractEventLoop, workspace: tuple[Paths, config.Loade
 # --- start and quit ------------------------------------------------------------------------------
 
 
+@pytest.mark.logs_expected(r"no system tray on this desktop; showing the window instead")
 def test_without_a_tray_the_window_opens_and_says_why(start: Start) -> None:
     with start(tray_available=False) as running:
         assert running.window is not None
@@ -181,6 +182,7 @@ def test_without_a_tray_the_window_opens_and_says_why(start: Start) -> None:
         assert not running.desktop.tray.tray.isVisible()
 
 
+@pytest.mark.logs_expected(r"no system tray on this desktop; showing the window instead")
 def test_start_runs_the_core_and_quit_shuts_it_down(start: Start,
                                                     workspace: tuple[Paths, config.LoadedConfig]) -> None:
     paths, _ = workspace
@@ -201,6 +203,7 @@ def test_start_runs_the_core_and_quit_shuts_it_down(start: Start,
     assert sys.excepthook is not hook_while_running  # the reporter's hook was taken out again
 
 
+@pytest.mark.logs_expected(r"no system tray on this desktop; showing the window instead")
 def test_quit_records_the_tick_in_flight_as_cancelled(start: Start, ollama: FakeOllama,
                                                       workspace: tuple[Paths, config.LoadedConfig]) -> None:
     ollama.set_responder(lambda body: Reply(content="{}", delay=60) if body.get("format") else Reply("read"))
@@ -251,6 +254,7 @@ def test_a_start_up_failure_is_raised_after_cleaning_up(qloop: asyncio.AbstractE
     assert "The database is read-only." in capsys.readouterr().err
 
 
+@pytest.mark.logs_expected(r"no system tray on this desktop; showing the window instead")
 def test_closing_the_window_quits_only_without_a_tray(start: Start) -> None:
     with start(tray_available=False) as running:
         assert running.window is not None
@@ -270,12 +274,14 @@ def test_closing_the_window_keeps_the_tray_app_running(start: Start) -> None:
         assert QApplication.instance().quitOnLastWindowClosed() is False
 
 
+@pytest.mark.logs_expected(r"no system tray on this desktop; showing the window instead")
 def test_tray_quit_ends_serve(start: Start) -> None:
     with start() as running:
         running.desktop.tray.quit_action.trigger()
         assert run(running.loop, running.task) == 0
 
 
+@pytest.mark.logs_expected(r"no system tray on this desktop; showing the window instead")
 def test_when_the_session_ends_qt_quits_and_the_app_still_shuts_down_cleanly(
         start: Start, workspace: tuple[Paths, config.LoadedConfig]) -> None:
     with start() as running:
@@ -293,6 +299,7 @@ def test_when_the_session_ends_qt_quits_and_the_app_still_shuts_down_cleanly(
 # --- second launch, notifications ----------------------------------------------------------------
 
 
+@pytest.mark.logs_expected(r"no system tray on this desktop; showing the window instead")
 def test_a_second_launch_brings_the_window_to_the_front(start: Start,
                                                         workspace: tuple[Paths, config.LoadedConfig]) -> None:
     instance = InstanceServer(server_name(workspace[0].workspace))
@@ -335,6 +342,7 @@ def test_new_escalation_notifies_and_the_click_opens_its_card(start: Start) -> N
         assert tray.view.icon_state == "attention"
 
 
+@pytest.mark.logs_expected(r"no system tray on this desktop; showing the window instead")
 def test_notifications_go_to_the_window_without_a_tray(start: Start) -> None:
     with start(tray_available=False) as running:
         assert running.window is not None
@@ -380,6 +388,7 @@ def test_cancellations_are_silent(tmp_path: Path) -> None:
     assert shown == []
 
 
+@pytest.mark.logs_expected(r"^Locked\.$")
 def test_the_same_message_is_not_repeated_at_once(tmp_path: Path) -> None:
     shown: list[tuple[str, str]] = []
     now = [0.0]
@@ -391,6 +400,7 @@ def test_the_same_message_is_not_repeated_at_once(tmp_path: Path) -> None:
     assert len(shown) == 2
 
 
+@pytest.mark.logs_expected(r"UI: From a slot", r"Task exception was never retrieved: From a task")
 def test_excepthook_and_loop_handler_route_into_the_reporter(tmp_path: Path,
                                                             qloop: asyncio.AbstractEventLoop) -> None:
     reporter, shown = make_reporter(tmp_path)

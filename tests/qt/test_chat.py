@@ -275,6 +275,11 @@ def test_a_card_raised_in_the_chat_shows_under_its_answer_and_go_ahead_approves_
     assert model.rows()[3].text == ACTION
 
 
+@pytest.mark.logs_expected(
+    r"model local failed a call: Ollama at",
+    r"in config\.toml and that its server is running",
+    r"model reasoning failed a call",
+)
 def test_a_failed_answer_says_why_and_r_tries_it_again(qtbot: Any, chat_window: IntelligenceWindow, until: Any,
                                                         settle: Any, agent_model: StreamingModel) -> None:
     agent_model.model.script = AgentScript(fail={"plan", "pass1", "reply", "pass2"}, answer="Found it.")
@@ -569,6 +574,7 @@ def is_drawn(window: IntelligenceWindow, row: int) -> bool:
                for y in range(area.top(), area.bottom(), 2) for x in range(area.left(), area.right(), 2))
 
 
+@pytest.mark.logs_expected(r"model reasoning failed a call")
 def test_an_answer_after_a_failed_answer_stays_on_screen_when_the_conversation_outgrows_the_list(
         qtbot: Any, chat_window: IntelligenceWindow, until: Any, qrun: Any, agent_model: StreamingModel) -> None:
     """A conversation whose first rows fit the list but whose whole does not (here: once a failed answer's long

@@ -62,6 +62,7 @@ async def poll_until(predicate: Callable[[], object], timeout: float = 20) -> No
         await asyncio.sleep(0.02)
 
 
+@pytest.mark.logs_expected(r"no system tray on this desktop; showing the window instead")
 def test_the_chat_tab_is_the_desktop_channel_from_start_to_quit(
         qloop: asyncio.AbstractEventLoop, workspace: tuple[Paths, config.LoadedConfig]) -> None:
     paths, loaded = workspace

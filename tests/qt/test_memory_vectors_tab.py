@@ -106,6 +106,7 @@ def test_a_search_says_how_each_memory_matched(view: MemoryView, memory: tuple[M
     assert view.list_view.visualRect(index).height() > 0
 
 
+@pytest.mark.logs_expected(r"embedding model embed\-a: Ollama is not running at")
 def test_the_model_down_then_back(view: MemoryView, memory: tuple[MemoryStore, VectorMemory], server: FakeOllama,
                                   qrun: Any) -> None:
     fill(qrun, memory)

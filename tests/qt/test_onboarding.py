@@ -141,6 +141,7 @@ def test_an_empty_ollama_downloads_the_suggested_models_with_progress_then_saves
     assert {"llama3.2:3b", "qwen2.5:7b"} <= {r.json["model"] for r in ollama.requests if r.path == "/api/pull"}
 
 
+@pytest.mark.logs_expected(r"failed: The disk where Ollama keeps its models is full;")
 def test_a_download_that_fails_half_way_offers_resume_and_resumes_where_it_stopped(
         make_window: Callable[..., OnboardingWindow], until: Until, ollama: FakeOllama, config_file: Path) -> None:
     ollama.add_model("qwen2.5:14b", size_bytes=9_000 * MB)
@@ -244,6 +245,7 @@ def test_without_a_server_it_says_how_to_start_ollama_and_an_address_can_be_give
     assert window.page_name == "models"
 
 
+@pytest.mark.logs_expected(r"is invalid: expected a whole number from")
 def test_a_save_the_loader_refuses_shows_its_sentence_and_writes_nothing(
         make_window: Callable[..., OnboardingWindow], until: Until, ollama: FakeOllama, config_file: Path) -> None:
     ollama.add_model("llama3.2:3b")

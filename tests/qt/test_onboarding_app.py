@@ -102,6 +102,7 @@ def opened_window(desktop: DesktopApp) -> OnboardingWindow | None:
     return launcher.window if launcher is not None else None
 
 
+@pytest.mark.logs_expected(r"no system tray on this desktop; showing the window instead")
 def test_the_first_launch_opens_the_set_up_without_blocking_the_tray(
         qloop: asyncio.AbstractEventLoop, tmp_path: Path, ollama: FakeOllama) -> None:
     paths = workspace(tmp_path, ollama, model=None)          # no config.toml: this start writes it
@@ -118,6 +119,7 @@ def test_the_first_launch_opens_the_set_up_without_blocking_the_tray(
     assert desktop.onboarding is not None and desktop.onboarding.window is None   # closed with the app
 
 
+@pytest.mark.logs_expected(r"no system tray on this desktop; showing the window instead")
 def test_a_local_model_that_is_not_installed_opens_the_set_up_after_its_first_check(
         qloop: asyncio.AbstractEventLoop, tmp_path: Path, ollama: FakeOllama) -> None:
     ollama.add_model("qwen2.5:0.5b")
@@ -131,6 +133,7 @@ def test_a_local_model_that_is_not_installed_opens_the_set_up_after_its_first_ch
         quit_app(qloop, desktop, task)
 
 
+@pytest.mark.logs_expected(r"no system tray on this desktop; showing the window instead")
 def test_a_working_local_model_opens_nothing_and_the_tray_item_opens_it_once(
         qloop: asyncio.AbstractEventLoop, tmp_path: Path, ollama: FakeOllama) -> None:
     ollama.add_model(MODEL)
@@ -157,6 +160,7 @@ async def _in_loop(action: Callable[[], object]) -> None:
     action()
 
 
+@pytest.mark.logs_expected(r"no system tray on this desktop; showing the window instead")
 def test_the_set_up_turns_reflection_on(qloop: asyncio.AbstractEventLoop, tmp_path: Path,
                                         ollama: FakeOllama) -> None:
     """It never offered the reflection tier, so "Reflect now" stayed off (no [models.subconscious])."""

@@ -128,6 +128,7 @@ def run(loop: asyncio.AbstractEventLoop, coro: Any, timeout: float = 30) -> Any:
     return loop.run_until_complete(asyncio.wait_for(coro, timeout))
 
 
+@pytest.mark.logs_expected(r"no system tray on this desktop; showing the window instead")
 def test_the_app_opens_one_settings_window_from_the_tray_and_ctrl_comma(
         qloop: asyncio.AbstractEventLoop, workspace: tuple[Paths, config.LoadedConfig]) -> None:
     paths, loaded = workspace

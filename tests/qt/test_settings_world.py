@@ -6,6 +6,8 @@ from __future__ import annotations
 import asyncio
 from pathlib import Path
 
+import pytest
+
 from openhuman_desktop.config import SkillsSettings
 from openhuman_desktop.qt.settings import SettingsWindow
 from openhuman_desktop.skills.base import SkillRegistry
@@ -16,6 +18,7 @@ ICS = ("BEGIN:VCALENDAR\nVERSION:2.0\nPRODID:-//t//EN\nBEGIN:VEVENT\nUID:a@t\nSU
        "DTSTART:20300101T100000Z\nEND:VEVENT\nEND:VCALENDAR\n")
 
 
+@pytest.mark.logs_expected(r"OH_NOT_SET_HOOK that should hold the Slack webhook")
 def test_each_skill_has_a_form_and_its_test_says_what_it_found(qtbot, qloop, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
     (tmp_path / "work.ics").write_text(ICS)
     config_file = tmp_path / "config.toml"

@@ -123,6 +123,7 @@ def test_reflection_never_sees_the_chat_and_its_directive_steers_the_next_run(
     assert not any(MARKER in body for body in reflection_bodies(ollama))
 
 
+@pytest.mark.logs_expected(r"The local model's answer was unusable: the answer holds no")
 async def test_the_apps_schedule_fires_on_the_fake_clock(ollama: FakeOllama, tmp_path: Path) -> None:
     ollama.set_responder(Responder(AgentModel(script())))
     paths = Paths(tmp_path / "ws")

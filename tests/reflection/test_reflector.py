@@ -7,6 +7,8 @@ from __future__ import annotations
 import asyncio
 import threading
 
+import pytest
+
 from openhuman_desktop import events
 from openhuman_desktop.orchestration.steering import DIRECTIVE, FAILED, REFLECTION, SKIPPED, UNCHANGED
 from openhuman_desktop.subconscious import reflection_prompt
@@ -75,6 +77,7 @@ async def test_the_same_directive_again_is_unchanged(world: World) -> None:
     assert [d.version for d in await world.steering.list()] == [first.directive_version]
 
 
+@pytest.mark.logs_expected(r"model subconscious failed a call: Ollama at")
 async def test_a_model_that_is_down_fails_in_one_sentence_and_keeps_the_watermark(world: World) -> None:
     await world.add_history("entry that must not be lost")
     world.server.script_chat(Reply(status=500, error="model crashed"))

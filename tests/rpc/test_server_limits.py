@@ -190,6 +190,7 @@ async def test_an_id_of_1e999_is_never_echoed_as_infinity(tmp_path: Path) -> Non
         assert document["error"]["code"] == -32700
 
 
+@pytest.mark.logs_expected(r"RPC answer is not strict JSON")
 async def test_a_result_that_is_not_strict_json_becomes_an_internal_error(tmp_path: Path) -> None:
     async with serving(tmp_path) as running:
         response = await running.call("infinite", 7)

@@ -180,9 +180,12 @@ def make_app_files(root: Path) -> None:
     (root / "config.toml").write_text('[models.reasoning]\napi_key = "sk-config-s3cret"\n', encoding="utf-8")
     (root / "HEARTBEAT.md").write_text("- Check the weather\n", encoding="utf-8")
     for folder, name in (("run", "rpc.json"), ("logs", "openhuman.log"), ("subconscious", "subconscious.db"),
-                         ("memory", "memory.db"), ("channels", "webapp-link.json")):
+                         ("memory", "memory.db"), ("channels", "webapp-link.json"), ("agent", "ledger.db-wal"),
+                         ("skills", "mail-state.json")):
         (root / folder).mkdir()
         (root / folder / name).write_text(f"{folder}-s3cret", encoding="utf-8")
+    # config.toml while Settings saves it
+    (root / ".config.toml.k2j4.tmp").write_text('api_key = "sk-saving-s3cret"\n', encoding="utf-8")
 
 
 @pytest.mark.parametrize(
@@ -190,7 +193,8 @@ def make_app_files(root: Path) -> None:
     ["config.toml", "Config.TOML", "./config.toml", "config.toml/", "config.toml.", "ｃｏｎｆｉｇ.toml",
      "config\u200b.toml", "run/rpc.json", "RUN/rpc.json", "logs/openhuman.log", "logſ/openhuman.log",
      "Logs/openhuman.log", "subconscious/subconscious.db", "ſubconſciouſ/subconscious.db", "memory/memory.db",
-     "agent/ledger.db", "channels/webapp-link.json", "Channels/webapp-link.json"],
+     "agent/ledger.db", "agent/ledger.db-wal", "channels/webapp-link.json", "Channels/webapp-link.json",
+     "skills/mail-state.json", "SKILLS/mail-state.json", ".config.toml.k2j4.tmp", ".Config.TOML.k2j4.tmp"],
 )
 async def test_config_logs_databases_and_the_rpc_token_cannot_be_read(
     skill: WorkspaceFilesSkill, root: Path, path: str
@@ -272,6 +276,25 @@ async def test_the_workspace_listing_hides_the_apps_files(skill: WorkspaceFilesS
 async def test_only_the_apps_files_make_an_empty_listing(skill: WorkspaceFilesSkill, root: Path) -> None:
     make_app_files(root)
     assert (await call(skill, "files_list", {})).text == "The workspace folder is empty."
+
+
+async def test_a_hard_link_to_a_file_outside_cannot_be_read(
+    skill: WorkspaceFilesSkill, root: Path, outside: Path
+) -> None:
+    os.link(outside / "secret.txt", root / "innocent.txt")
+    (root / "notes").mkdir()
+    os.link(outside / "secret.txt", root / "notes" / "also-innocent.md")
+    for path in ("innocent.txt", "notes/also-innocent.md"):
+        result = await call(skill, "files_read", {"path": path})
+        assert result.is_error and "top secret" not in result.text, result.text
+        assert result.text == (f"{path!r} has other names too (hard links, perhaps to a file outside the workspace "
+                               "folder or to the app's private files); it cannot be read.")
+    (outside / "secret.txt").unlink()  # one name left: the file is the workspace's own now
+    assert await call(skill, "files_read", {"path": "innocent.txt"}) == ToolResult(
+        "'innocent.txt' has other names too (hard links, perhaps to a file outside the workspace folder or to the "
+        "app's private files); it cannot be read.", is_error=True)
+    (root / "notes" / "also-innocent.md").unlink()
+    assert await call(skill, "files_read", {"path": "innocent.txt"}) == ToolResult("top secret")
 
 
 @pytest.mark.parametrize("tool", ["files_write", "files_append"])

@@ -37,6 +37,7 @@ async def add_task(store: SubconsciousStore, title: str) -> None:
                           intent_source="keyword", origin="user", now=NOW)
 
 
+@pytest.mark.logs_expected(r"database is locked")
 async def test_a_locked_database_is_store_unavailable_and_nothing_is_written(
     store: SubconsciousStore, locker: sqlite3.Connection
 ) -> None:
@@ -79,6 +80,7 @@ async def test_opening_a_database_someone_holds_exclusively(
         await open_subconscious_store(tmp_path / "subconscious.db")
 
 
+@pytest.mark.logs_expected(r"attempt to write a readonly database")
 async def test_a_read_only_connection_is_store_unavailable(store: SubconsciousStore) -> None:
     await add_task(store, "kept")
     await store.db.fetchall("PRAGMA query_only = ON")
@@ -113,6 +115,7 @@ async def test_a_read_only_file_is_store_unavailable(tmp_path: Path) -> None:
         os.chmod(path, 0o600)
 
 
+@pytest.mark.logs_expected(r"database or disk is full")
 async def test_a_full_disk_is_store_unavailable_and_nothing_is_written(store: SubconsciousStore) -> None:
     await add_task(store, "fits")
     row = await store.db.fetchone("PRAGMA page_count")

@@ -38,6 +38,7 @@ async def test_two_concurrent_approvals_run_once(tmp_path: Path, monkeypatch: py
         assert (h.workspace / "alerts.md").read_text(encoding="utf-8") == "bank\n"
 
 
+@pytest.mark.logs_expected(r"model reasoning failed a call")
 async def test_go_ahead_with_a_garbled_reasoning_reply_keeps_the_approval(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -68,6 +69,7 @@ async def _not_running(h: Harness, escalation_id: str) -> bool:
     Reply(status=500, error="boom"),
     Reply(status=429, error="slow down", headers={"Retry-After": "3600"}),
 ], ids=["500", "429-long"])
+@pytest.mark.logs_expected(r"model reasoning failed a call")
 async def test_go_ahead_while_the_reasoning_model_fails_keeps_the_approval(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, reply: Reply
 ) -> None:

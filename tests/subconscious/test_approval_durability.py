@@ -139,6 +139,7 @@ async def test_a_run_cut_short_after_a_tool_call_resumes_at_start_up_and_does_no
 # --- item 2: Go ahead while the reasoning model is down ----------------------------------------------------
 
 
+@pytest.mark.logs_expected(r"model reasoning failed a call")
 async def test_go_ahead_while_the_reasoning_model_fails_brings_the_card_back_and_retries_later(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -161,6 +162,7 @@ async def test_go_ahead_while_the_reasoning_model_fails_brings_the_card_back_and
         assert await h.approvals.retry_waiting() == 0, "retried once, not again"
 
 
+@pytest.mark.logs_expected(r"model reasoning failed a call: Cannot reach")
 async def test_go_ahead_with_no_reasoning_model_keeps_the_card_and_press_again_works(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -185,6 +187,7 @@ async def test_go_ahead_with_no_reasoning_model_keeps_the_card_and_press_again_w
         await h.wait_until(back)
 
 
+@pytest.mark.logs_expected(r"model reasoning failed a call")
 async def test_skip_between_the_outage_and_the_retry_wins(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     async with open_harness(tmp_path, monkeypatch) as h:
         task, escalation = await escalate_once(h)
@@ -228,6 +231,7 @@ async def test_an_approval_that_stops_the_app_each_time_is_not_retried_forever(
         assert approved_runs(h) == []
 
 
+@pytest.mark.logs_expected(r"model reasoning failed a call")
 async def test_an_approved_run_that_reaches_the_model_starts_the_approvals_waiting_for_it(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -258,6 +262,7 @@ async def test_an_approved_run_that_reaches_the_model_starts_the_approvals_waiti
         await h.wait_until(both_done)
 
 
+@pytest.mark.logs_expected(r"model reasoning failed a call")
 async def test_an_approval_waiting_for_the_model_runs_once_the_models_check_passes_again(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

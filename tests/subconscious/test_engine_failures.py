@@ -41,6 +41,7 @@ def local_config(h: Harness, local_url: str) -> str:
 # --- the model is down ----------------------------------------------------------------------------------
 
 
+@pytest.mark.logs_expected(r"model local failed a call: Ollama is not running at", r"start it with `ollama serve`")
 async def test_a_model_that_is_down_fails_every_due_row_and_counts_until_it_is_back(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -88,6 +89,7 @@ async def test_a_model_that_is_down_fails_every_due_row_and_counts_until_it_is_b
         assert decisions_of(rows) == ["noop", "noop"]
 
 
+@pytest.mark.logs_expected(r"model local failed a call: Ollama at", r"evaluation failed")
 async def test_a_server_error_is_an_evaluation_failure(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     async with open_harness(tmp_path, monkeypatch) as h:
         task = await h.add_task("Check my inbox")
@@ -123,6 +125,7 @@ async def test_an_unparseable_answer_gets_one_repair_request(tmp_path: Path, mon
         assert (state.consecutive_failures, state.last_tick_at) == (0, h.clock.now())
 
 
+@pytest.mark.logs_expected(r"sent a reply that is not valid Ollama JSON")
 async def test_a_broken_http_body_also_gets_one_repair_request(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -135,6 +138,7 @@ async def test_a_broken_http_body_also_gets_one_repair_request(
         assert (await h.state()).consecutive_failures == 0
 
 
+@pytest.mark.logs_expected(r"The local model's answer was unusable: the JSON has no")
 async def test_an_answer_unusable_after_the_repair_fails_the_evaluation(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -203,6 +207,7 @@ async def test_an_execution_failure_fails_only_its_row(tmp_path: Path, monkeypat
         assert (await h.service.status())["state"] == "idle"
 
 
+@pytest.mark.logs_expected(r"model reasoning failed a call: Cannot reach")
 async def test_an_unreachable_reasoning_model_fails_only_the_escalated_row(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -330,6 +335,7 @@ async def test_the_tick_counter_does_not_repeat_after_a_restart(
         assert newest.generation is not None and newest.generation > max(g or 0 for g in generations)
 
 
+@pytest.mark.logs_expected(r"model local failed a call: The model", r"is not installed in Ollama at")
 async def test_a_tick_with_a_missing_local_model_says_how_to_fix_it(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -348,6 +354,7 @@ async def test_a_tick_with_a_missing_local_model_says_how_to_fix_it(
             server.stop()
 
 
+@pytest.mark.logs_expected(r"failed unexpectedly", r"Something went wrong in this tick")
 async def test_a_bug_in_a_tick_fails_its_rows_instead_of_leaving_them_running(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -81,6 +81,7 @@ async def test_a_withheld_tool_is_refused_and_the_model_is_told(ollama: FakeOlla
     assert answer == {"role": "tool", "content": "3 files", "tool_name": "look"}
 
 
+@pytest.mark.logs_expected(r"tool broken failed")
 async def test_a_failing_tool_becomes_an_error_result(ollama: FakeOllama, local: OllamaClient) -> None:
     async def broken(arguments: Mapping[str, Any], context: object = None) -> ToolResult:
         raise RuntimeError("disk on fire")
@@ -190,6 +191,7 @@ async def test_an_escalation_waits_out_a_rate_limit(tmp_path: Path, monkeypatch:
         assert row.decision == "act" and "Report written." in row.result
 
 
+@pytest.mark.logs_expected(r"model reasoning failed a call")
 async def test_a_rate_limit_that_does_not_end_fails_only_the_row(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -230,6 +230,7 @@ async def test_no_scheduled_tick_while_a_run_now_tick_is_still_running(rig: Rig)
     assert len(rig.ticks) == 1 and finished + INTERVAL <= rig.ticks[0] <= finished + INTERVAL + 40
 
 
+@pytest.mark.logs_expected(r"heartbeat: tick failed")
 async def test_a_failing_tick_does_not_stop_the_heartbeat(rig: Rig) -> None:
     rig.fail_next = True
     await rig.advance_in_steps(INTERVAL)

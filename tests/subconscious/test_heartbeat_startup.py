@@ -118,6 +118,7 @@ async def test_the_model_s_answer_arrives_later_unless_the_user_chose(
 # --- what is not a small regular file is refused, and the tasks stay ----------------------------------
 
 
+@pytest.mark.logs_expected(r"so its tasks were not read; make it a plain text file")
 async def test_a_fifo_does_not_block_and_the_tasks_stay(
     service: SubconsciousService, heartbeat_path: Path, bus: events.EventBus
 ) -> None:
@@ -135,6 +136,7 @@ async def test_a_fifo_does_not_block_and_the_tasks_stay(
     assert len(seen) == 1  # said once, not on every tick
 
 
+@pytest.mark.logs_expected(r"so its tasks were not read; make it a plain text file")
 async def test_a_directory_is_refused(service: SubconsciousService, heartbeat_path: Path,
                                       bus: events.EventBus) -> None:
     heartbeat_path.mkdir()
@@ -143,6 +145,7 @@ async def test_a_directory_is_refused(service: SubconsciousService, heartbeat_pa
     assert "not a regular file" in seen[0].body
 
 
+@pytest.mark.logs_expected(r"so its tasks were not read; keep it to a list of at most")
 async def test_a_huge_file_is_refused_and_the_tasks_stay(
     service: SubconsciousService, heartbeat_path: Path, bus: events.EventBus
 ) -> None:
@@ -155,6 +158,7 @@ async def test_a_huge_file_is_refused_and_the_tasks_stay(
     assert "too large" in seen[0].body and "MiB" in seen[0].body
 
 
+@pytest.mark.logs_expected(r"OpenHuman accepts, so its tasks were not read; shorten the")
 async def test_too_many_task_lines_are_refused(service: SubconsciousService, heartbeat_path: Path,
                                                bus: events.EventBus) -> None:
     seen = notices(bus)
@@ -177,6 +181,10 @@ async def test_many_lines_write_a_summary_not_a_line_each(
 # --- titles from the file get the RPC's validation ------------------------------------------------------
 
 
+@pytest.mark.logs_expected(
+    r"task lines skipped: the title must not contain characters",
+    r"task line skipped: the title must not contain control",
+)
 async def test_file_titles_are_validated_like_rpc_titles(
     store: SubconsciousStore, clock: FakeClock, bus: events.EventBus, heartbeat_path: Path
 ) -> None:

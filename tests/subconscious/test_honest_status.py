@@ -56,6 +56,7 @@ async def test_an_unreachable_reasoning_model_makes_the_status_degraded(
         assert "Start that server" in reason
 
 
+@pytest.mark.logs_expected(r"model reasoning failed a call")
 async def test_a_failing_escalation_marks_the_reasoning_tier_and_a_working_one_clears_it(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -86,6 +87,7 @@ async def test_a_failing_escalation_marks_the_reasoning_tier_and_a_working_one_c
         assert (status["state"], status["state_reason"]) == ("idle", "Waiting for the next tick.")
 
 
+@pytest.mark.logs_expected(r"model reasoning failed a call")
 async def test_a_rate_limit_that_outlasts_the_back_off_is_in_the_status(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -114,6 +116,7 @@ async def test_a_local_problem_comes_before_a_reasoning_problem(
 # --- item 7: a rejected config edit ---------------------------------------------------------------------
 
 
+@pytest.mark.logs_expected(r"config not reloaded, keeping the previous settings")
 async def test_a_rejected_config_edit_is_in_the_status_until_fixed(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -144,6 +147,7 @@ async def test_a_rejected_config_edit_is_in_the_status_until_fixed(
 # --- item 8: total_ticks --------------------------------------------------------------------------------
 
 
+@pytest.mark.logs_expected(r"model local failed a call: Ollama is not running at", r"start it with `ollama serve`")
 async def test_a_failed_evaluation_still_counts_as_a_tick(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     async with open_harness(tmp_path, monkeypatch, local="down") as h:
         await h.add_task("Check my inbox")
@@ -159,6 +163,7 @@ async def test_a_failed_evaluation_still_counts_as_a_tick(tmp_path: Path, monkey
 # --- item 12: a config fix rechecks the models at once --------------------------------------------------
 
 
+@pytest.mark.logs_expected(r"model local failed a call: Ollama is not running at", r"start it with `ollama serve`")
 async def test_a_config_fix_rechecks_the_models_at_once(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     async with open_harness(tmp_path, monkeypatch) as h:
         assert h.ollama is not None and h.openai is not None

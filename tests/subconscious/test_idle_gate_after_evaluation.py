@@ -36,6 +36,7 @@ async def test_the_tick_after_an_all_noop_evaluation_makes_no_model_call(
         assert h.engine.last_tick_stats["model_calls"] == 0
 
 
+@pytest.mark.logs_expected(r"model reasoning failed a call: Cannot reach")
 async def test_a_model_going_down_still_breaks_the_idle_gate(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     async with open_harness(tmp_path, monkeypatch) as h:
         await _first_tick_before_the_models_were_checked(h)

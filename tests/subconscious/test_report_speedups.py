@@ -14,15 +14,14 @@ from typing import Any
 import pytest
 
 from openhuman_desktop import recurrence
+from openhuman_desktop.app_files import is_private
 from openhuman_desktop.llm import OllamaClient
 from openhuman_desktop.llm.tokens import TokenCounter, load_encoding, upper_bound
 from openhuman_desktop.store import Task
 from openhuman_desktop.subconscious.decisions import Evaluation, Report
 from openhuman_desktop.subconscious.evaluator import SYSTEM_PROMPT, ModelEvaluator
 from openhuman_desktop.subconscious.report import (
-    INTERNAL,
     MAX_FILES_LISTED,
-    ROOT_FILES_SKIPPED,
     SKIPPED,
     Section,
     SituationReporter,
@@ -54,9 +53,9 @@ def reference_scan(root: Path, since: float | None) -> tuple[list[tuple[str, int
     for directory, dirnames, filenames in os.walk(root):
         at_root = Path(directory) == root
         dirnames[:] = sorted(d for d in dirnames
-                             if not d.startswith(".") and d not in SKIPPED and not (at_root and d in INTERNAL))
+                             if not d.startswith(".") and d not in SKIPPED and not (at_root and is_private(d)))
         for name in sorted(filenames):
-            if name.startswith(".") or (at_root and name in ROOT_FILES_SKIPPED):
+            if name.startswith(".") or (at_root and is_private(name)):
                 continue
             path = Path(directory) / name
             info = path.lstat()

@@ -164,6 +164,7 @@ async def test_the_follow_up_is_asked_once(ollama: FakeOllama, ollama_client: Ol
     assert set(result.problems) == {task.id for task in tasks[1:]}
 
 
+@pytest.mark.logs_expected(r"tasks; the others were left out of its answers or invalid")
 async def test_a_tick_where_most_tasks_got_no_decision_counts_as_failed(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ssl
 from collections.abc import AsyncIterator, Iterator
 
 import pytest
@@ -21,6 +22,18 @@ def dovecot() -> Iterator[Dovecot]:
 @pytest.fixture
 def smtp() -> Iterator[SmtpInbox]:
     inbox = SmtpInbox().start()
+    try:
+        yield inbox
+    finally:
+        inbox.stop()
+
+
+@pytest.fixture
+def smtps(dovecot: Dovecot) -> Iterator[SmtpInbox]:
+    """aiosmtpd speaking TLS from the first byte (as port 465 does), with dovecot's test certificate."""
+    context = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
+    context.load_cert_chain(str(dovecot.cert), str(dovecot.cert.with_name("key.pem")))
+    inbox = SmtpInbox(server_ssl=context).start()
     try:
         yield inbox
     finally:

@@ -137,6 +137,12 @@ async def test_a_wrong_password_is_one_sentence_without_it_and_the_skill_recover
         await skill.aclose()
 
 
+@pytest.mark.logs_expected(
+    r"MAIL_PW that should hold the mailbox",
+    r"name its certificate in ca_file if it is your own server",
+    r"could not be read: No such file or directory",
+    r"skill email: Nothing answers at the IMAP server",
+)
 async def test_an_unset_variable_an_untrusted_certificate_and_a_closed_port_each_say_why(
         dovecot: Dovecot, tmp_path: Path) -> None:
     cases = [
@@ -156,6 +162,7 @@ async def test_an_unset_variable_an_untrusted_certificate_and_a_closed_port_each
                 await skill.aclose()
 
 
+@pytest.mark.logs_expected(r"did not answer in time; it is tried again at the next check")
 async def test_a_server_that_hangs_gives_error_and_never_holds_the_loop(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(_imap, "CONNECT_TIMEOUT", 1.0)
@@ -253,6 +260,7 @@ async def test_email_send_goes_through_smtp_and_names_its_recipients(
         await skill.aclose()
 
 
+@pytest.mark.logs_expected(r"refused the user name or password of")
 async def test_a_refused_smtp_login_is_a_failed_call_that_says_so(dovecot: Dovecot, tmp_path: Path) -> None:
     inbox = SmtpInbox(password="another one").start()
     try:

@@ -6,8 +6,6 @@ from __future__ import annotations
 
 import json
 import re
-import ssl
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -17,18 +15,6 @@ from tests.world.servers import PASSWORD, USER, Dovecot, SmtpInbox, WebServer, m
 
 PASSWORD_ENV = "OH_TEST_MAIL_PW"
 HOOK_ENV = "OH_TEST_SLACK_HOOK"
-
-
-@pytest.fixture
-def smtps(dovecot: Dovecot) -> Iterator[SmtpInbox]:
-    """aiosmtpd speaking TLS from the first byte (as port 465 does), with dovecot's test certificate."""
-    context = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
-    context.load_cert_chain(str(dovecot.cert), str(dovecot.cert.with_name("key.pem")))
-    inbox = SmtpInbox(server_ssl=context).start()
-    try:
-        yield inbox
-    finally:
-        inbox.stop()
 
 
 def email_table(dovecot: Dovecot, smtp: SmtpInbox, folder: str) -> str:
@@ -88,6 +74,7 @@ async def _infos(h: Harness) -> list:  # type: ignore[type-arg]
     return await describe_all(h.services.skills)
 
 
+@pytest.mark.logs_expected(r"refused the user name or password of")
 async def test_a_mailbox_in_error_is_in_the_reports_model_health(
         dovecot: Dovecot, smtps: SmtpInbox, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv(PASSWORD_ENV, "wrong password")
@@ -157,6 +144,7 @@ async def test_send_daily_summary_to_slack_posts_without_a_card(
         assert row.decision == "act" and "slack_post" in row.result
 
 
+@pytest.mark.logs_expected(r"Session\.login_data is deprecated and will be removed in")
 async def test_a_recommended_forward_of_three_is_a_card_and_go_ahead_sends_exactly_those_once_across_a_kill(
         dovecot: Dovecot, smtps: SmtpInbox, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv(PASSWORD_ENV, PASSWORD)

@@ -124,6 +124,7 @@ async def test_feeds_new_items_after_the_baseline_and_a_304_when_nothing_changed
         await skill.aclose()
 
 
+@pytest.mark.logs_expected(r"answered HTTP", r"is not an RSS or Atom feed")
 async def test_a_feed_that_fails_puts_the_skill_in_error_and_it_recovers(web_server: WebServer,
                                                                          tmp_path: Path) -> None:
     skill = FeedsSkill(tmp_path / "feeds")
@@ -214,6 +215,7 @@ async def test_recurring_events_are_expanded_in_the_persons_zone_across_dst(
         await remote.aclose()
 
 
+@pytest.mark.logs_expected(r"Content line could not be parsed into parts")
 async def test_a_calendar_that_cannot_be_read_says_which(tmp_path: Path) -> None:
     (tmp_path / "bad.ics").write_text("not a calendar")
     skill = CalendarSkill(tmp_path / "calendar")

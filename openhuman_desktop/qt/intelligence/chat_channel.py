@@ -6,7 +6,7 @@ import logging
 
 from PySide6.QtCore import QObject, Signal
 
-from openhuman_desktop.channels.base import CONNECTED, STARTING, STOPPED, ChannelStatus
+from openhuman_desktop.channels.base import CONNECTED, STARTING, STOPPED, ChannelState, ChannelStatus
 from openhuman_desktop.orchestration.ports import Run
 from openhuman_desktop.store import Escalation
 
@@ -36,7 +36,7 @@ class DesktopChannel(QObject):
 
     def __init__(self, parent: QObject | None = None) -> None:
         super().__init__(parent)
-        self._state = STARTING
+        self._state: ChannelState = STARTING
 
     async def start(self) -> None:
         self._state = CONNECTED

@@ -24,6 +24,7 @@ import anyio
 from openhuman_desktop.clock import Clock
 from openhuman_desktop.config import McpServerSettings
 from openhuman_desktop.llm.base import ToolSpec
+from openhuman_desktop.secret_env import secret_from
 from openhuman_desktop.skills.base import (
     CONNECTED,
     DISABLED,
@@ -242,8 +243,8 @@ class McpSkill:
         for target, names, what in ((env, self.config.env_from, "env_from"),
                                     (headers, self.config.headers_from, "headers_from")):
             for key, variable in names.items():
-                value = self._environ.get(variable)
-                if value is None or value == "":
+                value = secret_from(self._environ, variable)
+                if not value:
                     return (f"The variable {variable} ({what} {key}) is not set where OpenHuman was started; set "
                             "it and restart the app, or change the skill's settings.")
                 target[key] = value

@@ -23,6 +23,7 @@ import aiosmtplib
 from openhuman_desktop.config import EmailSettings
 from openhuman_desktop.errors import InvalidInput, UserFacingError
 from openhuman_desktop.llm.base import ToolSpec
+from openhuman_desktop.secret_env import secret_from
 from openhuman_desktop.skills._args import checked_tool, object_schema
 from openhuman_desktop.skills.base import CONNECTED, DISABLED, ERROR, STARTING, Mutation, SkillSetting, ToolResult
 from openhuman_desktop.skills.world._imap import (
@@ -166,7 +167,7 @@ class EmailSkill(WatchingSkill):
         super().reset()
 
     def password(self) -> str | None:
-        return self._environ.get(self.config.password_env) if self.config.password_env else None
+        return secret_from(self._environ, self.config.password_env) or None
 
     def watches(self) -> tuple[str, ...]:
         return self.config.folders if self.enabled else ()

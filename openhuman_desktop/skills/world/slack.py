@@ -18,6 +18,7 @@ import httpx
 from openhuman_desktop.config import SlackSettings, check_url
 from openhuman_desktop.errors import UserFacingError
 from openhuman_desktop.llm.base import ToolSpec
+from openhuman_desktop.secret_env import secret_from
 from openhuman_desktop.skills._args import checked_tool, object_schema
 from openhuman_desktop.skills.base import CONNECTED, DISABLED, ERROR, Mutation, SkillSetting, ToolResult
 from openhuman_desktop.skills.world._http import USER_AGENT
@@ -85,7 +86,7 @@ class SlackSkill(WorldSkill):
 
     def _url_problem(self) -> str:
         name = self.config.webhook_env
-        value = self._environ.get(name, "").strip() if name else ""
+        value = secret_from(self._environ, name).strip()
         if not value:
             return f"The variable ${name} that should hold the Slack webhook's address is not set in the app's " \
                    "environment."
@@ -113,7 +114,7 @@ class SlackSkill(WorldSkill):
         problem = self._url_problem()
         if problem:
             raise UserFacingError(f"Not posted: {problem}")
-        url = self._environ[self.config.webhook_env].strip()
+        url = secret_from(self._environ, self.config.webhook_env).strip()
         text = args["text"]
         for attempt in range(RETRIES + 1):
             try:

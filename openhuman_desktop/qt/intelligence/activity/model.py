@@ -1,4 +1,5 @@
-"""Activity Log: a lazily paged list model over subconscious_log, its delegate, view and section."""
+"""The Activity Log's list model: a lazily paged window over subconscious_log, newest first, with the
+failures of a tick grouped."""
 
 from __future__ import annotations
 
@@ -14,33 +15,10 @@ from PySide6.QtCore import (
     QAbstractListModel,
     QModelIndex,
     QPersistentModelIndex,
-    QRect,
-    QSize,
     Qt,
-    QTimer,
     Signal,
 )
-from PySide6.QtGui import (
-    QColor,
-    QFont,
-    QFontMetrics,
-    QHideEvent,
-    QKeyEvent,
-    QPainter,
-    QPalette,
-    QPen,
-    QResizeEvent,
-    QShowEvent,
-)
 from PySide6.QtWidgets import (
-    QAbstractItemView,
-    QFrame,
-    QHBoxLayout,
-    QListView,
-    QStyle,
-    QStyledItemDelegate,
-    QStyleOptionViewItem,
-    QVBoxLayout,
     QWidget,
 )
 
@@ -48,25 +26,17 @@ from openhuman_desktop import markdown_text
 from openhuman_desktop.errors import UserFacingError
 from openhuman_desktop.qt.asyncutil import Jobs
 from openhuman_desktop.qt.intelligence.widgets import (
-    DECISION_ACCENT,
     DECISION_WORDS,
-    EmptyState,
-    ErrorLabel,
-    MutedLabel,
-    SectionHeader,
-    accent,
     clock_time,
     duration_text,
-    em,
     exact_time,
-    muted,
-    pulse_alpha,
-    repaint_changed_rows,
     row_runs,
 )
 from openhuman_desktop.store import Escalation, LogEntry
 
 log = logging.getLogger(__name__)
+
+
 
 Fetch = Callable[[int, float | None, str | None], Awaitable[list[LogEntry]]]
 PAGE_SIZE = 100
@@ -75,7 +45,7 @@ MAX_FETCH = 1_000          # the service's page limit
 POLL_MS = 2_000            # fallback refresh while a visible row is in progress (other processes' changes)
 PULSE_MS = 60
 
-_AnyIndex = QModelIndex | QPersistentModelIndex
+AnyIndex = QModelIndex | QPersistentModelIndex
 NO_TOOLS = "No tools were used."   # what the core appends to an act result that no tool call backs
 RESOLVED_WORDS = {"approved": "Approved", "dismissed": "Skipped"}
 Escalations = Callable[[object], Awaitable[list[Escalation]]]
@@ -189,10 +159,10 @@ class ActivityModel(QAbstractListModel):
 
     # --- Qt model API ---------------------------------------------------------------------------
 
-    def rowCount(self, parent: _AnyIndex = QModelIndex()) -> int:  # noqa: B008 (Qt default)
+    def rowCount(self, parent: AnyIndex = QModelIndex()) -> int:  # noqa: B008 (Qt default)
         return 0 if parent.isValid() else len(self._rows)
 
-    def data(self, index: _AnyIndex, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+    def data(self, index: AnyIndex, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
         if not index.isValid() or index.parent().isValid() or not 0 <= index.row() < len(self._rows):
             return None
         row = index.row()
@@ -222,12 +192,12 @@ class ActivityModel(QAbstractListModel):
                     f"{self.shown_result(row, full=True)}" + (f", took {took}" if took else ""))
         return None
 
-    def canFetchMore(self, parent: _AnyIndex) -> bool:  # noqa: N802 (Qt override)
+    def canFetchMore(self, parent: AnyIndex) -> bool:  # noqa: N802 (Qt override)
         if parent.isValid():
             return False
         return self._is_loaded and self._has_more and not self._is_fetching and len(self._rows) < self.limit
 
-    def fetchMore(self, parent: _AnyIndex) -> None:  # noqa: N802 (Qt override)
+    def fetchMore(self, parent: AnyIndex) -> None:  # noqa: N802 (Qt override)
         if self.canFetchMore(parent):
             self._is_fetching = True
             self._jobs.spawn(self.load_more(), name="activity-fetch-more")
@@ -562,439 +532,3 @@ class ActivityModel(QAbstractListModel):
         self._index = {entry.id: row for row, entry in enumerate(self._rows)}
 
 
-@dataclass(frozen=True)
-class _Metrics:
-    """Fonts and sizes of a row for one font (computed once, not per row)."""
-
-    font: QFont
-    bold: QFont
-    fm: QFontMetrics
-    bfm: QFontMetrics
-    pad: int
-    time_w: int
-    dot_offset: int     # from the row's left edge
-    text_offset: int
-    line_h: int         # a collapsed row's height
-
-
-def _row_metrics(font: QFont) -> _Metrics:
-    bold = QFont(font)
-    bold.setBold(True)
-    fm, bfm = QFontMetrics(font), QFontMetrics(bold)
-    pad = max(4, fm.height() // 3)
-    time_w = fm.horizontalAdvance("Wed 00:00") + pad
-    dot_offset = pad * 2 + time_w
-    text_offset = dot_offset + max(8, round(fm.height() * 0.55)) + pad * 2
-    line_h = pad * 2 + bfm.height() + max(2, pad // 2) + fm.height()
-    return _Metrics(QFont(font), bold, fm, bfm, pad, time_w, dot_offset, text_offset, line_h)
-
-
-class ActivityDelegate(QStyledItemDelegate):
-    """Paints one log row: time, coloured dot (pulsing while in progress), task title, duration, result.
-
-    The result is one elided line; an expanded row (click, Space or Enter) shows all of it, wrapped.
-    Sizes are cheap: a collapsed row's height comes from the font alone, and an expanded row's wrapped
-    height is remembered (the list asks for every row's size whenever rows come or go).
-    """
-
-    def __init__(self, view: QListView, now: Callable[[], float]) -> None:
-        super().__init__(view)
-        self._view = view
-        self._now = now
-        self._metrics_by_font: dict[str, _Metrics] = {}
-        self._wrapped: dict[tuple[str, str, int, str], int] = {}  # (id, result, width, font) -> height
-
-    def metrics(self, font: QFont) -> _Metrics:
-        key = font.key()
-        found = self._metrics_by_font.get(key)
-        if found is None:
-            found = self._metrics_by_font[key] = _row_metrics(font)
-        return found
-
-    def _text_width(self, m: _Metrics, width: int) -> int:
-        return max(40, width - m.text_offset - m.pad * 3)
-
-    def sizeHint(self, option: QStyleOptionViewItem, index: _AnyIndex) -> QSize:
-        m = self.metrics(option.font)
-        width = self._view.viewport().width()
-        model = index.model()
-        if not isinstance(model, ActivityModel) or not model.is_expanded(index.row()):
-            return QSize(width, m.line_h)
-        entry = model.entry(index.row())
-        text = model.shown_result(index.row())
-        key = (entry.id, text, width, option.font.key())
-        height = self._wrapped.get(key)
-        if height is None:
-            if len(self._wrapped) > 256:
-                self._wrapped.clear()
-            bounds = m.fm.boundingRect(QRect(0, 0, self._text_width(m, width), 100_000),
-                                       int(Qt.TextFlag.TextWordWrap), text)
-            height = self._wrapped[key] = m.line_h - m.fm.height() + max(m.fm.height(), bounds.height())
-        return QSize(width, height)
-
-    def paint(self, painter: QPainter, option: QStyleOptionViewItem, index: _AnyIndex) -> None:
-        model = index.model()
-        if not isinstance(model, ActivityModel) or not 0 <= index.row() < model.rowCount():
-            return
-        row = index.row()
-        entry = model.entry(row)
-        decision = model.shown_decision(row)
-        group = model.group_at(row)
-        m = self.metrics(option.font)
-        font, bold, fm, bfm, pad = m.font, m.bold, m.fm, m.bfm, m.pad
-        rect: QRect = option.rect
-        state = option.state
-        palette: QPalette = option.palette
-        painter.save()
-        painter.setRenderHint(QPainter.RenderHint.Antialiasing)
-        selected = bool(state & QStyle.StateFlag.State_Selected)
-        if selected:
-            painter.fillRect(rect, palette.color(QPalette.ColorRole.Highlight))
-        elif state & QStyle.StateFlag.State_MouseOver:
-            hover = QColor(palette.color(QPalette.ColorRole.Highlight))
-            hover.setAlphaF(0.08)
-            painter.fillRect(rect, hover)
-        text_color = palette.color(QPalette.ColorRole.HighlightedText if selected else QPalette.ColorRole.Text)
-        quiet = text_color if selected else muted(palette)
-        time_w, dot_x, text_x = m.time_w, rect.left() + m.dot_offset, rect.left() + m.text_offset
-        line1 = QRect(rect.left(), rect.top() + pad, rect.width(), bfm.height())
-        # time
-        painter.setFont(font)
-        painter.setPen(quiet)
-        painter.drawText(QRect(rect.left() + pad * 2, line1.top(), time_w, line1.height()),
-                         int(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter),
-                         clock_time(entry.created_at, self._now()))
-        # dot (the rows of an unfolded failure group hang on a line from the first one's dot)
-        side = max(8, round(fm.height() * 0.55))
-        if (group is not None and group.is_unfolded) or model.is_in_unfolded_group(row):
-            joint = accent("coral", palette)
-            joint.setAlphaF(0.45)
-            painter.setPen(QPen(joint, max(2, side // 4)))
-            top = rect.top() if group is None else line1.center().y()
-            bottom = line1.center().y() if model.is_last_in_unfolded_group(row) else rect.bottom()
-            painter.drawLine(dot_x + side // 2, top, dot_x + side // 2, bottom)
-        color = accent(DECISION_ACCENT.get(decision, "grey"), palette)
-        if entry.decision == "in_progress":
-            color.setAlphaF(pulse_alpha())
-        painter.setPen(Qt.PenStyle.NoPen)
-        painter.setBrush(color)
-        painter.drawEllipse(dot_x, line1.center().y() - side // 2, side, side)
-        # duration (right); a failure group says how to see each row instead
-        took = duration_text(entry.duration_ms) if entry.decision != "in_progress" else ""
-        if group is not None:
-            took = "Fold" if group.is_unfolded else f"Show all {group.count:,}"
-        right = rect.right() - pad * 3
-        took_w = fm.horizontalAdvance(took) if took else 0
-        if took:
-            painter.setFont(font)
-            painter.setPen(quiet)
-            painter.drawText(QRect(right - took_w, line1.top(), took_w, line1.height()),
-                             int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter), took)
-        # title
-        title_w = max(20, right - text_x - (took_w + pad * 2 if took else 0))
-        painter.setFont(bold)
-        painter.setPen(text_color)
-        title = bfm.elidedText(model.shown_title(row), Qt.TextElideMode.ElideRight, title_w)
-        painter.drawText(QRect(text_x, line1.top(), title_w, line1.height()),
-                         int(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter), title)
-        # result
-        painter.setFont(font)
-        result_color = text_color if decision not in ("noop", "cancelled", "dismissed") else quiet
-        if decision == "failed" and not selected:
-            result_color = accent("coral", palette)
-        painter.setPen(result_color)
-        text_w = self._text_width(m, rect.width())
-        top2 = line1.bottom() + 1 + max(2, pad // 2)
-        if index.data(ActivityModel.ExpandedRole):
-            box = QRect(text_x, top2, text_w, rect.bottom() - top2)
-            painter.drawText(box, int(Qt.TextFlag.TextWordWrap | Qt.AlignmentFlag.AlignTop),
-                             model.shown_result(row))
-        else:
-            one_line = " ".join(model.shown_result(row, full=True).split())
-            suffix = f" — {group.summary}" if group is not None and not group.is_unfolded else ""
-            room = max(20, text_w - fm.horizontalAdvance(suffix))   # the group's size always shows
-            shown = fm.elidedText(one_line, Qt.TextElideMode.ElideRight, room) + suffix
-            painter.drawText(QRect(text_x, top2, text_w, fm.height()),
-                             int(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter), shown)
-        # separator
-        line = QColor(palette.color(QPalette.ColorRole.WindowText))
-        line.setAlphaF(0.08)
-        painter.setPen(line)
-        painter.drawLine(rect.left() + pad * 2, rect.bottom(), rect.right() - pad * 2, rect.bottom())
-        if state & QStyle.StateFlag.State_HasFocus:
-            focus = QColor(palette.color(QPalette.ColorRole.Highlight))
-            painter.setPen(focus)
-            painter.setBrush(Qt.BrushStyle.NoBrush)
-            painter.drawRect(rect.adjusted(0, 0, -1, -1))
-        painter.restore()
-
-    def is_elided(self, index: _AnyIndex) -> bool:
-        """Whether the row's result does not fit on one line (so expanding it shows more)."""
-        entry: LogEntry | None = index.data(ActivityModel.EntryRole)
-        if entry is None:
-            return False
-        m = self.metrics(self._view.font())
-        text = readable(entry.result)
-        return "\n" in text or m.fm.horizontalAdvance(text) > self._text_width(m, self._view.viewport().width())
-
-
-class ActivityListView(QListView):
-    """The log's list: click, Space or Enter expands a long result; in-progress dots pulse while visible."""
-
-    def __init__(self, now: Callable[[], float], parent: QWidget | None = None) -> None:
-        super().__init__(parent)
-        self.setObjectName("activityList")
-        self.setAccessibleName("Activity log")
-        self.setUniformItemSizes(True)   # until a row is expanded (_follow_expanded)
-        self.setVerticalScrollMode(QAbstractItemView.ScrollMode.ScrollPerPixel)
-        self.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
-        self.setMouseTracking(True)
-        self.setFrameShape(QFrame.Shape.NoFrame)
-        self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
-        self.activity_delegate = ActivityDelegate(self, now)
-        self.setItemDelegate(self.activity_delegate)
-        self.clicked.connect(self._on_self_clicked)
-        self._pulse = QTimer(self)
-        self._pulse.setInterval(PULSE_MS)
-        self._pulse.timeout.connect(self._on_pulse_timeout)
-        self._last_width = 0
-        self._hidden: set[str] = set()   # ids of the rows hidden in folded failure groups
-
-    def activity_model(self) -> ActivityModel:
-        model = self.model()
-        assert isinstance(model, ActivityModel)
-        return model
-
-    def setModel(self, model: Any) -> None:  # noqa: N802 (Qt override)
-        super().setModel(model)
-        if isinstance(model, ActivityModel):   # expanded rows can leave with a reload or a trim
-            model.modelReset.connect(self._on_model_model_reset)
-            model.rowsRemoved.connect(self._on_model_rows_gone)
-            model.rowsInserted.connect(self._on_model_rows_inserted)
-
-    def _on_model_model_reset(self) -> None:
-        self._hidden.clear()   # QListView forgets hidden rows on a reset
-        self._on_model_rows_gone()
-
-    def _on_model_rows_gone(self, *_args: object) -> None:
-        self._follow_expanded()
-        self.sync_folded()
-
-    def _on_model_rows_inserted(self, *_args: object) -> None:
-        self.sync_folded()
-
-    def sync_folded(self) -> None:
-        """Hide the rows folded failure groups stand for, show the ones that are no longer folded."""
-        model = self.activity_model()
-        want = model.folded_rows()
-        if not want and not self._hidden:
-            return
-        rows = model.current_rows()
-        for entry_id in self._hidden.difference(want):
-            row = rows.get(entry_id)
-            if row is not None:
-                self.setRowHidden(row, False)
-        for entry_id in set(want).difference(self._hidden):
-            self.setRowHidden(want[entry_id], True)
-        self._hidden = set(want)
-
-    def visible_rows(self) -> range:
-        model = self.model()
-        if model is None or model.rowCount() == 0:
-            return range(0)
-        viewport = self.viewport().rect()
-        first = self.indexAt(viewport.topLeft())
-        last = self.indexAt(viewport.bottomLeft())
-        start = first.row() if first.isValid() else 0
-        end = last.row() if last.isValid() else model.rowCount() - 1
-        return range(start, end + 1)
-
-    def visible_in_progress(self) -> list[int]:
-        if not self.isVisible():
-            return []
-        return self.activity_model().in_progress_rows(self.visible_rows())
-
-    def set_pulsing(self, on: bool) -> None:
-        if on and not self._pulse.isActive():
-            self._pulse.start()
-        elif not on:
-            self._pulse.stop()
-
-    @property
-    def is_pulsing(self) -> bool:
-        return self._pulse.isActive()
-
-    def _on_pulse_timeout(self) -> None:
-        model = self.activity_model()
-        for row in self.visible_in_progress():
-            self.viewport().update(self.visualRect(model.index(row, 0)))
-
-    def toggle_row(self, row: int) -> None:
-        model = self.activity_model()
-        model.toggle_expanded(row)
-        self._follow_expanded()
-        self.activity_delegate.sizeHintChanged.emit(model.index(row, 0))
-
-    def _follow_expanded(self) -> None:
-        """Rows share one height until one is expanded: then the list measures each (5,000 rows cost ~20 ms)."""
-        uniform = not self.activity_model().has_expanded
-        if uniform != self.uniformItemSizes():
-            self.setUniformItemSizes(uniform)
-            self.scheduleDelayedItemsLayout()
-
-    def dataChanged(self, top_left: _AnyIndex, bottom_right: _AnyIndex,  # noqa: N802 (Qt override)
-                    roles: Sequence[int] = ()) -> None:
-        # A row changes height only when it is expanded (its text may have grown): see below.
-        repaint_changed_rows(self, top_left, bottom_right, roles)
-        self.sync_folded()
-        model = self.activity_model()
-        if model.has_expanded and any(model.is_expanded(row) for row in range(top_left.row(), bottom_right.row() + 1)):
-            self.scheduleDelayedItemsLayout()
-
-    def _on_self_clicked(self, index: QModelIndex) -> None:
-        if index.isValid():
-            self.toggle_row(index.row())
-
-    def keyPressEvent(self, event: QKeyEvent) -> None:  # noqa: N802 (Qt override)
-        if event.key() in (Qt.Key.Key_Space, Qt.Key.Key_Return, Qt.Key.Key_Enter):
-            index = self.currentIndex()
-            if index.isValid():
-                self.toggle_row(index.row())
-                return
-        super().keyPressEvent(event)
-
-    def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802 (Qt override)
-        super().resizeEvent(event)
-        if event.size().width() != self._last_width:
-            self._last_width = event.size().width()
-            self.scheduleDelayedItemsLayout()
-
-
-class ActivityView(QWidget):
-    """The Activity Log section: header, list, empty and error states, the fallback poll."""
-
-    def __init__(self, fetch: Fetch, now: Callable[[], float], jobs: Jobs, parent: QWidget | None = None, *,
-                 escalations: Escalations | None = None) -> None:
-        super().__init__(parent)
-        self._jobs = jobs
-        self._escalations = escalations
-        self.model = ActivityModel(fetch, jobs, now=now, parent=self)
-        layout = QVBoxLayout(self)
-        layout.setContentsMargins(0, 0, 0, 0)
-        pad = max(4, em(self) // 3)
-        layout.setSpacing(pad)
-        header = QHBoxLayout()
-        self.header = SectionHeader("Activity Log", self)
-        header.addWidget(self.header)
-        header.addStretch(1)
-        self.hint_label = MutedLabel("Newest first · click a row to read all of it", self, factor=0.9)
-        self.hint_label.setAccessibleName("Activity log hint")
-        header.addWidget(self.hint_label)
-        layout.addLayout(header)
-        self.error_label = ErrorLabel(self)
-        layout.addWidget(self.error_label)
-        self.list_view = ActivityListView(now, self)
-        self.list_view.setModel(self.model)
-        layout.addWidget(self.list_view, 1)
-        self.empty_label = EmptyState(
-            "No activity yet.\nThe assistant looks at your tasks on every tick — press Run Now to start one.", self
-        )
-        self.empty_label.setAccessibleName("No activity yet")
-        self.empty_label.hide()
-        layout.addWidget(self.empty_label, 1)
-        self.footer_label = MutedLabel("", self, factor=0.9)
-        self.footer_label.setAccessibleName("Activity log footer")
-        self.footer_label.hide()
-        layout.addWidget(self.footer_label)
-        self._poll = QTimer(self)
-        self._poll.setInterval(POLL_MS)
-        self._poll.timeout.connect(self._on_poll_timeout)
-        self._check = QTimer(self)
-        self._check.setSingleShot(True)
-        self._check.setInterval(0)
-        self._check.timeout.connect(self._on_check_timeout)
-        for signal in (self.model.rowsInserted, self.model.rowsRemoved, self.model.dataChanged,
-                       self.model.modelReset):
-            signal.connect(self._on_model_changed)
-        self.model.load_state_changed.connect(self._on_model_load_state_changed)
-        self.list_view.verticalScrollBar().valueChanged.connect(self._on_model_changed)
-
-    # --- data -----------------------------------------------------------------------------------
-
-    async def refresh(self) -> None:
-        """Reload the newest page, then when the escalations on it were approved or skipped."""
-        await self.model.load_first_page()
-        if self._escalations is None:
-            return
-        try:
-            resolved = [*await self._escalations("approved"), *await self._escalations("dismissed")]
-        except UserFacingError as exc:
-            log.info("could not read resolved escalations: %s", exc)
-            return
-        self.model.set_resolutions(resolved)
-
-    def on_escalation_changed(self, escalation: Escalation) -> None:
-        self.model.on_escalation_changed(escalation)
-
-    def on_activity_batch(self, entries: list[LogEntry]) -> None:
-        self.model.merge(entries)
-
-    # --- states ---------------------------------------------------------------------------------
-
-    def _on_model_load_state_changed(self) -> None:
-        model = self.model
-        if model.error:
-            prefix = "Could not load older activity" if model.is_error_on_more else "Could not load the activity log"
-            self.error_label.show_text(f"{prefix}: {model.error}")
-        else:
-            self.error_label.clear_text()
-        empty = model.is_loaded and model.rowCount() == 0
-        self.empty_label.setVisible(empty)
-        self.list_view.setVisible(not empty)
-        if model.is_at_limit and model.has_more:
-            self.footer_label.setText(f"Showing the newest {model.limit:,} entries; older ones stay in the database.")
-            self.footer_label.show()
-        else:
-            self.footer_label.hide()
-        self._on_model_changed()
-
-    def _on_model_changed(self, *_args: object) -> None:
-        if not self._check.isActive():
-            self._check.start()
-
-    def _on_check_timeout(self) -> None:
-        empty = self.model.is_loaded and self.model.rowCount() == 0
-        self.empty_label.setVisible(empty)
-        self.list_view.setVisible(not empty)
-        self.update_timers()
-
-    def update_timers(self) -> None:
-        """Pulse and poll only while an in-progress row is on screen (no polling when idle)."""
-        active = self.isVisible() and bool(self.list_view.visible_in_progress())
-        self.list_view.set_pulsing(active)
-        if active and not self._poll.isActive():
-            self._poll.start()
-        elif not active:
-            self._poll.stop()
-
-    @property
-    def is_polling(self) -> bool:
-        return self._poll.isActive()
-
-    def _on_poll_timeout(self) -> None:
-        self._jobs.spawn(self.model.poll_in_progress(), name="activity-poll", group="activity-poll")
-
-    def showEvent(self, event: QShowEvent) -> None:  # noqa: N802 (Qt override)
-        super().showEvent(event)
-        self._on_model_changed()
-
-    def hideEvent(self, event: QHideEvent) -> None:  # noqa: N802 (Qt override)
-        super().hideEvent(event)
-        self._poll.stop()
-        self.list_view.set_pulsing(False)
-
-    def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802 (Qt override)
-        super().resizeEvent(event)
-        # The hint goes rather than being cut off mid-word in a narrow window (the list's tooltips stay).
-        needed = self.header.sizeHint().width() + self.hint_label.sizeHint().width() + em(self)
-        self.hint_label.setVisible(event.size().width() >= needed)

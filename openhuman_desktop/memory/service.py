@@ -1,0 +1,59 @@
+"""The one door through which long-term memory is written: it stores (the store tells the vectors' back-fill,
+which embeds) and publishes ``MemoryAdded`` / ``MemoryRemoved`` on the event bus, so every writer — RPC, the
+memory skill, the context hook's evictions — is seen alike by the window and the channels."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from openhuman_desktop import events
+from openhuman_desktop.memory.store import Memory, MemoryStore, text_parts
+
+
+class MemoryService:
+    """Writes to a :class:`MemoryStore` and publishes what changed (reads go to :attr:`store` directly).
+
+    Args:
+        bus: where additions and removals are published; None publishes nothing (a store on its own, in tests).
+    """
+
+    def __init__(self, store: MemoryStore, bus: events.EventBus | None = None) -> None:
+        self._store = store
+        self._bus = bus
+
+    @classmethod
+    def of(cls, memory: MemoryStore | MemoryService, bus: events.EventBus | None = None) -> MemoryService:
+        """``memory`` itself when it is the service, else a service over the store publishing on ``bus``."""
+        return memory if isinstance(memory, MemoryService) else cls(memory, bus)
+
+    @property
+    def store(self) -> MemoryStore:
+        """The store, for reading."""
+        return self._store
+
+    async def add(self, text: object, source: str = "user", tags: Iterable[str] = ()) -> Memory:
+        """Remember ``text`` and publish it.
+
+        Raises:
+            InvalidInput: blank or too long text, bad source or tags.
+            StoreUnavailable: the database cannot be written.
+        """
+        memory = await self._store.add(text, source=source, tags=tags)
+        if self._bus is not None:
+            self._bus.publish(events.MemoryAdded(memory))
+        return memory
+
+    async def add_in_parts(self, text: str, source: str, tags: Iterable[str] = ()) -> list[Memory]:
+        """Remember a text longer than one memory may be, in parts (none of it dropped), each published."""
+        tags = tuple(tags)
+        return [await self.add(part, source=source, tags=tags) for part in text_parts(text)]
+
+    async def remove(self, memory_id: str) -> None:
+        """Forget a memory and publish that.
+
+        Raises:
+            NotFound: no such memory.
+        """
+        await self._store.remove(memory_id)
+        if self._bus is not None:
+            self._bus.publish(events.MemoryRemoved(str(memory_id)))
