@@ -442,8 +442,12 @@ class _Nodes:
             else:
                 if answer and keeps_to(user_text, answer):
                     return answer[:MAX_INSTRUCTIONS_CHARS], False
-                problem = ("its instructions did not keep to the message (a number or a file of their own, or a "
-                           "file left out)") if answer else "it gave an empty answer"
+                if answer:  # by design, not a failure: the user's own words are the safer instructions
+                    log.info("run %s: the front desk's instructions did not keep to the message (a number or a "
+                             "file of their own, or a file left out); the user's message is the instructions",
+                             ctx.run.id)
+                    return user_text, False
+                problem = "it gave an empty answer"
         log.warning("run %s: the quick model wrote no instructions (%s); the user's message is the "
                     "instructions", ctx.run.id, problem)
         return user_text, True
