@@ -11,8 +11,9 @@ import sys
 import tempfile
 import time
 from collections.abc import Sequence
+from dataclasses import replace
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
@@ -31,13 +32,17 @@ from bench.common import (  # noqa: E402
     timed_async,
 )
 from openhuman_desktop import bootstrap, config  # noqa: E402
-from openhuman_desktop.llm.base import ChatRequest  # noqa: E402
+from openhuman_desktop.llm.base import (
+    ChatRequest,  # noqa: E402
+    LlmClient,  # noqa: E402
+)
 from openhuman_desktop.llm.tokens import TokenCounter  # noqa: E402
 from openhuman_desktop.paths import Paths  # noqa: E402
 from openhuman_desktop.store import Task  # noqa: E402
-from openhuman_desktop.subconscious.decisions import Decision, Evaluation, Report  # noqa: E402
+from openhuman_desktop.subconscious.decisions import ChangeItem, Decision, Evaluation, Report  # noqa: E402
 from openhuman_desktop.subconscious.defaults import DEFAULT_TASKS  # noqa: E402
 from openhuman_desktop.subconscious.engine import SubconsciousEngine  # noqa: E402
+from openhuman_desktop.subconscious.judgement import Judge  # noqa: E402
 
 # DESIGN §5: 30 ms for 1,000 due tasks, 300 ms for 10,000 (the cost grows linearly); raised from 100 ms once met.
 TICK_BUDGET_MS_PER_1000 = 30.0
@@ -119,6 +124,20 @@ async def phases(services: bootstrap.Services, due_count: int, repeats: int) -> 
     assert len(due) == due_count
     figure(f"phase TaskRepository.due -> {len(due):,} tasks", samples)
     figure(f"phase SituationReporter.build ({report.tokens:,} tokens)", report_samples)
+    # The relevance gate alone (issue 24): every due task's rule against one changed file that concerns none of
+    # them, as the judge decides it before any model (a client that is never called).
+    judge = Judge(lambda: cast(LlmClient, object()), TokenCounter())
+    seen = [replace(task, last_run_at=1.0) for task in due]
+    change = Report("## Changed workspace files\n", "s", 10, items=(
+        ChangeItem("file", "notes/recipes.md", "+ 200 g flour, 2 eggs, a pinch of salt", "changed", at=2.0),))
+    gate_samples, calls = [], 0
+    for _ in range(max(3, repeats)):
+        started = time.perf_counter()
+        evaluation = await judge.evaluate(seen, change)
+        gate_samples.append(ms_since(started))
+        calls += evaluation.model_calls
+    figure(f"phase relevance gate, {len(seen):,} tasks against one unrelated change ({calls} model calls)",
+           gate_samples)
 
 
 def prepare(args: argparse.Namespace, root: Path, model_url: str) -> Paths:

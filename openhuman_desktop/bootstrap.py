@@ -247,7 +247,8 @@ def _wire(
     tokens = TokenCounter()
     # One classifier for tasks and chats: the probes a task's classification ran count for the chat too.
     intents = ModelIntentClassifier(lambda: models.get("local"))
-    service = SubconsciousService(store, clock, bus, live, paths.heartbeat_file, intents)
+    rules = TaskRules(paths.judgement_db)
+    service = SubconsciousService(store, clock, bus, live, paths.heartbeat_file, intents, rules=rules)
     skills = SkillRegistry()
     skills.add(WorkspaceFilesSkill(paths.workspace))
     memories = MemoryService(memory, bus)  # the one door memory is written through
@@ -298,7 +299,7 @@ def _wire(
         # Through ``reporting``, the evaluations and every reasoning call are the tiers' health in the status
         # (a failed local "act" fails only its row, as before).
         evaluator=Judge(lambda: models.reporting("local"), tokens, lambda: models.context_window("local"),
-                        TaskRules(paths.judgement_db)),
+                        rules),
         executor=TaskExecutor(skills, agent, window=models.context_window, tokens=tokens),
         models=models, config_problem=lambda: live.problem_summary,
     )

@@ -50,6 +50,19 @@ from openhuman_desktop.orchestration.context import (
     share,
     summary_request,
 )
+from openhuman_desktop.orchestration.direct import (
+    APPEND_TOOL,
+    APPENDED,
+    READ_ANSWER,
+    READ_TOOL,
+    DirectPlan,
+    direct_kind,
+    direct_plan,
+    keeps_to,
+    needs_tools,
+    paths_in,
+    quoted_line,
+)
 from openhuman_desktop.orchestration.graph import (
     AGENT_EXECUTION,
     CHANNEL_INGESTION,
@@ -131,6 +144,8 @@ OUTCOME_KEY = "outcome"
 """Where ``agent_execution`` records the run's :class:`ExecutionOutcome` (step 0 is no node's step)."""
 STEERING_KEY = "steering"
 """Where ``agent_execution`` records the directive it used (at its own step)."""
+DIRECT_KEY = "direct_plan"
+"""Where ``agent_execution`` records (at step 0) that the request's words settled the plan, and its tool."""
 RECALL_KEY = "memory_recall"
 """Where ``agent_execution`` records the memories it recalled (at its own step)."""
 RECALLED_MEMORIES = 5
@@ -420,6 +435,10 @@ class _Nodes:
         return ctx.permission
 
     async def _instructions(self, ctx: NodeContext, values: Values, user_text: str) -> tuple[str, bool]:
+        if direct_kind(user_text) is not None:
+            # A single-file question or edit: the user's own words are the instructions (a small model asked to
+            # restate them answers the question itself instead, with facts of its own).
+            return user_text, False
         quick = self._quick_caller(ctx)
         problem = "it is not configured"
         if quick is not None:
@@ -431,8 +450,13 @@ class _Nodes:
             except AgentError as exc:
                 problem = str(exc)
             else:
-                if answer:
+                if answer and keeps_to(user_text, answer):
                     return answer[:MAX_INSTRUCTIONS_CHARS], False
+                if answer:  # by design, not a failure: the user's own words are the safer instructions
+                    log.info("run %s: the front desk's instructions did not keep to the message (a number or a "
+                             "file of their own, or a file left out); the user's message is the instructions",
+                             ctx.run.id)
+                    return user_text, False
                 problem = "it gave an empty answer"
         log.warning("run %s: the quick model wrote no instructions (%s); the user's message is the "
                     "instructions", ctx.run.id, problem)
@@ -450,6 +474,12 @@ class _Nodes:
             # A heartbeat run's answer goes to the activity log and its card as agentic-v1 wrote it: the
             # "RECOMMENDED ACTION:" line and the tools line must not be paraphrased away.
             text = reply
+            ctx.stream(text)
+            await record(ctx.journal, ctx.run.id, ctx.step, "pass2", {"text": text})
+        elif await self._is_direct(ctx):
+            # One file, one question or one edit: the sub-agent answered the user's own message; a small model
+            # asked to say it again changes the facts ("leaves at 20:45" for a flight at 07:25).
+            text = _for_the_person(reply)
             ctx.stream(text)
             await record(ctx.journal, ctx.run.id, ctx.step, "pass2", {"text": text})
         else:
@@ -573,7 +603,8 @@ class _Nodes:
         reasoning = self._caller(QUICK, ctx, worker=True) if quick else self._caller(REASONING, ctx)
         tools, note = self._offered(ctx, writes)
         subtasks = await self._plan(ctx, values, reasoning, steering, tools, settings.max_subagents, note)
-        traces = await self._run_subagents(ctx, values, reasoning, steering, tools, subtasks, settings)
+        narrowed = await self._direct_tools(ctx, tools)
+        traces = await self._run_subagents(ctx, values, reasoning, steering, narrowed, subtasks, settings)
         reply = await self._reply(ctx, values, reasoning, steering, traces, writes)
         action = None if writes else recommended_action(reply)
         if action is not None and ctx.run.purpose == CHAT:
@@ -666,6 +697,18 @@ class _Nodes:
         known = await recorded(ctx.journal, ctx.run.id, ctx.step, "plan")
         if known is not None:
             return [Subtask(str(s["title"]), str(s["instructions"])) for s in known.get("subtasks") or ()]
+        direct = direct_plan(run_input(ctx.run), tools)
+        if direct is not None and direct.tools == (READ_TOOL,):
+            direct = await self._read_for(ctx, direct, tools)
+        elif direct is not None and direct.tools == (APPEND_TOOL,) and ctx.run.license is None:
+            direct = await self._append_for(ctx, direct, tools)
+        if direct is not None:  # one file, one question or one edit: one sub-agent with the file tools, no planner
+            if await recorded(ctx.journal, ctx.run.id, OUTCOME_STEP, DIRECT_KEY) is None:  # (killed before "plan")
+                await record(ctx.journal, ctx.run.id, OUTCOME_STEP, DIRECT_KEY, {"tools": list(direct.tools)})
+            await record(ctx.journal, ctx.run.id, ctx.step, "plan",
+                         {"subtasks": [{"title": direct.title, "instructions": direct.instructions}], "direct": True,
+                          "tools": list(direct.tools)})
+            return [Subtask(direct.title, direct.instructions)]
         system = prompts.fill(prompts.PLAN, max_subagents=max_subagents)
         messages = [Message("system", system),
                     Message("user", self._context(values, steering, ctx) + _tools_block(tools, note))]
@@ -692,6 +735,14 @@ class _Nodes:
                 messages += [Message("assistant", content[:2000]),
                              Message("user", prompts.fill(prompts.PLAN_REPAIR, problem=str(exc)))]
                 continue
+            if not subtasks and needs_tools(run_input(ctx.run), tools):
+                if attempt == 1:  # a question about the user's files cannot be answered without a tool
+                    log.info("run %s: an empty plan for a message about the workspace; asked once more", ctx.run.id)
+                    messages += [Message("assistant", content[:2000]), Message("user", prompts.PLAN_EMPTY)]
+                    continue
+                log.info("run %s: the plan was empty twice; one sub-task carries the request", ctx.run.id)
+                subtasks = [Subtask(FALLBACK_SUBTASK, run_input(ctx.run))]
+                fallback = True
             plan: dict[str, Any] = {"subtasks": [{"title": s.title, "instructions": s.instructions}
                                                  for s in subtasks]}
             if fallback:
@@ -700,6 +751,51 @@ class _Nodes:
             return subtasks
         raise failed(REASONING, "answered the plan request twice with something that is not the plan's JSON",
                      "try again, or set [models.reasoning] to a model that can follow a JSON schema")
+
+    async def _read_for(self, ctx: NodeContext, plan: DirectPlan, tools: Sequence[Tool]) -> DirectPlan:
+        """A single-file question: the app reads the file itself (journaled, once) and the sub-agent is shown
+        its lines with no tool to call; a small model wrote the wrong path, or read the file and answered
+        from elsewhere. A read that fails leaves the plan as it was (the sub-agent may try another path)."""
+        tool = next((t for t in tools if t.name == READ_TOOL), None)
+        path = paths_in(run_input(ctx.run))
+        if tool is None or len(path) != 1:
+            return plan
+        runner = SubagentRun(None, ctx.journal, ctx.run.id, ctx.step, 0, [tool], False, 1)
+        result = await call_once(runner, "direct:read", tool, {"path": path[0]})
+        if result.is_error:
+            return plan
+        asked = prompts.fill(READ_ANSWER, path=path[0], text=" ".join(run_input(ctx.run).split()))
+        return DirectPlan(plan.title, asked.replace("{content}", result.text.strip()), ())  # the file's text last
+
+    async def _append_for(self, ctx: NodeContext, plan: DirectPlan, tools: Sequence[Tool]) -> DirectPlan:
+        """A single append of one quoted line the user asked for: the app appends exactly that line, once
+        (journaled like any write), and the sub-agent only says so. Qwen2.5-0.5B, given files_append, appended
+        'buy milk' three times and wrote a sentence of its own after 'call Anna about the party'."""
+        tool = next((t for t in tools if t.name == APPEND_TOOL), None)
+        message = run_input(ctx.run)
+        path, line = paths_in(message), quoted_line(message)
+        if tool is None or len(path) != 1 or line is None or ctx.permission != WRITE:
+            return plan
+        runner = SubagentRun(None, ctx.journal, ctx.run.id, ctx.step, 0, [tool], True, 1)
+        result = await call_once(runner, "direct:append", tool, {"path": path[0], "text": line + "\n"})
+        if result.is_error:
+            return plan
+        return DirectPlan(plan.title, prompts.fill(APPENDED, line=line, path=path[0]), ())
+
+    async def _is_direct(self, ctx: NodeContext) -> bool:
+        """Whether the run's plan was one the request's words settled (recorded at step 0: pass 2 asks too)."""
+        if ctx.run.purpose != CHAT:
+            return False
+        return await recorded(ctx.journal, ctx.run.id, OUTCOME_STEP, DIRECT_KEY) is not None
+
+    async def _direct_tools(self, ctx: NodeContext, tools: Sequence[Tool]) -> Sequence[Tool]:
+        """A plan the request's words settled offers only the tool it names (a small model offered every tool
+        read the file and then wandered into the task list and the file list); any other plan, every tool."""
+        known = await recorded(ctx.journal, ctx.run.id, OUTCOME_STEP, DIRECT_KEY) if ctx.run.purpose == CHAT else None
+        names = known.get("tools") if known is not None else None
+        if not isinstance(names, list):
+            return tools
+        return [tool for tool in tools if tool.name in names]  # none: the file was read for it
 
     async def _run_subagents(self, ctx: NodeContext, values: Values, reasoning: Caller,
                              steering: Mapping[str, Any] | None, tools: Sequence[Tool], subtasks: Sequence[Subtask],
@@ -739,6 +835,10 @@ class _Nodes:
 
     async def _reply(self, ctx: NodeContext, values: Values, reasoning: Caller, steering: Mapping[str, Any] | None,
                      traces: Sequence[SubagentTrace], writes: bool) -> str:
+        if len(traces) == 1 and traces[0].text.strip() and await self._is_direct(ctx):
+            # One file, one question or one edit: the sub-agent's answer is the reply (a small model asked to
+            # restate it wrote only a RECOMMENDED ACTION line, and the fact it had read was lost).
+            return traces[0].text.strip()
         if ctx.run.purpose != CHAT and len(traces) == 1:
             # The sub-agent's answer is agentic-v1's own: asking it to restate it adds a call and nothing else.
             return traces[0].text.strip() or "There is nothing to report."

@@ -22,8 +22,9 @@ IDENTITY = (
 
 PASS1_ROLE = "You are the front desk of the assistant: turn the user's message into instructions for the worker."
 PASS1 = IDENTITY + " " + PASS1_ROLE + (
-    " Write at most a few short lines that say what the user wants done or answered, keeping every name, "
-    "file and number they gave. Do not answer the message yourself and do not add wishes of your own."
+    " Write at most a few short lines, addressed to the worker, that say what the user wants done or answered, "
+    "keeping every name, file and number they gave. Never answer the message yourself: you cannot see the "
+    "user's files, so any fact you wrote would be made up. Do not add wishes of your own."
 )
 
 PASS2_ROLE = "You are the front desk of the assistant: give the user the worker's answer."
@@ -38,6 +39,9 @@ PLAN = IDENTITY + " " + PLAN_ROLE + (
     "as the work needs, at most {max_subagents}; each one's instructions must stand alone. When nothing needs a "
     "tool (a greeting, a question you can answer from the conversation), answer {\"subtasks\": []}."
 )
+PLAN_EMPTY = ("The user's message is about their files: it cannot be answered without a tool. Answer again with "
+              "at least one sub-task that uses the tools, as the JSON object {\"subtasks\": [{\"title\": \"...\", "
+              "\"instructions\": \"...\"}]}.")
 PLAN_REPAIR = ("That answer was not the JSON asked for ({problem}). Answer again with only the JSON object "
                "{\"subtasks\": [{\"title\": \"...\", \"instructions\": \"...\"}]} and nothing else.")
 

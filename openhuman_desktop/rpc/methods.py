@@ -123,6 +123,15 @@ def subconscious_methods(service: SubconsciousService, approvals: ApprovalGate) 
     async def tasks_remove(p: dict[str, Json]) -> Json:
         return {"removed": await service.tasks_remove(p["task_id"])}
 
+    async def tasks_rule_get(p: dict[str, Json]) -> Json:
+        return dict(await service.tasks_rule(p["task_id"]))
+
+    async def tasks_rule_set(p: dict[str, Json]) -> Json:
+        rule = await service.tasks_rule_set(p["task_id"], watch=p.get("watch"), condition=p.get("condition"),
+                                            action=p.get("action"), kind=p.get("kind"),
+                                            reset=bool(p.get("reset")))
+        return dict(rule)
+
     async def log_list(p: dict[str, Json]) -> Json:
         entries = await service.log_list(_limit(p.get("limit")), p.get("before"), p.get("task_id"))
         return [entry.to_json() for entry in entries]
@@ -161,6 +170,13 @@ def subconscious_methods(service: SubconsciousService, approvals: ApprovalGate) 
             tasks_update,
         ),
         "subconscious_tasks_remove": Method((task_id,), tasks_remove),
+        # Beyond CONTRACT §4 (issue 24): what a task watches, waits for and does, as the user sees and edits it.
+        "subconscious_tasks_rule_get": Method((task_id,), tasks_rule_get),
+        "subconscious_tasks_rule_set": Method(
+            (task_id, Param("watch", "string"), Param("condition", "string"), Param("action", "string"),
+             Param("kind", "string"), Param("reset", "boolean")),
+            tasks_rule_set,
+        ),
         "subconscious_log_list": Method(
             (Param("limit", "integer"), Param("before", "number"), Param("task_id", "string")), log_list
         ),

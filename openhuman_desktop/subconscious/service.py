@@ -29,6 +29,7 @@ from openhuman_desktop.subconscious.intent import (
     classify_by_keywords,
 )
 from openhuman_desktop.subconscious.ports import EngineControl, RuntimeStatus
+from openhuman_desktop.subconscious.task_rules import TaskRules, edited, rule_json
 
 __all__ = ["ASSISTANT", "MAX_ASSISTANT_TASKS", "EngineControl", "RuntimeStatus", "SubconsciousService",
            "clean_title"]
@@ -97,6 +98,7 @@ class SubconsciousService:
         heartbeat_path: Path,
         classifier: IntentClassifier,
         engine: EngineControl | None = None,
+        rules: TaskRules | None = None,
     ) -> None:
         self.store = store
         self._clock = clock
@@ -105,6 +107,8 @@ class SubconsciousService:
         self._heartbeat_path = heartbeat_path
         self._classifier = classifier
         self._engine = engine
+        self.rules = rules or TaskRules()
+        """Every task's condition and action (the judgement's; the user sees and edits them here)."""
         # The file watcher and every tick sync HEARTBEAT.md; one at a time, or both would add the same lines.
         self._sync_lock = asyncio.Lock()
         self._assistant_lock = asyncio.Lock()
@@ -318,6 +322,36 @@ class SubconsciousService:
         if task is None:
             raise NotFound(f"There is no task with id {task_id!r}.")
         return task
+
+    async def tasks_rule(self, task_id: object) -> dict[str, object]:
+        """What a task watches, the condition it waits for, the action it takes then and its kind (``act`` or
+        ``escalate``), and whether the rule is the user's own or read from the title.
+
+        Raises:
+            InvalidInput: a bad id. NotFound: no such task.
+        """
+        task = await self._existing(task_id)
+        return {"task_id": task.id, **rule_json(self.rules.for_task(task.id, task.title))}
+
+    async def tasks_rule_set(self, task_id: object, *, watch: object = None, condition: object = None,
+                             action: object = None, kind: object = None, reset: object = False) -> dict[str, object]:
+        """Change a task's rule (only what is given; the result is the user's own and wins over the title's
+        reading), or ``reset`` it to the one read from the title. The next tick judges by it.
+
+        Raises:
+            InvalidInput: a value the rule cannot take (see ``task_rules.edited``). NotFound: no such task.
+        """
+        task = await self._existing(task_id)
+        if not isinstance(reset, bool):
+            raise InvalidInput("reset", "must be true or false")
+        if reset:
+            self.rules.set(task.id, None)
+        else:
+            current = self.rules.for_task(task.id, task.title)
+            rule = edited(current, watch=watch, condition=condition, action=action, kind=kind)
+            await asyncio.to_thread(self.rules.set, task.id, rule)
+        self._bus.publish(events.TaskChanged(task))
+        return await self.tasks_rule(task.id)
 
     async def tasks_update(
         self,

@@ -11,6 +11,7 @@ whose yes becomes the decision of the action's kind.
 
 from __future__ import annotations
 
+import functools
 import json
 import logging
 import re
@@ -21,6 +22,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Literal
 
+from openhuman_desktop.errors import InvalidInput
 from openhuman_desktop.subconscious.decisions import ACT, ESCALATE, ChangeItem
 
 log = logging.getLogger(__name__)
@@ -109,10 +111,11 @@ def stem(word: str) -> str:
     return word.rstrip("e") if len(word) > 4 else word
 
 
-def content_words(text: str) -> set[str]:
+@functools.lru_cache(maxsize=4096)
+def content_words(text: str) -> frozenset[str]:
     """The stems of ``text``'s words that carry meaning (no stop words, at least three letters)."""
-    return {stem(word) for word in re.findall(r"[a-z0-9]+(?:'[a-z]+)?", text.lower())
-            if word not in STOPWORDS and len(word) > 2}
+    return frozenset(stem(word) for word in re.findall(r"[a-z0-9]+(?:'[a-z]+)?", text.lower())
+                     if word not in STOPWORDS and len(word) > 2)
 
 
 def _verb(text: str) -> str:
@@ -163,7 +166,8 @@ def derive(title: str) -> TaskRule:
                     condition.strip(" .,"), action.strip(" .,"), kind)
 
 
-def _path_words(path: str) -> set[str]:
+@functools.lru_cache(maxsize=4096)
+def _path_words(path: str) -> frozenset[str]:
     return content_words(re.sub(r"[/._-]", " ", path))
 
 
@@ -249,6 +253,123 @@ def evidence(rule: TaskRule, items: Iterable[ChangeItem]) -> str | None:
             if word in wanted and word not in old and not NEGATIONS & set(tokens[max(0, index - 3):index]):
                 return str(token)
     return None
+
+
+_CHANGE = re.compile(r"\b(?:changes?|changed|is updated|gets updated|is edited|moves|moved)\b", re.I)
+_SENDS = re.compile(r"\b(?:writes|wrote|sends|sent|emails|mails|messages|replies|answers|calls|texts)\b", re.I)
+
+
+def changed_subject(rule: TaskRule, items: Iterable[ChangeItem]) -> str | None:
+    """For a condition that a change of something meets ("Anna's address changes"): a word of what must change
+    that is on a line the change replaced (on a removed line and on an added one); for one that a message
+    meets ("my landlord writes to me"): a word of who must write, newly in what was added. Else None.
+
+    Such a condition has no word of its own for a change to say; who or what it is about is the evidence.
+    """
+    change = _CHANGE.search(rule.condition)
+    sends = _SENDS.search(rule.condition)
+    match = change or sends
+    if match is None:
+        return None
+    places = set().union(*(_path_words(path) for path in (*rule.watch_paths, *rule.targets)))
+    subject = content_words(rule.condition[: match.start()]) - places - GENERIC
+    for item in items:
+        if item.source not in ("file", "memory"):
+            continue
+        removed, added = content_words(item.removed), content_words(item.text)
+        # A change: the line it replaced names the subject. A message: the subject newly in what was added.
+        found = subject & removed & added if change is not None else (subject & added) - removed
+        if found:
+            return sorted(found)[0]
+    return None
+
+
+MAX_RULE_CHARS = 500
+"""The most characters of a rule's watch, condition or action the user may type."""
+_WATCH_MEMORIES = re.compile(r"\b(?:what i tell you|what i say|what i told you|memories|memory|what you are told)\b",
+                             re.I)
+
+
+def watch_text(rule: TaskRule) -> str:
+    """What the task watches, as the user reads and edits it: ``tracking.txt, inbox/``, ``what I tell you``,
+    ``skill health``, ``model health``, or "" (then the condition's words decide)."""
+    if rule.watches == MEMORIES:
+        return "what I tell you"
+    if rule.watches == SKILLS:
+        return "skill health"
+    if rule.watches == MODELS:
+        return "model health"
+    return ", ".join(rule.watch_paths)
+
+
+def rule_json(rule: TaskRule) -> dict[str, object]:
+    """A rule for the user (RPC and the task editor): ``watch``, ``condition``, ``action``, ``kind``, ``source``
+    (``rule``: read from the title; ``user``: their own)."""
+    return {"watch": watch_text(rule), "condition": rule.condition, "action": rule.action, "kind": rule.kind,
+            "source": rule.source}
+
+
+def edited(base: TaskRule, *, watch: object = None, condition: object = None, action: object = None,
+           kind: object = None) -> TaskRule:
+    """``base`` with what the user changed (only what is given), as their own rule.
+
+    ``watch`` is a list of files and folders separated by commas ("tracking.txt, inbox/"), "what I tell
+    you" (what the user tells the assistant), "skill health" / "model health", or empty (the condition's
+    words decide). ``kind`` is ``act`` (a small action: tell, remind, summarise one item, append one line) or
+    ``escalate`` (reasoning, several steps, or a card first); without one, the action's first verb decides.
+
+    Raises:
+        InvalidInput: a value that is not text, too long, an empty condition or action, an unknown kind.
+    """
+    def text(name: str, value: object, current: str, *, empty_ok: bool = False) -> str:
+        if value is None:
+            return current
+        if not isinstance(value, str):
+            raise InvalidInput(name, "must be text")
+        clean = " ".join(value.split())
+        if len(clean) > MAX_RULE_CHARS:
+            raise InvalidInput(name, f"must be at most {MAX_RULE_CHARS} characters")
+        if not clean and not empty_ok:
+            raise InvalidInput(name, "must not be empty")
+        return clean
+
+    new_condition = text("condition", condition, base.condition)
+    new_action = text("action", action, base.action)
+    paths, watches = base.watch_paths, base.watches
+    if watch is not None:
+        said = text("watch", watch, "", empty_ok=True)
+        lowered = said.lower()
+        if _WATCH_MEMORIES.search(lowered):
+            paths, watches = (), MEMORIES
+        elif lowered in ("skill health", "skills"):
+            paths, watches = (), SKILLS
+        elif lowered in ("model health", "models", "system health"):
+            paths, watches = (), MODELS
+        else:
+            parts = [part.strip().strip("\"'") for part in said.split(",")]
+            paths, watches = tuple(dict.fromkeys(part for part in parts if part)), ""
+            for part in paths:
+                if part.startswith(("/", "~")) or ".." in part.split("/"):
+                    raise InvalidInput("watch", f"{part!r} is not a path inside the workspace folder")
+    new_kind: Literal["act", "escalate"]
+    if kind is None:
+        verb = _verb(new_action)
+        new_kind = base.kind if new_action == base.action else (
+            ESCALATE if verb in ESCALATE_VERBS and verb not in ACT_VERBS else ACT)
+    elif kind == ACT:
+        new_kind = ACT
+    elif kind == ESCALATE:
+        new_kind = ESCALATE
+    else:
+        raise InvalidInput("kind", 'must be "act" or "escalate"')
+    targets = base.targets
+    found = _TARGET.search(new_action)
+    if new_action != base.action:
+        targets = (found.group(1),) if found else ()
+    places = set().union(*(_path_words(path) for path in (*paths, *targets)))
+    words = content_words(new_condition) - places - {stem(_verb(new_action))}
+    return TaskRule(tuple(paths), tuple(sorted(words)), watches, targets, new_condition, new_action, new_kind,
+                    "user")
 
 
 class TaskRules:

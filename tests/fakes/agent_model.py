@@ -158,6 +158,10 @@ class AgentModel:
             first_user = next((str(m.get("content", "")) for m in messages if m.get("role") == "user"), "")
             title = first_user.removeprefix("Sub-task: ").split("\n", 1)[0]
             step = sum(1 for m in messages if m.get("role") == "assistant")
+            if title not in script.steps and len(script.subtasks) == 1:
+                # The app planned the one sub-task itself (a single-file question or edit, no planner): the
+                # script's one sub-task is that one, whatever its title.
+                title = script.subtasks[0][0]
             steps = script.steps.get(title, ())
             return steps[step] if step < len(steps) else Reply(content=f"done: {title}")
         if kind == REPLY:

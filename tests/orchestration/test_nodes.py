@@ -66,7 +66,8 @@ async def test_a_read_run_never_offers_or_runs_a_write_tool(harness: AgentHarnes
     script = write_script()
     script.reply = "notes.md is missing.\nRECOMMENDED ACTION: create notes.md with the text hello"
     harness.model.script = script
-    outcome = await harness.run("What is in notes.md?")
+    # Two files: the planner's (a single-file question's one sub-agent answers it without a reply to restate).
+    outcome = await harness.run("What is in notes.md and in todo.md?")
     assert harness.permissions == [(outcome.run.id, READ)]
     offered = harness.model.every_offered_tool()
     assert offered and not offered & WRITE_TOOLS

@@ -260,7 +260,7 @@ async def test_read_results_are_replayed_not_read_again(harness: AgentHarness) -
     harness.model.script = AgentScript(subtasks=[("Read", "Read a.md")],
                                        steps={"Read": [call("files_read", path="a.md"), say("It says first.")]})
     harness.journal.kill_before_finish.add("sub:0:model:2")
-    run = harness.new_run("what is in a.md?")
+    run = harness.new_run("what is in a.md and in b.md?")  # two files: the planner's, and the sub-agent reads
     with pytest.raises(Killed):
         await harness.execute(run, "channel_ingestion", 1)
     (harness.workspace / "a.md").write_text("second", encoding="utf-8")
@@ -274,7 +274,8 @@ async def test_read_results_are_replayed_not_read_again(harness: AgentHarness) -
 async def test_a_kill_in_the_reply_replays_plan_and_sub_agents(harness: AgentHarness) -> None:
     harness.model.script = append_script()
     harness.journal.kill_before_finish.add("reply")
-    run_id, (_first, second, _outcome) = await killed_then_resumed(harness)
+    # Worded so that the planner plans it (a single append's one sub-agent answers without a reply to restate).
+    run_id, (_first, second, _outcome) = await killed_then_resumed(harness, "append x to log.md as notes.md says")
     assert second[:2] == [kinds.REPLY, kinds.COMPRESS] or second[0] == kinds.REPLY
     assert kinds.SUBAGENT not in second and kinds.PLAN not in second
     assert (harness.workspace / "log.md").read_text() == "x"
@@ -283,7 +284,7 @@ async def test_a_kill_in_the_reply_replays_plan_and_sub_agents(harness: AgentHar
 async def test_a_kill_in_pass_two_does_not_run_execution_again(harness: AgentHarness) -> None:
     harness.model.script = append_script()
     harness.journal.kill_before_finish.add("pass2")
-    run_id, (_first, second, outcome) = await killed_then_resumed(harness)
+    run_id, (_first, second, outcome) = await killed_then_resumed(harness, "append x to log.md as notes.md says")
     assert second == [kinds.PASS2]
     assert outcome.values["channel_response"].startswith("Answer: ")
     assert (harness.workspace / "log.md").read_text() == "x"

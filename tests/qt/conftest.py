@@ -56,6 +56,7 @@ from openhuman_desktop.skills.base import SkillHealth, SkillRegistry, SkillSetti
 from openhuman_desktop.store import Escalation, LogEntry, Task
 from openhuman_desktop.subconscious.approvals import card_choices
 from openhuman_desktop.subconscious.service import clean_title
+from openhuman_desktop.subconscious.task_rules import TaskRules, edited, rule_json
 from tests.fakes.clock import FakeClock
 from tests.fakes.engine_harness import Harness, open_harness
 
@@ -268,6 +269,7 @@ class FakeSubconscious:
         self.gates: dict[str, asyncio.Event] = {}
         self.calls: list[tuple[str, tuple[Any, ...]]] = []
         self.triggered = 0
+        self.rules = TaskRules()
 
     async def _enter(self, method: str, *args: Any) -> None:
         self.calls.append((method, args))
@@ -326,6 +328,26 @@ class FakeSubconscious:
         task = replace(task, **changes)
         self.tasks[task.id] = task
         return task
+
+    async def tasks_rule(self, task_id: object) -> dict[str, object]:
+        """The real rules (``task_rules``), kept in memory."""
+        await self._enter("tasks_rule", task_id)
+        task = self.tasks.get(str(task_id))
+        if task is None:
+            raise NotFound(f"There is no task with id {task_id!r}.")
+        return {"task_id": task.id, **rule_json(self.rules.for_task(task.id, task.title))}
+
+    async def tasks_rule_set(self, task_id: object, *, watch: object = None, condition: object = None,
+                             action: object = None, kind: object = None, reset: object = False) -> dict[str, object]:
+        await self._enter("tasks_rule_set", task_id, {"watch": watch, "condition": condition, "action": action,
+                                                      "kind": kind, "reset": reset})
+        task = self.tasks[str(task_id)]
+        if reset:
+            self.rules.set(task.id, None)
+        else:
+            current = self.rules.for_task(task.id, task.title)
+            self.rules.set(task.id, edited(current, watch=watch, condition=condition, action=action, kind=kind))
+        return await self.tasks_rule(task_id)
 
     async def tasks_remove(self, task_id: object) -> str:
         await self._enter("tasks_remove", task_id)

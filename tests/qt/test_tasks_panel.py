@@ -689,8 +689,8 @@ def test_the_menu_key_opens_the_rows_menu_with_the_intent(
     menus = [w for w in QApplication.topLevelWidgets() if isinstance(w, QMenu) and w.isVisible()]
     assert len(menus) == 1
     menu = menus[0]
-    assert [a.text() for a in menu.actions() if a.text()] == ["Switch off", "Intent", "Rename…", "Schedule…", "Delete",
-                                                           "Copy title"]
+    assert [a.text() for a in menu.actions() if a.text()] == ["Switch off", "Intent", "Rename…", "Schedule…",
+                                                           "When and what…", "Delete", "Copy title"]
     intents = next(a.menu() for a in menu.actions() if a.text() == "Intent")
     write = next(a for a in intents.actions() if a.text() == "May write")
     write.trigger()
@@ -1058,3 +1058,49 @@ def test_f2_renames_the_current_row_and_shift_f10_opens_its_menu(
     assert dialog is not None and dialog.isVisible() and dialog.title_edit.text() == "Send daily summary to Slack"
     dialog.reject()
     settle(fake_window)
+
+
+@pytest.mark.qt_log_ignore(OFFSCREEN_POPUP_WARNING, OFFSCREEN_TOP_LEVEL_WARNING)
+def test_when_and_what_shows_the_rule_and_saves_the_users_own(
+    fake_window: IntelligenceWindow, fake_services: Any, qtbot: Any, settle: Any
+) -> None:
+    from openhuman_desktop.qt.intelligence.task_edit import RuleDialog
+
+    view = tasks_of(fake_window)
+    service = fake_services.subconscious
+    menu = open_menu(focus_row(view, "user-1"))
+    menu_action(menu, "When and what…").trigger()
+    menu.close()
+    settle(fake_window)
+    dialog = view.edit_dialog
+    assert isinstance(dialog, RuleDialog) and dialog.isVisible()
+    assert dialog.condition_edit.text() == "Check urgent emails" and dialog.kind_combo.currentData() == "act"
+    assert "Read from the title" in dialog.source_label.text() and not dialog.reset_button.isEnabled()
+    dialog.watch_edit.setText("../mail")
+    dialog.ok_button.click()
+    settle(fake_window)
+    assert dialog.isVisible(), "a refused rule keeps the dialog open with what was typed"
+    assert dialog.error_label.text() == (
+        "The place to watch '../mail' is not a path inside the workspace folder.")
+    assert dialog.watch_edit.text() == "../mail"
+    dialog.condition_edit.setText("")
+    assert not dialog.ok_button.isEnabled(), "a rule without a condition cannot be saved"
+    dialog.watch_edit.setText("inbox/")
+    dialog.condition_edit.setText("a mail says URGENT")
+    dialog.kind_combo.setCurrentIndex(dialog.kind_combo.findData("escalate"))
+    dialog.ok_button.click()
+    settle(fake_window)
+    assert view.edit_dialog is None, "saved: the dialog closed"
+    rule = service.rules.for_task("user-1", "Check urgent emails")
+    assert (rule.watch_paths, rule.condition, rule.kind, rule.source) == (("inbox/",), "a mail says URGENT",
+                                                                          "escalate", "user")
+    assert service.called("tasks_rule_set")[-1][1] == {"watch": "inbox/", "condition": "a mail says URGENT",
+                                                       "action": None, "kind": "escalate", "reset": False}
+    qrun_open = view.open_rule("user-1")
+    fake_window.jobs.spawn(qrun_open, name="test-open-rule")
+    settle(fake_window)
+    again = view.edit_dialog
+    assert isinstance(again, RuleDialog) and "Your own rule" in again.source_label.text()
+    again.reset_button.click()
+    settle(fake_window)
+    assert view.edit_dialog is None and service.rules.for_task("user-1", "Check urgent emails").source == "rule"

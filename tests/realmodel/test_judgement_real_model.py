@@ -19,7 +19,9 @@ if os.environ.get("OPENHUMAN_REAL_MODEL") != "1":
 from bench import judgement  # noqa: E402
 from bench.judgement_set import NOOP  # noqa: E402
 
-pytestmark = [pytest.mark.realmodel, pytest.mark.timeout(1500)]
+pytestmark = [pytest.mark.realmodel, pytest.mark.timeout(900)]
+"""Below .ci/run's 1,200 s for the whole real-model step: a slow machine fails this test with its own message
+instead of the step being killed. Measured: 225 s at load ~15 on 2 cores (llama.cpp on one thread)."""
 
 
 async def test_judgement_beats_both_baselines_on_the_ci_slice(server_url: str) -> None:

@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from openhuman_desktop.llm import OllamaClient
+from openhuman_desktop.orchestration.direct import direct_kind
 from openhuman_desktop.subconscious.intent import (
     PROBES,
     ChatIntentJudge,
@@ -144,6 +145,11 @@ async def test_a_read_request_is_offered_no_write_tool_and_its_action_becomes_a_
     outcome = await harness.run(text)
     assert outcome.run.permission == "read"
     offered = harness.model.every_offered_tool()
-    assert "files_list" in offered
+    assert offered & {"files_list", "files_read"}
     assert not offered & {tool.name for tool in harness.skills.tools(include_writes=True) if tool.writes}
+    if direct_kind(text) is not None:
+        # One file or the file list: its one sub-agent's answer is the reply (issue 24), with no reply request
+        # that could recommend an action; nothing to approve.
+        assert harness.cards.raised == [] and kinds.REPLY not in harness.model.kinds()
+        return
     assert harness.cards.raised == [(outcome.run.id, "Archive the old report")]

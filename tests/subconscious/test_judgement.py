@@ -19,7 +19,15 @@ from openhuman_desktop.store import Task
 from openhuman_desktop.subconscious.changes import FileHistory, describe, diff_lines
 from openhuman_desktop.subconscious.decisions import ChangeItem, Report
 from openhuman_desktop.subconscious.judgement import LOW_MARGIN, Judge, decision_margin
-from openhuman_desktop.subconscious.task_rules import MEMORIES, TaskRule, TaskRules, derive, evidence, touches
+from openhuman_desktop.subconscious.task_rules import (
+    MEMORIES,
+    TaskRule,
+    TaskRules,
+    changed_subject,
+    derive,
+    evidence,
+    touches,
+)
 
 TOKENS = TokenCounter()
 
@@ -296,7 +304,8 @@ async def test_the_model_answers_yes_or_no_and_the_tasks_rule_says_what_that_mea
     """Qwen2.5-0.5B reasoned "the parcel is delivered" and then wrote noop: yes or no is what it can answer."""
     content = ('{"evaluations": [{"task_id": "1", "reason": "The parcel is delivered.", "condition_met": "yes", '
                '"decision": "noop"}]}')
-    server = Server(lambda body: completion(content))
+    turned = content.replace('"yes"', '"no"')  # and asked the other way round, no: it is not still undelivered
+    server = Server(lambda body: completion(turned if "once more" in body["messages"][-1]["content"] else content))
     task = make_task("Tell me when the parcel in tracking.txt is delivered")
     change = ChangeItem("file", "tracking.txt", "10:14 handed to the neighbour", "changed")
     evaluation = await server.judge().evaluate([task], report(change))
@@ -372,3 +381,88 @@ async def test_a_model_too_slow_to_answer_fails_only_the_tasks_it_was_asked_abou
     evaluation = await judge.evaluate([parcel, other], report(ChangeItem("file", "tracking.txt", "DELIVERED")))
     assert "t1" in evaluation.problems and "did not answer" in evaluation.problems["t1"]
     assert evaluation.decisions["t2"].decision == "noop", "the untouched task needed no model"
+
+
+async def test_an_unsure_yes_to_a_change_of_what_the_task_names_stands() -> None:
+    # "Anna's address changes": no word of its own for a change to say; the replaced line naming Anna is the
+    # evidence, so an unsure yes stands. The same unsure yes to Ben's line is noop.
+    task = make_task("Tell me when Anna's address changes in contacts.md")
+    rule = derive(task.title)
+    anna = ChangeItem("file", "contacts.md", "Anna Berg: Elbchaussee 77, 22763 Hamburg", "changed",
+                      "Anna Berg: Lindenstrasse 4, 20095 Hamburg")
+    ben = ChangeItem("file", "contacts.md", "Ben Ortiz: Gran Via 30, Madrid", "changed",
+                     "Ben Ortiz: Calle Mayor 12, Madrid")
+    assert changed_subject(rule, [anna]) == "anna" and changed_subject(rule, [ben]) is None
+    assert changed_subject(derive("Tell me when the parcel in tracking.txt is delivered"), [anna]) is None
+    content, tokens = answer_tokens("Anna's line changed", "act", "noop", -0.6, -0.8)
+    server = Server(lambda body: completion(content, tokens))
+    assert (await server.judge().evaluate([task], report(anna))).decisions[task.id].decision == "act"
+    assert (await server.judge().evaluate([task], report(ben))).decisions[task.id].decision == "noop"
+
+
+async def test_every_narrow_question_has_the_same_system_prompt() -> None:
+    # A server that keeps the last prompt's prefix evaluates the instructions once, not once per task.
+    content, tokens = answer_tokens("it happened", "act", "noop", -0.05, -4.0)
+    server = Server(lambda body: completion(content, tokens))
+    parcel = make_task("Tell me when the parcel in tracking.txt is delivered")
+    landlord = make_task("Draft a reply whenever my landlord writes to me", task_id="t2")
+    changes = report(ChangeItem("file", "tracking.txt", "10:14 DELIVERED", "changed"),
+                     ChangeItem("file", "inbox/keller.txt", "From: Thomas Keller (landlord)", "new"))
+    await server.judge().evaluate([parcel, landlord], changes)
+    systems = {body["messages"][0]["content"] for body in server.bodies}
+    assert len(server.bodies) == 2 and len(systems) == 1
+    assert 'decision \\"escalate\\"' in json.dumps(server.bodies[1]["messages"][-1]["content"])
+
+
+def yes_no_tokens(met: str, chosen: float, other: float) -> tuple[str, list[dict[str, Any]]]:
+    """A narrow answer with ``condition_met`` and its first token's alternative."""
+    alternative = "no" if met == "yes" else "yes"
+    pieces = ['{"evaluations": [{"task_id": "1", "reason": "r", "condition_met": "', met, '", "decision": "noop"}]}']
+    tokens: list[dict[str, Any]] = []
+    for piece in pieces:
+        entry: dict[str, Any] = {"token": piece, "logprob": -0.01, "top_logprobs": [{"token": piece, "logprob": -0.01}]}
+        if piece == met:
+            entry = {"token": piece, "logprob": chosen, "top_logprobs": [
+                {"token": met, "logprob": chosen}, {"token": alternative, "logprob": other}]}
+        tokens.append(entry)
+    return "".join(pieces), tokens
+
+
+@pytest.mark.parametrize(("second", "expected"), [
+    (("yes", -0.05, -3.0), "noop"),  # asked "is it still NOT the case?", surely yes: not met
+    (("no", -0.05, -3.0), "act"),    # surely not still unmet: the first yes stands although no word says so
+    (("yes", -0.6, -0.8), "noop"),   # as unsure as the first time (a model that says yes to anything): noop
+])
+async def test_an_unsure_yes_that_no_word_supports_is_asked_again_and_the_surer_answer_stands(
+        second: tuple[str, float, float], expected: str) -> None:
+    first = yes_no_tokens("yes", -0.6, -0.8)
+    again = yes_no_tokens(*second)
+
+    def reply(body: dict[str, Any]) -> dict[str, Any]:
+        turned = "once more" in body["messages"][-1]["content"]
+        content, tokens = again if turned else first
+        return completion(content, tokens)
+
+    server = Server(reply)
+    task = make_task("Log each workout I tell you about in workouts.md")
+    memory = ChangeItem("memory", "", "I ran 5 km along the river this morning", "new")
+    assert touches(derive(task.title), memory) and evidence(derive(task.title), [memory]) is None
+    decision = (await server.judge().evaluate([task], report(memory))).decisions[task.id]
+    assert len(server.bodies) == 2 and decision.decision == expected
+
+
+async def test_a_model_that_says_yes_to_everything_acts_only_where_the_change_says_so() -> None:
+    # SmolLM2 said yes to "out for delivery", an edited figure and a newsletter. A yes that no word of the
+    # change supports is asked the other way round; yes to both is no answer, and the task stays noop.
+    content = ('{"evaluations": [{"task_id": "1", "reason": "Yes", "condition_met": "yes", "decision": "noop"}]}')
+    server = Server(lambda body: completion(content))
+    task = make_task("Tell me when the parcel in tracking.txt is delivered")
+    out = ChangeItem("file", "tracking.txt", "07:55 Out for delivery", "changed")
+    assert (await server.judge().evaluate([task], report(out))).decisions[task.id].decision == "noop"
+    assert len(server.bodies) == 2 and "still NOT" in server.bodies[1]["messages"][-1]["content"]
+    delivered = ChangeItem("file", "tracking.txt", "10:14 DELIVERED to the neighbour", "changed")
+    assert (await server.judge().evaluate([task], report(delivered))).decisions[task.id].decision == "act"
+    assert len(server.bodies) == 3, "a yes the change itself supports is not asked twice"
+    landlord = make_task("Draft a reply whenever my landlord writes to me", task_id="t2")
+    mail = ChangeItem("file", "inbox/keller.txt", "From: Thomas Keller (landlord)\nRent from March", "new")
+    assert (await server.judge().evaluate([landlord], report(mail))).decisions["t2"].decision == "escalate"

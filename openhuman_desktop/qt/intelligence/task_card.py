@@ -171,8 +171,9 @@ HEARTBEAT_RENAME_TIP = "This task comes from HEARTBEAT.md; edit its line in that
 
 def task_menu(parent: QWidget, task: Task, *, on_toggle: Callable[[], None], on_intent: Callable[[str], None],
               on_delete: Callable[[], None], on_rename: Callable[[], None] = lambda: None,
-              on_schedule: Callable[[], None] = lambda: None) -> QMenu:
-    """The context menu of a task: on/off, intent, rename, schedule, delete (user tasks), copy the title."""
+              on_schedule: Callable[[], None] = lambda: None, on_rule: Callable[[], None] = lambda: None) -> QMenu:
+    """The context menu of a task: on/off, intent, rename, schedule, its rule (what it watches and does),
+    delete (user tasks), copy the title."""
     menu = QMenu(parent)
     menu.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
     menu.setToolTipsVisible(True)
@@ -197,6 +198,9 @@ def task_menu(parent: QWidget, task: Task, *, on_toggle: Callable[[], None], on_
         rename.triggered.connect(on_rename)
     schedule = menu.addAction("Schedule…")
     schedule.triggered.connect(on_schedule)
+    rule = menu.addAction("When and what…")
+    rule.setToolTip("What this task watches, what it waits for and what the assistant does then")
+    rule.triggered.connect(on_rule)
     if not task.is_system:
         delete = menu.addAction("Delete")
         delete.setShortcut(QKeySequence(QKeySequence.StandardKey.Delete))
@@ -240,6 +244,7 @@ class TaskCard(QWidget):
     intent_chosen = Signal(str, str)
     rename_requested = Signal(str)
     schedule_requested = Signal(str)
+    rule_requested = Signal(str)
     entered = Signal(str)
     pressed = Signal(str)
     pinned_changed = Signal()   # a menu of this card opened or closed
@@ -428,7 +433,8 @@ class TaskCard(QWidget):
         menu = task_menu(self, self._task, on_toggle=self._on_toggle_action_triggered,
                          on_intent=self._choose_intent, on_delete=self._on_delete_button_clicked,
                          on_rename=lambda: self.rename_requested.emit(task_id),
-                         on_schedule=lambda: self.schedule_requested.emit(task_id))
+                         on_schedule=lambda: self.schedule_requested.emit(task_id),
+                         on_rule=lambda: self.rule_requested.emit(task_id))
         self._watch_menu(menu)
         menu.popup(event.globalPos())
 

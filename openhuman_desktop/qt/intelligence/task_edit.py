@@ -1,8 +1,10 @@
-"""Small dialogs to rename a task and to change its schedule (opened with ``open()``, never ``exec()``)."""
+"""Small dialogs to rename a task, to change its schedule and to edit its rule (what it watches, waits for and
+does), opened with ``open()``, never ``exec()``."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import json
+from collections.abc import Callable, Mapping
 
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (
@@ -23,7 +25,12 @@ from openhuman_desktop.qt.intelligence.task_model import CUSTOM_CRON, SCHEDULE_C
 from openhuman_desktop.qt.intelligence.widgets import ErrorLabel, MutedLabel, clock_time, em
 from openhuman_desktop.store import Task
 
-__all__ = ["RenameDialog", "ScheduleDialog", "TaskEditDialog", "one_sentence"]
+__all__ = ["RenameDialog", "RuleDialog", "ScheduleDialog", "TaskEditDialog", "one_sentence"]
+
+KINDS = (("A small action: tell, remind, summarise one item, add one line", "act"),
+         ("Needs thought or several steps: the reasoning model, a card before any write", "escalate"))
+RESET = "reset"
+"""The value a :class:`RuleDialog` submits to go back to the rule read from the title."""
 
 
 def one_sentence(exc: UserFacingError, what: str) -> str:
@@ -207,3 +214,87 @@ class ScheduleDialog(TaskEditDialog):
     def _on_cron_edit_text_changed(self, _text: str) -> None:
         self.error_label.clear_text()
         self._update()
+
+
+class RuleDialog(TaskEditDialog):
+    """"When and what…": what the task watches, the condition it waits for, what the assistant does then and
+    how (a small action or one that needs thought), as the heartbeat judges it; the user's own rule wins over
+    the one read from the title, and "Use the title's reading" goes back to it.
+
+    ``value()`` is the changed fields as JSON (``{"watch": …, "condition": …, "action": …, "kind": …}``), or
+    :data:`RESET`.
+    """
+
+    def __init__(self, task: Task, rule: Mapping[str, object], parent: QWidget | None = None) -> None:
+        super().__init__(task, "When and what", parent)
+        self._rule = dict(rule)
+        self._reset = False
+        self.body.addWidget(self.task_label)
+        self.source_label = MutedLabel(self._source_text(), self, factor=0.9)
+        self.source_label.setAccessibleName("Where the rule comes from")
+        self.source_label.setWordWrap(True)
+        self.body.addWidget(self.source_label)
+        self.watch_edit = self._field("Watches:", "watch", "Files or folders, e.g. tracking.txt, inbox/ — or "
+                                      "“what I tell you”; empty: any change with the condition's words")
+        self.condition_edit = self._field("Waits for:", "condition", "e.g. the parcel is delivered")
+        self.action_edit = self._field("Then:", "action", "e.g. tell me")
+        label = QLabel("How:", self)
+        self.kind_combo = QComboBox(self)
+        self.kind_combo.setAccessibleName("How")
+        for words, data in KINDS:
+            self.kind_combo.addItem(words, data)
+        self.kind_combo.setCurrentIndex(max(0, self.kind_combo.findData(self._rule.get("kind"))))
+        label.setBuddy(self.kind_combo)
+        self.body.addWidget(label)
+        self.body.addWidget(self.kind_combo)
+        self.reset_button = QPushButton("Use the title's reading", self)
+        self.reset_button.setAccessibleName("Use the title's reading")
+        self.reset_button.setEnabled(self._rule.get("source") == "user")
+        self.reset_button.clicked.connect(self._on_reset_button_clicked)
+        row = QHBoxLayout()
+        row.addWidget(self.reset_button)
+        row.addStretch(1)
+        self.body.addLayout(row)
+        self._finish_layout()
+        self.setMinimumWidth(em(self) * 30)
+        self._validate()
+
+    def _field(self, words: str, key: str, placeholder: str) -> QLineEdit:
+        label = QLabel(words, self)
+        edit = QLineEdit(str(self._rule.get(key) or ""), self)
+        edit.setAccessibleName(words.rstrip(":"))
+        edit.setPlaceholderText(placeholder)
+        edit.setMaxLength(500)
+        edit.textChanged.connect(self._on_field_text_changed)
+        label.setBuddy(edit)
+        self.body.addWidget(label)
+        self.body.addWidget(edit)
+        return edit
+
+    def _source_text(self) -> str:
+        if self._rule.get("source") == "user":
+            return "Your own rule: the heartbeat judges this task by it."
+        return "Read from the title. Change what is not right; your rule then wins."
+
+    def changes(self) -> dict[str, str]:
+        """The fields the user changed (only those are sent)."""
+        now = {"watch": " ".join(self.watch_edit.text().split()),
+               "condition": " ".join(self.condition_edit.text().split()),
+               "action": " ".join(self.action_edit.text().split()),
+               "kind": str(self.kind_combo.currentData())}
+        return {key: value for key, value in now.items() if value != str(self._rule.get(key) or "")}
+
+    def value(self) -> str:
+        return RESET if self._reset else json.dumps(self.changes())
+
+    def can_submit(self) -> bool:
+        return bool(self.condition_edit.text().strip() and self.action_edit.text().strip())
+
+    def _on_field_text_changed(self, _text: str) -> None:
+        self.error_label.clear_text()
+        self._validate()
+
+    def _on_reset_button_clicked(self) -> None:
+        self._reset = True
+        self.error_label.clear_text()
+        self.submitted.emit(self.task.id, RESET)

@@ -31,6 +31,7 @@ class TaskListView(QListView):
     intent_chosen = Signal(str, str)
     rename_requested = Signal(str)
     schedule_requested = Signal(str)
+    rule_requested = Signal(str)
 
     def __init__(self, model: TaskListModel, now: Callable[[], float], parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -100,6 +101,7 @@ class TaskListView(QListView):
         card.intent_chosen.connect(self.intent_chosen)
         card.rename_requested.connect(self.rename_requested)
         card.schedule_requested.connect(self.schedule_requested)
+        card.rule_requested.connect(self.rule_requested)
         card.entered.connect(self._on_card_entered)
         card.pressed.connect(self._on_card_pressed)
         card.pinned_changed.connect(self._schedule_sync)
@@ -384,7 +386,8 @@ class TaskListView(QListView):
                          on_intent=lambda intent: self._choose_intent(task_id, intent),
                          on_delete=lambda: self.delete_requested.emit(task_id),
                          on_rename=lambda: self.rename_requested.emit(task_id),
-                         on_schedule=lambda: self.schedule_requested.emit(task_id))
+                         on_schedule=lambda: self.schedule_requested.emit(task_id),
+                         on_rule=lambda: self.rule_requested.emit(task_id))
         menu.popup(position)
 
     def _choose_intent(self, task_id: str, intent: str) -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import logging
 from collections.abc import Callable, Iterable
 from typing import Protocol
@@ -26,7 +27,9 @@ from openhuman_desktop.errors import InvalidInput, UserFacingError
 from openhuman_desktop.qt.asyncutil import Jobs
 from openhuman_desktop.qt.intelligence.task_card import TaskCard
 from openhuman_desktop.qt.intelligence.task_edit import (
+    RESET,
     RenameDialog,
+    RuleDialog,
     ScheduleDialog,
     TaskEditDialog,
     cron_problem,
@@ -51,6 +54,8 @@ __all__ = ["AddTaskView", "TaskService", "TasksView", "UndoBar", "cron_problem"]
 log = logging.getLogger(__name__)
 
 UNDO_SECONDS = 10
+RULE_FIELDS = {"watch": "place to watch", "condition": "condition", "action": "action", "kind": "kind of action"}
+"""How a refusal names the rule's field: "The place to watch '../mail' is not a path inside the workspace …"."""
 
 
 class TaskService(Protocol):
@@ -69,6 +74,17 @@ class TaskService(Protocol):
         ...
 
     async def tasks_remove(self, task_id: object) -> str:
+        ...
+
+
+class RuleService(Protocol):
+    """What "When and what…" needs: a task's rule, and the user's changes to it."""
+
+    async def tasks_rule(self, task_id: object) -> dict[str, object]:
+        ...
+
+    async def tasks_rule_set(self, task_id: object, *, watch: object = None, condition: object = None,
+                             action: object = None, kind: object = None, reset: object = False) -> dict[str, object]:
         ...
 
 
@@ -308,9 +324,10 @@ class TasksView(QWidget):
     """
 
     def __init__(self, service: TaskService, now: Callable[[], float], jobs: Jobs,
-                 parent: QWidget | None = None) -> None:
+                 parent: QWidget | None = None, rules: RuleService | None = None) -> None:
         super().__init__(parent)
         self._service = service
+        self._rules = rules
         self._now = now
         self._jobs = jobs
         self._removed: Task | None = None
@@ -352,6 +369,7 @@ class TasksView(QWidget):
         self.list_view.intent_chosen.connect(self._on_list_view_intent_chosen)
         self.list_view.rename_requested.connect(self._on_list_view_rename_requested)
         self.list_view.schedule_requested.connect(self._on_list_view_schedule_requested)
+        self.list_view.rule_requested.connect(self._on_list_view_rule_requested)
         self.model.counts_changed.connect(self._on_model_counts_changed)
         app = QApplication.instance()
         if isinstance(app, QApplication):
@@ -487,6 +505,20 @@ class TasksView(QWidget):
             return None
         return self._open_dialog(ScheduleDialog(task, self._now, self))
 
+    async def open_rule(self, task_id: str) -> TaskEditDialog | None:
+        """"When and what…" (row menu): the task's rule as the heartbeat judges it, to read and change."""
+        task = self.model.task(task_id)
+        if task is None or self._rules is None:
+            return None
+        try:
+            rule = await self._rules.tasks_rule(task_id)
+        except UserFacingError as exc:
+            self.model.set_error(task_id, str(exc))
+            return None
+        if self.model.task(task_id) is None:  # deleted meanwhile
+            return None
+        return self._open_dialog(RuleDialog(task, rule, self))
+
     def _open_dialog(self, dialog: TaskEditDialog) -> TaskEditDialog:
         if self.edit_dialog is not None:
             self.edit_dialog.close()
@@ -497,7 +529,9 @@ class TasksView(QWidget):
         return dialog
 
     async def save_edit(self, dialog: TaskEditDialog, task_id: str, value: str) -> bool:
-        """Send a dialog's new title or schedule; the dialog closes when the service took it."""
+        """Send a dialog's new title, schedule or rule; the dialog closes when the service took it."""
+        if isinstance(dialog, RuleDialog):
+            return await self._save_rule(dialog, task_id, value)
         is_rename = isinstance(dialog, RenameDialog)
         changes: dict[str, object] = {"title": value} if is_rename else {"recurrence_text": value}
         dialog.set_busy(True)
@@ -510,6 +544,23 @@ class TasksView(QWidget):
         dialog.set_busy(False)
         if self.model.task(task_id) is not None:
             self.model.upsert(task)
+        dialog.accept()
+        return True
+
+    async def _save_rule(self, dialog: RuleDialog, task_id: str, value: str) -> bool:
+        if self._rules is None:
+            return False
+        changes: dict[str, object] = {"reset": True} if value == RESET else dict(json.loads(value))
+        dialog.set_busy(True)
+        try:
+            if changes:
+                await self._rules.tasks_rule_set(task_id, **changes)
+        except UserFacingError as exc:
+            dialog.set_busy(False)
+            field = RULE_FIELDS.get(getattr(exc, "param", ""), "rule")
+            dialog.show_error(one_sentence(exc, field))
+            return False
+        dialog.set_busy(False)
         dialog.accept()
         return True
 
@@ -575,6 +626,9 @@ class TasksView(QWidget):
 
     def _on_list_view_schedule_requested(self, task_id: str) -> None:
         self.open_schedule(task_id)
+
+    def _on_list_view_rule_requested(self, task_id: str) -> None:
+        self._jobs.spawn(self.open_rule(task_id), name="task-rule")
 
     def _on_edit_dialog_submitted(self, task_id: str, value: str) -> None:
         dialog = self.edit_dialog

@@ -93,7 +93,7 @@ class IntelligenceWindow(QMainWindow):
         self.status_bar_view = StatusBarView(service, now, self.jobs, model_problem=self._model_problem)
         approvals = services.approvals  # the approval gate: every card's Go ahead / Skip goes through it
         self.approvals_view = ApprovalsView(approvals, self.jobs)
-        self.tasks_view = TasksView(service, now, self.jobs)
+        self.tasks_view = TasksView(service, now, self.jobs, rules=service)
         self.activity_view = ActivityView(service.log_list, now, self.jobs, escalations=approvals.escalations_list)
         log_store = getattr(getattr(services, "store", None), "log", None)
         self.decisions_view = DecisionsView(getattr(log_store, "decisions_between", None), self.jobs, now)

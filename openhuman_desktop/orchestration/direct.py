@@ -1,0 +1,136 @@
+"""The chat agent at small sizes: plans and instructions the words of a request settle without a model.
+
+A half-billion-parameter planner, given "What is in notes.md?", often answers ``{"subtasks": []}`` and no tool
+runs; its front desk, asked to turn the message into instructions, answers the question itself and invents the
+facts (a phone number). The structure carries what the model cannot:
+
+- a **single-file question** ("what does notes.md say about the tap?") or a **single edit** ("append 'buy milk'
+  to todo.md") is one sub-agent with the file tools and the user's own words, planned without a model
+  (:func:`direct_plan`);
+- a plan with no sub-task for a message about the user's files is asked for once more (:func:`needs_tools`);
+- the front desk's instructions must keep to the user's message (:func:`keeps_to`): instructions that add a
+  number or a file the user did not give, or drop a file they named, are replaced by the message itself.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from openhuman_desktop.skills.base import Tool
+
+READ_TOOL = "files_read"
+LIST_TOOL = "files_list"
+APPEND_TOOL = "files_append"
+WRITE_TOOL = "files_write"
+
+_PATH = re.compile(r"(?<![\w/.@-])((?:[\w-]+/)*[\w-]+\.(?:md|txt|csv|json|toml|yaml|yml|log|ics|ini|html|py|rst|org))"
+                   r"(?![\w/])", re.I)
+_NUMBER = re.compile(r"\d+(?:[.,:]\d+)*")
+_QUESTION_LEAD = re.compile(
+    r"^\s*(?:please\s+)?(?:what|which|who|when|where|how|does|do|did|is|are|was|were|has|have|can you tell|"
+    r"tell me|show me|read|summari[sz]e|list|give me|find)\b", re.I)
+_EDIT_LEAD = re.compile(r"^\s*(?:please\s+)?(?:(?:can|could|would) you\s+)?(?P<verb>append|add|put|note|jot|"
+                        r"insert|record)\b", re.I)
+_WORKSPACE_WORDS = re.compile(r"\b(?:files?|folders?|workspace|documents?|notes|todo|to-do|list|plan|journal|"
+                              r"diary|my\s+\w+\s+(?:file|note|notes|plan|list))\b", re.I)
+_LISTING = re.compile(r"\b(?:what|which)\s+files\b|\bfiles\s+(?:are|do i have)\b|\blist\s+(?:my\s+)?files\b", re.I)
+
+READ_TITLE = "Read {path} and answer"
+EDIT_TITLE = "{verb} to {path}"
+LIST_TITLE = "List the workspace"
+READ_STEPS = ("Call files_read with path \"{path}\". Then answer the user's message below from what the file says, "
+              "quoting the lines that matter; if the file does not say, answer that it does not.\n"
+              "The user's message: {text}")
+EDIT_STEPS = ("Call {tool} once with path \"{path}\" and exactly the text the user asked for (one line, ending "
+              "with a newline), then say what you added.\nThe user's message: {text}")
+READ_ANSWER = ("The file {path} says:\n\"\"\"\n{content}\n\"\"\"\nThe user asks: {text}\nAnswer in one sentence "
+               "with the words of the file that answer it.")
+"""A single-file question whose file the app read itself: the model only answers from the lines shown."""
+LIST_STEPS = "Call files_list with path \"\" and answer with the names it lists.\nThe user's message: {text}"
+
+
+@dataclass(frozen=True)
+class DirectPlan:
+    """One sub-task the request's words settle: its title and self-contained instructions."""
+
+    title: str
+    instructions: str
+    tools: tuple[str, ...]
+    """The one tool the sub-agent is offered."""
+
+
+_QUOTED = re.compile(r"""(?:^|[\s(:])(?:'([^\n]{1,500}?)'|"([^"\n]{1,500})"|‘([^’\n]{1,500})’|"""
+                     r"""“([^”\n]{1,500})”)(?=[\s.,;:!?)]|$)""")
+APPENDED = "Tell the user in one sentence that the line \"{line}\" was added to {path}."
+"""A single append the app carried out itself: the sub-agent only says so."""
+
+
+def quoted_line(text: str) -> str | None:
+    """The one quoted text of a request ("Append the line 'buy milk' to todo.md" → ``buy milk``), or None when
+    there is none or more than one (then the model writes the call)."""
+    found = [next(group for group in match.groups() if group is not None) for match in _QUOTED.finditer(text)]
+    found = [line.strip() for line in found if line.strip() and not _PATH.fullmatch(line.strip())]
+    return found[0] if len(found) == 1 else None
+
+
+def paths_in(text: str) -> list[str]:
+    """The workspace file names a message gives (``notes.md``, ``projects/garden.md``), in order, once each."""
+    return list(dict.fromkeys(match.group(1) for match in _PATH.finditer(text)))
+
+
+def direct_kind(text: str) -> str | None:
+    """``edit`` (a single edit of one named file), ``read`` (a question about one named file), ``list`` (what
+    files there are) or None: what the words alone say the request is."""
+    message = " ".join(text.split())
+    paths = paths_in(message)
+    if len(paths) > 1 or len(message) > 400:
+        return None
+    if len(paths) == 1 and _EDIT_LEAD.match(message):
+        return "edit"
+    if len(paths) == 1 and (_QUESTION_LEAD.match(message) or message.endswith("?")):
+        return "read"
+    if not paths and _LISTING.search(message):
+        return "list"
+    return None
+
+
+def direct_plan(text: str, tools: Sequence[Tool]) -> DirectPlan | None:
+    """The plan of a single-file question, a single edit or a listing of the workspace; None for anything else.
+
+    Only with the tool it needs on offer: a read run is never given an edit, whatever its words.
+    """
+    offered = {tool.name for tool in tools}
+    message = " ".join(text.split())
+    kind = direct_kind(message)
+    paths = paths_in(message)
+    if kind == "edit" and APPEND_TOOL in offered:
+        edit = _EDIT_LEAD.match(message)
+        verb = edit.group("verb").capitalize() if edit else "Add"
+        return DirectPlan(EDIT_TITLE.format(verb=verb, path=paths[0]),
+                          EDIT_STEPS.format(tool=APPEND_TOOL, path=paths[0], text=message), (APPEND_TOOL,))
+    if kind == "read" and READ_TOOL in offered:
+        return DirectPlan(READ_TITLE.format(path=paths[0]), READ_STEPS.format(path=paths[0], text=message),
+                          (READ_TOOL,))
+    if kind == "list" and LIST_TOOL in offered:
+        return DirectPlan(LIST_TITLE, LIST_STEPS.format(text=message), (LIST_TOOL,))
+    return None
+
+
+def needs_tools(text: str, tools: Sequence[Tool]) -> bool:
+    """Whether a message is about the user's files, so that a plan without a sub-task cannot answer it."""
+    if not any(tool.name in (READ_TOOL, LIST_TOOL) for tool in tools):
+        return False
+    return bool(paths_in(text)) or bool(_WORKSPACE_WORDS.search(text))
+
+
+def keeps_to(message: str, instructions: str) -> bool:
+    """Whether the front desk's instructions keep to the user's message: every file the user named is in them,
+    and they bring no number and no file of their own (an answer invented before any tool ran does)."""
+    given_numbers = set(_NUMBER.findall(message))
+    if any(number not in given_numbers for number in _NUMBER.findall(instructions)):
+        return False
+    given_paths = {path.lower() for path in paths_in(message)}
+    written = {path.lower() for path in paths_in(instructions)}
+    return given_paths <= written and written <= given_paths
