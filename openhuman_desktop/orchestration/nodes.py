@@ -158,6 +158,8 @@ NOT_LICENSED = ("Not run: {call} is outside what the user approved ({action}). A
                 "user whether to carry out exactly this call; do not try it again, and say in your answer that it "
                 "waits for their approval.")
 NOT_LICENSED_REASON = "The approved run wanted to do this as well, and the approval ({action}) did not cover it."
+CALL_SKILL_WAIT = 30.0
+"""How long an approved call waits for its skill to finish starting (seconds)."""
 CALL_GONE = "Not carried out: the tool {tool} is not available any more (its skill was removed or turned off)."
 
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029]+")
@@ -623,7 +625,7 @@ class _Nodes:
         (journaled like any write: after a kill it is replayed or settled, never run twice). No model."""
         call = ctx.run.call
         assert call is not None, "a call run carries its call"
-        tool = next((t for t in self._skills.tools(include_writes=True) if t.name == call.tool), None)
+        tool = await self._tool_of(call)
         if tool is None:
             record_ = CallRecord(CALL_KEY, call.tool, dict(call.arguments),
                                  prompts.fill(CALL_GONE, tool=call.tool), True, True)
@@ -645,6 +647,21 @@ class _Nodes:
                        " (failed)" if record_.is_error and not record_.settled else "")
         outcome = ExecutionOutcome((used,), None, record_.changed)
         return await self._finish_execution(ctx, values, None, None, [trace.subtask], [trace], reply, outcome)
+
+    async def _tool_of(self, call: ProposedCall) -> Tool | None:
+        """The approved call's tool. Its skill may still be starting (an MCP server the app started a moment
+        ago, or restarted after a kill): the call waits for it up to ``CALL_SKILL_WAIT`` seconds rather than
+        calling the tool gone."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + CALL_SKILL_WAIT
+        while True:
+            tool = next((t for t in self._skills.tools(include_writes=True) if t.name == call.tool), None)
+            skill = self._skills.get(call.skill) if call.skill else None
+            if tool is not None or skill is None or loop.time() >= deadline:
+                return tool
+            if (await skill.health()).status != "starting":
+                return None
+            await asyncio.sleep(0.1)
 
     async def _finish_execution(self, ctx: NodeContext, values: Values, reasoning: Caller | None,
                                 steering: Mapping[str, Any] | None, subtasks: Sequence[Subtask],
