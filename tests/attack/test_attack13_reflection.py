@@ -192,9 +192,9 @@ async def test_a_directive_that_claims_write_access_cannot_widen_a_read_run(
             instructions="Write hello into notes.md.", subtasks=[("Write the note", "Write hello into notes.md.")],
             steps={"Write the note": [call("files_write", path="notes.md", text="hello"), say("Wrote it.")]},
             reply="I wrote notes.md.", answer="Done.")
-        outcome = await harness.run("What is in notes.md?")
+        outcome = await harness.run("What is in my notes?")
         assert harness.permissions == [(outcome.run.id, READ)]
-        assert harness.intent.asked == ["What is in notes.md?"]  # the user's words only, never the directive
+        assert harness.intent.asked == ["What is in my notes?"]  # the user's words only, never the directive
         assert not (tmp_path / "ws" / "notes.md").exists()
         assert not harness.model.every_offered_tool() & {"files_write", "files_append"}
         plan = harness.model.of(kinds.PLAN)[0]

@@ -113,7 +113,7 @@ async def test_a_card_is_approved_by_its_button_once_and_never_by_a_stranger(tmp
     script = AgentScript(reply="Nothing there.\nRECOMMENDED ACTION: create notes.md with the text hello")
     async with telegram_app(tmp_path, script=script) as app:
         await connected(app)
-        app.telegram.send_text(OWNER, "What is in notes.md?")
+        app.telegram.send_text(OWNER, "What is in my notes?")
         await app.wait_until(lambda: any("reply_markup" in c.params for c in app.telegram.calls_of("sendMessage")),
                              what="the card")
         [card_call] = [c for c in app.telegram.calls_of("sendMessage", OWNER) if "reply_markup" in c.params]
@@ -149,7 +149,7 @@ MEMBER = 4444  # another member of the allowed group TEAM
 
 async def card_in(app: TelegramApp, chat: int) -> tuple[int, str, Escalation]:
     """Ask in ``chat`` for something that ends in a card; (its message id, Go ahead's callback data, the card)."""
-    app.telegram.send_text(chat, "What is in notes.md?", from_id=OWNER)
+    app.telegram.send_text(chat, "What is in my notes?", from_id=OWNER)
     await app.wait_until(lambda: any("reply_markup" in c.params for c in app.telegram.calls_of("sendMessage", chat)),
                          what="the card")
     [message_id] = [mid for (at, mid), m in app.telegram.messages.items() if at == chat and "reply_markup" in m]

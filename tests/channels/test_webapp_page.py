@@ -97,7 +97,7 @@ async def test_go_ahead_on_a_card_approves_it_once(browser: Browser, web_app: We
         reply="There is no notes.md.\nRECOMMENDED ACTION: create notes.md with the text hello",
     )
     page = await open_page(browser, web_app)
-    await send(page, "What is in notes.md?")
+    await send(page, "What is in my notes?")
     card = page.locator(".card")
     await expect(card.locator(".card-text")).to_have_text("create notes.md with the text hello")
     await expect(card.get_by_role("button", name="Go ahead")).to_be_visible()

@@ -77,7 +77,7 @@ def test_a_read_only_question_is_analysis_only_and_its_recommendation_is_a_card(
     ollama.set_responder(model)
     workspace = tmp_path / "ws"
     with AppProcess(workspace, ollama_url=ollama.url) as app:
-        sent = app.result("agent_send", {"text": "What is in notes.md?", "thread_id": "webapp:s1"})
+        sent = app.result("agent_send", {"text": "What is in my notes?", "thread_id": "webapp:s1"})
         run = finished_run(app, sent["run_id"])
         assert run["status"] == "completed" and run["permission"] == "read", run
         offered = model.every_offered_tool()

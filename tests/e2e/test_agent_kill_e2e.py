@@ -378,7 +378,7 @@ def test_kill_9_while_a_conversation_card_is_raised_raises_it_exactly_once(
             thread = f"webapp:{name}"
             with contextlib.ExitStack() as stack:
                 cards_lock = stack.enter_context(write_lock(app.db_file))  # the card goes into subconscious.db
-                run_id = app.result("agent_send", {"text": "What is in notes.md?", "thread_id": thread})["run_id"]
+                run_id = app.result("agent_send", {"text": "What is in my notes?", "thread_id": thread})["run_id"]
                 wait_for(lambda run_id=run_id: ledger(workspace, "SELECT 1 FROM journal WHERE run_id = ? AND "
                                                                  "key = 'card' AND result IS NULL", (run_id,)),
                          what="the journaled intent of the card")

@@ -74,7 +74,7 @@ def test_reflection_never_sees_the_chat_and_its_directive_steers_the_next_run(
     agent = AgentModel(script())
     ollama.set_responder(Responder(agent))
     with AppProcess(tmp_path / "ws", ollama_url=ollama.url, config=CONFIG) as app:
-        first = finished_run(app, app.result("agent_send", {"text": f"What is in notes.md? {MARKER}"})["run_id"])
+        first = finished_run(app, app.result("agent_send", {"text": f"What is in my notes? {MARKER}"})["run_id"])
         assert first["status"] == "completed" and first["steering_version"] is None
         assert any(MARKER in json.dumps(seen.body) for seen in agent.of(PLAN))  # the agent did see it
 
