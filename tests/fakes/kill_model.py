@@ -20,8 +20,9 @@ _ASK = re.compile(r"append these lines to (\S+): ([^\n]*)")
 
 def ask(path: str, groups: Sequence[Sequence[str]]) -> str:
     """The user's message: one sub-task per group, each appending its markers (one line each) to ``path``;
-    a marker ``task:<title>`` adds a heartbeat task instead."""
-    return f"Please append these lines to {path}: {' | '.join(' '.join(group) for group in groups)}"
+    a marker ``task:<title>`` adds a heartbeat task instead. (Not "Please append … to log.md": a single edit of
+    one file is planned without a model, and these runs must pass through every node.)"""
+    return f"I want you to append these lines to {path}: {' | '.join(' '.join(group) for group in groups)}"
 
 
 class KillModel(AgentModel):

@@ -176,8 +176,8 @@ def burners() -> Iterator[None]:
     """Processes that keep the CPUs busy, so the kills land at moments a quiet machine would not produce (the
     worker is preempted at any point, its threads interleave differently). Niced: they take every idle moment
     and are preempted in turn, so the test slows down by a fraction rather than several times."""
-    # each burner stops by itself when the test process is gone (a crashed or killed run left them spinning)
-    burn = "import ctypes, os\nctypes.CDLL(None).prctl(1, 9)\nos.nice(10)\nwhile True: pass"  # 1, 9: PR_SET_PDEATHSIG, SIGKILL
+    # each burner dies with the test process (prctl 1, 9: PR_SET_PDEATHSIG, SIGKILL): a crashed run left them
+    burn = "import ctypes, os\nctypes.CDLL(None).prctl(1, 9)\nos.nice(10)\nwhile True: pass"
     started = [subprocess.Popen([sys.executable, "-c", burn]) for _ in range(BURNERS)]
     try:
         yield
