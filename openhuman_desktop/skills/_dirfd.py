@@ -45,7 +45,7 @@ def open_folder(path: str | os.PathLike[str]) -> int:
 
 
 def _explain(exc: OSError, name: str, parent: int) -> Exception:
-    """ELOOP/ENOTDIR on ``name``: a symbolic link swapped in, or a file in the way."""
+    """ELOOP/ENOTDIR on ``name``: a symbolic link swapped in (and maybe out again), or a file in the way."""
     try:
         info = os.stat(name, dir_fd=parent, follow_symlinks=False)
     except OSError:
@@ -54,6 +54,8 @@ def _explain(exc: OSError, name: str, parent: int) -> Exception:
         return PathChangedError(name)
     if exc.errno in (errno.ENOTDIR, errno.ELOOP) and not stat.S_ISDIR(info.st_mode):
         return InTheWayError(name)
+    if exc.errno in (errno.ENOTDIR, errno.ELOOP):  # a folder again by now: it was swapped back meanwhile
+        return PathChangedError(name)
     return exc
 
 
