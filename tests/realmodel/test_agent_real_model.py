@@ -31,7 +31,8 @@ def test_a_chat_on_the_real_model_completes_with_a_streamed_answer(server_url: s
     app = App(tmp_path / "ws", proxy, config_for(proxy, real_model_server.MODEL_ALIAS,
                                                  real_model_server.DEFAULT_CONTEXT), FILES)
     try:
-        question = next(chat for chat in CHATS if chat.text == "What is in notes.md?")
+        # not "What is in notes.md?": a single-file question is answered by one sub-agent, not streamed by pass 2
+        question = next(chat for chat in CHATS if chat.text == "Does my garden plan mention beans?")
         outcome = run_chat(app, proxy, 1, question)
     finally:
         app.close()
