@@ -27,13 +27,14 @@ KILLS = 20
 EFFECTS_FILE = "effects.log"
 
 
-def seed_call_card(db_file: Path, number: int) -> tuple[str, str]:
-    """A task with a pending exact-call card: append the card's own id to effects.log."""
+def seed_call_card(db_file: Path, number: int, *, tool: str = "files_append", skill: str = "files",
+                   path: str = EFFECTS_FILE, newline: str = "\n") -> tuple[str, str]:
+    """A task with a pending exact-call card: append the card's own id to ``path`` with ``tool``."""
     now = time.time()
     task_id, log_id, escalation_id = (str(uuid.uuid4()) for _ in range(3))
     title = f"Exact-call task {number}"
-    call = {"tool": "files_append", "arguments": {"path": EFFECTS_FILE, "text": f"{escalation_id}\n"},
-            "reason": "The approved run wanted to do this as well.", "skill": "files"}
+    call = {"tool": tool, "arguments": {"path": path, "text": f"{escalation_id}{newline}"},
+            "reason": "The approved run wanted to do this as well.", "skill": skill}
     with database(db_file) as db:
         db.execute("BEGIN IMMEDIATE")
         db.execute(
@@ -50,7 +51,7 @@ def seed_call_card(db_file: Path, number: int) -> tuple[str, str]:
             """INSERT INTO subconscious_escalations (id, task_id, log_id, title, description, priority, status,
                    created_at, run_id, thread_id, proposed_call, call_key)
                VALUES (?, ?, ?, ?, ?, 'normal', 'pending', ?, 'seeded-run', ?, ?, ?)""",
-            (escalation_id, task_id, log_id, f"Allow files_append ({EFFECTS_FILE})?", "Append the id",
+            (escalation_id, task_id, log_id, f"Allow {tool} ({path})?", "Append the id",
              now, f"subconscious:{task_id}", json.dumps(call), escalation_id),
         )
         db.execute("COMMIT")

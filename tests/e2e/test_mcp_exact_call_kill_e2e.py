@@ -12,8 +12,6 @@ import json
 import random
 import sqlite3
 import sys
-import time
-import uuid
 from collections import Counter
 from pathlib import Path
 from typing import Any
@@ -21,6 +19,7 @@ from typing import Any
 import pytest
 
 from tests.e2e.test_approval_crash_window_e2e import approve, card, database, where_killed
+from tests.e2e.test_exact_call_kill_e2e import seed_call_card
 from tests.fakes.app_process import AppProcess, wait_for
 from tests.fakes.engine_harness import API_KEY, API_KEY_ENV, REASONING_MODEL, config_text
 from tests.fakes.model_servers import FakeOpenAI
@@ -34,32 +33,7 @@ NOTE = "effects.txt"
 
 def seed_mcp_card(db_file: Path, number: int) -> tuple[str, str]:
     """A task with a pending exact-call card: append the card's own id to the fixture server's note."""
-    now = time.time()
-    task_id, log_id, escalation_id = (str(uuid.uuid4()) for _ in range(3))
-    title = f"MCP exact-call task {number}"
-    call = {"tool": "fx__append_note", "arguments": {"path": NOTE, "text": escalation_id},
-            "reason": "The analysis recommended noting this.", "skill": "fx"}
-    with database(db_file) as db:
-        db.execute("BEGIN IMMEDIATE")
-        db.execute(
-            """INSERT INTO subconscious_tasks (id, title, source, recurrence, enabled, created_at, origin, intent,
-                   intent_source, updated_at) VALUES (?, ?, 'user', 'pending', 1, ?, 'user', 'read', 'user', ?)""",
-            (task_id, title, now, now),
-        )
-        db.execute(
-            """INSERT INTO subconscious_log (id, task_id, tick_at, decision, result, created_at, task_title)
-               VALUES (?, ?, ?, 'escalate', 'Waiting for approval', ?, ?)""",
-            (log_id, task_id, now, now, title),
-        )
-        db.execute(
-            """INSERT INTO subconscious_escalations (id, task_id, log_id, title, description, priority, status,
-                   created_at, run_id, thread_id, proposed_call, call_key)
-               VALUES (?, ?, ?, ?, ?, 'normal', 'pending', ?, 'seeded-run', ?, ?, ?)""",
-            (escalation_id, task_id, log_id, f"Allow fx__append_note ({NOTE})?", "Append the id", now,
-             f"subconscious:{task_id}", json.dumps(call), escalation_id),
-        )
-        db.execute("COMMIT")
-    return escalation_id, task_id
+    return seed_call_card(db_file, number, tool="fx__append_note", skill="fx", path=NOTE, newline="")
 
 
 def appended(fixture_dir: Path) -> Counter[str]:
