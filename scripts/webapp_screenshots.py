@@ -87,7 +87,7 @@ def converse(page: Any, model: AgentModel) -> None:
         steps={"Look at the notes": [call("files_list", path="."), say("14 files, 5 empty drafts.")]},
         reply=CARD_REPLY, answer="The notes folder has 14 files; 5 of them are empty drafts from last year. "
                                  "I can move them to an archive folder if you like.")
-    box.fill("Could you tidy up my notes folder?")
+    box.fill("Which of my notes are empty drafts?")  # a question: its recommended change becomes a card
     box.press("Enter")
     page.locator(".card .button.primary").wait_for()
     model.delays = {"pass2": 60.0}  # the third answer is still being written when the shots are taken
