@@ -32,7 +32,7 @@ from PySide6.QtWidgets import QApplication  # noqa: E402
 
 from bench.common import budget, bulk_insert_log, figure, load_note, machine, note, prepare_workspace  # noqa: E402
 from openhuman_desktop.qt.app import configure_application, dark_palette  # noqa: E402
-from openhuman_desktop.qt.intelligence.decisions_chart import DAYS, DayCounts, DecisionsChart  # noqa: E402
+from openhuman_desktop.qt.intelligence.subconscious.decisions_chart import DAYS, DayCounts, DecisionsChart  # noqa: E402
 from openhuman_desktop.store import open_subconscious_store  # noqa: E402
 from openhuman_desktop.store.activity import local_day_starts  # noqa: E402
 

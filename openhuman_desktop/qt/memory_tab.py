@@ -31,7 +31,7 @@ from openhuman_desktop.errors import UserFacingError
 from openhuman_desktop.memory.store import EVICTED_TAG, Memory
 from openhuman_desktop.memory.vectors import MemoryStatus
 from openhuman_desktop.qt.asyncutil import Jobs
-from openhuman_desktop.qt.intelligence.tasks import UndoBar
+from openhuman_desktop.qt.intelligence.subconscious.tasks import UndoBar
 from openhuman_desktop.qt.intelligence.widgets import (
     EmptyState,
     ErrorLabel,

@@ -12,7 +12,7 @@ from PySide6.QtWidgets import QSplitter, QWidget
 
 from openhuman_desktop.orchestration.steering import REFLECTION, DirectiveDraft
 from openhuman_desktop.qt.intelligence import IntelligenceWindow
-from openhuman_desktop.qt.intelligence.agent_tab import PAGES
+from openhuman_desktop.qt.intelligence.agent.tab import PAGES
 from openhuman_desktop.qt.intelligence.widgets import ACCENTS
 
 

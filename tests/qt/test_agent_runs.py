@@ -12,9 +12,9 @@ from PySide6.QtCore import Qt
 from openhuman_desktop.orchestration.ports import Run, RunRequest
 from openhuman_desktop.orchestration.steering import HistoryRecord
 from openhuman_desktop.qt.intelligence import IntelligenceWindow
-from openhuman_desktop.qt.intelligence.agent_run_detail import tokens_text
-from openhuman_desktop.qt.intelligence.agent_runs import RunListModel, run_meta, run_title
-from openhuman_desktop.qt.intelligence.agent_tab import AgentView
+from openhuman_desktop.qt.intelligence.agent.run_detail import tokens_text
+from openhuman_desktop.qt.intelligence.agent.runs import RunListModel, run_meta, run_title
+from openhuman_desktop.qt.intelligence.agent.tab import AgentView
 from openhuman_desktop.qt.intelligence.window import TAB_NAMES
 from tests.fakes.agent_model import AgentModel, AgentScript, call, say
 from tests.fakes.engine_harness import Harness

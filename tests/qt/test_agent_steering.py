@@ -13,9 +13,9 @@ from PySide6.QtWidgets import QApplication
 from openhuman_desktop import events
 from openhuman_desktop.orchestration.steering import REFLECTION, DirectiveDraft, Inputs, Reflection
 from openhuman_desktop.qt.intelligence import IntelligenceWindow
-from openhuman_desktop.qt.intelligence.agent_diff import DELETE, EQUAL, INSERT, diff_plain, diff_summary, word_diff
-from openhuman_desktop.qt.intelligence.agent_edit import DirectiveEditDialog
-from openhuman_desktop.qt.intelligence.agent_steering import SteeringView
+from openhuman_desktop.qt.intelligence.agent.diff import DELETE, EQUAL, INSERT, diff_plain, diff_summary, word_diff
+from openhuman_desktop.qt.intelligence.agent.edit import DirectiveEditDialog
+from openhuman_desktop.qt.intelligence.agent.steering import SteeringView
 from openhuman_desktop.qt.intelligence.widgets import clock_time
 from openhuman_desktop.subconscious.reflection import NOT_CONFIGURED, ReflectionStatus
 

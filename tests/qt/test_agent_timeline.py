@@ -10,7 +10,7 @@ from PySide6.QtCore import Qt
 
 from openhuman_desktop.orchestration.steering import REFLECTION, DirectiveDraft
 from openhuman_desktop.qt.intelligence import IntelligenceWindow
-from openhuman_desktop.qt.intelligence.agent_timeline import TimelineView, kind_of, split_signature
+from openhuman_desktop.qt.intelligence.agent.timeline import TimelineView, kind_of, split_signature
 from openhuman_desktop.skills.base import Mutation
 
 KINDS = ("file_written", "memory_stored", "task_created", "file_written", "message_sent")

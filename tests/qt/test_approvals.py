@@ -13,7 +13,7 @@ from PySide6.QtWidgets import QAbstractButton, QApplication
 from openhuman_desktop.errors import Conflict, StoreUnavailable
 from openhuman_desktop.qt.asyncutil import Jobs
 from openhuman_desktop.qt.intelligence import IntelligenceWindow
-from openhuman_desktop.qt.intelligence.approvals import ApprovalCard, ApprovalsView, is_skill_related
+from openhuman_desktop.qt.intelligence.subconscious.approvals import ApprovalCard, ApprovalsView, is_skill_related
 from openhuman_desktop.store.records import RETRY_CHOICES
 from openhuman_desktop.subconscious.approvals import SKILL_KEYWORDS
 from tests.fakes.engine_harness import Reply, wrote

@@ -17,7 +17,7 @@ from openhuman_desktop import events
 from openhuman_desktop.channels.base import DEGRADED, ChannelStatus
 from openhuman_desktop.orchestration.ports import Run
 from openhuman_desktop.qt.intelligence import IntelligenceWindow
-from openhuman_desktop.qt.intelligence.chat_model import ANSWER, CARD, NOTE, USER, ChatModel
+from openhuman_desktop.qt.intelligence.chat.model import ANSWER, CARD, NOTE, USER, ChatModel
 from tests.fakes.agent_model import PASS2, AgentModel, AgentScript, kind_of
 from tests.fakes.engine_harness import Harness
 from tests.fakes.model_servers import Reply
@@ -185,7 +185,7 @@ def test_rows_speak_for_screen_readers() -> None:
 def test_answers_render_markdown_and_model_html_stays_text(qapp: QApplication, tmp_path: Any) -> None:
     from PySide6.QtGui import QImage
 
-    from openhuman_desktop.qt.intelligence import chat_markdown
+    from openhuman_desktop.qt.intelligence.chat import markdown as chat_markdown
 
     picture = tmp_path / "secret.png"
     QImage(4, 4, QImage.Format.Format_ARGB32).save(str(picture))
@@ -380,7 +380,7 @@ def tab_stops(start: Any, window: Any) -> list[Any]:
 
 def test_ctrl_c_copies_the_current_message(qtbot: Any, qapp: QApplication) -> None:
     from openhuman_desktop.qt.asyncutil import Jobs
-    from openhuman_desktop.qt.intelligence.chat_view import ChatListView
+    from openhuman_desktop.qt.intelligence.chat.view import ChatListView
 
     view = ChatListView(Jobs())
     qtbot.add_widget(view)
@@ -443,7 +443,7 @@ def test_the_working_dots_pulse_only_while_the_tab_is_on_screen(chat_window: Int
 
 def test_a_card_that_grows_an_error_line_makes_its_row_taller(qtbot: Any, qapp: QApplication, fakes: Any) -> None:
     from openhuman_desktop.qt.asyncutil import Jobs
-    from openhuman_desktop.qt.intelligence.chat_view import ChatListView
+    from openhuman_desktop.qt.intelligence.chat.view import ChatListView
 
     async def nothing(_escalation_id: str) -> None:
         return None
@@ -486,7 +486,7 @@ def test_a_click_on_a_web_link_in_an_answer_opens_it_and_other_links_do_nothing(
     from PySide6.QtCore import QPoint, QPointF
 
     from openhuman_desktop.qt.asyncutil import Jobs
-    from openhuman_desktop.qt.intelligence.chat_view import ChatListView
+    from openhuman_desktop.qt.intelligence.chat.view import ChatListView
 
     view = ChatListView(Jobs())
     qtbot.add_widget(view)
@@ -516,7 +516,7 @@ def test_a_click_on_a_web_link_in_an_answer_opens_it_and_other_links_do_nothing(
 
 
 def test_the_desktop_channel_passes_on_only_the_desktop_thread(qtbot: Any, qrun: Any, fakes: Any) -> None:
-    from openhuman_desktop.qt.intelligence.chat_channel import DesktopChannel
+    from openhuman_desktop.qt.intelligence.chat.channel import DesktopChannel
 
     channel = DesktopChannel()
     got: list[tuple[str, Any]] = []

@@ -11,8 +11,8 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QColor, QImage
 
 from openhuman_desktop.qt.intelligence import IntelligenceWindow
-from openhuman_desktop.qt.intelligence.task_card import TaskCard, task_menu
-from openhuman_desktop.qt.intelligence.tasks import TasksView
+from openhuman_desktop.qt.intelligence.subconscious.task_card import TaskCard, task_menu
+from openhuman_desktop.qt.intelligence.subconscious.tasks import TasksView
 from openhuman_desktop.qt.intelligence.widgets import ACCENTS
 from openhuman_desktop.store import Task
 from openhuman_desktop.subconscious.intent import PROBES

@@ -15,16 +15,16 @@ from PySide6.QtWidgets import QApplication, QFrame, QMenu, QWidget
 
 from openhuman_desktop.errors import InvalidInput, StoreUnavailable
 from openhuman_desktop.qt.intelligence import IntelligenceWindow
-from openhuman_desktop.qt.intelligence.task_card import TaskCard
-from openhuman_desktop.qt.intelligence.task_list import TaskListView
-from openhuman_desktop.qt.intelligence.task_model import (
+from openhuman_desktop.qt.intelligence.subconscious.task_card import TaskCard
+from openhuman_desktop.qt.intelligence.subconscious.task_list import TaskListView
+from openhuman_desktop.qt.intelligence.subconscious.task_model import (
     CUSTOM_CRON,
     SCHEDULE_CHOICES,
     TaskListModel,
     describe_schedule,
     details_text,
 )
-from openhuman_desktop.qt.intelligence.tasks import AddTaskView, TasksView, cron_problem
+from openhuman_desktop.qt.intelligence.subconscious.tasks import AddTaskView, TasksView, cron_problem
 from openhuman_desktop.qt.intelligence.widgets import ACCENTS
 from openhuman_desktop.store import Task
 
@@ -1064,7 +1064,7 @@ def test_f2_renames_the_current_row_and_shift_f10_opens_its_menu(
 def test_when_and_what_shows_the_rule_and_saves_the_users_own(
     fake_window: IntelligenceWindow, fake_services: Any, qtbot: Any, settle: Any
 ) -> None:
-    from openhuman_desktop.qt.intelligence.task_edit import RuleDialog
+    from openhuman_desktop.qt.intelligence.subconscious.task_edit import RuleDialog
 
     view = tasks_of(fake_window)
     service = fake_services.subconscious

@@ -25,13 +25,10 @@ from openhuman_desktop.qt import placement
 from openhuman_desktop.qt.asyncutil import Jobs, Refresher
 from openhuman_desktop.qt.bridge import CoreBridge
 from openhuman_desktop.qt.intelligence.activity import ActivityView
-from openhuman_desktop.qt.intelligence.agent_tab import AgentView
-from openhuman_desktop.qt.intelligence.approvals import ApprovalsView
-from openhuman_desktop.qt.intelligence.chat_channel import DesktopChannel
-from openhuman_desktop.qt.intelligence.chat_tab import ChatView
-from openhuman_desktop.qt.intelligence.decisions_chart import DecisionsView
+from openhuman_desktop.qt.intelligence.agent import AgentView
+from openhuman_desktop.qt.intelligence.chat import ChatView, DesktopChannel
 from openhuman_desktop.qt.intelligence.status_bar import StatusBarView
-from openhuman_desktop.qt.intelligence.tasks import TasksView
+from openhuman_desktop.qt.intelligence.subconscious import ApprovalsView, DecisionsView, TasksView
 from openhuman_desktop.qt.intelligence.widgets import Banner, PanelFrame, em, retheme
 from openhuman_desktop.qt.memory_tab import MemoryView
 from openhuman_desktop.qt.skills_tab import SkillActions, SkillsView

@@ -26,7 +26,7 @@ from openhuman_desktop.errors import UserFacingError
 from openhuman_desktop.orchestration.ledger import Checkpoint
 from openhuman_desktop.orchestration.ports import Run
 from openhuman_desktop.orchestration.steering import HistoryRecord
-from openhuman_desktop.qt.intelligence.agent_runs import NODE_WORDS, STATUS_ACCENT, STATUS_WORDS, run_duration
+from openhuman_desktop.qt.intelligence.agent.runs import NODE_WORDS, STATUS_ACCENT, STATUS_WORDS, run_duration
 from openhuman_desktop.qt.intelligence.widgets import (
     EmptyState,
     ErrorLabel,

@@ -23,9 +23,9 @@ from openhuman_desktop.errors import UserFacingError
 from openhuman_desktop.orchestration.ports import Run
 from openhuman_desktop.orchestration.service import STOPPED_BY_YOU
 from openhuman_desktop.qt.asyncutil import Jobs
-from openhuman_desktop.qt.intelligence.chat_channel import THREAD_ID, DesktopChannel
-from openhuman_desktop.qt.intelligence.chat_model import ANSWER, ChatModel
-from openhuman_desktop.qt.intelligence.chat_view import ChatListView
+from openhuman_desktop.qt.intelligence.chat.channel import THREAD_ID, DesktopChannel
+from openhuman_desktop.qt.intelligence.chat.model import ANSWER, ChatModel
+from openhuman_desktop.qt.intelligence.chat.view import ChatListView
 from openhuman_desktop.qt.intelligence.widgets import (
     EmptyState,
     ErrorLabel,

@@ -8,9 +8,9 @@ from PySide6.QtCore import QEvent, QModelIndex, QPoint, Qt, QTimer, Signal
 from PySide6.QtGui import QContextMenuEvent, QCursor, QEnterEvent, QKeyEvent, QKeySequence, QMouseEvent, QResizeEvent
 from PySide6.QtWidgets import QAbstractItemView, QApplication, QFrame, QListView, QScrollArea, QWidget
 
-from openhuman_desktop.qt.intelligence.task_card import TaskCard, copy_title, is_menu_key, task_menu
-from openhuman_desktop.qt.intelligence.task_model import AnyIndex, TaskListModel
-from openhuman_desktop.qt.intelligence.task_row import ROW_GAP, TaskDelegate
+from openhuman_desktop.qt.intelligence.subconscious.task_card import TaskCard, copy_title, is_menu_key, task_menu
+from openhuman_desktop.qt.intelligence.subconscious.task_model import AnyIndex, TaskListModel
+from openhuman_desktop.qt.intelligence.subconscious.task_row import ROW_GAP, TaskDelegate
 from openhuman_desktop.qt.intelligence.widgets import repaint_changed_rows
 from openhuman_desktop.store import Task
 

@@ -21,7 +21,7 @@ from PySide6.QtWidgets import (
 
 from openhuman_desktop import recurrence
 from openhuman_desktop.errors import InvalidInput, UserFacingError
-from openhuman_desktop.qt.intelligence.task_model import CUSTOM_CRON, SCHEDULE_CHOICES, describe_schedule
+from openhuman_desktop.qt.intelligence.subconscious.task_model import CUSTOM_CRON, SCHEDULE_CHOICES, describe_schedule
 from openhuman_desktop.qt.intelligence.widgets import ErrorLabel, MutedLabel, clock_time, em
 from openhuman_desktop.store import Task
 

@@ -56,9 +56,9 @@ from PySide6.QtWidgets import (
 )
 
 from openhuman_desktop.qt.asyncutil import Jobs
-from openhuman_desktop.qt.intelligence import chat_markdown
-from openhuman_desktop.qt.intelligence.approvals import ApprovalCard, InputWatch
-from openhuman_desktop.qt.intelligence.chat_model import ANSWER, CARD, NOTE, USER, ChatModel, ChatRow
+from openhuman_desktop.qt.intelligence.chat import markdown as chat_markdown
+from openhuman_desktop.qt.intelligence.chat.model import ANSWER, CARD, NOTE, USER, ChatModel, ChatRow
+from openhuman_desktop.qt.intelligence.subconscious.approvals import ApprovalCard, InputWatch
 from openhuman_desktop.qt.intelligence.widgets import accent, blend, clock_time, exact_time, is_dark, muted, pulse_alpha
 
 log = logging.getLogger(__name__)

@@ -22,7 +22,7 @@ from openhuman_desktop.orchestration.steering import (
     Reflection,
 )
 from openhuman_desktop.qt.asyncutil import Jobs
-from openhuman_desktop.qt.intelligence.agent_runs import paint_two_lines, two_line_size
+from openhuman_desktop.qt.intelligence.agent.runs import paint_two_lines, two_line_size
 from openhuman_desktop.qt.intelligence.paged_model import PagedListModel
 from openhuman_desktop.qt.intelligence.widgets import clock_time, exact_time, relative_time
 

@@ -25,9 +25,9 @@ from PySide6.QtWidgets import (
 from openhuman_desktop.errors import UserFacingError
 from openhuman_desktop.orchestration.steering import Directive, Reflection
 from openhuman_desktop.qt.asyncutil import Jobs
-from openhuman_desktop.qt.intelligence.agent_diff import diff_html, diff_plain, diff_summary, word_diff
-from openhuman_desktop.qt.intelligence.agent_edit import DirectiveEditDialog
-from openhuman_desktop.qt.intelligence.agent_versions import (
+from openhuman_desktop.qt.intelligence.agent.diff import diff_html, diff_plain, diff_summary, word_diff
+from openhuman_desktop.qt.intelligence.agent.edit import DirectiveEditDialog
+from openhuman_desktop.qt.intelligence.agent.versions import (
     CLEARED,
     SOURCE_ACCENT,
     SOURCE_WORDS,

@@ -35,7 +35,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from openhuman_desktop.qt.intelligence.task_model import (
+from openhuman_desktop.qt.intelligence.subconscious.task_model import (
     INTENT_HELP,
     INTENT_WORDS,
     SOURCE_HELP,
@@ -60,7 +60,7 @@ from openhuman_desktop.qt.intelligence.widgets import (
 from openhuman_desktop.store import Task
 
 if TYPE_CHECKING:
-    from openhuman_desktop.qt.intelligence.task_row import TaskDelegate
+    from openhuman_desktop.qt.intelligence.subconscious.task_row import TaskDelegate
 
 TOGGLE_TIP = "Switch this task on or off"
 DELETE_TIP = "Delete this task"

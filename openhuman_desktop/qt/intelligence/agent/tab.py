@@ -14,11 +14,11 @@ from openhuman_desktop.errors import UserFacingError
 from openhuman_desktop.orchestration.ports import Run
 from openhuman_desktop.orchestration.steering import Directive, Reflection
 from openhuman_desktop.qt.asyncutil import Jobs, Refresher
-from openhuman_desktop.qt.intelligence.agent_run_detail import RunDetailView, RunReads
-from openhuman_desktop.qt.intelligence.agent_runs import RunDelegate, RunListModel, RunPages
-from openhuman_desktop.qt.intelligence.agent_steering import SteeringView
-from openhuman_desktop.qt.intelligence.agent_timeline import TimelinePages, TimelineView
-from openhuman_desktop.qt.intelligence.agent_versions import ReflectionStatusSource, SteeringSource
+from openhuman_desktop.qt.intelligence.agent.run_detail import RunDetailView, RunReads
+from openhuman_desktop.qt.intelligence.agent.runs import RunDelegate, RunListModel, RunPages
+from openhuman_desktop.qt.intelligence.agent.steering import SteeringView
+from openhuman_desktop.qt.intelligence.agent.timeline import TimelinePages, TimelineView
+from openhuman_desktop.qt.intelligence.agent.versions import ReflectionStatusSource, SteeringSource
 from openhuman_desktop.qt.intelligence.widgets import EmptyState, PanelFrame, em
 
 log = logging.getLogger(__name__)

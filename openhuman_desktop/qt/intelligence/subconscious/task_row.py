@@ -18,7 +18,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from openhuman_desktop.qt.intelligence.task_card import (
+from openhuman_desktop.qt.intelligence.subconscious.task_card import (
     TOGGLE_TIP,
     IntentChip,
     TaskCard,
@@ -26,7 +26,7 @@ from openhuman_desktop.qt.intelligence.task_card import (
     show_tooltip,
     suggestion_colors,
 )
-from openhuman_desktop.qt.intelligence.task_model import (
+from openhuman_desktop.qt.intelligence.subconscious.task_model import (
     ASSISTANT_BADGE,
     ASSISTANT_TIP,
     SUGGESTION_WORDS,
@@ -57,7 +57,7 @@ from openhuman_desktop.qt.intelligence.widgets import (
 from openhuman_desktop.store import Task
 
 if TYPE_CHECKING:
-    from openhuman_desktop.qt.intelligence.task_list import TaskListView
+    from openhuman_desktop.qt.intelligence.subconscious.task_list import TaskListView
 
 ROW_GAP = 2                 # px between rows (what the list of cards had between cards)
 WRAP = int(Qt.TextFlag.TextWordWrap | Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop)

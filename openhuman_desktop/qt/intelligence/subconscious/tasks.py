@@ -25,8 +25,8 @@ from PySide6.QtWidgets import (
 from openhuman_desktop import recurrence
 from openhuman_desktop.errors import InvalidInput, UserFacingError
 from openhuman_desktop.qt.asyncutil import Jobs
-from openhuman_desktop.qt.intelligence.task_card import TaskCard
-from openhuman_desktop.qt.intelligence.task_edit import (
+from openhuman_desktop.qt.intelligence.subconscious.task_card import TaskCard
+from openhuman_desktop.qt.intelligence.subconscious.task_edit import (
     RESET,
     RenameDialog,
     RuleDialog,
@@ -35,8 +35,8 @@ from openhuman_desktop.qt.intelligence.task_edit import (
     cron_problem,
     one_sentence,
 )
-from openhuman_desktop.qt.intelligence.task_list import TaskListView
-from openhuman_desktop.qt.intelligence.task_model import CUSTOM_CRON, SCHEDULE_CHOICES, TaskListModel
+from openhuman_desktop.qt.intelligence.subconscious.task_list import TaskListView
+from openhuman_desktop.qt.intelligence.subconscious.task_model import CUSTOM_CRON, SCHEDULE_CHOICES, TaskListModel
 from openhuman_desktop.qt.intelligence.widgets import (
     EmptyState,
     ErrorLabel,
