@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QEvent, QRect, QSize, Qt, Signal
 from PySide6.QtGui import (
@@ -35,6 +34,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from openhuman_desktop.qt.intelligence.subconscious.task_layout import TOGGLE_TIP, RowLayout
 from openhuman_desktop.qt.intelligence.subconscious.task_model import (
     INTENT_HELP,
     INTENT_WORDS,
@@ -59,10 +59,6 @@ from openhuman_desktop.qt.intelligence.widgets import (
 )
 from openhuman_desktop.store import Task
 
-if TYPE_CHECKING:
-    from openhuman_desktop.qt.intelligence.subconscious.task_row import TaskDelegate
-
-TOGGLE_TIP = "Switch this task on or off"
 DELETE_TIP = "Delete this task"
 
 
@@ -249,7 +245,7 @@ class TaskCard(QWidget):
     pressed = Signal(str)
     pinned_changed = Signal()   # a menu of this card opened or closed
 
-    def __init__(self, task: Task, delegate: TaskDelegate, now: Callable[[], float], home: QWidget,
+    def __init__(self, task: Task, delegate: RowLayout, now: Callable[[], float], home: QWidget,
                  parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("taskCard")

@@ -9,8 +9,9 @@ from PySide6.QtGui import QContextMenuEvent, QCursor, QEnterEvent, QKeyEvent, QK
 from PySide6.QtWidgets import QAbstractItemView, QApplication, QFrame, QListView, QScrollArea, QWidget
 
 from openhuman_desktop.qt.intelligence.subconscious.task_card import TaskCard, copy_title, is_menu_key, task_menu
+from openhuman_desktop.qt.intelligence.subconscious.task_layout import ROW_GAP
 from openhuman_desktop.qt.intelligence.subconscious.task_model import AnyIndex, TaskListModel
-from openhuman_desktop.qt.intelligence.subconscious.task_row import ROW_GAP, TaskDelegate
+from openhuman_desktop.qt.intelligence.subconscious.task_row import TaskDelegate
 from openhuman_desktop.qt.intelligence.widgets import repaint_changed_rows
 from openhuman_desktop.store import Task
 
@@ -64,7 +65,7 @@ class TaskListView(QListView):
         self._sync_timer.setSingleShot(True)
         self._sync_timer.setInterval(0)
         self._sync_timer.timeout.connect(self._on_sync_timer_timeout)
-        self.task_delegate = TaskDelegate(self, model, now)
+        self.task_delegate = TaskDelegate(self, model, now, cards=self)
         self.setItemDelegate(self.task_delegate)
         self.setModel(model)
         self.setFixedHeight(0)
