@@ -150,7 +150,7 @@ def notices(monkeypatch: pytest.MonkeyPatch) -> Notices:
     monkeypatch.setattr(events.EventBus, "publish", recording_publish)
 
     from openhuman_desktop.qt.errors import TITLE, ErrorReporter
-    from openhuman_desktop.qt.intelligence.widgets import Banner
+    from openhuman_desktop.qt.intelligence.banner import Banner
 
     show = ErrorReporter._show
 

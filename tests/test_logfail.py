@@ -14,7 +14,7 @@ from pytestqt.qtbot import QtBot
 from openhuman_desktop import events
 from openhuman_desktop.errors import UserFacingError
 from openhuman_desktop.qt.errors import ErrorReporter
-from openhuman_desktop.qt.intelligence.widgets import Banner
+from openhuman_desktop.qt.intelligence.banner import Banner
 from tests.logfail import Notices
 
 pytest_plugins = ["pytester"]

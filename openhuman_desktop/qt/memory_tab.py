@@ -31,24 +31,14 @@ from openhuman_desktop.errors import UserFacingError
 from openhuman_desktop.memory.store import EVICTED_TAG, Memory
 from openhuman_desktop.memory.vectors import MemoryStatus
 from openhuman_desktop.qt.asyncutil import Jobs
+from openhuman_desktop.qt.intelligence.accent_label import ErrorLabel
+from openhuman_desktop.qt.intelligence.badge import badge_colors, badge_size, paint_badge
+from openhuman_desktop.qt.intelligence.muted_label import EmptyState, MutedLabel
+from openhuman_desktop.qt.intelligence.section_header import SectionHeader
+from openhuman_desktop.qt.intelligence.status_dot import StatusDot
 from openhuman_desktop.qt.intelligence.subconscious.tasks import UndoBar
-from openhuman_desktop.qt.intelligence.widgets import (
-    EmptyState,
-    ErrorLabel,
-    MutedLabel,
-    SectionHeader,
-    StatusDot,
-    accent,
-    badge_colors,
-    badge_size,
-    clock_time,
-    em,
-    exact_time,
-    make_primary,
-    muted,
-    paint_badge,
-    scale_font,
-)
+from openhuman_desktop.qt.intelligence.theme import accent, em, make_primary, muted, scale_font
+from openhuman_desktop.qt.intelligence.time_text import clock_time, exact_time
 
 log = logging.getLogger(__name__)
 

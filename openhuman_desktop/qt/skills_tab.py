@@ -26,18 +26,12 @@ from PySide6.QtWidgets import (
 )
 
 from openhuman_desktop.qt.asyncutil import Jobs
-from openhuman_desktop.qt.intelligence.widgets import (
-    Badge,
-    EmptyState,
-    ErrorLabel,
-    MutedLabel,
-    SectionHeader,
-    StatusDot,
-    accent,
-    app_palette,
-    em,
-    scaled_font,
-)
+from openhuman_desktop.qt.intelligence.accent_label import ErrorLabel
+from openhuman_desktop.qt.intelligence.badge import Badge
+from openhuman_desktop.qt.intelligence.muted_label import EmptyState, MutedLabel
+from openhuman_desktop.qt.intelligence.section_header import SectionHeader
+from openhuman_desktop.qt.intelligence.status_dot import StatusDot
+from openhuman_desktop.qt.intelligence.theme import accent, app_palette, em, scaled_font
 from openhuman_desktop.qt.settings.world_section import SKILLS as WORLD_SKILLS
 from openhuman_desktop.skills.base import Skill, SkillHealth, SkillRegistry
 from openhuman_desktop.skills.listing import SkillInfo, ToolInfo, describe

@@ -14,7 +14,7 @@ from openhuman_desktop.errors import StoreUnavailable
 from openhuman_desktop.qt.asyncutil import Jobs
 from openhuman_desktop.qt.intelligence import IntelligenceWindow
 from openhuman_desktop.qt.intelligence.activity import ActivityModel, ActivityView
-from openhuman_desktop.qt.intelligence.widgets import clock_time
+from openhuman_desktop.qt.intelligence.time_text import clock_time
 from openhuman_desktop.store import LogEntry
 
 

@@ -13,7 +13,7 @@ from PySide6.QtWidgets import QSplitter, QWidget
 from openhuman_desktop.orchestration.steering import REFLECTION, DirectiveDraft
 from openhuman_desktop.qt.intelligence import IntelligenceWindow
 from openhuman_desktop.qt.intelligence.agent.tab import PAGES
-from openhuman_desktop.qt.intelligence.widgets import ACCENTS
+from openhuman_desktop.qt.intelligence.theme import ACCENTS
 
 
 def tab_chain(window: IntelligenceWindow) -> list[QWidget]:

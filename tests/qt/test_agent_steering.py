@@ -16,7 +16,7 @@ from openhuman_desktop.qt.intelligence import IntelligenceWindow
 from openhuman_desktop.qt.intelligence.agent.diff import DELETE, EQUAL, INSERT, diff_plain, diff_summary, word_diff
 from openhuman_desktop.qt.intelligence.agent.edit import DirectiveEditDialog
 from openhuman_desktop.qt.intelligence.agent.steering import SteeringView
-from openhuman_desktop.qt.intelligence.widgets import clock_time
+from openhuman_desktop.qt.intelligence.time_text import clock_time
 from openhuman_desktop.subconscious.reflection import NOT_CONFIGURED, ReflectionStatus
 
 # The offscreen platform cannot pass a dialog's size hints on to a window system.

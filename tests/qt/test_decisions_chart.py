@@ -13,7 +13,7 @@ from PySide6.QtWidgets import QApplication
 from openhuman_desktop.qt.app import dark_palette
 from openhuman_desktop.qt.intelligence import IntelligenceWindow
 from openhuman_desktop.qt.intelligence.subconscious.decisions_chart import EMPTY_TEXT, DayCounts, DecisionsChart
-from openhuman_desktop.qt.intelligence.widgets import accent
+from openhuman_desktop.qt.intelligence.theme import accent
 
 
 async def log_rows(services: Any, day_offset: int, decision: str, count: int) -> None:

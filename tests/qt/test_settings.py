@@ -16,7 +16,7 @@ from openhuman_desktop import autostart, config
 from openhuman_desktop.config import Settings
 from openhuman_desktop.config_edit import ConfigEdit
 from openhuman_desktop.errors import ConfigError
-from openhuman_desktop.qt.intelligence.widgets import ToggleSwitch
+from openhuman_desktop.qt.intelligence.toggle_switch import ToggleSwitch
 from openhuman_desktop.qt.settings import SettingsWindow
 from openhuman_desktop.qt.settings.fields import Field
 

@@ -13,7 +13,7 @@ from PySide6.QtGui import QColor, QImage
 from openhuman_desktop.qt.intelligence import IntelligenceWindow
 from openhuman_desktop.qt.intelligence.subconscious.task_card import TaskCard, task_menu
 from openhuman_desktop.qt.intelligence.subconscious.tasks import TasksView
-from openhuman_desktop.qt.intelligence.widgets import ACCENTS
+from openhuman_desktop.qt.intelligence.theme import ACCENTS
 from openhuman_desktop.store import Task
 from openhuman_desktop.subconscious.intent import PROBES
 

@@ -25,7 +25,7 @@ from openhuman_desktop.qt.intelligence.subconscious.task_model import (
     details_text,
 )
 from openhuman_desktop.qt.intelligence.subconscious.tasks import AddTaskView, TasksView, cron_problem
-from openhuman_desktop.qt.intelligence.widgets import ACCENTS
+from openhuman_desktop.qt.intelligence.theme import ACCENTS
 from openhuman_desktop.store import Task
 
 # The offscreen platform cannot raise a popup, grab the keyboard or pass size hints of a top-level widget on.

@@ -24,7 +24,8 @@ from openhuman_desktop.errors import StoreUnavailable
 from openhuman_desktop.memory.store import Memory
 from openhuman_desktop.qt.intelligence import IntelligenceWindow
 from openhuman_desktop.qt.intelligence.status_bar import StatusBarView
-from openhuman_desktop.qt.intelligence.widgets import ACCENTS, exact_time, relative_time
+from openhuman_desktop.qt.intelligence.theme import ACCENTS
+from openhuman_desktop.qt.intelligence.time_text import exact_time, relative_time
 from openhuman_desktop.qt.intelligence.window import TAB_NAMES
 
 CONTROLS = (QAbstractButton, QLineEdit, QComboBox, QPlainTextEdit, QAbstractItemView, QTabWidget)

@@ -12,19 +12,13 @@ from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWi
 
 from openhuman_desktop.errors import UserFacingError
 from openhuman_desktop.qt.asyncutil import Jobs
-from openhuman_desktop.qt.intelligence.widgets import (
-    AccentLabel,
-    MutedLabel,
-    PanelFrame,
-    Spinner,
-    StatusDot,
-    clock_time,
-    em,
-    exact_time,
-    make_primary,
-    relative_time,
-    separator_dot,
-)
+from openhuman_desktop.qt.intelligence.accent_label import AccentLabel
+from openhuman_desktop.qt.intelligence.muted_label import MutedLabel, separator_dot
+from openhuman_desktop.qt.intelligence.panel_frame import PanelFrame
+from openhuman_desktop.qt.intelligence.spinner import Spinner
+from openhuman_desktop.qt.intelligence.status_dot import StatusDot
+from openhuman_desktop.qt.intelligence.theme import em, make_primary
+from openhuman_desktop.qt.intelligence.time_text import clock_time, exact_time, relative_time
 
 log = logging.getLogger(__name__)
 

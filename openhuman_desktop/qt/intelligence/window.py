@@ -26,10 +26,12 @@ from openhuman_desktop.qt.asyncutil import Jobs, Refresher
 from openhuman_desktop.qt.bridge import CoreBridge
 from openhuman_desktop.qt.intelligence.activity import ActivityView
 from openhuman_desktop.qt.intelligence.agent import AgentView
+from openhuman_desktop.qt.intelligence.banner import Banner
 from openhuman_desktop.qt.intelligence.chat import ChatView, DesktopChannel
+from openhuman_desktop.qt.intelligence.panel_frame import PanelFrame
 from openhuman_desktop.qt.intelligence.status_bar import StatusBarView
 from openhuman_desktop.qt.intelligence.subconscious import ApprovalsView, DecisionsView, TasksView
-from openhuman_desktop.qt.intelligence.widgets import Banner, PanelFrame, em, retheme
+from openhuman_desktop.qt.intelligence.theme import em, retheme
 from openhuman_desktop.qt.memory_tab import MemoryView
 from openhuman_desktop.qt.skills_tab import SkillActions, SkillsView
 from openhuman_desktop.store import Escalation, LogEntry, Task

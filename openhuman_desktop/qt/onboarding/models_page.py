@@ -19,7 +19,9 @@ from openhuman_desktop.llm.discovery import (
     suggestions_for,
 )
 from openhuman_desktop.llm.pull import format_bytes
-from openhuman_desktop.qt.intelligence.widgets import ErrorLabel, MutedLabel, em
+from openhuman_desktop.qt.intelligence.accent_label import ErrorLabel
+from openhuman_desktop.qt.intelligence.muted_label import MutedLabel
+from openhuman_desktop.qt.intelligence.theme import em
 from openhuman_desktop.qt.onboarding.pages import page_layout, paragraph
 
 NOT_USED = "Not used"

@@ -20,7 +20,12 @@ from PySide6.QtWidgets import (
 from openhuman_desktop.llm.discovery import FoundServer
 from openhuman_desktop.llm.pull import format_bytes
 from openhuman_desktop.qt import icons
-from openhuman_desktop.qt.intelligence.widgets import ErrorLabel, MutedLabel, PanelFrame, SectionHeader, Spinner, em
+from openhuman_desktop.qt.intelligence.accent_label import ErrorLabel
+from openhuman_desktop.qt.intelligence.muted_label import MutedLabel
+from openhuman_desktop.qt.intelligence.panel_frame import PanelFrame
+from openhuman_desktop.qt.intelligence.section_header import SectionHeader
+from openhuman_desktop.qt.intelligence.spinner import Spinner
+from openhuman_desktop.qt.intelligence.theme import em
 
 TRAY_SENTENCE = ("OpenHuman lives in your system tray: its icon shows whether the assistant is idle, thinking or "
                  "needs you (a red badge counts what waits), and a click opens the Intelligence window.")

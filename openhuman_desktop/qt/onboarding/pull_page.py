@@ -6,7 +6,8 @@ from PySide6.QtCore import Signal
 from PySide6.QtWidgets import QHBoxLayout, QProgressBar, QPushButton, QWidget
 
 from openhuman_desktop.llm.pull import PullFailed, PullProgress, format_bytes
-from openhuman_desktop.qt.intelligence.widgets import ErrorLabel, em, make_primary
+from openhuman_desktop.qt.intelligence.accent_label import ErrorLabel
+from openhuman_desktop.qt.intelligence.theme import em, make_primary
 from openhuman_desktop.qt.onboarding.pages import page_layout, paragraph
 
 BAR_STEPS = 1000

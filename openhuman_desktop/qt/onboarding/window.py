@@ -24,7 +24,8 @@ from openhuman_desktop.llm.discovery import FoundServer
 from openhuman_desktop.llm.pull import ProgressCallback, PullFailed, PullProgress, pull_model
 from openhuman_desktop.qt import icons, placement
 from openhuman_desktop.qt.asyncutil import Jobs
-from openhuman_desktop.qt.intelligence.widgets import MutedLabel, em, make_primary, retheme, scaled_font
+from openhuman_desktop.qt.intelligence.muted_label import MutedLabel
+from openhuman_desktop.qt.intelligence.theme import em, make_primary, retheme, scaled_font
 from openhuman_desktop.qt.onboarding.models_page import NOT_USED, ModelsPage
 from openhuman_desktop.qt.onboarding.pages import DonePage, ServerPage, WelcomePage
 from openhuman_desktop.qt.onboarding.pull_page import PullPage

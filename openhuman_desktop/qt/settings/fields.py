@@ -20,7 +20,10 @@ from PySide6.QtWidgets import (
 )
 
 from openhuman_desktop.config_edit import REMOVE
-from openhuman_desktop.qt.intelligence.widgets import ErrorLabel, MutedLabel, ToggleSwitch, em
+from openhuman_desktop.qt.intelligence.accent_label import ErrorLabel
+from openhuman_desktop.qt.intelligence.muted_label import MutedLabel
+from openhuman_desktop.qt.intelligence.theme import em
+from openhuman_desktop.qt.intelligence.toggle_switch import ToggleSwitch
 
 
 class WheelGuard(QObject):

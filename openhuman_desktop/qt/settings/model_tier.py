@@ -23,16 +23,13 @@ from openhuman_desktop.config_edit import REMOVE
 from openhuman_desktop.errors import LlmUnavailable
 from openhuman_desktop.llm.catalog import InstalledModel
 from openhuman_desktop.qt.asyncutil import Jobs
-from openhuman_desktop.qt.intelligence.widgets import (
-    AccentLabel,
-    ErrorLabel,
-    MutedLabel,
-    PanelFrame,
-    SectionHeader,
-    Spinner,
-    ToggleSwitch,
-    em,
-)
+from openhuman_desktop.qt.intelligence.accent_label import AccentLabel, ErrorLabel
+from openhuman_desktop.qt.intelligence.muted_label import MutedLabel
+from openhuman_desktop.qt.intelligence.panel_frame import PanelFrame
+from openhuman_desktop.qt.intelligence.section_header import SectionHeader
+from openhuman_desktop.qt.intelligence.spinner import Spinner
+from openhuman_desktop.qt.intelligence.theme import em
+from openhuman_desktop.qt.intelligence.toggle_switch import ToggleSwitch
 from openhuman_desktop.qt.settings.fields import Field, Form, guard_wheel
 
 PASTED_KEY = ("This looks like the key itself: keep the key in an environment variable (e.g. OPENAI_API_KEY) "

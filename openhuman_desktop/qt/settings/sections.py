@@ -13,14 +13,12 @@ from PySide6.QtWidgets import QVBoxLayout, QWidget
 from openhuman_desktop import config
 from openhuman_desktop.config import Settings
 from openhuman_desktop.qt.asyncutil import Jobs
-from openhuman_desktop.qt.intelligence.widgets import (
-    ErrorLabel,
-    MutedLabel,
-    PanelFrame,
-    SectionHeader,
-    ToggleSwitch,
-    em,
-)
+from openhuman_desktop.qt.intelligence.accent_label import ErrorLabel
+from openhuman_desktop.qt.intelligence.muted_label import MutedLabel
+from openhuman_desktop.qt.intelligence.panel_frame import PanelFrame
+from openhuman_desktop.qt.intelligence.section_header import SectionHeader
+from openhuman_desktop.qt.intelligence.theme import em
+from openhuman_desktop.qt.intelligence.toggle_switch import ToggleSwitch
 from openhuman_desktop.qt.settings.fields import (
     Field,
     Form,

@@ -30,15 +30,12 @@ from PySide6.QtWidgets import (
 from openhuman_desktop import config
 from openhuman_desktop.config import McpServerSettings, Settings
 from openhuman_desktop.config_edit import REMOVE
-from openhuman_desktop.qt.intelligence.widgets import (
-    EmptyState,
-    ErrorLabel,
-    MutedLabel,
-    PanelFrame,
-    SectionHeader,
-    ToggleSwitch,
-    em,
-)
+from openhuman_desktop.qt.intelligence.accent_label import ErrorLabel
+from openhuman_desktop.qt.intelligence.muted_label import EmptyState, MutedLabel
+from openhuman_desktop.qt.intelligence.panel_frame import PanelFrame
+from openhuman_desktop.qt.intelligence.section_header import SectionHeader
+from openhuman_desktop.qt.intelligence.theme import em
+from openhuman_desktop.qt.intelligence.toggle_switch import ToggleSwitch
 from openhuman_desktop.qt.settings.fields import Field, Form, guard_wheel
 
 ToolLister = Callable[[str], Sequence[tuple[str, str]]]

@@ -29,7 +29,9 @@ from openhuman_desktop.errors import ConfigError
 from openhuman_desktop.llm.catalog import list_models
 from openhuman_desktop.qt import placement
 from openhuman_desktop.qt.asyncutil import Jobs
-from openhuman_desktop.qt.intelligence.widgets import AccentLabel, Banner, em, make_primary
+from openhuman_desktop.qt.intelligence.accent_label import AccentLabel
+from openhuman_desktop.qt.intelligence.banner import Banner
+from openhuman_desktop.qt.intelligence.theme import em, make_primary
 from openhuman_desktop.qt.settings.fields import Field
 from openhuman_desktop.qt.settings.model_tier import Lister, TierEditor
 from openhuman_desktop.qt.settings.sections import VALUES, Section, build_sections

@@ -13,7 +13,8 @@ from PySide6.QtWidgets import QHBoxLayout, QPlainTextEdit, QPushButton, QSizePol
 from openhuman_desktop import config
 from openhuman_desktop.errors import ConfigError, UserFacingError
 from openhuman_desktop.qt.asyncutil import Jobs
-from openhuman_desktop.qt.intelligence.widgets import MutedLabel, em
+from openhuman_desktop.qt.intelligence.muted_label import MutedLabel
+from openhuman_desktop.qt.intelligence.theme import em
 from openhuman_desktop.qt.settings.fields import Field, Form, choice_field, int_field, switch_field, text_field
 
 Tester = Callable[[str, Any], Awaitable[str]]

@@ -27,14 +27,9 @@ from PySide6.QtWidgets import (
 )
 
 from openhuman_desktop.qt.intelligence.activity.model import ActivityModel, AnyIndex, readable
-from openhuman_desktop.qt.intelligence.widgets import (
-    DECISION_ACCENT,
-    accent,
-    clock_time,
-    duration_text,
-    muted,
-    pulse_alpha,
-)
+from openhuman_desktop.qt.intelligence.status_dot import pulse_alpha
+from openhuman_desktop.qt.intelligence.theme import DECISION_ACCENT, accent, muted
+from openhuman_desktop.qt.intelligence.time_text import clock_time, duration_text
 from openhuman_desktop.store import LogEntry
 
 

@@ -25,13 +25,9 @@ from PySide6.QtWidgets import (
 from openhuman_desktop import markdown_text
 from openhuman_desktop.errors import UserFacingError
 from openhuman_desktop.qt.asyncutil import Jobs
-from openhuman_desktop.qt.intelligence.widgets import (
-    DECISION_WORDS,
-    clock_time,
-    duration_text,
-    exact_time,
-    row_runs,
-)
+from openhuman_desktop.qt.intelligence.row_changes import row_runs
+from openhuman_desktop.qt.intelligence.theme import DECISION_WORDS
+from openhuman_desktop.qt.intelligence.time_text import clock_time, duration_text, exact_time
 from openhuman_desktop.store import Escalation, LogEntry
 
 log = logging.getLogger(__name__)

@@ -28,6 +28,7 @@ from PySide6.QtWidgets import (
 
 from openhuman_desktop.errors import UserFacingError
 from openhuman_desktop.qt.asyncutil import Jobs
+from openhuman_desktop.qt.intelligence.accent_label import ErrorLabel
 from openhuman_desktop.qt.intelligence.activity.delegate import ActivityDelegate
 from openhuman_desktop.qt.intelligence.activity.model import (
     POLL_MS,
@@ -37,14 +38,10 @@ from openhuman_desktop.qt.intelligence.activity.model import (
     Escalations,
     Fetch,
 )
-from openhuman_desktop.qt.intelligence.widgets import (
-    EmptyState,
-    ErrorLabel,
-    MutedLabel,
-    SectionHeader,
-    em,
-    repaint_changed_rows,
-)
+from openhuman_desktop.qt.intelligence.muted_label import EmptyState, MutedLabel
+from openhuman_desktop.qt.intelligence.row_changes import repaint_changed_rows
+from openhuman_desktop.qt.intelligence.section_header import SectionHeader
+from openhuman_desktop.qt.intelligence.theme import em
 from openhuman_desktop.store import Escalation, LogEntry
 
 log = logging.getLogger(__name__)

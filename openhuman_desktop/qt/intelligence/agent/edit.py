@@ -15,7 +15,9 @@ from PySide6.QtWidgets import (
 )
 
 from openhuman_desktop.orchestration.steering import MAX_DIRECTIVE_CHARS
-from openhuman_desktop.qt.intelligence.widgets import ErrorLabel, MutedLabel, em, make_primary
+from openhuman_desktop.qt.intelligence.accent_label import ErrorLabel
+from openhuman_desktop.qt.intelligence.muted_label import MutedLabel
+from openhuman_desktop.qt.intelligence.theme import em, make_primary
 
 EDIT_HELP = ("Standing guidance for the reasoning model, added to every later run's prompt. "
              "Saving makes a new version; you can revert to any earlier one.")

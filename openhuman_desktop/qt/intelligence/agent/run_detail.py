@@ -26,17 +26,13 @@ from openhuman_desktop.errors import UserFacingError
 from openhuman_desktop.orchestration.ledger import Checkpoint
 from openhuman_desktop.orchestration.ports import Run
 from openhuman_desktop.orchestration.steering import HistoryRecord
+from openhuman_desktop.qt.intelligence.accent_label import ErrorLabel
 from openhuman_desktop.qt.intelligence.agent.runs import NODE_WORDS, STATUS_ACCENT, STATUS_WORDS, run_duration
-from openhuman_desktop.qt.intelligence.widgets import (
-    EmptyState,
-    ErrorLabel,
-    MutedLabel,
-    SectionHeader,
-    StatusDot,
-    em,
-    exact_time,
-    scaled_font,
-)
+from openhuman_desktop.qt.intelligence.muted_label import EmptyState, MutedLabel
+from openhuman_desktop.qt.intelligence.section_header import SectionHeader
+from openhuman_desktop.qt.intelligence.status_dot import StatusDot
+from openhuman_desktop.qt.intelligence.theme import em, scaled_font
+from openhuman_desktop.qt.intelligence.time_text import exact_time
 
 log = logging.getLogger(__name__)
 

@@ -12,16 +12,9 @@ from PySide6.QtWidgets import QListView, QStyle, QStyledItemDelegate, QStyleOpti
 from openhuman_desktop.orchestration.ports import Run
 from openhuman_desktop.qt.asyncutil import Jobs
 from openhuman_desktop.qt.intelligence.paged_model import PagedListModel
-from openhuman_desktop.qt.intelligence.widgets import (
-    accent,
-    clock_time,
-    dot_side,
-    duration_text,
-    exact_time,
-    muted,
-    paint_dot,
-    scale_font,
-)
+from openhuman_desktop.qt.intelligence.status_dot import dot_side, paint_dot
+from openhuman_desktop.qt.intelligence.theme import accent, muted, scale_font
+from openhuman_desktop.qt.intelligence.time_text import clock_time, duration_text, exact_time
 
 AnyIndex = QModelIndex | QPersistentModelIndex
 

@@ -25,6 +25,7 @@ from PySide6.QtWidgets import (
 from openhuman_desktop.errors import UserFacingError
 from openhuman_desktop.orchestration.steering import Directive, Reflection
 from openhuman_desktop.qt.asyncutil import Jobs
+from openhuman_desktop.qt.intelligence.accent_label import AccentLabel, ErrorLabel
 from openhuman_desktop.qt.intelligence.agent.diff import diff_html, diff_plain, diff_summary, word_diff
 from openhuman_desktop.qt.intelligence.agent.edit import DirectiveEditDialog
 from openhuman_desktop.qt.intelligence.agent.versions import (
@@ -41,21 +42,13 @@ from openhuman_desktop.qt.intelligence.agent.versions import (
     reflection_text,
     schedule_text,
 )
-from openhuman_desktop.qt.intelligence.widgets import (
-    AccentLabel,
-    Badge,
-    EmptyState,
-    ErrorLabel,
-    MutedLabel,
-    PanelFrame,
-    SectionHeader,
-    Spinner,
-    accent,
-    app_palette,
-    em,
-    exact_time,
-    make_primary,
-)
+from openhuman_desktop.qt.intelligence.badge import Badge
+from openhuman_desktop.qt.intelligence.muted_label import EmptyState, MutedLabel
+from openhuman_desktop.qt.intelligence.panel_frame import PanelFrame
+from openhuman_desktop.qt.intelligence.section_header import SectionHeader
+from openhuman_desktop.qt.intelligence.spinner import Spinner
+from openhuman_desktop.qt.intelligence.theme import accent, app_palette, em, make_primary
+from openhuman_desktop.qt.intelligence.time_text import exact_time
 from openhuman_desktop.subconscious.reflection import NOT_CONFIGURED
 
 log = logging.getLogger(__name__)

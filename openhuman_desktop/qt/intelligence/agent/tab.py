@@ -19,7 +19,9 @@ from openhuman_desktop.qt.intelligence.agent.runs import RunDelegate, RunListMod
 from openhuman_desktop.qt.intelligence.agent.steering import SteeringView
 from openhuman_desktop.qt.intelligence.agent.timeline import TimelinePages, TimelineView
 from openhuman_desktop.qt.intelligence.agent.versions import ReflectionStatusSource, SteeringSource
-from openhuman_desktop.qt.intelligence.widgets import EmptyState, PanelFrame, em
+from openhuman_desktop.qt.intelligence.muted_label import EmptyState
+from openhuman_desktop.qt.intelligence.panel_frame import PanelFrame
+from openhuman_desktop.qt.intelligence.theme import em
 
 log = logging.getLogger(__name__)
 

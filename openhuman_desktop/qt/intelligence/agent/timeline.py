@@ -23,19 +23,12 @@ from openhuman_desktop.errors import UserFacingError
 from openhuman_desktop.orchestration.ports import TimelineEntry
 from openhuman_desktop.orchestration.world import KIND_WORDS
 from openhuman_desktop.qt.asyncutil import Jobs
+from openhuman_desktop.qt.intelligence.accent_label import ErrorLabel
+from openhuman_desktop.qt.intelligence.muted_label import EmptyState, MutedLabel
 from openhuman_desktop.qt.intelligence.paged_model import PagedListModel
-from openhuman_desktop.qt.intelligence.widgets import (
-    EmptyState,
-    ErrorLabel,
-    MutedLabel,
-    PanelFrame,
-    accent,
-    clock_time,
-    em,
-    exact_time,
-    muted,
-    scale_font,
-)
+from openhuman_desktop.qt.intelligence.panel_frame import PanelFrame
+from openhuman_desktop.qt.intelligence.theme import accent, em, muted, scale_font
+from openhuman_desktop.qt.intelligence.time_text import clock_time, exact_time
 
 AnyIndex = QModelIndex | QPersistentModelIndex
 

@@ -24,7 +24,7 @@ from openhuman_desktop.orchestration.steering import (
 from openhuman_desktop.qt.asyncutil import Jobs
 from openhuman_desktop.qt.intelligence.agent.runs import paint_two_lines, two_line_size
 from openhuman_desktop.qt.intelligence.paged_model import PagedListModel
-from openhuman_desktop.qt.intelligence.widgets import clock_time, exact_time, relative_time
+from openhuman_desktop.qt.intelligence.time_text import clock_time, exact_time, relative_time
 
 AnyIndex = QModelIndex | QPersistentModelIndex
 PAGE_SIZE = 50

@@ -19,7 +19,7 @@ from PySide6.QtGui import (
     QTextFormat,
 )
 
-from openhuman_desktop.qt.intelligence.widgets import blend, is_dark
+from openhuman_desktop.qt.intelligence.theme import blend, is_dark
 
 # GitHub's dialect (tables, strike-through, task lists, autolinks) with raw HTML shown as the text it is:
 # model output never becomes markup.

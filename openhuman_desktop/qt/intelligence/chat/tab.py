@@ -23,22 +23,15 @@ from openhuman_desktop.errors import UserFacingError
 from openhuman_desktop.orchestration.ports import Run
 from openhuman_desktop.orchestration.service import STOPPED_BY_YOU
 from openhuman_desktop.qt.asyncutil import Jobs
+from openhuman_desktop.qt.intelligence.accent_label import ErrorLabel
 from openhuman_desktop.qt.intelligence.chat.channel import THREAD_ID, DesktopChannel
 from openhuman_desktop.qt.intelligence.chat.model import ANSWER, ChatModel
 from openhuman_desktop.qt.intelligence.chat.view import ChatListView
-from openhuman_desktop.qt.intelligence.widgets import (
-    EmptyState,
-    ErrorLabel,
-    MutedLabel,
-    PanelFrame,
-    SectionHeader,
-    StatusDot,
-    app_palette,
-    blend,
-    em,
-    make_primary,
-    set_style_sheet,
-)
+from openhuman_desktop.qt.intelligence.muted_label import EmptyState, MutedLabel
+from openhuman_desktop.qt.intelligence.panel_frame import PanelFrame
+from openhuman_desktop.qt.intelligence.section_header import SectionHeader
+from openhuman_desktop.qt.intelligence.status_dot import StatusDot
+from openhuman_desktop.qt.intelligence.theme import app_palette, blend, em, make_primary, set_style_sheet
 from openhuman_desktop.store import Escalation
 
 log = logging.getLogger(__name__)

@@ -58,8 +58,10 @@ from PySide6.QtWidgets import (
 from openhuman_desktop.qt.asyncutil import Jobs
 from openhuman_desktop.qt.intelligence.chat import markdown as chat_markdown
 from openhuman_desktop.qt.intelligence.chat.model import ANSWER, CARD, NOTE, USER, ChatModel, ChatRow
+from openhuman_desktop.qt.intelligence.status_dot import pulse_alpha
 from openhuman_desktop.qt.intelligence.subconscious.approvals import ApprovalCard, InputWatch
-from openhuman_desktop.qt.intelligence.widgets import accent, blend, clock_time, exact_time, is_dark, muted, pulse_alpha
+from openhuman_desktop.qt.intelligence.theme import accent, blend, is_dark, muted
+from openhuman_desktop.qt.intelligence.time_text import clock_time, exact_time
 
 log = logging.getLogger(__name__)
 

@@ -13,22 +13,21 @@ from PySide6.QtWidgets import QApplication, QFrame, QHBoxLayout, QLabel, QPushBu
 
 from openhuman_desktop.errors import UserFacingError
 from openhuman_desktop.qt.asyncutil import Jobs
-from openhuman_desktop.qt.intelligence.widgets import (
-    Badge,
-    EmptyState,
-    ErrorLabel,
-    MutedLabel,
-    SectionHeader,
-    Spinner,
+from openhuman_desktop.qt.intelligence.accent_label import ErrorLabel
+from openhuman_desktop.qt.intelligence.badge import Badge
+from openhuman_desktop.qt.intelligence.muted_label import EmptyState, MutedLabel
+from openhuman_desktop.qt.intelligence.section_header import SectionHeader
+from openhuman_desktop.qt.intelligence.spinner import Spinner
+from openhuman_desktop.qt.intelligence.theme import (
     accent,
     app_palette,
     em,
-    exact_time,
     is_dark,
     make_primary,
     scaled_font,
     set_style_sheet,
 )
+from openhuman_desktop.qt.intelligence.time_text import exact_time
 from openhuman_desktop.store import Escalation
 from openhuman_desktop.store.records import FIX_IN_SKILLS, GO_AHEAD, RETRY
 

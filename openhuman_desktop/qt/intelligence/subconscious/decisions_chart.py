@@ -28,16 +28,9 @@ from PySide6.QtGui import (
 from PySide6.QtWidgets import QHBoxLayout, QSizePolicy, QToolTip, QVBoxLayout, QWidget
 
 from openhuman_desktop.qt.asyncutil import Jobs, Refresher
-from openhuman_desktop.qt.intelligence.widgets import (
-    MutedLabel,
-    SectionHeader,
-    accent,
-    blend,
-    em,
-    is_dark,
-    muted,
-    scaled_font,
-)
+from openhuman_desktop.qt.intelligence.muted_label import MutedLabel
+from openhuman_desktop.qt.intelligence.section_header import SectionHeader
+from openhuman_desktop.qt.intelligence.theme import accent, blend, em, is_dark, muted, scaled_font
 from openhuman_desktop.store.activity import local_day_starts
 
 log = logging.getLogger(__name__)

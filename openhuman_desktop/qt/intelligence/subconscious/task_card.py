@@ -34,6 +34,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from openhuman_desktop.qt.intelligence.badge import badge_colors, badge_size, paint_badge
 from openhuman_desktop.qt.intelligence.subconscious.task_layout import TOGGLE_TIP, RowLayout
 from openhuman_desktop.qt.intelligence.subconscious.task_model import (
     INTENT_HELP,
@@ -49,14 +50,8 @@ from openhuman_desktop.qt.intelligence.subconscious.task_model import (
     suggestion_tip,
     suggestion_words,
 )
-from openhuman_desktop.qt.intelligence.widgets import (
-    ToggleSwitch,
-    accent,
-    badge_colors,
-    badge_size,
-    paint_badge,
-    scale_font,
-)
+from openhuman_desktop.qt.intelligence.theme import accent, scale_font
+from openhuman_desktop.qt.intelligence.toggle_switch import ToggleSwitch
 from openhuman_desktop.store import Task
 
 DELETE_TIP = "Delete this task"

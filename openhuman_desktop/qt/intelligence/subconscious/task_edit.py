@@ -21,8 +21,11 @@ from PySide6.QtWidgets import (
 
 from openhuman_desktop import recurrence
 from openhuman_desktop.errors import InvalidInput, UserFacingError
+from openhuman_desktop.qt.intelligence.accent_label import ErrorLabel
+from openhuman_desktop.qt.intelligence.muted_label import MutedLabel
 from openhuman_desktop.qt.intelligence.subconscious.task_model import CUSTOM_CRON, SCHEDULE_CHOICES, describe_schedule
-from openhuman_desktop.qt.intelligence.widgets import ErrorLabel, MutedLabel, clock_time, em
+from openhuman_desktop.qt.intelligence.theme import em
+from openhuman_desktop.qt.intelligence.time_text import clock_time
 from openhuman_desktop.store import Task
 
 __all__ = ["RenameDialog", "RuleDialog", "ScheduleDialog", "TaskEditDialog", "one_sentence"]

@@ -11,6 +11,8 @@ from PySide6.QtCore import QPoint, QRect, QSize, Qt
 from PySide6.QtGui import QFont, QFontMetrics
 from PySide6.QtWidgets import QToolButton
 
+from openhuman_desktop.qt.intelligence.badge import badge_size
+from openhuman_desktop.qt.intelligence.status_dot import dot_side
 from openhuman_desktop.qt.intelligence.subconscious.task_model import (
     ASSISTANT_BADGE,
     ASSISTANT_TIP,
@@ -25,7 +27,8 @@ from openhuman_desktop.qt.intelligence.subconscious.task_model import (
     suggestion_tip,
     suggestion_words,
 )
-from openhuman_desktop.qt.intelligence.widgets import badge_size, dot_side, scale_font, toggle_size
+from openhuman_desktop.qt.intelligence.theme import scale_font
+from openhuman_desktop.qt.intelligence.toggle_switch import toggle_size
 from openhuman_desktop.store import Task
 
 ROW_GAP = 2                 # px between rows (what the list of cards had between cards)

@@ -8,11 +8,11 @@ from PySide6.QtCore import QEvent, QModelIndex, QPoint, Qt, QTimer, Signal
 from PySide6.QtGui import QContextMenuEvent, QCursor, QEnterEvent, QKeyEvent, QKeySequence, QMouseEvent, QResizeEvent
 from PySide6.QtWidgets import QAbstractItemView, QApplication, QFrame, QListView, QScrollArea, QWidget
 
+from openhuman_desktop.qt.intelligence.row_changes import repaint_changed_rows
 from openhuman_desktop.qt.intelligence.subconscious.task_card import TaskCard, copy_title, is_menu_key, task_menu
 from openhuman_desktop.qt.intelligence.subconscious.task_layout import ROW_GAP
 from openhuman_desktop.qt.intelligence.subconscious.task_model import AnyIndex, TaskListModel
 from openhuman_desktop.qt.intelligence.subconscious.task_row import TaskDelegate
-from openhuman_desktop.qt.intelligence.widgets import repaint_changed_rows
 from openhuman_desktop.store import Task
 
 LAYOUT_BATCH = 100          # rows laid out per event-loop turn (~1 ms)

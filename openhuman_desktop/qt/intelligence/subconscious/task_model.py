@@ -10,7 +10,8 @@ from PySide6.QtCore import QAbstractListModel, QModelIndex, QObject, QPersistent
 
 from openhuman_desktop import recurrence
 from openhuman_desktop.errors import InvalidInput
-from openhuman_desktop.qt.intelligence.widgets import clock_time, exact_time, relative_time, row_runs
+from openhuman_desktop.qt.intelligence.row_changes import row_runs
+from openhuman_desktop.qt.intelligence.time_text import clock_time, exact_time, relative_time
 from openhuman_desktop.store import Task
 
 AnyIndex = QModelIndex | QPersistentModelIndex

@@ -18,6 +18,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from openhuman_desktop.qt.intelligence.badge import badge_colors, paint_badge
+from openhuman_desktop.qt.intelligence.status_dot import paint_dot
 from openhuman_desktop.qt.intelligence.subconscious.task_card import (
     IntentChip,
     TaskCard,
@@ -37,15 +39,8 @@ from openhuman_desktop.qt.intelligence.subconscious.task_model import (
     is_assistant_task,
     suggestion_words,
 )
-from openhuman_desktop.qt.intelligence.widgets import (
-    accent,
-    badge_colors,
-    muted,
-    paint_badge,
-    paint_dot,
-    paint_toggle,
-    scale_font,
-)
+from openhuman_desktop.qt.intelligence.theme import accent, muted, scale_font
+from openhuman_desktop.qt.intelligence.toggle_switch import paint_toggle
 from openhuman_desktop.store import Task
 
 # Enum values used on every paint (PySide6 enum arithmetic is Python code: look it up once).

@@ -25,6 +25,10 @@ from PySide6.QtWidgets import (
 from openhuman_desktop import recurrence
 from openhuman_desktop.errors import InvalidInput, UserFacingError
 from openhuman_desktop.qt.asyncutil import Jobs
+from openhuman_desktop.qt.intelligence.accent_label import ErrorLabel
+from openhuman_desktop.qt.intelligence.muted_label import EmptyState, MutedLabel
+from openhuman_desktop.qt.intelligence.panel_frame import PanelFrame
+from openhuman_desktop.qt.intelligence.section_header import SectionHeader
 from openhuman_desktop.qt.intelligence.subconscious.task_card import TaskCard
 from openhuman_desktop.qt.intelligence.subconscious.task_edit import (
     RESET,
@@ -37,16 +41,8 @@ from openhuman_desktop.qt.intelligence.subconscious.task_edit import (
 )
 from openhuman_desktop.qt.intelligence.subconscious.task_list import TaskListView
 from openhuman_desktop.qt.intelligence.subconscious.task_model import CUSTOM_CRON, SCHEDULE_CHOICES, TaskListModel
-from openhuman_desktop.qt.intelligence.widgets import (
-    EmptyState,
-    ErrorLabel,
-    MutedLabel,
-    PanelFrame,
-    SectionHeader,
-    clock_time,
-    em,
-    make_primary,
-)
+from openhuman_desktop.qt.intelligence.theme import em, make_primary
+from openhuman_desktop.qt.intelligence.time_text import clock_time
 from openhuman_desktop.store import Task
 
 __all__ = ["AddTaskView", "TaskService", "TasksView", "UndoBar", "cron_problem"]
