@@ -1,4 +1,5 @@
-"""The Intelligence window (Subconscious, Skills and Memory tabs) and its parts."""
+"""The Intelligence window: one package per tab (``subconscious``, ``activity``, ``chat``, ``agent``), the window
+and status bar, and the parts they build with (``theme``, ``time_text``, one widget per module)."""
 
 from openhuman_desktop.qt.intelligence.window import IntelligenceWindow
 
