@@ -3,6 +3,7 @@ abort with exit 134, blaming libxcb-cursor0): one sentence, exit 2; and the X se
 
 from __future__ import annotations
 
+import re
 import socket
 import subprocess
 import sys
@@ -45,7 +46,8 @@ def test_a_listening_unix_socket_is_a_reachable_display(tmp_path: Path, monkeypa
         server.bind(str(tmp_path / "X5"))
         server.listen(1)
         assert x11.reachable(":5")
-        assert display_problem({"DISPLAY": ":5"}, platform="linux") is None
+        # the display alone: whether this machine has Qt's X libraries is the tests below
+        assert display_problem({"DISPLAY": ":5"}, platform="linux", missing=list) is None
 
 
 def _abstract_x5_exists() -> bool:
@@ -129,5 +131,7 @@ def test_the_gui_without_a_library_of_qts_x11_support_says_which_package_and_exi
     )
     assert done.returncode == 2, done.stderr
     sentence = the_sentence(done.stderr)
-    assert "libxcb-openhuman-test.so.9" in sentence and "apt-get install libxcb-openhuman-test9" in sentence
+    # (on a machine without the real X libraries they are named too: the test's own one must be among them)
+    assert "libxcb-openhuman-test.so.9" in sentence
+    assert re.search(r"apt-get install [\w -]*libxcb-openhuman-test9`", sentence), sentence
     assert done.stdout.strip() == "qt-not-loaded"      # said before Qt was loaded at all
