@@ -234,7 +234,11 @@ class WorkspaceFilesSkill:
         except OSError as exc:
             raise AccessRefusedError(f"The workspace folder {self._root} cannot be opened ({exc.strerror}).") from exc
         with _dirfd.closing(root_fd):
-            yield _Opened(root_fd, names, display, for_write), display
+            opened = _Opened(root_fd, names, display, for_write)
+            try:
+                yield opened, display
+            finally:
+                opened.close()
 
     # -- the tools --
 
@@ -471,6 +475,7 @@ class _Opened:
         self._display = display
         self._for_write = for_write
         self._app: dict[_dirfd.Identity, AppEntry] = {}
+        self._file_folder: int | None = None  # the folder the file was opened in (kept open: see sync_folder)
         for entry in APP_ENTRIES:
             if entry.pattern.startswith("."):
                 continue  # a temporary file: no fixed name to look up (and read only by its own name)
@@ -492,17 +497,29 @@ class _Opened:
     def file(self, flags: int, *, create: bool = False) -> int:
         """A descriptor of the file itself (checked; ``create`` makes missing folders)."""
         parent = self.folder(self.names[:-1], create=create)
-        with _dirfd.closing(parent):
+        try:
             fd = _dirfd.open_file(self.names[-1], parent, flags)
+        except BaseException:
+            os.close(parent)
+            raise
         try:
             self._check(os.fstat(fd))
         except BaseException:
             os.close(fd)
+            os.close(parent)
             raise
+        self.close()
+        self._file_folder = parent
         return fd
 
     def sync_folder(self) -> None:
-        """Sync the folder the file is in (a new file's name is in it)."""
-        fd = self.folder(self.names[:-1], create=False)
-        with _dirfd.closing(fd):
-            os.fsync(fd)
+        """Sync the folder the file was opened in (a new file's name is in it): the very folder, by its
+        descriptor, even when its path was swapped for something else since."""
+        if self._file_folder is not None:
+            os.fsync(self._file_folder)
+
+    def close(self) -> None:
+        """Close the folder the file was opened in."""
+        if self._file_folder is not None:
+            os.close(self._file_folder)
+            self._file_folder = None

@@ -15,7 +15,7 @@ from openhuman_desktop.channels.telegram_format import utf16_length
 from openhuman_desktop.errors import StoreUnavailable
 from openhuman_desktop.orchestration.ports import Run
 from openhuman_desktop.store.records import Escalation
-from tests.fakes.agent_model import PLAN, AgentModel, AgentScript
+from tests.fakes.agent_model import PLAN, AgentModel, AgentScript, call, say
 from tests.fakes.telegram_api import TOKEN, FakeTelegram
 from tests.fakes.telegram_harness import OWNER, STRANGER, TEAM, TelegramApp, slow_stream, telegram_app
 
@@ -129,6 +129,10 @@ async def test_a_card_is_approved_by_its_button_once_and_never_by_a_stranger(tmp
         await app.telegram.await_call("answerCallbackQuery")
         assert [e.id for e in await app.services.approvals.escalations_list("pending")] == [pending.id]
 
+        # The approved run makes the change (a run that changed nothing would put the card back as pending: a
+        # race with the checks below on a busy machine).
+        app.model.script = AgentScript(steps={"The task": [
+            call("files_write", path="notes.md", text="hello\n"), say("Created notes.md.")]})
         first = app.telegram.press(OWNER, message_id, go["callback_data"])
         await app.telegram.await_call("answerCallbackQuery", count=2)
         await app.wait_until(lambda: "reply_markup" not in app.telegram.messages[(OWNER, message_id)],

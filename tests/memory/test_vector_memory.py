@@ -142,7 +142,9 @@ async def test_down_gives_text_results_then_back_fills_when_the_model_is_back(h:
             await asyncio.sleep(0.01)
         status = await h.vectors.status()
         assert (status.with_vectors, status.pending, status.embedding.ok) == (5, 0, True)
-        assert [len(r.json["input"]) for r in h.server.embed_requests] == [2, 2, 1]
+        # the memories in batches of two (a probe of the worker's first pass may land once the server is back,
+        # when a busy machine made that pass slow: it is not a batch)
+        assert [len(r.json["input"]) for r in h.server.embed_requests if r.json["input"] != ["ok"]] == [2, 2, 1]
         assert h.changes >= 2  # down, then up again (the UI refreshes on both)
         hybrid = await h.store.search("dentist appointment")
         assert hybrid[0].matched_by == ("text", "vector") and len(hybrid) == 3
