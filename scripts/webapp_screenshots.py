@@ -90,7 +90,11 @@ def converse(page: Any, model: AgentModel) -> None:
     box.fill("Which of my notes are empty drafts?")  # a question: its recommended change becomes a card
     box.press("Enter")
     page.locator(".card .button.primary").wait_for()
-    model.delays = {"pass2": 60.0}  # the third answer is still being written when the shots are taken
+    page.wait_for_function("!document.querySelector('.msg-assistant[aria-busy]')")  # its answer written too
+    # The third answer is still being written when the shots are taken; its reply recommends nothing, so the
+    # page holds the one card above.
+    model.script = AgentScript(reply="A two-line draft for the landlord.", answer="Dear Mr Lewis, …")
+    model.delays = {"pass2": 60.0}
     box.fill("And draft a two-line reply to the landlord")
     box.press("Enter")
     page.locator(".msg-assistant[aria-busy='true'] .typing").wait_for()
