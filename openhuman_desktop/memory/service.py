@@ -4,6 +4,7 @@ memory skill, the context hook's evictions — is seen alike by the window and t
 
 from __future__ import annotations
 
+import builtins
 from collections.abc import Iterable
 
 from openhuman_desktop import events
@@ -11,7 +12,8 @@ from openhuman_desktop.memory.store import Memory, MemoryStore, text_parts
 
 
 class MemoryService:
-    """Writes to a :class:`MemoryStore` and publishes what changed (reads go to :attr:`store` directly).
+    """Writes to a :class:`MemoryStore` and publishes what changed; ``search``, ``list`` and ``count`` read the
+    store as they are, so a reader that also writes (the Memory tab) holds this one object.
 
     Args:
         bus: where additions and removals are published; None publishes nothing (a store on its own, in tests).
@@ -31,6 +33,19 @@ class MemoryService:
         """The store, for reading."""
         return self._store
 
+    async def search(self, query: object, limit: int = 20) -> builtins.list[Memory]:
+        """The best matches of ``query``, best first (:meth:`MemoryStore.search`)."""
+        return await self._store.search(query, limit)
+
+    async def list(self, limit: int = 50, before: float | None = None,
+                   tag: str | None = None) -> builtins.list[Memory]:
+        """The newest memories first, older than ``before``, with ``tag`` if given (:meth:`MemoryStore.list`)."""
+        return await self._store.list(limit, before, tag=tag)
+
+    async def count(self) -> int:
+        """How many memories there are."""
+        return await self._store.count()
+
     async def add(self, text: object, source: str = "user", tags: Iterable[str] = ()) -> Memory:
         """Remember ``text`` and publish it.
 
@@ -43,7 +58,7 @@ class MemoryService:
             self._bus.publish(events.MemoryAdded(memory))
         return memory
 
-    async def add_in_parts(self, text: str, source: str, tags: Iterable[str] = ()) -> list[Memory]:
+    async def add_in_parts(self, text: str, source: str, tags: Iterable[str] = ()) -> builtins.list[Memory]:
         """Remember a text longer than one memory may be, in parts (none of it dropped), each published."""
         tags = tuple(tags)
         return [await self.add(part, source=source, tags=tags) for part in text_parts(text)]

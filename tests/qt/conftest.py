@@ -477,6 +477,11 @@ class FakeServices:
     models: Any = None
 
     @property
+    def memories(self) -> FakeMemory:
+        """The memory service's part (reads and writes): the fake memory plays it too."""
+        return self.memory
+
+    @property
     def approvals(self) -> FakeSubconscious:
         """The approval gate's part (Go ahead / Skip, the cards): the fake subconscious plays it too."""
         return self.subconscious

@@ -20,7 +20,6 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from openhuman_desktop import events
 from openhuman_desktop.qt import placement
 from openhuman_desktop.qt.asyncutil import Jobs, Refresher
 from openhuman_desktop.qt.bridge import CoreBridge
@@ -28,12 +27,12 @@ from openhuman_desktop.qt.intelligence.activity import ActivityView
 from openhuman_desktop.qt.intelligence.agent import AgentView
 from openhuman_desktop.qt.intelligence.banner import Banner
 from openhuman_desktop.qt.intelligence.chat import ChatView, DesktopChannel
+from openhuman_desktop.qt.intelligence.memory import MemoryView
 from openhuman_desktop.qt.intelligence.panel_frame import PanelFrame
+from openhuman_desktop.qt.intelligence.skills import SkillActions, SkillsView
 from openhuman_desktop.qt.intelligence.status_bar import StatusBarView
 from openhuman_desktop.qt.intelligence.subconscious import ApprovalsView, DecisionsView, TasksView
 from openhuman_desktop.qt.intelligence.theme import em, retheme
-from openhuman_desktop.qt.memory_tab import MemoryView
-from openhuman_desktop.qt.skills_tab import SkillActions, SkillsView
 from openhuman_desktop.store import Escalation, LogEntry, Task
 
 if TYPE_CHECKING:
@@ -98,8 +97,7 @@ class IntelligenceWindow(QMainWindow):
         self.decisions_view = DecisionsView(getattr(log_store, "decisions_between", None), self.jobs, now)
         self.skills_view = SkillsView(services.skills, self.jobs, actions=self._skill_actions(services))
         vectors = getattr(services, "vectors", None)
-        self.memory_view = MemoryView(services.memory, now, self.jobs,
-                                      removed=lambda memory_id: services.bus.publish(events.MemoryRemoved(memory_id)),
+        self.memory_view = MemoryView(services.memories, now, self.jobs,
                                       status=vectors.status if vectors is not None else None)
         self.tabs.addTab(self._subconscious_page(pad), "Subconscious")
         self.tabs.addTab(self.skills_view, "Skills")
