@@ -92,10 +92,11 @@ Build = Callable[[Paths, config.LoadedConfig], Any]  # async (paths, loaded) -> 
 
 
 def intelligence_window(services: Services, bridge: CoreBridge) -> WindowLike:
-    """The real window (imported late: the tray must be on screen before the heavy imports)."""
+    """The real window on its ports (imported late: the tray must be on screen before the heavy imports)."""
     from openhuman_desktop.qt.intelligence.window import IntelligenceWindow
+    from openhuman_desktop.qt.wiring import window_ports
 
-    window: WindowLike = IntelligenceWindow(services, bridge)
+    window: WindowLike = IntelligenceWindow(window_ports(services), bridge)
     return window
 
 
@@ -332,9 +333,8 @@ class DesktopApp(QObject):
     def _add_desktop_channel(self, window: WindowLike) -> None:
         """The window's Chat tab becomes the hub's ``desktop`` channel (a window without one has no chat)."""
         channel = getattr(window, "desktop_channel", None)
-        hub = getattr(self.services, "channels", None)
-        if channel is not None and hub is not None:
-            hub.add(channel)
+        if channel is not None and self.services is not None:
+            self.services.channels.add(channel)
             self._has_desktop_channel = True
 
     def open_window(self, escalation_id: str | None = None) -> None:

@@ -17,6 +17,7 @@ from openhuman_desktop.qt.intelligence.agent.diff import DELETE, EQUAL, INSERT, 
 from openhuman_desktop.qt.intelligence.agent.edit import DirectiveEditDialog
 from openhuman_desktop.qt.intelligence.agent.steering import SteeringView
 from openhuman_desktop.qt.intelligence.time_text import clock_time
+from openhuman_desktop.qt.wiring import window_ports
 from openhuman_desktop.subconscious.reflection import NOT_CONFIGURED, ReflectionStatus
 
 # The offscreen platform cannot pass a dialog's size hints on to a window system.
@@ -319,7 +320,7 @@ class WithReflection:
 def test_the_window_wires_the_reflection_service_when_there_is_one(
         gui_services: Any, bridge: Any, qrun: Any, settle: Any, qtbot: Any) -> None:
     reflection = FakeReflection()
-    window = IntelligenceWindow(WithReflection(gui_services, reflection), bridge)
+    window = IntelligenceWindow(window_ports(WithReflection(gui_services, reflection)), bridge)
     try:
         qrun(window.refresh())
         window.show()
