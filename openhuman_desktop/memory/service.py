@@ -8,6 +8,7 @@ import builtins
 from collections.abc import Iterable
 
 from openhuman_desktop import events
+from openhuman_desktop.memory.events import MemoryAdded, MemoryRemoved
 from openhuman_desktop.memory.store import Memory, MemoryStore, text_parts
 
 
@@ -55,7 +56,7 @@ class MemoryService:
         """
         memory = await self._store.add(text, source=source, tags=tags)
         if self._bus is not None:
-            self._bus.publish(events.MemoryAdded(memory))
+            self._bus.publish(MemoryAdded(memory))
         return memory
 
     async def add_in_parts(self, text: str, source: str, tags: Iterable[str] = ()) -> builtins.list[Memory]:
@@ -71,4 +72,4 @@ class MemoryService:
         """
         await self._store.remove(memory_id)
         if self._bus is not None:
-            self._bus.publish(events.MemoryRemoved(str(memory_id)))
+            self._bus.publish(MemoryRemoved(str(memory_id)))

@@ -10,8 +10,8 @@ import httpx
 import pytest
 from PySide6.QtCore import QModelIndex, Qt
 
-from openhuman_desktop import events
 from openhuman_desktop.errors import StoreUnavailable
+from openhuman_desktop.memory.events import MemoryRemoved
 from openhuman_desktop.memory.store import Memory
 from openhuman_desktop.qt.asyncutil import Jobs
 from openhuman_desktop.qt.intelligence import IntelligenceWindow
@@ -259,7 +259,7 @@ def test_deleting_a_memory_in_the_tab_and_undo(
     second = qrun(gui_services.memory.add("The boiler was serviced in March.", source="assistant"))
     qrun(view.refresh())
     removed: list[str] = []
-    gui_services.bus.subscribe(events.MemoryRemoved, lambda e: removed.append(e.memory_id))
+    gui_services.bus.subscribe(MemoryRemoved, lambda e: removed.append(e.memory_id))
     assert not view.delete_button.isEnabled(), "nothing selected: nothing to delete"
     view.list_view.setCurrentIndex(view.model.index(view.model.row_of(second.id), 0))
     assert view.delete_button.isEnabled()
