@@ -311,6 +311,7 @@ class DesktopApp(QObject):
         from openhuman_desktop.channels.webapp import WebappChannel  # loaded by now (bootstrap imports it)
         from openhuman_desktop.qt.notifier import Notifier, session_bus
         from openhuman_desktop.qt.onboarding.launcher import OnboardingLauncher
+        from openhuman_desktop.qt.wiring import onboarding_ports
 
         self.notifier = Notifier(self.tray, lambda: services.settings.current.notifications, services.approvals,
                                  self.open_window, reporter=self.reporter, connect=session_bus())
@@ -323,7 +324,7 @@ class DesktopApp(QObject):
         edit_skill = getattr(window, "skill_edit_requested", None)  # Edit… / Add a server… in the Skills tab
         if edit_skill is not None:
             edit_skill.connect(self.open_skill_settings)
-        self.onboarding = OnboardingLauncher(services)
+        self.onboarding = OnboardingLauncher(onboarding_ports(services))
         self.tray.attach_setup(self.open_onboarding)
         self.onboarding.start()  # opens on the first launch, or when the local model does not work
         web_app = services.channels.channel("webapp")

@@ -1,5 +1,6 @@
 """The one place the Qt side takes the app's ``Services`` apart: the Intelligence window's ports, one per tab
-(``qt/intelligence/ports.py``). The window and its tabs only ever see these."""
+(``qt/intelligence/ports.py``), and the set-up's (``qt/onboarding/launcher.py``). The windows only ever see
+these."""
 
 from __future__ import annotations
 
@@ -14,12 +15,13 @@ from openhuman_desktop.qt.intelligence.ports import (
     SubconsciousPorts,
     WindowPorts,
 )
+from openhuman_desktop.qt.onboarding.launcher import OnboardingPorts
 
 if TYPE_CHECKING:
     from openhuman_desktop.bootstrap import Services
     from openhuman_desktop.llm.pool import ModelClients
 
-__all__ = ["local_model_problem", "window_ports"]
+__all__ = ["local_model_problem", "onboarding_ports", "window_ports"]
 
 
 def window_ports(services: Services) -> WindowPorts:
@@ -42,6 +44,13 @@ def window_ports(services: Services) -> WindowPorts:
         agent=AgentPorts(services.ledger, services.steering, reflection.trigger,
                          reflection_status=reflection.status),
     )
+
+
+def onboarding_ports(services: Services) -> OnboardingPorts:
+    """The ports of the first-run set-up, from the running instance."""
+    live = services.settings
+    return OnboardingPorts(first_run=services.first_run, models=services.models, bus=services.bus,
+                           settings=lambda: live.current, config_file=services.paths.config_file)
 
 
 def local_model_problem(models: ModelClients) -> str | None:
