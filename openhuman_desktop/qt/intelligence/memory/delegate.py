@@ -17,6 +17,7 @@ from openhuman_desktop.qt.intelligence.time_text import clock_time
 TEXT_LINES = 3
 
 _AnyIndex = QModelIndex | QPersistentModelIndex
+
 MATCH_WORDS = {"text": "words", "vector": "meaning"}   # how a search found a memory, in the user's words
 
 

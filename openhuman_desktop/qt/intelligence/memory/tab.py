@@ -54,6 +54,8 @@ class MemorySource(MemoryReads, Protocol):
 
 StatusSource = Callable[[], Awaitable[MemoryStatus]]
 FILTERS = (("All memories", None), ("Evicted from conversations", EVICTED_TAG))
+
+
 def status_text(status: MemoryStatus) -> str:
     """The health line: the embedding model, how many memories have its vectors, how many were evicted."""
     embedding = status.embedding
