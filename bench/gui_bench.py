@@ -54,6 +54,7 @@ from bench.common import (  # noqa: E402
     status_kb,
 )
 from openhuman_desktop import config, events  # noqa: E402
+from openhuman_desktop.orchestration.events import RunFinished, TextStreamed
 from openhuman_desktop.paths import Paths  # noqa: E402
 from openhuman_desktop.qt import app as desktop_app  # noqa: E402
 from tests.fakes.model_servers import FakeOllama, Reply  # noqa: E402
@@ -261,16 +262,16 @@ async def chat_stall_run(args: argparse.Namespace, paths: Paths) -> tuple[list[f
     pieces: dict[str, int] = {}
     done: dict[str, asyncio.Future[Any]] = {}
 
-    def streamed(event: events.TextStreamed) -> None:
+    def streamed(event: TextStreamed) -> None:
         pieces[event.run_id] = pieces.get(event.run_id, 0) + 1
 
-    def finished(event: events.RunFinished) -> None:
+    def finished(event: RunFinished) -> None:
         future = done.get(event.run.id)
         if future is not None and not future.done():
             future.set_result(event.run)
 
-    unsubscribe = [services.bus.subscribe(events.TextStreamed, streamed),
-                   services.bus.subscribe(events.RunFinished, finished)]
+    unsubscribe = [services.bus.subscribe(TextStreamed, streamed),
+                   services.bus.subscribe(RunFinished, finished)]
     # A first run outside the measurement: the tokenizer's first load (~130 ms, see the tick stall) and the
     # intent probes of the quick model belong to the first chat after start, not to every chat.
     first = await services.agent.send(CHAT_QUESTION, "webapp:warm-up")

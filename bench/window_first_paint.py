@@ -40,6 +40,7 @@ from openhuman_desktop import bootstrap, config  # noqa: E402
 from openhuman_desktop.paths import Paths  # noqa: E402
 from openhuman_desktop.qt.bridge import CoreBridge  # noqa: E402
 from openhuman_desktop.qt.intelligence import IntelligenceWindow  # noqa: E402
+from openhuman_desktop.qt.wiring import window_ports  # noqa: E402
 
 BUDGET_MS = 100.0  # DESIGN §5 (raised from 300 ms once that was met)
 
@@ -80,7 +81,7 @@ async def open_once(services: bootstrap.Services, bridge: CoreBridge) -> tuple[f
     loop = asyncio.get_running_loop()
     painted: asyncio.Future[float] = loop.create_future()
     started = time.perf_counter()
-    window = IntelligenceWindow(services, bridge)
+    window = IntelligenceWindow(window_ports(services), bridge)
     built = (time.perf_counter() - started) * 1000
     watch = PaintWatch(window, painted)
     window.activity_view.list_view.viewport().installEventFilter(watch)

@@ -91,6 +91,7 @@ class Services:
     reflection: Reflector
     mcp: McpSkills
     world: WorldSkills
+    memories: MemoryService  # the one door memory is written through (it publishes what changed)
     workspace_index: WorkspaceIndex | None = None
     file_history: FileHistory | None = None
     vectors: VectorMemory | None = None
@@ -319,7 +320,7 @@ def _wire(
     return Services(
         paths=paths, settings=live, bus=bus, clock=clock, tasks=supervisor, store=store, memory=memory,
         models=models, skills=skills, subconscious=service, approvals=gate, engine=engine, rpc=rpc, ledger=ledger,
-        agent=agent, channels=hub, steering=steering, reflection=reflection, mcp=mcp, world=world,
+        agent=agent, channels=hub, steering=steering, reflection=reflection, mcp=mcp, world=world, memories=memories,
         workspace_index=files, file_history=history,
         vectors=vectors,
         embedders=embedders,

@@ -1,4 +1,8 @@
-"""The in-process event bus: the core says what happened, listeners (RPC, Qt bridge, logs) react."""
+"""The in-process event bus: the core says what happened, listeners (RPC, Qt bridge, logs) react.
+
+The events here carry plain values. An event carrying a record lives with the record's package, typed, so this
+kernel never imports upward: ``store/events.py`` (tasks, activity rows, cards), ``memory/events.py`` and
+``orchestration/events.py`` (runs, the steering directive, reflections)."""
 
 from __future__ import annotations
 
@@ -14,48 +18,6 @@ log = logging.getLogger(__name__)
 @dataclass(frozen=True)
 class Event:
     """Base of all events."""
-
-
-@dataclass(frozen=True)
-class TaskChanged(Event):
-    """A task was added or changed; ``task`` is the new snapshot."""
-
-    task: Any
-
-
-@dataclass(frozen=True)
-class TaskRemoved(Event):
-    """A task was removed."""
-
-    task_id: str
-
-
-@dataclass(frozen=True)
-class ActivityLogged(Event):
-    """A log row was inserted or updated in place; ``entry`` is the new snapshot."""
-
-    entry: Any
-
-
-@dataclass(frozen=True)
-class EscalationChanged(Event):
-    """An escalation was created or resolved; ``escalation`` is the new snapshot."""
-
-    escalation: Any
-
-
-@dataclass(frozen=True)
-class MemoryAdded(Event):
-    """A memory was stored (by the assistant or over RPC); ``memory`` is the new one."""
-
-    memory: Any
-
-
-@dataclass(frozen=True)
-class MemoryRemoved(Event):
-    """A memory was removed."""
-
-    memory_id: str
 
 
 @dataclass(frozen=True)
@@ -90,63 +52,6 @@ class Notified(Event):
 
     title: str
     body: str
-
-
-@dataclass(frozen=True)
-class RunStarted(Event):
-    """An agent run began (or resumed after a restart); ``run`` is its snapshot (``orchestration.Run``)."""
-
-    run: Any
-
-
-@dataclass(frozen=True)
-class NodeFinished(Event):
-    """A node of a run returned and its transition was committed."""
-
-    run_id: str
-    thread_id: str
-    node: str
-    step: int
-    checkpoint_id: int
-
-
-@dataclass(frozen=True)
-class TextStreamed(Event):
-    """A piece of a run's answer as the front-end agent writes it (for the run's channel)."""
-
-    run_id: str
-    thread_id: str
-    channel_source: str
-    delta: str
-
-
-@dataclass(frozen=True)
-class RunFinished(Event):
-    """A run ended (completed, failed or cancelled); ``run`` is its final snapshot."""
-
-    run: Any
-
-
-@dataclass(frozen=True)
-class SteeringChanged(Event):
-    """A new steering directive version was written (reflection, revert or the user's edit);
-    ``directive`` is ``orchestration.steering.Directive``."""
-
-    directive: Any
-
-
-@dataclass(frozen=True)
-class ReflectionStarted(Event):
-    """The subconscious model began reflecting (``trigger``: ``schedule`` or ``manual``)."""
-
-    trigger: str
-
-
-@dataclass(frozen=True)
-class ReflectionFinished(Event):
-    """A reflection ended; ``reflection`` is ``orchestration.steering.Reflection`` (its outcome and why)."""
-
-    reflection: Any
 
 
 E = TypeVar("E", bound=Event)

@@ -9,6 +9,7 @@ import signal
 from openhuman_desktop import bootstrap, config, events
 from openhuman_desktop.instance import InstanceLock
 from openhuman_desktop.paths import Paths
+from openhuman_desktop.store.events import EscalationChanged
 
 log = logging.getLogger(__name__)
 
@@ -21,7 +22,7 @@ async def serve(paths: Paths, loaded: config.LoadedConfig, ready: asyncio.Event 
         loop.add_signal_handler(signum, stop.set)
     services = await bootstrap.build(paths, loaded)
     services.bus.subscribe(events.Notified, lambda e: log.info("notification: %s — %s", e.title, e.body))
-    services.bus.subscribe(events.EscalationChanged, _log_new_card)
+    services.bus.subscribe(EscalationChanged, _log_new_card)
     try:
         await services.start()
         bootstrap.freeze_startup_objects()
@@ -37,9 +38,9 @@ async def serve(paths: Paths, loaded: config.LoadedConfig, ready: asyncio.Event 
     return 0
 
 
-def _log_new_card(event: events.EscalationChanged) -> None:
+def _log_new_card(event: EscalationChanged) -> None:
     card = event.escalation
-    if getattr(card, "status", None) == "pending":
+    if card.status == "pending":
         log.info("notification: Approval needed — %s", card.title)
 
 

@@ -17,6 +17,8 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
+from openhuman_desktop.memory.events import MemoryAdded
+
 REPO = Path(__file__).resolve().parents[1]
 if str(REPO) not in sys.path:
     sys.path.insert(0, str(REPO))
@@ -35,7 +37,6 @@ NOTES = [
 
 
 async def shoot(out: Path, scheme: str, paths: Any, ollama: Any) -> list[Path]:
-    from openhuman_desktop import events
 
     saved: list[Path] = []
     async with running_app(paths) as desktop:
@@ -43,7 +44,7 @@ async def shoot(out: Path, scheme: str, paths: Any, ollama: Any) -> list[Path]:
         services: Any = desktop.services
         for text, source, tags in NOTES:
             memory = await services.memory.add(text, source=source, tags=tags)
-            services.bus.publish(events.MemoryAdded(memory))
+            services.bus.publish(MemoryAdded(memory))
         vectors = services.vectors
         done: list[bool] = []
 
@@ -68,7 +69,7 @@ async def shoot(out: Path, scheme: str, paths: Any, ollama: Any) -> list[Path]:
         await view.search("")
         ollama.stop()
         memory = await services.memory.add("Call the new dentist on Monday about the filling.")
-        services.bus.publish(events.MemoryAdded(memory))
+        services.bus.publish(MemoryAdded(memory))
         await vectors.backfill()
         await view.on_status_changed()
         saved.append(await save(window, out / f"memory-down-{scheme}.png"))

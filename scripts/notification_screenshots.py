@@ -33,6 +33,8 @@ from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any
 
+from openhuman_desktop.store.events import EscalationChanged
+
 REPO = Path(__file__).resolve().parents[1]
 if str(REPO) not in sys.path:
     sys.path.insert(0, str(REPO))
@@ -130,7 +132,6 @@ def fill_log(db: Path, now: float) -> None:
 async def shoot(out: Path, scheme: str, paths: Any, *, with_rows: bool) -> list[Path]:
     from PySide6.QtGui import QGuiApplication
 
-    from openhuman_desktop import events
 
     saved: list[Path] = []
     async with running_app(paths) as desktop:
@@ -149,7 +150,7 @@ async def shoot(out: Path, scheme: str, paths: Any, *, with_rows: bool) -> list[
         task = (await services.subconscious.tasks_list())[0]
         card = await services.store.escalations.create(task_id=task.id, log_id=None, title=CARD_TITLE,
                                                        description=CARD_TEXT, priority="critical", now=time.time())
-        services.bus.publish(events.EscalationChanged(card))
+        services.bus.publish(EscalationChanged(card))
         notifier = desktop.notifier
         assert notifier is not None
         delivered: list[str] = []

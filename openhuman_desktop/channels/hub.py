@@ -12,8 +12,10 @@ from openhuman_desktop import channel_names, events
 from openhuman_desktop.channels.base import DISABLED, Approvals, Channel, ChannelStatus, InboundMessage
 from openhuman_desktop.clock import Clock
 from openhuman_desktop.errors import InvalidInput, NotFound
+from openhuman_desktop.orchestration.events import NodeFinished, RunFinished, RunStarted, TextStreamed
 from openhuman_desktop.orchestration.ports import Run
 from openhuman_desktop.orchestration.service import AgentService, channel_of
+from openhuman_desktop.store.events import EscalationChanged
 from openhuman_desktop.store.records import Escalation
 from openhuman_desktop.supervisor import TaskSupervisor, cancel_and_wait
 
@@ -84,11 +86,11 @@ class ChannelHub:
         answer) goes on coming up in the background, its status saying ``starting``: start-up never waits long."""
         self._started = True
         self._unsubscribe = [
-            self._bus.subscribe(events.RunStarted, self._on_run_started),
-            self._bus.subscribe(events.NodeFinished, self._on_node_finished),
-            self._bus.subscribe(events.TextStreamed, self._on_text_streamed),
-            self._bus.subscribe(events.RunFinished, self._on_run_finished),
-            self._bus.subscribe(events.EscalationChanged, self._on_escalation_changed),
+            self._bus.subscribe(RunStarted, self._on_run_started),
+            self._bus.subscribe(NodeFinished, self._on_node_finished),
+            self._bus.subscribe(TextStreamed, self._on_text_streamed),
+            self._bus.subscribe(RunFinished, self._on_run_finished),
+            self._bus.subscribe(EscalationChanged, self._on_escalation_changed),
         ]
         starting = [self._spawn_start(channel) for channel in list(self._channels.values())]
         if starting:
@@ -203,26 +205,26 @@ class ChannelHub:
             return None
         return self._channels.get(thread_id.split(":", 1)[0])
 
-    def _on_run_started(self, event: events.RunStarted) -> None:
+    def _on_run_started(self, event: RunStarted) -> None:
         channel = self._channels.get(event.run.channel_source)
         if channel is not None:
             channel.run_started(event.run)
 
-    def _on_node_finished(self, event: events.NodeFinished) -> None:
+    def _on_node_finished(self, event: NodeFinished) -> None:
         channel = self._channel_of_thread(event.thread_id)
         if channel is not None:
             channel.progress(event.run_id, event.thread_id, event.node)
 
-    def _on_text_streamed(self, event: events.TextStreamed) -> None:
+    def _on_text_streamed(self, event: TextStreamed) -> None:
         channel = self._channels.get(event.channel_source)
         if channel is not None:
             channel.text_streamed(event.run_id, event.thread_id, event.delta)
 
-    def _on_run_finished(self, event: events.RunFinished) -> None:
+    def _on_run_finished(self, event: RunFinished) -> None:
         if event.run.channel_source in self._channels:
             self._enqueue(event.run)
 
-    def _on_escalation_changed(self, event: events.EscalationChanged) -> None:
+    def _on_escalation_changed(self, event: EscalationChanged) -> None:
         card: Escalation = event.escalation
         for name, channel in list(self._channels.items()):
             if _shown_on(card, name):

@@ -4,14 +4,17 @@ memory skill, the context hook's evictions — is seen alike by the window and t
 
 from __future__ import annotations
 
+import builtins
 from collections.abc import Iterable
 
 from openhuman_desktop import events
+from openhuman_desktop.memory.events import MemoryAdded, MemoryRemoved
 from openhuman_desktop.memory.store import Memory, MemoryStore, text_parts
 
 
 class MemoryService:
-    """Writes to a :class:`MemoryStore` and publishes what changed (reads go to :attr:`store` directly).
+    """Writes to a :class:`MemoryStore` and publishes what changed; ``search``, ``list`` and ``count`` read the
+    store as they are, so a reader that also writes (the Memory tab) holds this one object.
 
     Args:
         bus: where additions and removals are published; None publishes nothing (a store on its own, in tests).
@@ -31,6 +34,19 @@ class MemoryService:
         """The store, for reading."""
         return self._store
 
+    async def search(self, query: object, limit: int = 20) -> builtins.list[Memory]:
+        """The best matches of ``query``, best first (:meth:`MemoryStore.search`)."""
+        return await self._store.search(query, limit)
+
+    async def list(self, limit: int = 50, before: float | None = None,
+                   tag: str | None = None) -> builtins.list[Memory]:
+        """The newest memories first, older than ``before``, with ``tag`` if given (:meth:`MemoryStore.list`)."""
+        return await self._store.list(limit, before, tag=tag)
+
+    async def count(self) -> int:
+        """How many memories there are."""
+        return await self._store.count()
+
     async def add(self, text: object, source: str = "user", tags: Iterable[str] = ()) -> Memory:
         """Remember ``text`` and publish it.
 
@@ -40,10 +56,10 @@ class MemoryService:
         """
         memory = await self._store.add(text, source=source, tags=tags)
         if self._bus is not None:
-            self._bus.publish(events.MemoryAdded(memory))
+            self._bus.publish(MemoryAdded(memory))
         return memory
 
-    async def add_in_parts(self, text: str, source: str, tags: Iterable[str] = ()) -> list[Memory]:
+    async def add_in_parts(self, text: str, source: str, tags: Iterable[str] = ()) -> builtins.list[Memory]:
         """Remember a text longer than one memory may be, in parts (none of it dropped), each published."""
         tags = tuple(tags)
         return [await self.add(part, source=source, tags=tags) for part in text_parts(text)]
@@ -56,4 +72,4 @@ class MemoryService:
         """
         await self._store.remove(memory_id)
         if self._bus is not None:
-            self._bus.publish(events.MemoryRemoved(str(memory_id)))
+            self._bus.publish(MemoryRemoved(str(memory_id)))

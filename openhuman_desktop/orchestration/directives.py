@@ -8,6 +8,7 @@ import logging
 from openhuman_desktop import events
 from openhuman_desktop.clock import Clock
 from openhuman_desktop.errors import InvalidInput, NotFound
+from openhuman_desktop.orchestration.events import SteeringChanged
 from openhuman_desktop.orchestration.ledger import RunLedger
 from openhuman_desktop.orchestration.ports import Steering
 from openhuman_desktop.orchestration.steering import (
@@ -80,7 +81,7 @@ class SteeringStore:
         self._latest, self._loaded = directive, True
         log.info("steering directive v%d written (%s, %d characters)", directive.version, directive.source,
                  len(directive.text))
-        self._bus.publish(events.SteeringChanged(directive))
+        self._bus.publish(SteeringChanged(directive))
         return directive
 
     async def revert(self, version: object) -> Directive:

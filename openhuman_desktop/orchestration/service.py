@@ -23,6 +23,7 @@ from openhuman_desktop.errors import (
     NotFound,
 )
 from openhuman_desktop.orchestration._calls import DeadlinePassed, TierFailed
+from openhuman_desktop.orchestration.events import NodeFinished, RunFinished, RunStarted, TextStreamed
 from openhuman_desktop.orchestration.graph import AS_NODES, Graph, NodeContext, StepLimitReached, execute
 from openhuman_desktop.orchestration.ledger import RunLedger
 from openhuman_desktop.orchestration.nodes import ExecutionOutcome, read_outcome
@@ -449,17 +450,17 @@ class AgentService:
         else:
             node, step, values = graph.entry, 1, head.values
         run = await self._ledger.mark_running(run.id, permission=run.permission, steering_version=None)
-        self._bus.publish(events.RunStarted(run))
+        self._bus.publish(RunStarted(run))
         stream = self._stream_of(run.id)
 
         def streamed(delta: str) -> None:
             if not delta:
                 return
             stream.add(delta)
-            self._bus.publish(events.TextStreamed(run.id, run.thread_id, run.channel_source, delta))
+            self._bus.publish(TextStreamed(run.id, run.thread_id, run.channel_source, delta))
 
         def transitioned(name: str, at_step: int, checkpoint: Any) -> None:
-            self._bus.publish(events.NodeFinished(run.id, run.thread_id, name, at_step,
+            self._bus.publish(NodeFinished(run.id, run.thread_id, name, at_step,
                                                   getattr(checkpoint, "checkpoint_id", 0)))
 
         context = NodeContext(run=run, step=step, journal=self._ledger,
@@ -491,7 +492,7 @@ class AgentService:
         if stream is not None:
             stream.changed.set()
         log.info("run %s %s", run_id, status)
-        self._bus.publish(events.RunFinished(run))
+        self._bus.publish(RunFinished(run))
         for future in self._waiters.pop(run_id, []):
             if not future.done():
                 future.set_result(run)

@@ -92,10 +92,11 @@ Build = Callable[[Paths, config.LoadedConfig], Any]  # async (paths, loaded) -> 
 
 
 def intelligence_window(services: Services, bridge: CoreBridge) -> WindowLike:
-    """The real window (imported late: the tray must be on screen before the heavy imports)."""
+    """The real window on its ports (imported late: the tray must be on screen before the heavy imports)."""
     from openhuman_desktop.qt.intelligence.window import IntelligenceWindow
+    from openhuman_desktop.qt.wiring import window_ports
 
-    window: WindowLike = IntelligenceWindow(services, bridge)
+    window: WindowLike = IntelligenceWindow(window_ports(services), bridge)
     return window
 
 
@@ -310,6 +311,7 @@ class DesktopApp(QObject):
         from openhuman_desktop.channels.webapp import WebappChannel  # loaded by now (bootstrap imports it)
         from openhuman_desktop.qt.notifier import Notifier, session_bus
         from openhuman_desktop.qt.onboarding.launcher import OnboardingLauncher
+        from openhuman_desktop.qt.wiring import onboarding_ports
 
         self.notifier = Notifier(self.tray, lambda: services.settings.current.notifications, services.approvals,
                                  self.open_window, reporter=self.reporter, connect=session_bus())
@@ -322,7 +324,7 @@ class DesktopApp(QObject):
         edit_skill = getattr(window, "skill_edit_requested", None)  # Edit… / Add a server… in the Skills tab
         if edit_skill is not None:
             edit_skill.connect(self.open_skill_settings)
-        self.onboarding = OnboardingLauncher(services)
+        self.onboarding = OnboardingLauncher(onboarding_ports(services))
         self.tray.attach_setup(self.open_onboarding)
         self.onboarding.start()  # opens on the first launch, or when the local model does not work
         web_app = services.channels.channel("webapp")
@@ -332,9 +334,8 @@ class DesktopApp(QObject):
     def _add_desktop_channel(self, window: WindowLike) -> None:
         """The window's Chat tab becomes the hub's ``desktop`` channel (a window without one has no chat)."""
         channel = getattr(window, "desktop_channel", None)
-        hub = getattr(self.services, "channels", None)
-        if channel is not None and hub is not None:
-            hub.add(channel)
+        if channel is not None and self.services is not None:
+            self.services.channels.add(channel)
             self._has_desktop_channel = True
 
     def open_window(self, escalation_id: str | None = None) -> None:

@@ -8,6 +8,16 @@ from typing import Any
 from PySide6.QtCore import QObject, QTimer, Signal
 
 from openhuman_desktop import events
+from openhuman_desktop.memory.events import MemoryAdded, MemoryRemoved
+from openhuman_desktop.orchestration.events import (
+    NodeFinished,
+    ReflectionFinished,
+    ReflectionStarted,
+    RunFinished,
+    RunStarted,
+    SteeringChanged,
+)
+from openhuman_desktop.store.events import ActivityLogged, EscalationChanged, TaskChanged, TaskRemoved
 
 
 class _Batch(QObject):
@@ -69,26 +79,26 @@ class CoreBridge(QObject):
         self._activity = _Batch(100, self.activity_batch.emit, self)
         self._tasks = _Batch(0, self.tasks_changed.emit, self)
         self._unsubscribe = [
-            bus.subscribe(events.TaskChanged, lambda e: self._tasks.add(e.task.id, e.task)),
-            bus.subscribe(events.TaskRemoved, self._on_task_removed),
-            bus.subscribe(events.ActivityLogged, lambda e: self._activity.add(e.entry.id, e.entry)),
-            bus.subscribe(events.EscalationChanged, lambda e: self.escalation_changed.emit(e.escalation)),
+            bus.subscribe(TaskChanged, lambda e: self._tasks.add(e.task.id, e.task)),
+            bus.subscribe(TaskRemoved, self._on_task_removed),
+            bus.subscribe(ActivityLogged, lambda e: self._activity.add(e.entry.id, e.entry)),
+            bus.subscribe(EscalationChanged, lambda e: self.escalation_changed.emit(e.escalation)),
             bus.subscribe(events.TickStarted, lambda e: self.tick_started.emit(e.generation, e.due_count)),
             bus.subscribe(events.TickFinished, lambda e: self.tick_finished.emit(e.generation, e.outcome)),
             bus.subscribe(events.StatusChanged, lambda e: self.status_changed.emit()),
             bus.subscribe(events.SkillsChanged, lambda e: self.skills_changed.emit()),
             bus.subscribe(events.Notified, lambda e: self.notified.emit(e.title, e.body)),
-            bus.subscribe(events.MemoryAdded, lambda e: self.memory_added.emit(e.memory)),
-            bus.subscribe(events.MemoryRemoved, lambda e: self.memory_removed.emit(e.memory_id)),
-            bus.subscribe(events.RunStarted, lambda e: self.run_started.emit(e.run)),
-            bus.subscribe(events.NodeFinished, lambda e: self.node_finished.emit(e.run_id, e.node, e.step)),
-            bus.subscribe(events.RunFinished, lambda e: self.run_finished.emit(e.run)),
-            bus.subscribe(events.SteeringChanged, lambda e: self.steering_changed.emit(e.directive)),
-            bus.subscribe(events.ReflectionStarted, lambda e: self.reflection_started.emit(e.trigger)),
-            bus.subscribe(events.ReflectionFinished, lambda e: self.reflection_finished.emit(e.reflection)),
+            bus.subscribe(MemoryAdded, lambda e: self.memory_added.emit(e.memory)),
+            bus.subscribe(MemoryRemoved, lambda e: self.memory_removed.emit(e.memory_id)),
+            bus.subscribe(RunStarted, lambda e: self.run_started.emit(e.run)),
+            bus.subscribe(NodeFinished, lambda e: self.node_finished.emit(e.run_id, e.node, e.step)),
+            bus.subscribe(RunFinished, lambda e: self.run_finished.emit(e.run)),
+            bus.subscribe(SteeringChanged, lambda e: self.steering_changed.emit(e.directive)),
+            bus.subscribe(ReflectionStarted, lambda e: self.reflection_started.emit(e.trigger)),
+            bus.subscribe(ReflectionFinished, lambda e: self.reflection_finished.emit(e.reflection)),
         ]
 
-    def _on_task_removed(self, event: events.TaskRemoved) -> None:
+    def _on_task_removed(self, event: TaskRemoved) -> None:
         self._tasks.drop(event.task_id)  # a change still waiting must not bring it back
         self.task_removed.emit(event.task_id)
 

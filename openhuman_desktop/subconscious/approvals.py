@@ -43,6 +43,7 @@ from openhuman_desktop.orchestration.ports import (
 from openhuman_desktop.orchestration.tool_calls import describe_call
 from openhuman_desktop.skills.base import SkillRegistry
 from openhuman_desktop.store import Escalation, LogEntry, Resolution, SubconsciousStore, Task
+from openhuman_desktop.store.events import ActivityLogged, EscalationChanged, TaskChanged
 from openhuman_desktop.store.records import (
     ACT_CHOICES,
     FIX_IN_SKILLS,
@@ -272,7 +273,7 @@ class ApprovalGate:
                 return Outcome("cancelled", REMOVED_MID_TICK)
             return Outcome("cancelled", f"{DISABLED_MID_TICK} It would have recommended: {proposed.description}")
         log.info("card %s raised for task %s", escalation.id, task.id)
-        self._bus.publish(events.EscalationChanged(escalation))   # also its announcement (no Notified)
+        self._bus.publish(EscalationChanged(escalation))   # also its announcement (no Notified)
         return None
 
     async def raise_card(self, run: Run, action: str) -> None:
@@ -303,7 +304,7 @@ class ApprovalGate:
                 run_id=run_id, thread_id=thread_id, title=title, description=description, priority=priority,
                 now=self._clock.now(), choices=choices, skill=skill)
         log.info("conversation card %s raised by run %s in thread %s", card.id, run_id, thread_id)
-        self._bus.publish(events.EscalationChanged(card))   # also its announcement (no Notified)
+        self._bus.publish(EscalationChanged(card))   # also its announcement (no Notified)
         self._bus.publish(events.StatusChanged())
         return card
 
@@ -339,7 +340,7 @@ class ApprovalGate:
         if any(existing.id == card.id for existing in known):
             return card
         log.info("exact-call card %s raised by run %s: %s", card.id, run.id, what)
-        self._bus.publish(events.EscalationChanged(card))
+        self._bus.publish(EscalationChanged(card))
         self._bus.publish(events.StatusChanged())
         return card
 
@@ -523,7 +524,7 @@ class ApprovalGate:
         if task is not None and outcome.decision == "act" and task.recurrence == recurrence.ONCE:
             updated = await self._store.tasks.get(task.id)
             if updated:
-                self._bus.publish(events.TaskChanged(updated))
+                self._bus.publish(TaskChanged(updated))
 
     async def _reopen(self, escalation: Escalation, note: str, *, waits_for_model: bool = False,
                       choices: Sequence[str] | None = None, ran_text: str | None = None,
@@ -545,14 +546,14 @@ class ApprovalGate:
 
     async def _publish(self, resolved: Resolution, *, card_row: bool = False) -> None:
         """The card, its rows (the Go ahead's and, with ``card_row``, the card's own) and the status."""
-        self._bus.publish(events.EscalationChanged(resolved.escalation))
+        self._bus.publish(EscalationChanged(resolved.escalation))
         if card_row and resolved.escalation.log_id and (resolved.row is None
                                                         or resolved.row.id != resolved.escalation.log_id):
             own = await self._store.escalations.card_row(resolved.escalation)
             if own is not None:
-                self._bus.publish(events.ActivityLogged(own))
+                self._bus.publish(ActivityLogged(own))
         if resolved.row is not None:
-            self._bus.publish(events.ActivityLogged(resolved.row))
+            self._bus.publish(ActivityLogged(resolved.row))
         self._bus.publish(events.StatusChanged())
 
 

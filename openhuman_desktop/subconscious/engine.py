@@ -15,6 +15,7 @@ from openhuman_desktop.clock import Clock
 from openhuman_desktop.config import Settings
 from openhuman_desktop.errors import AppError, LlmReplyError, LlmUnavailable, StoreUnavailable
 from openhuman_desktop.store import Advance, EngineState, LogEntry, SubconsciousStore, Task
+from openhuman_desktop.store.events import ActivityLogged, TaskChanged
 from openhuman_desktop.subconscious import declined
 from openhuman_desktop.subconscious.decisions import (
     ACT,
@@ -121,7 +122,7 @@ class SubconsciousEngine:
         crash left unfinished are the approval gate's (``ApprovalGate.recover``, called before this)."""
         for entry in await self._store.log.cancel_in_progress(CANCELLED_CRASH, self._clock.now()):
             log.info("log row %s was left in progress by a crash; marked cancelled", entry.id)
-            self._bus.publish(events.ActivityLogged(entry))
+            self._bus.publish(ActivityLogged(entry))
         saved = await self._store.state.get(GENERATION_KEY)
         if saved is not None and saved.isdigit():
             self._generation = max(self._generation, int(saved))
@@ -303,7 +304,7 @@ class SubconsciousEngine:
         reason = CANCELLED_SUPERSEDED if superseded else CANCELLED_SHUTDOWN
         try:
             for entry in await self._store.log.cancel_in_progress(reason, self._clock.now(), generation):
-                self._bus.publish(events.ActivityLogged(entry))
+                self._bus.publish(ActivityLogged(entry))
         except StoreUnavailable as exc:
             log.warning("could not mark tick %d rows cancelled: %s", generation, exc)
 
@@ -441,13 +442,13 @@ class SubconsciousEngine:
     async def _update_row(self, row: LogEntry, text: str) -> None:
         entry = await self._store.log.finish(row.id, "in_progress", text, None, self._clock.now())
         if entry:
-            self._bus.publish(events.ActivityLogged(entry))
+            self._bus.publish(ActivityLogged(entry))
 
     async def _finish(self, row: LogEntry, decision: str, result: str) -> None:
         duration = int(max(0.0, self._clock.now() - row.created_at) * 1000)
         entry = await self._store.log.finish(row.id, decision, result, duration, self._clock.now())
         if entry:
-            self._bus.publish(events.ActivityLogged(entry))
+            self._bus.publish(ActivityLogged(entry))
 
     async def _settle(
         self, outcomes: Sequence[tuple[LogEntry, str, str]], tick_at: float, *, advance: Sequence[Task] = (),
@@ -465,11 +466,11 @@ class SubconsciousEngine:
             entries = await self._store.log.finish_many(finished, now, tx=tx)
             tasks = await self._store.tasks.advance_many(advances, now, tx=tx)
         self._publish_rows(entries)
-        if self._bus.follows(events.TaskChanged) and tasks:
+        if self._bus.follows(TaskChanged) and tasks:
             # The snapshots are the tick's own, built from the tasks as they were when it began: the window is
             # told the tasks as they are now, so one removed or disabled meanwhile stays so (issue 9, item 6).
             for task in await self._as_they_are_now(tasks):
-                self._bus.publish(events.TaskChanged(task))
+                self._bus.publish(TaskChanged(task))
 
     async def _as_they_are_now(self, tasks: Sequence[Task]) -> list[Task]:
         """The tasks among ``tasks`` that still exist, read again (one by one when few, else all at once)."""
@@ -480,9 +481,9 @@ class SubconsciousEngine:
         return [task for task in await self._store.tasks.list() if task.id in wanted]
 
     def _publish_rows(self, entries: Sequence[LogEntry]) -> None:
-        if self._bus.follows(events.ActivityLogged):  # headless, nobody does: a tick has thousands
+        if self._bus.follows(ActivityLogged):  # headless, nobody does: a tick has thousands
             for entry in entries:
-                self._bus.publish(events.ActivityLogged(entry))
+                self._bus.publish(ActivityLogged(entry))
 
     async def _abandon(self, rows: dict[str, LogEntry], message: str) -> None:
         """A tick that stopped half-way: its rows still open fail with ``message``, and it counts as failed."""

@@ -33,6 +33,7 @@ from openhuman_desktop.errors import (
 )
 from openhuman_desktop.llm.base import ChatRequest, ChatResponse, LlmClient, Message
 from openhuman_desktop.llm.pool import TierHealth
+from openhuman_desktop.orchestration.events import ReflectionFinished, ReflectionStarted
 from openhuman_desktop.orchestration.ports import EvictionSink, TimelineEntry
 from openhuman_desktop.orchestration.steering import (
     DIRECTIVE,
@@ -299,7 +300,7 @@ class Reflector:
         """Reflect once now (waiting for one already running) and return its record."""
         async with self._lock:
             started = self._last_started = self._clock.now()
-            self._bus.publish(events.ReflectionStarted(trigger))
+            self._bus.publish(ReflectionStarted(trigger))
             try:
                 result = await self._reflect(trigger, started)
             except asyncio.CancelledError:
@@ -311,7 +312,7 @@ class Reflector:
                 log.exception("reflection failed")
                 reason = "Reflection failed unexpectedly (details in the log)."
                 result = await self._record(started, trigger, FAILED, reason, 0, 0)
-            self._bus.publish(events.ReflectionFinished(result))
+            self._bus.publish(ReflectionFinished(result))
             return result
 
     async def _record(self, started: float, trigger: str, status: str, reason: str, history_to: int,

@@ -15,6 +15,7 @@ from openhuman_desktop.clock import Clock
 from openhuman_desktop.config import Settings
 from openhuman_desktop.errors import Conflict, InvalidInput, NotFound
 from openhuman_desktop.store import LogEntry, SubconsciousStore, Task
+from openhuman_desktop.store.events import EscalationChanged, TaskChanged, TaskRemoved
 from openhuman_desktop.subconscious import heartbeat_file
 from openhuman_desktop.subconscious.defaults import DEFAULT_TASKS
 from openhuman_desktop.subconscious.intent import (
@@ -129,7 +130,7 @@ class SubconsciousService:
         """Insert the built-in system tasks the first time (idempotent, also after renames)."""
         for task in await self.store.tasks.seed(DEFAULT_TASKS, self._clock.now()):
             log.info("seeded system task %s: %s", task.id, task.title)
-            self._bus.publish(events.TaskChanged(task))
+            self._bus.publish(TaskChanged(task))
 
     async def sync_heartbeat_file(self, *, announce: bool = True) -> heartbeat_file.SyncPlan:
         """Bring the HEARTBEAT.md tasks in the database in line with the file (one sync at a time).
@@ -176,9 +177,9 @@ class SubconsciousService:
             log.info("HEARTBEAT.md: %d removed lines keep their task until its approved action has finished",
                      len(plan.remove) - len(removed))
         for task_id in removed:
-            self._bus.publish(events.TaskRemoved(task_id))
+            self._bus.publish(TaskRemoved(task_id))
         for task in added:
-            self._bus.publish(events.TaskChanged(task))
+            self._bus.publish(TaskChanged(task))
         self._intents.submit((task.id, task.title) for task in added)
         return plan
 
@@ -212,7 +213,7 @@ class SubconsciousService:
             if judgement.suggestion is not None:
                 log.info("task %s stays %s; the %s would let it %s: the user is asked (\"May write?\")", task_id,
                          judgement.intent, "model" if judgement.source == KEYWORD else "words", judgement.suggestion)
-            self._bus.publish(events.TaskChanged(updated))
+            self._bus.publish(TaskChanged(updated))
 
     async def refine_intents(self) -> None:
         """Ask the model about the intent of added and renamed tasks, in the background (until cancelled)."""
@@ -312,7 +313,7 @@ class SubconsciousService:
             intent=intent, intent_source=intent_source, origin=origin, now=now, intent_suggestion=suggestion,
         )
         log.info("task %s added (%s, %s intent, by %s)", task.id, task.recurrence, task.intent, origin)
-        self._bus.publish(events.TaskChanged(task))
+        self._bus.publish(TaskChanged(task))
         return task
 
     async def _existing(self, task_id: object) -> Task:
@@ -350,7 +351,7 @@ class SubconsciousService:
             current = self.rules.for_task(task.id, task.title)
             rule = edited(current, watch=watch, condition=condition, action=action, kind=kind)
             await asyncio.to_thread(self.rules.set, task.id, rule)
-        self._bus.publish(events.TaskChanged(task))
+        self._bus.publish(TaskChanged(task))
         return await self.tasks_rule(task.id)
 
     async def tasks_update(
@@ -406,7 +407,7 @@ class SubconsciousService:
         if updated is None:
             raise NotFound(f"There is no task with id {task.id!r}.")
         log.info("task %s updated: %s", task.id, ", ".join(sorted(changes)))
-        self._bus.publish(events.TaskChanged(updated))
+        self._bus.publish(TaskChanged(updated))
         if changes.get("intent_source") == KEYWORD:
             self._intents.submit([(updated.id, updated.title)])
         return updated
@@ -429,7 +430,7 @@ class SubconsciousService:
                 raise NotFound(f"There is no task with id {task.id!r}.")
             raise Conflict(_BUSY_REMOVING)  # approved between the check and the delete
         log.info("task %s removed", task.id)
-        self._bus.publish(events.TaskRemoved(task.id))
+        self._bus.publish(TaskRemoved(task.id))
         return task.id
 
     async def _dismiss_open_escalations(self, task_id: str) -> None:
@@ -437,7 +438,7 @@ class SubconsciousService:
         for pending in await self.store.escalations.pending_for_task(task_id):
             resolved = await self.store.escalations.resolve(pending.id, "dismissed", self._clock.now())
             if resolved is not None:
-                self._bus.publish(events.EscalationChanged(resolved))
+                self._bus.publish(EscalationChanged(resolved))
 
     # --- activity log ---------------------------------------------------------------------------
 

@@ -9,11 +9,11 @@ from pathlib import Path
 
 import pytest
 
-from openhuman_desktop import events
 from openhuman_desktop.channels import ChannelStatus, InboundMessage
 from openhuman_desktop.channels.base import CONNECTED
 from openhuman_desktop.errors import Conflict, InvalidInput
 from openhuman_desktop.orchestration.ports import COMPLETED, Run
+from openhuman_desktop.store.events import EscalationChanged
 from openhuman_desktop.store.records import Escalation
 from tests.fakes.engine_harness import Harness, open_harness
 
@@ -186,7 +186,7 @@ async def test_cards_go_to_their_conversations_channel_and_heartbeat_cards_to_ev
             task_id=(await h.add_task("Check the inbox")).id, log_id=None, title="Check the inbox",
             description="Archive 3 newsletters", priority="normal", now=h.clock.now(), thread_id="subconscious:t")
         assert heartbeat is not None
-        h.services.bus.publish(events.EscalationChanged(heartbeat))
+        h.services.bus.publish(EscalationChanged(heartbeat))
 
         assert [c.id for c in telegram.cards] == [card.id, heartbeat.id]
         assert [c.id for c in web.cards] == [heartbeat.id]

@@ -17,7 +17,7 @@ import httpx
 import pytest
 from playwright.async_api import Browser, expect
 
-from openhuman_desktop import events
+from openhuman_desktop.orchestration.events import RunFinished
 from openhuman_desktop.orchestration.service import STOPPED_BY_YOU
 from openhuman_desktop.skills.files import WorkspaceFilesSkill
 from tests.channels.conftest import WebApp, open_page, wait_until
@@ -118,7 +118,7 @@ async def test_two_stops_at_once_are_one(web_app: WebApp, model: AgentModel) -> 
     assert web_app.services is not None
     model.delays = {"plan": 30}
     finished: list[str] = []
-    web_app.services.bus.subscribe(events.RunFinished, lambda event: finished.append(event.run.id))
+    web_app.services.bus.subscribe(RunFinished, lambda event: finished.append(event.run.id))
     run = await web_app.services.agent.send("What is on my list?", "cli")
     await wait_until(lambda: _is_running(web_app, run.id), what="the run at work")
     first, second = await asyncio.gather(web_app.services.agent.stop(run.id), web_app.services.agent.stop(run.id))

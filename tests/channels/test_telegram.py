@@ -9,11 +9,11 @@ from pathlib import Path
 
 import pytest
 
-from openhuman_desktop import events
 from openhuman_desktop.channels.base import InboundMessage
 from openhuman_desktop.channels.telegram_format import utf16_length
 from openhuman_desktop.errors import StoreUnavailable
 from openhuman_desktop.orchestration.ports import Run
+from openhuman_desktop.store.events import EscalationChanged
 from openhuman_desktop.store.records import Escalation
 from tests.fakes.agent_model import PLAN, AgentModel, AgentScript, call, say
 from tests.fakes.telegram_api import TOKEN, FakeTelegram
@@ -323,11 +323,11 @@ async def test_a_heartbeat_card_goes_to_every_allowed_private_chat_and_loses_its
         card = Escalation(id="e1", task_id="t1", log_id=None, title="Tidy the inbox",
                           description="Archive 30 old newsletters", priority="normal", status="pending",
                           created_at=1.0, resolved_at=None, thread_id="subconscious:t1")
-        app.services.bus.publish(events.EscalationChanged(card))
+        app.services.bus.publish(EscalationChanged(card))
         shown = await app.telegram.await_call("sendMessage", count=2)
         assert sorted(c.params["chat_id"] for c in shown) == [OWNER, second_owner]  # not the group, not strangers
         assert all("Tidy the inbox" in c.params["text"] and "reply_markup" in c.params for c in shown)
-        app.services.bus.publish(events.EscalationChanged(replace(card, status="dismissed", resolved_at=2.0)))
+        app.services.bus.publish(EscalationChanged(replace(card, status="dismissed", resolved_at=2.0)))
         edits = await app.telegram.await_call("editMessageText", count=2)
         assert all(e.params["text"] == "Skipped: Tidy the inbox" and "reply_markup" not in e.params for e in edits)
         [(_, message_id)] = [key for key in app.telegram.messages if key[0] == OWNER]
@@ -346,7 +346,7 @@ async def test_a_cards_buttons_are_its_choices_and_fix_in_skills_answers_with_th
                           description="Reconnect the Workspace files skill", priority="normal", status="pending",
                           created_at=1.0, resolved_at=None, thread_id="subconscious:t1",
                           choices=("fix_in_skills", "skip"), skill="files")
-        app.services.bus.publish(events.EscalationChanged(card))
+        app.services.bus.publish(EscalationChanged(card))
         [shown] = await app.telegram.await_call("sendMessage", OWNER)
         buttons = [b for row in shown.params["reply_markup"]["inline_keyboard"] for b in row]
         assert [(b["text"], b["callback_data"]) for b in buttons] == [("Fix in Skills", "fix:e7"),
@@ -363,7 +363,7 @@ async def test_a_cards_buttons_are_its_choices_and_fix_in_skills_answers_with_th
         assert "Skills tab" in said[-1].params["text"]
         assert [e.status for e in await app.services.approvals.escalations_list()] == ["pending"], "nothing approved"
         retry = replace(card, id="e8", choices=("retry", "skip"), note="Go ahead did not change anything: x.")
-        app.services.bus.publish(events.EscalationChanged(retry))
+        app.services.bus.publish(EscalationChanged(retry))
         shown = await app.telegram.await_call("sendMessage", OWNER, count=3)
         buttons = [b["text"] for row in shown[-1].params["reply_markup"]["inline_keyboard"] for b in row]
         assert buttons == ["Retry", "Skip"] and "did not change anything" in shown[-1].params["text"]
@@ -473,7 +473,7 @@ async def test_a_card_raised_while_telegram_is_down_is_shown_once_it_is_back(
         card = Escalation(id="e2", task_id="t1", log_id=None, title="Renew the domain", description="It expires soon",
                           priority="important", status="pending", created_at=1.0, resolved_at=None,
                           thread_id="subconscious:t1")
-        app.services.bus.publish(events.EscalationChanged(card))
+        app.services.bus.publish(EscalationChanged(card))
         await app.wait_until(lambda: "card e2 waits for chat" in caplog.text, what="the card tried")
         app.telegram.start(port=port)
         [shown] = await app.telegram.await_call("sendMessage", OWNER, timeout=30)

@@ -9,6 +9,7 @@ import pytest
 
 from openhuman_desktop import events
 from openhuman_desktop.memory import MAX_TEXT_CHARS, MemoryService, MemoryStore, open_memory_store
+from openhuman_desktop.memory.events import MemoryAdded, MemoryRemoved
 from openhuman_desktop.memory.ports import EvictionStore
 from tests.fakes.clock import FakeClock
 
@@ -23,20 +24,20 @@ async def store(tmp_path: Path) -> AsyncIterator[MemoryStore]:
 async def test_add_and_remove_are_stored_and_published(store: MemoryStore) -> None:
     bus = events.EventBus()
     seen: list[events.Event] = []
-    bus.subscribe(events.MemoryAdded, seen.append)
-    bus.subscribe(events.MemoryRemoved, seen.append)
+    bus.subscribe(MemoryAdded, seen.append)
+    bus.subscribe(MemoryRemoved, seen.append)
     memories = MemoryService(store, bus)
     added = await memories.add("The dentist is on Friday.", source="user", tags=("health",))
     assert (await store.get(added.id)) == added
     await memories.remove(added.id)
     assert await store.get(added.id) is None
-    assert seen == [events.MemoryAdded(added), events.MemoryRemoved(added.id)]
+    assert seen == [MemoryAdded(added), MemoryRemoved(added.id)]
 
 
 async def test_a_long_text_is_kept_in_parts_each_published(store: MemoryStore) -> None:
     bus = events.EventBus()
-    seen: list[events.MemoryAdded] = []
-    bus.subscribe(events.MemoryAdded, seen.append)
+    seen: list[MemoryAdded] = []
+    bus.subscribe(MemoryAdded, seen.append)
     text = ("word " * (MAX_TEXT_CHARS // 5 + 100)).strip()
     await EvictionStore(MemoryService(store, bus)).store_evicted(text, thread_id="telegram:42", run_id="r1")
     assert len(seen) >= 2

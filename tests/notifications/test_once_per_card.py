@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from openhuman_desktop import events
+from openhuman_desktop.store.events import EscalationChanged
 from tests.fakes.engine_harness import Reply, open_harness
 
 ANSWER = "Three urgent emails arrived from the bank.\nRECOMMENDED ACTION: Forward the 3 urgent emails to #team-alerts"
@@ -16,9 +17,9 @@ ANSWER = "Three urgent emails arrived from the bank.\nRECOMMENDED ACTION: Forwar
 async def test_a_tick_that_raises_a_card_announces_it_once(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     async with open_harness(tmp_path, monkeypatch) as h:
         notices: list[events.Notified] = []
-        changes: list[events.EscalationChanged] = []
+        changes: list[EscalationChanged] = []
         h.services.bus.subscribe(events.Notified, notices.append)
-        h.services.bus.subscribe(events.EscalationChanged, changes.append)
+        h.services.bus.subscribe(EscalationChanged, changes.append)
         await h.add_task("Check urgent emails", intent="read")
         h.local.decide = lambda task_id, title: {"decision": "escalate", "priority": "critical",
                                                  "reason": "The bank wrote three times."}

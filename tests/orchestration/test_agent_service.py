@@ -13,6 +13,7 @@ import pytest
 from openhuman_desktop import events
 from openhuman_desktop.config import AgentSettings
 from openhuman_desktop.errors import Conflict, InvalidInput, LlmUnavailable, NotFound
+from openhuman_desktop.orchestration.events import RunFinished
 from openhuman_desktop.orchestration.graph import (
     AGENT_EXECUTION,
     CHANNEL_INGESTION,
@@ -87,7 +88,7 @@ async def test_a_threads_runs_go_one_after_another_and_stream(ledger: RunLedger)
     nodes = Nodes()
     bus = events.EventBus()
     finished: list[str] = []
-    bus.subscribe(events.RunFinished, lambda event: finished.append(event.run.input))
+    bus.subscribe(RunFinished, lambda event: finished.append(event.run.input))
     service, supervisor = service_on(ledger, nodes, bus=bus)
     first = await service.send("one", "desktop")
     second = await service.send("two", "desktop")

@@ -13,6 +13,7 @@ from openhuman_desktop import events
 from openhuman_desktop.errors import InvalidInput, NotFound
 from openhuman_desktop.orchestration import graph
 from openhuman_desktop.orchestration.directives import SteeringStore
+from openhuman_desktop.orchestration.events import SteeringChanged
 from openhuman_desktop.orchestration.ledger import LEDGER_MIGRATIONS, RunLedger
 from openhuman_desktop.orchestration.ports import COMPLETED, RunRequest
 from openhuman_desktop.orchestration.state import COMPRESSED_HISTORY, SUBCONSCIOUS_STEERING
@@ -84,7 +85,7 @@ async def test_a_run_records_the_steering_version_it_used(ledger: RunLedger) -> 
 
 async def test_versions_revert_and_edit(store: SteeringStore, ledger: RunLedger, bus: events.EventBus) -> None:
     seen: list[int] = []
-    bus.subscribe(events.SteeringChanged, lambda e: seen.append(e.directive.version))
+    bus.subscribe(SteeringChanged, lambda e: seen.append(e.directive.version))
     assert await store.current() is None and await store.current_directive() is None
     inputs = Inputs(history_entries=2, timeline_from=1, timeline_to=5, history_from=1, history_to=2)
     one = await store.write(DirectiveDraft("  Prefer short answers.  ", REFLECTION, "users skim", "deep:1", inputs))

@@ -52,6 +52,8 @@ from openhuman_desktop.qt.app import new_event_loop
 from openhuman_desktop.qt.asyncutil import Jobs
 from openhuman_desktop.qt.bridge import CoreBridge
 from openhuman_desktop.qt.intelligence import IntelligenceWindow
+from openhuman_desktop.qt.intelligence.ports import MemoryPorts, SkillsPorts, SubconsciousPorts, WindowPorts
+from openhuman_desktop.qt.wiring import local_model_problem, window_ports
 from openhuman_desktop.skills.base import SkillHealth, SkillRegistry, SkillSetting, Tool, ToolResult
 from openhuman_desktop.store import Escalation, LogEntry, Task
 from openhuman_desktop.subconscious.approvals import card_choices
@@ -181,7 +183,7 @@ def open_window(qrun: Run, services: Any, core_bridge: CoreBridge) -> Iterator[I
 
     Not registered with ``qtbot.addWidget``: pytest-qt would close and delete it before fixture teardown.
     """
-    window = IntelligenceWindow(services, core_bridge)
+    window = IntelligenceWindow(ports_of(services), core_bridge)
     try:
         qrun(window.refresh())
         window.show()
@@ -192,6 +194,11 @@ def open_window(qrun: Run, services: Any, core_bridge: CoreBridge) -> Iterator[I
         window.hide()
         window.deleteLater()
     assert not window_failures(window), window_failures(window)
+
+
+def ports_of(services: Any) -> WindowPorts:
+    """The window's ports: the fakes' own, or built from the real services as the app builds them."""
+    return services.ports() if isinstance(services, FakeServices) else window_ports(services)
 
 
 def window_failures(window: IntelligenceWindow) -> list[BaseException]:
@@ -477,9 +484,28 @@ class FakeServices:
     models: Any = None
 
     @property
+    def memories(self) -> FakeMemory:
+        """The memory service's part (reads and writes): the fake memory plays it too."""
+        return self.memory
+
+    @property
     def approvals(self) -> FakeSubconscious:
         """The approval gate's part (Go ahead / Skip, the cards): the fake subconscious plays it too."""
         return self.subconscious
+
+    def ports(self) -> WindowPorts:
+        """The window's ports on these fakes: no chat, no Agent tab services, no skill actions, no chart."""
+        service = self.subconscious
+        return WindowPorts(
+            now=self.clock.now,
+            subconscious=SubconsciousPorts(
+                status=service, tasks=service, rules=service, log=service.log_list, approvals=self.approvals,
+                escalations=self.approvals.escalations_list,
+                model_problem=lambda: None if self.models is None else local_model_problem(self.models),
+            ),
+            skills=SkillsPorts(self.skills),
+            memory=MemoryPorts(self.memories),
+        )
 
 
 @pytest.fixture

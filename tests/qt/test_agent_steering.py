@@ -10,13 +10,14 @@ import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QApplication
 
-from openhuman_desktop import events
+from openhuman_desktop.orchestration.events import ReflectionFinished, ReflectionStarted
 from openhuman_desktop.orchestration.steering import REFLECTION, DirectiveDraft, Inputs, Reflection
 from openhuman_desktop.qt.intelligence import IntelligenceWindow
 from openhuman_desktop.qt.intelligence.agent.diff import DELETE, EQUAL, INSERT, diff_plain, diff_summary, word_diff
 from openhuman_desktop.qt.intelligence.agent.edit import DirectiveEditDialog
 from openhuman_desktop.qt.intelligence.agent.steering import SteeringView
 from openhuman_desktop.qt.intelligence.time_text import clock_time
+from openhuman_desktop.qt.wiring import window_ports
 from openhuman_desktop.subconscious.reflection import NOT_CONFIGURED, ReflectionStatus
 
 # The offscreen platform cannot pass a dialog's size hints on to a window system.
@@ -173,12 +174,12 @@ def test_reflect_now_calls_the_trigger_and_the_outcome_follows_the_events(
     settle(steering_window)
     assert calls == ["now"] and view.reflection_label.text() == "Reflection requested…"
     with qtbot.wait_signal(steering_window._bridge.reflection_started, timeout=2000):
-        gui_services.bus.publish(events.ReflectionStarted("manual"))
+        gui_services.bus.publish(ReflectionStarted("manual"))
     assert view.is_reflecting and view.reflect_spinner.is_running and not view.reflect_button.isEnabled()
     now = gui_services.clock.now()
     done = Reflection(1, now - 3, now, "manual", "directive", "", 12, 87, 1, "qwen2.5:7b", 1534, 2)
     with qtbot.wait_signal(steering_window._bridge.reflection_finished, timeout=2000):
-        gui_services.bus.publish(events.ReflectionFinished(done))
+        gui_services.bus.publish(ReflectionFinished(done))
     assert not view.is_reflecting and not view.reflect_spinner.is_running and view.reflect_button.isEnabled()
     assert view.reflection_label.text() == ("Last reflection just now: wrote version 1 (qwen2.5:7b, 1,534 prompt "
                                             "tokens; 2 older entries summarised into memory).")
@@ -319,7 +320,7 @@ class WithReflection:
 def test_the_window_wires_the_reflection_service_when_there_is_one(
         gui_services: Any, bridge: Any, qrun: Any, settle: Any, qtbot: Any) -> None:
     reflection = FakeReflection()
-    window = IntelligenceWindow(WithReflection(gui_services, reflection), bridge)
+    window = IntelligenceWindow(window_ports(WithReflection(gui_services, reflection)), bridge)
     try:
         qrun(window.refresh())
         window.show()

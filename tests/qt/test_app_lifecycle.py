@@ -28,6 +28,7 @@ from openhuman_desktop.qt.app import NO_TRAY_NOTICE, DesktopApp, serve
 from openhuman_desktop.qt.errors import ErrorReporter
 from openhuman_desktop.qt.single_instance import InstanceServer, send_activate, server_name
 from openhuman_desktop.store import open_subconscious_store
+from openhuman_desktop.store.events import EscalationChanged
 from tests.fakes.model_servers import FakeOllama, Reply
 
 MODEL = "llama3.2:3b"
@@ -329,7 +330,7 @@ def test_new_escalation_notifies_and_the_click_opens_its_card(start: Start) -> N
                 task_id=task.id, log_id=None, title="Forward 3 urgent emails", description="to #team-alerts",
                 priority="important", now=time.time(),
             )
-            services.bus.publish(events.EscalationChanged(escalation))
+            services.bus.publish(EscalationChanged(escalation))
             return escalation
 
         escalation = run(running.loop, escalate())

@@ -7,6 +7,7 @@ from typing import Any
 
 from openhuman_desktop import events
 from openhuman_desktop.qt.notifier import Notifier
+from openhuman_desktop.store.events import EscalationChanged
 from tests.fakes.model_servers import Reply
 from tests.notifications.fake_server import FakeNotificationServer
 from tests.qt.test_notifier import (  # noqa: F401  (fixtures)
@@ -24,7 +25,7 @@ def test_a_server_that_sends_action_invoked_twice_answers_the_card_once_and_says
         dbus: Harness, qrun: Any, until: Any, settle: Any) -> None:   # noqa: F811
     """Some servers emit ActionInvoked twice for one click (a button and the default action, or a repeat): the
     card is approved once, and the user is not told it "was already answered elsewhere" after a single click."""
-    publish(dbus, qrun, events.EscalationChanged(card()))
+    publish(dbus, qrun, EscalationChanged(card()))
     [call] = delivered(dbus, until, settle)
     server = dbus.server
     server._run_on_loop(server._emit("ActionInvoked", (call.id, "approve")))
@@ -44,21 +45,21 @@ def test_go_ahead_from_a_notification_that_did_not_run_says_so(
     """Go ahead in the notification, but the task was disabled meanwhile (or the reasoning model is down): the
     engine puts the card back with a note. The person clicked in a notification and is not looking at the
     window: they must hear that it did not run, not believe it was done."""
-    publish(dbus, qrun, events.EscalationChanged(card()))
+    publish(dbus, qrun, EscalationChanged(card()))
     [call] = delivered(dbus, until, settle)
     dbus.server.invoke(call.id, "approve")
     until(lambda: dbus.approvals.calls == [("approve", "esc-1")])
     settle(dbus.notifier)
     note = ("Not carried out: the task was disabled before the approved action ran; enable it and press Go ahead, "
             "or Skip.")
-    publish(dbus, qrun, events.EscalationChanged(replace(card(), note=note)))
+    publish(dbus, qrun, EscalationChanged(replace(card(), note=note)))
     until(lambda: len(dbus.server.snapshot()) == 2, message="no notification that it did not run")
     settle(dbus.notifier)
     back = dbus.server.snapshot()[1]
     assert back.summary == "Go ahead did not run"
     assert back.body == f"Forward 3 urgent emails: {note}"
     assert "approve" not in back.action_keys, "no second Go ahead from here: the note says what to do first"
-    publish(dbus, qrun, events.EscalationChanged(replace(card(), note=note)))   # the next tick: no repeat
+    publish(dbus, qrun, EscalationChanged(replace(card(), note=note)))   # the next tick: no repeat
     settle(dbus.notifier)
     assert len(dbus.server.snapshot()) == 2
 
@@ -66,10 +67,10 @@ def test_go_ahead_from_a_notification_that_did_not_run_says_so(
 def test_a_card_back_after_a_go_ahead_in_the_window_is_not_announced(
         dbus: Harness, qrun: Any, until: Any, settle: Any) -> None:   # noqa: F811
     """Only a Go ahead given in a notification gets the follow-up: the window shows its card's note itself."""
-    publish(dbus, qrun, events.EscalationChanged(card()))
+    publish(dbus, qrun, EscalationChanged(card()))
     delivered(dbus, until, settle)
-    publish(dbus, qrun, events.EscalationChanged(replace(card(), status="approved")),
-            events.EscalationChanged(replace(card(), note="Not carried out: the task was disabled.")))
+    publish(dbus, qrun, EscalationChanged(replace(card(), status="approved")),
+            EscalationChanged(replace(card(), note="Not carried out: the task was disabled.")))
     settle(dbus.notifier)
     assert len(dbus.server.snapshot()) == 1
 
@@ -99,7 +100,7 @@ def test_a_burst_of_100_cards_is_one_notification_and_each_card_is_still_answera
         dbus: Harness, qrun: Any, until: Any, settle: Any) -> None:   # noqa: F811
     cards = [card(f"esc-{i}", title=f"Card number {i}", priority="critical" if i == 57 else "normal")
              for i in range(100)]
-    publish(dbus, qrun, events.TickStarted(9, 100), *(events.EscalationChanged(c) for c in cards),
+    publish(dbus, qrun, events.TickStarted(9, 100), *(EscalationChanged(c) for c in cards),
             events.TickFinished(9, "ok"))
     [call] = delivered(dbus, until, settle)
     assert call.summary == "100 approvals needed (1 critical)"
@@ -149,10 +150,10 @@ def test_two_notifications_at_once_open_one_bus_connection(
 
 def test_the_notification_server_going_away_mid_session_falls_back_to_the_tray_and_comes_back(
         dbus: Harness, qrun: Any, until: Any, settle: Any) -> None:   # noqa: F811
-    publish(dbus, qrun, events.EscalationChanged(card("a", title="Archive old notes")))
+    publish(dbus, qrun, EscalationChanged(card("a", title="Archive old notes")))
     [first] = delivered(dbus, until, settle)
     dbus.server.stop()                                   # the desktop's notification daemon crashed
-    publish(dbus, qrun, events.EscalationChanged(card("b", title="Reply to Ann")))
+    publish(dbus, qrun, EscalationChanged(card("b", title="Reply to Ann")))
     until(lambda: bool(dbus.tray.messages), message="the card was lost instead of shown in the tray")
     assert dbus.tray.messages[0][2] == "b"
     assert dbus.approvals.calls == []

@@ -15,7 +15,8 @@ from openhuman_desktop.llm.retry import RetryPolicy
 from openhuman_desktop.memory import MemoryStore, memory_db_path, open_memory_store
 from openhuman_desktop.memory.vectors import VectorMemory
 from openhuman_desktop.qt.asyncutil import Jobs
-from openhuman_desktop.qt.memory_tab import MemoryView, badges
+from openhuman_desktop.qt.intelligence.memory.delegate import badges
+from openhuman_desktop.qt.intelligence.memory.tab import MemoryView
 from tests.fakes.clock import FakeClock
 from tests.fakes.model_servers import FakeOllama
 

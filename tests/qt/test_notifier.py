@@ -17,6 +17,7 @@ from openhuman_desktop.errors import Conflict
 from openhuman_desktop.qt.bridge import CoreBridge
 from openhuman_desktop.qt.notifier import Notifier, session_bus
 from openhuman_desktop.store import Escalation
+from openhuman_desktop.store.events import EscalationChanged
 from openhuman_desktop.subconscious.approvals import card_choices
 from tests.fakes.engine_harness import Reply, wrote
 from tests.notifications.fake_server import FakeNotificationServer, PrivateBus
@@ -138,8 +139,8 @@ def delivered(h: Harness, until: Any, settle: Any, count: int = 1) -> list[Any]:
 
 def test_a_new_card_is_one_notification_with_go_ahead_skip_and_open(dbus: Harness, qrun: Any, until: Any,
                                                                     settle: Any) -> None:
-    publish(dbus, qrun, events.EscalationChanged(card(priority="critical")),
-            events.EscalationChanged(card(priority="critical")))   # the same card again: not a second one
+    publish(dbus, qrun, EscalationChanged(card(priority="critical")),
+            EscalationChanged(card(priority="critical")))   # the same card again: not a second one
     [call] = delivered(dbus, until, settle)
     assert (call.app_name, call.summary, call.body) == (
         "OpenHuman", "Approval needed (critical)", "Forward 3 urgent emails: Forward them to #team-alerts")
@@ -150,13 +151,13 @@ def test_a_new_card_is_one_notification_with_go_ahead_skip_and_open(dbus: Harnes
     assert (width, height, has_alpha, bits, channels, len(data)) == (64, 64, True, 8, 4, rowstride * 64)
     assert dbus.tray.messages == [], "shown over D-Bus, not in the tray as well"
     assert dbus.shown == [("Approval needed (critical)", "Forward 3 urgent emails: Forward them to #team-alerts")]
-    publish(dbus, qrun, events.EscalationChanged(card(priority="critical")))   # next tick: still the same card
+    publish(dbus, qrun, EscalationChanged(card(priority="critical")))   # next tick: still the same card
     settle(dbus.notifier)
     assert len(dbus.server.snapshot()) == 1
 
 
 def test_go_ahead_in_the_notification_approves_the_card(dbus: Harness, qrun: Any, until: Any, settle: Any) -> None:
-    publish(dbus, qrun, events.EscalationChanged(card()))
+    publish(dbus, qrun, EscalationChanged(card()))
     [call] = delivered(dbus, until, settle)
     dbus.server.invoke(call.id, "approve")
     until(lambda: dbus.approvals.calls == [("approve", "esc-1")])
@@ -165,7 +166,7 @@ def test_go_ahead_in_the_notification_approves_the_card(dbus: Harness, qrun: Any
 
 
 def test_skip_in_the_notification_dismisses_the_card(dbus: Harness, qrun: Any, until: Any, settle: Any) -> None:
-    publish(dbus, qrun, events.EscalationChanged(card()))
+    publish(dbus, qrun, EscalationChanged(card()))
     [call] = delivered(dbus, until, settle)
     dbus.server.invoke(call.id, "dismiss")
     until(lambda: dbus.approvals.calls == [("dismiss", "esc-1")])
@@ -173,7 +174,7 @@ def test_skip_in_the_notification_dismisses_the_card(dbus: Harness, qrun: Any, u
 
 def test_a_card_already_answered_elsewhere_is_not_done_twice_and_the_user_is_told(
         dbus: Harness, qrun: Any, until: Any, settle: Any) -> None:
-    publish(dbus, qrun, events.EscalationChanged(card()))
+    publish(dbus, qrun, EscalationChanged(card()))
     [call] = delivered(dbus, until, settle)
     dbus.approvals.decided.add("esc-1")   # answered in Telegram a moment ago; its event is still on the way
     dbus.server.invoke(call.id, "approve")
@@ -186,16 +187,16 @@ def test_a_card_already_answered_elsewhere_is_not_done_twice_and_the_user_is_tol
 
 def test_a_card_answered_in_the_window_takes_its_notification_off_the_screen(
         dbus: Harness, qrun: Any, until: Any, settle: Any) -> None:
-    publish(dbus, qrun, events.EscalationChanged(card()))
+    publish(dbus, qrun, EscalationChanged(card()))
     [call] = delivered(dbus, until, settle)
-    publish(dbus, qrun, events.EscalationChanged(card(status="approved")))
+    publish(dbus, qrun, EscalationChanged(card(status="approved")))
     until(lambda: dbus.server.closed == [call.id])
 
 
 @pytest.mark.parametrize("key", ["default", "open"])
 def test_a_click_or_open_brings_the_window_to_the_card(dbus: Harness, qrun: Any, until: Any, settle: Any,
                                                        key: str) -> None:
-    publish(dbus, qrun, events.EscalationChanged(card()))
+    publish(dbus, qrun, EscalationChanged(card()))
     [call] = delivered(dbus, until, settle)
     dbus.server.invoke(call.id, key)
     until(lambda: dbus.opened == ["esc-1"])
@@ -203,7 +204,7 @@ def test_a_click_or_open_brings_the_window_to_the_card(dbus: Harness, qrun: Any,
 
 
 def test_a_card_to_fix_in_skills_offers_no_go_ahead(dbus: Harness, qrun: Any, until: Any, settle: Any) -> None:
-    publish(dbus, qrun, events.EscalationChanged(card(title="Reconnect the Gmail skill",
+    publish(dbus, qrun, EscalationChanged(card(title="Reconnect the Gmail skill",
                                                       description="Its OAuth token expired")))
     [call] = delivered(dbus, until, settle)
     # The card's own choices (issue 25): Fix in Skills and Skip, as on the desktop card and the web page.
@@ -219,9 +220,9 @@ def test_a_card_to_fix_in_skills_offers_no_go_ahead(dbus: Harness, qrun: Any, un
 def test_a_burst_of_cards_in_one_tick_is_one_notification_with_open_only(
         dbus: Harness, qrun: Any, until: Any, settle: Any) -> None:
     publish(dbus, qrun, events.TickStarted(3, 3),
-            events.EscalationChanged(card("a", title="Archive old notes")),
-            events.EscalationChanged(card("b", title="Rotate the API key", priority="critical")),
-            events.EscalationChanged(card("c", title="Reply to Ann")))
+            EscalationChanged(card("a", title="Archive old notes")),
+            EscalationChanged(card("b", title="Rotate the API key", priority="critical")),
+            EscalationChanged(card("c", title="Reply to Ann")))
     settle(dbus.notifier)
     assert dbus.server.snapshot() == [], "the tick is still running: more cards may come"
     publish(dbus, qrun, events.TickFinished(3, "ok"))
@@ -243,7 +244,7 @@ def test_what_the_assistant_says_is_a_notification_too(dbus: Harness, qrun: Any,
 def test_a_server_without_actions_gets_no_buttons_and_markup_is_escaped(
         dbus: Harness, qrun: Any, until: Any, settle: Any) -> None:
     dbus.server.capabilities = ["body", "body-markup"]
-    publish(dbus, qrun, events.EscalationChanged(card(title="Compare <b> & <i>", description="")))
+    publish(dbus, qrun, EscalationChanged(card(title="Compare <b> & <i>", description="")))
     [call] = delivered(dbus, until, settle)
     assert call.actions == []
     assert call.body == "Compare &lt;b&gt; &amp; &lt;i&gt;"
@@ -251,7 +252,7 @@ def test_a_server_without_actions_gets_no_buttons_and_markup_is_escaped(
 
 def test_without_a_notification_server_the_tray_shows_it(no_server: Harness, qrun: Any, until: Any,
                                                          settle: Any) -> None:
-    publish(no_server, qrun, events.EscalationChanged(card()))
+    publish(no_server, qrun, EscalationChanged(card()))
     until(lambda: bool(no_server.tray.messages))
     assert no_server.tray.messages == [("Approval needed", "Forward 3 urgent emails: Forward them to #team-alerts",
                                         "esc-1")]
@@ -259,7 +260,7 @@ def test_without_a_notification_server_the_tray_shows_it(no_server: Harness, qru
 
 def test_a_refused_notification_falls_back_to_the_tray(dbus: Harness, qrun: Any, until: Any) -> None:
     dbus.server.refuse_notify = True
-    publish(dbus, qrun, events.EscalationChanged(card()))
+    publish(dbus, qrun, EscalationChanged(card()))
     until(lambda: bool(dbus.tray.messages))
     assert dbus.tray.messages[0][2] == "esc-1"
 
@@ -269,7 +270,7 @@ def test_a_refused_notification_falls_back_to_the_tray(dbus: Harness, qrun: Any,
 
 def test_notifications_off_means_none(dbus: Harness, qrun: Any, settle: Any) -> None:
     dbus.settings = NotificationSettings(enabled=False)
-    publish(dbus, qrun, events.EscalationChanged(card()), events.Notified("Digest ready", "…"))
+    publish(dbus, qrun, EscalationChanged(card()), events.Notified("Digest ready", "…"))
     qrun(dbus.notifier.wait_idle())
     dbus.notifier.end_burst()
     settle(dbus.notifier)
@@ -279,9 +280,9 @@ def test_notifications_off_means_none(dbus: Harness, qrun: Any, settle: Any) -> 
 def test_quiet_hours_hold_cards_then_one_summary(dbus: Harness, qrun: Any, until: Any, settle: Any) -> None:
     dbus.settings = replace(dbus.settings, quiet_hours=parse_quiet_hours("22:00-07:00"))
     dbus.minute = 23 * 60
-    publish(dbus, qrun, events.EscalationChanged(card("a", title="Archive old notes")))
+    publish(dbus, qrun, EscalationChanged(card("a", title="Archive old notes")))
     dbus.notifier.end_burst()
-    publish(dbus, qrun, events.TickFinished(1, "ok"), events.EscalationChanged(card("b", title="Reply to Ann")))
+    publish(dbus, qrun, events.TickFinished(1, "ok"), EscalationChanged(card("b", title="Reply to Ann")))
     dbus.notifier.end_burst()
     settle(dbus.notifier)
     assert dbus.server.snapshot() == [] and dbus.tray.messages == []

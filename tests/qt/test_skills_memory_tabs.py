@@ -10,13 +10,14 @@ import httpx
 import pytest
 from PySide6.QtCore import QModelIndex, Qt
 
-from openhuman_desktop import events
 from openhuman_desktop.errors import StoreUnavailable
+from openhuman_desktop.memory.events import MemoryRemoved
 from openhuman_desktop.memory.store import Memory
 from openhuman_desktop.qt.asyncutil import Jobs
 from openhuman_desktop.qt.intelligence import IntelligenceWindow
-from openhuman_desktop.qt.memory_tab import MemoryModel, MemoryView, parse_tags
-from openhuman_desktop.qt.skills_tab import SkillsView
+from openhuman_desktop.qt.intelligence.memory.model import MemoryModel
+from openhuman_desktop.qt.intelligence.memory.tab import MemoryView, parse_tags
+from openhuman_desktop.qt.intelligence.skills.tab import SkillsView
 from openhuman_desktop.skills.base import SkillHealth, SkillRegistry, ToolContext
 
 
@@ -172,7 +173,7 @@ def test_an_add_error_keeps_the_text(fake_window: IntelligenceWindow, fake_servi
 
 def test_a_bad_tag_is_explained(fake_window: IntelligenceWindow, qtbot: Any, settle: Any) -> None:
     view = memory_view(fake_window)
-    fake_window.memory_view._store = _RealRules(fake_window.memory_view._store)
+    fake_window.memory_view._memory = _RealRules(fake_window.memory_view._memory)
     qtbot.keyClicks(view.text_edit, "Something")
     qtbot.keyClicks(view.tags_edit, "x" * 60)
     qtbot.mouseClick(view.add_button, Qt.MouseButton.LeftButton)
@@ -258,7 +259,7 @@ def test_deleting_a_memory_in_the_tab_and_undo(
     second = qrun(gui_services.memory.add("The boiler was serviced in March.", source="assistant"))
     qrun(view.refresh())
     removed: list[str] = []
-    gui_services.bus.subscribe(events.MemoryRemoved, lambda e: removed.append(e.memory_id))
+    gui_services.bus.subscribe(MemoryRemoved, lambda e: removed.append(e.memory_id))
     assert not view.delete_button.isEnabled(), "nothing selected: nothing to delete"
     view.list_view.setCurrentIndex(view.model.index(view.model.row_of(second.id), 0))
     assert view.delete_button.isEnabled()

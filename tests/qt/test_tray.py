@@ -24,6 +24,7 @@ from openhuman_desktop.qt.browser import Launch
 from openhuman_desktop.qt.errors import ErrorReporter
 from openhuman_desktop.qt.tray import TrayShell, describe, format_time
 from openhuman_desktop.store import Escalation
+from openhuman_desktop.store.events import EscalationChanged
 
 NOW = datetime(2024, 5, 14, 15, 0).timestamp()
 TRAY_SHOW_WARNING = "systemTrayWindowChanged"  # offscreen Qt warns when a tray icon is shown
@@ -396,7 +397,7 @@ def test_a_failing_status_is_reported_not_raised(harness: Harness, caplog: pytes
 
 def test_cards_and_messages_are_announced_by_the_notifier_not_the_tray(harness: Harness) -> None:
     """Issue 14: the tray and the engine's Notified both announced each card; now qt/notifier.py does, once."""
-    harness.bus.publish(events.EscalationChanged(escalation()))
+    harness.bus.publish(EscalationChanged(escalation()))
     harness.bus.publish(events.Notified("Approval needed", "Forward 3 urgent emails"))
     harness.settle()
     assert harness.messages == []

@@ -27,6 +27,7 @@ from openhuman_desktop.qt.intelligence.status_bar import StatusBarView
 from openhuman_desktop.qt.intelligence.theme import ACCENTS
 from openhuman_desktop.qt.intelligence.time_text import exact_time, relative_time
 from openhuman_desktop.qt.intelligence.window import TAB_NAMES
+from openhuman_desktop.qt.wiring import window_ports
 
 CONTROLS = (QAbstractButton, QLineEdit, QComboBox, QPlainTextEdit, QAbstractItemView, QTabWidget)
 
@@ -299,7 +300,7 @@ def test_an_unreachable_model_is_shown(
     manager = open_harness(tmp_path, monkeypatch, local="down", keep_system_tasks=True)
     harness = qrun(manager.__aenter__())
     core_bridge = CoreBridge(harness.services.bus)
-    window = IntelligenceWindow(harness.services, core_bridge)
+    window = IntelligenceWindow(window_ports(harness.services), core_bridge)
     try:
         qrun(window.refresh())
         bar = status_bar(window)

@@ -19,6 +19,7 @@ from openhuman_desktop.llm.pool import ModelClients
 from openhuman_desktop.llm.tokens import TokenCounter
 from openhuman_desktop.orchestration import graph
 from openhuman_desktop.orchestration.directives import SteeringStore
+from openhuman_desktop.orchestration.events import ReflectionFinished, ReflectionStarted, SteeringChanged
 from openhuman_desktop.orchestration.ledger import RunLedger
 from openhuman_desktop.orchestration.state import COMPRESSED_HISTORY
 from openhuman_desktop.skills.base import Mutation
@@ -106,7 +107,7 @@ async def world(tmp_path: Path, server: FakeOllama, clock: FakeClock) -> AsyncIt
     reflector = Reflector(_ReflectionPort(ledger, steering), models, TokenCounter(), live, clock, bus, supervisor,
                           evictions)
     made = World(ledger, steering, reflector, server, clock, live, models, evictions, supervisor)
-    for kind in (events.ReflectionStarted, events.ReflectionFinished, events.SteeringChanged):
+    for kind in (ReflectionStarted, ReflectionFinished, SteeringChanged):
         bus.subscribe(kind, made.seen.append)
     yield made
     await supervisor.cancel_all()

@@ -13,8 +13,9 @@ from typing import Any
 
 import pytest
 
-from openhuman_desktop import bootstrap, config, events, recurrence
+from openhuman_desktop import bootstrap, config, recurrence
 from openhuman_desktop.orchestration import graph
+from openhuman_desktop.orchestration.events import ReflectionFinished
 from openhuman_desktop.orchestration.state import COMPRESSED_HISTORY
 from openhuman_desktop.paths import Paths
 from tests.fakes.agent_model import PLAN, REPLY, AgentModel, AgentScript, call, say
@@ -143,7 +144,7 @@ async def test_the_apps_schedule_fires_on_the_fake_clock(ollama: FakeOllama, tmp
             {"run_id": None, "text": "Looked at the notes.", "trace_tokens": 40, "summary_tokens": 8,
              "at": clock.now()}]}, graph.SUBCONSCIOUS_CRON)
         finished: asyncio.Future[object] = asyncio.get_running_loop().create_future()
-        services.bus.subscribe(events.ReflectionFinished,
+        services.bus.subscribe(ReflectionFinished,
                                lambda e: finished.done() or finished.set_result(e.reflection))
         await clock.advance(due - clock.now() + 1)
         await asyncio.wait_for(finished, 20)

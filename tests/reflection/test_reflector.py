@@ -9,7 +9,7 @@ import threading
 
 import pytest
 
-from openhuman_desktop import events
+from openhuman_desktop.orchestration.events import ReflectionFinished, ReflectionStarted, SteeringChanged
 from openhuman_desktop.orchestration.steering import DIRECTIVE, FAILED, REFLECTION, SKIPPED, UNCHANGED
 from openhuman_desktop.subconscious import reflection_prompt
 from openhuman_desktop.subconscious.reflection import NOT_CONFIGURED
@@ -48,8 +48,8 @@ async def test_a_reflection_writes_a_directive_from_the_log_and_the_timeline(wor
     prompt = world.prompt_of(request)
     assert "Wrote the weekly report into notes/week.md" in prompt and "File written: notes/week.md" in prompt
     assert "There is no directive in force yet." in prompt
-    assert [type(e) for e in world.seen] == [events.ReflectionStarted, events.SteeringChanged,
-                                             events.ReflectionFinished]
+    assert [type(e) for e in world.seen] == [ReflectionStarted, SteeringChanged,
+                                             ReflectionFinished]
 
     # Its own steering change is not news: the next reflection is skipped, with no request.
     again = await world.reflector.reflect()

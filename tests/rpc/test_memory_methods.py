@@ -11,6 +11,7 @@ import pytest
 from openhuman_desktop import events
 from openhuman_desktop.errors import InvalidInput, NotFound
 from openhuman_desktop.memory import MemoryStore, open_memory_store
+from openhuman_desktop.memory.events import MemoryAdded, MemoryRemoved
 from openhuman_desktop.rpc.memory_methods import memory_methods
 from openhuman_desktop.rpc.methods import MethodTable, bind
 from openhuman_desktop.rpc.protocol import INVALID_PARAMS, map_exception
@@ -58,8 +59,8 @@ async def test_add_search_list_remove(memories: MemoryStore, clock: FakeClock) -
 async def test_additions_and_removals_are_published(memories: MemoryStore) -> None:
     bus = events.EventBus()
     seen: list[events.Event] = []
-    bus.subscribe(events.MemoryAdded, seen.append)
-    bus.subscribe(events.MemoryRemoved, seen.append)
+    bus.subscribe(MemoryAdded, seen.append)
+    bus.subscribe(MemoryRemoved, seen.append)
     methods = memory_methods(memories, bus)
 
     async def call(name: str, params: dict[str, Any]) -> Any:
@@ -74,8 +75,8 @@ async def test_additions_and_removals_are_published(memories: MemoryStore) -> No
     with pytest.raises(NotFound):
         await call("memory_remove", {"memory_id": added["id"]})
     assert [type(event).__name__ for event in seen] == ["MemoryAdded", "MemoryRemoved"]
-    assert isinstance(seen[0], events.MemoryAdded) and seen[0].memory.to_json() == added
-    assert seen[1] == events.MemoryRemoved(added["id"])
+    assert isinstance(seen[0], MemoryAdded) and seen[0].memory.to_json() == added
+    assert seen[1] == MemoryRemoved(added["id"])
 
 
 @pytest.mark.parametrize(

@@ -11,6 +11,7 @@ import pytest
 from openhuman_desktop import events
 from openhuman_desktop.errors import InvalidInput, StoreUnavailable
 from openhuman_desktop.memory import Memory, MemoryStore, open_memory_store
+from openhuman_desktop.memory.events import MemoryAdded
 from openhuman_desktop.skills import (
     CONNECTED,
     ERROR,
@@ -82,8 +83,8 @@ def all_skills(tmp_path: Path, memories: MemoryStore, bus: events.EventBus) -> l
 
 async def test_memory_add_then_search_and_list(memories: MemoryStore) -> None:
     bus = events.EventBus()
-    published: list[events.MemoryAdded] = []
-    bus.subscribe(events.MemoryAdded, published.append)
+    published: list[MemoryAdded] = []
+    bus.subscribe(MemoryAdded, published.append)
     skill = MemorySkill(memories, bus)
     added = await call(skill, "memory_add", {"text": "  The wifi password is on the fridge.  "})
     assert not added.is_error and added.text.startswith("Stored memory ")

@@ -16,6 +16,7 @@ from openhuman_desktop.errors import Conflict, InvalidInput, NotFound
 from openhuman_desktop.skills import WorkspaceFilesSkill
 from openhuman_desktop.skills.base import SkillRegistry
 from openhuman_desktop.store import Escalation, LogEntry, SubconsciousStore, Task
+from openhuman_desktop.store.events import ActivityLogged, EscalationChanged
 from openhuman_desktop.store.records import ACT_CHOICES, SKILL_CHOICES
 from openhuman_desktop.subconscious.approvals import (
     SKILL_KEYWORDS,
@@ -104,7 +105,7 @@ async def test_approve_exactly_once_under_concurrency(
     assert [approved.id for approved in engine.approved] == [escalation.id]
     stored = await service.store.escalations.get(escalation.id)
     assert stored is not None and stored.status == "approved" and stored.resolved_at == clock.now()
-    assert [event.escalation.status for event in recorded.of(events.EscalationChanged)] == ["approved"]
+    assert [event.escalation.status for event in recorded.of(EscalationChanged)] == ["approved"]
     assert recorded.of(events.StatusChanged)  # pending_escalations changed
 
 
@@ -136,7 +137,7 @@ async def test_dismiss_marks_the_log_row_skipped(
     assert engine.approved == []
     stored = await service.store.escalations.get(escalation.id)
     assert stored is not None and stored.status == "dismissed"
-    assert [event.entry.id for event in recorded.of(events.ActivityLogged)] == [entry.id]
+    assert [event.entry.id for event in recorded.of(ActivityLogged)] == [entry.id]
     assert recorded.of(events.StatusChanged)
     with pytest.raises(Conflict, match="dismissed"):
         await gate.escalations_dismiss(escalation.id)
@@ -246,7 +247,7 @@ async def test_an_exact_call_card_is_raised_once_per_run_and_call(
     await gate.raise_call_card(run, call)  # a resumed run asks again: the same card
     await gate.raise_call_card(run, ProposedCall("files_write", {"path": "audit.md", "text": "y"}, "Another."))
     cards = await gate.escalations_list("pending")
-    assert len(cards) == 2 and len(recorded.of(events.EscalationChanged)) == 2
+    assert len(cards) == 2 and len(recorded.of(EscalationChanged)) == 2
     first = next(card for card in cards if card.call and card.call["arguments"]["text"] == "x")
     assert (first.task_id, first.thread_id, first.skill, first.title) == (None, "desktop", "files",
                                                                          "Allow files_write (audit.md)?")

@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from openhuman_desktop import events
 from openhuman_desktop.store import Escalation, Task
+from openhuman_desktop.store.events import TaskChanged, TaskRemoved
 from openhuman_desktop.subconscious.decisions import Decision, Evaluation, Evaluator, Executor, Outcome, Report
 from openhuman_desktop.subconscious.declined import is_same_recommendation
 from tests.fakes.engine_harness import Harness, Reply, first_user_text, open_harness
@@ -198,8 +198,8 @@ async def test_the_window_is_not_told_a_stale_task_after_the_tick(
         engine = h.engine
         monkeypatch.setattr(engine, "_evaluator", RemovingEvaluator(engine._evaluator, h, task.id, remove=remove))
         seen: list[object] = []
-        h.services.bus.subscribe(events.TaskChanged, seen.append)
-        h.services.bus.subscribe(events.TaskRemoved, seen.append)
+        h.services.bus.subscribe(TaskChanged, seen.append)
+        h.services.bus.subscribe(TaskRemoved, seen.append)
         h.local.decide = lambda task_id, title: "noop"
         await h.tick()
         assert (await h.state()).consecutive_failures == 0
@@ -208,7 +208,7 @@ async def test_the_window_is_not_told_a_stale_task_after_the_tick(
         mine = [e for e in seen if getattr(e, "task_id", None) == task.id
                 or getattr(getattr(e, "task", None), "id", None) == task.id]
         if remove:
-            assert isinstance(mine[-1], events.TaskRemoved), "a removed task is not brought back by the tick"
+            assert isinstance(mine[-1], TaskRemoved), "a removed task is not brought back by the tick"
         else:
             last = mine[-1]
-            assert isinstance(last, events.TaskChanged) and not last.task.enabled, "still shown disabled"
+            assert isinstance(last, TaskChanged) and not last.task.enabled, "still shown disabled"

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from openhuman_desktop import events
+from openhuman_desktop.orchestration.events import RunFinished
 from openhuman_desktop.orchestration.steering import DirectiveDraft
 from openhuman_desktop.store import Escalation, Task
 from tests.fakes.engine_harness import Harness, Json, Reply, all_text, last_is_tool_result, open_harness
@@ -84,8 +84,8 @@ async def test_an_exact_call_card_runs_exactly_that_call_once_without_a_model(
         await h.approval_settled(escalation.id)
         [call_card] = [card for card in await h.escalations("pending") if card.is_call]
         asked = (len(h.reasoning_bodies()), len(h.local_bodies()))
-        seen: list[events.RunFinished] = []
-        h.services.bus.subscribe(events.RunFinished, seen.append)
+        seen: list[RunFinished] = []
+        h.services.bus.subscribe(RunFinished, seen.append)
 
         await h.approvals.escalations_approve(call_card.id)
         done = await h.approval_settled(call_card.id)

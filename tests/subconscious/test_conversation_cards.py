@@ -13,6 +13,7 @@ from openhuman_desktop.config import Settings
 from openhuman_desktop.rpc.methods import bind, subconscious_methods
 from openhuman_desktop.skills.base import SkillRegistry
 from openhuman_desktop.store import Escalation, SubconsciousStore
+from openhuman_desktop.store.events import EscalationChanged
 from openhuman_desktop.subconscious.approvals import ApprovalGate
 from openhuman_desktop.subconscious.intent import KeywordIntentClassifier
 from openhuman_desktop.subconscious.service import SubconsciousService
@@ -76,7 +77,7 @@ async def test_a_conversation_run_raises_its_card_once_and_announces_it(
     again = await gate.raise_conversation_card(run_id="run-1", thread_id="desktop", request=request,
                                                   action="Delete notes/2019.md")
     assert again == card, "a resumed run raises no second card for the same action"
-    assert [e.escalation.id for e in recorded.of(events.EscalationChanged)] == [card.id]
+    assert [e.escalation.id for e in recorded.of(EscalationChanged)] == [card.id]
     assert notices == [], "its EscalationChanged is the announcement (issue 14: no second one)"
     assert (await service.status())["pending_escalations"] == 1
 

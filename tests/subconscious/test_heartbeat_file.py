@@ -12,6 +12,7 @@ from openhuman_desktop import events
 from openhuman_desktop.config import Settings
 from openhuman_desktop.errors import Conflict
 from openhuman_desktop.store import SubconsciousStore, Task
+from openhuman_desktop.store.events import TaskChanged, TaskRemoved
 from openhuman_desktop.subconscious import heartbeat_file
 from openhuman_desktop.subconscious.defaults import DEFAULT_TASKS
 from openhuman_desktop.subconscious.intent import KeywordIntentClassifier
@@ -176,8 +177,8 @@ class Recorder:
     def __init__(self, bus: events.EventBus) -> None:
         self.changed: list[Task] = []
         self.removed: list[str] = []
-        bus.subscribe(events.TaskChanged, lambda event: self.changed.append(event.task))
-        bus.subscribe(events.TaskRemoved, lambda event: self.removed.append(event.task_id))
+        bus.subscribe(TaskChanged, lambda event: self.changed.append(event.task))
+        bus.subscribe(TaskRemoved, lambda event: self.removed.append(event.task_id))
 
 
 @pytest.fixture

@@ -14,6 +14,7 @@ from openhuman_desktop import events
 from openhuman_desktop.config import Settings
 from openhuman_desktop.errors import InvalidInput
 from openhuman_desktop.store import SubconsciousStore, Task
+from openhuman_desktop.store.events import TaskChanged
 from openhuman_desktop.subconscious import heartbeat_file
 from openhuman_desktop.subconscious.intent import (
     IntentJudgement,
@@ -98,7 +99,7 @@ async def test_the_model_s_answer_arrives_later_unless_the_user_chose(
     tasks = await file_tasks(service)
     await service.tasks_update(tasks["Check the logs"].id, intent="read")  # the user decided meanwhile
     changed: list[Task] = []
-    bus.subscribe(events.TaskChanged, lambda event: changed.append(event.task))
+    bus.subscribe(TaskChanged, lambda event: changed.append(event.task))
     worker = asyncio.create_task(service.refine_intents())
     try:
         classifier.answer = "read"

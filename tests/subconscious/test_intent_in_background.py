@@ -13,6 +13,7 @@ import pytest
 from openhuman_desktop import events
 from openhuman_desktop.config import Settings
 from openhuman_desktop.store import SubconsciousStore, Task
+from openhuman_desktop.store.events import TaskChanged
 from openhuman_desktop.subconscious.intent import IntentJudgement, classify_by_keywords, narrow
 from openhuman_desktop.subconscious.service import SubconsciousService
 from tests.fakes.clock import FakeClock
@@ -92,7 +93,7 @@ async def test_the_models_widening_becomes_a_question_for_the_user(
     service: SubconsciousService, classifier: HeldClassifier, bus: events.EventBus
 ) -> None:
     changed: list[Task] = []
-    bus.subscribe(events.TaskChanged, lambda event: changed.append(event.task))
+    bus.subscribe(TaskChanged, lambda event: changed.append(event.task))
     task = await service.tasks_add("Check the weather")
     assert (task.intent, task.intent_source, task.intent_suggestion) == ("read", "keyword", None)
     classifier.release.set()

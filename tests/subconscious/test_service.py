@@ -12,6 +12,7 @@ from openhuman_desktop import events
 from openhuman_desktop.config import Settings
 from openhuman_desktop.errors import Conflict, InvalidInput, NotFound
 from openhuman_desktop.store import SubconsciousStore
+from openhuman_desktop.store.events import ActivityLogged, EscalationChanged, TaskChanged, TaskRemoved
 from openhuman_desktop.subconscious.defaults import DEFAULT_TASKS
 from openhuman_desktop.subconscious.intent import KeywordIntentClassifier
 from openhuman_desktop.subconscious.service import RuntimeStatus, SubconsciousService
@@ -45,7 +46,7 @@ class Events:
 
     def __init__(self, bus: events.EventBus) -> None:
         self.seen: list[events.Event] = []
-        for kind in (events.TaskChanged, events.TaskRemoved, events.ActivityLogged, events.EscalationChanged,
+        for kind in (TaskChanged, TaskRemoved, ActivityLogged, EscalationChanged,
                      events.StatusChanged):
             bus.subscribe(kind, self.seen.append)
 
@@ -137,7 +138,7 @@ async def test_add_once(service: SubconsciousService) -> None:
 
 async def test_add_publishes_task_changed(service: SubconsciousService, recorded: Events) -> None:
     task = await service.tasks_add("A task")
-    assert [event.task for event in recorded.of(events.TaskChanged)] == [task]
+    assert [event.task for event in recorded.of(TaskChanged)] == [task]
 
 
 # --- tasks_update ------------------------------------------------------------------------------------
@@ -152,7 +153,7 @@ async def test_update_title(service: SubconsciousService, recorded: Events, cloc
     assert updated.intent == "write"  # re-classified: the user never chose the intent
     assert updated.id == task.id and updated.created_at == task.created_at
     assert updated.updated_at == clock.now()
-    assert [event.task for event in recorded.of(events.TaskChanged)] == [updated]
+    assert [event.task for event in recorded.of(TaskChanged)] == [updated]
 
 
 async def test_update_enabled(service: SubconsciousService) -> None:
@@ -240,7 +241,7 @@ async def test_remove_user_task(service: SubconsciousService, recorded: Events) 
     recorded.clear()
     assert await service.tasks_remove(task.id) == task.id
     assert await service.store.tasks.get(task.id) is None
-    assert [event.task_id for event in recorded.of(events.TaskRemoved)] == [task.id]
+    assert [event.task_id for event in recorded.of(TaskRemoved)] == [task.id]
     with pytest.raises(NotFound):
         await service.tasks_remove(task.id)
 
@@ -270,7 +271,7 @@ async def test_seed_defaults_once(service: SubconsciousService, recorded: Events
     first = await service.tasks_list()
     assert [task.title for task in first] == DEFAULT_TITLES
     assert all(task.source == "system" and task.origin == "default" for task in first)
-    assert len(recorded.of(events.TaskChanged)) == 3
+    assert len(recorded.of(TaskChanged)) == 3
     recorded.clear()
     await service.seed_defaults()
     assert await service.tasks_list() == first
@@ -337,8 +338,8 @@ async def test_removing_a_task_dismisses_its_pending_cards_and_says_so(tmp_path:
 
     store = await open_subconscious_store(tmp_path / "s.db")
     bus = events.EventBus()
-    seen: list[events.EscalationChanged] = []
-    bus.subscribe(events.EscalationChanged, seen.append)
+    seen: list[EscalationChanged] = []
+    bus.subscribe(EscalationChanged, seen.append)
     service = SubconsciousService(store, FakeClock(), bus, Settings, tmp_path / "HEARTBEAT.md",
                                   KeywordIntentClassifier())
     try:

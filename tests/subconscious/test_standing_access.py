@@ -10,6 +10,7 @@ from openhuman_desktop import events
 from openhuman_desktop.config import Settings
 from openhuman_desktop.errors import InvalidInput
 from openhuman_desktop.store import SubconsciousStore
+from openhuman_desktop.store.events import TaskChanged
 from openhuman_desktop.subconscious.service import SubconsciousService
 from tests.fakes.clock import FakeClock
 from tests.fakes.engine_harness import WRITE_TOOLS, Harness, Reply, open_harness, tool_names
@@ -96,8 +97,8 @@ def service(store: SubconsciousStore, clock: FakeClock, bus: events.EventBus, tm
 async def test_the_assistants_task_is_read_only_whatever_the_classifier_says(
     service: SubconsciousService, store: SubconsciousStore, bus: events.EventBus
 ) -> None:
-    seen: list[events.TaskChanged] = []
-    bus.subscribe(events.TaskChanged, seen.append)
+    seen: list[TaskChanged] = []
+    bus.subscribe(TaskChanged, seen.append)
     task = await service.tasks_add_by_assistant("  Send the weekly report to Anna ", "cron:0 9 * * 1")
     assert (task.title, task.recurrence) == ("Send the weekly report to Anna", "cron:0 9 * * 1")
     assert (task.source, task.origin, task.intent, task.intent_source) == ("user", "assistant", "read", "assistant")

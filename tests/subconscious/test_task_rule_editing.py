@@ -13,6 +13,7 @@ from openhuman_desktop.config import Settings
 from openhuman_desktop.errors import InvalidInput, NotFound
 from openhuman_desktop.rpc.methods import bind, subconscious_methods
 from openhuman_desktop.store import SubconsciousStore
+from openhuman_desktop.store.events import TaskChanged
 from openhuman_desktop.subconscious.decisions import ChangeItem
 from openhuman_desktop.subconscious.intent import KeywordIntentClassifier
 from openhuman_desktop.subconscious.service import SubconsciousService
@@ -36,7 +37,7 @@ async def test_a_tasks_rule_reads_from_its_title_and_the_users_edit_wins_and_is_
         store: SubconsciousStore, clock: FakeClock, tmp_path: Path) -> None:
     bus = events.EventBus()
     changed: list[events.Event] = []
-    bus.subscribe(events.TaskChanged, changed.append)
+    bus.subscribe(TaskChanged, changed.append)
     service = make_service(store, clock, tmp_path, bus)
     task = await service.tasks_add("Tell me when the parcel in tracking.txt is delivered")
     rule = await invoke(service, "subconscious_tasks_rule_get", {"task_id": task.id})

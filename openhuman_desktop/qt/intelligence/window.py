@@ -6,7 +6,7 @@ import asyncio
 import contextlib
 import logging
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from PySide6.QtCore import QEvent, Qt, QTimer, Signal
 from PySide6.QtGui import QCloseEvent, QHideEvent, QKeySequence, QShortcut, QShowEvent
@@ -20,7 +20,6 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from openhuman_desktop import events
 from openhuman_desktop.qt import placement
 from openhuman_desktop.qt.asyncutil import Jobs, Refresher
 from openhuman_desktop.qt.bridge import CoreBridge
@@ -28,16 +27,14 @@ from openhuman_desktop.qt.intelligence.activity import ActivityView
 from openhuman_desktop.qt.intelligence.agent import AgentView
 from openhuman_desktop.qt.intelligence.banner import Banner
 from openhuman_desktop.qt.intelligence.chat import ChatView, DesktopChannel
+from openhuman_desktop.qt.intelligence.memory import MemoryView
 from openhuman_desktop.qt.intelligence.panel_frame import PanelFrame
+from openhuman_desktop.qt.intelligence.ports import SkillsPorts, WindowPorts
+from openhuman_desktop.qt.intelligence.skills import SkillActions, SkillsView
 from openhuman_desktop.qt.intelligence.status_bar import StatusBarView
 from openhuman_desktop.qt.intelligence.subconscious import ApprovalsView, DecisionsView, TasksView
 from openhuman_desktop.qt.intelligence.theme import em, retheme
-from openhuman_desktop.qt.memory_tab import MemoryView
-from openhuman_desktop.qt.skills_tab import SkillActions, SkillsView
 from openhuman_desktop.store import Escalation, LogEntry, Task
-
-if TYPE_CHECKING:
-    from openhuman_desktop.bootstrap import Services
 
 log = logging.getLogger(__name__)
 
@@ -50,9 +47,8 @@ class IntelligenceWindow(QMainWindow):
     """The main window of the tray app. Closing it only hides it: the app lives on in the tray.
 
     Args:
-        services: the running instance (only ``subconscious``, ``memory``, ``skills``, ``clock``,
-            ``models.health``, ``bus``; for the Chat tab ``channels`` and ``agent``; for the Agent tab ``ledger``,
-            ``steering`` and ``reflection.trigger``, when there).
+        ports: the clock and one port per tab, the few services each uses (``qt/intelligence/ports.py``; the
+            app builds them from its ``Services`` in ``qt/wiring.py``).
         bridge: where core events arrive as Qt signals.
 
     ``desktop_channel`` is the Chat tab's channel: the app registers it with the hub once the window exists.
@@ -61,14 +57,14 @@ class IntelligenceWindow(QMainWindow):
     settings_requested = Signal()  # Ctrl+, : the app opens the Settings window
     skill_edit_requested = Signal(str)  # Edit… on an MCP server ("" adds one): the app opens Settings on it
 
-    def __init__(self, services: Services, bridge: CoreBridge, parent: QWidget | None = None) -> None:
+    def __init__(self, ports: WindowPorts, bridge: CoreBridge, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self._services = services
+        self._ports = ports
         self._bridge = bridge
         self.jobs = Jobs()
         self._has_refreshed = False
         self._is_closed = False
-        now: Callable[[], float] = services.clock.now
+        now = ports.now
         self.setWindowTitle(WINDOW_TITLE)
         self.setObjectName("intelligenceWindow")
         unit = em(self)
@@ -88,31 +84,26 @@ class IntelligenceWindow(QMainWindow):
         outer.addWidget(self.tabs, 1)
         self.setCentralWidget(central)
 
-        service = services.subconscious
-        self.status_bar_view = StatusBarView(service, now, self.jobs, model_problem=self._model_problem)
-        approvals = services.approvals  # the approval gate: every card's Go ahead / Skip goes through it
-        self.approvals_view = ApprovalsView(approvals, self.jobs)
-        self.tasks_view = TasksView(service, now, self.jobs, rules=service)
-        self.activity_view = ActivityView(service.log_list, now, self.jobs, escalations=approvals.escalations_list)
-        log_store = getattr(getattr(services, "store", None), "log", None)
-        self.decisions_view = DecisionsView(getattr(log_store, "decisions_between", None), self.jobs, now)
-        self.skills_view = SkillsView(services.skills, self.jobs, actions=self._skill_actions(services))
-        vectors = getattr(services, "vectors", None)
-        self.memory_view = MemoryView(services.memory, now, self.jobs,
-                                      removed=lambda memory_id: services.bus.publish(events.MemoryRemoved(memory_id)),
-                                      status=vectors.status if vectors is not None else None)
+        subconscious = ports.subconscious
+        self.status_bar_view = StatusBarView(subconscious.status, now, self.jobs,
+                                             model_problem=subconscious.model_problem)
+        self.approvals_view = ApprovalsView(subconscious.approvals, self.jobs)
+        self.tasks_view = TasksView(subconscious.tasks, now, self.jobs, rules=subconscious.rules)
+        self.activity_view = ActivityView(subconscious.log, now, self.jobs, escalations=subconscious.escalations)
+        self.decisions_view = DecisionsView(subconscious.decisions, self.jobs, now)
+        self.skills_view = SkillsView(ports.skills.registry, self.jobs, actions=self._skill_actions(ports.skills))
+        self.memory_view = MemoryView(ports.memory.memory, now, self.jobs, status=ports.memory.status)
         self.tabs.addTab(self._subconscious_page(pad), "Subconscious")
         self.tabs.addTab(self.skills_view, "Skills")
         self.tabs.addTab(self.memory_view, "Memory")
         self.desktop_channel = DesktopChannel(self)
-        self.chat_view = ChatView(getattr(services, "channels", None), getattr(services, "agent", None),
-                                  self.desktop_channel, self.jobs, now, skills=self._skill_titles)
+        self.chat_view = ChatView(ports.chat.hub, ports.chat.agent, self.desktop_channel, self.jobs, now,
+                                  skills=self._skill_titles)
         self.chat_view.fix_in_skills_requested.connect(self._on_approvals_view_fix_in_skills_requested)
         self.tabs.addTab(self.chat_view, "Chat")
-        reflection = getattr(services, "reflection", None)   # the reflection service, once the app has one
-        self.agent_view = AgentView(getattr(services, "ledger", None), getattr(services, "steering", None),
-                                    getattr(reflection, "trigger", None), self.jobs, now,
-                                    reflection_status=getattr(reflection, "status", None))
+        agent = ports.agent
+        self.agent_view = AgentView(agent.ledger, agent.steering, agent.reflect, self.jobs, now,
+                                    reflection_status=agent.reflection_status)
         self.tabs.addTab(self.agent_view, "Agent")
         for index, name in enumerate(("Subconscious", "Skills", "Memory", "Chat", "Agent")):
             self.tabs.setTabToolTip(index, f"{name} (Ctrl+{index + 1})")
@@ -152,10 +143,8 @@ class IntelligenceWindow(QMainWindow):
             (bridge.reflection_started, self.agent_view.on_reflection_started),
             (bridge.reflection_finished, self.agent_view.on_reflection_finished),
             (bridge.status_changed, self.memory_view.on_app_status_changed),
+            (bridge.skills_changed, self._on_bridge_skills_changed),
         ]
-        skills_changed = getattr(bridge, "skills_changed", None)
-        if skills_changed is not None:
-            self._connections.append((skills_changed, self._on_bridge_skills_changed))
         for signal, slot in self._connections:
             signal.connect(slot)
 
@@ -292,13 +281,8 @@ class IntelligenceWindow(QMainWindow):
 
     # --- helpers --------------------------------------------------------------------------------
 
-    def _model_problem(self) -> str | None:
-        models = getattr(self._services, "models", None)
-        health = getattr(models, "health", {}).get("local") if models is not None else None
-        return None if health is None or health.ok else str(health.message)
-
     def _skill_titles(self) -> dict[str, str]:
-        return {skill.name: skill.title for skill in self._services.skills.skills}
+        return {skill.name: skill.title for skill in self._ports.skills.registry.skills}
 
     def changeEvent(self, event: QEvent) -> None:  # noqa: N802 (Qt override)
         if event.type() in (QEvent.Type.ApplicationPaletteChange, QEvent.Type.PaletteChange):
@@ -360,37 +344,12 @@ class IntelligenceWindow(QMainWindow):
     def _on_bridge_skills_changed(self) -> None:
         self._skills.request()
 
-    def _skill_actions(self, services: Any) -> SkillActions | None:
+    def _skill_actions(self, skills: SkillsPorts) -> SkillActions | None:
         """Restart, Disable and Edit for MCP servers and the built-in skills of the person's world (None when the
         app has neither to act on)."""
-        servers = getattr(services, "mcp", None)
-        world = getattr(services, "world", None)
-        live = getattr(services, "settings", None)
-        paths = getattr(services, "paths", None)
-        if servers is None or live is None or paths is None:
+        if skills.restart is None or skills.set_enabled is None:
             return None
-
-        def is_world(name: str) -> bool:
-            return world is not None and world.get(name) is not None
-
-        async def restart(name: str) -> object:
-            if world is not None and is_world(name):
-                return world.restart(name)
-            return await servers.restart(name)
-
-        async def set_enabled(name: str, enabled: bool) -> None:
-            from openhuman_desktop.config_edit import ConfigEdit
-
-            edit = ConfigEdit(paths.config_file)
-            edit.set(f"skills.{name}.enabled" if is_world(name) else f"skills.mcp.{name}.enabled", enabled)
-            await asyncio.to_thread(edit.save)
-            await live.reload()      # applied now, not when the watcher next looks
-            if world is not None and is_world(name):
-                world.apply()
-            else:
-                await servers.apply()
-
-        return SkillActions(restart=restart, set_enabled=set_enabled, edit=self.skill_edit_requested.emit)
+        return SkillActions(restart=skills.restart, set_enabled=skills.set_enabled, edit=self.skill_edit_requested.emit)
 
     def _on_approvals_view_fix_in_skills_requested(self, skill_name: str) -> None:
         self.open_skill(skill_name)

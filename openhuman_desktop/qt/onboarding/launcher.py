@@ -6,35 +6,57 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING
 
-from openhuman_desktop import events
+from openhuman_desktop import config, events
 from openhuman_desktop.qt.asyncutil import Jobs
 
 if TYPE_CHECKING:
-    from openhuman_desktop.bootstrap import Services
+    from openhuman_desktop.llm.pool import ModelClients
     from openhuman_desktop.qt.onboarding.window import OnboardingWindow
 
 log = logging.getLogger(__name__)
 
-Factory = Callable[["Services"], "OnboardingWindow"]
+
+@dataclass(frozen=True)
+class OnboardingPorts:
+    """What the set-up uses of the running app (built by ``qt/wiring.py``'s ``onboarding_ports``).
+
+    Attributes:
+        first_run: config.toml was created by this start.
+        models: the model clients, for the local model's first health check and its problem.
+        bus: where ``StatusChanged`` says a health check ended.
+        settings: the settings in force.
+        config_file: the config.toml the set-up writes.
+    """
+
+    first_run: bool
+    models: ModelClients
+    bus: events.EventBus
+    settings: Callable[[], config.Settings]
+    config_file: Path
 
 
-def onboarding_window(services: Services) -> OnboardingWindow:
+Factory = Callable[[OnboardingPorts], "OnboardingWindow"]
+
+
+def onboarding_window(ports: OnboardingPorts) -> OnboardingWindow:
     """The real window on the running app's settings and config.toml (imported when first opened: most starts
     never show it)."""
     from openhuman_desktop.qt.onboarding.window import OnboardingWindow
 
-    return OnboardingWindow(lambda: services.settings.current, services.paths.config_file)
+    return OnboardingWindow(ports.settings, ports.config_file)
 
 
-async def first_check(services: Any, tier: str = "local") -> None:
+async def first_check(ports: OnboardingPorts, tier: str = "local") -> None:
     """Return once the model health of ``tier`` has been checked (the check runs in the background at start)."""
-    models = services.models
+    models = ports.models
     if tier in models.health:
         return
     changed = asyncio.Event()
-    unsubscribe = services.bus.subscribe(events.StatusChanged, lambda _event: changed.set())
+    unsubscribe = ports.bus.subscribe(events.StatusChanged, lambda _event: changed.set())
     try:
         while tier not in models.health:
             changed.clear()
@@ -46,8 +68,8 @@ async def first_check(services: Any, tier: str = "local") -> None:
 class OnboardingLauncher:
     """Owns the set-up window of a running app (``DesktopApp.onboarding``)."""
 
-    def __init__(self, services: Services, factory: Factory = onboarding_window) -> None:
-        self._services = services
+    def __init__(self, ports: OnboardingPorts, factory: Factory = onboarding_window) -> None:
+        self._ports = ports
         self.factory = factory
         self.window: OnboardingWindow | None = None
         self.opened = 0
@@ -59,13 +81,13 @@ class OnboardingLauncher:
         self._jobs.spawn(self.open_if_needed(), name="onboarding-trigger")
 
     async def open_if_needed(self) -> bool:
-        services = self._services
-        if services.first_run:
+        ports = self._ports
+        if ports.first_run:
             log.info("first launch: opening the set-up")
             self.open()
             return True
-        await first_check(services)
-        problem = services.models.problem("local")
+        await first_check(ports)
+        problem = ports.models.problem("local")
         if problem is None:
             return False
         log.info("the local model does not work (%s): opening the set-up", problem)
@@ -78,7 +100,7 @@ class OnboardingLauncher:
         if window is None or not window.isVisible():
             if window is not None:
                 self._retire(window)
-            window = self.factory(self._services)
+            window = self.factory(self._ports)
             self.window = window
             self.opened += 1
         window.bring_to_front()

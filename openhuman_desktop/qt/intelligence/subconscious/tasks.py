@@ -7,15 +7,14 @@ import logging
 from collections.abc import Callable, Iterable
 from typing import Protocol
 
-from PySide6.QtCore import Qt, QTimer, Signal
-from PySide6.QtGui import QPalette, QResizeEvent
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtGui import QResizeEvent
 from PySide6.QtWidgets import (
     QApplication,
     QBoxLayout,
     QComboBox,
     QFrame,
     QHBoxLayout,
-    QLabel,
     QLineEdit,
     QPushButton,
     QVBoxLayout,
@@ -27,7 +26,6 @@ from openhuman_desktop.errors import InvalidInput, UserFacingError
 from openhuman_desktop.qt.asyncutil import Jobs
 from openhuman_desktop.qt.intelligence.accent_label import ErrorLabel
 from openhuman_desktop.qt.intelligence.muted_label import EmptyState, MutedLabel
-from openhuman_desktop.qt.intelligence.panel_frame import PanelFrame
 from openhuman_desktop.qt.intelligence.section_header import SectionHeader
 from openhuman_desktop.qt.intelligence.subconscious.task_card import TaskCard
 from openhuman_desktop.qt.intelligence.subconscious.task_edit import (
@@ -43,13 +41,13 @@ from openhuman_desktop.qt.intelligence.subconscious.task_list import TaskListVie
 from openhuman_desktop.qt.intelligence.subconscious.task_model import CUSTOM_CRON, SCHEDULE_CHOICES, TaskListModel
 from openhuman_desktop.qt.intelligence.theme import em, make_primary
 from openhuman_desktop.qt.intelligence.time_text import clock_time
+from openhuman_desktop.qt.intelligence.undo_bar import UndoBar
 from openhuman_desktop.store import Task
 
-__all__ = ["AddTaskView", "TaskService", "TasksView", "UndoBar", "cron_problem"]
+__all__ = ["AddTaskView", "TaskService", "TasksView", "cron_problem"]
 
 log = logging.getLogger(__name__)
 
-UNDO_SECONDS = 10
 RULE_FIELDS = {"watch": "place to watch", "condition": "condition", "action": "action", "kind": "kind of action"}
 """How a refusal names the rule's field: "The place to watch '../mail' is not a path inside the workspace …"."""
 
@@ -267,48 +265,6 @@ class AddTaskView(QFrame):
     def _on_add_button_clicked(self) -> None:
         if self.can_add:
             self.add_requested.emit(self.title_edit.text(), self.recurrence_text)
-
-
-class UndoBar(PanelFrame):
-    """"Deleted “X”. Undo" for a few seconds after a task was deleted."""
-
-    undo_requested = Signal()
-
-    def __init__(self, parent: QWidget | None = None) -> None:
-        super().__init__(parent, role=QPalette.ColorRole.AlternateBase, border=False)
-        self.setObjectName("undoBar")
-        layout = QHBoxLayout(self)
-        pad = max(4, em(self) // 3)
-        layout.setContentsMargins(pad * 2, pad, pad, pad)
-        self.label = QLabel(self)
-        self.label.setAccessibleName("Deleted task")
-        layout.addWidget(self.label, 1)
-        self.undo_button = QPushButton("Undo", self)
-        self.undo_button.setAccessibleName("Undo delete")
-        self.undo_button.clicked.connect(self.undo_requested)
-        layout.addWidget(self.undo_button)
-        self.error_label = ErrorLabel(self)
-        layout.addWidget(self.error_label)
-        self._timer = QTimer(self)
-        self._timer.setSingleShot(True)
-        self._timer.setInterval(UNDO_SECONDS * 1000)
-        self._timer.timeout.connect(self._on_timer_timeout)
-        self.hide()
-
-    def offer(self, title: str) -> None:
-        short = title if len(title) <= 60 else title[:57] + "…"
-        self.label.setText(f"Deleted “{short}”.")
-        self.error_label.clear_text()
-        self.undo_button.setEnabled(True)
-        self.show()
-        self._timer.start()
-
-    def withdraw(self) -> None:
-        self._timer.stop()
-        self.hide()
-
-    def _on_timer_timeout(self) -> None:
-        self.hide()
 
 
 class TasksView(QWidget):

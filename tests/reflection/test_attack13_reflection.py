@@ -20,11 +20,7 @@ from tests.fakes import agent_model as kinds
 from tests.fakes.agent_harness import REASONING_MODEL, AgentHarness
 from tests.fakes.agent_model import AgentScript, call, say
 from tests.fakes.model_servers import Reply
-from tests.reflection import conftest as reflection_fixtures
 from tests.reflection.conftest import World, directive_reply
-
-server = reflection_fixtures.server  # the reflection tests' fixtures (no conftest of our own here)
-world = reflection_fixtures.world
 
 
 @pytest.mark.parametrize("content", [

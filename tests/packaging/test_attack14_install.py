@@ -11,7 +11,6 @@ from typing import Any
 
 import pytest
 
-from tests.packaging.conftest import installer, load_script  # noqa: F401  (fixture)
 from tests.packaging.test_install import environ, fake_bundle, layout  # noqa: F401  (fixtures)
 
 

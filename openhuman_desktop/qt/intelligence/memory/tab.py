@@ -4,12 +4,11 @@ vectors), add one by hand; which memories have vectors, and how the embedding mo
 from __future__ import annotations
 
 import logging
-import math
-from collections.abc import Awaitable, Callable
-from typing import Any, Protocol
+from collections.abc import Awaitable, Callable, Iterable
+from typing import Protocol
 
-from PySide6.QtCore import QAbstractListModel, QModelIndex, QPersistentModelIndex, QRect, QSize, Qt, QTimer, Signal
-from PySide6.QtGui import QAction, QColor, QFont, QFontMetrics, QKeySequence, QPainter, QPalette
+from PySide6.QtCore import Qt, QTimer
+from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QApplication,
@@ -20,9 +19,6 @@ from PySide6.QtWidgets import (
     QListView,
     QPlainTextEdit,
     QPushButton,
-    QStyle,
-    QStyledItemDelegate,
-    QStyleOptionViewItem,
     QVBoxLayout,
     QWidget,
 )
@@ -32,38 +28,24 @@ from openhuman_desktop.memory.store import EVICTED_TAG, Memory
 from openhuman_desktop.memory.vectors import MemoryStatus
 from openhuman_desktop.qt.asyncutil import Jobs
 from openhuman_desktop.qt.intelligence.accent_label import ErrorLabel
-from openhuman_desktop.qt.intelligence.badge import badge_colors, badge_size, paint_badge
+from openhuman_desktop.qt.intelligence.memory.delegate import MemoryDelegate
+from openhuman_desktop.qt.intelligence.memory.model import MemoryModel, MemoryReads
 from openhuman_desktop.qt.intelligence.muted_label import EmptyState, MutedLabel
 from openhuman_desktop.qt.intelligence.section_header import SectionHeader
 from openhuman_desktop.qt.intelligence.status_dot import StatusDot
-from openhuman_desktop.qt.intelligence.subconscious.tasks import UndoBar
-from openhuman_desktop.qt.intelligence.theme import accent, em, make_primary, muted, scale_font
-from openhuman_desktop.qt.intelligence.time_text import clock_time, exact_time
+from openhuman_desktop.qt.intelligence.theme import em, make_primary
+from openhuman_desktop.qt.intelligence.undo_bar import UndoBar
 
 log = logging.getLogger(__name__)
 
-PAGE_SIZE = 100
-SEARCH_LIMIT = 200
-ROW_LIMIT = 5_000
 SEARCH_DELAY_MS = 250
-TEXT_LINES = 3
-
-_AnyIndex = QModelIndex | QPersistentModelIndex
 
 
-class MemorySource(Protocol):
-    """What the tab needs from the memory store."""
+class MemorySource(MemoryReads, Protocol):
+    """What the tab reads and writes: the window gives it the ``MemoryService``, the one door memory is written
+    through (it stores and publishes ``MemoryAdded`` / ``MemoryRemoved``)."""
 
-    async def add(self, text: object, source: str = "user", tags: Any = ()) -> Memory:
-        ...
-
-    async def search(self, query: object, limit: int = 20) -> list[Memory]:
-        ...
-
-    async def list(self, limit: int = 50, before: float | None = None, tag: str | None = None) -> list[Memory]:
-        ...
-
-    async def count(self) -> int:
+    async def add(self, text: object, source: str = "user", tags: Iterable[str] = ()) -> Memory:
         ...
 
     async def remove(self, memory_id: str) -> None:
@@ -72,32 +54,6 @@ class MemorySource(Protocol):
 
 StatusSource = Callable[[], Awaitable[MemoryStatus]]
 FILTERS = (("All memories", None), ("Evicted from conversations", EVICTED_TAG))
-MATCH_WORDS = {"text": "words", "vector": "meaning"}   # how a search found a memory, in the user's words
-
-
-def vector_badge(memory: Memory, model: str | None) -> tuple[str, str] | None:
-    """The badge saying whether ``memory`` has a vector of the embedding model ``model`` (None: no model, no
-    badge): ``(text, accent)``."""
-    if model is None:
-        return None
-    if memory.vector_model == model:
-        return "vector", "green"
-    if memory.vector_model is None:
-        return "no vector yet", "grey"
-    return "old model's vector", "grey"
-
-
-def badges(memory: Memory, model: str | None) -> list[tuple[str, str]]:
-    """The badges of one row: evicted, how a search matched it, whether it has a vector."""
-    shown: list[tuple[str, str]] = []
-    if memory.is_evicted:
-        shown.append(("evicted", "amber"))
-    if memory.matched_by:
-        shown.append(("matched: " + " + ".join(MATCH_WORDS.get(how, how) for how in memory.matched_by), "blue"))
-    vector = vector_badge(memory, model)
-    if vector is not None:
-        shown.append(vector)
-    return shown
 
 
 def status_text(status: MemoryStatus) -> str:
@@ -119,240 +75,18 @@ def parse_tags(text: str) -> list[str]:
     return [tag.strip() for tag in text.split(",") if tag.strip()]
 
 
-class MemoryModel(QAbstractListModel):
-    """Memories newest first (browsing, paged with ``fetchMore``) or best match first (a search)."""
-
-    MemoryRole = Qt.ItemDataRole.UserRole + 1
-    load_state_changed = Signal()
-
-    def __init__(self, store: MemorySource, jobs: Jobs, *, now: Callable[[], float],
-                 page_size: int = PAGE_SIZE, parent: QWidget | None = None) -> None:
-        super().__init__(parent)
-        self._store = store
-        self._jobs = jobs
-        self._now = now
-        self.page_size = page_size
-        self._rows: list[Memory] = []
-        self._ids: set[str] = set()
-        self.query = ""
-        self.tag: str | None = None
-        self._has_more = False
-        self._is_fetching = False
-        self.is_loaded = False
-        self.error = ""
-        self._generation = 0
-
-    def rowCount(self, parent: _AnyIndex = QModelIndex()) -> int:  # noqa: B008 (Qt default)
-        return 0 if parent.isValid() else len(self._rows)
-
-    def data(self, index: _AnyIndex, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
-        if not index.isValid() or index.parent().isValid() or not 0 <= index.row() < len(self._rows):
-            return None
-        memory = self._rows[index.row()]
-        if role == Qt.ItemDataRole.DisplayRole:
-            return memory.text
-        if role == self.MemoryRole:
-            return memory
-        if role == Qt.ItemDataRole.ToolTipRole:
-            tags = f" · {', '.join(memory.tags)}" if memory.tags else ""
-            return f"{exact_time(memory.created_at)} · {memory.source}{tags}"
-        if role == Qt.ItemDataRole.AccessibleTextRole:
-            return f"{memory.text} ({memory.source}, {clock_time(memory.created_at, self._now())})"
-        return None
-
-    def canFetchMore(self, parent: _AnyIndex) -> bool:  # noqa: N802 (Qt override)
-        return (not parent.isValid() and self.is_loaded and not self.query and self._has_more
-                and not self._is_fetching and len(self._rows) < ROW_LIMIT)
-
-    def fetchMore(self, parent: _AnyIndex) -> None:  # noqa: N802 (Qt override)
-        if self.canFetchMore(parent):
-            self._is_fetching = True
-            self._jobs.spawn(self.load_more(), name="memory-fetch-more")
-
-    def memory(self, row: int) -> Memory:
-        return self._rows[row]
-
-    def row_of(self, memory_id: str) -> int | None:
-        if memory_id not in self._ids:
-            return None
-        return next(row for row, memory in enumerate(self._rows) if memory.id == memory_id)
-
-    async def load(self, query: str = "", tag: str | None = None) -> None:
-        """Browse (empty ``query``) or search; ``tag`` keeps only the memories that carry it."""
-        self._generation += 1
-        generation = self._generation
-        self.tag = tag
-        try:
-            if query.strip():
-                found = await self._store.search(query, SEARCH_LIMIT)
-                if tag is not None:
-                    found = [memory for memory in found if tag in memory.tags]
-            elif tag is not None:
-                found = await self._store.list(self.page_size, tag=tag)
-            else:
-                found = await self._store.list(self.page_size)
-        except UserFacingError as exc:
-            if generation == self._generation:
-                self.error = str(exc)
-                self.query = query.strip()
-                self.load_state_changed.emit()
-            return
-        if generation != self._generation:
-            return
-        self.beginResetModel()
-        self.query = query.strip()
-        self._rows = list(found)
-        self._ids = {memory.id for memory in found}
-        self._has_more = not self.query and len(found) >= self.page_size
-        self._is_fetching = False
-        self.is_loaded = True
-        self.error = ""
-        self.endResetModel()
-        self.load_state_changed.emit()
-
-    async def load_more(self) -> None:
-        generation = self._generation
-        try:
-            if not self._rows:
-                return
-            oldest = self._rows[-1]
-            same = sum(1 for memory in self._rows if memory.created_at == oldest.created_at)
-            limit = min(self.page_size + same, 1000)
-            before = math.nextafter(oldest.created_at, math.inf)
-            try:
-                if self.tag is None:
-                    found = await self._store.list(limit, before)
-                else:
-                    found = await self._store.list(limit, before, tag=self.tag)
-            except UserFacingError as exc:
-                self.error = str(exc)
-                return
-            if generation != self._generation:
-                return
-            fresh = [m for m in found if m.id not in self._ids]
-            if fresh:
-                first = len(self._rows)
-                self.beginInsertRows(QModelIndex(), first, first + len(fresh) - 1)
-                self._rows.extend(fresh)
-                self._ids.update(m.id for m in fresh)
-                self.endInsertRows()
-            self._has_more = len(found) >= limit and bool(fresh)
-        finally:
-            self._is_fetching = False
-            self.load_state_changed.emit()
-
-    def forget(self, memory_id: str) -> None:
-        """Drop a memory that was removed."""
-        if memory_id not in self._ids:
-            return
-        row = next(row for row, memory in enumerate(self._rows) if memory.id == memory_id)
-        self.beginRemoveRows(QModelIndex(), row, row)
-        del self._rows[row]
-        self._ids.discard(memory_id)
-        self.endRemoveRows()
-        self.load_state_changed.emit()
-
-    def prepend(self, memory: Memory) -> None:
-        """Show a memory just added (browsing only; a search shows it when it matches)."""
-        if self.query or memory.id in self._ids or (self.tag is not None and self.tag not in memory.tags):
-            return
-        self.beginInsertRows(QModelIndex(), 0, 0)
-        self._rows.insert(0, memory)
-        self._ids.add(memory.id)
-        self.endInsertRows()
-        self.load_state_changed.emit()
-
-
-class MemoryDelegate(QStyledItemDelegate):
-    """A memory as up to three lines of text and a quiet line with source, time and tags, and badges on its
-    right: evicted, how a search matched it, whether it has a vector of the embedding model."""
-
-    def __init__(self, view: QListView, now: Callable[[], float],
-                 model: Callable[[], str | None] = lambda: None) -> None:
-        super().__init__(view)
-        self._view = view
-        self._now = now
-        self._model = model
-
-    def _layout(self, option: QStyleOptionViewItem, memory: Memory) -> tuple[QFont, QFontMetrics, int, int, int]:
-        font = QFont(option.font)
-        fm = QFontMetrics(font)
-        pad = max(4, fm.height() // 3)
-        width = max(60, self._view.viewport().width() - pad * 6)
-        bounds = fm.boundingRect(QRect(0, 0, width, fm.height() * TEXT_LINES), int(Qt.TextFlag.TextWordWrap),
-                                 memory.text)
-        text_h = min(fm.height() * TEXT_LINES, max(fm.height(), bounds.height()))
-        return font, fm, pad, width, text_h
-
-    def sizeHint(self, option: QStyleOptionViewItem, index: _AnyIndex) -> QSize:
-        memory = index.data(MemoryModel.MemoryRole)
-        if memory is None:
-            return QSize(0, 0)
-        _, fm, pad, width, text_h = self._layout(option, memory)
-        return QSize(width, pad * 3 + text_h + fm.height())
-
-    def paint(self, painter: QPainter, option: QStyleOptionViewItem, index: _AnyIndex) -> None:
-        memory: Memory | None = index.data(MemoryModel.MemoryRole)
-        if memory is None:
-            return
-        font, fm, pad, width, text_h = self._layout(option, memory)
-        rect: QRect = option.rect
-        palette: QPalette = option.palette
-        state = option.state
-        painter.save()
-        selected = bool(state & QStyle.StateFlag.State_Selected)
-        if selected:
-            painter.fillRect(rect, palette.color(QPalette.ColorRole.Highlight))
-        text_color = palette.color(QPalette.ColorRole.HighlightedText if selected else QPalette.ColorRole.Text)
-        painter.setFont(font)
-        painter.setPen(text_color)
-        box = QRect(rect.left() + pad * 3, rect.top() + pad, width, text_h)
-        text = memory.text
-        lines = fm.boundingRect(QRect(0, 0, width, 100_000), int(Qt.TextFlag.TextWordWrap), text).height()
-        if lines > text_h:   # cut to the lines that fit, ending with an ellipsis
-            text = fm.elidedText(" ".join(text.split()), Qt.TextElideMode.ElideRight, width * TEXT_LINES - width // 3)
-        painter.drawText(box, int(Qt.TextFlag.TextWordWrap | Qt.AlignmentFlag.AlignTop), text)
-        tags = "   " + "  ".join(f"#{tag}" for tag in memory.tags if tag != EVICTED_TAG) if memory.tags else ""
-        meta = f"{memory.source} · {clock_time(memory.created_at, self._now())}{tags}"
-        small = scale_font(font, 0.85)
-        small_fm = QFontMetrics(small)
-        right = box.left() + width
-        line_top = box.bottom() + pad
-        painter.setRenderHint(QPainter.RenderHint.Antialiasing, True)
-        for text, accent_name in reversed(badges(memory, self._model())):
-            size = badge_size(small_fm, text)
-            right -= size.width()
-            area = QRect(right, line_top + (fm.height() - size.height()) // 2, size.width(), size.height())
-            pen, fill = badge_colors(accent(accent_name, palette))
-            paint_badge(painter, area, text, small, pen, fill)
-            right -= pad
-        painter.setFont(font)
-        painter.setPen(text_color if selected else muted(palette))
-        room = max(0, right - box.left())
-        painter.drawText(QRect(box.left(), line_top, room, fm.height()),
-                         int(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter),
-                         fm.elidedText(meta, Qt.TextElideMode.ElideRight, room))
-        line = QColor(palette.color(QPalette.ColorRole.WindowText))
-        line.setAlphaF(0.08)
-        painter.setPen(line)
-        painter.drawLine(rect.left() + pad * 2, rect.bottom(), rect.right() - pad * 2, rect.bottom())
-        painter.restore()
-
-
 class MemoryView(QWidget):
     """The Memory tab."""
 
-    def __init__(self, store: MemorySource, now: Callable[[], float], jobs: Jobs,
-                 parent: QWidget | None = None, *, removed: Callable[[str], None] = lambda _memory_id: None,
-                 status: StatusSource | None = None) -> None:
+    def __init__(self, memory: MemorySource, now: Callable[[], float], jobs: Jobs,
+                 parent: QWidget | None = None, *, status: StatusSource | None = None) -> None:
         super().__init__(parent)
-        self._store = store
+        self._memory = memory
         self._status_source = status
         self.status: MemoryStatus | None = None
         self._jobs = jobs
-        self._publish_removed = removed   # publishes MemoryRemoved, as memory_remove over RPC does
         self._removed: Memory | None = None
-        self.model = MemoryModel(store, jobs, now=now, parent=self)
+        self.model = MemoryModel(memory, jobs, now=now, parent=self)
         self.model.load_state_changed.connect(self._on_model_load_state_changed)
         self.model.modelReset.connect(self._on_model_load_state_changed)
         pad = max(6, em(self) // 2)
@@ -511,7 +245,7 @@ class MemoryView(QWidget):
 
     async def update_count(self) -> None:
         try:
-            count = await self._store.count()
+            count = await self._memory.count()
         except UserFacingError:
             self.count_label.setText("")
         else:
@@ -542,7 +276,7 @@ class MemoryView(QWidget):
             return None
         self._set_adding(True)
         try:
-            memory = await self._store.add(text, source="user", tags=parse_tags(self.tags_edit.text()))
+            memory = await self._memory.add(text, source="user", tags=parse_tags(self.tags_edit.text()))
         except UserFacingError as exc:
             self.add_error.show_text(str(exc))
             return None
@@ -562,20 +296,20 @@ class MemoryView(QWidget):
         return self.model.memory(index.row())
 
     async def delete_memory(self, memory_id: str) -> bool:
-        """Forget a memory (the store's remove, as ``memory_remove`` over RPC); "Undo" is offered."""
+        """Forget a memory (through the memory service, which publishes ``MemoryRemoved`` as ``memory_remove``
+        over RPC does); "Undo" is offered."""
         row = self.model.row_of(memory_id)
         if row is None:
             return False
         memory = self.model.memory(row)
         self.error_label.clear_text()
         try:
-            await self._store.remove(memory_id)
+            await self._memory.remove(memory_id)
         except UserFacingError as exc:
             self.error_label.show_text(f"Could not delete the memory: {exc}")
             return False
         self._removed = memory
         self.model.forget(memory_id)
-        self._publish_removed(memory_id)
         self.undo_bar.offer(memory.text)
         await self.update_count()
         return True
@@ -587,7 +321,7 @@ class MemoryView(QWidget):
             return None
         self.undo_bar.undo_button.setEnabled(False)
         try:
-            memory = await self._store.add(removed.text, source=removed.source, tags=removed.tags)
+            memory = await self._memory.add(removed.text, source=removed.source, tags=removed.tags)
         except UserFacingError as exc:
             self.undo_bar.error_label.show_text(str(exc))
             self.undo_bar.undo_button.setEnabled(True)
