@@ -18,6 +18,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from openhuman_desktop.orchestration.arithmetic import plain_sum
 from openhuman_desktop.skills.base import Tool
 
 READ_TOOL = "files_read"
@@ -125,11 +126,14 @@ def paths_in(text: str) -> list[str]:
 
 def direct_kind(text: str) -> str | None:
     """``edit`` (a single edit of one named file), ``read`` (a question about one named file), ``list`` (what
-    files there are) or None: what the words alone say the request is."""
+    files there are), ``sum`` (a plain arithmetic question: the app works it out, :mod:`arithmetic`) or None:
+    what the words alone say the request is."""
     message = " ".join(text.split())
     paths = paths_in(message)
     if len(paths) > 1 or len(message) > 400:
         return None
+    if not paths and plain_sum(message) is not None:
+        return "sum"
     if len(paths) == 1 and _EDIT_LEAD.match(message):
         return "edit"
     if len(paths) == 1 and (_QUESTION_LEAD.match(message) or message.endswith("?")):

@@ -40,6 +40,7 @@ from openhuman_desktop.orchestration._calls import (
     record,
     recorded,
 )
+from openhuman_desktop.orchestration.arithmetic import answer_text, plain_sum
 from openhuman_desktop.orchestration.compression import compress
 from openhuman_desktop.orchestration.context import choose as choose_eviction
 from openhuman_desktop.orchestration.context import (
@@ -612,6 +613,8 @@ class _Nodes:
         reasoning = self._caller(QUICK, ctx, worker=True) if quick else self._caller(REASONING, ctx)
         tools, note = self._offered(ctx, writes)
         done = await self._direct_append(ctx, values, steering, tools)
+        if done is None:
+            done = await self._direct_sum(ctx, values, steering)
         if done is not None:
             return done
         subtasks = await self._plan(ctx, values, reasoning, steering, tools, settings.max_subagents, note)
@@ -824,6 +827,22 @@ class _Nodes:
                        " (failed)" if record_.is_error and not record_.settled else "")
         outcome = ExecutionOutcome((used,), None, record_.changed)
         return await self._finish_execution(ctx, values, None, steering, [trace.subtask], [trace], reply, outcome)
+
+    async def _direct_sum(self, ctx: NodeContext, values: Values,
+                          steering: Mapping[str, Any] | None) -> dict[str, Any] | None:
+        """A chat that is only an arithmetic question ("What is 17 × 23?") is answered by the app, exactly and
+        without a model (:mod:`arithmetic`: Qwen2.5-0.5B said 401). None: not such a message."""
+        if ctx.run.purpose != CHAT:
+            return None
+        found = plain_sum(run_input(ctx.run))
+        if found is None:
+            return None
+        if await recorded(ctx.journal, ctx.run.id, OUTCOME_STEP, DIRECT_KEY) is None:
+            await record(ctx.journal, ctx.run.id, OUTCOME_STEP, DIRECT_KEY, {"tools": []})
+        reply = answer_text(found)
+        trace = SubagentTrace(0, Subtask(f"Work out {found.shown}", found.shown), reply, 0, 0)
+        return await self._finish_execution(ctx, values, None, steering, [trace.subtask], [trace], reply,
+                                            ExecutionOutcome((), None, False))
 
     async def _is_direct(self, ctx: NodeContext) -> bool:
         """Whether the run's plan was one the request's words settled (recorded at step 0: pass 2 asks too)."""

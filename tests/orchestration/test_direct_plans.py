@@ -35,7 +35,7 @@ def test_the_words_of_a_request_say_when_it_is_one_file_one_question_or_one_edit
     assert direct_kind("What files are in my workspace?") == "list"
     assert direct_kind("Compare notes.md with todo.md") is None  # two files: the planner's
     assert direct_kind("Plan my week") is None
-    assert direct_kind("What is 17 times 23?") is None
+    assert direct_kind("What is 17 times 23?") == "sum"  # the app works it out (orchestration/arithmetic.py)
     assert paths_in("see notes.md, then notes.md and a/b.txt") == ["notes.md", "a/b.txt"]
 
 
