@@ -1211,8 +1211,25 @@ Delete the old logs, please?
 If the backup failed, can you restart it?
 """)
 
+# A sixth batch: where in a file the words go ("at the end of log.md") is a destination like "into log.md"; a
+# place in what the text is about is not (judge3: "Please write these lines at the end of log.md" was read).
+READ_CHATS_6 = _many("chat", "read", """
+Write a summary of the section at the end of report.md
+Write a poem about the end of summer
+Summarize the paragraph at the end of notes.md
+What should I write at the end of log.md?
+Help me write a line for the end of log.md
+Tell me what is written at the top of journal.md
+""")
+WRITE_CHATS_6 = _many("chat", "write", """
+Please write these lines at the end of log.md
+Write these lines to the end of log.md
+Write the following at the top of notes.md: call the bank
+Please write these lines into log.md
+""")
+
 PHRASINGS: tuple[Phrasing, ...] = (
     *READ_TASKS, *READ_CHATS, *WRITE_TASKS, *WRITE_CHATS, *READ_TASKS_2, *READ_CHATS_2, *WRITE_TASKS_2,
     *WRITE_CHATS_2, *READ_TASKS_3, *READ_CHATS_3, *WRITE_TASKS_3, *WRITE_CHATS_3, *READ_TASKS_4, *READ_CHATS_4,
-    *WRITE_TASKS_4, *WRITE_CHATS_4, *READ_CHATS_5, *WRITE_CHATS_5,
+    *WRITE_TASKS_4, *WRITE_CHATS_4, *READ_CHATS_5, *WRITE_CHATS_5, *READ_CHATS_6, *WRITE_CHATS_6,
 )

@@ -18,6 +18,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from openhuman_desktop.orchestration.arithmetic import plain_sum
 from openhuman_desktop.skills.base import Tool
 
 READ_TOOL = "files_read"
@@ -63,8 +64,51 @@ class DirectPlan:
 
 _QUOTED = re.compile(r"""(?:^|[\s(:])(?:'([^\n]{1,500}?)'|"([^"\n]{1,500})"|‘([^’\n]{1,500})’|"""
                      r"""“([^”\n]{1,500})”)(?=[\s.,;:!?)]|$)""")
-APPENDED = "Tell the user in one sentence that the line \"{line}\" was added to {path}."
-"""A single append the app carried out itself: the sub-agent only says so."""
+
+
+@dataclass(frozen=True)
+class AppendDone:
+    """One append as the tool carried it out (or did not): what the chat's reply is written from."""
+
+    path: str
+    text: str
+    ok: bool
+    uncertain: bool = False
+    problem: str = ""
+
+
+def _shown(text: str) -> str:
+    lines = [line.strip() for line in text.strip().splitlines() if line.strip()]
+    if len(lines) == 1:
+        return f"\"{lines[0]}\""
+    return f"{len(lines)} lines (\"{lines[0]}\" …)" if lines else "an empty line"
+
+
+def appended_reply(done: Sequence[AppendDone], path: str) -> str:
+    """The chat's reply to a single edit, written by the app from what the tool did, never from the model's
+    words: Qwen2.5-0.5B, asked to say that "buy milk" was added, wrote "Sub-task: Append to todo.md Th…".
+
+    Args:
+        done: the appends that ran, in order (none: nothing was added).
+        path: the file the user named.
+    """
+    if not done:
+        return f"Nothing was added to {path}."
+    sentences: list[str] = []
+    counted: dict[tuple[str, str], int] = {}
+    for append in done:
+        if append.ok:
+            counted[(append.path, append.text)] = counted.get((append.path, append.text), 0) + 1
+    for (where, text), times in counted.items():
+        sentences.append(f"Added {_shown(text)} to {where}{'' if times == 1 else f' {times} times'}.")
+    for append in done:
+        problem = f": {append.problem.strip().rstrip('.')}." if append.problem.strip() else "."
+        if append.uncertain:
+            sentences.append(f"Adding {_shown(append.text)} to {append.path} may or may not have "
+                             f"happened{problem}")
+        elif not append.ok:
+            sentences.append(f"{_shown(append.text)} was not added to {append.path}{problem}")
+    return " ".join(sentences)
 
 
 def quoted_line(text: str) -> str | None:
@@ -82,11 +126,14 @@ def paths_in(text: str) -> list[str]:
 
 def direct_kind(text: str) -> str | None:
     """``edit`` (a single edit of one named file), ``read`` (a question about one named file), ``list`` (what
-    files there are) or None: what the words alone say the request is."""
+    files there are), ``sum`` (a plain arithmetic question: the app works it out, :mod:`arithmetic`) or None:
+    what the words alone say the request is."""
     message = " ".join(text.split())
     paths = paths_in(message)
     if len(paths) > 1 or len(message) > 400:
         return None
+    if not paths and plain_sum(message) is not None:
+        return "sum"
     if len(paths) == 1 and _EDIT_LEAD.match(message):
         return "edit"
     if len(paths) == 1 and (_QUESTION_LEAD.match(message) or message.endswith("?")):

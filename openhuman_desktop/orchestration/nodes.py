@@ -40,6 +40,7 @@ from openhuman_desktop.orchestration._calls import (
     record,
     recorded,
 )
+from openhuman_desktop.orchestration.arithmetic import answer_text, plain_sum
 from openhuman_desktop.orchestration.compression import compress
 from openhuman_desktop.orchestration.context import choose as choose_eviction
 from openhuman_desktop.orchestration.context import (
@@ -52,10 +53,11 @@ from openhuman_desktop.orchestration.context import (
 )
 from openhuman_desktop.orchestration.direct import (
     APPEND_TOOL,
-    APPENDED,
     READ_ANSWER,
     READ_TOOL,
+    AppendDone,
     DirectPlan,
+    appended_reply,
     direct_kind,
     direct_plan,
     keeps_to,
@@ -297,6 +299,12 @@ UNCERTAIN_LABEL = "may or may not have happened; the user is asked"
 
 def _call_label(call: CallRecord) -> str:
     return UNCERTAIN_LABEL if call.uncertain else "error" if call.is_error else "ok"
+
+
+def _append_done(call: CallRecord) -> AppendDone:
+    arguments = call.arguments if isinstance(call.arguments, Mapping) else {}
+    return AppendDone(str(arguments.get("path") or ""), str(arguments.get("text") or ""),
+                      call.changed, call.uncertain, call.text if call.is_error or call.uncertain else "")
 
 
 def _results_block(traces: Sequence[SubagentTrace]) -> str:
@@ -604,6 +612,11 @@ class _Nodes:
         quick = ctx.run.tier == QUICK_TIER
         reasoning = self._caller(QUICK, ctx, worker=True) if quick else self._caller(REASONING, ctx)
         tools, note = self._offered(ctx, writes)
+        done = await self._direct_append(ctx, values, steering, tools)
+        if done is None:
+            done = await self._direct_sum(ctx, values, steering)
+        if done is not None:
+            return done
         subtasks = await self._plan(ctx, values, reasoning, steering, tools, settings.max_subagents, note)
         narrowed = await self._direct_tools(ctx, tools)
         traces = await self._run_subagents(ctx, values, reasoning, steering, narrowed, subtasks, settings)
@@ -717,8 +730,6 @@ class _Nodes:
         direct = direct_plan(run_input(ctx.run), tools)
         if direct is not None and direct.tools == (READ_TOOL,):
             direct = await self._read_for(ctx, direct, tools)
-        elif direct is not None and direct.tools == (APPEND_TOOL,) and ctx.run.license is None:
-            direct = await self._append_for(ctx, direct, tools)
         if direct is not None:  # one file, one question or one edit: one sub-agent with the file tools, no planner
             if await recorded(ctx.journal, ctx.run.id, OUTCOME_STEP, DIRECT_KEY) is None:  # (killed before "plan")
                 await record(ctx.journal, ctx.run.id, OUTCOME_STEP, DIRECT_KEY, {"tools": list(direct.tools)})
@@ -784,20 +795,54 @@ class _Nodes:
         asked = prompts.fill(READ_ANSWER, path=path[0], text=" ".join(run_input(ctx.run).split()))
         return DirectPlan(plan.title, asked.replace("{content}", result.text.strip()), ())  # the file's text last
 
-    async def _append_for(self, ctx: NodeContext, plan: DirectPlan, tools: Sequence[Tool]) -> DirectPlan:
-        """A single append of one quoted line the user asked for: the app appends exactly that line, once
-        (journaled like any write), and the sub-agent only says so. Qwen2.5-0.5B, given files_append, appended
-        'buy milk' three times and wrote a sentence of its own after 'call Anna about the party'."""
-        tool = next((t for t in tools if t.name == APPEND_TOOL), None)
+    async def _direct_append(self, ctx: NodeContext, values: Values, steering: Mapping[str, Any] | None,
+                             tools: Sequence[Tool]) -> dict[str, Any] | None:
+        """A single append of one quoted line the user asked for, carried out by the app: exactly that line,
+        once (journaled like any write), and the reply says what the tool did — no model at all. Qwen2.5-0.5B,
+        given files_append, appended 'buy milk' three times and wrote a sentence of its own after 'call Anna
+        about the party'; asked to confirm an append the app had made, it echoed its instructions ("Sub-task:
+        Append to todo.md Th…"). None: not such a request (the plan decides)."""
+        if ctx.run.purpose != CHAT or ctx.run.license is not None or ctx.permission != WRITE:
+            return None
         message = run_input(ctx.run)
+        direct = direct_plan(message, tools)
+        tool = next((t for t in tools if t.name == APPEND_TOOL), None)
         path, line = paths_in(message), quoted_line(message)
-        if tool is None or len(path) != 1 or line is None or ctx.permission != WRITE:
-            return plan
-        runner = SubagentRun(None, ctx.journal, ctx.run.id, ctx.step, 0, [tool], True, 1)
-        result = await call_once(runner, "direct:append", tool, {"path": path[0], "text": line + "\n"})
-        if result.is_error:
-            return plan
-        return DirectPlan(plan.title, prompts.fill(APPENDED, line=line, path=path[0]), ())
+        if direct is None or direct.tools != (APPEND_TOOL,) or tool is None or len(path) != 1 or line is None:
+            return None
+        if await recorded(ctx.journal, ctx.run.id, OUTCOME_STEP, DIRECT_KEY) is None:
+            await record(ctx.journal, ctx.run.id, OUTCOME_STEP, DIRECT_KEY, {"tools": []})
+
+        async def ask(key: str, again: ProposedCall) -> None:  # begun before a kill, and may not have run
+            await self._raise_call_card(ctx, key, again)
+
+        runner = SubagentRun(None, ctx.journal, ctx.run.id, ctx.step, 0, [tool], True, 1, ask=ask)
+        arguments = {"path": path[0], "text": line + "\n"}
+        record_ = await call_once(runner, "direct:append", tool, arguments)
+        reply = appended_reply([_append_done(record_)], path[0])
+        what = describe_call(tool.name, arguments)
+        trace = SubagentTrace(0, Subtask(direct.title, what), record_.text, 1, 0, (record_,),
+                              (f"call {what} → {'error' if record_.is_error else 'ok'}: {record_.text[:2000]}",))
+        used = what + (f" ({UNCERTAIN_LABEL})" if record_.uncertain else
+                       " (failed)" if record_.is_error and not record_.settled else "")
+        outcome = ExecutionOutcome((used,), None, record_.changed)
+        return await self._finish_execution(ctx, values, None, steering, [trace.subtask], [trace], reply, outcome)
+
+    async def _direct_sum(self, ctx: NodeContext, values: Values,
+                          steering: Mapping[str, Any] | None) -> dict[str, Any] | None:
+        """A chat that is only an arithmetic question ("What is 17 × 23?") is answered by the app, exactly and
+        without a model (:mod:`arithmetic`: Qwen2.5-0.5B said 401). None: not such a message."""
+        if ctx.run.purpose != CHAT:
+            return None
+        found = plain_sum(run_input(ctx.run))
+        if found is None:
+            return None
+        if await recorded(ctx.journal, ctx.run.id, OUTCOME_STEP, DIRECT_KEY) is None:
+            await record(ctx.journal, ctx.run.id, OUTCOME_STEP, DIRECT_KEY, {"tools": []})
+        reply = answer_text(found)
+        trace = SubagentTrace(0, Subtask(f"Work out {found.shown}", found.shown), reply, 0, 0)
+        return await self._finish_execution(ctx, values, None, steering, [trace.subtask], [trace], reply,
+                                            ExecutionOutcome((), None, False))
 
     async def _is_direct(self, ctx: NodeContext) -> bool:
         """Whether the run's plan was one the request's words settled (recorded at step 0: pass 2 asks too)."""
@@ -852,6 +897,12 @@ class _Nodes:
 
     async def _reply(self, ctx: NodeContext, values: Values, reasoning: Caller, steering: Mapping[str, Any] | None,
                      traces: Sequence[SubagentTrace], writes: bool) -> str:
+        appends = [_append_done(c) for t in traces for c in t.calls if c.name == APPEND_TOOL]
+        message_paths = paths_in(run_input(ctx.run))
+        if len(traces) == 1 and await self._is_direct(ctx) and direct_kind(run_input(ctx.run)) == "edit" \
+                and len(message_paths) == 1:
+            # A single edit: the reply says what the tool did (or that nothing was added), not the model's echo.
+            return appended_reply(appends, message_paths[0])
         if len(traces) == 1 and traces[0].text.strip() and await self._is_direct(ctx):
             # One file, one question or one edit: the sub-agent's answer is the reply (a small model asked to
             # restate it wrote only a RECOMMENDED ACTION line, and the fact it had read was lost).
@@ -908,7 +959,9 @@ class _Nodes:
         trace = "\n\n".join([f"plan: {plan}", *(t.render() for t in traces), f"reply: {reply}"])
         # The quick tier condenses (DESIGN §3); without it the entry is an extractive summary within the bound.
         # An exact call needs no model at all: its one line is summary enough.
-        quick = None if ctx.run.purpose == CALL else self._quick_caller(ctx)
+        # So does an append the app made itself (no model took part in the run).
+        no_model = bool(traces) and reasoning is None and not any(t.model_calls for t in traces)
+        quick = None if ctx.run.purpose == CALL or no_model else self._quick_caller(ctx)
         entry = await compress(trace, tokens=self._tokens, caller=quick, run_id=ctx.run.id, at=self._clock.now())
         await record(ctx.journal, ctx.run.id, ctx.step, "compress", entry)
         return entry

@@ -671,6 +671,8 @@ def _head_noun(rest: Sequence[str]) -> str:
 
 
 _DESTINATION_WORDS = _words("into to in as under onto")
+_POSITIONS = _words("end bottom top start beginning foot head")
+_OBJECT_BREAKS = _words("on about for of by with from in at than that which what whether if when how why")
 _PLACE_NOUNS = _words("file folder notes note document doc spreadsheet journal log page memory calendar todo "
                       "wiki sheet directory")
 
@@ -681,6 +683,8 @@ def _has_destination(rest: Sequence[str], *, loose: bool) -> bool:
     ``loose``: "in" and the names of places count too (for write / create / make / keep, which put things
     somewhere; "summarise what changed in my notes" names where to look, not where to write).
     """
+    if loose and _placed_in_file(rest):
+        return True
     for index, word in enumerate(rest):
         if word not in _DESTINATION_WORDS or index + 1 >= len(rest):
             continue
@@ -695,6 +699,25 @@ def _has_destination(rest: Sequence[str], *, loose: bool) -> bool:
                 target = rest[index + 3]
         if _PATH.search(target) or target in _PLACE_NOUNS and (loose or word == "into"):
             return True
+    return False
+
+
+def _placed_in_file(rest: Sequence[str]) -> bool:
+    """Whether the verb's own object is put at a place in a file: "these lines at the end of log.md", "the
+    date to the top of journal.md".
+
+    Only right after the object: "a summary of the section at the end of report.md" and "a poem about the end
+    of summer" name what to write about, not where.
+    """
+    for index, word in enumerate(rest):
+        if word in ("at", "to") and rest[index + 1:index + 2] == ["the"] and index + 4 < len(rest) \
+                and rest[index + 2] in _POSITIONS and rest[index + 3] == "of":
+            target = rest[index + 4]
+            if target in ("a", "an", "the", "my", "our", "this", "that") and index + 5 < len(rest):
+                target = rest[index + 5]
+            return bool(_PATH.search(target)) or target in _PLACE_NOUNS
+        if word in _OBJECT_BREAKS or word in (",", ":"):
+            return False
     return False
 
 

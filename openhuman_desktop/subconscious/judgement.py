@@ -4,7 +4,9 @@ The evaluator the engine uses (``Evaluator``). For each due task:
 
 1. **Relevance.** The task's rule (``task_rules``: what it watches, the condition it waits for, the action it
    takes) is matched against what changed (the report's ``ChangeItem`` s: changed lines of files, new memories,
-   health problems). A task no change touches is ``noop`` without a model call.
+   health problems). A task no change touches is ``noop`` without a model call; a task whose condition names
+   what it is about ("the flight to Lisbon", "Anna's address", "the invoice from Acme") is touched only by a
+   change that names it, so a cheap flight to Porto never reaches a model that says yes to anything.
 2. **One narrow question.** A task something touched is asked about alone: the task, its condition and action,
    the changes that touched it (the lines themselves), short definitions, the reasoning first and the decision
    last, the decision's enum pinned to ``noop`` and the action's kind (``act`` for tell / remind / summarise one

@@ -178,10 +178,62 @@ def _matches_path(path: str, watched: str) -> bool:
     return path == watched or path.endswith("/" + watched)
 
 
+_NAME = re.compile(r"\b[A-Z][a-z]+(?:'s)?(?![\w.])")
+_NOT_NAMES_TEXT = """
+    i january february march april may june july august september october november december monday tuesday
+    wednesday thursday friday saturday sunday today tomorrow tonight
+"""
+_NOT_NAMES = frozenset(_NOT_NAMES_TEXT.split())
+
+
+@functools.lru_cache(maxsize=4096)
+def subject_names(condition: str, *, mid_sentence: bool = True) -> frozenset[str]:
+    """The names the condition is about, stemmed: its capitalised words ("the flight to Lisbon", "Anna's
+    address", "the invoice from Acme"), not "I", months, weekdays or acronyms and units ("EUR").
+
+    Args:
+        mid_sentence: the condition was cut from the middle of the title ("Tell me when the flight to Lisbon
+            …"), so its first word is capitalised only if it is a name ("Anna's address changes"); False when
+            it begins the title or the user wrote it ("Check my inbox …", "Log each workout …": its first word
+            is capitalised as any first word; a possessive still counts, "Anna's …").
+    """
+    names: set[str] = set()
+    for match in _NAME.finditer(condition):
+        word = match.group().lower()
+        if match.start() == 0 and (not (mid_sentence or word.endswith("'s")) or word in STOPWORDS):
+            continue
+        if word not in _NOT_NAMES and word not in STOPWORDS:
+            names.add(stem(word))
+    return frozenset(names)
+
+
+def _names(rule: TaskRule) -> frozenset[str]:
+    places = set().union(*(_path_words(path) for path in (*rule.watch_paths, *rule.targets)))
+    cut = rule.source == "rule" and not rule.action.lower().startswith(rule.condition.lower())
+    return subject_names(rule.condition, mid_sentence=cut) - places
+
+
+def names_subject(rule: TaskRule, item: ChangeItem) -> bool:
+    """Whether ``item`` names what the condition is about, when the condition names it: a cheap flight to
+    Porto is no news for "the flight to Lisbon costs less than 300 EUR", Ben's new address none for "Anna's
+    address changes", Globex's invoice none for "the invoice from Acme arrives" — whatever a model says.
+    The names count on the lines added or removed, in a memory's text and in a file's path
+    ("career/lumen-offer.md"). A condition without a name is named by any change."""
+    names = _names(rule)
+    if not names:
+        return True
+    return bool(names & (content_words(item.text) | content_words(item.removed) | _path_words(item.name)))
+
+
 def touches(rule: TaskRule, item: ChangeItem) -> bool:
-    """Whether ``item`` concerns the task: the gate before any model is asked."""
+    """Whether ``item`` concerns the task: the gate before any model is asked (a task whose condition names
+    what it is about is touched only by a change that names it: :func:`names_subject`)."""
     if item.source in (SKILLS, MODELS):
         return rule.watches == item.source and item.status == "problem"
+    return _touches(rule, item) and names_subject(rule, item)
+
+
+def _touches(rule: TaskRule, item: ChangeItem) -> bool:
     if item.source == "memory":
         if rule.watches == MEMORIES:
             return True

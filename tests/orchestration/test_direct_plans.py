@@ -7,7 +7,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from openhuman_desktop.orchestration.direct import (
+    AppendDone,
+    appended_reply,
     direct_kind,
     direct_plan,
     keeps_to,
@@ -20,6 +24,7 @@ from openhuman_desktop.skills.files import WorkspaceFilesSkill
 from tests.fakes import agent_model as kinds
 from tests.fakes.agent_harness import AgentHarness
 from tests.fakes.agent_model import AgentScript, call, say
+from tests.fakes.journal import Killed
 
 
 def test_the_words_of_a_request_say_when_it_is_one_file_one_question_or_one_edit() -> None:
@@ -30,7 +35,7 @@ def test_the_words_of_a_request_say_when_it_is_one_file_one_question_or_one_edit
     assert direct_kind("What files are in my workspace?") == "list"
     assert direct_kind("Compare notes.md with todo.md") is None  # two files: the planner's
     assert direct_kind("Plan my week") is None
-    assert direct_kind("What is 17 times 23?") is None
+    assert direct_kind("What is 17 times 23?") == "sum"  # the app works it out (orchestration/arithmetic.py)
     assert paths_in("see notes.md, then notes.md and a/b.txt") == ["notes.md", "a/b.txt"]
 
 
@@ -88,11 +93,64 @@ async def test_a_requested_append_of_a_quoted_line_is_done_once_by_the_app(harne
         reply="never asked")
     outcome = await harness.run("Append the line 'buy milk' to todo.md")
     assert harness.permissions == [(outcome.run.id, WRITE)]
-    assert kinds.PLAN not in harness.model.kinds()
     assert (harness.workspace / "todo.md").read_text(encoding="utf-8") == "# To do\nbuy milk\n"
-    assert all(seen.tools == () for seen in harness.model.of(kinds.SUBAGENT))
+    # The reply is the app's, from what the tool did: no model is asked anything (no sub-agent to echo its
+    # instructions, no pass 2 to restate, no quick model to compress).
+    assert harness.model.kinds() == []
+    assert outcome.values["channel_response"] == 'Added "buy milk" to todo.md.'
+    assert outcome.streamed == 'Added "buy milk" to todo.md.'
+    assert outcome.values["world_state_diff"]["evolution_timeline"], "the append is in the run's timeline"
     assert quoted_line("Append 'it's done' to notes.md") == "it's done"
     assert quoted_line("Add milk to todo.md") is None and quoted_line("Add 'a' and 'b' to todo.md") is None
+
+
+async def test_an_append_that_did_not_happen_says_so_plainly(harness: AgentHarness) -> None:
+    (harness.workspace / "todo.md").mkdir()  # a folder: the files tool cannot append to it
+    harness.model.script = AgentScript(instructions="unused", subtasks=[("any", "")],
+                                       steps={"any": [say("Added 'buy milk' to todo.md.")]}, reply="never asked")
+    outcome = await harness.run("Append the line 'buy milk' to todo.md")
+    reply = outcome.values["channel_response"]
+    assert reply.startswith('"buy milk" was not added to todo.md: '), reply
+    assert "Added" not in reply and harness.model.kinds() == []
+
+
+async def test_a_requested_append_is_not_done_twice_when_the_run_resumes(harness: AgentHarness) -> None:
+    (harness.workspace / "todo.md").write_text("# To do\n", encoding="utf-8")
+    harness.checkpointer.kill_before = {3}  # agent_execution ran (the line was appended), its commit was lost
+    run = harness.new_run("Append the line 'buy milk' to todo.md")
+    with pytest.raises(Killed):
+        await harness.execute(run, "channel_ingestion", 1)
+    assert harness.checkpointer.nodes(run.id)[-1] != "agent_execution"
+    assert (harness.workspace / "todo.md").read_text(encoding="utf-8") == "# To do\nbuy milk\n"
+    outcome = await harness.resume(run)
+    assert (harness.workspace / "todo.md").read_text(encoding="utf-8") == "# To do\nbuy milk\n"
+    assert outcome.values["channel_response"] == 'Added "buy milk" to todo.md.'
+
+
+def test_the_reply_to_an_edit_is_what_the_tool_did() -> None:
+    assert appended_reply([], "todo.md") == "Nothing was added to todo.md."
+    twice = [AppendDone("todo.md", "buy milk\n", True)] * 2
+    assert appended_reply(twice, "todo.md") == 'Added "buy milk" to todo.md 2 times.'
+    lines = AppendDone("todo.md", "buy milk\nhave a nice day\n", True)
+    assert appended_reply([lines], "todo.md") == 'Added 2 lines ("buy milk" …) to todo.md.'
+    maybe = AppendDone("todo.md", "buy milk\n", False, uncertain=True, problem="the run was interrupted.")
+    assert appended_reply([maybe], "todo.md") == ('Adding "buy milk" to todo.md may or may not have happened: '
+                                                  'the run was interrupted.')
+
+
+async def test_an_append_the_model_writes_is_reported_from_its_calls(harness: AgentHarness) -> None:
+    (harness.workspace / "todo.md").write_text("# To do\n", encoding="utf-8")
+    harness.model.script = AgentScript(
+        instructions="unused", subtasks=[("any", "")],
+        steps={"any": [call("files_append", path="todo.md", text="buy milk\n"),
+                       say("Sub-task: Append to todo.md The user in one sentence that …")]},
+        reply="never asked")
+    outcome = await harness.run("Add buy milk to todo.md")
+    assert outcome.values["channel_response"] == 'Added "buy milk" to todo.md.'
+    harness.model.script = AgentScript(instructions="unused", subtasks=[("any", "")],
+                                       steps={"any": [say("I added eggs to todo.md.")]}, reply="never asked")
+    outcome = await harness.run("Add eggs to todo.md")
+    assert outcome.values["channel_response"] == "Nothing was added to todo.md."
 
 
 async def test_a_requested_append_without_quotes_is_written_by_the_model_once(harness: AgentHarness) -> None:

@@ -56,6 +56,7 @@ def test_the_six_measured_read_requests_read(text: str) -> None:
     ("What's in notes.md? Add a line saying the meeting moved.", "add"),   # a question, then a request
     ("1. check the backups\n2. delete the ones older than a month", "delete"),  # a list
     ("delte the old logs", "delete"),                                       # a typo
+    ("Please write these lines at the end of log.md", "write"),             # a place in a file
 ])
 def test_which_instruction_asks_for_the_change(text: str, verb: str) -> None:
     reading = read_request(text)

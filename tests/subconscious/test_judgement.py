@@ -26,6 +26,8 @@ from openhuman_desktop.subconscious.task_rules import (
     changed_subject,
     derive,
     evidence,
+    names_subject,
+    subject_names,
     touches,
 )
 
@@ -466,3 +468,59 @@ async def test_a_model_that_says_yes_to_everything_acts_only_where_the_change_sa
     landlord = make_task("Draft a reply whenever my landlord writes to me", task_id="t2")
     mail = ChangeItem("file", "inbox/keller.txt", "From: Thomas Keller (landlord)\nRent from March", "new")
     assert (await server.judge().evaluate([landlord], report(mail))).decisions["t2"].decision == "escalate"
+
+
+# --- the subject: a change about another flight, person or sender is no news ------------------------------
+
+
+def test_the_names_a_condition_is_about_are_its_capitalised_words() -> None:
+    assert subject_names("the flight to Lisbon in flights.md costs less than 300 EUR") == {"lisbon"}
+    assert subject_names("Anna's address changes in contacts.md") == {"anna"}
+    assert subject_names("the invoice from Acme arrives in invoices/") == {"acme"}
+    assert subject_names("the meeting on Friday moves to March") == set(), "times are no subject"
+    assert subject_names("anything urgent I told you") == set()
+    assert subject_names("Check my inbox folder for urgent emails", mid_sentence=False) == set()
+    assert subject_names("The parcel is delivered") == set()
+    assert subject_names("Log each workout I tell you about", mid_sentence=False) == set()
+    assert subject_names("Anna's birthday comes up", mid_sentence=False) == {"anna"}
+
+
+@pytest.mark.parametrize(("title", "named", "other"), [
+    ("Tell me when the flight to Lisbon in flights.md costs less than 300 EUR",
+     ChangeItem("file", "flights.md", "- Lisbon, 3 March, return 10 March: 289 EUR (checked 2 December)", "changed",
+                "- Lisbon, 3 March, return 10 March: 340 EUR (checked 1 December)"),
+     ChangeItem("file", "flights.md", "- Porto, 5 March: 250 EUR (checked 2 December)", "changed")),
+    ("Let me know when the invoice from Acme arrives in invoices/",
+     ChangeItem("file", "invoices/acme-2026-11.txt", "Invoice AC-2291 from Acme Tools, November, 860 EUR", "new"),
+     ChangeItem("file", "invoices/globex-2026-11.txt", "Invoice GX-5630 from Globex, November, 120 EUR.", "new")),
+    ("When the job offer from Lumen arrives, write a comparison with my current job",
+     ChangeItem("file", "career/lumen-offer.md", "Offer: senior analyst, 66,000 EUR, 30 days off", "new"),
+     ChangeItem("file", "career/nordbank-offer.md", "Offer from Nordbank: analyst, 60,000 EUR", "new")),
+    ("Tell me when Anna's address changes in contacts.md",
+     ChangeItem("file", "contacts.md", "Anna Berg: Elbchaussee 77, 22763 Hamburg", "changed",
+                "Anna Berg: Lindenstrasse 4, 20095 Hamburg"),
+     ChangeItem("file", "contacts.md", "Ben Ortiz: Gran Via 30, Madrid", "changed", "Ben Ortiz: Calle Mayor 12")),
+])
+async def test_a_sure_yes_to_a_change_about_another_subject_is_noop_without_a_model_call(
+        title: str, named: ChangeItem, other: ChangeItem) -> None:
+    yes, no = yes_no_tokens("yes", -0.01, -8.0), yes_no_tokens("no", -0.01, -8.0)
+
+    def reply(body: dict[str, Any]) -> dict[str, Any]:  # sure the condition is met; asked again, sure too
+        return completion(*(no if "once more" in body["messages"][-1]["content"] else yes))
+
+    server = Server(reply)
+    task = make_task(title)
+    rule = derive(title)
+    assert names_subject(rule, named) and touches(rule, named)
+    assert not names_subject(rule, other) and not touches(rule, other)
+    evaluation = await server.judge().evaluate([task], report(other))
+    assert evaluation.decisions[task.id].decision == "noop" and server.bodies == []
+    evaluation = await server.judge().evaluate([task], report(named))
+    assert evaluation.decisions[task.id].decision == rule.kind and len(server.bodies) >= 1
+
+
+def test_a_condition_without_a_name_is_named_by_any_change() -> None:
+    rule = derive("Tell me when the parcel in tracking.txt is delivered")
+    assert names_subject(rule, ChangeItem("file", "tracking.txt", "2 Dec 10:14 DELIVERED (Hamburg depot)", "changed"))
+    memory = derive("Prepare a packing list when I book a trip")
+    assert touches(memory, ChangeItem("memory", "", "Booked flights to Lisbon for 3 to 10 March."))
