@@ -215,10 +215,11 @@ async def run_situation(situation: Situation, root: Path, proxy: ModelProxy, arg
         await services.start()
         service = services.subconscious
         ids: dict[str, str] = {}
+        labelled = {label.task for label in situation.labels}
         for task in await service.tasks_list():
             if task.title in SYSTEM_TASKS:
                 ids[task.title] = task.id
-                if not situation.system_tasks:
+                if not situation.system_tasks and task.title not in labelled:  # a family about it keeps it
                     await service.tasks_update(task.id, enabled=False)
         for label in situation.labels:
             if label.task not in ids:
