@@ -36,7 +36,7 @@ from bench.common import (  # noqa: E402
     rss_mb,
 )
 from openhuman_desktop.clock import SystemClock  # noqa: E402
-from openhuman_desktop.config import McpServerSettings  # noqa: E402
+from openhuman_desktop.config_skills import McpServerSettings  # noqa: E402
 from openhuman_desktop.llm.base import ToolSpec  # noqa: E402
 from openhuman_desktop.llm.tokens import TokenCounter  # noqa: E402
 from openhuman_desktop.orchestration import prompts  # noqa: E402

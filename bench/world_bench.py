@@ -43,7 +43,7 @@ REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
 from bench.common import budget, figure, load_note, machine, ms_since, note, percentile  # noqa: E402
-from openhuman_desktop.config import EmailSettings, FeedsSettings  # noqa: E402
+from openhuman_desktop.config_skills import EmailSettings, FeedsSettings  # noqa: E402
 from openhuman_desktop.skills.world import _imap  # noqa: E402
 from openhuman_desktop.skills.world._watch import WatchItem  # noqa: E402
 from openhuman_desktop.skills.world.email import EmailSkill  # noqa: E402

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import errno
-import ipaddress
 import logging
 import os
 import re
@@ -13,9 +12,11 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlparse, urlsplit
+from urllib.parse import urlsplit
 
 from openhuman_desktop import channel_names, recurrence
+from openhuman_desktop.config_reader import _check_env_name, _Reader, check_url
+from openhuman_desktop.config_skills import SkillsSettings, _skills
 from openhuman_desktop.errors import ConfigError, InvalidInput
 
 log = logging.getLogger(__name__)
@@ -29,11 +30,6 @@ DEFAULT_OLLAMA_HOST = "http://127.0.0.1:11434"
 OLLAMA_DEFAULT_PORT = 11434
 # Listen-on-every-interface addresses people put in OLLAMA_HOST for the server; a client connects locally.
 _WILDCARD_HOSTS = ("0.0.0.0", "::")
-_ENV_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
-_TELEGRAM_TOKEN = re.compile(r"\d{3,}:[A-Za-z0-9_-]{20,}")  # what @BotFather hands out
-# How API keys of common providers begin (OpenAI, Stripe-style, GitHub, Slack, Google, Groq, Hugging Face, ...).
-_KEY_PREFIXES = ("sk-", "sk_", "pk-", "pk_", "rk_", "ghp_", "gho_", "ghs_", "ghu_", "github_pat_", "xox",
-                 "AIza", "gsk_", "hf_", "glpat-", "r8_", "pplx-", "nvapi-", "key-")
 
 
 @dataclass(frozen=True)
@@ -153,130 +149,6 @@ def format_quiet_hours(span: tuple[int, int] | None) -> str:
     if span is None:
         return ""
     return "-".join(f"{minute // 60:02d}:{minute % 60:02d}" for minute in span)
-
-
-MCP_NAME = re.compile(r"[A-Za-z0-9_-]{1,40}")
-"""A ``[skills.mcp.NAME]`` name: letters, digits, '-' and '_' (short, so ``NAME__TOOL`` leaves room for the tool)."""
-MAX_MCP_TIMEOUT_SECONDS = 3_600
-
-
-@dataclass(frozen=True)
-class McpServerSettings:
-    """One ``[skills.mcp.NAME]`` table (CONTRACT §12.1): an MCP server the app starts (``command``) or reaches
-    (``url``), and how its tools are treated.
-
-    ``env_from`` and ``headers_from`` map a variable (or header) to the NAME of a variable of the app's
-    environment: the secret itself is never in the file.
-    """
-
-    name: str
-    enabled: bool = True
-    command: str | None = None
-    args: tuple[str, ...] = ()
-    env: Mapping[str, str] = field(default_factory=dict)
-    env_from: Mapping[str, str] = field(default_factory=dict)
-    url: str | None = None
-    headers_from: Mapping[str, str] = field(default_factory=dict)
-    read_tools: tuple[str, ...] = ()
-    write_tools: tuple[str, ...] = ()
-    disabled_tools: tuple[str, ...] = ()
-    timeout_seconds: int = 60
-    watch: tuple[str, ...] = ()
-
-    @property
-    def transport(self) -> str:
-        """``stdio`` (the app starts ``command``) or ``http`` (streamable HTTP at ``url``)."""
-        return "http" if self.url else "stdio"
-
-
-MCP_KEYS = ("enabled", "command", "args", "env", "env_from", "url", "headers_from", "read_tools", "write_tools",
-            "disabled_tools", "timeout_seconds", "watch")
-
-
-EMAIL_SECURITY = ("tls", "starttls", "none")
-MAX_HORIZON_HOURS = 24 * 366
-MAX_WEB_BYTES = 50 * 1024 * 1024
-
-
-@dataclass(frozen=True)
-class EmailSettings:
-    """``[skills.email]`` (CONTRACT §12.2): a mailbox over IMAP, mail sent over SMTP.
-
-    The password is never here: ``password_env`` names the variable of the app's environment that holds it.
-    A port of 0 means the usual one for ``security`` (IMAP 993 / 143, SMTP 465 / 587 / 25); an empty
-    ``smtp_host`` means ``imap_host``.
-    """
-
-    enabled: bool = False
-    imap_host: str = ""
-    imap_port: int = 0
-    smtp_host: str = ""
-    smtp_port: int = 0
-    username: str = ""
-    password_env: str = ""
-    folders: tuple[str, ...] = ("INBOX",)
-    security: str = "tls"
-    ca_file: str | None = None
-
-    @property
-    def imap_port_in_use(self) -> int:
-        return self.imap_port or (993 if self.security == "tls" else 143)
-
-    @property
-    def smtp_host_in_use(self) -> str:
-        return self.smtp_host or self.imap_host
-
-    @property
-    def smtp_port_in_use(self) -> int:
-        return self.smtp_port or {"tls": 465, "starttls": 587}.get(self.security, 25)
-
-
-@dataclass(frozen=True)
-class FeedsSettings:
-    """``[skills.feeds]``: RSS / Atom feeds by URL."""
-
-    enabled: bool = False
-    urls: tuple[str, ...] = ()
-
-
-@dataclass(frozen=True)
-class CalendarSettings:
-    """``[skills.calendar]``: ICS calendars (URLs or files); events starting within ``horizon_hours`` are watched."""
-
-    enabled: bool = False
-    sources: tuple[str, ...] = ()
-    horizon_hours: int = 24
-
-
-@dataclass(frozen=True)
-class WebSettings:
-    """``[skills.web]``: pages fetched as readable text; private addresses only with ``allow_private``."""
-
-    enabled: bool = False
-    allow_private: bool = False
-    max_bytes: int = 2 * 1024 * 1024
-    timeout_seconds: int = 20
-
-
-@dataclass(frozen=True)
-class SlackSettings:
-    """``[skills.slack]``: posts through an incoming webhook whose URL is in the variable ``webhook_env``."""
-
-    enabled: bool = False
-    webhook_env: str = ""
-
-
-@dataclass(frozen=True)
-class SkillsSettings:
-    """``[skills]``: the person's world. ``mcp`` holds the ``[skills.mcp.NAME]`` servers by name, in file order;
-    the other fields are the built-in skills (CONTRACT §12.2), each off until its table says ``enabled = true``."""
-
-    mcp: Mapping[str, McpServerSettings] = field(default_factory=dict)
-    email: EmailSettings = field(default_factory=EmailSettings)
-    feeds: FeedsSettings = field(default_factory=FeedsSettings)
-    calendar: CalendarSettings = field(default_factory=CalendarSettings)
-    web: WebSettings = field(default_factory=WebSettings)
-    slack: SlackSettings = field(default_factory=SlackSettings)
 
 
 @dataclass(frozen=True)
@@ -407,74 +279,6 @@ def write_default(path: Path) -> None:
         out.write(DEFAULT_CONFIG_TEXT)
 
 
-class _Reader:
-    """Walks one parsed TOML document, collecting warnings and raising ConfigError with context."""
-
-    def __init__(self, path: Path) -> None:
-        self.path = path
-        self.warnings: list[str] = []
-
-    def warn(self, text: str) -> None:
-        self.warnings.append(f"{self.path}: {text}")
-
-    def table(self, doc: Mapping[str, Any], key: str, dotted: str) -> Mapping[str, Any]:
-        value = doc.get(key, {})
-        if not isinstance(value, dict):
-            raise ConfigError(self.path, dotted, value, "a table like [" + dotted + "]")
-        return value
-
-    def unknown(self, table: Mapping[str, Any], known: tuple[str, ...], prefix: str) -> None:
-        for key in table:
-            if key not in known:
-                self.warn(f"unknown key {prefix}{key} is ignored")
-
-    def boolean(self, table: Mapping[str, Any], key: str, dotted: str, default: bool) -> bool:
-        value = table.get(key, default)
-        if not isinstance(value, bool):
-            raise ConfigError(self.path, dotted, value, "true or false")
-        return value
-
-    def integer(
-        self, table: Mapping[str, Any], key: str, dotted: str, default: int, low: int, high: int
-    ) -> int:
-        value = table.get(key, default)
-        if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-            raise ConfigError(self.path, dotted, value, f"a whole number from {low} to {high}")
-        return value
-
-    def number(
-        self, table: Mapping[str, Any], key: str, dotted: str, default: float, low: float, high: float
-    ) -> float:
-        value = table.get(key, default)
-        if isinstance(value, bool) or not isinstance(value, int | float) or not low <= value <= high:
-            raise ConfigError(self.path, dotted, value, f"a number from {low:g} to {high:g}")
-        return float(value)
-
-    def text(self, table: Mapping[str, Any], key: str, dotted: str, default: str | None) -> str | None:
-        value = table.get(key, default)
-        if value is not None and not isinstance(value, str):
-            raise ConfigError(self.path, dotted, value, "a string in double quotes")
-        return value
-
-    def url(self, table: Mapping[str, Any], key: str, dotted: str, default: str | None) -> str | None:
-        value = self.text(table, key, dotted, default)
-        if value is None:
-            return None
-        return check_url(value, lambda: ConfigError(self.path, dotted, value, "an http:// or https:// URL"))
-
-
-def check_url(value: str, error: Any) -> str:
-    """Return ``value`` without a trailing slash if it is an http(s) URL with a host, else raise ``error()``."""
-    parsed = urlparse(value.strip())
-    if parsed.scheme not in ("http", "https") or not parsed.hostname:
-        raise error()
-    try:
-        parsed.port  # noqa: B018 - raises ValueError for a port that is not a number from 0 to 65535
-    except ValueError:
-        raise error() from None
-    return value.strip().rstrip("/")
-
-
 def _normalize_ollama_host(value: str) -> str:
     """Read OLLAMA_HOST the way Ollama's own client does.
 
@@ -504,22 +308,6 @@ def _normalize_ollama_host(value: str) -> str:
     port = port if port is not None else default_port
     address = f"{host}:{port}" if port is not None else host
     return f"{scheme}://{address}{slash}{path}"
-
-
-def looks_like_secret(value: str) -> bool:
-    """Whether ``value`` looks like an API key rather than the name of a variable that holds one."""
-    if len(value) >= 20 and value.startswith(_KEY_PREFIXES) or _TELEGRAM_TOKEN.fullmatch(value):
-        return True
-    if len(value) < 24:
-        return False
-    digits = sum(ch.isdigit() for ch in value)
-    mixed = any(ch.islower() for ch in value) and any(ch.isupper() for ch in value)
-    return mixed and digits >= max(3, len(value) // 8)
-
-
-def redact(value: str) -> str:
-    """What a message may show of a secret: its first characters and its length."""
-    return f"{value[:3]}… ({len(value)} characters, not shown)"
 
 
 def parse(doc: Mapping[str, Any], path: Path, environ: Mapping[str, str] | None = None) -> LoadedConfig:
@@ -700,224 +488,6 @@ def _notifications(reader: _Reader, table: Mapping[str, Any]) -> NotificationSet
                                 quiet_hours=span)
 
 
-def _skills(reader: _Reader, table: Mapping[str, Any]) -> SkillsSettings:
-    reader.unknown(table, ("mcp", "email", "feeds", "calendar", "web", "slack"), "skills.")
-    servers_doc = reader.table(table, "mcp", "skills.mcp")
-    servers: dict[str, McpServerSettings] = {}
-    for name in servers_doc:
-        if not MCP_NAME.fullmatch(name):
-            raise ConfigError(reader.path, f"skills.mcp.{name}", name,
-                              "a server name of at most 40 letters, digits, '-' and '_'")
-        servers[name] = _mcp_server(reader, name, reader.table(servers_doc, name, f"skills.mcp.{name}"))
-    return SkillsSettings(
-        mcp=servers,
-        email=_email(reader, reader.table(table, "email", "skills.email")),
-        feeds=_feeds(reader, reader.table(table, "feeds", "skills.feeds")),
-        calendar=_calendar(reader, reader.table(table, "calendar", "skills.calendar")),
-        web=_web(reader, reader.table(table, "web", "skills.web")),
-        slack=_slack(reader, reader.table(table, "slack", "skills.slack")),
-    )
-
-
-def is_loopback_host(host: str) -> bool:
-    """Whether ``host`` is this machine by its name or address: 127.0.0.0/8, ``::1`` or ``localhost``."""
-    text = host.strip().strip("[]").lower()
-    if text == "localhost" or text.endswith(".localhost"):
-        return True
-    try:
-        return ipaddress.ip_address(text).is_loopback
-    except ValueError:
-        return False
-
-
-_HOST = re.compile(r"[A-Za-z0-9._:\[\]-]{1,253}")
-EMAIL_KEYS = ("enabled", "imap_host", "imap_port", "smtp_host", "smtp_port", "username", "password_env", "folders",
-              "security", "ca_file")
-
-
-def _host(reader: _Reader, table: Mapping[str, Any], key: str, dotted: str, required: bool) -> str:
-    value = reader.text(table, key, dotted, "") or ""
-    value = value.strip()
-    if (value or required) and not _HOST.fullmatch(value):
-        raise ConfigError(reader.path, dotted, value, 'a server name or address, e.g. "imap.example.com"')
-    return value
-
-
-def _email(reader: _Reader, table: Mapping[str, Any]) -> EmailSettings:
-    prefix = "skills.email"
-    reader.unknown(table, EMAIL_KEYS, prefix + ".")
-    enabled = reader.boolean(table, "enabled", prefix + ".enabled", False)
-    security = reader.text(table, "security", prefix + ".security", "tls") or "tls"
-    if security not in EMAIL_SECURITY:
-        raise ConfigError(reader.path, prefix + ".security", security, '"tls", "starttls" or "none"')
-    imap_host = _host(reader, table, "imap_host", prefix + ".imap_host", enabled)
-    smtp_host = _host(reader, table, "smtp_host", prefix + ".smtp_host", False)
-    if security == "none":
-        for key, host in (("imap_host", imap_host), ("smtp_host", smtp_host or imap_host)):
-            if host and not is_loopback_host(host):
-                raise ConfigError(reader.path, f"{prefix}.{key}", host, 'a loopback host (127.0.0.1, ::1 or '
-                                  'localhost) with security = "none": mail to any other server travels '
-                                  'encrypted ("tls" or "starttls")')
-    password_env = (reader.text(table, "password_env", prefix + ".password_env", "") or "").strip()
-    if password_env:
-        _check_env_name(reader, prefix + ".password_env", password_env)
-    elif enabled:
-        raise ConfigError(reader.path, prefix + ".password_env", "", "the NAME of the environment variable that "
-                          'holds the password, e.g. "MAIL_PASSWORD"')
-    username = (reader.text(table, "username", prefix + ".username", "") or "").strip()
-    if enabled and not username:
-        raise ConfigError(reader.path, prefix + ".username", "", 'the mailbox\'s user name, e.g. "me@example.com"')
-    ca_file = reader.text(table, "ca_file", prefix + ".ca_file", None)
-    if ca_file is not None and (not ca_file.strip() or _has_control(ca_file)):
-        raise ConfigError(reader.path, prefix + ".ca_file", ca_file, "the path of a PEM file of certificates")
-    folders = _strings(reader, table, "folders", prefix + ".folders", "folder names") if "folders" in table \
-        else ("INBOX",)
-    if enabled and not folders:
-        raise ConfigError(reader.path, prefix + ".folders", [], 'at least one folder, e.g. ["INBOX"]')
-    return EmailSettings(
-        enabled=enabled, imap_host=imap_host,
-        imap_port=reader.integer(table, "imap_port", prefix + ".imap_port", 0, 0, 65535),
-        smtp_host=smtp_host, smtp_port=reader.integer(table, "smtp_port", prefix + ".smtp_port", 0, 0, 65535),
-        username=username, password_env=password_env, folders=folders, security=security,
-        ca_file=ca_file.strip() if ca_file else None,
-    )
-
-
-def _feeds(reader: _Reader, table: Mapping[str, Any]) -> FeedsSettings:
-    prefix = "skills.feeds"
-    reader.unknown(table, ("enabled", "urls"), prefix + ".")
-    urls = _strings(reader, table, "urls", prefix + ".urls", "feed URLs")
-    for url in urls:
-        check_url(url, lambda url=url: ConfigError(reader.path, prefix + ".urls", url, "http:// or https:// URLs"))
-    return FeedsSettings(enabled=reader.boolean(table, "enabled", prefix + ".enabled", False), urls=urls)
-
-
-def _calendar(reader: _Reader, table: Mapping[str, Any]) -> CalendarSettings:
-    prefix = "skills.calendar"
-    reader.unknown(table, ("enabled", "sources", "horizon_hours"), prefix + ".")
-    sources = _strings(reader, table, "sources", prefix + ".sources", "ICS URLs or file paths")
-    for source in sources:
-        if "://" in source and not source.lower().startswith(("http://", "https://", "file://")):
-            raise ConfigError(reader.path, prefix + ".sources", source, "http(s):// URLs or paths of .ics files")
-    return CalendarSettings(
-        enabled=reader.boolean(table, "enabled", prefix + ".enabled", False), sources=sources,
-        horizon_hours=reader.integer(table, "horizon_hours", prefix + ".horizon_hours", 24, 1, MAX_HORIZON_HOURS),
-    )
-
-
-def _web(reader: _Reader, table: Mapping[str, Any]) -> WebSettings:
-    prefix = "skills.web"
-    reader.unknown(table, ("enabled", "allow_private", "max_bytes", "timeout_seconds"), prefix + ".")
-    return WebSettings(
-        enabled=reader.boolean(table, "enabled", prefix + ".enabled", False),
-        allow_private=reader.boolean(table, "allow_private", prefix + ".allow_private", False),
-        max_bytes=reader.integer(table, "max_bytes", prefix + ".max_bytes", 2 * 1024 * 1024, 1024, MAX_WEB_BYTES),
-        timeout_seconds=reader.integer(table, "timeout_seconds", prefix + ".timeout_seconds", 20, 1, 300),
-    )
-
-
-def _slack(reader: _Reader, table: Mapping[str, Any]) -> SlackSettings:
-    prefix = "skills.slack"
-    reader.unknown(table, ("enabled", "webhook_env"), prefix + ".")
-    enabled = reader.boolean(table, "enabled", prefix + ".enabled", False)
-    webhook_env = (reader.text(table, "webhook_env", prefix + ".webhook_env", "") or "").strip()
-    if "://" in webhook_env:  # the webhook's address itself is a secret: never repeated in the sentence
-        raise ConfigError(reader.path, prefix + ".webhook_env", redact(webhook_env), "the NAME of an environment "
-                          "variable that holds the webhook URL, not the URL itself")
-    if webhook_env:
-        _check_env_name(reader, prefix + ".webhook_env", webhook_env)
-    elif enabled:
-        raise ConfigError(reader.path, prefix + ".webhook_env", "", "the NAME of the environment variable that "
-                          'holds the webhook URL, e.g. "SLACK_WEBHOOK_URL"')
-    return SlackSettings(enabled=enabled, webhook_env=webhook_env)
-
-
-def _strings(reader: _Reader, table: Mapping[str, Any], key: str, dotted: str, what: str) -> tuple[str, ...]:
-    value = table.get(key, [])
-    if not isinstance(value, list) or any(not isinstance(item, str) or not item.strip() for item in value):
-        raise ConfigError(reader.path, dotted, value, f"a list of {what} in double quotes, e.g. [\"...\"]")
-    if any(_has_control(item) for item in value):
-        raise ConfigError(reader.path, dotted, value, f"a list of {what} without control characters")
-    return tuple(dict.fromkeys(item.strip() if key != "args" else item for item in value))
-
-
-def _has_control(text: str) -> bool:
-    return any(ord(ch) < 32 or ord(ch) == 127 for ch in text)
-
-
-_HEADER_NAME = re.compile(r"[A-Za-z0-9!#$%&'*+.^_`|~-]+")
-
-
-def _names_table(reader: _Reader, table: Mapping[str, Any], key: str, dotted: str, left: str,
-                 left_pattern: re.Pattern[str]) -> dict[str, str]:
-    """``env_from`` / ``headers_from``: ``{ LEFT = "NAME" }`` where NAME is a variable of the app's environment."""
-    value = table.get(key, {})
-    example = '{ GITHUB_TOKEN = "MY_GITHUB_PAT" }' if key == "env_from" else '{ Authorization = "MY_SERVER_AUTH" }'
-    if not isinstance(value, dict):
-        raise ConfigError(reader.path, dotted, value, f"a table of {left} = NAME of a variable, e.g. {example}")
-    result: dict[str, str] = {}
-    for item, name in value.items():
-        if not left_pattern.fullmatch(item):
-            raise ConfigError(reader.path, f"{dotted}.{item}", name, f"{left} made of letters, digits and _ "
-                              f"(the key), e.g. {example}")
-        if not isinstance(name, str):
-            raise ConfigError(reader.path, f"{dotted}.{item}", name, "the NAME of an environment variable in "
-                              "double quotes")
-        _check_env_name(reader, f"{dotted}.{item}", name)
-        result[item] = name
-    return result
-
-
-def _mcp_server(reader: _Reader, name: str, table: Mapping[str, Any]) -> McpServerSettings:
-    prefix = f"skills.mcp.{name}"
-    reader.unknown(table, MCP_KEYS, prefix + ".")
-    command = reader.text(table, "command", prefix + ".command", None)
-    url = reader.url(table, "url", prefix + ".url", None) if "url" in table else None
-    if command is not None and (not command.strip() or _has_control(command)):
-        raise ConfigError(reader.path, prefix + ".command", command, 'the program that starts the server, e.g. '
-                          '"mcp-server-time"')
-    if command is None and url is None:
-        raise ConfigError(reader.path, prefix + ".command", None, 'the program that starts the server (command = '
-                          '"...") or its address (url = "http://...")')
-    if command is not None and url is not None:
-        raise ConfigError(reader.path, prefix + ".url", url, "either command (a program the app starts) or url "
-                          "(a server already running), not both")
-    if url is None and "headers_from" in table:
-        reader.warn(f"{prefix}.headers_from is ignored: it is for a server reached by url")
-    env_doc = table.get("env", {})
-    if not isinstance(env_doc, dict):
-        raise ConfigError(reader.path, prefix + ".env", env_doc, 'a table of plain values, e.g. { LANG = "C.UTF-8" }')
-    env: dict[str, str] = {}
-    for variable, value in env_doc.items():
-        if not _ENV_NAME.fullmatch(variable):
-            raise ConfigError(reader.path, f"{prefix}.env.{variable}", value, "a variable name made of letters, "
-                              "digits and _")
-        if not isinstance(value, str) or "\x00" in value:
-            raise ConfigError(reader.path, f"{prefix}.env.{variable}", value, "a plain value in double quotes")
-        if looks_like_secret(value):
-            raise ConfigError(reader.path, f"{prefix}.env.{variable}", redact(value),
-                              "a plain value; a secret goes in a variable of the app's environment, named in "
-                              f"env_from (e.g. env_from = {{ {variable} = \"MY_{variable.upper()}\" }})")
-        env[variable] = value
-    timeout = reader.integer(table, "timeout_seconds", prefix + ".timeout_seconds", 60, 1, MAX_MCP_TIMEOUT_SECONDS)
-    return McpServerSettings(
-        name=name,
-        enabled=reader.boolean(table, "enabled", prefix + ".enabled", True),
-        command=command.strip() if command is not None else None,
-        args=_strings(reader, table, "args", prefix + ".args", "arguments"),
-        env=env,
-        env_from=_names_table(reader, table, "env_from", prefix + ".env_from", "VARIABLE", _ENV_NAME),
-        url=url,
-        headers_from=_names_table(reader, table, "headers_from", prefix + ".headers_from", "a header name",
-                                  _HEADER_NAME) if url is not None else {},
-        read_tools=_strings(reader, table, "read_tools", prefix + ".read_tools", "tool names"),
-        write_tools=_strings(reader, table, "write_tools", prefix + ".write_tools", "tool names"),
-        disabled_tools=_strings(reader, table, "disabled_tools", prefix + ".disabled_tools", "tool names"),
-        timeout_seconds=timeout,
-        watch=_strings(reader, table, "watch", prefix + ".watch", "resource URIs"),
-    )
-
-
 def _model(
     reader: _Reader, models_doc: Mapping[str, Any], tier: str, default: ModelSettings | None
 ) -> ModelSettings | None:
@@ -946,15 +516,6 @@ def _model(
                                         MIN_CONTEXT_WINDOW, MAX_CONTEXT_WINDOW)
     return ModelSettings(provider=provider, model=model.strip(), base_url=base_url, api_key_env=api_key_env,
                          context_window=context_window)
-
-
-def _check_env_name(reader: _Reader, dotted: str, value: str) -> None:
-    """``api_key_env`` must name a variable; a key pasted there is refused without repeating it."""
-    expected = "the NAME of an environment variable (letters, digits, _), not the key itself"
-    if looks_like_secret(value):
-        raise ConfigError(reader.path, dotted, redact(value), expected + "; this looks like an API key")
-    if not _ENV_NAME.fullmatch(value):
-        raise ConfigError(reader.path, dotted, value, expected)
 
 
 def load(path: Path, environ: Mapping[str, str] | None = None) -> LoadedConfig:

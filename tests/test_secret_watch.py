@@ -118,7 +118,7 @@ def test_what_the_app_publishes_in_this_process_is_learnt(watch: SecretWatch, tm
 
 
 def test_a_secret_the_app_reads_from_a_variable_of_any_name_is_learnt() -> None:
-    from openhuman_desktop.config import SlackSettings
+    from openhuman_desktop.config_skills import SlackSettings
     from openhuman_desktop.skills.world.slack import SlackSkill
 
     hook = "https://hooks.slack.com/services/T0/B0/ordinaryNameSecret"

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from openhuman_desktop.config import SkillsSettings
+from openhuman_desktop.config_skills import SkillsSettings
 from openhuman_desktop.qt.settings import SettingsWindow
 from openhuman_desktop.skills.base import SkillRegistry
 from openhuman_desktop.skills.world import WorldSkills

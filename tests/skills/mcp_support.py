@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from openhuman_desktop.config import McpServerSettings
+from openhuman_desktop.config_skills import McpServerSettings
 from openhuman_desktop.skills.mcp.server import McpSkill
 
 FIXTURE = Path(__file__).with_name("mcp_fixture_server.py")

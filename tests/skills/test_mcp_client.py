@@ -147,7 +147,7 @@ async def test_a_missing_variable_is_an_error_that_names_it(folder: Path) -> Non
 
 
 async def test_a_program_that_does_not_exist_is_an_error_in_words(folder: Path) -> None:
-    from openhuman_desktop.config import McpServerSettings
+    from openhuman_desktop.config_skills import McpServerSettings
 
     skill = await started(McpServerSettings("nope", command="no-such-mcp-server-program"))
     try:
@@ -204,7 +204,7 @@ async def test_a_crash_mid_call_is_a_failed_call_then_a_restart_with_back_off(fo
 
 
 async def test_repeated_failures_back_off_from_1_second_to_5_minutes(folder: Path) -> None:
-    from openhuman_desktop.config import McpServerSettings
+    from openhuman_desktop.config_skills import McpServerSettings
 
     clock = FakeClock()
     skill = McpSkill(McpServerSettings("nope", command="no-such-mcp-server-program"), clock, TokenCounter())
@@ -246,7 +246,7 @@ def free_port() -> int:
 
 
 async def test_streamable_http_with_a_header_from_a_variable(folder: Path) -> None:
-    from openhuman_desktop.config import McpServerSettings
+    from openhuman_desktop.config_skills import McpServerSettings
 
     port = free_port()
     server = subprocess.Popen([sys.executable, str(FIXTURE), "--http", str(port)], env={**os.environ},
@@ -289,10 +289,10 @@ async def test_a_watched_resource_is_read_each_tick_and_a_change_is_seen(folder:
 
 
 async def test_doctor_has_a_line_per_skill(folder: Path) -> None:
-    from openhuman_desktop import config, doctor
-    from openhuman_desktop.config import McpServerSettings
+    from openhuman_desktop import config, config_skills, doctor
+    from openhuman_desktop.config_skills import McpServerSettings
 
-    settings = config.Settings(skills=config.SkillsSettings(mcp={
+    settings = config.Settings(skills=config_skills.SkillsSettings(mcp={
         "fx": fixture_settings("fx"), "nope": McpServerSettings("nope", command="no-such-mcp-server-program"),
         "off": McpServerSettings("off", command="x", enabled=False)}))
     lines = [check.line() for check in await doctor.check_skills(settings)]

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from openhuman_desktop.clock import SystemClock
-from openhuman_desktop.config import McpServerSettings
+from openhuman_desktop.config_skills import McpServerSettings
 from openhuman_desktop.llm.tokens import TokenCounter
 from openhuman_desktop.skills.base import Tool, ToolContext
 from openhuman_desktop.skills.mcp.server import McpSkill

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from openhuman_desktop.config import EmailSettings
+from openhuman_desktop.config_skills import EmailSettings
 from openhuman_desktop.errors import UserFacingError
 from openhuman_desktop.skills.base import CONNECTED, ERROR, ToolContext
 from openhuman_desktop.skills.world import _imap

@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from openhuman_desktop.config import SlackSettings
+from openhuman_desktop.config_skills import SlackSettings
 from openhuman_desktop.llm.base import ToolCall
 from openhuman_desktop.orchestration import prompts
 from openhuman_desktop.orchestration.ports import ProposedCall

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from openhuman_desktop import events
-from openhuman_desktop.config import EmailSettings, SkillsSettings, SlackSettings
+from openhuman_desktop.config_skills import EmailSettings, SkillsSettings, SlackSettings
 from openhuman_desktop.skills.base import SkillRegistry, Tool
 from openhuman_desktop.skills.world import WorldSkills
 from openhuman_desktop.store import SubconsciousStore

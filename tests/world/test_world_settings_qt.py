@@ -8,7 +8,7 @@ from pathlib import Path
 
 from PySide6.QtCore import Qt
 
-from openhuman_desktop.config import SkillsSettings
+from openhuman_desktop.config_skills import SkillsSettings
 from openhuman_desktop.qt.asyncutil import Jobs
 from openhuman_desktop.qt.settings import SettingsWindow
 from openhuman_desktop.skills.base import SkillRegistry

@@ -10,7 +10,7 @@ from zoneinfo import ZoneInfo
 import pytest
 
 from openhuman_desktop import config
-from openhuman_desktop.config import CalendarSettings, FeedsSettings, SlackSettings, WebSettings
+from openhuman_desktop.config_skills import CalendarSettings, FeedsSettings, SlackSettings, WebSettings
 from openhuman_desktop.errors import ConfigError
 from openhuman_desktop.skills.base import CONNECTED, DISABLED, ERROR, ToolContext
 from openhuman_desktop.skills.world.base import WorldSkill

@@ -18,8 +18,9 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from openhuman_desktop.config import ModelSettings, looks_like_secret
+from openhuman_desktop.config import ModelSettings
 from openhuman_desktop.config_edit import REMOVE
+from openhuman_desktop.config_reader import looks_like_secret
 from openhuman_desktop.errors import LlmUnavailable
 from openhuman_desktop.llm.catalog import InstalledModel
 from openhuman_desktop.qt.asyncutil import Jobs

@@ -10,7 +10,7 @@ from typing import Any
 from PySide6.QtGui import QPalette
 from PySide6.QtWidgets import QVBoxLayout, QWidget
 
-from openhuman_desktop import config
+from openhuman_desktop import config, config_reader
 from openhuman_desktop.config import Settings
 from openhuman_desktop.qt.asyncutil import Jobs
 from openhuman_desktop.qt.intelligence.accent_label import ErrorLabel
@@ -196,7 +196,7 @@ def build_sections(jobs: Jobs, lister: Lister, environ: Mapping[str, str] | None
 
     def update_token_hint() -> None:
         name = str(token.value() or "")
-        if config.looks_like_secret(name):   # never repeated on screen
+        if config_reader.looks_like_secret(name):   # never repeated on screen
             token_hint.setText("This looks like the bot token itself: keep it in an environment variable (e.g. "
                                "TELEGRAM_BOT_TOKEN) and give that variable's NAME here.")
         elif name and (os.environ if environ is None else environ).get(name, "").strip():

@@ -27,9 +27,10 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from openhuman_desktop import config
-from openhuman_desktop.config import McpServerSettings, Settings
+from openhuman_desktop import config_reader, config_skills
+from openhuman_desktop.config import Settings
 from openhuman_desktop.config_edit import REMOVE
+from openhuman_desktop.config_skills import McpServerSettings
 from openhuman_desktop.qt.intelligence.accent_label import ErrorLabel
 from openhuman_desktop.qt.intelligence.muted_label import EmptyState, MutedLabel
 from openhuman_desktop.qt.intelligence.panel_frame import PanelFrame
@@ -50,7 +51,7 @@ def table_of(server: McpServerSettings) -> dict[str, Any]:
     """A server's table as config.toml would hold it, without the keys at their defaults."""
     default = McpServerSettings(server.name)
     table: dict[str, Any] = {}
-    for key in config.MCP_KEYS:
+    for key in config_skills.MCP_KEYS:
         value = getattr(server, key)
         if value == getattr(default, key):
             continue
@@ -149,7 +150,7 @@ class ServerForm(QWidget):
         self.headers_hint = row("Headers", self.headers_edit, "headers_from",
                                 "One Header=NAME a line: the header's value comes from the variable NAME.")
         self.timeout_box = QSpinBox(self)
-        self.timeout_box.setRange(1, config.MAX_MCP_TIMEOUT_SECONDS)
+        self.timeout_box.setRange(1, config_skills.MAX_MCP_TIMEOUT_SECONDS)
         self.timeout_box.setSuffix(" s")
         self.timeout_box.setAccessibleName("Time limit of a tool call")
         self.timeout_box.setMinimumWidth(unit * 8)
@@ -310,7 +311,7 @@ class SkillsEditor(Field):
             if name not in old:
                 changed[f"{self.key}.{name}"] = {key: _inline(value) for key, value in table.items()}
                 continue
-            for key in config.MCP_KEYS:
+            for key in config_skills.MCP_KEYS:
                 if table.get(key) != old[name].get(key):
                     changed[f"{self.key}.{name}.{key}"] = _inline(table[key]) if key in table else REMOVE
         return changed
@@ -492,8 +493,9 @@ class SkillsEditor(Field):
             environ = os.environ
         names = list(_pairs(form.env_from_edit.toPlainText()).values())
         names += list(_pairs(form.headers_edit.toPlainText()).values())
-        secret = next((name for name in names if config.looks_like_secret(name)), None)
-        missing = [name for name in names if name and not config.looks_like_secret(name) and not environ.get(name)]
+        secret = next((name for name in names if config_reader.looks_like_secret(name)), None)
+        missing = [name for name in names
+                   if name and not config_reader.looks_like_secret(name) and not environ.get(name)]
         hint = form.headers_hint if form.is_address() else form.env_from_hint
         if secret is not None:
             hint.setText("That looks like the secret itself: keep it in an environment variable and give the "

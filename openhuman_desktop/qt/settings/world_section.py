@@ -10,7 +10,7 @@ from typing import Any
 from PySide6.QtGui import QResizeEvent
 from PySide6.QtWidgets import QHBoxLayout, QPlainTextEdit, QPushButton, QSizePolicy, QSpinBox, QVBoxLayout, QWidget
 
-from openhuman_desktop import config
+from openhuman_desktop import config, config_skills
 from openhuman_desktop.errors import ConfigError, UserFacingError
 from openhuman_desktop.qt.asyncutil import Jobs
 from openhuman_desktop.qt.intelligence.muted_label import MutedLabel
@@ -190,7 +190,7 @@ def add_world_forms(page: Any, fields: list[Field], jobs: Jobs, tester: Tester |
         ("Enabled", switch_field("skills.calendar.enabled", "Calendars enabled"), "Upcoming events are watched."),
         ("Calendars", list_field("skills.calendar.sources", "Calendar sources", "https://… .ics or /path/to/file.ics"),
          "ICS addresses or files, one a line."),
-        ("Look ahead", int_field("skills.calendar.horizon_hours", "Hours ahead", 1, config.MAX_HORIZON_HOURS,
+        ("Look ahead", int_field("skills.calendar.horizon_hours", "Hours ahead", 1, config_skills.MAX_HORIZON_HOURS,
                                  suffix=" h"), "Events starting this soon are in the report."),
     ])
     form("web", "Test checks nothing: pages are fetched when a task asks.", [

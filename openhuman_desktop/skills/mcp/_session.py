@@ -29,7 +29,7 @@ from mcp.shared.exceptions import MCPDeprecationWarning, MCPError
 from mcp.shared.message import SessionMessage
 
 from openhuman_desktop import __version__
-from openhuman_desktop.config import McpServerSettings
+from openhuman_desktop.config_skills import McpServerSettings
 from openhuman_desktop.skills.mcp.tools import ListedTool, json_text
 
 log = logging.getLogger(__name__)

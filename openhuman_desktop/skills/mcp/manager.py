@@ -9,7 +9,7 @@ import os
 from collections.abc import Callable, Mapping
 
 from openhuman_desktop.clock import Clock
-from openhuman_desktop.config import SkillsSettings
+from openhuman_desktop.config_skills import SkillsSettings
 from openhuman_desktop.errors import NotFound
 from openhuman_desktop.skills.base import SkillRegistry
 from openhuman_desktop.skills.mcp.server import McpSkill

@@ -22,7 +22,7 @@ from typing import Any
 import anyio
 
 from openhuman_desktop.clock import Clock
-from openhuman_desktop.config import McpServerSettings
+from openhuman_desktop.config_skills import McpServerSettings
 from openhuman_desktop.llm.base import ToolSpec
 from openhuman_desktop.secret_env import secret_from
 from openhuman_desktop.skills.base import (

@@ -28,7 +28,7 @@ from typing import Any
 import imapclient
 from imapclient.exceptions import IMAPClientError, LoginError
 
-from openhuman_desktop.config import EmailSettings
+from openhuman_desktop.config_skills import EmailSettings
 from openhuman_desktop.skills.world._text import html_to_text
 from openhuman_desktop.skills.world._watch import clip
 

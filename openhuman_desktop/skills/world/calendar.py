@@ -15,7 +15,7 @@ from urllib.parse import unquote, urlparse
 
 import httpx
 
-from openhuman_desktop.config import CalendarSettings
+from openhuman_desktop.config_skills import CalendarSettings
 from openhuman_desktop.errors import UserFacingError
 from openhuman_desktop.llm.base import ToolSpec
 from openhuman_desktop.recurrence import local_zone

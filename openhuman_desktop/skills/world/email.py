@@ -20,7 +20,7 @@ from typing import Any, TypeVar
 
 import aiosmtplib
 
-from openhuman_desktop.config import EmailSettings
+from openhuman_desktop.config_skills import EmailSettings
 from openhuman_desktop.errors import InvalidInput, UserFacingError
 from openhuman_desktop.llm.base import ToolSpec
 from openhuman_desktop.secret_env import secret_from

@@ -14,7 +14,7 @@ from typing import Any
 
 import httpx
 
-from openhuman_desktop.config import FeedsSettings
+from openhuman_desktop.config_skills import FeedsSettings
 from openhuman_desktop.errors import UserFacingError
 from openhuman_desktop.llm.base import ToolSpec
 from openhuman_desktop.skills._args import checked_tool, object_schema

@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from openhuman_desktop.clock import Clock
-from openhuman_desktop.config import (
+from openhuman_desktop.config_skills import (
     CalendarSettings,
     EmailSettings,
     FeedsSettings,

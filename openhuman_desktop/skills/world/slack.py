@@ -15,7 +15,8 @@ from typing import Any
 
 import httpx
 
-from openhuman_desktop.config import SlackSettings, check_url
+from openhuman_desktop.config_reader import check_url
+from openhuman_desktop.config_skills import SlackSettings
 from openhuman_desktop.errors import UserFacingError
 from openhuman_desktop.llm.base import ToolSpec
 from openhuman_desktop.secret_env import secret_from

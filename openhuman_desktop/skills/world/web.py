@@ -18,7 +18,7 @@ from urllib.parse import urljoin, urlsplit
 
 import httpx
 
-from openhuman_desktop.config import WebSettings
+from openhuman_desktop.config_skills import WebSettings
 from openhuman_desktop.errors import UserFacingError
 from openhuman_desktop.llm.base import ToolSpec
 from openhuman_desktop.skills._args import checked_tool, object_schema
