@@ -11,7 +11,8 @@ import pytest
 
 from openhuman_desktop.errors import NotFound
 from openhuman_desktop.orchestration import graph
-from openhuman_desktop.orchestration.ledger import LEDGER_MIGRATIONS, Checkpoint, RunLedger
+from openhuman_desktop.orchestration.ledger import Checkpoint, RunLedger
+from openhuman_desktop.orchestration.ledger_schema import LEDGER_MIGRATIONS
 from openhuman_desktop.orchestration.ports import (
     COMPLETED,
     FAILED,

@@ -14,7 +14,8 @@ from openhuman_desktop.errors import InvalidInput, NotFound
 from openhuman_desktop.orchestration import graph
 from openhuman_desktop.orchestration.directives import SteeringStore
 from openhuman_desktop.orchestration.events import SteeringChanged
-from openhuman_desktop.orchestration.ledger import LEDGER_MIGRATIONS, RunLedger
+from openhuman_desktop.orchestration.ledger import RunLedger
+from openhuman_desktop.orchestration.ledger_schema import LEDGER_MIGRATIONS
 from openhuman_desktop.orchestration.ports import COMPLETED, RunRequest
 from openhuman_desktop.orchestration.state import COMPRESSED_HISTORY, SUBCONSCIOUS_STEERING
 from openhuman_desktop.orchestration.steering import (
