@@ -16,11 +16,9 @@ comes back to the user as a card of its own (:meth:`_Nodes._raise_call_card`).
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
-import re
 from collections.abc import Awaitable, Callable, Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import Any
 
 from openhuman_desktop.clock import Clock
@@ -40,7 +38,16 @@ from openhuman_desktop.orchestration._calls import (
     record,
     recorded,
 )
-from openhuman_desktop.orchestration.arithmetic import answer_text, plain_sum
+from openhuman_desktop.orchestration.blocks import (
+    UNCERTAIN_LABEL,
+    _append_done,
+    _recent,
+    _results_block,
+    _steering_block,
+    _tools_block,
+    normalise,
+    run_input,
+)
 from openhuman_desktop.orchestration.compression import compress
 from openhuman_desktop.orchestration.context import choose as choose_eviction
 from openhuman_desktop.orchestration.context import (
@@ -53,18 +60,15 @@ from openhuman_desktop.orchestration.context import (
 )
 from openhuman_desktop.orchestration.direct import (
     APPEND_TOOL,
-    READ_ANSWER,
     READ_TOOL,
-    AppendDone,
-    DirectPlan,
     appended_reply,
     direct_kind,
     direct_plan,
     keeps_to,
     needs_tools,
     paths_in,
-    quoted_line,
 )
+from openhuman_desktop.orchestration.direct_nodes import DIRECT_KEY, _DirectNodes
 from openhuman_desktop.orchestration.graph import (
     AGENT_EXECUTION,
     CHANNEL_INGESTION,
@@ -72,6 +76,14 @@ from openhuman_desktop.orchestration.graph import (
     FRONTEND_AGENT,
     Graph,
     NodeContext,
+)
+from openhuman_desktop.orchestration.outcome import OUTCOME_KEY, OUTCOME_STEP, ExecutionOutcome, read_outcome
+from openhuman_desktop.orchestration.plan import (
+    MAX_INSTRUCTIONS_CHARS,
+    BlankPlan,
+    PlanError,
+    parse_plan,
+    plan_schema,
 )
 from openhuman_desktop.orchestration.ports import (
     CALL,
@@ -85,9 +97,7 @@ from openhuman_desktop.orchestration.ports import (
     MemoryRecall,
     Permission,
     ProposedCall,
-    Run,
     SteeringSource,
-    StepJournal,
 )
 from openhuman_desktop.orchestration.recommend import (
     GO_AHEAD_FIRST,
@@ -127,27 +137,15 @@ __all__ = ["OUTCOME_KEY", "OUTCOME_STEP", "PERMISSION_KEY", "AgentError", "Deadl
 
 log = logging.getLogger(__name__)
 
-MAX_INPUT_CHARS = 16_000
-MAX_HEARTBEAT_CHARS = 2_000_000
-INPUT_CUT = "\n[… the message was cut here at 16,000 characters]"
-RECENT_MESSAGES = 6
-RECENT_CHARS = 1_500
 PASS1_TOKENS = 256
 PASS2_TOKENS = 1_024
 PLAN_TOKENS = 512
 REPLY_TOKENS = 1_024
-MAX_INSTRUCTIONS_CHARS = 4_000
-MAX_TITLE_CHARS = 200
 HEARTBEAT_SUBTASK = "The task"
 FALLBACK_SUBTASK = "The request"
 """The one sub-task of a chat whose plan came back blank twice: the front desk's instructions as they are."""
-OUTCOME_STEP = 0
-OUTCOME_KEY = "outcome"
-"""Where ``agent_execution`` records the run's :class:`ExecutionOutcome` (step 0 is no node's step)."""
 STEERING_KEY = "steering"
 """Where ``agent_execution`` records the directive it used (at its own step)."""
-DIRECT_KEY = "direct_plan"
-"""Where ``agent_execution`` records (at step 0) that the request's words settled the plan, and its tool."""
 RECALL_KEY = "memory_recall"
 """Where ``agent_execution`` records the memories it recalled (at its own step)."""
 RECALLED_MEMORIES = 5
@@ -164,160 +162,9 @@ CALL_SKILL_WAIT = 30.0
 """How long an approved call waits for its skill to finish starting (seconds)."""
 CALL_GONE = "Not carried out: the tool {tool} is not available any more (its skill was removed or turned off)."
 
-_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029]+")
-_FENCE = re.compile(r"^\s*```(?:json)?\s*(.*?)\s*```\s*$", re.S)
 
 
-def normalise(text: str, limit: int = MAX_INPUT_CHARS) -> str:
-    """An inbound message as the state keeps it: control characters as one space, stripped, capped."""
-    clean = _CONTROL.sub(" ", text.replace("\r\n", "\n").replace("\r", "\n")).strip()
-    return clean if len(clean) <= limit else clean[:limit] + INPUT_CUT.replace("16,000", f"{limit:,}")
 
-
-def run_input(run: Run) -> str:
-    """A run's incoming text, normalised. A heartbeat run's text is the heartbeat's own prompt (the task and
-    its situation report, already cut to the reasoning window), so only a channel's message is capped."""
-    return normalise(run.input, MAX_INPUT_CHARS if run.purpose == CHAT else MAX_HEARTBEAT_CHARS)
-
-
-@dataclass(frozen=True)
-class ExecutionOutcome:
-    """What a run's ``agent_execution`` did, for the Run: the tools it used, the ``RECOMMENDED ACTION:`` of an
-    analysis-only reply, and whether a write took effect."""
-
-    tools_used: tuple[str, ...] = ()
-    recommended_action: str | None = None
-    changed_something: bool = False
-    unexecuted: tuple[str, ...] = ()
-
-    def to_json(self) -> dict[str, Any]:
-        data = {"tools_used": list(self.tools_used), "recommended_action": self.recommended_action,
-                "changed_something": self.changed_something}
-        if self.unexecuted:
-            data["unexecuted"] = list(self.unexecuted)
-        return data
-
-    @classmethod
-    def from_json(cls, data: Mapping[str, Any]) -> ExecutionOutcome:
-        action = data.get("recommended_action")
-        return cls(tuple(str(name) for name in data.get("tools_used") or ()),
-                   action if isinstance(action, str) else None, bool(data.get("changed_something")),
-                   tuple(str(name) for name in data.get("unexecuted") or ()))
-
-
-async def read_outcome(journal: StepJournal, run_id: str) -> ExecutionOutcome | None:
-    """The run's outcome as ``agent_execution`` recorded it, or None (it has not finished that node)."""
-    entry = await journal.get(run_id, OUTCOME_STEP, OUTCOME_KEY)
-    return None if entry is None or entry.result is None else ExecutionOutcome.from_json(entry.result)
-
-
-PLAN_SCHEMA_ITEM = {
-    "type": "object",
-    "properties": {"title": {"type": "string"}, "instructions": {"type": "string"}},
-    "required": ["title", "instructions"],
-}
-
-
-def plan_schema(max_subagents: int) -> dict[str, Any]:
-    """The JSON schema of a plan: ``{"subtasks": [{"title", "instructions"}]}``, at most ``max_subagents``."""
-    return {"type": "object", "properties": {"subtasks": {"type": "array", "items": PLAN_SCHEMA_ITEM,
-                                                          "maxItems": max_subagents}},
-            "required": ["subtasks"]}
-
-
-class PlanError(ValueError):
-    """A plan answer that is not the plan's JSON (``str()`` says what is wrong, for the repair prompt)."""
-
-
-class BlankPlan(PlanError):
-    """The plan's JSON, but every sub-task blank: the model followed the form and wrote no work into it."""
-
-
-def parse_plan(content: str, max_subagents: int) -> list[Subtask]:
-    """The sub-tasks of a plan answer (extra ones beyond ``max_subagents`` dropped).
-
-    Raises:
-        PlanError: not JSON, not an object with a ``subtasks`` list, or an item without a title/instructions.
-    """
-    text = content.strip()
-    fenced = _FENCE.match(text)
-    if fenced:
-        text = fenced.group(1)
-    try:
-        data = json.loads(text)
-    except ValueError as exc:
-        raise PlanError("it is not valid JSON") from exc
-    if not isinstance(data, dict) or not isinstance(data.get("subtasks"), list):
-        raise PlanError('it has no "subtasks" list')
-    subtasks = []
-    for number, item in enumerate(data["subtasks"], 1):
-        if not isinstance(item, dict):
-            raise PlanError(f"sub-task {number} is not an object")
-        title, instructions = (_plan_text(item.get(key)) for key in ("title", "instructions"))
-        if not title and not instructions:
-            continue  # a blank item (small models write them next to real ones) carries no work: dropped
-        title, instructions = title or instructions, instructions or title
-        subtasks.append(Subtask(" ".join(title.split())[:MAX_TITLE_CHARS], instructions[:MAX_INSTRUCTIONS_CHARS]))
-    if data["subtasks"] and not subtasks:
-        raise BlankPlan('its sub-tasks are all empty (each needs a "title" and "instructions" text)')
-    if len(subtasks) > max_subagents:
-        log.info("the plan had %d sub-tasks; the first %d are kept", len(subtasks), max_subagents)
-    return subtasks[:max_subagents]
-
-
-def _plan_text(value: Any) -> str:
-    return value.strip() if isinstance(value, str) else ""
-
-
-def _recent(values: Mapping[str, Any], *, skip_last: bool) -> str:
-    messages = list(values.get(MESSAGES) or [])
-    if skip_last and messages:
-        messages = messages[:-1]
-    lines = []
-    for message in messages[-RECENT_MESSAGES:]:
-        if isinstance(message, Mapping):
-            content = str(message.get("content", ""))
-            content = content if len(content) <= RECENT_CHARS else content[:RECENT_CHARS] + " […]"
-            lines.append(f"{message.get('role', '?')}: {content}")
-    return f"{prompts.CONVERSATION_INTRO}\n" + "\n".join(lines) + "\n\n" if lines else ""
-
-
-def _steering_block(steering: Mapping[str, Any] | None) -> str:
-    if not steering or not str(steering.get("text", "")).strip():
-        return ""
-    return f"{prompts.STEERING_INTRO}\n{steering['text']}\n\n"
-
-
-def _tools_block(tools: Sequence[Tool], note: str = "") -> str:
-    listed = "\n".join(f"- {tool.name}: {tool.spec.description}" for tool in tools) or "- (none)"
-    return f"Tools the sub-agents have:\n{listed}\n{note + chr(10) if note else ''}\n"
-
-
-UNCERTAIN_LABEL = "may or may not have happened; the user is asked"
-"""How a call that may or may not have happened is listed (the reply's results, the Run's tools used)."""
-
-
-def _call_label(call: CallRecord) -> str:
-    return UNCERTAIN_LABEL if call.uncertain else "error" if call.is_error else "ok"
-
-
-def _append_done(call: CallRecord) -> AppendDone:
-    arguments = call.arguments if isinstance(call.arguments, Mapping) else {}
-    return AppendDone(str(arguments.get("path") or ""), str(arguments.get("text") or ""),
-                      call.changed, call.uncertain, call.text if call.is_error or call.uncertain else "")
-
-
-def _results_block(traces: Sequence[SubagentTrace]) -> str:
-    if not traces:
-        return "There were no sub-tasks (nothing needed a tool).\n"
-    parts = [prompts.RESULTS_INTRO]
-    for trace in traces:
-        ran = ", ".join(f"{c.name} ({_call_label(c)})" for c in trace.calls) or "none"
-        part = f"### {trace.index + 1}. {trace.subtask.title}\n{trace.text or '(no answer)'}\nTool calls: {ran}"
-        if trace.unexecuted:
-            part += f"\nAsked for but not carried out: {', '.join(trace.unexecuted)}"
-        parts.append(part)
-    return "\n\n".join(parts) + "\n"
 
 
 def build_graph(*, quick: Callable[[], LlmClient | None], reasoning: Callable[[], LlmClient | None],
@@ -361,7 +208,7 @@ def _for_the_person(answer: str) -> str:
     return without_recommendation(answer) or GO_AHEAD_FIRST
 
 
-class _Nodes:
+class _Nodes(_DirectNodes):
     """The four nodes over the injected parts (see :func:`build_graph`)."""
 
     def __init__(self, quick: Callable[[], LlmClient | None], reasoning: Callable[[], LlmClient | None],
@@ -779,85 +626,6 @@ class _Nodes:
             return subtasks
         raise failed(REASONING, "answered the plan request twice with something that is not the plan's JSON",
                      "try again, or set [models.reasoning] to a model that can follow a JSON schema")
-
-    async def _read_for(self, ctx: NodeContext, plan: DirectPlan, tools: Sequence[Tool]) -> DirectPlan:
-        """A single-file question: the app reads the file itself (journaled, once) and the sub-agent is shown
-        its lines with no tool to call; a small model wrote the wrong path, or read the file and answered
-        from elsewhere. A read that fails leaves the plan as it was (the sub-agent may try another path)."""
-        tool = next((t for t in tools if t.name == READ_TOOL), None)
-        path = paths_in(run_input(ctx.run))
-        if tool is None or len(path) != 1:
-            return plan
-        runner = SubagentRun(None, ctx.journal, ctx.run.id, ctx.step, 0, [tool], False, 1)
-        result = await call_once(runner, "direct:read", tool, {"path": path[0]})
-        if result.is_error:
-            return plan
-        asked = prompts.fill(READ_ANSWER, path=path[0], text=" ".join(run_input(ctx.run).split()))
-        return DirectPlan(plan.title, asked.replace("{content}", result.text.strip()), ())  # the file's text last
-
-    async def _direct_append(self, ctx: NodeContext, values: Values, steering: Mapping[str, Any] | None,
-                             tools: Sequence[Tool]) -> dict[str, Any] | None:
-        """A single append of one quoted line the user asked for, carried out by the app: exactly that line,
-        once (journaled like any write), and the reply says what the tool did — no model at all. Qwen2.5-0.5B,
-        given files_append, appended 'buy milk' three times and wrote a sentence of its own after 'call Anna
-        about the party'; asked to confirm an append the app had made, it echoed its instructions ("Sub-task:
-        Append to todo.md Th…"). None: not such a request (the plan decides)."""
-        if ctx.run.purpose != CHAT or ctx.run.license is not None or ctx.permission != WRITE:
-            return None
-        message = run_input(ctx.run)
-        direct = direct_plan(message, tools)
-        tool = next((t for t in tools if t.name == APPEND_TOOL), None)
-        path, line = paths_in(message), quoted_line(message)
-        if direct is None or direct.tools != (APPEND_TOOL,) or tool is None or len(path) != 1 or line is None:
-            return None
-        if await recorded(ctx.journal, ctx.run.id, OUTCOME_STEP, DIRECT_KEY) is None:
-            await record(ctx.journal, ctx.run.id, OUTCOME_STEP, DIRECT_KEY, {"tools": []})
-
-        async def ask(key: str, again: ProposedCall) -> None:  # begun before a kill, and may not have run
-            await self._raise_call_card(ctx, key, again)
-
-        runner = SubagentRun(None, ctx.journal, ctx.run.id, ctx.step, 0, [tool], True, 1, ask=ask)
-        arguments = {"path": path[0], "text": line + "\n"}
-        record_ = await call_once(runner, "direct:append", tool, arguments)
-        reply = appended_reply([_append_done(record_)], path[0])
-        what = describe_call(tool.name, arguments)
-        trace = SubagentTrace(0, Subtask(direct.title, what), record_.text, 1, 0, (record_,),
-                              (f"call {what} → {'error' if record_.is_error else 'ok'}: {record_.text[:2000]}",))
-        used = what + (f" ({UNCERTAIN_LABEL})" if record_.uncertain else
-                       " (failed)" if record_.is_error and not record_.settled else "")
-        outcome = ExecutionOutcome((used,), None, record_.changed)
-        return await self._finish_execution(ctx, values, None, steering, [trace.subtask], [trace], reply, outcome)
-
-    async def _direct_sum(self, ctx: NodeContext, values: Values,
-                          steering: Mapping[str, Any] | None) -> dict[str, Any] | None:
-        """A chat that is only an arithmetic question ("What is 17 × 23?") is answered by the app, exactly and
-        without a model (:mod:`arithmetic`: Qwen2.5-0.5B said 401). None: not such a message."""
-        if ctx.run.purpose != CHAT:
-            return None
-        found = plain_sum(run_input(ctx.run))
-        if found is None:
-            return None
-        if await recorded(ctx.journal, ctx.run.id, OUTCOME_STEP, DIRECT_KEY) is None:
-            await record(ctx.journal, ctx.run.id, OUTCOME_STEP, DIRECT_KEY, {"tools": []})
-        reply = answer_text(found)
-        trace = SubagentTrace(0, Subtask(f"Work out {found.shown}", found.shown), reply, 0, 0)
-        return await self._finish_execution(ctx, values, None, steering, [trace.subtask], [trace], reply,
-                                            ExecutionOutcome((), None, False))
-
-    async def _is_direct(self, ctx: NodeContext) -> bool:
-        """Whether the run's plan was one the request's words settled (recorded at step 0: pass 2 asks too)."""
-        if ctx.run.purpose != CHAT:
-            return False
-        return await recorded(ctx.journal, ctx.run.id, OUTCOME_STEP, DIRECT_KEY) is not None
-
-    async def _direct_tools(self, ctx: NodeContext, tools: Sequence[Tool]) -> Sequence[Tool]:
-        """A plan the request's words settled offers only the tool it names (a small model offered every tool
-        read the file and then wandered into the task list and the file list); any other plan, every tool."""
-        known = await recorded(ctx.journal, ctx.run.id, OUTCOME_STEP, DIRECT_KEY) if ctx.run.purpose == CHAT else None
-        names = known.get("tools") if known is not None else None
-        if not isinstance(names, list):
-            return tools
-        return [tool for tool in tools if tool.name in names]  # none: the file was read for it
 
     async def _run_subagents(self, ctx: NodeContext, values: Values, reasoning: Caller,
                              steering: Mapping[str, Any] | None, tools: Sequence[Tool], subtasks: Sequence[Subtask],
