@@ -159,6 +159,19 @@ class Outcome:
     prompt_tokens: int
     completion_tokens: int
     answers: list[str] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+    """What the judgement logged in the second tick (confidence margins, what the app overruled)."""
+
+
+class JudgementNotes(logging.Handler):
+    """Keeps what the judgement logs (its INFO lines say how sure the model was and what the app decided)."""
+
+    def __init__(self) -> None:
+        super().__init__(logging.INFO)
+        self.lines: list[str] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.lines.append(record.getMessage())
 
 
 class RecordingExecutor:
@@ -240,8 +253,17 @@ async def run_situation(situation: Situation, root: Path, proxy: ModelProxy, arg
         for text in situation.change.memories:
             await services.memory.add(text, source="user")
         proxy.phase = situation.name
+        notes = JudgementNotes()
+        judgement_log = logging.getLogger("openhuman_desktop.subconscious.judgement")
+        judgement_log.addHandler(notes)
+        level = judgement_log.level
+        judgement_log.setLevel(logging.INFO)
         started = time.perf_counter()
-        await engine.run_tick("bench: second look")
+        try:
+            await engine.run_tick("bench: second look")
+        finally:
+            judgement_log.removeHandler(notes)
+            judgement_log.setLevel(level)
         wall = time.perf_counter() - started
         rows = await service.log_list(limit=100)
     finally:
@@ -268,7 +290,8 @@ async def run_situation(situation: Situation, root: Path, proxy: ModelProxy, arg
                 got = row.decision
             elif ids[label.task] in executor.decisions:
                 got, reason = executor.decisions[ids[label.task]]
-        outcomes.append(Outcome(situation, label, got, reason, wall, calls, prompt, completion, answers))
+        outcomes.append(Outcome(situation, label, got, reason, wall, calls, prompt, completion, answers,
+                                notes.lines))
     return outcomes
 
 
@@ -378,7 +401,7 @@ def dump(outcomes: list[Outcome], path: Path) -> None:
     rows = [{"situation": o.situation.name, "task": o.label.task, "expected": o.label.expected, "got": o.got,
              "why": o.label.why, "reason": o.reason, "keyword": keyword_rule(o.situation, o.label),
              "calls": o.calls, "prompt_tokens": o.prompt_tokens, "completion_tokens": o.completion_tokens,
-             "wall": round(o.wall, 2), "answers": o.answers} for o in outcomes]
+             "wall": round(o.wall, 2), "answers": o.answers, "notes": o.notes} for o in outcomes]
     path.write_text(json.dumps(rows, indent=1, ensure_ascii=False), encoding="utf-8")
 
 

@@ -7,6 +7,8 @@ The evaluator the engine uses (``Evaluator``). For each due task:
    health problems). A task no change touches is ``noop`` without a model call; a task whose condition names
    what it is about ("the flight to Lisbon", "Anna's address", "the invoice from Acme") is touched only by a
    change that names it, so a cheap flight to Porto never reaches a model that says yes to anything.
+   A condition that compares a figure ("costs less than 300 EUR") is decided by the app from the figures on
+   the changed lines (``evidence.compared``), without a model.
 2. **One narrow question.** A task something touched is asked about alone: the task, its condition and action,
    the changes that touched it (the lines themselves), short definitions, the reasoning first and the decision
    last, the decision's enum pinned to ``noop`` and the action's kind (``act`` for tell / remind / summarise one
@@ -53,8 +55,9 @@ from openhuman_desktop.subconscious.evaluator import (
     task_line,
     validate_items,
 )
+from openhuman_desktop.subconscious.evidence import changed_subject, compared, evidence
 from openhuman_desktop.subconscious.report import one_line
-from openhuman_desktop.subconscious.task_rules import TaskRule, TaskRules, changed_subject, evidence, touching
+from openhuman_desktop.subconscious.task_rules import TaskRule, TaskRules, rule_names, touching
 
 log = logging.getLogger(__name__)
 
@@ -194,6 +197,14 @@ class Judge:
 
     async def _question(self, client: LlmClient, task: Task, rule: TaskRule, items: list[ChangeItem],
                         tally: _Tally) -> None:
+        figure = compared(rule, items, rule_names(rule))
+        if figure is not None:  # "costs less than 300 EUR" and the change says 289 EUR: the app compares
+            verdict = rule.kind if figure.met else NOOP
+            reason = (f'The change says {figure.said}, which meets "{rule.condition}".' if figure.met
+                      else f'The change says {figure.said}, which does not meet "{rule.condition}" yet.')
+            log.info("task %s: compared by the app: %s -> %s", task.id, figure.said, verdict)
+            tally.decisions[task.id] = Decision(task.id, verdict, reason)
+            return
         shown = self._evidence(items)
         messages = [Message("system", NARROW_SYSTEM),
                     Message("user", _question_text(task, rule, shown))]

@@ -167,8 +167,14 @@ def derive(title: str) -> TaskRule:
 
 
 @functools.lru_cache(maxsize=4096)
-def _path_words(path: str) -> frozenset[str]:
+def path_words(path: str) -> frozenset[str]:
+    """The words of a path ("career/lumen-offer.md": career, lumen, offer, md), stemmed."""
     return content_words(re.sub(r"[/._-]", " ", path))
+
+
+def place_words(rule: TaskRule) -> set[str]:
+    """The words of the places a rule names (watched paths and targets): where, not what."""
+    return set().union(*(path_words(path) for path in (*rule.watch_paths, *rule.targets)))
 
 
 def _matches_path(path: str, watched: str) -> bool:
@@ -179,6 +185,7 @@ def _matches_path(path: str, watched: str) -> bool:
 
 
 _NAME = re.compile(r"\b[A-Z][a-z]+(?:'s)?(?![\w.])")
+_PRONOUN = re.compile(r"\b(?:her|his|their)\b", re.I)
 _NOT_NAMES_TEXT = """
     i january february march april may june july august september october november december monday tuesday
     wednesday thursday friday saturday sunday today tomorrow tonight
@@ -207,10 +214,15 @@ def subject_names(condition: str, *, mid_sentence: bool = True) -> frozenset[str
     return frozenset(names)
 
 
-def _names(rule: TaskRule) -> frozenset[str]:
-    places = set().union(*(_path_words(path) for path in (*rule.watch_paths, *rule.targets)))
+def rule_names(rule: TaskRule) -> frozenset[str]:
+    """The names a rule's condition is about (:func:`subject_names`), less its places; with a pronoun ("her
+    birthday"), the names of its action too ("… for Anna")."""
+    places = place_words(rule)
     cut = rule.source == "rule" and not rule.action.lower().startswith(rule.condition.lower())
-    return subject_names(rule.condition, mid_sentence=cut) - places
+    names = subject_names(rule.condition, mid_sentence=cut)
+    if _PRONOUN.search(rule.condition) and rule.action != rule.condition:  # "… for Anna when her birthday …"
+        names |= subject_names(rule.action, mid_sentence=False)
+    return names - places
 
 
 def names_subject(rule: TaskRule, item: ChangeItem) -> bool:
@@ -219,10 +231,10 @@ def names_subject(rule: TaskRule, item: ChangeItem) -> bool:
     address changes", Globex's invoice none for "the invoice from Acme arrives" — whatever a model says.
     The names count on the lines added or removed, in a memory's text and in a file's path
     ("career/lumen-offer.md"). A condition without a name is named by any change."""
-    names = _names(rule)
+    names = rule_names(rule)
     if not names:
         return True
-    return bool(names & (content_words(item.text) | content_words(item.removed) | _path_words(item.name)))
+    return bool(names & (content_words(item.text) | content_words(item.removed) | path_words(item.name)))
 
 
 def touches(rule: TaskRule, item: ChangeItem) -> bool:
@@ -240,100 +252,77 @@ def _touches(rule: TaskRule, item: ChangeItem) -> bool:
         if rule.watch_paths:
             return False
         return bool(set(rule.watch_words) - GENERIC & content_words(item.text))
-    if item.source != "file" or item.status == "same":
+    if item.source != "file" or item.status == "same" or cosmetic(item):
         return False
     if any(_matches_path(item.name, target) for target in rule.targets):
         return False  # the action's own file: the assistant writes there
+    if item.status != "new" and awaits_arrival(rule):
+        return False  # an edit of a file that was there is not the new one the task waits for
+    qualifiers = _file_qualifiers(rule)
+    if qualifiers and not qualifiers & (path_words(item.name) | content_words(item.text)):
+        return False  # "the web server log": a line in the backup log is another log's
     if rule.watch_paths:
         return any(_matches_path(item.name, watched) for watched in rule.watch_paths)
     if rule.watches in (MEMORIES, SKILLS, MODELS):
         return False
     specific = set(rule.watch_words) - GENERIC
-    return bool(specific & (_path_words(item.name) | content_words(item.text)))
+    return bool(specific & (path_words(item.name) | content_words(item.text)))
+
+
+_WORDS = re.compile(r"\w+")
+
+
+def cosmetic(item: ChangeItem) -> bool:
+    """Whether a changed file only changed its spacing or punctuation (the same words in the same order)."""
+    return (item.source == "file" and item.status == "changed" and bool(item.removed.strip())
+            and _WORDS.findall(item.text.lower()) == _WORDS.findall(item.removed.lower()))
+
+
+_ARRIVAL = re.compile(r"\b(?:arrives?|arrived|lands?|landed|(?:is|are|gets|get) (?:posted|uploaded|saved|filed)|"
+                      r"comes? in|i (?:save|saved|put|drop|add))\b", re.I)
+_NEW_THING = re.compile(r"\b(?:new|each|every|any)\s+((?:[a-z]+\s+){0,2}[a-z]+)", re.I)
+DOCUMENTS = frozenset(stem(word) for word in (
+    "note", "document", "file", "ticket", "article", "schedule", "lease", "offer", "invoice", "report", "mail",
+    "email", "letter", "contract", "statement", "receipt", "scan", "photo", "picture", "recording", "paper", "form",
+    "application", "order", "quote", "bill", "minutes", "agenda", "draft"))
+"""Things that arrive as files: "each new support ticket in tickets/" waits for a new file."""
+
+
+def awaits_arrival(rule: TaskRule) -> bool:
+    """Whether the task waits for a new file in a folder it watches ("Summarise each new meeting note in the
+    meetings folder", "Review the new lease when it arrives in documents/", "each article I save in reading/"):
+    then only a new file there is news, never an edit of one that was there. "New errors in ops/logs/" is not
+    such a task: errors come as lines, not as files."""
+    if not any(path.endswith("/") for path in rule.watch_paths):
+        return False
+    if _ARRIVAL.search(rule.condition):
+        return True
+    folders = set().union(*(path_words(path) for path in rule.watch_paths if path.endswith("/")))
+    return any(content_words(match.group(1)) & (DOCUMENTS | folders) for match in _NEW_THING.finditer(rule.condition))
+
+
+def subject_of(rule: TaskRule) -> frozenset[str]:
+    """What an arrival is of: the condition's words before its verb ("a customer complaint" arrives); for "it
+    arrives", the action's ("Review the new lease")."""
+    match = _ARRIVAL.search(rule.condition)
+    words = content_words(rule.condition[: match.start()] if match else rule.condition)
+    return words or content_words(rule.action) - {stem(_verb(rule.action))}
+
+
+_QUALIFIED_FILE = re.compile(r"\b(?:the|my|our)\s+((?:[a-z]+\s+){1,3})(?:log|logs|journal|file)\b", re.I)
+
+
+def _file_qualifiers(rule: TaskRule) -> frozenset[str]:
+    """The words that say which file a condition means when it names none by path: "the web server log" (web,
+    server), "the soil sensor log" (soil, sensor)."""
+    if rule.watch_paths:
+        return frozenset()
+    found = _QUALIFIED_FILE.search(rule.condition)
+    return content_words(found.group(1)) - GENERIC if found else frozenset()
 
 
 def touching(rule: TaskRule, items: Iterable[ChangeItem]) -> list[ChangeItem]:
     return [item for item in items if touches(rule, item)]
-
-
-NEGATIONS = frozenset({"not", "no", "never", "without", "yet", "isn't", "wasn't", "hasn't", "didn't", "nothing",
-                       "none", "unless"})
-
-
-_COMPARES = re.compile(r"\b(?:less|more|fewer|below|above|under|over|cheaper|higher|lower|at least|at most)\b",
-                       re.I)
-LINKS = frozenset({"is", "are", "was", "were", "be", "gets", "get", "becomes", "mentions", "mention", "shows",
-                   "show", "says", "say", "contains", "contain", "costs", "cost", "reads", "changes", "change"})
-
-
-def condition_words(rule: TaskRule) -> set[str]:
-    """The words that say what must happen for the condition (its predicate), not what or where it is about.
-
-    After a linking verb ("the parcel … is delivered", "report.md mentions a deadline") the words that follow;
-    otherwise the condition's last meaningful word ("the nightly backup fails", "anything urgent I told you").
-    Place words (watched paths, targets) and generic words never count.
-    """
-    if _COMPARES.search(rule.condition):  # "costs less than 300 EUR": a number to compare, not a word to find
-        return set()
-    places = set().union(*(_path_words(path) for path in (*rule.watch_paths, *rule.targets)))
-    words = re.findall(r"[a-z0-9]+(?:'[a-z]+)?", rule.condition.lower())
-    link = next((index for index, word in enumerate(words) if word in LINKS), None)
-    tail = words[link + 1:] if link is not None else words
-    meaningful = [stem(word) for word in tail
-                  if word not in STOPWORDS and len(word) > 2 and stem(word) not in places | GENERIC]
-    if link is None:
-        meaningful = meaningful[-1:]
-    return set(meaningful) or set(rule.watch_words) - places - GENERIC
-
-
-def evidence(rule: TaskRule, items: Iterable[ChangeItem]) -> str | None:
-    """A word of the condition that the change newly says (not negated right before it), or None.
-
-    Only what is new counts: a file's added lines less the words of its removed lines (an edit from 8 % to
-    8.4 % adds no word of "mentions a deadline"), a memory's text, a health problem.
-    """
-    wanted = condition_words(rule)
-    for item in items:
-        if item.source in (SKILLS, MODELS):
-            if item.status == "problem":
-                return "problem"
-            continue
-        old = content_words(item.removed)
-        tokens = re.findall(r"[a-z0-9]+(?:'[a-z]+)?", item.text.lower())
-        for index, token in enumerate(tokens):
-            word = stem(token)
-            if word in wanted and word not in old and not NEGATIONS & set(tokens[max(0, index - 3):index]):
-                return str(token)
-    return None
-
-
-_CHANGE = re.compile(r"\b(?:changes?|changed|is updated|gets updated|is edited|moves|moved)\b", re.I)
-_SENDS = re.compile(r"\b(?:writes|wrote|sends|sent|emails|mails|messages|replies|answers|calls|texts)\b", re.I)
-
-
-def changed_subject(rule: TaskRule, items: Iterable[ChangeItem]) -> str | None:
-    """For a condition that a change of something meets ("Anna's address changes"): a word of what must change
-    that is on a line the change replaced (on a removed line and on an added one); for one that a message
-    meets ("my landlord writes to me"): a word of who must write, newly in what was added. Else None.
-
-    Such a condition has no word of its own for a change to say; who or what it is about is the evidence.
-    """
-    change = _CHANGE.search(rule.condition)
-    sends = _SENDS.search(rule.condition)
-    match = change or sends
-    if match is None:
-        return None
-    places = set().union(*(_path_words(path) for path in (*rule.watch_paths, *rule.targets)))
-    subject = content_words(rule.condition[: match.start()]) - places - GENERIC
-    for item in items:
-        if item.source not in ("file", "memory"):
-            continue
-        removed, added = content_words(item.removed), content_words(item.text)
-        # A change: the line it replaced names the subject. A message: the subject newly in what was added.
-        found = subject & removed & added if change is not None else (subject & added) - removed
-        if found:
-            return sorted(found)[0]
-    return None
 
 
 MAX_RULE_CHARS = 500
@@ -418,7 +407,7 @@ def edited(base: TaskRule, *, watch: object = None, condition: object = None, ac
     found = _TARGET.search(new_action)
     if new_action != base.action:
         targets = (found.group(1),) if found else ()
-    places = set().union(*(_path_words(path) for path in (*paths, *targets)))
+    places = set().union(*(path_words(path) for path in (*paths, *targets)))
     words = content_words(new_condition) - places - {stem(_verb(new_action))}
     return TaskRule(tuple(paths), tuple(sorted(words)), watches, targets, new_condition, new_action, new_kind,
                     "user")

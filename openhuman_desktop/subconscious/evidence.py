@@ -1,0 +1,212 @@
+"""What a change itself says about a task's condition, read by the app before and beside the model.
+
+The judgement asks a small model one narrow question per touched task, and small models say yes to most
+questions. What the app can read for itself it reads here, so the model is asked less and overruled where the
+change speaks plainly:
+
+- :func:`evidence`: a word of the condition newly said ("DELIVERED" for "is delivered"), or the new file an
+  arrival waits for ("each new support ticket in tickets/");
+- :func:`changed_subject`: for "Anna's address changes" or "my landlord writes", who or what it is about on the
+  changed lines;
+- :func:`compared`: a figure the condition compares ("costs less than 300 EUR") read off the changed lines and
+  compared by the app, with no model at all.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from openhuman_desktop.subconscious.decisions import ChangeItem
+from openhuman_desktop.subconscious.task_rules import (
+    GENERIC,
+    MODELS,
+    SKILLS,
+    STOPWORDS,
+    TaskRule,
+    awaits_arrival,
+    content_words,
+    path_words,
+    place_words,
+    stem,
+    subject_of,
+)
+
+NEGATIONS = frozenset({"not", "no", "never", "without", "yet", "isn't", "wasn't", "hasn't", "didn't", "nothing",
+                       "none", "unless"})
+_TOKENS = re.compile(r"[a-z0-9]+(?:'[a-z]+)?")
+_COMPARES = re.compile(r"\b(?:less|more|fewer|below|above|under|over|cheaper|higher|lower|at least|at most)\b",
+                       re.I)
+LINKS = frozenset({"is", "are", "was", "were", "be", "gets", "get", "becomes", "mentions", "mention", "shows",
+                   "show", "says", "say", "contains", "contain", "costs", "cost", "reads", "changes", "change"})
+_SPEAKERS = frozenset({"i", "we", "you"})
+"""Before a linking verb ("I say the washing machine broke") they make it the user's speech, not the link: what
+they say is the condition."""
+
+
+def condition_words(rule: TaskRule) -> set[str]:
+    """The words that say what must happen for the condition (its predicate), not what or where it is about.
+
+    After a linking verb ("the parcel … is delivered", "report.md mentions a deadline") the words that follow;
+    otherwise the condition's last meaningful word ("the nightly backup fails", "I say the washing machine
+    broke"). Place words (watched paths, targets) and generic words never count.
+    """
+    if _COMPARES.search(rule.condition):  # "costs less than 300 EUR": a number to compare, not a word to find
+        return set()
+    places = place_words(rule)
+    words = _TOKENS.findall(rule.condition.lower())
+    link = next((index for index, word in enumerate(words)
+                 if word in LINKS and not (index and words[index - 1] in _SPEAKERS)), None)
+    tail = words[link + 1:] if link is not None else words
+    meaningful = [stem(word) for word in tail
+                  if word not in STOPWORDS and len(word) > 2 and stem(word) not in places | GENERIC]
+    if link is None:
+        meaningful = meaningful[-1:]
+    return set(meaningful) or set(rule.watch_words) - places - GENERIC
+
+
+def evidence(rule: TaskRule, items: Iterable[ChangeItem]) -> str | None:
+    """What the change newly says that meets the condition, or None: a word of the condition (not negated right
+    before it), a health problem for a task about health, or the new file an arrival waits for.
+
+    Only what is new counts: a file's added lines less the words of its removed lines (an edit from 8 % to
+    8.4 % adds no word of "mentions a deadline"), a memory's text, a health problem, a file that was not there.
+    """
+    items = list(items)
+    wanted = condition_words(rule)
+    for item in items:
+        if item.source in (SKILLS, MODELS):
+            if item.status == "problem":
+                return "problem"
+            continue
+        old = content_words(item.removed)
+        tokens = _TOKENS.findall(item.text.lower())
+        for index, token in enumerate(tokens):
+            word = stem(token)
+            if word in wanted and word not in old and not NEGATIONS & set(tokens[max(0, index - 3):index]):
+                return str(token)
+    return arrived(rule, items)
+
+
+_EACH = re.compile(r"\b(?:each|every|any)\b", re.I)
+_COUNTS = re.compile(r"\b(?:both|all|two|three|four|five|several)\b", re.I)
+
+
+def arrived(rule: TaskRule, items: Iterable[ChangeItem]) -> str | None:
+    """For a task that waits for a new file in a folder (:func:`~.task_rules.awaits_arrival`): the new file
+    that is what it waits for, or None.
+
+    "Each new meeting note in the meetings folder", "each article I save in reading/": every new file there.
+    "The new lease arrives in documents/", "a customer complaint arrives in inbox/": a new file whose name or
+    first line names it (lease-2027.md, "Subject: Complaint: …"; a receipt is not the lease). A condition that
+    counts ("once both offers have arrived") is left to the model: one new file is not both.
+    """
+    if not awaits_arrival(rule) or _COUNTS.search(rule.condition):
+        return None
+    every = _EACH.search(rule.condition) is not None
+    subject = subject_of(rule) - GENERIC
+    for item in items:
+        if item.source != "file" or item.status != "new":
+            continue
+        head = next((line for line in item.text.splitlines() if line.strip()), "")
+        if every or subject & (path_words(item.name) | content_words(head)):
+            return f"the new file {item.name}"
+    return None
+
+
+_CHANGE = re.compile(r"\b(?:changes?|changed|is updated|gets updated|is edited|moves|moved)\b", re.I)
+_SENDS = re.compile(r"\b(?:writes|wrote|sends|sent|emails|mails|messages|replies|answers|calls|texts)\b", re.I)
+
+
+def changed_subject(rule: TaskRule, items: Iterable[ChangeItem]) -> str | None:
+    """For a condition that a change of something meets ("Anna's address changes"): a word of what must change
+    that is on a line the change replaced (on a removed line and on an added one); for one that a message
+    meets ("my landlord writes to me"): a word of who must write, newly in what was added. Else None.
+
+    Such a condition has no word of its own for a change to say; who or what it is about is the evidence.
+    """
+    change = _CHANGE.search(rule.condition)
+    sends = _SENDS.search(rule.condition)
+    match = change or sends
+    if match is None:
+        return None
+    subject = content_words(rule.condition[: match.start()]) - place_words(rule) - GENERIC
+    for item in items:
+        if item.source not in ("file", "memory"):
+            continue
+        removed, added = content_words(item.removed), content_words(item.text)
+        # A change: the line it replaced names the subject. A message: the subject newly in what was added.
+        found = subject & removed & added if change is not None else (subject & added) - removed
+        if found:
+            return sorted(found)[0]
+    return None
+
+
+# --- figures the app compares ------------------------------------------------------------------------------
+
+_BELOW = frozenset({"less", "fewer", "lower", "cheaper", "below", "under"})
+_LIMIT = re.compile(r"\b(?P<op>less|fewer|lower|cheaper|below|under|more|higher|above|over|at least|at most)"
+                    r"(?:\s+than)?\s+(?P<pre>[€$£])?\s*(?P<number>\d[\d,]*(?:\.\d+)?)\s*(?P<unit>%|[A-Za-z]{1,4}\b)?",
+                    re.I)
+_AMOUNT = re.compile(r"(?P<pre>[€$£])?\s*(?P<number>\d[\d,]*(?:\.\d+)?)\s*(?P<unit>%|[A-Za-z]{1,4}\b)?")
+_THOUSANDS = re.compile(r"^\d{1,3}(?:,\d{3})+$")
+
+
+@dataclass(frozen=True)
+class Compared:
+    """A figure the condition compares, read off the change: whether it meets the limit, and in words."""
+
+    met: bool
+    said: str
+
+
+def _number(text: str) -> float | None:
+    if _THOUSANDS.match(text):
+        text = text.replace(",", "")
+    try:
+        return float(text.replace(",", "."))
+    except ValueError:
+        return None
+
+
+def compared(rule: TaskRule, items: Iterable[ChangeItem], names: frozenset[str] = frozenset()) -> Compared | None:
+    """For a condition that compares a figure with a unit ("the flight to Lisbon costs less than 300 EUR",
+    "the disk is more than 90 % full"): the figures with that unit on the changed lines, compared by the app.
+
+    Only lines that name the condition's subject count when it names one (``names``: a cheap flight to Porto
+    on the next line is not the Lisbon flight's price). None when the condition compares nothing, has no unit
+    (a bare number could be a date), or no changed line holds a figure in its unit: then the model is asked.
+    """
+    limit = _LIMIT.search(rule.condition)
+    if limit is None:
+        return None
+    unit = (limit.group("pre") or limit.group("unit") or "").lower()
+    bound = _number(limit.group("number"))
+    if not unit or unit in STOPWORDS or bound is None:
+        return None
+    op = limit.group("op").lower()
+    seen: list[str] = []
+    for item in items:
+        if item.source not in ("file", "memory"):
+            continue
+        for line in item.text.splitlines():
+            if names and not names & content_words(line):
+                continue
+            for amount in _AMOUNT.finditer(line):
+                value = _number(amount.group("number"))
+                if value is None or (amount.group("pre") or amount.group("unit") or "").lower() != unit:
+                    continue
+                said = f"{amount.group('number')} {limit.group('pre') or limit.group('unit')}".strip()
+                if _meets(op, value, bound):
+                    return Compared(True, said)
+                seen.append(said)
+    return Compared(False, ", ".join(seen)) if seen else None
+
+
+def _meets(op: str, value: float, bound: float) -> bool:
+    if op == "at least":
+        return value >= bound
+    if op == "at most":
+        return value <= bound
+    return value < bound if op in _BELOW else value > bound
