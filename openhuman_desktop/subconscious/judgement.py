@@ -147,7 +147,14 @@ class Judge:
         # changed): relevance has nothing to go by, so every task is asked as before.
         is_news = any(item.source in ("file", "memory") and item.status != "same" for item in report.items)
         quiet = _untouched(report.items)  # the same words for every task nothing touched
+        # Files saved again with no line changed (a spacing fix): the gate opened on their times, but there is
+        # nothing for anyone to judge, unless health has a problem (its tasks are asked as before).
+        resaved = not is_news and any(item.source == "file" for item in report.items) and not any(
+            item.status == "problem" for item in report.items)
         for task in tasks:
+            if task.last_run_at is not None and resaved:
+                decisions[task.id] = Decision(task.id, NOOP, _resaved(report.items))
+                continue
             if task.last_run_at is None or not is_news:
                 first_looks.append(task)
                 continue
@@ -399,6 +406,12 @@ def _untouched(items: Sequence[ChangeItem] | None) -> str:
     names = [item.name or "a new memory" for item in changed[:3]]
     more = f" and {len(changed) - 3} more" if len(changed) > 3 else ""
     return f"Nothing that changed concerns this task ({', '.join(names)}{more})."
+
+
+def _resaved(items: Sequence[ChangeItem]) -> str:
+    names = [item.name for item in items if item.source == "file"]
+    more = f" and {len(names) - 3} more" if len(names) > 3 else ""
+    return f"Saved again with no line changed ({', '.join(names[:3])}{more})."
 
 
 def _by_condition(item: Any, rule: TaskRule) -> Any:
