@@ -214,6 +214,7 @@ def subject_names(condition: str, *, mid_sentence: bool = True) -> frozenset[str
     return frozenset(names)
 
 
+@functools.lru_cache(maxsize=4096)
 def rule_names(rule: TaskRule) -> frozenset[str]:
     """The names a rule's condition is about (:func:`subject_names`), less its places; with a pronoun ("her
     birthday"), the names of its action too ("… for Anna")."""
@@ -273,9 +274,15 @@ _WORDS = re.compile(r"\w+")
 
 
 def cosmetic(item: ChangeItem) -> bool:
-    """Whether a changed file only changed its spacing or punctuation (the same words in the same order)."""
-    return (item.source == "file" and item.status == "changed" and bool(item.removed.strip())
-            and _WORDS.findall(item.text.lower()) == _WORDS.findall(item.removed.lower()))
+    """Whether a changed file only changed its punctuation (the same words in the same order; a change of
+    spacing alone is no change at all: ``same``)."""
+    return item.source == "file" and item.status == "changed" and bool(item.removed) and _same_words(
+        item.text, item.removed)
+
+
+@functools.lru_cache(maxsize=4096)
+def _same_words(added: str, removed: str) -> bool:
+    return _WORDS.findall(added.lower()) == _WORDS.findall(removed.lower())
 
 
 _ARRIVAL = re.compile(r"\b(?:arrives?|arrived|lands?|landed|(?:is|are|gets|get) (?:posted|uploaded|saved|filed)|"
@@ -288,6 +295,7 @@ DOCUMENTS = frozenset(stem(word) for word in (
 """Things that arrive as files: "each new support ticket in tickets/" waits for a new file."""
 
 
+@functools.lru_cache(maxsize=4096)
 def awaits_arrival(rule: TaskRule) -> bool:
     """Whether the task waits for a new file in a folder it watches ("Summarise each new meeting note in the
     meetings folder", "Review the new lease when it arrives in documents/", "each article I save in reading/"):
@@ -301,6 +309,7 @@ def awaits_arrival(rule: TaskRule) -> bool:
     return any(content_words(match.group(1)) & (DOCUMENTS | folders) for match in _NEW_THING.finditer(rule.condition))
 
 
+@functools.lru_cache(maxsize=4096)
 def subject_of(rule: TaskRule) -> frozenset[str]:
     """What an arrival is of: the condition's words before its verb ("a customer complaint" arrives); for "it
     arrives", the action's ("Review the new lease")."""
@@ -312,6 +321,7 @@ def subject_of(rule: TaskRule) -> frozenset[str]:
 _QUALIFIED_FILE = re.compile(r"\b(?:the|my|our)\s+((?:[a-z]+\s+){1,3})(?:log|logs|journal|file)\b", re.I)
 
 
+@functools.lru_cache(maxsize=4096)
 def _file_qualifiers(rule: TaskRule) -> frozenset[str]:
     """The words that say which file a condition means when it names none by path: "the web server log" (web,
     server), "the soil sensor log" (soil, sensor)."""

@@ -1,0 +1,141 @@
+"""What the app reads off a change itself before and beside the model (issue 24): arrivals, which file a
+condition means, whose birthday, what the user says, punctuation-only edits, figures it compares, and files
+saved again with no line changed."""
+
+from __future__ import annotations
+
+import pytest
+
+from openhuman_desktop.subconscious.decisions import ChangeItem
+from openhuman_desktop.subconscious.evidence import arrived, compared, condition_words, evidence
+from openhuman_desktop.subconscious.judgement import Judge
+from openhuman_desktop.subconscious.task_rules import awaits_arrival, cosmetic, derive, rule_names, touches
+from tests.subconscious.test_judgement import TOKENS, make_task, report
+
+
+def new_file(name: str, text: str) -> ChangeItem:
+    return ChangeItem("file", name, text, "new")
+
+
+def edit(name: str, added: str, removed: str) -> ChangeItem:
+    return ChangeItem("file", name, added, "changed", removed)
+
+
+@pytest.mark.parametrize(("title", "waits"), [
+    ("Summarise each new meeting note in the meetings folder", True),
+    ("Review the new lease when it arrives in documents/", True),
+    ("Give me a one-line summary of each article I save in reading/", True),
+    ("Plan my week when the new shift schedule is posted in schedule/", True),
+    ("Tell me when new errors appear in ops/logs/", False),  # errors come as lines, not as files
+    ("Tell me when the parcel in tracking.txt is delivered", False),  # a file, not a folder
+])
+def test_a_task_that_waits_for_a_new_file_in_a_folder_is_told_apart(title: str, waits: bool) -> None:
+    assert awaits_arrival(derive(title)) is waits
+
+
+def test_an_arrival_is_a_new_file_never_an_edit_of_an_old_one() -> None:
+    rule = derive("Summarise each new meeting note in the meetings folder")
+    old = edit("meetings/2026-11-25.md", "- Sam owns the hiring plan (done)", "- Sam owns the hiring plan")
+    new = new_file("meetings/2026-12-02.md", "# Team meeting 2 December\n- the release moves to Friday")
+    assert not touches(rule, old) and touches(rule, new)
+    assert arrived(rule, [new]) == "the new file meetings/2026-12-02.md", "each new note: any new file there"
+    errors = derive("Tell me when new errors appear in ops/logs/")
+    assert touches(errors, edit("ops/logs/web.log", "ERROR: timeout", "")), "lines in an old log still count"
+
+
+def test_a_new_file_is_the_awaited_one_only_when_it_names_it() -> None:
+    lease = derive("Review the new lease when it arrives in documents/")
+    assert arrived(lease, [new_file("documents/lease-2027.md", "# Lease agreement 2027\n1. Rent: 1,150 EUR")])
+    assert arrived(lease, [new_file("documents/receipt-ikea.md", "Receipt: 1 bookshelf, 79 EUR.")]) is None
+    complaint = derive("When a customer complaint arrives in inbox/, prepare a response plan")
+    assert arrived(complaint, [new_file("inbox/2026-12-02-mail.txt", "Subject: Complaint: wrong sofa")]), \
+        "the first line names it"
+    assert arrived(complaint, [new_file("inbox/2026-12-02-thanks.txt", "Subject: Thank you")]) is None
+    both = derive("Compare the two car insurance offers once both have arrived in offers/")
+    assert arrived(both, [new_file("offers/hanse.md", "Offer: Hanse car insurance")]) is None, \
+        "one new offer is not both: the model is asked"
+
+
+def test_the_web_server_log_is_not_the_backup_log() -> None:
+    web = derive("Alert me when the web server log shows errors")
+    assert not touches(web, edit("ops/logs/backup.log", "02:00 ERROR: disk full", ""))
+    assert touches(web, edit("ops/logs/web.log", "08:01 ERROR GET /shop 500", ""))
+    errors = derive("Tell me when the error logs grow")
+    assert touches(errors, edit("ops/app.log", "ERROR: timeout", "")), "a word of the file's text names it too"
+
+
+def test_her_birthday_is_the_birthday_of_the_person_the_action_names() -> None:
+    rule = derive("Write a birthday message for Anna when her birthday comes up")
+    assert rule_names(rule) == {"anna"}
+    assert not touches(rule, ChangeItem("memory", "", "Ben's birthday is next Tuesday."))
+    assert touches(rule, ChangeItem("memory", "", "Anna's birthday is this Friday; she turns 40."))
+
+
+def test_what_the_user_says_is_the_condition_not_the_saying() -> None:
+    rule = derive("Research the options when I say the washing machine broke")
+    assert condition_words(rule) == {"brok"}  # stemmed
+    assert evidence(rule, [ChangeItem("memory", "", "Ran the washing machine twice today, laundry is done.")]) \
+        is None
+    assert evidence(rule, [ChangeItem("memory", "", "The washing machine broke today.")]) == "broke"
+    assert condition_words(derive("Tell me when report.md mentions a deadline")) == {"deadlin"}
+
+
+def test_a_punctuation_only_edit_touches_nothing() -> None:
+    rule = derive("Update the project plan when the client changes the requirements in requirements.md")
+    typo = edit("requirements.md", "1. Export the monthly report as CSV", "1. Export the monthly report as CSV.")
+    assert cosmetic(typo) and not touches(rule, typo)
+    real = edit("requirements.md", "1. Export the monthly report as PDF.", "1. Export the monthly report as CSV.")
+    assert not cosmetic(real) and touches(rule, real)
+
+
+@pytest.mark.parametrize(("title", "line", "met"), [
+    ("Tell me when the flight to Lisbon in flights.md costs less than 300 EUR", "- Lisbon, 3 March: 289 EUR", True),
+    ("Tell me when the flight to Lisbon in flights.md costs less than 300 EUR", "- Lisbon, 3 March: 320 EUR", False),
+    ("Warn me when the disk is more than 90 % full", "disk usage 93 % on /home", True),
+    ("Warn me when the disk is more than 90 % full", "disk usage 71 % on /home", False),
+    ("Tell me when the rent is at least 1,200 EUR", "Rent: 1,150 EUR per month", False),
+    ("Tell me when the rent is at least 1,200 EUR", "Rent: 1,250 EUR per month", True),
+    ("Tell me when the bike costs under $500", "Bike: $ 449 at the shop", True),
+])
+def test_a_figure_with_a_unit_is_compared_by_the_app(title: str, line: str, met: bool) -> None:
+    rule = derive(title)
+    figure = compared(rule, [edit("notes.md", line, "")], rule_names(rule))
+    assert figure is not None and figure.met is met
+
+
+def test_a_figure_is_left_to_the_model_without_a_unit_or_a_figure_or_on_another_subject() -> None:
+    flight = derive("Tell me when the flight to Lisbon in flights.md costs less than 300 EUR")
+    porto = edit("flights.md", "- Porto, 5 March: 250 EUR", "")
+    assert compared(flight, [porto], rule_names(flight)) is None, "the Porto flight's price is not Lisbon's"
+    assert compared(flight, [edit("flights.md", "- Lisbon: sold out", "")], rule_names(flight)) is None
+    assert compared(derive("Tell me when the queue has fewer than 5 items"),
+                    [edit("queue.md", "3 March: 4 items left", "")]) is None, "no unit: 3 could be a date"
+    assert compared(derive("Tell me when the parcel is delivered"), [edit("t.txt", "12 EUR", "")]) is None
+
+
+class NoModel:
+    """A local tier that must not be called."""
+
+    async def chat(self, request: object) -> object:
+        raise AssertionError("the model was asked")
+
+
+async def test_the_app_decides_a_compared_figure_without_a_model_call() -> None:
+    title = "Tell me when the flight to Lisbon in flights.md costs less than 300 EUR"
+    judge = Judge(lambda: NoModel(), TOKENS)  # type: ignore[arg-type, return-value]
+    task = make_task(title)
+    cheap = edit("flights.md", "- Lisbon, 3 March: 289 EUR", "- Lisbon, 3 March: 340 EUR")
+    evaluation = await judge.evaluate([task], report(cheap))
+    assert evaluation.decisions[task.id].decision == "act" and evaluation.model_calls == 0
+    assert "289 EUR" in evaluation.decisions[task.id].reason
+    dear = edit("flights.md", "- Lisbon, 3 March: 320 EUR", "- Lisbon, 3 March: 340 EUR")
+    evaluation = await judge.evaluate([task], report(dear))
+    assert evaluation.decisions[task.id].decision == "noop" and evaluation.model_calls == 0
+
+
+async def test_files_saved_again_with_no_line_changed_are_noop_without_a_model_call() -> None:
+    judge = Judge(lambda: NoModel(), TOKENS)  # type: ignore[arg-type, return-value]
+    task = make_task("Summarise each new meeting note in the meetings folder")
+    evaluation = await judge.evaluate([task], report(ChangeItem("file", "meetings/2026-11-25.md", "", "same")))
+    assert evaluation.decisions[task.id].decision == "noop" and evaluation.model_calls == 0
+    assert "no line changed" in evaluation.decisions[task.id].reason
