@@ -80,13 +80,25 @@ def evidence(rule: TaskRule, items: Iterable[ChangeItem]) -> str | None:
             if item.status == "problem":
                 return "problem"
             continue
-        old = content_words(item.removed)
+        old = _affirmed(item.removed)
         tokens = _TOKENS.findall(item.text.lower())
         for index, token in enumerate(tokens):
             word = stem(token)
-            if word in wanted and word not in old and not NEGATIONS & set(tokens[max(0, index - 3):index]):
+            if word in wanted and word not in old and not _negated(tokens, index):
                 return str(token)
     return arrived(rule, items)
+
+
+def _negated(tokens: list[str], index: int) -> bool:
+    return bool(NEGATIONS & set(tokens[max(0, index - 3):index]))
+
+
+def _affirmed(text: str) -> set[str]:
+    """The stems ``text`` says without a negation before them: a removed "not published yet" leaves
+    "published" free to be news when the new line says it."""
+    tokens = _TOKENS.findall(text.lower())
+    return {stem(token) for index, token in enumerate(tokens)
+            if token not in STOPWORDS and len(token) > 2 and not _negated(tokens, index)}
 
 
 _EACH = re.compile(r"\b(?:each|every|any)\b", re.I)

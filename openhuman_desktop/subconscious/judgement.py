@@ -241,6 +241,8 @@ class Judge:
             decision, confidence, asked_again = await self._unsure(client, task, rule, shown, decision,
                                                                    confidence, tally)
         decision = _weigh(task, rule, items, decision, confidence, asked_again=asked_again)
+        log.info("task %s: asked%s, %s (%s; evidence %s)", task.id, " twice" if asked_again else "",
+                 decision.decision, describe_confidence(confidence), "none" if unsupported else "found")
         self.last_confidence[task.id] = confidence
         tally.decisions[task.id] = decision
 

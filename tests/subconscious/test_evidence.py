@@ -139,3 +139,16 @@ async def test_files_saved_again_with_no_line_changed_are_noop_without_a_model_c
     evaluation = await judge.evaluate([task], report(ChangeItem("file", "meetings/2026-11-25.md", "", "same")))
     assert evaluation.decisions[task.id].decision == "noop" and evaluation.model_calls == 0
     assert "no line changed" in evaluation.decisions[task.id].reason
+
+
+def test_a_word_that_was_there_only_negated_is_news_when_it_is_said() -> None:
+    rule = derive("Tell me when the exam results are published in school/results.md")
+    published = edit("school/results.md", "Exam results (published 2 December): mathematics 1.7",
+                     "Exam results: not published yet.")
+    assert evidence(rule, [published]) == "published"
+    still = edit("school/results.md", "Exam results: not published yet; expected next week.",
+                 "Exam results: not published yet.")
+    assert evidence(rule, [still]) is None
+    again = edit("school/results.md", "Exam results (published 2 December), corrected", "Exam results (published 2 "
+                 "December)")
+    assert evidence(rule, [again]) is None, "said before too: no news"
