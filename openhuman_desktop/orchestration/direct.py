@@ -46,9 +46,34 @@ READ_STEPS = ("Call files_read with path \"{path}\". Then answer the user's mess
               "The user's message: {text}")
 EDIT_STEPS = ("Call {tool} once with path \"{path}\" and exactly the text the user asked for (one line, ending "
               "with a newline), then say what you added.\nThe user's message: {text}")
-READ_ANSWER = ("The file {path} says:\n\"\"\"\n{content}\n\"\"\"\nThe user asks: {text}\nAnswer in one sentence "
-               "with the words of the file that answer it.")
-"""A single-file question whose file the app read itself: the model only answers from the lines shown."""
+READ_ANSWER = ("Lines of the file {path}:\n\"\"\"\n{content}\n\"\"\"\nQuestion: {text}\nAnswer the question in one "
+               "short sentence with the words of these lines.")
+"""A single-file question whose file the app read itself: the model only answers from the lines shown (the ones
+that share words with the question, :func:`relevant_lines`)."""
+_WORD = re.compile(r"[a-z0-9]+")
+_QUESTION_WORDS_TEXT = """
+    a an the and or of in on at to for from by with what which who whom whose when where why how is are was were be
+    do does did my me i you your it its this that these those there should would could can will say says said
+    according file tell please
+"""
+_QUESTION_WORDS = frozenset(_QUESTION_WORDS_TEXT.split())
+MAX_SHOWN_CHARS = 6000
+"""A file read for a question is shown up to this many characters (its relevant lines first)."""
+
+
+def _stems(text: str) -> set[str]:
+    words = (word for word in _WORD.findall(text.lower()) if word not in _QUESTION_WORDS and len(word) > 2)
+    return {word[:5] for word in words}  # "leave" meets "leaving", "planted" meets "plant"
+
+
+def relevant_lines(content: str, question: str, path: str) -> str:
+    """The lines of a file that share a word with the question (in the file's order), or the whole file when
+    none does: a 0.5B model shown "Call the plumber on Tuesday" and "The garden needs water on Sunday" answered
+    "Sunday" for the day to call the plumber. Words of the file's own path do not count."""
+    lines = [line for line in content.splitlines() if line.strip()]
+    wanted = _stems(question) - _stems(path.replace("/", " ").replace(".", " "))
+    chosen = [line for line in lines if wanted & _stems(line)] or lines
+    return "\n".join(chosen)[:MAX_SHOWN_CHARS]
 LIST_STEPS = "Call files_list with path \"\" and answer with the names it lists.\nThe user's message: {text}"
 
 

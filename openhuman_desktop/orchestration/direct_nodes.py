@@ -21,6 +21,7 @@ from openhuman_desktop.orchestration.direct import (
     direct_plan,
     paths_in,
     quoted_line,
+    relevant_lines,
 )
 from openhuman_desktop.orchestration.graph import (
     NodeContext,
@@ -65,8 +66,10 @@ class _DirectNodes:
         result = await call_once(runner, "direct:read", tool, {"path": path[0]})
         if result.is_error:
             return plan
-        asked = prompts.fill(READ_ANSWER, path=path[0], text=" ".join(run_input(ctx.run).split()))
-        return DirectPlan(plan.title, asked.replace("{content}", result.text.strip()), ())  # the file's text last
+        question = " ".join(run_input(ctx.run).split())
+        asked = prompts.fill(READ_ANSWER, path=path[0], text=question)
+        shown = relevant_lines(result.text.strip(), question, path[0])
+        return DirectPlan(plan.title, asked.replace("{content}", shown), ())  # the file's text last
 
     async def _direct_append(self, ctx: NodeContext, values: Values, steering: Mapping[str, Any] | None,
                              tools: Sequence[Tool]) -> dict[str, Any] | None:

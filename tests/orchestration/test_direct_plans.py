@@ -18,6 +18,7 @@ from openhuman_desktop.orchestration.direct import (
     needs_tools,
     paths_in,
     quoted_line,
+    relevant_lines,
 )
 from openhuman_desktop.orchestration.ports import READ, WRITE
 from openhuman_desktop.skills.files import WorkspaceFilesSkill
@@ -76,7 +77,7 @@ async def test_a_single_file_question_is_answered_from_the_file_the_app_read_its
     assert kinds.PASS2 not in asked, "the answer is the sub-agent's, not said again by the quick model"
     [first] = harness.model.of(kinds.SUBAGENT)
     user = next(str(m["content"]) for m in first.messages if m.get("role") == "user")
-    assert "The file notes.md says:" in user and "Call the plumber on Tuesday." in user and "555" not in user
+    assert "Lines of the file notes.md:" in user and "Call the plumber on Tuesday." in user and "555" not in user
     assert first.tools == (), "the file was read for it: no tool to call, no wrong path to write"
     read = await harness.journal.get(outcome.run.id, 3, "direct:read")
     assert read is not None and "plumber" in str(read.result)
@@ -193,3 +194,14 @@ async def test_front_desk_instructions_with_a_made_up_number_give_way_to_the_mes
     user = next(str(m["content"]) for m in plan.messages if m.get("role") == "user")
     assert "555" not in user
     assert "Instructions from the front desk:\nWho should I call about the kitchen tap?" in user
+
+
+def test_a_file_question_is_shown_the_lines_that_share_its_words() -> None:
+    notes = ("# Notes\n\nCall the plumber on Tuesday about the kitchen tap.\n"
+             "Plumber: Mario Rossi, phone 0151 2345 678.\nThe garden needs water on Sunday.\n")
+    shown = relevant_lines(notes, "On which day should I call the plumber, according to notes.md?", "notes.md")
+    assert "Tuesday" in shown and "Sunday" not in shown, "the line about the garden would mislead a small model"
+    trip = "Flight LH 1234 from Hamburg to Lisbon on 14 March, leaving at 07:25.\n"
+    assert relevant_lines(trip, "At what time does my flight in trip.md leave?", "trip.md") == trip.strip()
+    assert relevant_lines(notes, "What is in notes.md?", "notes.md") == "\n".join(
+        line for line in notes.splitlines() if line), "no shared word: the whole file"
