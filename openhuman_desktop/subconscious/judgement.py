@@ -267,6 +267,8 @@ class Judge:
         turned["condition_met"] = "no" if turned["condition_met"] == "yes" else "yes"
         found, _ = validate_items([_by_condition(turned, rule)] if turned is not None else [], [("1", task)])
         again = found.get(task.id)
+        log.info("task %s: first %s (%s), asked again %s (%s)", task.id, decision.decision,
+                 describe_confidence(confidence), again.decision if again else "nothing", describe_confidence(second))
         if again is None or again.decision == decision.decision:
             return decision, confidence, again is not None
         first, other = confidence.margin or 0.0, second.margin or 0.0
