@@ -52,10 +52,10 @@ from openhuman_desktop.subconscious.evaluator import (
     TokenCount,
     evaluation_schema,
     parse_items,
-    task_line,
     validate_items,
 )
 from openhuman_desktop.subconscious.evidence import changed_subject, compared, evidence
+from openhuman_desktop.subconscious.question import question_text
 from openhuman_desktop.subconscious.report import one_line
 from openhuman_desktop.subconscious.task_rules import TaskRule, TaskRules, rule_names, touching
 
@@ -214,7 +214,7 @@ class Judge:
             return
         shown = self._evidence(items)
         messages = [Message("system", NARROW_SYSTEM),
-                    Message("user", _question_text(task, rule, shown))]
+                    Message("user", question_text(task, rule, shown))]
         schema = evaluation_schema(["1"], decisions=(rule.kind, NOOP), yes_no=True)
         try:
             item, confidence = await self._ask(client, messages, schema, tally)
@@ -253,7 +253,7 @@ class Judge:
         question says yes to both). The flag: whether the second answer said yes or no (an answer without
         one, from a server that ignores the schema, cannot be turned around and weighs nothing)."""
         messages = [Message("system", NARROW_SYSTEM),
-                    Message("user", _question_text(task, rule, evidence, again=True))]
+                    Message("user", question_text(task, rule, evidence, again=True))]
         schema = evaluation_schema(["1"], decisions=(NOOP, rule.kind), yes_no=True)
         try:
             item, second = await self._ask(client, messages, schema, tally)
@@ -362,32 +362,6 @@ def _weigh(task: Task, rule: TaskRule, items: list[ChangeItem], decision: Decisi
 def _enum(schema: dict[str, Any]) -> tuple[str, ...]:
     items = schema["properties"]["evaluations"]["items"]["properties"]
     return tuple(items["decision"]["enum"])
-
-
-_LEADS = (("tell me", "tell the user"), ("let me know", "tell the user"), ("remind me", "remind the user"),
-          ("alert me", "alert the user"), ("warn me", "warn the user"), ("notify me", "notify the user"))
-
-
-def _action_words(rule: TaskRule) -> str:
-    action = rule.action.strip().rstrip(".")
-    lowered = action.lower()
-    for lead, words in _LEADS:
-        if lowered.startswith(lead):
-            return words + action[len(lead):]
-    return action[:1].lower() + action[1:] if action else "act on it"
-
-
-def _question_text(task: Task, rule: TaskRule, evidence: str, *, again: bool = False) -> str:
-    condition = rule.condition or task.title
-    if condition == task.title:  # no condition of its own ("Check my inbox folder for urgent emails")
-        what = f'what this task looks for ("{condition}")'
-        ask = (f"Look at the changed lines once more. Do they still NOT hold {what}?" if again
-               else f"Do the changed lines hold {what}?")
-    else:
-        ask = (f"Look at the changed lines once more. Is it still NOT the case that {condition}?" if again
-               else f"Do the changed lines show that {condition}?")
-    return (f"Task:\n{task_line(task, '1')}\nIt waits for: {condition}\nThen the assistant will: "
-            f"{_action_words(rule)} (decision \"{rule.kind}\")\n\nWhat changed:\n{evidence}\n\n{ask}\n")
 
 
 def _describe(item: ChangeItem) -> str:
