@@ -19,18 +19,17 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from openhuman_desktop.subconscious.decisions import ChangeItem
+from openhuman_desktop.subconscious.relevance import awaits_arrival, subject_of
 from openhuman_desktop.subconscious.task_rules import (
     GENERIC,
     MODELS,
     SKILLS,
     STOPWORDS,
     TaskRule,
-    awaits_arrival,
     content_words,
     path_words,
     place_words,
     stem,
-    subject_of,
 )
 
 NEGATIONS = frozenset({"not", "no", "never", "without", "yet", "isn't", "wasn't", "hasn't", "didn't", "nothing",
@@ -106,7 +105,7 @@ _COUNTS = re.compile(r"\b(?:both|all|two|three|four|five|several)\b", re.I)
 
 
 def arrived(rule: TaskRule, items: Iterable[ChangeItem]) -> str | None:
-    """For a task that waits for a new file in a folder (:func:`~.task_rules.awaits_arrival`): the new file
+    """For a task that waits for a new file in a folder (:func:`~.relevance.awaits_arrival`): the new file
     that is what it waits for, or None.
 
     "Each new meeting note in the meetings folder", "each article I save in reading/": every new file there.

@@ -56,8 +56,9 @@ from openhuman_desktop.subconscious.evaluator import (
 )
 from openhuman_desktop.subconscious.evidence import changed_subject, compared, evidence
 from openhuman_desktop.subconscious.question import question_text
+from openhuman_desktop.subconscious.relevance import rule_names, touching
 from openhuman_desktop.subconscious.report import one_line
-from openhuman_desktop.subconscious.task_rules import TaskRule, TaskRules, rule_names, touching
+from openhuman_desktop.subconscious.task_rules import TaskRule, TaskRules
 
 log = logging.getLogger(__name__)
 

@@ -9,7 +9,8 @@ import pytest
 from openhuman_desktop.subconscious.decisions import ChangeItem
 from openhuman_desktop.subconscious.evidence import arrived, compared, condition_words, evidence
 from openhuman_desktop.subconscious.judgement import Judge
-from openhuman_desktop.subconscious.task_rules import awaits_arrival, cosmetic, derive, rule_names, touches
+from openhuman_desktop.subconscious.relevance import awaits_arrival, cosmetic, rule_names, touches
+from openhuman_desktop.subconscious.task_rules import derive
 from tests.subconscious.test_judgement import TOKENS, make_task, report
 
 

@@ -20,15 +20,8 @@ from openhuman_desktop.subconscious.changes import FileHistory, describe, diff_l
 from openhuman_desktop.subconscious.decisions import ChangeItem, Report
 from openhuman_desktop.subconscious.evidence import changed_subject, compared, evidence
 from openhuman_desktop.subconscious.judgement import LOW_MARGIN, Judge, decision_margin
-from openhuman_desktop.subconscious.task_rules import (
-    MEMORIES,
-    TaskRule,
-    TaskRules,
-    derive,
-    names_subject,
-    subject_names,
-    touches,
-)
+from openhuman_desktop.subconscious.relevance import names_subject, subject_names, touches
+from openhuman_desktop.subconscious.task_rules import MEMORIES, TaskRule, TaskRules, derive
 
 TOKENS = TokenCounter()
 

@@ -16,8 +16,9 @@ from openhuman_desktop.store import SubconsciousStore
 from openhuman_desktop.store.events import TaskChanged
 from openhuman_desktop.subconscious.decisions import ChangeItem
 from openhuman_desktop.subconscious.intent import KeywordIntentClassifier
+from openhuman_desktop.subconscious.relevance import touches
 from openhuman_desktop.subconscious.service import SubconsciousService
-from openhuman_desktop.subconscious.task_rules import MEMORIES, TaskRules, touches
+from openhuman_desktop.subconscious.task_rules import MEMORIES, TaskRules
 from tests.fakes.clock import FakeClock
 
 

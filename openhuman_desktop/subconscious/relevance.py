@@ -1,0 +1,187 @@
+"""Relevance before the model: whether a change concerns a task at all (:func:`touches`).
+
+A task no change touches is ``noop`` without a model call. What a task's rule watches decides (its files and
+folders, what the user tells the assistant, skill or model health, else the words of its condition), and
+then what it is about: a change that does not name the person or thing the condition names ("the flight to
+Lisbon", "Anna's address") is no news for it, an edit of an old file is none for a task that waits for a new
+one, a change of punctuation is none at all, and a line in the backup log is none for "the web server log".
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from collections.abc import Iterable
+
+from openhuman_desktop.subconscious.decisions import ChangeItem
+from openhuman_desktop.subconscious.task_rules import (
+    GENERIC,
+    MEMORIES,
+    MODELS,
+    SKILLS,
+    STOPWORDS,
+    TaskRule,
+    content_words,
+    first_verb,
+    path_words,
+    place_words,
+    stem,
+)
+
+
+def _matches_path(path: str, watched: str) -> bool:
+    path, watched = path.lower(), watched.lower()
+    if watched.endswith("/"):
+        return path.startswith(watched) or f"/{watched}" in f"/{path}"
+    return path == watched or path.endswith("/" + watched)
+
+
+_NAME = re.compile(r"\b[A-Z][a-z]+(?:'s)?(?![\w.])")
+_PRONOUN = re.compile(r"\b(?:her|his|their)\b", re.I)
+_NOT_NAMES_TEXT = """
+    i january february march april may june july august september october november december monday tuesday
+    wednesday thursday friday saturday sunday today tomorrow tonight
+"""
+_NOT_NAMES = frozenset(_NOT_NAMES_TEXT.split())
+
+
+@functools.lru_cache(maxsize=4096)
+def subject_names(condition: str, *, mid_sentence: bool = True) -> frozenset[str]:
+    """The names the condition is about, stemmed: its capitalised words ("the flight to Lisbon", "Anna's
+    address", "the invoice from Acme"), not "I", months, weekdays or acronyms and units ("EUR").
+
+    Args:
+        mid_sentence: the condition was cut from the middle of the title ("Tell me when the flight to Lisbon
+            …"), so its first word is capitalised only if it is a name ("Anna's address changes"); False when
+            it begins the title or the user wrote it ("Check my inbox …", "Log each workout …": its first word
+            is capitalised as any first word; a possessive still counts, "Anna's …").
+    """
+    names: set[str] = set()
+    for match in _NAME.finditer(condition):
+        word = match.group().lower()
+        if match.start() == 0 and (not (mid_sentence or word.endswith("'s")) or word in STOPWORDS):
+            continue
+        if word not in _NOT_NAMES and word not in STOPWORDS:
+            names.add(stem(word))
+    return frozenset(names)
+
+
+@functools.lru_cache(maxsize=4096)
+def rule_names(rule: TaskRule) -> frozenset[str]:
+    """The names a rule's condition is about (:func:`subject_names`), less its places; with a pronoun ("her
+    birthday"), the names of its action too ("… for Anna")."""
+    places = place_words(rule)
+    cut = rule.source == "rule" and not rule.action.lower().startswith(rule.condition.lower())
+    names = subject_names(rule.condition, mid_sentence=cut)
+    if _PRONOUN.search(rule.condition) and rule.action != rule.condition:  # "… for Anna when her birthday …"
+        names |= subject_names(rule.action, mid_sentence=False)
+    return names - places
+
+
+def names_subject(rule: TaskRule, item: ChangeItem) -> bool:
+    """Whether ``item`` names what the condition is about, when the condition names it: a cheap flight to
+    Porto is no news for "the flight to Lisbon costs less than 300 EUR", Ben's new address none for "Anna's
+    address changes", Globex's invoice none for "the invoice from Acme arrives" — whatever a model says.
+    The names count on the lines added or removed, in a memory's text and in a file's path
+    ("career/lumen-offer.md"). A condition without a name is named by any change."""
+    names = rule_names(rule)
+    if not names:
+        return True
+    return bool(names & (content_words(item.text) | content_words(item.removed) | path_words(item.name)))
+
+
+def touches(rule: TaskRule, item: ChangeItem) -> bool:
+    """Whether ``item`` concerns the task: the gate before any model is asked (a task whose condition names
+    what it is about is touched only by a change that names it: :func:`names_subject`)."""
+    if item.source in (SKILLS, MODELS):
+        return rule.watches == item.source and item.status == "problem"
+    return _touches(rule, item) and names_subject(rule, item)
+
+
+def _touches(rule: TaskRule, item: ChangeItem) -> bool:
+    if item.source == "memory":
+        if rule.watches == MEMORIES:
+            return True
+        if rule.watch_paths:
+            return False
+        return bool(set(rule.watch_words) - GENERIC & content_words(item.text))
+    if item.source != "file" or item.status == "same" or cosmetic(item):
+        return False
+    if any(_matches_path(item.name, target) for target in rule.targets):
+        return False  # the action's own file: the assistant writes there
+    if item.status != "new" and awaits_arrival(rule):
+        return False  # an edit of a file that was there is not the new one the task waits for
+    qualifiers = _file_qualifiers(rule)
+    if qualifiers and not qualifiers & (path_words(item.name) | content_words(item.text)):
+        return False  # "the web server log": a line in the backup log is another log's
+    if rule.watch_paths:
+        return any(_matches_path(item.name, watched) for watched in rule.watch_paths)
+    if rule.watches in (MEMORIES, SKILLS, MODELS):
+        return False
+    specific = set(rule.watch_words) - GENERIC
+    return bool(specific & (path_words(item.name) | content_words(item.text)))
+
+
+_WORDS = re.compile(r"\w+")
+
+
+def cosmetic(item: ChangeItem) -> bool:
+    """Whether a changed file only changed its punctuation (the same words in the same order; a change of
+    spacing alone is no change at all: ``same``)."""
+    return item.source == "file" and item.status == "changed" and bool(item.removed) and _same_words(
+        item.text, item.removed)
+
+
+@functools.lru_cache(maxsize=4096)
+def _same_words(added: str, removed: str) -> bool:
+    return _WORDS.findall(added.lower()) == _WORDS.findall(removed.lower())
+
+
+_ARRIVAL = re.compile(r"\b(?:arrives?|arrived|lands?|landed|(?:is|are|gets|get) (?:posted|uploaded|saved|filed)|"
+                      r"comes? in|i (?:save|saved|put|drop|add))\b", re.I)
+_NEW_THING = re.compile(r"\b(?:new|each|every|any)\s+((?:[a-z]+\s+){0,2}[a-z]+)", re.I)
+DOCUMENTS = frozenset(stem(word) for word in (
+    "note", "document", "file", "ticket", "article", "schedule", "lease", "offer", "invoice", "report", "mail",
+    "email", "letter", "contract", "statement", "receipt", "scan", "photo", "picture", "recording", "paper", "form",
+    "application", "order", "quote", "bill", "minutes", "agenda", "draft"))
+"""Things that arrive as files: "each new support ticket in tickets/" waits for a new file."""
+
+
+@functools.lru_cache(maxsize=4096)
+def awaits_arrival(rule: TaskRule) -> bool:
+    """Whether the task waits for a new file in a folder it watches ("Summarise each new meeting note in the
+    meetings folder", "Review the new lease when it arrives in documents/", "each article I save in reading/"):
+    then only a new file there is news, never an edit of one that was there. "New errors in ops/logs/" is not
+    such a task: errors come as lines, not as files."""
+    if not any(path.endswith("/") for path in rule.watch_paths):
+        return False
+    if _ARRIVAL.search(rule.condition):
+        return True
+    folders = set().union(*(path_words(path) for path in rule.watch_paths if path.endswith("/")))
+    return any(content_words(match.group(1)) & (DOCUMENTS | folders) for match in _NEW_THING.finditer(rule.condition))
+
+
+@functools.lru_cache(maxsize=4096)
+def subject_of(rule: TaskRule) -> frozenset[str]:
+    """What an arrival is of: the condition's words before its verb ("a customer complaint" arrives); for "it
+    arrives", the action's ("Review the new lease")."""
+    match = _ARRIVAL.search(rule.condition)
+    words = content_words(rule.condition[: match.start()] if match else rule.condition)
+    return words or content_words(rule.action) - {stem(first_verb(rule.action))}
+
+
+_QUALIFIED_FILE = re.compile(r"\b(?:the|my|our)\s+((?:[a-z]+\s+){1,3})(?:log|logs|journal|file)\b", re.I)
+
+
+@functools.lru_cache(maxsize=4096)
+def _file_qualifiers(rule: TaskRule) -> frozenset[str]:
+    """The words that say which file a condition means when it names none by path: "the web server log" (web,
+    server), "the soil sensor log" (soil, sensor)."""
+    if rule.watch_paths:
+        return frozenset()
+    found = _QUALIFIED_FILE.search(rule.condition)
+    return content_words(found.group(1)) - GENERIC if found else frozenset()
+
+
+def touching(rule: TaskRule, items: Iterable[ChangeItem]) -> list[ChangeItem]:
+    return [item for item in items if touches(rule, item)]
