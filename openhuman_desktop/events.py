@@ -10,7 +10,7 @@ import logging
 from collections import defaultdict
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, TypeVar
+from typing import Any, Literal, TypeVar
 
 log = logging.getLogger(__name__)
 
@@ -28,12 +28,16 @@ class TickStarted(Event):
     due_count: int
 
 
+TickOutcome = Literal["ok", "failed", "cancelled", "idle"]
+"""How a tick ended."""
+
+
 @dataclass(frozen=True)
 class TickFinished(Event):
-    """A tick ended (``outcome`` is ``ok``, ``failed``, ``cancelled`` or ``idle``)."""
+    """A tick ended, and how (:data:`TickOutcome`)."""
 
     generation: int
-    outcome: str
+    outcome: TickOutcome
 
 
 @dataclass(frozen=True)

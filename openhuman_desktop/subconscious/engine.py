@@ -308,7 +308,8 @@ class SubconsciousEngine:
         except StoreUnavailable as exc:
             log.warning("could not mark tick %d rows cancelled: %s", generation, exc)
 
-    async def _run(self, generation: int, tick_at: float, due: Sequence[Task], rows: dict[str, LogEntry]) -> str:
+    async def _run(self, generation: int, tick_at: float, due: Sequence[Task],
+                   rows: dict[str, LogEntry]) -> events.TickOutcome:
         state = await self._store.state.load()
         settings = self._settings().heartbeat
         if not due:
@@ -344,7 +345,7 @@ class SubconsciousEngine:
         self._publish_rows(started)
 
     async def _decide(self, tick_at: float, due: Sequence[Task], rows: dict[str, LogEntry], state: EngineState,
-                      recording: asyncio.Future[None]) -> str:
+                      recording: asyncio.Future[None]) -> events.TickOutcome:
         report = await self._reporter.build(due, _report_since(due), tick_at)
         signature = _signature(due, report)
         if signature == state.idle_signature:
