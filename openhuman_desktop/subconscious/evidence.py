@@ -40,6 +40,9 @@ _COMPARES = re.compile(r"\b(?:less|more|fewer|below|above|under|over|cheaper|hig
 LINKS = frozenset({"is", "are", "was", "were", "be", "gets", "get", "becomes", "mentions", "mention", "shows",
                    "show", "says", "say", "contains", "contain", "costs", "cost", "reads", "changes", "change"})
 _SPEAKERS = frozenset({"i", "we", "you"})
+_SAYING = frozenset({"say", "said", "tell", "told", "mention", "mentioned", "write", "wrote", "ask", "asked", "think",
+                     "want", "like", "need", "am", "are", "was", "were", "have", "had", "will", "would", "can", "could",
+                     "do", "did", "should", "may", "might", "must", "get", "got"})
 """Before a linking verb ("I say the washing machine broke") they make it the user's speech, not the link: what
 they say is the condition."""
 
@@ -62,6 +65,9 @@ def condition_words(rule: TaskRule) -> set[str]:
                   if word not in STOPWORDS and len(word) > 2 and stem(word) not in places | GENERIC]
     if link is None:
         meaningful = meaningful[-1:]
+        # "when I book a trip": what the user does is what the change will say ("Booked flights to Lisbon")
+        meaningful += [stem(words[index + 1]) for index, word in enumerate(words[:-1])
+                       if word in ("i", "we") and words[index + 1] not in _SAYING]
     return set(meaningful) or set(rule.watch_words) - places - GENERIC
 
 
@@ -85,7 +91,41 @@ def evidence(rule: TaskRule, items: Iterable[ChangeItem]) -> str | None:
             word = stem(token)
             if word in wanted and word not in old and not _negated(tokens, index):
                 return str(token)
+        said = _concept(rule, item.text, item.removed)
+        if said is not None:
+            return said
     return arrived(rule, items)
+
+
+_MONEY = (r"(?:[€$£]\s?\d[\d,.]*|\d[\d,.]*\s?(?:eur|euros?|usd|dollars?|gbp|pounds?|chf|€|\$|£)(?![a-z]))")
+CONCEPTS: tuple[tuple[frozenset[str], re.Pattern[str]], ...] = tuple(
+    (frozenset(stem(word) for word in words.split()), re.compile(pattern, re.I)) for words, pattern in (
+        ("expense expenses cost costs spend spent spending payment payments paid", _MONEY),
+        ("urgent urgently asap", r"\b(?:urgent|asap|immediately|right away|today|tonight|deadline)\b"),
+        ("workout workouts exercise training sport", r"\b(?:ran|run|jogged|swam|swim|cycled|biked|rode|hiked|"
+         r"gym|yoga|pilates|lifted|rowed|workout|training|km|miles|lengths|laps|reps)\b"),
+        ("act", r"\b(?:need to|needs to|must|have to|has to|remember to|don't forget|due|deadline|urgent|asap|"
+         r"today|tonight|tomorrow)\b"),
+        ("out", r"\b(?:out of|ran out|run out|no more|used up)\b"),
+    ))
+"""What a condition's word means when the change says it in other words: an expense is a sum of money on the
+new line, "urgent" is today or a deadline, a workout is a run or a swim, something "to act on" is a need or a
+due date, "out of" is run out. Each entry: the condition's words (stemmed) and what in the change says it."""
+
+
+def _concept(rule: TaskRule, text: str, removed: str) -> str | None:
+    """A concept of the condition (:data:`CONCEPTS`) said in the new text, not negated, and not said before."""
+    words = content_words(rule.condition) | {word for word in _TOKENS.findall(rule.condition.lower())}
+    lowered = text.lower()
+    for stems, pattern in CONCEPTS:
+        if not stems & words:
+            continue
+        for match in pattern.finditer(lowered):
+            before = _TOKENS.findall(lowered[: match.start()])
+            if NEGATIONS & set(before[-3:]) or match.group().strip() in removed.lower():
+                continue
+            return match.group().strip()
+    return None
 
 
 def _negated(tokens: list[str], index: int) -> bool:

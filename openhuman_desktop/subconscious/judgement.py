@@ -15,9 +15,12 @@ The evaluator the engine uses (``Evaluator``). For each due task:
    item / append one line, ``escalate`` for draft / plan / review / compare / investigate). The request keeps
    CONTRACT §7's shape (``- [1] TITLE``, ``{"evaluations": [...]}``).
 3. **Confidence.** Where the server gives token log-probabilities, the margin between the decision the model
-   chose and the other one is read at the decision's first token. A low-margin ``noop`` is asked once more with
-   the question turned around (is the condition still unmet?); a low-margin ``act`` on a task that may write
-   becomes ``escalate`` (the reasoning tier, and a card where the user must approve).
+   chose and the other one is read at the decision's first token. A ``noop`` against a change that says what the
+   task waits for (``evidence``) is overruled unless the model was sure; a yes that nothing in the change
+   supports stands only when the model was sure (``SURE_YES``): small models say yes to nearly every touched
+   near miss. A low-margin ``act`` on a task that may write becomes ``escalate`` (the reasoning tier, and a card
+   where the user must approve). A server without log-probabilities gets an unsupported yes or a ``noop`` asked
+   once more, turned around (is the condition still unmet?).
 
 A task's first look (never decided before), a tick where nothing changed but the idle gate let it through (the
 last tick acted), and a tick where many tasks are touched at once go to the batched evaluation
@@ -80,6 +83,8 @@ ANSWER_TOKENS = 200
 """The cap of one narrow answer: its id, a reason of a sentence or two, the decision."""
 LOW_MARGIN = 1.0
 """A decision whose log-probability leads the other one's by less than this (nats) is unsure."""
+SURE_YES = 2.0
+"""A yes that nothing in the change supports stands only with at least this margin (nats)."""
 STRONG_MARGIN = 3.0
 """A ``noop`` this sure stands even against a change that names the condition's word."""
 TOP_LOGPROBS = 5
@@ -233,14 +238,20 @@ class Judge:
             tally.problems[task.id] = problems.get(task.id, "the model's answer did not mention this task")
             return
         asked_again = False
-        unsure = confidence.margin is not None and confidence.margin < LOW_MARGIN
         unsupported = evidence(rule, items) is None and changed_subject(rule, items) is None
-        # A yes that nothing in the change supports is checked the other way round, sure or not: small models
-        # say yes to most questions (SmolLM2 to "out for delivery", to an edited figure, to a newsletter),
-        # and a model that also says yes to "is it still NOT the case?" has not read the change.
-        if (decision.decision == NOOP and unsure) or (decision.decision != NOOP and unsupported):
+        if confidence.margin is None and (decision.decision == NOOP or unsupported):
+            # No log-probabilities to weigh the answer by: a noop, or a yes that nothing in the change supports,
+            # is checked the other way round (a model that says yes to both has not read the change).
             decision, confidence, asked_again = await self._unsure(client, task, rule, shown, decision,
                                                                    confidence, tally)
+        elif decision.decision != NOOP and unsupported and confidence.margin is not None \
+                and confidence.margin < SURE_YES:
+            # Small models say yes to nearly every touched near miss ("out for delivery", an edited figure, a
+            # newsletter), and asked the other way round they misread the double negation: a yes that nothing
+            # in the change supports stands only when the model is sure of it.
+            log.info("task %s: unsure %s (%s) and nothing in the change supports it: noop", task.id,
+                     decision.decision, describe_confidence(confidence))
+            decision = Decision(task.id, NOOP, f"Unsure, and nothing that changed says {rule.condition!r}.")
         decision = _weigh(task, rule, items, decision, confidence, asked_again=asked_again)
         log.info("task %s: asked%s, %s (%s; evidence %s)", task.id, " twice" if asked_again else "",
                  decision.decision, describe_confidence(confidence), "none" if unsupported else "found")

@@ -153,3 +153,31 @@ def test_a_word_that_was_there_only_negated_is_news_when_it_is_said() -> None:
     again = edit("school/results.md", "Exam results (published 2 December), corrected", "Exam results (published 2 "
                  "December)")
     assert evidence(rule, [again]) is None, "said before too: no news"
+
+
+@pytest.mark.parametrize(("title", "said", "silent"), [
+    ("Add every expense I mention in my journal to expenses.csv", "3 December: groceries at the market, 23.50 EUR.",
+     "2 December: went for a long walk by the river."),
+    ("Remind me of anything urgent I told you", "Pick up the prescription at the pharmacy today.",
+     "I prefer green tea in the afternoon."),
+    ("Log each workout I tell you about in workouts.md", "Swam 40 lengths at the city pool after work.",
+     "My knee feels better."),
+    ("Review new memory updates for actionable items", "My passport expires soon; I need to renew it.",
+     "The cat likes the blue blanket best."),
+    ("Add the things I say we are out of to shopping.md", "We are out of olive oil and eggs.",
+     "I bought olive oil yesterday, we have enough now."),
+    ("Prepare a packing list when I book a trip", "We booked the ski cabin in Tyrol.",
+     "Maybe I'll travel somewhere warm in spring."),
+])
+def test_a_condition_said_in_other_words_is_evidence(title: str, said: str, silent: str) -> None:
+    rule = derive(title)
+    assert evidence(rule, [ChangeItem("memory", "", said)]) is not None
+    assert evidence(rule, [ChangeItem("memory", "", silent)]) is None
+
+
+def test_a_concept_negated_or_said_before_is_no_evidence() -> None:
+    rule = derive("Remind me of anything urgent I told you")
+    assert evidence(rule, [ChangeItem("memory", "", "Nothing urgent, the dentist can wait.")]) is None
+    journal = derive("Add every expense I mention in my journal to expenses.csv")
+    assert evidence(journal, [edit("notes/journal.md", "paid 42 EUR, plumber (kitchen)", "paid 42 EUR, plumber")]) \
+        is None, "the same sum was there before"

@@ -223,7 +223,7 @@ async def test_an_unsure_noop_against_a_change_that_names_the_condition_acts() -
     evaluation = await server.judge().evaluate([task], report(change))
     decision = evaluation.decisions[task.id]
     assert decision.decision == "act" and "delivered" in decision.reason.lower()
-    assert len(server.bodies) == 2, "the unsure noop was asked once more"
+    assert len(server.bodies) == 1, "the change says it: the noop is overruled without asking again"
 
 
 async def test_a_sure_noop_stands_and_an_unsure_yes_to_nothing_relevant_is_noop() -> None:
@@ -242,11 +242,10 @@ async def test_an_unsure_act_on_a_task_that_may_write_escalates() -> None:
     server = Server(lambda body: completion(content, tokens))
     task = make_task("Add every expense I mention in my journal to expenses.csv", intent="write")
     change = ChangeItem("file", "notes/journal.md", "paid 42 EUR to the plumber", "changed")
-    assert not evidence(derive(task.title), [change])
+    assert evidence(derive(task.title), [change]) == "42 eur", "an expense is a sum of money"
     decision = (await server.judge().evaluate([task], report(change))).decisions[task.id]
-    assert decision.decision in ("noop", "escalate")
-    sure = derive(task.title)
-    assert sure.kind == "act"
+    assert decision.decision == "escalate", "unsure whether to write on its own: a card instead"
+    assert derive(task.title).kind == "act"
 
 
 async def test_a_first_look_asks_every_new_task_in_one_request() -> None:
@@ -422,27 +421,21 @@ def yes_no_tokens(met: str, chosen: float, other: float) -> tuple[str, list[dict
     return "".join(pieces), tokens
 
 
-@pytest.mark.parametrize(("second", "expected"), [
-    (("yes", -0.05, -3.0), "noop"),  # asked "is it still NOT the case?", surely yes: not met
-    (("no", -0.05, -3.0), "act"),    # surely not still unmet: the first yes stands although no word says so
-    (("yes", -0.6, -0.8), "noop"),   # as unsure as the first time (a model that says yes to anything): noop
+@pytest.mark.parametrize(("answer", "expected"), [
+    (("yes", -0.6, -0.8), "noop"),   # an unsure yes that nothing in the change supports: noop
+    (("yes", -0.01, -4.0), "act"),   # a sure one stands, although no word says so
+    (("no", -0.3, -0.5), "noop"),
 ])
-async def test_an_unsure_yes_that_no_word_supports_is_asked_again_and_the_surer_answer_stands(
-        second: tuple[str, float, float], expected: str) -> None:
-    first = yes_no_tokens("yes", -0.6, -0.8)
-    again = yes_no_tokens(*second)
-
-    def reply(body: dict[str, Any]) -> dict[str, Any]:
-        turned = "once more" in body["messages"][-1]["content"]
-        content, tokens = again if turned else first
-        return completion(content, tokens)
-
-    server = Server(reply)
+async def test_a_yes_that_nothing_supports_stands_only_when_the_model_is_sure(
+        answer: tuple[str, float, float], expected: str) -> None:
+    content, tokens = yes_no_tokens(*answer)
+    server = Server(lambda body: completion(content, tokens))
     task = make_task("Log each workout I tell you about in workouts.md")
-    memory = ChangeItem("memory", "", "I ran 5 km along the river this morning", "new")
+    memory = ChangeItem("memory", "", "Spent the evening at the sauna with Tom", "new")
     assert touches(derive(task.title), memory) and evidence(derive(task.title), [memory]) is None
     decision = (await server.judge().evaluate([task], report(memory))).decisions[task.id]
-    assert len(server.bodies) == 2 and decision.decision == expected
+    assert len(server.bodies) == 1, "with log-probabilities the answer is weighed, not asked the other way round"
+    assert decision.decision == expected
 
 
 async def test_a_model_that_says_yes_to_everything_acts_only_where_the_change_says_so() -> None:
