@@ -29,11 +29,10 @@ from openhuman_desktop.skills.base import CONNECTED, DISABLED, ERROR, STARTING, 
 from openhuman_desktop.skills.world._imap import (
     ImapSession,
     MailError,
-    attachments,
-    body_text,
     describe,
     ssl_context,
 )
+from openhuman_desktop.skills.world._mail_text import attachments, body_text
 from openhuman_desktop.skills.world._watch import WatchItem, clip
 from openhuman_desktop.skills.world.base import WatchingSkill
 
