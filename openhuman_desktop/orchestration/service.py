@@ -30,7 +30,6 @@ from openhuman_desktop.orchestration.nodes import ExecutionOutcome, read_outcome
 from openhuman_desktop.orchestration.ports import (
     CALL,
     CANCELLED,
-    CHANNEL_SOURCES,
     COMPLETED,
     ERROR_FAILURE,
     FAILED,
@@ -43,9 +42,9 @@ from openhuman_desktop.orchestration.ports import (
     Run,
     RunRequest,
     RunStatus,
-    thread_source,
 )
 from openhuman_desktop.orchestration.state import CHANNEL_RESPONSE, KEYS, StateError
+from openhuman_desktop.orchestration.threads import CHANNEL_SOURCES, thread_source
 from openhuman_desktop.supervisor import TaskSupervisor
 
 log = logging.getLogger(__name__)
@@ -67,7 +66,7 @@ def channel_of(thread_id: object) -> str:
 
     Raises:
         InvalidInput: not a thread id (``desktop``, ``cli``, ``cli:<name>``, ``webapp:<session>``,
-            ``telegram:<chat_id>``, ``subconscious:<task_id>``; see ``ports.thread_source``).
+            ``telegram:<chat_id>``, ``subconscious:<task_id>``; see ``threads.thread_source``).
     """
     return thread_source(thread_id)
 
