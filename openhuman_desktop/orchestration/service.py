@@ -199,7 +199,7 @@ class AgentService:
     async def cancel(self, run_id: str, reason: str) -> Run:
         """Stop a run that has not finished; it ends ``cancelled`` with ``reason`` (nothing it did is undone).
 
-        A write tool call in flight finishes and is recorded first (``subagent._unstoppable``), and so is the
+        A write tool call in flight finishes and is recorded first (``tool_run.unstoppable``), and so is the
         transition being committed, so the journal says exactly what happened and nothing runs twice (a
         cancelled run is not resumed at the next start; a retry replays what it had done). A run that finished
         meanwhile keeps its ending (the run is returned as it is); two stops at once are one.
