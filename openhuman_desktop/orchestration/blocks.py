@@ -44,7 +44,7 @@ def run_input(run: Run) -> str:
     its situation report, already cut to the reasoning window), so only a channel's message is capped."""
     return normalise(run.input, MAX_INPUT_CHARS if run.purpose == CHAT else MAX_HEARTBEAT_CHARS)
 
-def _recent(values: Mapping[str, Any], *, skip_last: bool) -> str:
+def recent_text(values: Mapping[str, Any], *, skip_last: bool) -> str:
     messages = list(values.get(MESSAGES) or [])
     if skip_last and messages:
         messages = messages[:-1]
@@ -57,13 +57,13 @@ def _recent(values: Mapping[str, Any], *, skip_last: bool) -> str:
     return f"{prompts.CONVERSATION_INTRO}\n" + "\n".join(lines) + "\n\n" if lines else ""
 
 
-def _steering_block(steering: Mapping[str, Any] | None) -> str:
+def steering_block(steering: Mapping[str, Any] | None) -> str:
     if not steering or not str(steering.get("text", "")).strip():
         return ""
     return f"{prompts.STEERING_INTRO}\n{steering['text']}\n\n"
 
 
-def _tools_block(tools: Sequence[Tool], note: str = "") -> str:
+def tools_block(tools: Sequence[Tool], note: str = "") -> str:
     listed = "\n".join(f"- {tool.name}: {tool.spec.description}" for tool in tools) or "- (none)"
     return f"Tools the sub-agents have:\n{listed}\n{note + chr(10) if note else ''}\n"
 
@@ -76,13 +76,13 @@ def _call_label(call: CallRecord) -> str:
     return UNCERTAIN_LABEL if call.uncertain else "error" if call.is_error else "ok"
 
 
-def _append_done(call: CallRecord) -> AppendDone:
+def append_done(call: CallRecord) -> AppendDone:
     arguments = call.arguments if isinstance(call.arguments, Mapping) else {}
     return AppendDone(str(arguments.get("path") or ""), str(arguments.get("text") or ""),
                       call.changed, call.uncertain, call.text if call.is_error or call.uncertain else "")
 
 
-def _results_block(traces: Sequence[SubagentTrace]) -> str:
+def results_block(traces: Sequence[SubagentTrace]) -> str:
     if not traces:
         return "There were no sub-tasks (nothing needed a tool).\n"
     parts = [prompts.RESULTS_INTRO]

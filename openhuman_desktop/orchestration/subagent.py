@@ -221,7 +221,7 @@ async def _settle(run: SubagentRun, key: str, tool: Tool, arguments: Mapping[str
     """A write call that had begun and has no result, settled by what the call itself would have produced:
     the target as the call leaves it (``expected``) → a result saying it took effect; unchanged → None (run it
     now); anything else, or no way to look → a result saying it may or may not have happened (``uncertain``:
-    not run again, never reported as done; :func:`_call` asks the user)."""
+    not run again, never reported as done; :func:`make_call` asks the user)."""
     fingerprint, expected = intent.get("fingerprint"), intent.get("expected")
     if tool.observe is not None and isinstance(fingerprint, str):
         now = await tool.observe(arguments)
@@ -256,7 +256,7 @@ def _reason(tool: Tool | None, arguments: Mapping[str, Any]) -> str:
     return UNCERTAIN_UNOBSERVABLE
 
 
-async def _call(run: SubagentRun, key: str, call: ToolCall, tool: Tool | None, number: int,
+async def make_call(run: SubagentRun, key: str, call: ToolCall, tool: Tool | None, number: int,
                 offered: Sequence[str]) -> CallRecord:
     """One tool call through the journal; one that may or may not have happened is brought to the user."""
     record_ = await _journaled_call(run, key, call, tool, number, offered)
@@ -325,7 +325,7 @@ def _tool_message(record_: CallRecord, call: ToolCall) -> Message:
 async def call_once(run: SubagentRun, key: str, tool: Tool, arguments: Mapping[str, Any]) -> CallRecord:
     """One tool call the user approved as it is (an exact-call card), through the journal under ``key``: run
     once, replayed after a kill, settled like any write that had begun. No model is asked."""
-    return await _call(run, key, ToolCall(tool.name, dict(arguments)), tool, 0, [tool.name])
+    return await make_call(run, key, ToolCall(tool.name, dict(arguments)), tool, 0, [tool.name])
 
 
 async def run_subagent(run: SubagentRun, subtask: Subtask, context: str = "") -> SubagentTrace:
@@ -381,7 +381,7 @@ async def run_subagent(run: SubagentRun, subtask: Subtask, context: str = "") ->
                 # The model asks again for a call that may already have happened: the card decides, not it.
                 record_ = await _refused(run, key, call, prompts.REPEAT_REFUSED, tool is not None and tool.writes)
             else:
-                record_ = await _call(run, key, call, tool, j, list(by_name))
+                record_ = await make_call(run, key, call, tool, j, list(by_name))
             calls.append(record_)
             outcome = ("error" if record_.is_error else "ok") + (" (recorded)" if record_.replayed else "")
             turns.append(f"call {call.name} {compact_json(call.arguments)[:1000]} → {outcome}: {record_.text[:2000]}")

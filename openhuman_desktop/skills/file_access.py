@@ -12,7 +12,7 @@ from typing import Any
 
 from openhuman_desktop.app_files import APP_ENTRIES, AppEntry, app_entry
 from openhuman_desktop.errors import UserFacingError
-from openhuman_desktop.skills import _dirfd
+from openhuman_desktop.skills import dirfd
 
 
 class AccessRefusedError(UserFacingError):
@@ -83,13 +83,13 @@ def content_of(opened: Opened) -> tuple[int, Any] | str:
         fd = opened.file(os.O_RDONLY)
     except FileNotFoundError:
         return "absent"
-    except (_dirfd.PathChangedError, _dirfd.InTheWayError, IsADirectoryError, NotADirectoryError):
+    except (dirfd.PathChangedError, dirfd.InTheWayError, IsADirectoryError, NotADirectoryError):
         return "in the way"
     except OSError as exc:
         return f"unreadable: {exc.strerror}"
     digest = hashlib.sha256()
     size = 0
-    with _dirfd.closing(fd):
+    with dirfd.closing(fd):
         try:
             while chunk := os.read(fd, 1 << 20):
                 digest.update(chunk)
@@ -108,7 +108,7 @@ class Opened:
         self.names = names
         self._display = display
         self._for_write = for_write
-        self._app: dict[_dirfd.Identity, AppEntry] = {}
+        self._app: dict[dirfd.Identity, AppEntry] = {}
         self._file_folder: int | None = None  # the folder the file was opened in (kept open: see sync_folder)
         for entry in APP_ENTRIES:
             if entry.pattern.startswith("."):
@@ -116,23 +116,23 @@ class Opened:
             for follow in (False, True):  # the entry, and where it leads when it is a symbolic link
                 with contextlib.suppress(OSError):
                     info = os.stat(entry.shown.rstrip("/"), dir_fd=root_fd, follow_symlinks=follow)
-                    self._app.setdefault(_dirfd.identity(info), entry)
+                    self._app.setdefault(dirfd.identity(info), entry)
 
     def _check(self, info: os.stat_result) -> None:
-        entry = self._app.get(_dirfd.identity(info))
+        entry = self._app.get(dirfd.identity(info))
         refusal = None if entry is None else refusal_for(entry, self._display, for_write=self._for_write)
         if refusal is not None:
             raise refusal
 
     def folder(self, names: Sequence[str], *, create: bool) -> int:
         """A descriptor of the folder ``names`` lead to (checked on the way)."""
-        return _dirfd.walk(self.root_fd, names, create=create, visit=self._check)
+        return dirfd.walk(self.root_fd, names, create=create, visit=self._check)
 
     def file(self, flags: int, *, create: bool = False) -> int:
         """A descriptor of the file itself (checked; ``create`` makes missing folders)."""
         parent = self.folder(self.names[:-1], create=create)
         try:
-            fd = _dirfd.open_file(self.names[-1], parent, flags)
+            fd = dirfd.open_file(self.names[-1], parent, flags)
         except BaseException:
             os.close(parent)
             raise

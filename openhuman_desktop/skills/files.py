@@ -16,7 +16,7 @@ from typing import Any
 
 from openhuman_desktop.app_files import app_entry
 from openhuman_desktop.llm.base import ToolSpec
-from openhuman_desktop.skills import _dirfd
+from openhuman_desktop.skills import dirfd
 from openhuman_desktop.skills._args import checked_tool, object_schema
 from openhuman_desktop.skills.base import CONNECTED, ERROR, Mutation, SkillHealth, SkillSetting, Tool, ToolResult
 from openhuman_desktop.skills.file_access import (
@@ -130,7 +130,7 @@ class WorkspaceFilesSkill:
         def probe() -> bool:
             return self._root.is_dir() and os.access(self._root, os.R_OK | os.X_OK)
 
-        if not _dirfd.SUPPORTED:
+        if not dirfd.SUPPORTED:
             return SkillHealth(ERROR, UNSUPPORTED)
         if await asyncio.to_thread(probe):
             return SkillHealth(CONNECTED, f"Workspace folder {self._root}")
@@ -179,7 +179,7 @@ class WorkspaceFilesSkill:
         self, raw: str, *, for_write: bool = False, allow_root: bool = False
     ) -> Iterator[tuple[Opened, str]]:
         """Check ``raw`` (:meth:`resolve`), then open the root and the folder the path ends in."""
-        if not _dirfd.SUPPORTED:
+        if not dirfd.SUPPORTED:
             raise AccessRefusedError(UNSUPPORTED)
         target, display = self.resolve(raw, for_write=for_write, allow_root=allow_root)
         root = self._real_root()
@@ -187,10 +187,10 @@ class WorkspaceFilesSkill:
             raise AccessRefusedError(f"{raw!r} leads outside the workspace folder.")
         names = target.relative_to(root).parts
         try:
-            root_fd = _dirfd.open_folder(root)
+            root_fd = dirfd.open_folder(root)
         except OSError as exc:
             raise AccessRefusedError(f"The workspace folder {self._root} cannot be opened ({exc.strerror}).") from exc
-        with _dirfd.closing(root_fd):
+        with dirfd.closing(root_fd):
             opened = Opened(root_fd, names, display, for_write)
             try:
                 yield opened, display
@@ -209,14 +209,14 @@ class WorkspaceFilesSkill:
                 fd = opened.folder(opened.names, create=False)
             except FileNotFoundError:
                 return ToolResult(f"{display!r} does not exist.", is_error=True)
-            except _dirfd.InTheWayError:
+            except dirfd.InTheWayError:
                 return ToolResult(f"{display!r} is a file, not a folder; use files_read.", is_error=True)
-            except _dirfd.PathChangedError as exc:
+            except dirfd.PathChangedError as exc:
                 raise changed_error(display, "listed") from exc
             except OSError as exc:
                 return ToolResult(f"Could not list {display!r}: {exc.strerror}.", is_error=True)
             try:
-                with _dirfd.closing(fd), os.scandir(fd) as entries:
+                with dirfd.closing(fd), os.scandir(fd) as entries:
                     every = [entry for entry in entries if opened.names or app_entry(entry.name) is None]
                     if not every:
                         return ToolResult(f"{folder} is empty.")
@@ -255,14 +255,14 @@ class WorkspaceFilesSkill:
                 return ToolResult(f"{display!r} does not exist.", is_error=True)
             except IsADirectoryError:
                 return ToolResult(f"{display!r} is a folder; use files_list.", is_error=True)
-            except _dirfd.PathChangedError as exc:
+            except dirfd.PathChangedError as exc:
                 raise changed_error(display, "read") from exc
-            except (_dirfd.InTheWayError, NotADirectoryError):
+            except (dirfd.InTheWayError, NotADirectoryError):
                 return ToolResult(f"Could not read {display!r}: a file is in the way.", is_error=True)
             except OSError as exc:
                 return ToolResult(f"Could not read {display!r}: {exc.strerror}.", is_error=True)
             budget = max_chars * 4 + 4  # UTF-8 needs at most 4 bytes per character
-            with _dirfd.closing(fd):
+            with dirfd.closing(fd):
                 try:
                     info = os.fstat(fd)
                     if stat.S_ISDIR(info.st_mode):
@@ -348,14 +348,14 @@ class WorkspaceFilesSkill:
                     fd, existed = opened.file(flags | os.O_EXCL, create=True), False
                 except FileExistsError:
                     fd, existed = opened.file(flags, create=True), True
-            except _dirfd.PathChangedError as exc:
+            except dirfd.PathChangedError as exc:
                 raise changed_error(display, "written") from exc
-            except (IsADirectoryError, NotADirectoryError, _dirfd.InTheWayError):
+            except (IsADirectoryError, NotADirectoryError, dirfd.InTheWayError):
                 return ToolResult(f"Could not write {display!r}: it is a folder or a file is in the way.",
                                   is_error=True)
             except OSError as exc:
                 return ToolResult(f"Could not write {display!r}: {exc.strerror}.", is_error=True)
-            with _dirfd.closing(fd):
+            with dirfd.closing(fd):
                 try:
                     info = os.fstat(fd)
                     if not stat.S_ISREG(info.st_mode):
