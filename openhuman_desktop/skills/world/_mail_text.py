@@ -1,5 +1,5 @@
 """A mail message's readable parts: its headers, its text (plain, else HTML as text), its first words and its
-attachments' names (``_imap.py`` reads the messages over IMAP)."""
+attachments' names (``imap.py`` reads the messages over IMAP)."""
 
 from __future__ import annotations
 
