@@ -106,6 +106,7 @@ def redact(value: str) -> str:
 
 
 def read_strings(reader: Reader, table: Mapping[str, Any], key: str, dotted: str, what: str) -> tuple[str, ...]:
+    """A list of non-empty strings at ``table[key]`` (stripped, duplicates dropped; ``args`` kept as written)."""
     value = table.get(key, [])
     if not isinstance(value, list) or any(not isinstance(item, str) or not item.strip() for item in value):
         raise ConfigError(reader.path, dotted, value, f"a list of {what} in double quotes, e.g. [\"...\"]")
@@ -115,6 +116,7 @@ def read_strings(reader: Reader, table: Mapping[str, Any], key: str, dotted: str
 
 
 def has_control(text: str) -> bool:
+    """Whether ``text`` holds a control character."""
     return any(ord(ch) < 32 or ord(ch) == 127 for ch in text)
 
 

@@ -145,6 +145,7 @@ class SkillsSettings:
 
 
 def read_skills(reader: Reader, table: Mapping[str, Any]) -> SkillsSettings:
+    """The ``[skills]`` table, checked."""
     reader.unknown(table, ("mcp", "email", "feeds", "calendar", "web", "slack"), "skills.")
     servers_doc = reader.table(table, "mcp", "skills.mcp")
     servers: dict[str, McpServerSettings] = {}

@@ -45,6 +45,7 @@ def run_input(run: Run) -> str:
     return normalise(run.input, MAX_INPUT_CHARS if run.purpose == CHAT else MAX_HEARTBEAT_CHARS)
 
 def recent_text(values: Mapping[str, Any], *, skip_last: bool) -> str:
+    """The conversation's last messages as a prompt block (empty when there are none)."""
     messages = list(values.get(MESSAGES) or [])
     if skip_last and messages:
         messages = messages[:-1]
@@ -58,12 +59,14 @@ def recent_text(values: Mapping[str, Any], *, skip_last: bool) -> str:
 
 
 def steering_block(steering: Mapping[str, Any] | None) -> str:
+    """The user's steering as a prompt block (empty when there is none)."""
     if not steering or not str(steering.get("text", "")).strip():
         return ""
     return f"{prompts.STEERING_INTRO}\n{steering['text']}\n\n"
 
 
 def tools_block(tools: Sequence[Tool], note: str = "") -> str:
+    """The sub-agents' tools as a prompt block."""
     listed = "\n".join(f"- {tool.name}: {tool.spec.description}" for tool in tools) or "- (none)"
     return f"Tools the sub-agents have:\n{listed}\n{note + chr(10) if note else ''}\n"
 
@@ -77,12 +80,14 @@ def _call_label(call: CallRecord) -> str:
 
 
 def append_done(call: CallRecord) -> AppendDone:
+    """What an append call carried out (or did not), for the chat's reply."""
     arguments = call.arguments if isinstance(call.arguments, Mapping) else {}
     return AppendDone(str(arguments.get("path") or ""), str(arguments.get("text") or ""),
                       call.changed, call.uncertain, call.text if call.is_error or call.uncertain else "")
 
 
 def results_block(traces: Sequence[SubagentTrace]) -> str:
+    """The sub-agents' answers and tool calls as a prompt block."""
     if not traces:
         return "There were no sub-tasks (nothing needed a tool).\n"
     parts = [prompts.RESULTS_INTRO]

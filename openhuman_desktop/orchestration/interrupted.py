@@ -18,6 +18,7 @@ UNCERTAIN_UNOBSERVABLE = ("It had begun when the app stopped, and whether it too
 
 
 def target_words(arguments: Mapping[str, Any]) -> str:
+    """The call's target in words: its path, or "its target"."""
     path = arguments.get("path")
     return repr(path) if isinstance(path, str) and path.strip() else "its target"
 

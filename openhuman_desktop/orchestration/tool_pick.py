@@ -33,6 +33,7 @@ PICK_TOKENS = 200
 
 
 def pick_schema(specs: Sequence[ToolSpec]) -> dict[str, Any]:
+    """The JSON schema of the pick's answer: an offered tool's name and its arguments."""
     return {"type": "object", "properties": {"name": {"type": "string", "enum": [spec.name for spec in specs]},
                                              "arguments": {"type": "object"}, "answer": {"type": "string"}}}
 

@@ -14,6 +14,7 @@ log = logging.getLogger(__name__)
 
 
 async def run_tool(tool: Tool, arguments: Mapping[str, Any], context: ToolContext) -> ToolResult:
+    """The tool's result; a tool that raises gives an error result the model reads (the log keeps the trace)."""
     try:
         return await tool.run(arguments, context)
     except Exception as exc:  # a tool bug must not end the run; the model is told, the log keeps the trace

@@ -46,6 +46,7 @@ def refusal_for(entry: AppEntry, display: str, *, for_write: bool) -> AccessRefu
 
 
 def changed_error(display: str, verb: str) -> AccessRefusedError:
+    """The refusal for a path that changed while it was being opened (nothing was ``verb``)."""
     return AccessRefusedError(
         f"{display!r} changed while it was being opened (a symbolic link took a folder's or the file's place); "
         f"nothing was {verb}."
@@ -66,6 +67,7 @@ def read_up_to(fd: int, limit: int) -> bytes:
 
 
 def size_text(size: int) -> str:
+    """``size`` in bytes, in words."""
     return f"{size:,} bytes" if size != 1 else "1 byte"
 
 UNSUPPORTED = "The files tool needs a system that can open files relative to a folder (Linux, macOS, BSD)."

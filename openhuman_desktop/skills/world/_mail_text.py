@@ -14,6 +14,7 @@ FIRST_WORDS = 160
 
 
 def header_text(message: Message, name: str) -> str:
+    """A header's value as text (clipped; read raw when the policy cannot parse it; empty when absent)."""
     try:
         value = message.get(name)
     except Exception:  # a malformed header the policy cannot parse: read it raw
