@@ -18,7 +18,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.common import budget, figure, load_note, machine, note  # noqa: E402
 from openhuman_desktop import events  # noqa: E402
-from openhuman_desktop.bootstrap import _ReflectionPort  # noqa: E402
+from openhuman_desktop.bootstrap import LedgerReflectionPort  # noqa: E402
 from openhuman_desktop.config import ModelSettings, Settings  # noqa: E402
 from openhuman_desktop.llm import make_client  # noqa: E402
 from openhuman_desktop.llm.pool import ModelClients  # noqa: E402
@@ -88,7 +88,7 @@ async def main_async(args: argparse.Namespace) -> int:
                                     "subconscious": ModelSettings("ollama", DEEP, base_url=server.url,
                                                                   context_window=args.window)})
         models = ModelClients(lambda: settings, make_client)
-        port = _ReflectionPort(ledger, SteeringStore(ledger, clock, bus))
+        port = LedgerReflectionPort(ledger, SteeringStore(ledger, clock, bus))
         tokens = TokenCounter()
         await tokens.warm_up()
         try:

@@ -44,7 +44,7 @@ sys.path.insert(0, str(REPO))
 
 from bench.common import budget, figure, load_note, machine, ms_since, note, percentile  # noqa: E402
 from openhuman_desktop.config_skills import EmailSettings, FeedsSettings  # noqa: E402
-from openhuman_desktop.skills.world import _imap  # noqa: E402
+from openhuman_desktop.skills.world import imap  # noqa: E402
 from openhuman_desktop.skills.world._watch import WatchItem  # noqa: E402
 from openhuman_desktop.skills.world.email import EmailSkill  # noqa: E402
 from openhuman_desktop.skills.world.feeds import FeedsSkill  # noqa: E402
@@ -182,8 +182,8 @@ async def heavy_read_aioimaplib(dovecot: Dovecot) -> int:
         found = await client.uid_search(f"SINCE {since_day()}")
         uids = sorted(int(word) for line in found.lines[:-1] for word in line.split() if word.isdigit())
         dates = 0
-        for start in range(0, len(uids), _imap.FETCH_CHUNK):
-            chunk = uids[start:start + _imap.FETCH_CHUNK]
+        for start in range(0, len(uids), imap.FETCH_CHUNK):
+            chunk = uids[start:start + imap.FETCH_CHUNK]
             answer = await client.uid("fetch", ",".join(map(str, chunk)), "(INTERNALDATE)")
             for line in answer.lines:
                 text = line.decode("ascii", "replace") if isinstance(line, bytes | bytearray) else str(line)
@@ -195,7 +195,7 @@ async def heavy_read_aioimaplib(dovecot: Dovecot) -> int:
         answer = await client.uid("fetch", newest, "(BODY.PEEK[]<0.4096>)")
         for line in answer.lines:
             if isinstance(line, bytes | bytearray) and line.startswith(b"From:"):
-                _imap.summary_of(FOLDER, 0, bytes(line))
+                imap.summary_of(FOLDER, 0, bytes(line))
         await client.close()
         return dates
     finally:
@@ -210,12 +210,12 @@ def heavy_read_imapclient(dovecot: Dovecot) -> int:
         client.select_folder(FOLDER, readonly=True)
         uids = sorted(client.search([b"SINCE", (datetime.now(UTC) - timedelta(days=1)).date()]))
         dates = 0
-        for start in range(0, len(uids), _imap.FETCH_CHUNK):
-            chunk = uids[start:start + _imap.FETCH_CHUNK]
+        for start in range(0, len(uids), imap.FETCH_CHUNK):
+            chunk = uids[start:start + imap.FETCH_CHUNK]
             dates += sum(1 for data in client.fetch(chunk, [b"INTERNALDATE"]).values() if b"INTERNALDATE" in data)
         for data in client.fetch(uids[-NEW:], [b"BODY.PEEK[]<0.4096>"]).values():
             raw = next((value for key, value in data.items() if key.startswith(b"BODY[")), b"")
-            _imap.summary_of(FOLDER, 0, raw)
+            imap.summary_of(FOLDER, 0, raw)
         client.close_folder()
         return dates
     finally:

@@ -283,7 +283,7 @@ def _wire(
     # once it exists (this closure is called only after the agent below is built).
     gate = ApprovalGate(store, clock, bus, supervisor, skills, lambda: agent)
     steering = SteeringStore(ledger, clock, bus)
-    reflection = Reflector(_ReflectionPort(ledger, steering), models, tokens, live, clock, bus, supervisor,
+    reflection = Reflector(LedgerReflectionPort(ledger, steering), models, tokens, live, clock, bus, supervisor,
                            EvictionStore(memories))
     graph = build_graph(
         quick=lambda: models.reporting("local"), reasoning=lambda: models.reporting("reasoning"),
@@ -328,7 +328,7 @@ def _wire(
     )
 
 
-class _ReflectionPort:
+class LedgerReflectionPort:
     """Reflection's only view of the ledger (``subconscious.reflection.ReflectionPort``): the compressed-history
     log, the world timeline, its own records and the steering directive — never messages, checkpoints or runs."""
 

@@ -15,8 +15,8 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from openhuman_desktop import channel_names, recurrence
-from openhuman_desktop.config_reader import _check_env_name, _Reader, check_url
-from openhuman_desktop.config_skills import SkillsSettings, _skills
+from openhuman_desktop.config_reader import Reader, check_env_name, check_url
+from openhuman_desktop.config_skills import SkillsSettings, read_skills
 from openhuman_desktop.errors import ConfigError, InvalidInput
 
 log = logging.getLogger(__name__)
@@ -317,7 +317,7 @@ def parse(doc: Mapping[str, Any], path: Path, environ: Mapping[str, str] | None 
         ConfigError: a value is invalid; the message names file, key, value and expectation.
     """
     environ = os.environ if environ is None else environ
-    reader = _Reader(path)
+    reader = Reader(path)
     reader.unknown(doc, ("heartbeat", "ollama", "models", "rpc", "activity_log", "agent", "channels", "reflection",
                          "notifications", "skills"), "")
 
@@ -377,12 +377,12 @@ def parse(doc: Mapping[str, Any], path: Path, environ: Mapping[str, str] | None 
         channels=_channels(reader, reader.table(doc, "channels", "channels")),
         reflection=_reflection(reader, reader.table(doc, "reflection", "reflection")),
         notifications=_notifications(reader, reader.table(doc, "notifications", "notifications")),
-        skills=_skills(reader, reader.table(doc, "skills", "skills")),
+        skills=read_skills(reader, reader.table(doc, "skills", "skills")),
     )
     return LoadedConfig(settings, tuple(reader.warnings))
 
 
-def _agent(reader: _Reader, table: Mapping[str, Any]) -> AgentSettings:
+def _agent(reader: Reader, table: Mapping[str, Any]) -> AgentSettings:
     reader.unknown(table, tuple(AgentSettings.__dataclass_fields__), "agent.")
     default = AgentSettings()
     concurrent = reader.integer(table, "concurrent_subagents", "agent.concurrent_subagents",
@@ -402,13 +402,13 @@ def _agent(reader: _Reader, table: Mapping[str, Any]) -> AgentSettings:
     )
 
 
-def _channels(reader: _Reader, table: Mapping[str, Any]) -> ChannelsSettings:
+def _channels(reader: Reader, table: Mapping[str, Any]) -> ChannelsSettings:
     reader.unknown(table, channel_names.CONFIGURED, "channels.")
     tg = reader.table(table, "telegram", "channels.telegram")
     reader.unknown(tg, tuple(TelegramSettings.__dataclass_fields__), "channels.telegram.")
     default = TelegramSettings()
     token_env = reader.text(tg, "token_env", "channels.telegram.token_env", default.token_env) or ""
-    _check_env_name(reader, "channels.telegram.token_env", token_env)
+    check_env_name(reader, "channels.telegram.token_env", token_env)
     chats = tg.get("allowed_chat_ids", [])
     expected = "a list of chat ids (whole numbers), e.g. [123456789]"
     if not isinstance(chats, list) or any(isinstance(chat, bool) or not isinstance(chat, int) for chat in chats):
@@ -437,7 +437,7 @@ def _channels(reader: _Reader, table: Mapping[str, Any]) -> ChannelsSettings:
     return ChannelsSettings(telegram=telegram, webapp=webapp)
 
 
-def _reflection(reader: _Reader, table: Mapping[str, Any]) -> ReflectionSettings:
+def _reflection(reader: Reader, table: Mapping[str, Any]) -> ReflectionSettings:
     reader.unknown(table, tuple(ReflectionSettings.__dataclass_fields__), "reflection.")
     default = ReflectionSettings()
     schedule = reader.text(table, "schedule", "reflection.schedule", default.schedule) or ""
@@ -475,7 +475,7 @@ def parse_quiet_hours(value: str) -> tuple[int, int] | None:
     return start, end
 
 
-def _notifications(reader: _Reader, table: Mapping[str, Any]) -> NotificationSettings:
+def _notifications(reader: Reader, table: Mapping[str, Any]) -> NotificationSettings:
     reader.unknown(table, tuple(NotificationSettings.__dataclass_fields__), "notifications.")
     quiet = reader.text(table, "quiet_hours", "notifications.quiet_hours", "") or ""
     try:
@@ -489,7 +489,7 @@ def _notifications(reader: _Reader, table: Mapping[str, Any]) -> NotificationSet
 
 
 def _model(
-    reader: _Reader, models_doc: Mapping[str, Any], tier: str, default: ModelSettings | None
+    reader: Reader, models_doc: Mapping[str, Any], tier: str, default: ModelSettings | None
 ) -> ModelSettings | None:
     """One tier's table; an empty table of a tier without defaults means "not configured"."""
     prefix = f"models.{tier}"
@@ -509,7 +509,7 @@ def _model(
         raise ConfigError(reader.path, prefix + ".base_url", None, 'the endpoint, e.g. "https://api.openai.com/v1"')
     api_key_env = reader.text(table, "api_key_env", prefix + ".api_key_env", None)
     if api_key_env is not None:
-        _check_env_name(reader, prefix + ".api_key_env", api_key_env)
+        check_env_name(reader, prefix + ".api_key_env", api_key_env)
     context_window = None
     if "context_window" in table:
         context_window = reader.integer(table, "context_window", prefix + ".context_window", 0,

@@ -14,14 +14,14 @@ from urllib.parse import urlparse
 
 from openhuman_desktop.errors import ConfigError
 
-_ENV_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+ENV_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _TELEGRAM_TOKEN = re.compile(r"\d{3,}:[A-Za-z0-9_-]{20,}")  # what @BotFather hands out
 # How API keys of common providers begin (OpenAI, Stripe-style, GitHub, Slack, Google, Groq, Hugging Face, ...).
 _KEY_PREFIXES = ("sk-", "sk_", "pk-", "pk_", "rk_", "ghp_", "gho_", "ghs_", "ghu_", "github_pat_", "xox",
                  "AIza", "gsk_", "hf_", "glpat-", "r8_", "pplx-", "nvapi-", "key-")
 
 
-class _Reader:
+class Reader:
     """Walks one parsed TOML document, collecting warnings and raising ConfigError with context."""
 
     def __init__(self, path: Path) -> None:
@@ -105,23 +105,25 @@ def redact(value: str) -> str:
     return f"{value[:3]}… ({len(value)} characters, not shown)"
 
 
-def _strings(reader: _Reader, table: Mapping[str, Any], key: str, dotted: str, what: str) -> tuple[str, ...]:
+def read_strings(reader: Reader, table: Mapping[str, Any], key: str, dotted: str, what: str) -> tuple[str, ...]:
+    """A list of non-empty strings at ``table[key]`` (stripped, duplicates dropped; ``args`` kept as written)."""
     value = table.get(key, [])
     if not isinstance(value, list) or any(not isinstance(item, str) or not item.strip() for item in value):
         raise ConfigError(reader.path, dotted, value, f"a list of {what} in double quotes, e.g. [\"...\"]")
-    if any(_has_control(item) for item in value):
+    if any(has_control(item) for item in value):
         raise ConfigError(reader.path, dotted, value, f"a list of {what} without control characters")
     return tuple(dict.fromkeys(item.strip() if key != "args" else item for item in value))
 
 
-def _has_control(text: str) -> bool:
+def has_control(text: str) -> bool:
+    """Whether ``text`` holds a control character."""
     return any(ord(ch) < 32 or ord(ch) == 127 for ch in text)
 
 
-def _check_env_name(reader: _Reader, dotted: str, value: str) -> None:
+def check_env_name(reader: Reader, dotted: str, value: str) -> None:
     """``api_key_env`` must name a variable; a key pasted there is refused without repeating it."""
     expected = "the NAME of an environment variable (letters, digits, _), not the key itself"
     if looks_like_secret(value):
         raise ConfigError(reader.path, dotted, redact(value), expected + "; this looks like an API key")
-    if not _ENV_NAME.fullmatch(value):
+    if not ENV_NAME.fullmatch(value):
         raise ConfigError(reader.path, dotted, value, expected)

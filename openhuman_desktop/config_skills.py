@@ -9,13 +9,13 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from openhuman_desktop.config_reader import (
-    _ENV_NAME,
-    _check_env_name,
-    _has_control,
-    _Reader,
-    _strings,
+    ENV_NAME,
+    Reader,
+    check_env_name,
     check_url,
+    has_control,
     looks_like_secret,
+    read_strings,
     redact,
 )
 from openhuman_desktop.errors import ConfigError
@@ -144,7 +144,8 @@ class SkillsSettings:
     slack: SlackSettings = field(default_factory=SlackSettings)
 
 
-def _skills(reader: _Reader, table: Mapping[str, Any]) -> SkillsSettings:
+def read_skills(reader: Reader, table: Mapping[str, Any]) -> SkillsSettings:
+    """The ``[skills]`` table, checked."""
     reader.unknown(table, ("mcp", "email", "feeds", "calendar", "web", "slack"), "skills.")
     servers_doc = reader.table(table, "mcp", "skills.mcp")
     servers: dict[str, McpServerSettings] = {}
@@ -179,7 +180,7 @@ EMAIL_KEYS = ("enabled", "imap_host", "imap_port", "smtp_host", "smtp_port", "us
               "security", "ca_file")
 
 
-def _host(reader: _Reader, table: Mapping[str, Any], key: str, dotted: str, required: bool) -> str:
+def _host(reader: Reader, table: Mapping[str, Any], key: str, dotted: str, required: bool) -> str:
     value = reader.text(table, key, dotted, "") or ""
     value = value.strip()
     if (value or required) and not _HOST.fullmatch(value):
@@ -187,7 +188,7 @@ def _host(reader: _Reader, table: Mapping[str, Any], key: str, dotted: str, requ
     return value
 
 
-def _email(reader: _Reader, table: Mapping[str, Any]) -> EmailSettings:
+def _email(reader: Reader, table: Mapping[str, Any]) -> EmailSettings:
     prefix = "skills.email"
     reader.unknown(table, EMAIL_KEYS, prefix + ".")
     enabled = reader.boolean(table, "enabled", prefix + ".enabled", False)
@@ -204,7 +205,7 @@ def _email(reader: _Reader, table: Mapping[str, Any]) -> EmailSettings:
                                   'encrypted ("tls" or "starttls")')
     password_env = (reader.text(table, "password_env", prefix + ".password_env", "") or "").strip()
     if password_env:
-        _check_env_name(reader, prefix + ".password_env", password_env)
+        check_env_name(reader, prefix + ".password_env", password_env)
     elif enabled:
         raise ConfigError(reader.path, prefix + ".password_env", "", "the NAME of the environment variable that "
                           'holds the password, e.g. "MAIL_PASSWORD"')
@@ -212,9 +213,9 @@ def _email(reader: _Reader, table: Mapping[str, Any]) -> EmailSettings:
     if enabled and not username:
         raise ConfigError(reader.path, prefix + ".username", "", 'the mailbox\'s user name, e.g. "me@example.com"')
     ca_file = reader.text(table, "ca_file", prefix + ".ca_file", None)
-    if ca_file is not None and (not ca_file.strip() or _has_control(ca_file)):
+    if ca_file is not None and (not ca_file.strip() or has_control(ca_file)):
         raise ConfigError(reader.path, prefix + ".ca_file", ca_file, "the path of a PEM file of certificates")
-    folders = _strings(reader, table, "folders", prefix + ".folders", "folder names") if "folders" in table \
+    folders = read_strings(reader, table, "folders", prefix + ".folders", "folder names") if "folders" in table \
         else ("INBOX",)
     if enabled and not folders:
         raise ConfigError(reader.path, prefix + ".folders", [], 'at least one folder, e.g. ["INBOX"]')
@@ -227,19 +228,19 @@ def _email(reader: _Reader, table: Mapping[str, Any]) -> EmailSettings:
     )
 
 
-def _feeds(reader: _Reader, table: Mapping[str, Any]) -> FeedsSettings:
+def _feeds(reader: Reader, table: Mapping[str, Any]) -> FeedsSettings:
     prefix = "skills.feeds"
     reader.unknown(table, ("enabled", "urls"), prefix + ".")
-    urls = _strings(reader, table, "urls", prefix + ".urls", "feed URLs")
+    urls = read_strings(reader, table, "urls", prefix + ".urls", "feed URLs")
     for url in urls:
         check_url(url, lambda url=url: ConfigError(reader.path, prefix + ".urls", url, "http:// or https:// URLs"))
     return FeedsSettings(enabled=reader.boolean(table, "enabled", prefix + ".enabled", False), urls=urls)
 
 
-def _calendar(reader: _Reader, table: Mapping[str, Any]) -> CalendarSettings:
+def _calendar(reader: Reader, table: Mapping[str, Any]) -> CalendarSettings:
     prefix = "skills.calendar"
     reader.unknown(table, ("enabled", "sources", "horizon_hours"), prefix + ".")
-    sources = _strings(reader, table, "sources", prefix + ".sources", "ICS URLs or file paths")
+    sources = read_strings(reader, table, "sources", prefix + ".sources", "ICS URLs or file paths")
     for source in sources:
         if "://" in source and not source.lower().startswith(("http://", "https://", "file://")):
             raise ConfigError(reader.path, prefix + ".sources", source, "http(s):// URLs or paths of .ics files")
@@ -249,7 +250,7 @@ def _calendar(reader: _Reader, table: Mapping[str, Any]) -> CalendarSettings:
     )
 
 
-def _web(reader: _Reader, table: Mapping[str, Any]) -> WebSettings:
+def _web(reader: Reader, table: Mapping[str, Any]) -> WebSettings:
     prefix = "skills.web"
     reader.unknown(table, ("enabled", "allow_private", "max_bytes", "timeout_seconds"), prefix + ".")
     return WebSettings(
@@ -260,7 +261,7 @@ def _web(reader: _Reader, table: Mapping[str, Any]) -> WebSettings:
     )
 
 
-def _slack(reader: _Reader, table: Mapping[str, Any]) -> SlackSettings:
+def _slack(reader: Reader, table: Mapping[str, Any]) -> SlackSettings:
     prefix = "skills.slack"
     reader.unknown(table, ("enabled", "webhook_env"), prefix + ".")
     enabled = reader.boolean(table, "enabled", prefix + ".enabled", False)
@@ -269,7 +270,7 @@ def _slack(reader: _Reader, table: Mapping[str, Any]) -> SlackSettings:
         raise ConfigError(reader.path, prefix + ".webhook_env", redact(webhook_env), "the NAME of an environment "
                           "variable that holds the webhook URL, not the URL itself")
     if webhook_env:
-        _check_env_name(reader, prefix + ".webhook_env", webhook_env)
+        check_env_name(reader, prefix + ".webhook_env", webhook_env)
     elif enabled:
         raise ConfigError(reader.path, prefix + ".webhook_env", "", "the NAME of the environment variable that "
                           'holds the webhook URL, e.g. "SLACK_WEBHOOK_URL"')
@@ -279,7 +280,7 @@ def _slack(reader: _Reader, table: Mapping[str, Any]) -> SlackSettings:
 _HEADER_NAME = re.compile(r"[A-Za-z0-9!#$%&'*+.^_`|~-]+")
 
 
-def _names_table(reader: _Reader, table: Mapping[str, Any], key: str, dotted: str, left: str,
+def _names_table(reader: Reader, table: Mapping[str, Any], key: str, dotted: str, left: str,
                  left_pattern: re.Pattern[str]) -> dict[str, str]:
     """``env_from`` / ``headers_from``: ``{ LEFT = "NAME" }`` where NAME is a variable of the app's environment."""
     value = table.get(key, {})
@@ -294,17 +295,17 @@ def _names_table(reader: _Reader, table: Mapping[str, Any], key: str, dotted: st
         if not isinstance(name, str):
             raise ConfigError(reader.path, f"{dotted}.{item}", name, "the NAME of an environment variable in "
                               "double quotes")
-        _check_env_name(reader, f"{dotted}.{item}", name)
+        check_env_name(reader, f"{dotted}.{item}", name)
         result[item] = name
     return result
 
 
-def _mcp_server(reader: _Reader, name: str, table: Mapping[str, Any]) -> McpServerSettings:
+def _mcp_server(reader: Reader, name: str, table: Mapping[str, Any]) -> McpServerSettings:
     prefix = f"skills.mcp.{name}"
     reader.unknown(table, MCP_KEYS, prefix + ".")
     command = reader.text(table, "command", prefix + ".command", None)
     url = reader.url(table, "url", prefix + ".url", None) if "url" in table else None
-    if command is not None and (not command.strip() or _has_control(command)):
+    if command is not None and (not command.strip() or has_control(command)):
         raise ConfigError(reader.path, prefix + ".command", command, 'the program that starts the server, e.g. '
                           '"mcp-server-time"')
     if command is None and url is None:
@@ -320,7 +321,7 @@ def _mcp_server(reader: _Reader, name: str, table: Mapping[str, Any]) -> McpServ
         raise ConfigError(reader.path, prefix + ".env", env_doc, 'a table of plain values, e.g. { LANG = "C.UTF-8" }')
     env: dict[str, str] = {}
     for variable, value in env_doc.items():
-        if not _ENV_NAME.fullmatch(variable):
+        if not ENV_NAME.fullmatch(variable):
             raise ConfigError(reader.path, f"{prefix}.env.{variable}", value, "a variable name made of letters, "
                               "digits and _")
         if not isinstance(value, str) or "\x00" in value:
@@ -335,15 +336,15 @@ def _mcp_server(reader: _Reader, name: str, table: Mapping[str, Any]) -> McpServ
         name=name,
         enabled=reader.boolean(table, "enabled", prefix + ".enabled", True),
         command=command.strip() if command is not None else None,
-        args=_strings(reader, table, "args", prefix + ".args", "arguments"),
+        args=read_strings(reader, table, "args", prefix + ".args", "arguments"),
         env=env,
-        env_from=_names_table(reader, table, "env_from", prefix + ".env_from", "VARIABLE", _ENV_NAME),
+        env_from=_names_table(reader, table, "env_from", prefix + ".env_from", "VARIABLE", ENV_NAME),
         url=url,
         headers_from=_names_table(reader, table, "headers_from", prefix + ".headers_from", "a header name",
                                   _HEADER_NAME) if url is not None else {},
-        read_tools=_strings(reader, table, "read_tools", prefix + ".read_tools", "tool names"),
-        write_tools=_strings(reader, table, "write_tools", prefix + ".write_tools", "tool names"),
-        disabled_tools=_strings(reader, table, "disabled_tools", prefix + ".disabled_tools", "tool names"),
+        read_tools=read_strings(reader, table, "read_tools", prefix + ".read_tools", "tool names"),
+        write_tools=read_strings(reader, table, "write_tools", prefix + ".write_tools", "tool names"),
+        disabled_tools=read_strings(reader, table, "disabled_tools", prefix + ".disabled_tools", "tool names"),
         timeout_seconds=timeout,
-        watch=_strings(reader, table, "watch", prefix + ".watch", "resource URIs"),
+        watch=read_strings(reader, table, "watch", prefix + ".watch", "resource URIs"),
     )

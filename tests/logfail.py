@@ -51,13 +51,14 @@ def pytest_configure(config: pytest.Config) -> None:
     )
 
 
-NOT_YET_CHECKED = ("tests/e2e/", "tests/packaging/", "tests/realmodel/")
-"""Folders whose tests have not all been run with this check yet, so it leaves them alone. ``e2e`` and
-``packaging`` start the app as a process of its own (its lines go to its own log, not here), but their fake
-servers log on purpose (aiohttp's "Error handling request" when a kill test kills the app mid-request), and the
-session that added the check could not run them all on a shared machine; ``realmodel`` needs the llama.cpp rig
-of .ci/run. Run a folder once with OPENHUMAN_LOGFAIL_REPORT=FILE (the lines are written there instead of failing
-the tests), mark what its tests log on purpose, and take it off this list."""
+NOT_YET_CHECKED = ("tests/realmodel/",)
+"""Folders whose tests have not all been run with this check yet, so it leaves them alone: ``realmodel`` needs the
+llama.cpp rig of .ci/run. ``e2e`` and ``packaging`` are checked (issue 23): their apps run as processes of their
+own (their lines go to their own logs, not here), and a fake server's "Error handling request" when a kill test
+kills the app mid-request is a ``ConnectionError`` this check skips; surveyed with OPENHUMAN_LOGFAIL_REPORT, no
+test of theirs logged an unexpected line. To take a folder off this list: run it once with
+OPENHUMAN_LOGFAIL_REPORT=FILE (the lines are written there instead of failing the tests), mark what its tests log
+on purpose, and remove it here."""
 
 
 def _unexpected(item: pytest.Item, records: list[logging.LogRecord]) -> list[str]:

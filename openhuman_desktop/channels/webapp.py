@@ -18,7 +18,7 @@ from typing import Any, Protocol
 
 from aiohttp import WSMsgType, web
 
-from openhuman_desktop.channels import _webapp_http as http
+from openhuman_desktop.channels import webapp_http as http
 from openhuman_desktop.channels.base import (
     CONNECTED,
     DEGRADED,

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import httpx
 
-from openhuman_desktop.channels._webapp_http import HOST
+from openhuman_desktop.channels.webapp_http import HOST
 from openhuman_desktop.config import WebappSettings
 from openhuman_desktop.paths import Paths
 

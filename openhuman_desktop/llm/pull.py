@@ -146,7 +146,7 @@ def _was_there(done: int, total: int) -> bool:
     return done > 0 and (done >= total or done >= max(total * RESUMED_SHARE, 1_000_000))
 
 
-class _Tracker:
+class PullTracker:
     """Folds Ollama's lines into :class:`PullProgress` values: per-layer bytes summed, speed smoothed."""
 
     def __init__(self, model: str, clock: Callable[[], float]) -> None:
@@ -208,7 +208,7 @@ async def pull_model(
             sentence; ``can_resume`` when bytes were kept).
         asyncio.CancelledError: the caller cancelled; the stream is closed and Ollama keeps what it has.
     """
-    tracker = _Tracker(model, clock)
+    tracker = PullTracker(model, clock)
     last_sent: tuple[str, float] | None = None
 
     def report(progress: PullProgress) -> None:
@@ -240,7 +240,7 @@ async def pull_model(
     return final
 
 
-async def _follow(client: ollama.AsyncClient, host: str, model: str, tracker: _Tracker,
+async def _follow(client: ollama.AsyncClient, host: str, model: str, tracker: PullTracker,
                   report: ProgressCallback) -> PullFailed | None:
     """Read the pull stream into ``tracker``; returns what went wrong (None: the stream ended)."""
     try:

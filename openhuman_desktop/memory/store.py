@@ -31,7 +31,7 @@ MAX_SOURCE_CHARS = 40
 
 # ``seq`` is the FTS5 content rowid. The rowid of a table whose primary key is TEXT may be renumbered by
 # VACUUM, which would silently detach the external-content index; an explicit integer column never moves.
-_V1: Migration = (
+V1: Migration = (
     """
     CREATE TABLE memories (
         id          TEXT PRIMARY KEY,
@@ -70,7 +70,7 @@ _V1: Migration = (
 
 # One vector per memory (float32, little-endian), labelled with the model and dimension that made it: a
 # vector of another model or dimension is stale and is replaced by the back-fill (``memory.vectors``).
-_V2: Migration = (
+V2: Migration = (
     """
     CREATE TABLE memory_vectors (
         seq     INTEGER PRIMARY KEY REFERENCES memories (seq) ON DELETE CASCADE,
@@ -84,7 +84,7 @@ _V2: Migration = (
     "CREATE VIRTUAL TABLE memories_vocab USING fts5vocab(memories_fts, 'row')",
 )
 
-MIGRATIONS: tuple[Migration, ...] = (_V1, _V2)
+MIGRATIONS: tuple[Migration, ...] = (V1, V2)
 EVICTED_TAG = "evicted"
 """The tag of what the context hook evicted from a thread into long-term memory (CONTRACT §11)."""
 

@@ -8,12 +8,13 @@ import contextlib
 import logging
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from openhuman_desktop.clock import Clock
 from openhuman_desktop.errors import LlmReplyError, LlmUnavailable, StoreUnavailable
 from openhuman_desktop.llm.embeddings import Embedder, EmbeddingRejected
+from openhuman_desktop.memory.status import EmbeddingHealth
+from openhuman_desktop.memory.status import MemoryStatus as MemoryStatus  # re-exported: the memory tab asks vectors
 from openhuman_desktop.memory.store import EVICTED_TAG, Memory, MemoryStore, VectorRow
 
 if TYPE_CHECKING:  # numpy is loaded only once vectors are used (memory.index says why)
@@ -39,39 +40,6 @@ THREAD_ROWS = 20_000
 """From this many vectors on, a search runs in a worker thread (≈ 1 ms per 20k × 384 on one core)."""
 _CACHE_SIZE = 256
 NO_MODEL = "No [models.embedding] in config.toml: searches use full text only."
-
-
-@dataclass(frozen=True)
-class EmbeddingHealth:
-    """The embedding model as the last call found it: ``ok`` or why not (``reason``), in words."""
-
-    model: str | None
-    ok: bool
-    reason: str
-
-    def to_json(self) -> dict[str, Any]:
-        return {"model": self.model, "ok": self.ok, "reason": self.reason}
-
-
-@dataclass(frozen=True)
-class MemoryStatus:
-    """``openhuman.memory_status``: how many memories, how many have a vector of the current model, how many
-    were evicted from conversations, and the embedding model's health."""
-
-    count: int
-    with_vectors: int
-    evicted: int
-    embedding: EmbeddingHealth
-    dim: int | None = None
-
-    @property
-    def pending(self) -> int:
-        """Memories still waiting for a vector (0 without an embedding model)."""
-        return self.count - self.with_vectors if self.embedding.model else 0
-
-    def to_json(self) -> dict[str, Any]:
-        return {"count": self.count, "with_vectors": self.with_vectors, "evicted": self.evicted,
-                "pending": self.pending, "dim": self.dim, "embedding": self.embedding.to_json()}
 
 
 class VectorMemory:

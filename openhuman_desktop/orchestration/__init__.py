@@ -3,7 +3,7 @@
 The face exports the ports other packages hold the agent by (``AgentRunner``, ``RunRequest``, ``Run``, the
 journal and the small protocols the nodes are given) and the service and ledger that implement them. The
 service and the ledger are imported on first use, so a light caller (the command-line client reads
-``ports.CHANNEL_SOURCES``) does not load the agent's graph.
+``threads.CHANNEL_SOURCES``) does not load the agent's graph.
 """
 
 from __future__ import annotations

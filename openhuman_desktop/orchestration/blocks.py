@@ -44,7 +44,8 @@ def run_input(run: Run) -> str:
     its situation report, already cut to the reasoning window), so only a channel's message is capped."""
     return normalise(run.input, MAX_INPUT_CHARS if run.purpose == CHAT else MAX_HEARTBEAT_CHARS)
 
-def _recent(values: Mapping[str, Any], *, skip_last: bool) -> str:
+def recent_text(values: Mapping[str, Any], *, skip_last: bool) -> str:
+    """The conversation's last messages as a prompt block (empty when there are none)."""
     messages = list(values.get(MESSAGES) or [])
     if skip_last and messages:
         messages = messages[:-1]
@@ -57,13 +58,15 @@ def _recent(values: Mapping[str, Any], *, skip_last: bool) -> str:
     return f"{prompts.CONVERSATION_INTRO}\n" + "\n".join(lines) + "\n\n" if lines else ""
 
 
-def _steering_block(steering: Mapping[str, Any] | None) -> str:
+def steering_block(steering: Mapping[str, Any] | None) -> str:
+    """The user's steering as a prompt block (empty when there is none)."""
     if not steering or not str(steering.get("text", "")).strip():
         return ""
     return f"{prompts.STEERING_INTRO}\n{steering['text']}\n\n"
 
 
-def _tools_block(tools: Sequence[Tool], note: str = "") -> str:
+def tools_block(tools: Sequence[Tool], note: str = "") -> str:
+    """The sub-agents' tools as a prompt block."""
     listed = "\n".join(f"- {tool.name}: {tool.spec.description}" for tool in tools) or "- (none)"
     return f"Tools the sub-agents have:\n{listed}\n{note + chr(10) if note else ''}\n"
 
@@ -76,13 +79,15 @@ def _call_label(call: CallRecord) -> str:
     return UNCERTAIN_LABEL if call.uncertain else "error" if call.is_error else "ok"
 
 
-def _append_done(call: CallRecord) -> AppendDone:
+def append_done(call: CallRecord) -> AppendDone:
+    """What an append call carried out (or did not), for the chat's reply."""
     arguments = call.arguments if isinstance(call.arguments, Mapping) else {}
     return AppendDone(str(arguments.get("path") or ""), str(arguments.get("text") or ""),
                       call.changed, call.uncertain, call.text if call.is_error or call.uncertain else "")
 
 
-def _results_block(traces: Sequence[SubagentTrace]) -> str:
+def results_block(traces: Sequence[SubagentTrace]) -> str:
+    """The sub-agents' answers and tool calls as a prompt block."""
     if not traces:
         return "There were no sub-tasks (nothing needed a tool).\n"
     parts = [prompts.RESULTS_INTRO]

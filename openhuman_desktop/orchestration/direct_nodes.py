@@ -11,7 +11,7 @@ from openhuman_desktop.orchestration._calls import (
     recorded,
 )
 from openhuman_desktop.orchestration.arithmetic import answer_text, plain_sum
-from openhuman_desktop.orchestration.blocks import UNCERTAIN_LABEL, _append_done, run_input
+from openhuman_desktop.orchestration.blocks import UNCERTAIN_LABEL, append_done, run_input
 from openhuman_desktop.orchestration.direct import (
     APPEND_TOOL,
     READ_ANSWER,
@@ -48,7 +48,7 @@ DIRECT_KEY = "direct_plan"
 """Where ``agent_execution`` records (at step 0) that the request's words settled the plan, and its tool."""
 
 
-class _DirectNodes:
+class DirectNodes:
     """The nodes' direct paths, a part of :class:`nodes._Nodes` (which gives the methods declared here)."""
 
     _raise_call_card: Callable[[NodeContext, str, ProposedCall], Awaitable[None]]
@@ -95,7 +95,7 @@ class _DirectNodes:
         runner = SubagentRun(None, ctx.journal, ctx.run.id, ctx.step, 0, [tool], True, 1, ask=ask)
         arguments = {"path": path[0], "text": line + "\n"}
         record_ = await call_once(runner, "direct:append", tool, arguments)
-        reply = appended_reply([_append_done(record_)], path[0])
+        reply = appended_reply([append_done(record_)], path[0])
         what = describe_call(tool.name, arguments)
         trace = SubagentTrace(0, Subtask(direct.title, what), record_.text, 1, 0, (record_,),
                               (f"call {what} → {'error' if record_.is_error else 'ok'}: {record_.text[:2000]}",))

@@ -40,13 +40,13 @@ from openhuman_desktop.orchestration._calls import (
 )
 from openhuman_desktop.orchestration.blocks import (
     UNCERTAIN_LABEL,
-    _append_done,
-    _recent,
-    _results_block,
-    _steering_block,
-    _tools_block,
+    append_done,
     normalise,
+    recent_text,
+    results_block,
     run_input,
+    steering_block,
+    tools_block,
 )
 from openhuman_desktop.orchestration.compression import compress
 from openhuman_desktop.orchestration.context import choose as choose_eviction
@@ -68,7 +68,7 @@ from openhuman_desktop.orchestration.direct import (
     needs_tools,
     paths_in,
 )
-from openhuman_desktop.orchestration.direct_nodes import DIRECT_KEY, _DirectNodes
+from openhuman_desktop.orchestration.direct_nodes import DIRECT_KEY, DirectNodes
 from openhuman_desktop.orchestration.graph import (
     AGENT_EXECUTION,
     CHANNEL_INGESTION,
@@ -208,7 +208,7 @@ def _for_the_person(answer: str) -> str:
     return without_recommendation(answer) or GO_AHEAD_FIRST
 
 
-class _Nodes(_DirectNodes):
+class _Nodes(DirectNodes):
     """The four nodes over the injected parts (see :func:`build_graph`)."""
 
     def __init__(self, quick: Callable[[], LlmClient | None], reasoning: Callable[[], LlmClient | None],
@@ -300,7 +300,7 @@ class _Nodes(_DirectNodes):
         problem = "it is not configured"
         if quick is not None:
             request = ChatRequest([Message("system", prompts.PASS1),
-                                   Message("user", f"{_recent(values, skip_last=True)}The user's message:\n"
+                                   Message("user", f"{recent_text(values, skip_last=True)}The user's message:\n"
                                                    f"{user_text}")])
             try:
                 answer = (await quick.chat(request, max_tokens=PASS1_TOKENS)).content.strip()
@@ -561,7 +561,7 @@ class _Nodes(_DirectNodes):
 
     def _context(self, values: Values, steering: Mapping[str, Any] | None, ctx: NodeContext) -> str:
         instructions = str(values.get(AGENT_INSTRUCTIONS) or "")
-        return (f"{_steering_block(steering)}{self._recalled.get(ctx.run.id, '')}{_recent(values, skip_last=True)}"
+        return (f"{steering_block(steering)}{self._recalled.get(ctx.run.id, '')}{recent_text(values, skip_last=True)}"
                 f"The user's message:\n{run_input(ctx.run)}\n\n"
                 f"Instructions from the front desk:\n{instructions or '(none)'}\n\n")
 
@@ -586,7 +586,7 @@ class _Nodes(_DirectNodes):
             return [Subtask(direct.title, direct.instructions)]
         system = prompts.fill(prompts.PLAN, max_subagents=max_subagents)
         messages = [Message("system", system),
-                    Message("user", self._context(values, steering, ctx) + _tools_block(tools, note))]
+                    Message("user", self._context(values, steering, ctx) + tools_block(tools, note))]
         schema = plan_schema(max_subagents)
         content = ""
         for attempt in (1, 2):
@@ -633,9 +633,9 @@ class _Nodes(_DirectNodes):
         writes = ctx.permission == WRITE
         gate = asyncio.Semaphore(max(1, settings.concurrent_subagents))
         if ctx.run.purpose == CHAT:
-            context = f"{_steering_block(steering)}The user's message (for context):\n{run_input(ctx.run)}"
+            context = f"{steering_block(steering)}The user's message (for context):\n{run_input(ctx.run)}"
         else:  # the heartbeat's prompt (cut to the tier's window) is the sub-task itself: not twice
-            context = _steering_block(steering).rstrip()
+            context = steering_block(steering).rstrip()
         check = self._write_check(ctx) if writes and ctx.run.license is not None else None
 
         if writes:
@@ -665,7 +665,7 @@ class _Nodes(_DirectNodes):
 
     async def _reply(self, ctx: NodeContext, values: Values, reasoning: Caller, steering: Mapping[str, Any] | None,
                      traces: Sequence[SubagentTrace], writes: bool) -> str:
-        appends = [_append_done(c) for t in traces for c in t.calls if c.name == APPEND_TOOL]
+        appends = [append_done(c) for t in traces for c in t.calls if c.name == APPEND_TOOL]
         message_paths = paths_in(run_input(ctx.run))
         if len(traces) == 1 and await self._is_direct(ctx) and direct_kind(run_input(ctx.run)) == "edit" \
                 and len(message_paths) == 1:
@@ -682,7 +682,7 @@ class _Nodes(_DirectNodes):
         if known is not None:
             return str(known.get("text", ""))
         request = ChatRequest([Message("system", prompts.REPLY_WRITE if writes else prompts.REPLY_READ),
-                               Message("user", self._context(values, steering, ctx) + _results_block(traces))])
+                               Message("user", self._context(values, steering, ctx) + results_block(traces))])
         reply = (await reasoning.chat(request, max_tokens=REPLY_TOKENS)).content.strip()
         if not reply:  # never empty: the router would send the run back here until its step limit
             reply = "\n".join(t.text for t in traces if t.text) or "There is nothing to report."

@@ -30,7 +30,6 @@ from openhuman_desktop.orchestration.nodes import ExecutionOutcome, read_outcome
 from openhuman_desktop.orchestration.ports import (
     CALL,
     CANCELLED,
-    CHANNEL_SOURCES,
     COMPLETED,
     ERROR_FAILURE,
     FAILED,
@@ -43,9 +42,9 @@ from openhuman_desktop.orchestration.ports import (
     Run,
     RunRequest,
     RunStatus,
-    thread_source,
 )
 from openhuman_desktop.orchestration.state import CHANNEL_RESPONSE, KEYS, StateError
+from openhuman_desktop.orchestration.threads import CHANNEL_SOURCES, thread_source
 from openhuman_desktop.supervisor import TaskSupervisor
 
 log = logging.getLogger(__name__)
@@ -67,7 +66,7 @@ def channel_of(thread_id: object) -> str:
 
     Raises:
         InvalidInput: not a thread id (``desktop``, ``cli``, ``cli:<name>``, ``webapp:<session>``,
-            ``telegram:<chat_id>``, ``subconscious:<task_id>``; see ``ports.thread_source``).
+            ``telegram:<chat_id>``, ``subconscious:<task_id>``; see ``threads.thread_source``).
     """
     return thread_source(thread_id)
 
@@ -200,7 +199,7 @@ class AgentService:
     async def cancel(self, run_id: str, reason: str) -> Run:
         """Stop a run that has not finished; it ends ``cancelled`` with ``reason`` (nothing it did is undone).
 
-        A write tool call in flight finishes and is recorded first (``subagent._unstoppable``), and so is the
+        A write tool call in flight finishes and is recorded first (``tool_run.unstoppable``), and so is the
         transition being committed, so the journal says exactly what happened and nothing runs twice (a
         cancelled run is not resumed at the next start; a retry replays what it had done). A run that finished
         meanwhile keeps its ending (the run is returned as it is); two stops at once are one.

@@ -24,17 +24,25 @@ import json
 import logging
 import re
 import weakref
-from collections.abc import Awaitable, Callable, Coroutine, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from openhuman_desktop.llm.base import ChatRequest, ChatResponse, Message, ToolCall, ToolSpec
+from openhuman_desktop.llm.base import ChatRequest, ChatResponse, Message, ToolCall
 from openhuman_desktop.orchestration import prompts
 from openhuman_desktop.orchestration._calls import Caller, compact_json, record, recorded, response_from, response_json
+from openhuman_desktop.orchestration.interrupted import (
+    UNCERTAIN_CHANGED,
+    UNCERTAIN_UNOBSERVABLE,
+    settled_mutation,
+    target_words,
+)
 from openhuman_desktop.orchestration.ports import ProposedCall, StepJournal, TimelineEntry
 from openhuman_desktop.orchestration.text_calls import text_tool_calls
 from openhuman_desktop.orchestration.tool_calls import MAX_CALLS_PER_ANSWER, MAX_TOOL_OUTPUT, compact_spec
-from openhuman_desktop.skills.base import Mutation, Tool, ToolContext, ToolResult
+from openhuman_desktop.orchestration.tool_pick import pick_tool, tools_text
+from openhuman_desktop.orchestration.tool_run import run_tool, unstoppable
+from openhuman_desktop.skills.base import Tool, ToolContext, ToolResult
 
 log = logging.getLogger(__name__)
 
@@ -129,7 +137,7 @@ class SubagentRun:
     system: str = field(default="")
     prompted_tools: bool = False
     """A chat's sub-agent: its tools are listed in its first message (:func:`tools_text`) and a first answer in
-    words gets the tool pick (:func:`_pick`). Off for the heartbeat's runs, whose prompts are cut to the window
+    words gets the tool pick (:func:`pick_tool`). Off for the heartbeat's runs, whose prompts are cut to the window
     without room for the list."""
     check_write: WriteCheck | None = None
     ask: AskUser | None = None
@@ -141,118 +149,13 @@ AskUser = Callable[[str, ProposedCall], Awaitable[None]]
 """``ask(key, call)``: bring ``call`` (journaled under ``key``) back to the user as a card."""
 
 
-_SIZE = re.compile(r"^(\d+) bytes sha256:")
 _CALL_KEY = re.compile(r"sub:\d+:call:\d+:\d+|call")
 """The journal key of a tool call: a sub-agent's ``sub:{i}:call:{n}:{j}``, or ``call``, an exact-call run's one
 call (``nodes.CALL_KEY``); not a call's card (``…:card``)."""
 
 
-UNCERTAIN_CHANGED = ("It had begun when the app stopped, and {target} has changed since in a way this call would not "
-                     "have left it, so it may or may not have happened; it was not carried out again.")
-UNCERTAIN_UNOBSERVABLE = ("It had begun when the app stopped, and whether it took effect cannot be checked, so it may "
-                          "or may not have happened; it was not carried out again.")
-"""The card's reason for a call that may or may not have happened."""
-
-
-def _target_words(arguments: Mapping[str, Any]) -> str:
-    path = arguments.get("path")
-    return repr(path) if isinstance(path, str) and path.strip() else "its target"
-
-
-def _settled_mutation(tool: Tool, arguments: Mapping[str, Any], before: str, after: str) -> Mutation | None:
-    """The mutation of a call found to have taken effect before an interruption (its result was lost)."""
-    name = tool.name
-    if name.startswith("files_"):
-        sizes = [int(m.group(1)) if (m := _SIZE.match(text)) else None for text in (before, after)]
-        return Mutation("file_written", str(arguments.get("path", "")), "written before an interruption",
-                        sizes[0], sizes[1])
-    if name.startswith("memory_"):
-        return Mutation("memory_stored", "memory", "stored before an interruption")
-    if name.startswith("subconscious_tasks_"):
-        return Mutation("task_created", str(arguments.get("title", ""))[:200], "added before an interruption")
-    return None
-
-
-def tools_text(specs: Sequence[ToolSpec]) -> str:
-    """The tools and how to call one in text, for the sub-agent's first message (see
-    :data:`prompts.TEXT_CALL_HOW`)."""
-    lines = [prompts.TOOLS_INTRO]
-    lines += [f"- {spec.name}: {spec.description} {compact_json(spec.parameters)}" for spec in specs]
-    lines.append(prompts.fill(prompts.TEXT_CALL_HOW, example=specs[0].name))
-    return "\n".join(lines)
-
-
-PICK_TOKENS = 200
-"""Cap of the tool pick's answer: one call with short arguments."""
-
-
-def _pick_schema(specs: Sequence[ToolSpec]) -> dict[str, Any]:
-    return {"type": "object", "properties": {"name": {"type": "string", "enum": [spec.name for spec in specs]},
-                                             "arguments": {"type": "object"}, "answer": {"type": "string"}}}
-
-
-def _pick_example(specs: Sequence[ToolSpec]) -> str:
-    """A call of the first tool that needs no argument (a small model copies the example: let the copy be
-    harmless and useful), else of the first tool with its required arguments as placeholders."""
-    for spec in specs:
-        if not spec.parameters.get("required"):
-            return compact_json({"name": spec.name, "arguments": {}})
-    spec = specs[0]
-    return compact_json({"name": spec.name, "arguments": {name: "..." for name in spec.parameters["required"]}})
-
-
-def _picked_call(content: str) -> tuple[ToolCall, ...]:
-    """The pick's ``{"name", "arguments"}`` (other keys, such as an ``answer`` beside them, ignored)."""
-    try:
-        data = json.loads(content.strip())
-    except ValueError:
-        return ()
-    if not isinstance(data, dict) or not isinstance(data.get("name"), str):
-        return ()
-    arguments = data.get("arguments")
-    return (ToolCall(data["name"], arguments),) if isinstance(arguments, dict) else ()
-
-
-async def _pick(run: SubagentRun, task: str, specs: Sequence[ToolSpec], said: str) -> ToolCall | None:
-    """Once, for a first answer in words: the tool call the sub-task needs, asked in JSON mode; None when the
-    model names no offered tool (its words then stand)."""
-    listed = "\n".join(f"- {spec.name}: {spec.description} {compact_json(spec.parameters)}" for spec in specs)
-    request = ChatRequest([Message("system", prompts.PICK),
-                           Message("user", f"{task}\n\nThe sub-agent said: {said.strip()[:1000]}\n\nTools:\n"
-                                           f"{listed}\nFor example: {_pick_example(specs)}")],
-                          json_schema=_pick_schema(specs), schema_name="tool_call")
-    assert run.caller is not None
-    content = (await run.caller.chat(request, max_tokens=PICK_TOKENS)).content
-    names = {spec.name for spec in specs}
-    picked = next((call for call in (*_picked_call(content), *text_tool_calls(content)) if call.name in names), None)
-    log.info("sub-agent %d answered in words; the tool pick %s", run.index,
-             f"chose {picked.name}" if picked else "chose no tool")
-    return picked
-
-
 def _result_json(result: ToolResult, **extra: Any) -> dict[str, Any]:
     return {"text": result.text, "is_error": result.is_error, **extra}
-
-
-async def _run_tool(tool: Tool, arguments: Mapping[str, Any], context: ToolContext) -> ToolResult:
-    try:
-        return await tool.run(arguments, context)
-    except Exception as exc:  # a tool bug must not end the run; the model is told, the log keeps the trace
-        log.exception("tool %s failed", tool.name)
-        return ToolResult(f"The tool {tool.name!r} failed: {type(exc).__name__}.", is_error=True)
-
-
-async def _unstoppable(work: Coroutine[Any, Any, ToolResult],
-                       on_cancel: Callable[[ToolResult], Awaitable[object]]) -> ToolResult:
-    """``work``'s result; cancelled meanwhile (a sibling sub-agent failed, the run was stopped), the write
-    still finishes and ``on_cancel`` records its result before the cancellation goes on: a write that
-    happened is never left without its result (a resumed run would otherwise have to guess)."""
-    task = asyncio.ensure_future(work)
-    try:
-        return await asyncio.shield(task)
-    except asyncio.CancelledError:
-        await on_cancel(await task)
-        raise
 
 
 @dataclass
@@ -299,7 +202,7 @@ async def _settle_pending(run: SubagentRun) -> None:
 async def _write(run: SubagentRun, key: str, tool: Tool, arguments: Mapping[str, Any]) -> CallRecord:
     """Run a write whose intent is recorded and record its result (hold the write lock)."""
     context = ToolContext(run.run_id, run.step, key, run.writes_allowed)
-    result = await _unstoppable(_run_tool(tool, arguments, context),
+    result = await unstoppable(run_tool(tool, arguments, context),
                                 lambda done: run.journal.finish(run.run_id, run.step, key, _result_json(done),
                                                                 done.mutations))
     timeline = await run.journal.finish(run.run_id, run.step, key, _result_json(result), result.mutations)
@@ -318,13 +221,13 @@ async def _settle(run: SubagentRun, key: str, tool: Tool, arguments: Mapping[str
     """A write call that had begun and has no result, settled by what the call itself would have produced:
     the target as the call leaves it (``expected``) → a result saying it took effect; unchanged → None (run it
     now); anything else, or no way to look → a result saying it may or may not have happened (``uncertain``:
-    not run again, never reported as done; :func:`_call` asks the user)."""
+    not run again, never reported as done; :func:`make_call` asks the user)."""
     fingerprint, expected = intent.get("fingerprint"), intent.get("expected")
     if tool.observe is not None and isinstance(fingerprint, str):
         now = await tool.observe(arguments)
         if isinstance(expected, str) and now == expected:  # (first: a call that changes nothing is done)
-            what = f"{_target_words(arguments)} is as the call leaves it"
-            mutation = _settled_mutation(tool, arguments, fingerprint, now or "")
+            what = f"{target_words(arguments)} is as the call leaves it"
+            mutation = settled_mutation(tool, arguments, fingerprint, now or "")
             text = prompts.fill(prompts.INTERRUPTED_DONE, what=what)
             timeline = await run.journal.finish(run.run_id, run.step, key,
                                                 {"text": text, "is_error": False, "settled": True},
@@ -334,7 +237,7 @@ async def _settle(run: SubagentRun, key: str, tool: Tool, arguments: Mapping[str
         if now == fingerprint:
             log.info("%s: interrupted before it ran (target unchanged); running it now", key)
             return None
-        why = f"{_target_words(arguments)} has changed since, but not as the call would have changed it"
+        why = f"{target_words(arguments)} has changed since, but not as the call would have changed it"
         log.warning("%s: interrupted, and its target changed in a way the call would not have left it; it may or "
                     "may not have happened: not run again, the user is asked", key)
     else:
@@ -349,11 +252,11 @@ async def _settle(run: SubagentRun, key: str, tool: Tool, arguments: Mapping[str
 def _reason(tool: Tool | None, arguments: Mapping[str, Any]) -> str:
     """The card's sentence for an uncertain call."""
     if tool is not None and tool.observe is not None:
-        return prompts.fill(UNCERTAIN_CHANGED, target=_target_words(arguments))
+        return prompts.fill(UNCERTAIN_CHANGED, target=target_words(arguments))
     return UNCERTAIN_UNOBSERVABLE
 
 
-async def _call(run: SubagentRun, key: str, call: ToolCall, tool: Tool | None, number: int,
+async def make_call(run: SubagentRun, key: str, call: ToolCall, tool: Tool | None, number: int,
                 offered: Sequence[str]) -> CallRecord:
     """One tool call through the journal; one that may or may not have happened is brought to the user."""
     record_ = await _journaled_call(run, key, call, tool, number, offered)
@@ -387,7 +290,7 @@ async def _journaled_call(run: SubagentRun, key: str, call: ToolCall, tool: Tool
     elif not isinstance(call.arguments, Mapping):
         result = ToolResult("The tool arguments must be a JSON object.", is_error=True)
     elif not tool.writes:
-        result = await _run_tool(tool, call.arguments, ToolContext(run.run_id, run.step, key, run.writes_allowed))
+        result = await run_tool(tool, call.arguments, ToolContext(run.run_id, run.step, key, run.writes_allowed))
     elif run.check_write is not None and (refused := await run.check_write(tool, call.arguments)) is not None:
         result = refused  # never begun: nothing to settle after a kill (the check runs again, and says the same)
     else:
@@ -422,7 +325,7 @@ def _tool_message(record_: CallRecord, call: ToolCall) -> Message:
 async def call_once(run: SubagentRun, key: str, tool: Tool, arguments: Mapping[str, Any]) -> CallRecord:
     """One tool call the user approved as it is (an exact-call card), through the journal under ``key``: run
     once, replayed after a kill, settled like any write that had begun. No model is asked."""
-    return await _call(run, key, ToolCall(tool.name, dict(arguments)), tool, 0, [tool.name])
+    return await make_call(run, key, ToolCall(tool.name, dict(arguments)), tool, 0, [tool.name])
 
 
 async def run_subagent(run: SubagentRun, subtask: Subtask, context: str = "") -> SubagentTrace:
@@ -456,7 +359,7 @@ async def run_subagent(run: SubagentRun, subtask: Subtask, context: str = "") ->
             asked += 1
             if (run.prompted_tools and n == 1 and specs and not response.tool_calls
                     and not text_tool_calls(response.content, quoted)):
-                picked = await _pick(run, history[1].content, specs, response.content)
+                picked = await pick_tool(run, history[1].content, specs, response.content)
                 asked += 1
                 if picked is not None:
                     response = ChatResponse(response.content, (picked,))
@@ -478,7 +381,7 @@ async def run_subagent(run: SubagentRun, subtask: Subtask, context: str = "") ->
                 # The model asks again for a call that may already have happened: the card decides, not it.
                 record_ = await _refused(run, key, call, prompts.REPEAT_REFUSED, tool is not None and tool.writes)
             else:
-                record_ = await _call(run, key, call, tool, j, list(by_name))
+                record_ = await make_call(run, key, call, tool, j, list(by_name))
             calls.append(record_)
             outcome = ("error" if record_.is_error else "ok") + (" (recorded)" if record_.replayed else "")
             turns.append(f"call {call.name} {compact_json(call.arguments)[:1000]} → {outcome}: {record_.text[:2000]}")

@@ -8,7 +8,8 @@ from typing import Any, Protocol
 
 from openhuman_desktop.errors import InvalidInput
 from openhuman_desktop.orchestration import graph, state
-from openhuman_desktop.orchestration.ports import RUN_STATUSES, Run, thread_source
+from openhuman_desktop.orchestration.ports import RUN_STATUSES, Run
+from openhuman_desktop.orchestration.threads import thread_source
 from openhuman_desktop.rpc.methods import Json, Method, Param
 from openhuman_desktop.rpc.protocol import METHOD_PREFIX
 
@@ -73,7 +74,7 @@ class AgentService(Protocol):
 
 def check_thread_id(value: Json, param: str = "thread_id") -> str:
     """A thread id as CONTRACT §8 names them: ``desktop``, ``cli``, ``cli:<name>``, ``webapp:<session>``,
-    ``telegram:<chat_id>``, ``subconscious:<task_id>`` (the agent's own rule, ``ports.thread_source``).
+    ``telegram:<chat_id>``, ``subconscious:<task_id>`` (the agent's own rule, ``threads.thread_source``).
 
     Raises:
         InvalidInput: not a string, empty, longer than 200 characters, with control or invisible characters,

@@ -13,7 +13,7 @@ from typing import Any, TextIO
 
 import httpx
 
-from openhuman_desktop.orchestration.ports import CHANNEL_SOURCES
+from openhuman_desktop.orchestration.threads import CHANNEL_SOURCES
 from openhuman_desktop.rpc import client
 from openhuman_desktop.rpc.client import EXIT_NO_INSTANCE, EXIT_OK, EXIT_RPC_ERROR, NoInstance
 from openhuman_desktop.rpc.terminal import TerminalMarkdown, wants_ansi

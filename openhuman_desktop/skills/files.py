@@ -11,15 +11,27 @@ import logging
 import os
 import stat
 from collections.abc import Iterator, Mapping, Sequence
-from pathlib import Path, PurePosixPath, PureWindowsPath
+from pathlib import Path, PurePosixPath
 from typing import Any
 
-from openhuman_desktop.app_files import APP_ENTRIES, AppEntry, app_entry
-from openhuman_desktop.errors import UserFacingError
+from openhuman_desktop.app_files import app_entry
 from openhuman_desktop.llm.base import ToolSpec
-from openhuman_desktop.skills import _dirfd
+from openhuman_desktop.skills import dirfd
 from openhuman_desktop.skills._args import checked_tool, object_schema
 from openhuman_desktop.skills.base import CONNECTED, ERROR, Mutation, SkillHealth, SkillSetting, Tool, ToolResult
+from openhuman_desktop.skills.file_access import (
+    UNSUPPORTED,
+    AccessRefusedError,
+    Opened,
+    changed_error,
+    content_of,
+    entry_of,
+    fingerprint,
+    read_up_to,
+    refusal_for,
+    refuse_syntax,
+    size_text,
+)
 
 log = logging.getLogger(__name__)
 
@@ -41,10 +53,6 @@ def path_target(arguments: Mapping[str, Any]) -> str | None:
     """The target of a write call: its workspace path as written (``Tool.target``)."""
     path = arguments.get("path")
     return path.strip().replace("\\", "/") if isinstance(path, str) and path.strip() else None
-
-
-class AccessRefusedError(UserFacingError):
-    """A path or file operation the files skill will not do; ``str()`` is one sentence for the model."""
 
 
 # Descriptions are short: every request that offers a tool carries its spec (issue 10, item 7).
@@ -78,57 +86,6 @@ APPEND_SPEC = ToolSpec(
     description="Append text to a workspace file (created if missing).",
     parameters=object_schema({"path": _PATH_PROP, "text": _TEXT_PROP}, required=["path", "text"]),
 )
-
-
-def _refuse_syntax(raw: str) -> None:
-    """Refuse what the path says before looking at the disk: absolute, ``..``, NUL."""
-    if "\x00" in raw:
-        raise AccessRefusedError("The path contains a NUL character.")
-    if PurePosixPath(raw).is_absolute() or PureWindowsPath(raw).anchor:
-        raise AccessRefusedError(f"{raw!r} is an absolute path; give one relative to the workspace folder.")
-    if ".." in PurePosixPath(raw).parts or ".." in PureWindowsPath(raw).parts:
-        raise AccessRefusedError(f"{raw!r} contains '..'; paths must stay inside the workspace folder.")
-
-
-def _app_entry(parts: Sequence[str]) -> AppEntry | None:
-    """The app's entry that ``parts`` (relative to the root) name or lead into."""
-    return app_entry(parts[0]) if parts else None
-
-
-def _refusal(entry: AppEntry, display: str, *, for_write: bool) -> AccessRefusedError | None:
-    """Why the app's entry ``entry`` may not be read (or written), or None when it may."""
-    where = entry.shown
-    if for_write:
-        return AccessRefusedError(f"{display!r} belongs to the app itself ({where}); the assistant may not change it.")
-    if entry.is_readable:
-        return None
-    if entry.is_folder:
-        return AccessRefusedError(f"{display!r} is in the app's private folder {where}; it cannot be read.")
-    return AccessRefusedError(f"{display!r} is the app's private file {where}; it cannot be read.")
-
-
-def _changed(display: str, verb: str) -> AccessRefusedError:
-    return AccessRefusedError(
-        f"{display!r} changed while it was being opened (a symbolic link took a folder's or the file's place); "
-        f"nothing was {verb}."
-    )
-
-
-def _read_up_to(fd: int, limit: int) -> bytes:
-    """At most ``limit`` bytes from ``fd``; fewer only at the end of the file."""
-    chunks: list[bytes] = []
-    left = limit
-    while left > 0:
-        chunk = os.read(fd, min(left, 1 << 20))
-        if not chunk:
-            break
-        chunks.append(chunk)
-        left -= len(chunk)
-    return b"".join(chunks)
-
-
-def _size_text(size: int) -> str:
-    return f"{size:,} bytes" if size != 1 else "1 byte"
 
 
 class WorkspaceFilesSkill:
@@ -173,8 +130,8 @@ class WorkspaceFilesSkill:
         def probe() -> bool:
             return self._root.is_dir() and os.access(self._root, os.R_OK | os.X_OK)
 
-        if not _dirfd.SUPPORTED:
-            return SkillHealth(ERROR, _UNSUPPORTED)
+        if not dirfd.SUPPORTED:
+            return SkillHealth(ERROR, UNSUPPORTED)
         if await asyncio.to_thread(probe):
             return SkillHealth(CONNECTED, f"Workspace folder {self._root}")
         return SkillHealth(ERROR, f"The workspace folder {self._root} is missing or not readable.")
@@ -196,7 +153,7 @@ class WorkspaceFilesSkill:
             AccessRefusedError: the path is absolute, has ``..``, leads outside the root, into the app's
                 private files, or (for writing) into any of the app's own entries.
         """
-        _refuse_syntax(raw)
+        refuse_syntax(raw)
         root = self._real_root()
         try:
             # strict=False still follows every symlink on the way, even a dangling one at the end.
@@ -211,8 +168,8 @@ class WorkspaceFilesSkill:
             raise AccessRefusedError("A file path is needed, not the workspace folder itself.")
         literal = PurePosixPath(raw.replace("\\", "/")).parts
         for parts in (relative.parts, literal):
-            entry = _app_entry(parts)
-            refusal = None if entry is None else _refusal(entry, display, for_write=for_write)
+            entry = entry_of(parts)
+            refusal = None if entry is None else refusal_for(entry, display, for_write=for_write)
             if refusal is not None:
                 raise refusal
         return target, display
@@ -220,21 +177,21 @@ class WorkspaceFilesSkill:
     @contextlib.contextmanager
     def _opened(
         self, raw: str, *, for_write: bool = False, allow_root: bool = False
-    ) -> Iterator[tuple[_Opened, str]]:
+    ) -> Iterator[tuple[Opened, str]]:
         """Check ``raw`` (:meth:`resolve`), then open the root and the folder the path ends in."""
-        if not _dirfd.SUPPORTED:
-            raise AccessRefusedError(_UNSUPPORTED)
+        if not dirfd.SUPPORTED:
+            raise AccessRefusedError(UNSUPPORTED)
         target, display = self.resolve(raw, for_write=for_write, allow_root=allow_root)
         root = self._real_root()
         if not target.is_relative_to(root):  # the root itself moved since the check
             raise AccessRefusedError(f"{raw!r} leads outside the workspace folder.")
         names = target.relative_to(root).parts
         try:
-            root_fd = _dirfd.open_folder(root)
+            root_fd = dirfd.open_folder(root)
         except OSError as exc:
             raise AccessRefusedError(f"The workspace folder {self._root} cannot be opened ({exc.strerror}).") from exc
-        with _dirfd.closing(root_fd):
-            opened = _Opened(root_fd, names, display, for_write)
+        with dirfd.closing(root_fd):
+            opened = Opened(root_fd, names, display, for_write)
             try:
                 yield opened, display
             finally:
@@ -252,14 +209,14 @@ class WorkspaceFilesSkill:
                 fd = opened.folder(opened.names, create=False)
             except FileNotFoundError:
                 return ToolResult(f"{display!r} does not exist.", is_error=True)
-            except _dirfd.InTheWayError:
+            except dirfd.InTheWayError:
                 return ToolResult(f"{display!r} is a file, not a folder; use files_read.", is_error=True)
-            except _dirfd.PathChangedError as exc:
-                raise _changed(display, "listed") from exc
+            except dirfd.PathChangedError as exc:
+                raise changed_error(display, "listed") from exc
             except OSError as exc:
                 return ToolResult(f"Could not list {display!r}: {exc.strerror}.", is_error=True)
             try:
-                with _dirfd.closing(fd), os.scandir(fd) as entries:
+                with dirfd.closing(fd), os.scandir(fd) as entries:
                     every = [entry for entry in entries if opened.names or app_entry(entry.name) is None]
                     if not every:
                         return ToolResult(f"{folder} is empty.")
@@ -282,7 +239,7 @@ class WorkspaceFilesSkill:
             if entry.is_dir(follow_symlinks=False):
                 return f"{entry.name}/"
             if entry.is_file(follow_symlinks=False):
-                return f"{entry.name}  ({_size_text(entry.stat(follow_symlinks=False).st_size)})"
+                return f"{entry.name}  ({size_text(entry.stat(follow_symlinks=False).st_size)})"
         except OSError:
             return f"{entry.name}  (unreadable)"
         return f"{entry.name}  (special file)"
@@ -298,14 +255,14 @@ class WorkspaceFilesSkill:
                 return ToolResult(f"{display!r} does not exist.", is_error=True)
             except IsADirectoryError:
                 return ToolResult(f"{display!r} is a folder; use files_list.", is_error=True)
-            except _dirfd.PathChangedError as exc:
-                raise _changed(display, "read") from exc
-            except (_dirfd.InTheWayError, NotADirectoryError):
+            except dirfd.PathChangedError as exc:
+                raise changed_error(display, "read") from exc
+            except (dirfd.InTheWayError, NotADirectoryError):
                 return ToolResult(f"Could not read {display!r}: a file is in the way.", is_error=True)
             except OSError as exc:
                 return ToolResult(f"Could not read {display!r}: {exc.strerror}.", is_error=True)
             budget = max_chars * 4 + 4  # UTF-8 needs at most 4 bytes per character
-            with _dirfd.closing(fd):
+            with dirfd.closing(fd):
                 try:
                     info = os.fstat(fd)
                     if stat.S_ISDIR(info.st_mode):
@@ -317,7 +274,7 @@ class WorkspaceFilesSkill:
                             f"{display!r} has other names too (hard links, perhaps to a file outside the "
                             "workspace folder or to the app's private files); it cannot be read.", is_error=True,
                         )
-                    data = _read_up_to(fd, budget)
+                    data = read_up_to(fd, budget)
                 except OSError as exc:
                     return ToolResult(f"Could not read {display!r}: {exc.strerror}.", is_error=True)
         complete = len(data) < budget
@@ -336,7 +293,7 @@ class WorkspaceFilesSkill:
             return ToolResult(f"{display!r} is empty.")
         if len(text) > max_chars or not complete:
             return ToolResult(f"{text[:max_chars]}\n[… cut: showed the first {max_chars:,} characters of "
-                              f"{display!r}, a file of {_size_text(info.st_size)}]")
+                              f"{display!r}, a file of {size_text(info.st_size)}]")
         return ToolResult(text)
 
     async def _write(self, args: dict[str, Any]) -> ToolResult:
@@ -353,8 +310,8 @@ class WorkspaceFilesSkill:
 
     def _observe_sync(self, raw: str) -> str:
         with self._opened(raw, for_write=True) as (opened, _display):
-            found = _content(opened)
-        return found if isinstance(found, str) else _fingerprint(*found)
+            found = content_of(opened)
+        return found if isinstance(found, str) else fingerprint(*found)
 
     async def _expect_write(self, args: dict[str, Any], before: str) -> str | None:
         """What ``files_write`` leaves: the file holding exactly the text (None: the path is refused)."""
@@ -369,17 +326,17 @@ class WorkspaceFilesSkill:
         data = text.encode("utf-8", errors="replace")  # as the write encodes it
         with self._opened(raw, for_write=True) as (opened, _display):
             if not append:
-                return _fingerprint(len(data), hashlib.sha256(data))
-            found = _content(opened)
+                return fingerprint(len(data), hashlib.sha256(data))
+            found = content_of(opened)
         if isinstance(found, str):
             if found != "absent":
                 return None  # in the way or unreadable: the append fails, and leaves the file as it is
             found = (0, hashlib.sha256())
         size, digest = found
-        if _fingerprint(size, digest) != before:
+        if fingerprint(size, digest) != before:
             return None  # changed since it was observed: no telling what the append will leave
         digest.update(data)
-        return _fingerprint(size + len(data), digest)
+        return fingerprint(size + len(data), digest)
 
     def _write_sync(self, raw: str, text: str, append: bool) -> ToolResult:
         data = text.encode("utf-8", errors="replace")  # lone surrogates from JSON must not crash the write
@@ -391,14 +348,14 @@ class WorkspaceFilesSkill:
                     fd, existed = opened.file(flags | os.O_EXCL, create=True), False
                 except FileExistsError:
                     fd, existed = opened.file(flags, create=True), True
-            except _dirfd.PathChangedError as exc:
-                raise _changed(display, "written") from exc
-            except (IsADirectoryError, NotADirectoryError, _dirfd.InTheWayError):
+            except dirfd.PathChangedError as exc:
+                raise changed_error(display, "written") from exc
+            except (IsADirectoryError, NotADirectoryError, dirfd.InTheWayError):
                 return ToolResult(f"Could not write {display!r}: it is a folder or a file is in the way.",
                                   is_error=True)
             except OSError as exc:
                 return ToolResult(f"Could not write {display!r}: {exc.strerror}.", is_error=True)
-            with _dirfd.closing(fd):
+            with dirfd.closing(fd):
                 try:
                     info = os.fstat(fd)
                     if not stat.S_ISREG(info.st_mode):
@@ -427,99 +384,10 @@ class WorkspaceFilesSkill:
         log.info("files skill: %s %d bytes %s %s", "appended" if append else "wrote", len(data),
                  "to" if append else "into", display)
         verb = "Appended" if append else "Wrote"
-        summary = (f"appended {_size_text(len(data))}" if append
-                   else f"{'replaced with' if existed else 'created with'} {_size_text(len(data))}")
+        summary = (f"appended {size_text(len(data))}" if append
+                   else f"{'replaced with' if existed else 'created with'} {size_text(len(data))}")
         mutation = Mutation("file_written", display, summary, before if existed else None, after)
         return ToolResult(f"{verb} {len(text):,} characters {'to' if append else 'into'} {display!r}.",
                           mutations=(mutation,))
 
 
-_UNSUPPORTED = "The files tool needs a system that can open files relative to a folder (Linux, macOS, BSD)."
-
-
-def _fingerprint(size: int, digest: Any) -> str:
-    """A file's fingerprint from its size and sha256 (``absent`` for no text at all)."""
-    return "absent" if size == 0 else f"{size} bytes sha256:{digest.hexdigest()}"
-
-
-def _content(opened: _Opened) -> tuple[int, Any] | str:
-    """The checked file's size and sha256 so far, ``absent``, or why it cannot be read (``in the way``,
-    ``unreadable: …``)."""
-    try:
-        fd = opened.file(os.O_RDONLY)
-    except FileNotFoundError:
-        return "absent"
-    except (_dirfd.PathChangedError, _dirfd.InTheWayError, IsADirectoryError, NotADirectoryError):
-        return "in the way"
-    except OSError as exc:
-        return f"unreadable: {exc.strerror}"
-    digest = hashlib.sha256()
-    size = 0
-    with _dirfd.closing(fd):
-        try:
-            while chunk := os.read(fd, 1 << 20):
-                digest.update(chunk)
-                size += len(chunk)
-        except OSError as exc:
-            return f"unreadable: {exc.strerror}"
-    return size, digest
-
-
-class _Opened:
-    """One checked path below an open root: opens its folder and file, refusing the app's own entries by
-    identity too (a hard link, a case-insensitive or normalising file system's other spelling)."""
-
-    def __init__(self, root_fd: int, names: tuple[str, ...], display: str, for_write: bool) -> None:
-        self.root_fd = root_fd
-        self.names = names
-        self._display = display
-        self._for_write = for_write
-        self._app: dict[_dirfd.Identity, AppEntry] = {}
-        self._file_folder: int | None = None  # the folder the file was opened in (kept open: see sync_folder)
-        for entry in APP_ENTRIES:
-            if entry.pattern.startswith("."):
-                continue  # a temporary file: no fixed name to look up (and read only by its own name)
-            for follow in (False, True):  # the entry, and where it leads when it is a symbolic link
-                with contextlib.suppress(OSError):
-                    info = os.stat(entry.shown.rstrip("/"), dir_fd=root_fd, follow_symlinks=follow)
-                    self._app.setdefault(_dirfd.identity(info), entry)
-
-    def _check(self, info: os.stat_result) -> None:
-        entry = self._app.get(_dirfd.identity(info))
-        refusal = None if entry is None else _refusal(entry, self._display, for_write=self._for_write)
-        if refusal is not None:
-            raise refusal
-
-    def folder(self, names: Sequence[str], *, create: bool) -> int:
-        """A descriptor of the folder ``names`` lead to (checked on the way)."""
-        return _dirfd.walk(self.root_fd, names, create=create, visit=self._check)
-
-    def file(self, flags: int, *, create: bool = False) -> int:
-        """A descriptor of the file itself (checked; ``create`` makes missing folders)."""
-        parent = self.folder(self.names[:-1], create=create)
-        try:
-            fd = _dirfd.open_file(self.names[-1], parent, flags)
-        except BaseException:
-            os.close(parent)
-            raise
-        try:
-            self._check(os.fstat(fd))
-        except BaseException:
-            os.close(fd)
-            os.close(parent)
-            raise
-        self.close()
-        self._file_folder = parent
-        return fd
-
-    def sync_folder(self) -> None:
-        """Sync the folder the file was opened in (a new file's name is in it): the very folder, by its
-        descriptor, even when its path was swapped for something else since."""
-        if self._file_folder is not None:
-            os.fsync(self._file_folder)
-
-    def close(self) -> None:
-        """Close the folder the file was opened in."""
-        if self._file_folder is not None:
-            os.close(self._file_folder)
-            self._file_folder = None

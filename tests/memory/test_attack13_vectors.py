@@ -20,7 +20,7 @@ from openhuman_desktop.errors import LlmReplyError
 from openhuman_desktop.llm.embeddings import OpenAIEmbedder
 from openhuman_desktop.llm.retry import RetryPolicy
 from openhuman_desktop.memory import MemoryStore, memory_db_path, open_memory_store
-from openhuman_desktop.memory.store import _V1
+from openhuman_desktop.memory.store import V1
 from openhuman_desktop.memory.vectors import VectorMemory
 from tests.fakes.clock import FakeClock
 from tests.fakes.model_servers import FakeOpenAI, fake_embedding
@@ -202,7 +202,7 @@ async def test_an_old_v1_database_with_many_rows_is_migrated_and_back_filled(
     path = memory_db_path(tmp_path)
     path.parent.mkdir(parents=True)
     conn = sqlite3.connect(path)
-    for statement in _V1:
+    for statement in V1:
         conn.execute(statement)
     conn.execute("PRAGMA user_version = 1")
     conn.executemany("INSERT INTO memories (id, seq, text, source, created_at, tags) VALUES (?, ?, ?, ?, ?, '')",

@@ -17,7 +17,7 @@ from openhuman_desktop.llm.embeddings import Embedder, OllamaEmbedder
 from openhuman_desktop.llm.retry import RetryPolicy
 from openhuman_desktop.memory import MemoryStore, memory_db_path, open_memory_store
 from openhuman_desktop.memory import store as store_module
-from openhuman_desktop.memory.store import _V1
+from openhuman_desktop.memory.store import V1
 from openhuman_desktop.memory.vectors import NO_MODEL, VectorMemory
 from tests.fakes.clock import FakeClock
 from tests.fakes.model_servers import FakeOllama, Reply
@@ -252,7 +252,7 @@ async def test_a_v1_database_is_migrated_and_back_filled(server: FakeOllama, clo
     path = memory_db_path(tmp_path)
     path.parent.mkdir(parents=True)
     with sqlite3.connect(path) as conn:
-        for statement in _V1:
+        for statement in V1:
             conn.execute(statement)
         conn.execute("INSERT INTO memories (id, seq, text, source, created_at) VALUES ('m1', 1, ?, 'user', 1.0)",
                      (NOTES[0],))

@@ -114,9 +114,9 @@ def test_bytes_read_like_ollama_says_them() -> None:
 
 
 def test_a_fresh_layer_whose_first_line_has_a_few_bytes_is_not_taken_for_a_resume() -> None:
-    from openhuman_desktop.llm.pull import _Tracker
+    from openhuman_desktop.llm.pull import PullTracker
 
-    tracker = _Tracker("llama3.2:3b", Ticks())
+    tracker = PullTracker("llama3.2:3b", Ticks())
     fresh = tracker.feed("pulling 8934d96d3f08", "sha256:8934d96d3f08aa", 6 * MB, 2_000 * MB)   # 60 ms in
     assert fresh.resumed_bytes == 0 and fresh.completed == 6 * MB
     kept = tracker.feed("pulling 42ba7f8a01dd", "sha256:42ba7f8a01ddbb", 7_020, 7_020)          # already there

@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from openhuman_desktop import events
-from openhuman_desktop.bootstrap import _ReflectionPort
+from openhuman_desktop.bootstrap import LedgerReflectionPort
 from openhuman_desktop.config import ModelSettings, ReflectionSettings, Settings
 from openhuman_desktop.llm import make_client
 from openhuman_desktop.llm.pool import ModelClients
@@ -104,7 +104,7 @@ async def world(tmp_path: Path, server: FakeOllama, clock: FakeClock) -> AsyncIt
     steering = SteeringStore(ledger, clock, bus)
     supervisor = TaskSupervisor()
     evictions = Evictions()
-    reflector = Reflector(_ReflectionPort(ledger, steering), models, TokenCounter(), live, clock, bus, supervisor,
+    reflector = Reflector(LedgerReflectionPort(ledger, steering), models, TokenCounter(), live, clock, bus, supervisor,
                           evictions)
     made = World(ledger, steering, reflector, server, clock, live, models, evictions, supervisor)
     for kind in (ReflectionStarted, ReflectionFinished, SteeringChanged):

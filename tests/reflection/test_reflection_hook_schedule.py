@@ -9,7 +9,7 @@ import json
 from typing import Any
 
 from openhuman_desktop import events, recurrence
-from openhuman_desktop.bootstrap import _ReflectionPort
+from openhuman_desktop.bootstrap import LedgerReflectionPort
 from openhuman_desktop.llm.tokens import TokenCounter
 from openhuman_desktop.orchestration import prompts
 from openhuman_desktop.orchestration.ports import TimelineEntry
@@ -151,7 +151,7 @@ async def test_a_time_missed_while_the_app_was_closed_is_made_up_at_start(world:
     await world.clock.advance(2 * 86_400)              # closed for two days: two 03:00s passed
     world.server.script_chat(directive_reply("Made-up guidance."))
     # The app starts again: a new reflector learns from the ledger when the last reflection was.
-    world.reflector = Reflector(_ReflectionPort(world.ledger, world.steering), world.models, TokenCounter(),
+    world.reflector = Reflector(LedgerReflectionPort(world.ledger, world.steering), world.models, TokenCounter(),
                                 world.live, world.clock, events.EventBus(), world.supervisor)
     await world.reflector.prepare()
     world.supervisor.spawn(world.reflector.run(), name="reflection-schedule")

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import grimp
 
-from openhuman_desktop.bootstrap import _ReflectionPort
+from openhuman_desktop.bootstrap import LedgerReflectionPort
 
 ROOT = Path(__file__).resolve().parents[2]
 REFLECTION_MODULES = {"openhuman_desktop.subconscious.reflection", "openhuman_desktop.subconscious.reflection_prompt"}
@@ -35,6 +35,6 @@ def test_nothing_reflection_imports_reaches_the_ledger_stores_channels_or_rpc() 
 
 
 def test_the_port_offers_only_the_two_stores_its_records_and_the_directive() -> None:
-    offered = {name for name in dir(_ReflectionPort) if not name.startswith("_")}
+    offered = {name for name in dir(LedgerReflectionPort) if not name.startswith("_")}
     assert offered == {"news", "history", "timeline", "current_directive", "write_directive", "record",
                        "reflections"}

@@ -15,7 +15,7 @@ from openhuman_desktop.clock import SystemClock
 from openhuman_desktop.llm.base import ToolCall
 from openhuman_desktop.llm.tokens import TokenCounter
 from openhuman_desktop.orchestration import prompts
-from openhuman_desktop.orchestration.subagent import SubagentRun, _call
+from openhuman_desktop.orchestration.subagent import SubagentRun, make_call
 from openhuman_desktop.skills.mcp.server import McpSkill
 from tests.fakes.journal import Killed, MemoryJournal
 from tests.skills.mcp_support import fixture_settings, wait_state
@@ -52,7 +52,7 @@ async def interrupted(skill: McpSkill, name: str, arguments: dict[str, Any]) -> 
     journal.kill_before_finish.add(KEY)
     tool = next(t for t in skill.tools() if t.name == name)
     with pytest.raises(Killed):
-        await _call(run_of(journal, skill), KEY, ToolCall(name, arguments), tool, 0, [name])
+        await make_call(run_of(journal, skill), KEY, ToolCall(name, arguments), tool, 0, [name])
     return journal
 
 
@@ -62,7 +62,7 @@ async def test_an_interrupted_write_is_not_run_again(fx: McpSkill, tmp_path: Pat
     journal = await interrupted(fx, "fx__append_note", arguments)
     assert calls(tmp_path) == ["append_note note.txt pay the plumber"]
     tool = next(t for t in fx.tools() if t.name == "fx__append_note")
-    record = await _call(run_of(journal, fx), KEY, ToolCall(tool.name, arguments), tool, 0, [tool.name])
+    record = await make_call(run_of(journal, fx), KEY, ToolCall(tool.name, arguments), tool, 0, [tool.name])
     assert record.settled and record.is_error and record.uncertain  # may or may not have happened: a card asks
     assert record.text == prompts.fill(prompts.INTERRUPTED_UNKNOWN, why="whether it took effect cannot be checked")
     assert calls(tmp_path) == ["append_note note.txt pay the plumber"]   # once, not twice
@@ -73,7 +73,7 @@ async def test_an_interrupted_idempotent_write_is_made_again(fx: McpSkill, tmp_p
     arguments = {"path": "note.txt", "text": "pay the plumber"}
     journal = await interrupted(fx, "fx__put_note", arguments)
     tool = next(t for t in fx.tools() if t.name == "fx__put_note")
-    record = await _call(run_of(journal, fx), KEY, ToolCall(tool.name, arguments), tool, 0, [tool.name])
+    record = await make_call(run_of(journal, fx), KEY, ToolCall(tool.name, arguments), tool, 0, [tool.name])
     assert not record.is_error and record.text == "wrote note.txt"
     assert calls(tmp_path) == ["put_note note.txt", "put_note note.txt"]
     assert [entry.event_signature for entry in journal.timeline] == ["mcp_write fx/put_note → note.txt"]

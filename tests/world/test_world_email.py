@@ -14,8 +14,8 @@ import pytest
 from openhuman_desktop.config_skills import EmailSettings
 from openhuman_desktop.errors import UserFacingError
 from openhuman_desktop.skills.base import CONNECTED, ERROR, ToolContext
-from openhuman_desktop.skills.world import _imap
 from openhuman_desktop.skills.world import email as email_module
+from openhuman_desktop.skills.world import imap
 from openhuman_desktop.skills.world.email import EmailSkill, send_target
 from tests.world.servers import PASSWORD, USER, Dovecot, SmtpInbox, message
 
@@ -165,8 +165,8 @@ async def test_an_unset_variable_an_untrusted_certificate_and_a_closed_port_each
 @pytest.mark.logs_expected(r"did not answer in time; it is tried again at the next check")
 async def test_a_server_that_hangs_gives_error_and_never_holds_the_loop(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(_imap, "CONNECT_TIMEOUT", 1.0)
-    monkeypatch.setattr(_imap, "READ_TIMEOUT", 1.0)
+    monkeypatch.setattr(imap, "CONNECT_TIMEOUT", 1.0)
+    monkeypatch.setattr(imap, "READ_TIMEOUT", 1.0)
     listener = socket.socket()
     listener.bind(("127.0.0.1", 0))
     listener.listen()
@@ -292,4 +292,4 @@ async def test_the_settings_test_button_says_what_the_folders_hold(dovecot: Dove
 
 
 def test_the_poll_timeout_is_longer_than_the_socket_limits() -> None:
-    assert email_module.POLL_TIMEOUT > _imap.CONNECT_TIMEOUT + _imap.READ_TIMEOUT
+    assert email_module.POLL_TIMEOUT > imap.CONNECT_TIMEOUT + imap.READ_TIMEOUT

@@ -15,7 +15,7 @@ from openhuman_desktop.config_skills import SlackSettings
 from openhuman_desktop.llm.base import ToolCall
 from openhuman_desktop.orchestration import prompts
 from openhuman_desktop.orchestration.ports import ProposedCall
-from openhuman_desktop.orchestration.subagent import SubagentRun, _call
+from openhuman_desktop.orchestration.subagent import SubagentRun, make_call
 from openhuman_desktop.skills.base import Skill, Tool
 from openhuman_desktop.skills.world.slack import SlackSkill
 from tests.fakes.journal import Killed, MemoryJournal
@@ -49,7 +49,7 @@ async def meet(skill: Skill, journal: MemoryJournal, name: str, arguments: Mappi
     """The call met by a run (a resumed one when the journal already holds it)."""
     caller: Any = None  # no model is asked: one tool call through the journal
     run = SubagentRun(caller, journal, "run-1", 3, 0, list(skill.tools()), True, 4, ask=asked)
-    return await _call(run, KEY, ToolCall(name, dict(arguments)), tool_of(skill, name), 0, [name])
+    return await make_call(run, KEY, ToolCall(name, dict(arguments)), tool_of(skill, name), 0, [name])
 
 
 async def killed(skill: Skill, name: str, arguments: Mapping[str, Any], *, sent: bool) -> MemoryJournal:

@@ -1,6 +1,6 @@
 """Skills through MCP servers (CONTRACT §12.1): the app as an MCP client, the servers' tools under the gate.
 
-Nothing here imports the ``mcp`` SDK at import time (``server._sdk`` loads it in a worker thread).
+Nothing here imports the ``mcp`` SDK at import time (``launch.load_sdk`` loads it in a worker thread).
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """The one module that speaks to the ``mcp`` SDK: a connection to one server over stdio or streamable HTTP.
 
-Imported off the event loop (``server._sdk``): the SDK takes about a second to import here, which must never
+Imported off the event loop (``launch.load_sdk``): the SDK takes about a second to import here, which must never
 be part of the app's start-up.
 """
 

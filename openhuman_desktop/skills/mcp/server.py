@@ -10,13 +10,10 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
-import importlib
 import logging
 import os
 from collections import deque
 from collections.abc import Awaitable, Callable, Mapping, Sequence
-from dataclasses import dataclass
-from types import ModuleType
 from typing import Any
 
 import anyio
@@ -24,7 +21,6 @@ import anyio
 from openhuman_desktop.clock import Clock
 from openhuman_desktop.config_skills import McpServerSettings
 from openhuman_desktop.llm.base import ToolSpec
-from openhuman_desktop.secret_env import secret_from
 from openhuman_desktop.skills.base import (
     CONNECTED,
     DISABLED,
@@ -38,9 +34,11 @@ from openhuman_desktop.skills.base import (
     ToolContext,
     ToolResult,
 )
+from openhuman_desktop.skills.mcp.launch import leaf_error, load_sdk, resolve_secrets
 from openhuman_desktop.skills.mcp.tools import (
     MAX_RESULT_TOKENS,
     ListedTool,
+    ListedToolInfo,
     TokenCount,
     ToolView,
     call_target,
@@ -67,38 +65,6 @@ RETRIED = " and is tried again after a pause (1 s, growing to 5 min)"
 IDEMPOTENT_MARK = "idempotent: safe to run again"
 """The observation of an idempotent write: always the same, so a call a kill interrupted is run again
 (``subagent._settle``: an unchanged observation means "run it now"), as its server says it safely can be."""
-
-_SDK: ModuleType | None = None
-_SDK_LOCK = asyncio.Lock()
-
-
-def _leaf(exc: BaseException) -> BaseException:
-    """The first real error inside task-group wrappings."""
-    while isinstance(exc, BaseExceptionGroup) and exc.exceptions:
-        exc = exc.exceptions[0]
-    return exc
-
-
-async def _sdk() -> ModuleType:
-    """The SDK-facing module, imported once in a worker thread (about a second here: never on the loop)."""
-    global _SDK
-    if _SDK is not None:
-        return _SDK
-    async with _SDK_LOCK:
-        if _SDK is None:
-            _SDK = await asyncio.to_thread(importlib.import_module, "openhuman_desktop.skills.mcp._session")
-    return _SDK
-
-
-@dataclass(frozen=True)
-class ListedToolInfo:
-    """A tool of the server for the Skills tab and ``skills_list``."""
-
-    name: str
-    title: str
-    access: str
-    description: str
-    disabled: bool
 
 
 class McpSkill:
@@ -236,20 +202,6 @@ class McpSkill:
         lines = [line for line in self.stderr if not line.startswith("(protocol)")][-REASON_LINES:]
         return " | ".join(" ".join(clean_text(line, 200).split()) for line in lines)
 
-    def _resolve(self) -> tuple[dict[str, str], dict[str, str]] | str:
-        """``env`` and the ``env_from`` values, and the ``headers_from`` values; or why they cannot be had."""
-        env = dict(self.config.env)
-        headers: dict[str, str] = {}
-        for target, names, what in ((env, self.config.env_from, "env_from"),
-                                    (headers, self.config.headers_from, "headers_from")):
-            for key, variable in names.items():
-                value = secret_from(self._environ, variable)
-                if not value:
-                    return (f"The variable {variable} ({what} {key}) is not set where OpenHuman was started; set "
-                            "it and restart the app, or change the skill's settings.")
-                target[key] = value
-        return env, headers
-
     async def _run(self) -> None:
         while True:
             if await self._connect_once():
@@ -261,7 +213,7 @@ class McpSkill:
     async def _connect_once(self) -> bool:
         """One connection, start to end. Returns whether it had connected (a crash after working restarts
         after 1 s; repeated failures back off)."""
-        resolved = self._resolve()
+        resolved = resolve_secrets(self.config, self._environ)
         if isinstance(resolved, str):
             self._set(ERROR, resolved)
             return False
@@ -269,7 +221,7 @@ class McpSkill:
         self._set(STARTING, "Starting." if not self.config.url else "Connecting.")
         connected = False
         try:
-            sdk = await _sdk()
+            sdk = await load_sdk()
             async with sdk.connect(self.config, env, headers, self._on_stderr) as connection:
                 with anyio.fail_after(self._start_timeout):
                     await connection.initialize()
@@ -292,7 +244,7 @@ class McpSkill:
             raise
         except Exception as exc:
             self._connection = None
-            self._set(DISCONNECTED if connected else ERROR, self._failure(_leaf(exc), connected))
+            self._set(DISCONNECTED if connected else ERROR, self._failure(leaf_error(exc), connected))
         return connected
 
     def _failure(self, exc: BaseException, connected: bool) -> str:
@@ -364,7 +316,7 @@ class McpSkill:
         if connection is None or self.state != CONNECTED:
             return ToolResult(f"Not run: the skill {self.name!r} is not connected ({self.reason or self.state}).",
                               is_error=True)
-        sdk = await _sdk()
+        sdk = await load_sdk()
         timeout = float(self.config.timeout_seconds)
         maybe = " It may or may not have taken effect: check before trying again." if view.writes else ""
         try:

@@ -146,3 +146,14 @@ def cap_tokens(text: str, tokens: TokenCount, limit: int = MAX_RESULT_TOKENS) ->
 
 def json_text(value: Any) -> str:
     return json.dumps(value, ensure_ascii=False, separators=(",", ":"), default=str)
+
+
+@dataclass(frozen=True)
+class ListedToolInfo:
+    """A tool of the server for the Skills tab and ``skills_list``."""
+
+    name: str
+    title: str
+    access: str
+    description: str
+    disabled: bool

@@ -26,16 +26,15 @@ from openhuman_desktop.llm.base import ToolSpec
 from openhuman_desktop.secret_env import secret_from
 from openhuman_desktop.skills._args import checked_tool, object_schema
 from openhuman_desktop.skills.base import CONNECTED, DISABLED, ERROR, STARTING, Mutation, SkillSetting, ToolResult
-from openhuman_desktop.skills.world._imap import (
+from openhuman_desktop.skills.world._mail_text import attachments, body_text
+from openhuman_desktop.skills.world._watch import WatchItem, clip
+from openhuman_desktop.skills.world.base import WatchingSkill
+from openhuman_desktop.skills.world.imap import (
     ImapSession,
     MailError,
-    attachments,
-    body_text,
     describe,
     ssl_context,
 )
-from openhuman_desktop.skills.world._watch import WatchItem, clip
-from openhuman_desktop.skills.world.base import WatchingSkill
 
 log = logging.getLogger(__name__)
 

@@ -21,7 +21,7 @@ import time
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
-from email.message import EmailMessage, Message
+from email.message import Message
 from email.utils import getaddresses, parsedate_to_datetime
 from typing import Any
 
@@ -29,7 +29,7 @@ import imapclient
 from imapclient.exceptions import IMAPClientError, LoginError
 
 from openhuman_desktop.config_skills import EmailSettings
-from openhuman_desktop.skills.world._text import html_to_text
+from openhuman_desktop.skills.world._mail_text import FIRST_WORDS, first_words, header_text
 from openhuman_desktop.skills.world._watch import clip
 
 CONNECT_TIMEOUT = 10.0
@@ -39,7 +39,6 @@ MAX_NEW_PER_FOLDER = 200
 PREVIEW_BYTES = 4096
 MAX_MESSAGE_BYTES = 2 * 1024 * 1024
 FETCH_CHUNK = 100
-FIRST_WORDS = 160
 HEADER_FIELDS = b"BODY.PEEK[HEADER.FIELDS (FROM TO CC SUBJECT DATE MESSAGE-ID)]"
 
 
@@ -336,75 +335,19 @@ def _chunks(items: list[int], size: int) -> Iterable[list[int]]:
 def summary_of(folder: str, uid: int, raw: bytes) -> Summary:
     """A message's summary from its first bytes (a cut multipart message still gives its first words)."""
     message = email.message_from_bytes(raw, policy=email.policy.default)
-    sender = _header(message, "From")
+    sender = header_text(message, "From")
     names = getaddresses([sender]) if sender else []
     if names:
         name, address = names[0]
         sender = f"{name} <{address}>" if name and address else (address or name or sender)
     date: datetime | None = None
     try:
-        raw_date = _header(message, "Date")
+        raw_date = header_text(message, "Date")
         date = parsedate_to_datetime(raw_date) if raw_date else None
         if date is not None and date.tzinfo is None:
             date = date.replace(tzinfo=UTC)
     except (TypeError, ValueError, IndexError):
         date = None
-    return Summary(folder, uid, sender, _header(message, "Subject"), date, first_words(message))
+    return Summary(folder, uid, sender, header_text(message, "Subject"), date, first_words(message))
 
 
-def _header(message: Message, name: str) -> str:
-    try:
-        value = message.get(name)
-    except Exception:  # a malformed header the policy cannot parse: read it raw
-        value = message.get_all(name, [None])[0] if hasattr(message, "get_all") else None
-    return clip(str(value), 300) if value is not None else ""
-
-
-_QUOTED = re.compile(r"^\s*>.*$", re.M)
-
-
-def first_words(message: Message) -> str:
-    """The start of the message's text (plain text preferred, else HTML as text), quoted lines left out."""
-    return clip(_QUOTED.sub("", body_text(message, limit=2000)), FIRST_WORDS)
-
-
-def body_text(message: Message, limit: int = 20_000) -> str:
-    """The readable text of a message: its first text/plain part, else its first HTML part as text."""
-    plain = html = None
-    for part in message.walk() if message.is_multipart() else [message]:
-        if part.is_multipart() or part.get_content_disposition() == "attachment":
-            continue
-        kind = part.get_content_type()
-        if kind == "text/plain" and plain is None:
-            plain = _payload(part)
-        elif kind == "text/html" and html is None:
-            html = _payload(part)
-    if plain and plain.strip():
-        return plain[:limit]
-    if html:
-        return html_to_text(html)[:limit]
-    return ""
-
-
-def _payload(part: Message) -> str:
-    try:
-        if isinstance(part, EmailMessage):
-            content = part.get_content()
-            return content if isinstance(content, str) else ""
-    except (LookupError, ValueError, AssertionError, KeyError):
-        pass
-    raw = part.get_payload(decode=True)
-    if isinstance(raw, bytes):
-        return raw.decode(part.get_content_charset() or "utf-8", "replace")
-    return ""
-
-
-def attachments(message: Message) -> list[str]:
-    """The names (and sizes) of a message's attachments."""
-    found = []
-    for part in message.walk():
-        if part.get_content_disposition() == "attachment":
-            raw = part.get_payload(decode=True)
-            size = len(raw) if isinstance(raw, bytes) else 0
-            found.append(f"{part.get_filename() or 'unnamed'} ({size} bytes)")
-    return found
