@@ -38,7 +38,7 @@ from openhuman_desktop.errors import AppError  # noqa: E402
 from openhuman_desktop.llm import OllamaClient, OpenAICompatClient  # noqa: E402
 from openhuman_desktop.llm.base import LlmClient  # noqa: E402
 from openhuman_desktop.subconscious.intent import ModelIntentClassifier, narrow  # noqa: E402
-from openhuman_desktop.subconscious.intent_words import _read, read_request  # noqa: E402
+from openhuman_desktop.subconscious.intent_words import read_request, read_uncut  # noqa: E402
 from tests.intent_phrasings import PHRASINGS, Phrasing  # noqa: E402
 
 
@@ -81,7 +81,7 @@ def words_alone(phrasings: Sequence[Phrasing]) -> tuple[int, float]:
     intents: list[str] = []
     for phrasing in phrasings:
         started = time.perf_counter()
-        intents.append(_read.__wrapped__(phrasing.text).intent)   # uncached, as for a new title
+        intents.append(read_uncut.__wrapped__(phrasing.text).intent)   # uncached, as for a new title
         samples.append((time.perf_counter() - started) * 1000)
     result = report("intent words", phrasings, intents)
     figure("intent words, time per phrasing", samples)

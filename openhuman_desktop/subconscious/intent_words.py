@@ -260,11 +260,12 @@ def read_request(text: str) -> Reading:
     Returns:
         A :class:`Reading`; ``write`` only when an instruction of the text's own asks for a change.
     """
-    return _read(text[:4000])
+    return read_uncut(text[:4000])
 
 
 @functools.lru_cache(maxsize=4096)
-def _read(text: str) -> Reading:
+def read_uncut(text: str) -> Reading:
+    """:func:`read_request` without the cut to 4,000 characters (cached; ``read_uncut.__wrapped__`` uncached)."""
     words = _WORD.findall(text.lower())
     if _TRIGGERS.isdisjoint(words) and not any(word.endswith("ing") for word in words):
         return _READ   # no word that could ask for a change ("mind moving …" can): most titles end here
