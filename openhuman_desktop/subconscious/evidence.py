@@ -40,6 +40,7 @@ _COMPARES = re.compile(r"\b(?:less|more|fewer|below|above|under|over|cheaper|hig
 LINKS = frozenset({"is", "are", "was", "were", "be", "gets", "get", "becomes", "mentions", "mention", "shows",
                    "show", "says", "say", "contains", "contain", "costs", "cost", "reads", "changes", "change"})
 _SPEAKERS = frozenset({"i", "we", "you"})
+_ANY_THING = re.compile(r"\b(?:each|every|any)\s+((?:[A-Za-z-]+\s+){0,2}[A-Za-z-]+)")
 _SAYING = frozenset({"say", "said", "tell", "told", "mention", "mentioned", "write", "wrote", "ask", "asked", "think",
                      "want", "like", "need", "am", "are", "was", "were", "have", "had", "will", "would", "can", "could",
                      "do", "did", "should", "may", "might", "must", "get", "got"})
@@ -63,7 +64,11 @@ def condition_words(rule: TaskRule) -> set[str]:
     tail = words[link + 1:] if link is not None else words
     meaningful = [stem(word) for word in tail
                   if word not in STOPWORDS and len(word) > 2 and stem(word) not in places | GENERIC]
-    if link is None:
+    thing = _ANY_THING.search(rule.condition) if link is None else None
+    if thing is not None:  # "Warn me about any CRITICAL entries in …": the thing it looks for
+        meaningful = [stem(word) for word in _TOKENS.findall(thing.group(1).lower())
+                      if word not in STOPWORDS and len(word) > 2 and stem(word) not in places | GENERIC]
+    elif link is None:
         meaningful = meaningful[-1:]
         # "when I book a trip": what the user does is what the change will say ("Booked flights to Lisbon")
         meaningful += [stem(words[index + 1]) for index, word in enumerate(words[:-1])
@@ -86,7 +91,7 @@ def evidence(rule: TaskRule, items: Iterable[ChangeItem]) -> str | None:
                 return "problem"
             continue
         old = _affirmed(item.removed)
-        tokens = _TOKENS.findall(item.text.lower())
+        tokens = clause_tokens(item.text)
         for index, token in enumerate(tokens):
             word = stem(token)
             if word in wanted and word not in old and not _negated(tokens, index):
@@ -121,21 +126,40 @@ def _concept(rule: TaskRule, text: str, removed: str) -> str | None:
         if not stems & words:
             continue
         for match in pattern.finditer(lowered):
-            before = _TOKENS.findall(lowered[: match.start()])
-            if NEGATIONS & set(before[-3:]) or match.group().strip() in removed.lower():
+            before = clause_tokens(lowered[: match.start()])
+            if _negated([*before, match.group()], len(before)) or match.group().strip() in removed.lower():
                 continue
             return match.group().strip()
     return None
 
 
+HEDGES = frozenset({"will", "i'll", "we'll", "it'll", "maybe", "might", "perhaps", "planning", "plan", "going",
+                    "should", "would", "could", "if", "unless", "hope", "hopefully"})
+"""Before a word in the same clause, they say it has not happened ("I'll go to the post office tomorrow")."""
+
+
 def _negated(tokens: list[str], index: int) -> bool:
-    return bool(NEGATIONS & set(tokens[max(0, index - 3):index]))
+    """Whether the token at ``index`` is negated or hedged earlier in its clause (``tokens`` keeps the clause
+    breaks as "|")."""
+    start = index
+    while start > 0 and tokens[start - 1] != "|" and index - start < 8:
+        start -= 1
+    before = set(tokens[start:index])
+    return bool((NEGATIONS | HEDGES) & before)
+
+
+_CLAUSE = re.compile(r"[.;:!?,()\n]|\bbut\b")
+
+
+def clause_tokens(text: str) -> list[str]:
+    """The words of ``text``, lower case, with "|" where a clause ends (so a negation does not reach past it)."""
+    return ["|" if token == "zzclause" else token for token in _TOKENS.findall(_CLAUSE.sub(" zzclause ", text.lower()))]
 
 
 def _affirmed(text: str) -> set[str]:
     """The stems ``text`` says without a negation before them: a removed "not published yet" leaves
     "published" free to be news when the new line says it."""
-    tokens = _TOKENS.findall(text.lower())
+    tokens = clause_tokens(text)
     return {stem(token) for index, token in enumerate(tokens)
             if token not in STOPWORDS and len(token) > 2 and not _negated(tokens, index)}
 
@@ -196,11 +220,12 @@ def changed_subject(rule: TaskRule, items: Iterable[ChangeItem]) -> str | None:
 
 # --- figures the app compares ------------------------------------------------------------------------------
 
-_BELOW = frozenset({"less", "fewer", "lower", "cheaper", "below", "under"})
-_LIMIT = re.compile(r"\b(?P<op>less|fewer|lower|cheaper|below|under|more|higher|above|over|at least|at most)"
-                    r"(?:\s+than)?\s+(?P<pre>[€$£])?\s*(?P<number>\d[\d,]*(?:\.\d+)?)\s*(?P<unit>%|[A-Za-z]{1,4}\b)?",
-                    re.I)
-_AMOUNT = re.compile(r"(?P<pre>[€$£])?\s*(?P<number>\d[\d,]*(?:\.\d+)?)\s*(?P<unit>%|[A-Za-z]{1,4}\b)?")
+_BELOW = frozenset({"less", "fewer", "lower", "cheaper", "below", "under", "colder", "cooler"})
+_NUMBER = r"(?P<number>[-−]?\d[\d,]*(?:\.\d+)?)"
+_UNIT = r"(?P<unit>%|°\s?[CF]\b|[A-Za-z]{1,4}\b)"
+_LIMIT = re.compile(r"\b(?P<op>less|fewer|lower|cheaper|below|under|colder|cooler|more|higher|above|over|warmer|"
+                    r"hotter|at least|at most)(?:\s+than)?\s+(?P<pre>[€$£])?\s*" + _NUMBER + r"\s*" + _UNIT + "?", re.I)
+_AMOUNT = re.compile(r"(?P<pre>[€$£])?\s*" + _NUMBER + r"\s*" + _UNIT + "?")
 _THOUSANDS = re.compile(r"^\d{1,3}(?:,\d{3})+$")
 
 
@@ -212,8 +237,13 @@ class Compared:
     said: str
 
 
+def _unit(match: re.Match[str]) -> str:
+    return (match.group("pre") or match.group("unit") or "").replace("°", "").replace(" ", "").lower()
+
+
 def _number(text: str) -> float | None:
-    if _THOUSANDS.match(text):
+    text = text.replace("−", "-")
+    if _THOUSANDS.match(text.lstrip("-")):
         text = text.replace(",", "")
     try:
         return float(text.replace(",", "."))
@@ -232,7 +262,7 @@ def compared(rule: TaskRule, items: Iterable[ChangeItem], names: frozenset[str] 
     limit = _LIMIT.search(rule.condition)
     if limit is None:
         return None
-    unit = (limit.group("pre") or limit.group("unit") or "").lower()
+    unit = _unit(limit)
     bound = _number(limit.group("number"))
     if not unit or unit in STOPWORDS or bound is None:
         return None
@@ -246,7 +276,7 @@ def compared(rule: TaskRule, items: Iterable[ChangeItem], names: frozenset[str] 
                 continue
             for amount in _AMOUNT.finditer(line):
                 value = _number(amount.group("number"))
-                if value is None or (amount.group("pre") or amount.group("unit") or "").lower() != unit:
+                if value is None or _unit(amount) != unit:
                     continue
                 said = f"{amount.group('number')} {limit.group('pre') or limit.group('unit')}".strip()
                 if _meets(op, value, bound):

@@ -19,8 +19,8 @@ The evaluator the engine uses (``Evaluator``). For each due task:
    task waits for (``evidence``) is overruled unless the model was sure; a yes that nothing in the change
    supports stands only when the model was sure (``SURE_YES``): small models say yes to nearly every touched
    near miss. A low-margin ``act`` on a task that may write becomes ``escalate`` (the reasoning tier, and a card
-   where the user must approve). A server without log-probabilities gets an unsupported yes or a ``noop`` asked
-   once more, turned around (is the condition still unmet?).
+   where the user must approve). A server without log-probabilities gets an unsupported yes asked once more,
+   turned around (is the condition still unmet?).
 
 A task's first look (never decided before), a tick where nothing changed but the idle gate let it through (the
 last tick acted), and a tick where many tasks are touched at once go to the batched evaluation
@@ -239,9 +239,9 @@ class Judge:
             return
         asked_again = False
         unsupported = evidence(rule, items) is None and changed_subject(rule, items) is None
-        if confidence.margin is None and (decision.decision == NOOP or unsupported):
-            # No log-probabilities to weigh the answer by: a noop, or a yes that nothing in the change supports,
-            # is checked the other way round (a model that says yes to both has not read the change).
+        if confidence.margin is None and decision.decision != NOOP and unsupported:
+            # No log-probabilities to weigh the answer by: a yes that nothing in the change supports is checked
+            # the other way round (a model that says yes to both has not read the change).
             decision, confidence, asked_again = await self._unsure(client, task, rule, shown, decision,
                                                                    confidence, tally)
         elif decision.decision != NOOP and unsupported and confidence.margin is not None \

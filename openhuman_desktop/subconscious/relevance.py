@@ -38,6 +38,9 @@ def _matches_path(path: str, watched: str) -> bool:
 
 _NAME = re.compile(r"\b[A-Z][a-z]+(?:'s)?(?![\w.])")
 _PRONOUN = re.compile(r"\b(?:her|his|their)\b", re.I)
+_IDENTIFIER = re.compile(r"(?<![\w/.-])(/[a-z][\w-]*|[A-Z]{3,}[A-Z0-9]*|[A-Za-z]{1,4}-?\d{2,}[\w-]*)(?![\w/])")
+"""Names that are not words: a path ("/data"), a code ("KX-402", "T-1002"), a ticker or marker ("NRDX")."""
+_NOT_IDENTIFIERS = frozenset({"eur", "usd", "gbp", "chf", "pdf", "csv", "url", "utc", "jpg", "png", "txt", "ram"})
 _NOT_NAMES_TEXT = """
     i january february march april may june july august september october november december monday tuesday
     wednesday thursday friday saturday sunday today tomorrow tonight
@@ -48,7 +51,8 @@ _NOT_NAMES = frozenset(_NOT_NAMES_TEXT.split())
 @functools.lru_cache(maxsize=4096)
 def subject_names(condition: str, *, mid_sentence: bool = True) -> frozenset[str]:
     """The names the condition is about, stemmed: its capitalised words ("the flight to Lisbon", "Anna's
-    address", "the invoice from Acme"), not "I", months, weekdays or acronyms and units ("EUR").
+    address", "the invoice from Acme"), not "I", months, weekdays or units ("EUR"); and its names that are not
+    words ("the /data disk", "my car KX-402", "NRDX drops below 40 USD").
 
     Args:
         mid_sentence: the condition was cut from the middle of the title ("Tell me when the flight to Lisbon
@@ -63,6 +67,9 @@ def subject_names(condition: str, *, mid_sentence: bool = True) -> frozenset[str
             continue
         if word not in _NOT_NAMES and word not in STOPWORDS:
             names.add(stem(word))
+    for match in _IDENTIFIER.finditer(condition):
+        if match.group().lower() not in _NOT_IDENTIFIERS:
+            names |= content_words(match.group().replace("/", " "))
     return frozenset(names)
 
 

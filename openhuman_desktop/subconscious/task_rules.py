@@ -65,6 +65,7 @@ _ME_WHEN = re.compile(r"^(?P<action>(?:tell|let|notify|alert|warn|remind|ping)\s
 _USER_SAYS = re.compile(r"\b(?:i|we)\s+(?:tell|told|mention|mentioned|say|said|book|booked|list|note|write down|"
                         r"add|ask)\b|\btell you\b|\btold you\b|\bi'm\b", re.I)
 _PLACE = re.compile(r"\bin (?:my|the|our) ([a-z][\w-]*)\b(?! folder)", re.I)
+_AGAINST = re.compile(r"\b(?:against|with each other|side by side)\b", re.I)
 _TARGET = re.compile(r"\s+(?:to|into|in)\s+((?:[\w.-]+/)*[\w-]+\.[A-Za-z0-9]{1,5})\s*$", re.I)
 
 
@@ -155,6 +156,8 @@ def derive(title: str) -> TaskRule:
     paths += [f"{name}/" for name in _NAMED_FOLDER.findall(where)]
     verb = first_verb(action)
     kind: Literal["act", "escalate"] = ESCALATE if verb in ESCALATE_VERBS and verb not in ACT_VERBS else ACT
+    if _AGAINST.search(action):  # "check it against my budget": a comparison
+        kind = ESCALATE
     if verb == "write" and targets:  # "write it down in x.md" appends one line
         kind = ACT
     place = _PLACE.search(condition)  # "every expense I mention in my journal": the journal, not a memory

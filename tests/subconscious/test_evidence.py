@@ -181,3 +181,37 @@ def test_a_concept_negated_or_said_before_is_no_evidence() -> None:
     journal = derive("Add every expense I mention in my journal to expenses.csv")
     assert evidence(journal, [edit("notes/journal.md", "paid 42 EUR, plumber (kitchen)", "paid 42 EUR, plumber")]) \
         is None, "the same sum was there before"
+
+
+def test_names_that_are_not_words_tell_subjects_apart() -> None:
+    disk = derive("Warn me when the /data disk in ops/logs/disk.log is more than 90 % full")
+    assert not touches(disk, edit("ops/logs/disk.log", "06:00 /home used 96 %", ""))
+    assert touches(disk, edit("ops/logs/disk.log", "06:00 /data used 93 %", ""))
+    car = derive("Tell me when the garage says my car KX-402 is ready")
+    assert not touches(car, edit("car/garage.md", "Job 7790, car TB-115: ready for pick-up", ""))
+    share = derive("Tell me if NRDX in portfolio.md drops below 40 USD")
+    assert compared(share, [edit("portfolio.md", "HALO: 9.80 USD", "")], rule_names(share)) is None
+    figure = compared(share, [edit("portfolio.md", "NRDX: 39.10 USD", "")], rule_names(share))
+    assert figure is not None and figure.met
+
+
+def test_temperatures_below_zero_are_compared() -> None:
+    freezer = derive("Alert me if the freezer gets warmer than -15 °C (sensor log in home/freezer.log)")
+    warm = compared(freezer, [edit("home/freezer.log", "20:00 freezer -11.2 C", "")])
+    cold = compared(freezer, [edit("home/freezer.log", "20:00 freezer -17.9 °C", "")])
+    assert warm is not None and warm.met and cold is not None and not cold.met
+
+
+def test_a_negation_or_a_plan_earlier_in_the_clause_is_no_evidence() -> None:
+    office = derive("When I tell you I've been to the post office, tick 'post the forms' off notes/todo.md")
+    assert evidence(office, [ChangeItem("memory", "", "I didn't make it to the post office today.")]) is None
+    assert evidence(office, [ChangeItem("memory", "", "I'll go to the post office tomorrow morning.")]) is None
+    assert evidence(office, [ChangeItem("memory", "", "Went to the post office, the forms are sent.")])
+    critical = derive("Warn me about any CRITICAL entries in ops/logs/app.log")
+    assert evidence(critical, [edit("ops/logs/app.log", "03:12 CRITICAL payment service unreachable", "")])
+    assert evidence(critical, [edit("ops/logs/app.log", "INFO health check: no critical issues found", "")]) is None
+
+
+def test_checking_against_something_is_a_comparison() -> None:
+    assert derive("When the contractor's quote arrives in quotes/, check it against my budget").kind == "escalate"
+    assert derive("Check my inbox folder for urgent emails").kind == "act"
