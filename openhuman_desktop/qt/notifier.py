@@ -13,18 +13,15 @@ import html
 import logging
 import time
 from collections.abc import Awaitable, Callable
-from functools import lru_cache
 from typing import Any, Protocol
 
 from PySide6.QtCore import QObject, QTimer, Signal
-from PySide6.QtGui import QImage
 
 from openhuman_desktop.config import NotificationSettings
 from openhuman_desktop.errors import Conflict, NotFound
 from openhuman_desktop.notifications import (
     ActionInvoked,
     Announcement,
-    Card,
     DesktopNotifications,
     NotificationClosed,
     NotificationPolicy,
@@ -32,10 +29,9 @@ from openhuman_desktop.notifications import (
 )
 from openhuman_desktop.notifications.dbus import SignalHandler
 from openhuman_desktop.notifications.policy import local_minute
-from openhuman_desktop.qt import icons
 from openhuman_desktop.qt.asyncutil import Jobs
 from openhuman_desktop.qt.errors import ErrorReporter
-from openhuman_desktop.store.records import FIX_IN_SKILLS, GO_AHEAD, RETRY
+from openhuman_desktop.qt.notification_buttons import APPROVE, DEFAULT, FIX, OPEN, SKIP, actions_for, card_of, icon_hint
 
 log = logging.getLogger(__name__)
 
@@ -45,9 +41,7 @@ BURST_MS = 400              # cards that arrive within this of each other (and w
 MAX_BURST_MS = 20_000       # … but a tick that runs long does not hold its first card back longer than this
 QUIET_CHECK_MS = 60_000     # how often the end of quiet hours is looked for
 RETRY_SECONDS = 60.0        # after the bus failed, the tray is used for this long before D-Bus is tried again
-ICON_PIXELS = 64
 MAX_WENT_AHEAD = 200        # approvals from notifications remembered until they ran or came back
-APPROVE, SKIP, OPEN, DEFAULT, FIX = "approve", "dismiss", "open", "default", "fix"
 
 
 class Approvals(Protocol):
@@ -76,40 +70,6 @@ def session_bus(bus: str = "SESSION") -> Connect:
         return await DesktopNotifications.connect(bus, on_signal=on_signal)
 
     return connect
-
-
-def card_of(escalation: Any) -> Card:
-    """An ``Escalation`` as the policy sees it, with the buttons the core chose for it (``choices``)."""
-    choices = tuple(getattr(escalation, "choices", (GO_AHEAD,)))
-    return Card(escalation.id, escalation.title, escalation.description or "", escalation.priority,
-                can_go_ahead=GO_AHEAD in choices or RETRY in choices,
-                go_label="Retry" if RETRY in choices and GO_AHEAD not in choices else "Go ahead",
-                can_fix=FIX_IN_SKILLS in choices)
-
-
-@lru_cache(maxsize=1)
-def icon_hint() -> tuple[str, tuple[int, int, int, bool, int, int, bytes]]:
-    """The app icon as the spec's ``image-data`` hint (``iiibiiay``: raw RGBA), so any server shows it."""
-    image = icons.render("app", ICON_PIXELS).convertToFormat(QImage.Format.Format_RGBA8888)
-    data = bytes(image.constBits())[: image.bytesPerLine() * image.height()]
-    return "(iiibiiay)", (image.width(), image.height(), image.bytesPerLine(), True, 8, 4, data)
-
-
-def actions_for(announcement: Announcement, capabilities: frozenset[str]) -> list[tuple[str, str]]:
-    """The buttons: the card's own (Go ahead or Retry or Fix in Skills, and Skip) and Open, for one card; Open
-    only for several."""
-    if "actions" not in capabilities:
-        return []
-    actions = [(DEFAULT, "Open")]
-    card = announcement.card
-    if card is not None and card.can_go_ahead:
-        actions += [(APPROVE, card.go_label), (SKIP, "Skip")]
-    elif card is not None and card.can_fix:
-        actions += [(FIX, "Fix in Skills"), (SKIP, "Skip")]
-    elif card is not None:
-        actions += [(SKIP, "Skip")]
-    actions.append((OPEN, "Open"))   # the default action is a click on the body: not every server shows it
-    return actions
 
 
 class Notifier(QObject):

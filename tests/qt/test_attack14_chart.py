@@ -6,7 +6,7 @@ from datetime import datetime
 from typing import Any
 
 from openhuman_desktop.qt.asyncutil import Jobs
-from openhuman_desktop.qt.intelligence.subconscious.decisions_chart import DecisionsView
+from openhuman_desktop.qt.intelligence.subconscious.decisions_view import DecisionsView
 
 NOW = datetime(2024, 5, 14, 15, 0).timestamp()
 

@@ -3,41 +3,36 @@ its environment (secrets only by variable name) and per-tool read / write / disa
 
 from __future__ import annotations
 
-import re
 import shlex
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-import tomlkit
 from PySide6.QtCore import QSignalBlocker, Qt
 from PySide6.QtGui import QPalette
 from PySide6.QtWidgets import (
-    QButtonGroup,
     QComboBox,
     QHBoxLayout,
     QLabel,
-    QLineEdit,
     QListWidget,
-    QPlainTextEdit,
     QPushButton,
-    QRadioButton,
-    QSizePolicy,
-    QSpinBox,
     QVBoxLayout,
     QWidget,
 )
 
 from openhuman_desktop import config_reader, config_skills
-from openhuman_desktop.config import Settings
 from openhuman_desktop.config_edit import REMOVE
-from openhuman_desktop.config_skills import McpServerSettings
-from openhuman_desktop.qt.intelligence.accent_label import ErrorLabel
-from openhuman_desktop.qt.intelligence.muted_label import EmptyState, MutedLabel
+from openhuman_desktop.qt.intelligence.muted_label import EmptyState
 from openhuman_desktop.qt.intelligence.panel_frame import PanelFrame
 from openhuman_desktop.qt.intelligence.section_header import SectionHeader
 from openhuman_desktop.qt.intelligence.theme import em
-from openhuman_desktop.qt.intelligence.toggle_switch import ToggleSwitch
-from openhuman_desktop.qt.settings.fields import Field, Form, guard_wheel
+from openhuman_desktop.qt.settings.fields import Field, guard_wheel
+from openhuman_desktop.qt.settings.server_form import (
+    ServerForm,
+    inline_value,
+    pairs_text,
+    parse_pairs,
+    words_of,
+)
 
 ToolLister = Callable[[str], Sequence[tuple[str, str]]]
 """The tools a running server listed, as (tool name, the server's own access: ``read`` / ``write``)."""
@@ -45,182 +40,6 @@ ToolLister = Callable[[str], Sequence[tuple[str, str]]]
 AS_SERVER, READ, WRITE, DISABLED = "server", "read", "write", "disabled"
 CHOICES = {AS_SERVER: "As the server says", READ: "Read only", WRITE: "Writes", DISABLED: "Disabled"}
 _LIST_KEYS = ("read_tools", "write_tools", "disabled_tools", "watch")
-
-
-def table_of(server: McpServerSettings) -> dict[str, Any]:
-    """A server's table as config.toml would hold it, without the keys at their defaults."""
-    default = McpServerSettings(server.name)
-    table: dict[str, Any] = {}
-    for key in config_skills.MCP_KEYS:
-        value = getattr(server, key)
-        if value == getattr(default, key):
-            continue
-        table[key] = list(value) if isinstance(value, tuple) else dict(value) if isinstance(value, Mapping) else value
-    return table
-
-
-def tables_of(settings: Settings) -> dict[str, dict[str, Any]]:
-    return {name: table_of(server) for name, server in settings.skills.mcp.items()}
-
-
-def _pairs_text(mapping: Mapping[str, str]) -> str:
-    return "\n".join(f"{key}={value}" for key, value in mapping.items())
-
-
-def _pairs(text: str) -> dict[str, str]:
-    """``NAME=value`` lines as a table (a line without ``=`` keeps an empty value for the loader to judge)."""
-    pairs: dict[str, str] = {}
-    for line in text.splitlines():
-        if line.strip():
-            key, _, value = line.partition("=")
-            pairs[key.strip()] = value.strip()
-    return pairs
-
-
-def _inline(value: Any) -> Any:
-    """A table value as config.toml writes it: ``env = { LANG = "C.UTF-8" }`` on the server's own line."""
-    if not isinstance(value, dict):
-        return value
-    table = tomlkit.inline_table()
-    table.update(value)
-    return table
-
-
-def _words(text: str) -> list[str]:
-    return [part for part in re.split(r"[,\s]+", text.strip()) if part]
-
-
-class ServerForm(QWidget):
-    """The inputs of one server's table."""
-
-    def __init__(self, parent: QWidget | None = None) -> None:
-        super().__init__(parent)
-        unit = em(self)
-        column = QVBoxLayout(self)
-        column.setContentsMargins(0, 0, 0, 0)
-        self.form = Form(self)
-        column.addWidget(self.form)
-        self.errors: dict[str, ErrorLabel] = {}
-
-        def row(label: str, widget: QWidget, key: str, hint: str = "") -> MutedLabel:
-            holder = _Holder(widget, key)
-            self.errors[key] = holder.error
-            return self.form.add(label, holder, hint)
-
-        self.name_edit = QLineEdit(self)
-        self.name_edit.setAccessibleName("Server name")
-        self.name_edit.setPlaceholderText("e.g. github")
-        row("Name", self.name_edit, "name", "Letters, digits, '-' and '_'; its tools are called NAME__TOOL.")
-        self.enabled_switch = ToggleSwitch(self)
-        self.enabled_switch.setAccessibleName("Server enabled")
-        row("Enabled", self.enabled_switch, "enabled")
-        kind = QWidget(self)
-        kind.setObjectName("kind")
-        kinds = QHBoxLayout(kind)
-        kinds.setContentsMargins(0, 0, 0, 0)
-        self.program_radio = QRadioButton("A program OpenHuman starts", kind)
-        self.address_radio = QRadioButton("An address (streamable HTTP)", kind)
-        self.kind_group = QButtonGroup(self)
-        for button in (self.program_radio, self.address_radio):
-            self.kind_group.addButton(button)
-            kinds.addWidget(button)
-        kinds.addStretch(1)
-        self.program_radio.setChecked(True)
-        row("Server", kind, "kind")
-        self.command_edit = QLineEdit(self)
-        self.command_edit.setAccessibleName("Program")
-        self.command_edit.setPlaceholderText("e.g. mcp-server-time or npx")
-        self.command_hint = row("Program", self.command_edit, "command",
-                                "Started in its own process group; stopped when OpenHuman quits.")
-        self.args_edit = QLineEdit(self)
-        self.args_edit.setAccessibleName("Arguments")
-        self.args_edit.setPlaceholderText('e.g. --local-timezone Europe/Berlin (quote "words with spaces")')
-        row("Arguments", self.args_edit, "args")
-        self.url_edit = QLineEdit(self)
-        self.url_edit.setAccessibleName("Address")
-        self.url_edit.setPlaceholderText("http://127.0.0.1:9000/mcp")
-        row("Address", self.url_edit, "url")
-        self.env_edit = _lines_edit(self, "Environment values", "LANG=C.UTF-8")
-        row("Environment", self.env_edit, "env", "Plain values, one NAME=value a line; never a secret.")
-        self.env_from_edit = _lines_edit(self, "Secrets from variables", "GITHUB_TOKEN=MY_GITHUB_PAT")
-        self.env_from_hint = row("Secrets", self.env_from_edit, "env_from",
-                                 "One VARIABLE=NAME a line: the server gets VARIABLE set to the value of NAME from "
-                                 "OpenHuman's own environment. The secret never goes into config.toml.")
-        self.headers_edit = _lines_edit(self, "Headers from variables", "Authorization=MY_SERVER_AUTH")
-        self.headers_hint = row("Headers", self.headers_edit, "headers_from",
-                                "One Header=NAME a line: the header's value comes from the variable NAME.")
-        self.timeout_box = QSpinBox(self)
-        self.timeout_box.setRange(1, config_skills.MAX_MCP_TIMEOUT_SECONDS)
-        self.timeout_box.setSuffix(" s")
-        self.timeout_box.setAccessibleName("Time limit of a tool call")
-        self.timeout_box.setMinimumWidth(unit * 8)
-        guard_wheel(self.timeout_box)
-        row("Time limit", self.timeout_box, "timeout_seconds", "A tool call that takes longer is cancelled.")
-        self.watch_edit = QLineEdit(self)
-        self.watch_edit.setAccessibleName("Resources to watch")
-        self.watch_edit.setPlaceholderText("e.g. file:///home/me/todo.md")
-        row("Watch", self.watch_edit, "watch", "Resource URIs the heartbeat looks at each tick; a change is news.")
-        # The tools part in the same form, so its inputs line up with the ones above.
-        self.form.layout_.addRow(SectionHeader("Tools", self))
-        self.tools_note = MutedLabel("", self, factor=0.9)
-        self.tools_note.setWordWrap(True)
-        self.form.layout_.addRow(self.tools_note)
-        self.tools_form = Form(self)
-        self.form.layout_.addRow(self.tools_form)
-        self.tool_combos: dict[str, QComboBox] = {}
-        self.read_edit = QLineEdit(self)
-        self.read_edit.setAccessibleName("Tools treated as read only")
-        self.write_edit = QLineEdit(self)
-        self.write_edit.setAccessibleName("Tools treated as writes")
-        self.disabled_edit = QLineEdit(self)
-        self.disabled_edit.setAccessibleName("Tools never offered")
-        row("Read only", self.read_edit, "read_tools", "Tools to treat as read although the server does not say so "
-                                                       "(separate them with commas).")
-        row("Writes", self.write_edit, "write_tools", "Tools to treat as writes although the server says read "
-                                                      "only: they then need your request or a card.")
-        row("Disabled", self.disabled_edit, "disabled_tools", "Tools never offered to any model.")
-
-    def is_address(self) -> bool:
-        return self.address_radio.isChecked()
-
-    def show_kind(self) -> None:
-        address = self.is_address()
-        for key, visible in (("command", not address), ("args", not address), ("env", not address),
-                             ("env_from", not address), ("url", address), ("headers_from", address)):
-            holder = self.errors[key].parentWidget()
-            cell = holder.parentWidget() if holder is not None else None
-            if cell is not None:
-                label = self.form.layout_.labelForField(cell)
-                cell.setVisible(visible)
-                if label is not None:
-                    label.setVisible(visible)
-
-
-class _Holder(QWidget):
-    """A widget with its own error line under it (the loader's sentence for its key)."""
-
-    def __init__(self, widget: QWidget, key: str) -> None:
-        super().__init__()
-        self.key = key
-        column = QVBoxLayout(self)
-        column.setContentsMargins(0, 0, 0, 0)
-        column.setSpacing(2)
-        column.addWidget(widget)
-        self.error = ErrorLabel(self)
-        column.addWidget(self.error)
-        grows = not isinstance(widget, ToggleSwitch | QSpinBox) and widget.objectName() != "kind"
-        # Text inputs take the form's width (Form aligns a widget that does not grow to the left, narrow).
-        self.setSizePolicy(QSizePolicy.Policy.Expanding if grows else QSizePolicy.Policy.Preferred,
-                           QSizePolicy.Policy.Preferred)
-
-
-def _lines_edit(parent: QWidget, name: str, placeholder: str) -> QPlainTextEdit:
-    edit = QPlainTextEdit(parent)
-    edit.setAccessibleName(name)
-    edit.setPlaceholderText(placeholder)
-    edit.setTabChangesFocus(True)
-    edit.setFixedHeight(em(edit) * 4)
-    return edit
 
 
 class SkillsEditor(Field):
@@ -309,11 +128,11 @@ class SkillsEditor(Field):
                 changed[f"{self.key}.{name}"] = REMOVE
         for name, table in new.items():
             if name not in old:
-                changed[f"{self.key}.{name}"] = {key: _inline(value) for key, value in table.items()}
+                changed[f"{self.key}.{name}"] = {key: inline_value(value) for key, value in table.items()}
                 continue
             for key in config_skills.MCP_KEYS:
                 if table.get(key) != old[name].get(key):
-                    changed[f"{self.key}.{name}.{key}"] = _inline(table[key]) if key in table else REMOVE
+                    changed[f"{self.key}.{name}.{key}"] = inline_value(table[key]) if key in table else REMOVE
         return changed
 
     def revert(self) -> None:
@@ -379,9 +198,9 @@ class SkillsEditor(Field):
             form.command_edit.setText(str(table.get("command", "")))
             form.args_edit.setText(shlex.join(str(arg) for arg in table.get("args", [])))
             form.url_edit.setText(str(table.get("url", "")))
-            form.env_edit.setPlainText(_pairs_text(table.get("env", {})))
-            form.env_from_edit.setPlainText(_pairs_text(table.get("env_from", {})))
-            form.headers_edit.setPlainText(_pairs_text(table.get("headers_from", {})))
+            form.env_edit.setPlainText(pairs_text(table.get("env", {})))
+            form.env_from_edit.setPlainText(pairs_text(table.get("env_from", {})))
+            form.headers_edit.setPlainText(pairs_text(table.get("headers_from", {})))
             form.timeout_box.setValue(int(table.get("timeout_seconds", 60)))
             form.watch_edit.setText(", ".join(table.get("watch", [])))
             form.read_edit.setText(", ".join(table.get("read_tools", [])))
@@ -404,7 +223,7 @@ class SkillsEditor(Field):
             table["enabled"] = False
         if form.is_address():
             table["url"] = form.url_edit.text().strip()
-            headers = _pairs(form.headers_edit.toPlainText())
+            headers = parse_pairs(form.headers_edit.toPlainText())
             if headers:
                 table["headers_from"] = headers
         else:
@@ -416,12 +235,12 @@ class SkillsEditor(Field):
             if args:
                 table["args"] = args
             for key, edit in (("env", form.env_edit), ("env_from", form.env_from_edit)):
-                pairs = _pairs(edit.toPlainText())
+                pairs = parse_pairs(edit.toPlainText())
                 if pairs:
                     table[key] = pairs
         for key, line in (("read_tools", form.read_edit), ("write_tools", form.write_edit),
                           ("disabled_tools", form.disabled_edit), ("watch", form.watch_edit)):
-            words = _words(line.text())
+            words = words_of(line.text())
             if words:
                 table[key] = words
         if form.timeout_box.value() != 60:
@@ -476,7 +295,7 @@ class SkillsEditor(Field):
         choice = form.tool_combos[tool].currentData()
         lists = {READ: form.read_edit, WRITE: form.write_edit, DISABLED: form.disabled_edit}
         for value, edit in lists.items():
-            words = [word for word in _words(edit.text()) if word != tool]
+            words = [word for word in words_of(edit.text()) if word != tool]
             if value == choice:
                 words.append(tool)
             edit.setText(", ".join(words))
@@ -491,8 +310,8 @@ class SkillsEditor(Field):
             import os
 
             environ = os.environ
-        names = list(_pairs(form.env_from_edit.toPlainText()).values())
-        names += list(_pairs(form.headers_edit.toPlainText()).values())
+        names = list(parse_pairs(form.env_from_edit.toPlainText()).values())
+        names += list(parse_pairs(form.headers_edit.toPlainText()).values())
         secret = next((name for name in names if config_reader.looks_like_secret(name)), None)
         missing = [name for name in names
                    if name and not config_reader.looks_like_secret(name) and not environ.get(name)]

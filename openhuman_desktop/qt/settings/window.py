@@ -35,7 +35,8 @@ from openhuman_desktop.qt.intelligence.theme import em, make_primary
 from openhuman_desktop.qt.settings.fields import Field
 from openhuman_desktop.qt.settings.model_tier import Lister, TierEditor
 from openhuman_desktop.qt.settings.sections import VALUES, Section, build_sections
-from openhuman_desktop.qt.settings.skills_section import SkillsEditor, ToolLister, tables_of
+from openhuman_desktop.qt.settings.server_form import tables_of
+from openhuman_desktop.qt.settings.skills_section import SkillsEditor, ToolLister
 from openhuman_desktop.qt.settings.world_section import SkillTester, Tester
 
 log = logging.getLogger(__name__)

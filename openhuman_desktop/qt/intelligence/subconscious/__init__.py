@@ -3,7 +3,7 @@ Approval Needed (``approvals``) and the last 30 days' decisions (``decisions_cha
 ``qt/intelligence/activity/``."""
 
 from openhuman_desktop.qt.intelligence.subconscious.approvals import ApprovalsView
-from openhuman_desktop.qt.intelligence.subconscious.decisions_chart import DecisionsView
+from openhuman_desktop.qt.intelligence.subconscious.decisions_view import DecisionsView
 from openhuman_desktop.qt.intelligence.subconscious.tasks import TasksView
 
 __all__ = ["ApprovalsView", "DecisionsView", "TasksView"]
