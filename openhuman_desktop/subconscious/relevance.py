@@ -90,11 +90,21 @@ def names_subject(rule: TaskRule, item: ChangeItem) -> bool:
     Porto is no news for "the flight to Lisbon costs less than 300 EUR", Ben's new address none for "Anna's
     address changes", Globex's invoice none for "the invoice from Acme arrives" — whatever a model says.
     The names count on the lines added or removed, in a memory's text and in a file's path
-    ("career/lumen-offer.md"). A condition without a name is named by any change."""
+    ("career/lumen-offer.md"). A condition without a name is named by any change, and so is a file's change
+    that names no one at all ("Status: work finished" under a header "car KX-402" that did not change): the
+    lines of a file about one subject need not repeat its name."""
     names = rule_names(rule)
     if not names:
         return True
-    return bool(names & (content_words(item.text) | content_words(item.removed) | path_words(item.name)))
+    if names & (content_words(item.text) | content_words(item.removed) | path_words(item.name)):
+        return True
+    return item.source == "file" and not any(_mentions_a_name(line) for line in item.text.splitlines())
+
+
+def _mentions_a_name(line: str) -> bool:
+    """Whether a line names someone or something: a capitalised word after its first, or a code ("TB-115")."""
+    return bool(subject_names(line, mid_sentence=False)) or any(
+        match.group().lower() not in _NOT_IDENTIFIERS for match in _IDENTIFIER.finditer(line))
 
 
 def touches(rule: TaskRule, item: ChangeItem) -> bool:

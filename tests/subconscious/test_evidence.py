@@ -215,3 +215,12 @@ def test_a_negation_or_a_plan_earlier_in_the_clause_is_no_evidence() -> None:
 def test_checking_against_something_is_a_comparison() -> None:
     assert derive("When the contractor's quote arrives in quotes/, check it against my budget").kind == "escalate"
     assert derive("Check my inbox folder for urgent emails").kind == "act"
+
+
+def test_a_status_line_that_names_no_one_belongs_to_the_file_it_is_in() -> None:
+    car = derive("Tell me when the garage says my car KX-402 is ready")
+    assert touches(car, edit("car/garage.md", "Status: work finished, you can collect the car after 15:00",
+                             "Status: waiting for the brake parts"))
+    assert not touches(car, edit("car/garage.md", "Job 7790, car TB-115: ready for pick-up", ""))
+    assert not touches(derive("Tell me when Anna's address changes in contacts.md"),
+                       edit("contacts.md", "Ben Ortiz: Gran Via 30, Madrid", "Ben Ortiz: Calle Mayor 12, Madrid"))
