@@ -30,7 +30,8 @@ from tests.fakes.app_process import AppProcess, finished_run, wait_for
 from tests.fakes.kill_model import HOLD, TASK_PREFIX, KillModel, ask
 from tests.fakes.model_servers import FakeOllama
 
-pytestmark = pytest.mark.e2e
+pytestmark = [pytest.mark.e2e, pytest.mark.timeout(300),
+              pytest.mark.logs_expected(r"^Error handling request")]  # a fake server sees the killed app drop a request
 
 LOCAL_MODEL, REASONING_MODEL = "llama3.2:3b", "qwen2.5:14b"
 NODE_SEQUENCE = ["channel_ingestion", "frontend_agent", "agent_execution", "frontend_agent", "context_manager_hook"]

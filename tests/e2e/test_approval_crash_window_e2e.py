@@ -36,7 +36,8 @@ from tests.fakes.engine_harness import (
 )
 from tests.fakes.model_servers import FakeOpenAI, Reply
 
-pytestmark = pytest.mark.e2e
+pytestmark = [pytest.mark.e2e, pytest.mark.timeout(300),
+              pytest.mark.logs_expected(r"^Error handling request")]  # a fake server sees the killed app drop a request
 
 KILLS = 50
 MAX_KILL_DELAY = 0.030

@@ -21,7 +21,8 @@ from tests.fakes.app_process import AppProcess, wait_for
 from tests.fakes.engine_harness import API_KEY, API_KEY_ENV, REASONING_MODEL, config_text
 from tests.fakes.model_servers import FakeOpenAI
 
-pytestmark = [pytest.mark.e2e, pytest.mark.timeout(300)]
+pytestmark = [pytest.mark.e2e, pytest.mark.timeout(300),
+              pytest.mark.logs_expected(r"^Error handling request")]  # a fake server sees the killed app drop a request
 
 KILLS = 20
 EFFECTS_FILE = "effects.log"

@@ -19,7 +19,8 @@ from tests.fakes.app_process import AppProcess, wait_for
 from tests.fakes.engine_harness import LOCAL_MODEL, Brain, Json, config_text, first_user_text, last_is_tool_result
 from tests.fakes.model_servers import FakeOllama, Reply
 
-pytestmark = [pytest.mark.e2e, pytest.mark.timeout(300)]
+pytestmark = [pytest.mark.e2e, pytest.mark.timeout(300),
+              pytest.mark.logs_expected(r"^Error handling request")]  # a fake server sees the killed app drop a request
 
 KILLS = 15
 MAX_KILL_DELAY = 0.4
