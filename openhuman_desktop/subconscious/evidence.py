@@ -77,8 +77,9 @@ def condition_words(rule: TaskRule) -> set[str]:
 
 
 def evidence(rule: TaskRule, items: Iterable[ChangeItem]) -> str | None:
-    """What the change newly says that meets the condition, or None: a word of the condition (not negated right
-    before it), a health problem for a task about health, or the new file an arrival waits for.
+    """What the change newly says that meets the condition, or None: a word of the condition (not negated or
+    hedged earlier in its clause), the condition's concept in other words (:data:`CONCEPTS`), a health problem
+    for a task about health, or the new file an arrival waits for.
 
     Only what is new counts: a file's added lines less the words of its removed lines (an edit from 8 % to
     8.4 % adds no word of "mentions a deadline"), a memory's text, a health problem, a file that was not there.
