@@ -24,7 +24,8 @@ judgement). ``--app-repo`` measures another checkout's product (e.g. main) with 
     python bench/judgement.py --url http://127.0.0.1:8301/v1 --model smollm2-135m-instruct
     python bench/judgement.py --start --model qwen2.5-coder-0.5b-instruct      # starts its own llama.cpp
     python bench/judgement.py --url URL --quick                                 # the CI slice
-    python bench/judgement.py --url URL --holdout                               # the held-out set
+    python bench/judgement.py --url URL --set holdout                           # the first held-out set
+    python bench/judgement.py --url URL --set holdout2                          # the second held-out set
 
 The script reports; it never fails on a figure (``BUDGET ok|MISSED`` lines at the end).
 """
@@ -33,6 +34,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import importlib
 import json
 import logging
 import os
@@ -67,6 +69,8 @@ from bench import real_model_server  # noqa: E402
 from bench.judgement_set import ACT, ESCALATE, NOOP, QUICK, SITUATIONS, SYSTEM_TASKS, Label, Situation  # noqa: E402
 from bench.model_proxy import ModelProxy  # noqa: E402
 
+SETS = {"design": "bench.judgement_set", "holdout": "bench.judgement_holdout", "holdout2": "bench.judgement_holdout2"}
+
 CLASSES = (NOOP, ACT, ESCALATE)
 UNDECIDED = "undecided"
 TICK_SECONDS_BUDGET = 60.0
@@ -90,8 +94,9 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
                         help="the model's context window (config context_window; --start's n_ctx)")
     parser.add_argument("--threads", type=int, default=real_model_server.DEFAULT_THREADS)
     parser.add_argument("--quick", action="store_true", help=f"only the CI slice ({len(QUICK)} situations)")
-    parser.add_argument("--holdout", action="store_true",
-                        help="the held-out set (bench/judgement_holdout.py), written apart from the product's rules")
+    parser.add_argument("--set", dest="set_name", choices=sorted(SETS), default="design",
+                        help="design: bench/judgement_set.py, the set the rules were written against; holdout and "
+                             "holdout2: bench/judgement_holdout*.py, written apart from the product's rules")
     parser.add_argument("--only", default="", help="only situations whose name contains this text")
     parser.add_argument("--limit", type=int, default=0, help="at most this many situations")
     parser.add_argument("--every", type=int, default=1, help="every n-th situation (a spread-out sample)")
@@ -106,10 +111,9 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
 
 
 def chosen(args: argparse.Namespace) -> list[Situation]:
-    if args.holdout:
-        from bench.judgement_holdout import SITUATIONS as HELD_OUT
-
-        return [s for s in HELD_OUT if args.only in s.name][:: max(1, args.every)]
+    if args.set_name != "design":
+        held_out = importlib.import_module(SETS[args.set_name]).SITUATIONS
+        return [s for s in held_out if args.only in s.name][:: max(1, args.every)]
     situations = [s for s in SITUATIONS if not args.quick or s.name in QUICK]
     situations = [s for s in situations if args.only in s.name][:: max(1, args.every)]
     return situations[: args.limit] if args.limit else situations

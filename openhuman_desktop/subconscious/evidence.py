@@ -19,6 +19,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from openhuman_desktop.subconscious.decisions import ChangeItem
+from openhuman_desktop.subconscious.meanings import meanings_of
 from openhuman_desktop.subconscious.relevance import awaits_arrival, subject_of
 from openhuman_desktop.subconscious.task_rules import (
     GENERIC,
@@ -97,7 +98,7 @@ def evidence(rule: TaskRule, items: Iterable[ChangeItem]) -> str | None:
             word = stem(token)
             if word in wanted and word not in old and not _negated(tokens, index):
                 return str(token)
-        said = _concept(rule, item.text, item.removed)
+        said = _concept(rule, item.text, item.removed, wanted)
         if said is not None:
             return said
     return arrived(rule, items)
@@ -119,13 +120,13 @@ new line, "urgent" is today or a deadline, a workout is a run or a swim, somethi
 due date, "out of" is run out. Each entry: the condition's words (stemmed) and what in the change says it."""
 
 
-def _concept(rule: TaskRule, text: str, removed: str) -> str | None:
-    """A concept of the condition (:data:`CONCEPTS`) said in the new text, not negated, and not said before."""
+def _concept(rule: TaskRule, text: str, removed: str, wanted: set[str]) -> str | None:
+    """A concept of the condition (:data:`CONCEPTS`), or its predicate in other words
+    (:func:`~.meanings.meanings_of`), said in the new text, not negated, and not said before."""
     words = content_words(rule.condition) | {word for word in _TOKENS.findall(rule.condition.lower())}
+    patterns = [pattern for stems, pattern in CONCEPTS if stems & words] + list(meanings_of(wanted))
     lowered = text.lower()
-    for stems, pattern in CONCEPTS:
-        if not stems & words:
-            continue
+    for pattern in patterns:
         for match in pattern.finditer(lowered):
             before = clause_tokens(lowered[: match.start()])
             if _negated([*before, match.group()], len(before)) or match.group().strip() in removed.lower():
@@ -135,7 +136,8 @@ def _concept(rule: TaskRule, text: str, removed: str) -> str | None:
 
 
 HEDGES = frozenset({"will", "i'll", "we'll", "it'll", "maybe", "might", "perhaps", "planning", "plan", "going",
-                    "should", "would", "could", "if", "unless", "hope", "hopefully"})
+                    "should", "would", "could", "if", "unless", "hope", "hopefully", "almost", "nearly", "expected",
+                    "scheduled", "pending", "awaiting", "soon"})
 """Before a word in the same clause, they say it has not happened ("I'll go to the post office tomorrow")."""
 
 

@@ -1,0 +1,94 @@
+"""What an everyday condition means when a change says it in other words.
+
+"Tell me when my copy can be picked up" is met by "on the hold shelf, collect by Friday"; "if the bill becomes
+overdue" by "7 days past the due date"; "when the visa is approved" by "your application has been granted". A
+small model does not make these links reliably, so the app makes the common ones itself: each entry of
+:data:`MEANINGS` is the words a condition may use for what must happen (its predicate, stemmed as
+:func:`~.task_rules.stem` does) and the phrases a change may use instead.
+
+The entries are general English about the state of things (delivered, ready, approved, cancelled, failed,
+overdue, on sale, replied, finished, paid, down, broken, full, …), not the words of any one task. A phrase
+counts only where it is newly said and not negated or hedged (:func:`~.evidence.evidence` checks that).
+"""
+
+from __future__ import annotations
+
+import re
+
+from openhuman_desktop.subconscious.task_rules import stem
+
+_ENTRIES = (
+    ("deliver delivered delivery", r"\bdelivered\b|handed (?:over|to you)|signed for|dropped off at"
+     r"|left (?:at|with|in|by) (?:the |your )?(?:door|front door|neighbou?r|porch|reception|mailbox|letterbox"
+     r"|parcel locker)|in your (?:mailbox|letterbox|parcel locker)"),
+    ("arrive arrives arrived arrival receive received come comes here",
+     r"\barrived\b|\breceived\b|has come in|came in\b|\bis here\b|\bare here\b|\blanded\b|showed up|turned up"
+     r"|\bdelivered\b"),
+    ("pick picked pickup collect collected collection ready",
+     r"ready (?:for|to) (?:collection|pick ?up|be collected|be picked up)|(?:awaiting|available for) "
+     r"(?:collection|pick ?up)|hold shelf|\bcollect (?:it |them )?(?:by|from|at|before|until)"
+     r"|can (?:now )?be (?:collected|picked up)|\bready\b"),
+    ("approve approved approval accept accepted grant granted",
+     r"\bapproved\b|\bgranted\b|\baccepted\b|signed off|\bauthori[sz]ed\b|green light|go-ahead"),
+    ("reject rejected decline declined deny denied refuse refused",
+     r"\brejected\b|\bdeclined\b|\bdenied\b|\brefused\b|turned down|\bunsuccessful\b|not (?:been )?approved"),
+    ("cancel cancelled canceled cancellation",
+     r"\bcancell?ed\b|called off|\bscrapped\b|(?:won't|will not) (?:take place|go ahead)"
+     r"|no longer (?:happening|taking place)"),
+    ("fail fails failed failure break breaks broken crash crashes error errors",
+     r"\bfailed\b|\bfailure\b|(?<!\b0 )(?<!no )\berrors?\b(?!\s*[:=]\s*0\b)|\bunsuccessful\b|\baborted\b"
+     r"|\bcrashed\b|(?:did not|didn't) (?:complete|finish|succeed|run)|exit (?:code|status) [1-9]"
+     r"|stopped working|not working"),
+    ("overdue late unpaid",
+     r"\boverdue\b|past (?:the |its )?due(?: date)?|days late|late (?:payment|fee)|payment (?:not received|missing)"
+     r"|final notice|second reminder|\bdunning\b"),
+    ("sale available availability open opens release released stock bookable",
+     r"on sale|now available|available (?:now|to book|for booking|to order)|booking (?:is |has )?open(?:ed)?"
+     r"|bookings? open|(?:tickets|seats) (?:are |have been )?(?:released|available|out)|back in stock|in stock"
+     r"|can (?:now )?be (?:booked|ordered|bought)|went on sale|\bnow open\b|\bopened\b"),
+    ("reply replies replied answer answers answered respond responds responded response back",
+     r"\breplied\b|\banswered\b|\bresponded\b|wrote back|(?:got|came) back to (?:me|us)"
+     r"|(?:reply|answer|response) from"),
+    ("finish finished complete completed done",
+     r"\bfinished\b|\bcompleted\b|\bdone\b|wrapped up|\ball set\b"),
+    ("publish published release released post posted live",
+     r"\bpublished\b|\breleased\b|went live|\bis live\b|now live|\bposted\b|now online"),
+    ("pay paid payment settle settled",
+     r"\bpaid\b|\bsettled\b|payment (?:received|made|cleared)|received (?:the |your )?payment|\btransferred\b"),
+    ("down offline unreachable outage unavailable",
+     r"\bdown\b|\boffline\b|\bunreachable\b|not responding|\boutage\b|timed out|connection refused"
+     r"|\b50[234]\b|\bunavailable\b"),
+    ("sign signed signature",
+     r"\bsigned\b|\bcountersigned\b"),
+    ("book booked reserve reserved",
+     r"\bbooked\b|\breserved\b|(?:reservation|booking) (?:is )?confirmed"),
+    ("rise rises raise raised increase increases increased",
+     r"\bincreased?\b|\braised\b|\brose\b|went up|goes up|going up|up (?:by|from|to) \d"),
+    ("drop drops dropped fall falls decrease decreases decreased reduce reduced cheaper",
+     r"\bdropped\b|\bfell\b|\bdecreased\b|went down|goes down|\breduced\b|\bdiscount(?:ed)?\b"
+     r"|down (?:by|from|to) \d|price drop"),
+    ("delay delayed postpone postponed reschedule rescheduled",
+     r"\bdelayed\b|\bpostponed\b|\brescheduled\b|pushed back|moved to|running late"),
+    ("invite invited invitation",
+     r"\binvited\b|\binvitation\b|invites? (?:you|me|us)|asked (?:me|us) to (?:come|join)"),
+    ("sick ill unwell",
+     r"\bsick\b|\bill\b|\bunwell\b|\bfever\b|\bflu\b|throwing up|stayed home"),
+    ("leak leaks leaking damage damaged",
+     r"\bleak(?:s|ing|ed)?\b|\bdripping\b|\bcracked\b|\bdamaged\b|\bflooded\b|\bbroken\b"),
+    ("full", r"\bfull\b|no (?:space|room) left|out of (?:space|storage|disk)"),
+    ("expire expires expired expiry",
+     r"\bexpired\b|expires (?:today|tomorrow|in \d+ days?)|no longer valid"),
+    ("deadline", r"\bdue (?:on|by|date)\b|\bdeadline\b|no later than|must be (?:submitted|handed in|done|sent) by"),
+    ("confirm confirmed confirmation", r"\bconfirmed\b|\bconfirmation\b"),
+    ("pass passed", r"\bpassed\b"),
+    ("win won", r"\bwon\b|\bwinner\b|came first"),
+)
+
+MEANINGS: tuple[tuple[frozenset[str], re.Pattern[str]], ...] = tuple(
+    (frozenset(stem(word) for word in words.split()), re.compile(pattern, re.I)) for words, pattern in _ENTRIES)
+"""Per entry: the stems of a condition's predicate words, and the phrases that say the same in a change."""
+
+
+def meanings_of(predicate: set[str]) -> tuple[re.Pattern[str], ...]:
+    """The phrases that say what ``predicate`` (the stems of a condition's predicate words) says."""
+    return tuple(pattern for stems, pattern in MEANINGS if stems & predicate)
