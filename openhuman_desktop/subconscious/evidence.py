@@ -36,7 +36,8 @@ from openhuman_desktop.subconscious.task_rules import (
 NEGATIONS = frozenset({"not", "no", "never", "without", "yet", "isn't", "wasn't", "hasn't", "didn't", "nothing",
                        "none", "unless"})
 _TOKENS = re.compile(r"[a-z0-9]+(?:'[a-z]+)?")
-_COMPARES = re.compile(r"\b(?:less|more|fewer|below|above|under|over|cheaper|higher|lower|at least|at most)\b",
+_COMPARES = re.compile(r"\b(?:less|more|fewer|below|above|under|over|cheaper|higher|lower|at least|at most|passes|"
+                       r"exceeds|reaches|tops)\b",
                        re.I)
 LINKS = frozenset({"is", "are", "was", "were", "be", "gets", "get", "becomes", "mentions", "mention", "shows",
                    "show", "says", "say", "contains", "contain", "costs", "cost", "reads", "changes", "change"})
@@ -86,7 +87,9 @@ def evidence(rule: TaskRule, items: Iterable[ChangeItem]) -> str | None:
     8.4 % adds no word of "mentions a deadline"), a memory's text, a health problem, a file that was not there.
     """
     items = list(items)
-    wanted = condition_words(rule)
+    # "the neighbours write to me about the hedge": the hedge is the topic, who writes is the news
+    # (:func:`changed_subject`); a note of the user's own about the hedge is not a message.
+    wanted = set() if _SENDS.search(rule.condition) else condition_words(rule)
     for item in items:
         if item.source in (SKILLS, MODELS):
             if item.status == "problem":
@@ -124,7 +127,8 @@ def _concept(rule: TaskRule, text: str, removed: str, wanted: set[str]) -> str |
     """A concept of the condition (:data:`CONCEPTS`), or its predicate in other words
     (:func:`~.meanings.meanings_of`), said in the new text, not negated, and not said before."""
     words = content_words(rule.condition) | {word for word in _TOKENS.findall(rule.condition.lower())}
-    patterns = [pattern for stems, pattern in CONCEPTS if stems & words] + list(meanings_of(wanted))
+    patterns = [pattern for stems, pattern in CONCEPTS if stems & words] + list(
+        meanings_of(wanted | content_words(rule.condition)))
     lowered = text.lower()
     for pattern in patterns:
         for match in pattern.finditer(lowered):
@@ -137,7 +141,8 @@ def _concept(rule: TaskRule, text: str, removed: str, wanted: set[str]) -> str |
 
 HEDGES = frozenset({"will", "i'll", "we'll", "it'll", "maybe", "might", "perhaps", "planning", "plan", "going",
                     "should", "would", "could", "if", "unless", "hope", "hopefully", "almost", "nearly", "expected",
-                    "scheduled", "pending", "awaiting", "soon"})
+                    "scheduled", "pending", "awaiting", "soon", "he'll", "she'll", "they'll", "you'll", "i'd",
+                    "he'd", "she'd", "they'd", "we'd", "you'd"})
 """Before a word in the same clause, they say it has not happened ("I'll go to the post office tomorrow")."""
 
 
@@ -194,7 +199,8 @@ def arrived(rule: TaskRule, items: Iterable[ChangeItem]) -> str | None:
 
 
 _CHANGE = re.compile(r"\b(?:changes?|changed|is updated|gets updated|is edited|moves|moved)\b", re.I)
-_SENDS = re.compile(r"\b(?:writes|wrote|sends|sent|emails|mails|messages|replies|answers|calls|texts)\b", re.I)
+_SENDS = re.compile(r"\b(?:writes?|wrote|sends?|sent|emails?|mails?|messages|replies|reply|answers?|calls?|texts?)\b",
+                    re.I)
 
 
 def changed_subject(rule: TaskRule, items: Iterable[ChangeItem]) -> str | None:
@@ -225,11 +231,20 @@ def changed_subject(rule: TaskRule, items: Iterable[ChangeItem]) -> str | None:
 
 _BELOW = frozenset({"less", "fewer", "lower", "cheaper", "below", "under", "colder", "cooler"})
 _NUMBER = r"(?P<number>[-−]?\d[\d,]*(?:\.\d+)?)"
-_UNIT = r"(?P<unit>%|°\s?[CF]\b|[A-Za-z]{1,4}\b)"
+_UNIT = r"(?P<unit>%|°\s?[CF]\b|(?:seconds?|minutes?|hours?)\b|[A-Za-z]{1,4}\b)"
 _LIMIT = re.compile(r"\b(?P<op>less|fewer|lower|cheaper|below|under|colder|cooler|more|higher|above|over|warmer|"
-                    r"hotter|at least|at most)(?:\s+than)?\s+(?P<pre>[€$£])?\s*" + _NUMBER + r"\s*" + _UNIT + "?", re.I)
+                    r"hotter|at least|at most|passes|exceeds|reaches|tops)(?:\s+than)?\s+(?P<pre>[€$£])?\s*"
+                    + _NUMBER + r"\s*" + _UNIT + "?", re.I)
 _AMOUNT = re.compile(r"(?P<pre>[€$£])?\s*" + _NUMBER + r"\s*" + _UNIT + "?")
 _THOUSANDS = re.compile(r"^\d{1,3}(?:,\d{3})+$")
+_SECONDS = {"s": 1, "sec": 1, "secs": 1, "second": 1, "seconds": 1, "min": 60, "mins": 60, "minute": 60,
+            "minutes": 60, "h": 3600, "hr": 3600, "hrs": 3600, "hour": 3600, "hours": 3600}
+"""Durations are compared in seconds: "more than 5 minutes behind" and "lag 842 s"."""
+_CLOCK = re.compile(r"\b(\d{1,2}):(\d{2}):(\d{2})\b")
+_FROM_TO = re.compile(r"\bfrom\s+[€$£]?\s*(?P<a>\d[\d,]*(?:\.\d+)?)\s*(?:[A-Za-z€$£%]{1,4}\s+)?to\s+[€$£]?\s*"
+                      r"(?P<b>\d[\d,]*(?:\.\d+)?)", re.I)
+_RISES = re.compile(r"\b(?:more expensive|dearer|pricier|goes up|go up|rises?|increases?|gets? higher)\b", re.I)
+_FALLS = re.compile(r"\b(?:cheaper|goes down|go down|falls?|drops?|decreases?|gets? lower)\b", re.I)
 
 
 @dataclass(frozen=True)
@@ -264,11 +279,12 @@ def compared(rule: TaskRule, items: Iterable[ChangeItem], names: frozenset[str] 
     """
     limit = _LIMIT.search(rule.condition)
     if limit is None:
-        return None
+        return _moved(rule, items, names)
     unit = _unit(limit)
     bound = _number(limit.group("number"))
     if not unit or unit in STOPWORDS or bound is None:
         return None
+    unit, bound = _scaled(unit, bound)
     op = limit.group("op").lower()
     seen: list[str] = []
     for item in items:
@@ -277,19 +293,55 @@ def compared(rule: TaskRule, items: Iterable[ChangeItem], names: frozenset[str] 
         for line in item.text.splitlines():
             if names and not names & content_words(line):
                 continue
-            for amount in _AMOUNT.finditer(line):
-                value = _number(amount.group("number"))
-                if value is None or _unit(amount) != unit:
+            figures = [(_scaled(_unit(amount), number),
+                        f"{amount.group('number')} {amount.group('pre') or amount.group('unit') or ''}".strip())
+                       for amount in _AMOUNT.finditer(line)
+                       if (number := _number(amount.group("number"))) is not None]
+            figures += [(("s", float(int(h) * 3600 + int(m) * 60 + int(s))), clock.group())
+                        for clock in _CLOCK.finditer(line) for h, m, s in [clock.groups()]]
+            for (figure_unit, value), said in figures:
+                if figure_unit != unit:
                     continue
-                said = f"{amount.group('number')} {limit.group('pre') or limit.group('unit')}".strip()
                 if _meets(op, value, bound):
                     return Compared(True, said)
                 seen.append(said)
     return Compared(False, ", ".join(seen)) if seen else None
 
 
+def _scaled(unit: str, value: float) -> tuple[str, float]:
+    """A duration in seconds ("5 minutes" is 300 s); any other figure as it is."""
+    if unit in _SECONDS:
+        return "s", value * _SECONDS[unit]
+    return unit, value
+
+
+def _moved(rule: TaskRule, items: Iterable[ChangeItem], names: frozenset[str]) -> Compared | None:
+    """For a condition that a figure's move meets ("my mobile contract gets more expensive"): a change "from
+    24.99 EUR to 27.99 EUR" on the changed lines, compared by the app. None when the condition names no
+    direction or no changed line says such a move."""
+    rises, falls = _RISES.search(rule.condition), _FALLS.search(rule.condition)
+    if (rises is None) == (falls is None):
+        return None
+    seen: list[str] = []
+    for item in items:
+        if item.source not in ("file", "memory"):
+            continue
+        for line in item.text.splitlines():
+            if names and not names & content_words(line):
+                continue
+            for move in _FROM_TO.finditer(line):
+                before, after = _number(move.group("a")), _number(move.group("b"))
+                if before is None or after is None or before == after:
+                    continue
+                said = move.group().strip()
+                if (after > before) == (rises is not None):
+                    return Compared(True, said)
+                seen.append(said)
+    return Compared(False, ", ".join(seen)) if seen else None
+
+
 def _meets(op: str, value: float, bound: float) -> bool:
-    if op == "at least":
+    if op in ("at least", "reaches"):
         return value >= bound
     if op == "at most":
         return value <= bound

@@ -27,32 +27,35 @@ _ENTRIES = (
     ("pick picked pickup collect collected collection ready",
      r"ready (?:for|to) (?:collection|pick ?up|be collected|be picked up)|(?:awaiting|available for) "
      r"(?:collection|pick ?up)|hold shelf|\bcollect (?:it |them )?(?:by|from|at|before|until)"
-     r"|can (?:now )?be (?:collected|picked up)|\bready\b"),
+     r"|can (?:now )?be (?:collected|picked up)|\bready\b|\bcollect (?:it|them)\b"),
     ("approve approved approval accept accepted grant granted",
      r"\bapproved\b|\bgranted\b|\baccepted\b|signed off|\bauthori[sz]ed\b|green light|go-ahead"),
     ("reject rejected decline declined deny denied refuse refused",
      r"\brejected\b|\bdeclined\b|\bdenied\b|\brefused\b|turned down|\bunsuccessful\b|not (?:been )?approved"),
     ("cancel cancelled canceled cancellation",
      r"\bcancell?ed\b|called off|\bscrapped\b|(?:won't|will not) (?:take place|go ahead)"
+     r"|(?:does not|doesn't|will not|won't) run\b|not running\b"
      r"|no longer (?:happening|taking place)"),
-    ("fail fails failed failure break breaks broken crash crashes error errors",
+    ("fail fails failed failure break breaks broken crash crashes error errors wrong",
      r"\bfailed\b|\bfailure\b|(?<!\b0 )(?<!no )\berrors?\b(?!\s*[:=]\s*0\b)|\bunsuccessful\b|\baborted\b"
      r"|\bcrashed\b|(?:did not|didn't) (?:complete|finish|succeed|run)|exit (?:code|status) [1-9]"
-     r"|stopped working|not working"),
+     r"|stopped working|not working|could not|couldn't|unable to|(?:did not|didn't) pass|rate limit"),
     ("overdue late unpaid",
      r"\boverdue\b|past (?:the |its )?due(?: date)?|days late|late (?:payment|fee)|payment (?:not received|missing)"
      r"|final notice|second reminder|\bdunning\b"),
     ("sale available availability open opens release released stock bookable",
      r"on sale|now available|available (?:now|to book|for booking|to order)|booking (?:is |has )?open(?:ed)?"
      r"|bookings? open|(?:tickets|seats) (?:are |have been )?(?:released|available|out)|back in stock|in stock"
-     r"|can (?:now )?be (?:booked|ordered|bought)|went on sale|\bnow open\b|\bopened\b"),
+     r"|can (?:now )?be (?:booked|ordered|bought)|went on sale|\bnow open\b|\bopened\b"
+     r"|\bavailable\b(?! (?:from|in|on|next|soon|for pre-?order))|ships within"),
     ("reply replies replied answer answers answered respond responds responded response back",
      r"\breplied\b|\banswered\b|\bresponded\b|wrote back|(?:got|came) back to (?:me|us)"
      r"|(?:reply|answer|response) from"),
     ("finish finished complete completed done",
      r"\bfinished\b|\bcompleted\b|\bdone\b|wrapped up|\ball set\b"),
-    ("publish published release released post posted live",
-     r"\bpublished\b|\breleased\b|went live|\bis live\b|now live|\bposted\b|now online"),
+    ("publish published release released post posted live production deploy deployed",
+     r"\bpublished\b|\breleased\b|went live|\bis live\b|now live|\bposted\b|now online|\bdeployed\b"
+     r"|rolled out|rollout(?: \S+){0,3} complete"),
     ("pay paid payment settle settled",
      r"\bpaid\b|\bsettled\b|payment (?:received|made|cleared)|received (?:the |your )?payment|\btransferred\b"),
     ("down offline unreachable outage unavailable",
@@ -62,8 +65,9 @@ _ENTRIES = (
      r"\bsigned\b|\bcountersigned\b"),
     ("book booked reserve reserved",
      r"\bbooked\b|\breserved\b|(?:reservation|booking) (?:is )?confirmed"),
-    ("rise rises raise raised increase increases increased",
-     r"\bincreased?\b|\braised\b|\brose\b|went up|goes up|going up|up (?:by|from|to) \d"),
+    ("rise rises raise raised increase increases increased expensive dearer pricier",
+     r"\bincreased?\b|\braised\b|\brose\b|went up|goes up|going up|up (?:by|from|to) \d|price (?:increase|rise)"
+     r"|\brising\b|adjust(?:s|ing|ed)?(?: \w+){0,3} (?:price|fee|tariff)"),
     ("drop drops dropped fall falls decrease decreases decreased reduce reduced cheaper",
      r"\bdropped\b|\bfell\b|\bdecreased\b|went down|goes down|\breduced\b|\bdiscount(?:ed)?\b"
      r"|down (?:by|from|to) \d|price drop"),
@@ -71,15 +75,17 @@ _ENTRIES = (
      r"\bdelayed\b|\bpostponed\b|\brescheduled\b|pushed back|moved to|running late"),
     ("invite invited invitation",
      r"\binvited\b|\binvitation\b|invites? (?:you|me|us)|asked (?:me|us) to (?:come|join)"),
-    ("sick ill unwell",
-     r"\bsick\b|\bill\b|\bunwell\b|\bfever\b|\bflu\b|throwing up|stayed home"),
+    ("sick ill unwell feel feeling",
+     r"\bsick\b|\bill\b|\bunwell\b|\bfever\b|\bflu\b|throwing up|stayed home|\bdizzy\b|\bheadache\b|\bcough"
+     r"|\bpoorly\b|under the weather|not (?:feeling|doing) (?:well|great|good)|\bin pain\b"),
     ("leak leaks leaking damage damaged",
      r"\bleak(?:s|ing|ed)?\b|\bdripping\b|\bcracked\b|\bdamaged\b|\bflooded\b|\bbroken\b"),
     ("full", r"\bfull\b|no (?:space|room) left|out of (?:space|storage|disk)"),
     ("expire expires expired expiry",
      r"\bexpired\b|expires (?:today|tomorrow|in \d+ days?)|no longer valid"),
     ("deadline", r"\bdue (?:on|by|date)\b|\bdeadline\b|no later than|must be (?:submitted|handed in|done|sent) by"),
-    ("confirm confirmed confirmation", r"\bconfirmed\b|\bconfirmation\b"),
+    ("confirm confirmed confirmation", r"\bconfirmed\b|\bconfirmation\b|\bsettled\b|\bagreed\b|\bbooked\b"),
+    ("close closed closure shut", r"\bclosed\b|\bshut\b|\bclosure\b"),
     ("pass passed", r"\bpassed\b"),
     ("win won", r"\bwon\b|\bwinner\b|came first"),
 )
@@ -87,6 +93,14 @@ _ENTRIES = (
 MEANINGS: tuple[tuple[frozenset[str], re.Pattern[str]], ...] = tuple(
     (frozenset(stem(word) for word in words.split()), re.compile(pattern, re.I)) for words, pattern in _ENTRIES)
 """Per entry: the stems of a condition's predicate words, and the phrases that say the same in a change."""
+
+
+_THINGS = frozenset(stem(word) for word in (
+    "error errors failure delivery arrival payment deadline production stock sale confirmation invitation expiry "
+    "approval response collection release post damage leak leaks").split())
+PREDICATES: frozenset[str] = frozenset().union(*(stems for stems, _ in MEANINGS)) - _THINGS
+"""The stems :data:`MEANINGS` knows that say what happens to something ("ready", "confirms"), not what it is
+("errors", "the delivery")."""
 
 
 def meanings_of(predicate: set[str]) -> tuple[re.Pattern[str], ...]:

@@ -14,6 +14,7 @@ import re
 from collections.abc import Iterable
 
 from openhuman_desktop.subconscious.decisions import ChangeItem
+from openhuman_desktop.subconscious.meanings import PREDICATES
 from openhuman_desktop.subconscious.task_rules import (
     GENERIC,
     MEMORIES,
@@ -40,6 +41,8 @@ _NAME = re.compile(r"\b[A-Z][a-z]+(?:'s)?(?![\w.])")
 _PRONOUN = re.compile(r"\b(?:her|his|their)\b", re.I)
 _IDENTIFIER = re.compile(r"(?<![\w/.-])(/[a-z][\w-]*|[A-Z]{3,}[A-Z0-9]*|[A-Za-z]{1,4}-?\d{2,}[\w-]*)(?![\w/])")
 """Names that are not words: a path ("/data"), a code ("KX-402", "T-1002"), a ticker or marker ("NRDX")."""
+_DOMAIN = re.compile(r"\b(?:[a-z0-9-]+\.){2,}[a-z]{2,}\b|\b[a-z0-9-]+\.(?:com|org|net|io|dev|app)\b", re.I)
+"""A host name ("shop.example.org"): a name as a whole, never by its parts (blog.example.org is another)."""
 _NOT_IDENTIFIERS = frozenset({"eur", "usd", "gbp", "chf", "pdf", "csv", "url", "utc", "jpg", "png", "txt", "ram"})
 _NOT_NAMES_TEXT = """
     i january february march april may june july august september october november december monday tuesday
@@ -70,7 +73,13 @@ def subject_names(condition: str, *, mid_sentence: bool = True) -> frozenset[str
     for match in _IDENTIFIER.finditer(condition):
         if match.group().lower() not in _NOT_IDENTIFIERS:
             names |= content_words(match.group().replace("/", " "))
-    return frozenset(names)
+    return frozenset(names | {match.group().lower() for match in _DOMAIN.finditer(condition)})
+
+
+def _said(text: str) -> frozenset[str]:
+    """Every word of ``text`` stemmed, short ones too ("Jo"), and its host names whole."""
+    return frozenset({stem(word) for word in re.findall(r"[a-z0-9]+(?:'[a-z]+)?", text.lower())}
+                     | {match.group().lower() for match in _DOMAIN.finditer(text)})
 
 
 @functools.lru_cache(maxsize=4096)
@@ -96,7 +105,7 @@ def names_subject(rule: TaskRule, item: ChangeItem) -> bool:
     names = rule_names(rule)
     if not names:
         return True
-    if names & (content_words(item.text) | content_words(item.removed) | path_words(item.name)):
+    if names & (_said(item.text) | _said(item.removed) | path_words(item.name)):
         return True
     return item.source == "file" and not any(_mentions_a_name(line) for line in item.text.splitlines())
 
@@ -104,7 +113,8 @@ def names_subject(rule: TaskRule, item: ChangeItem) -> bool:
 def _mentions_a_name(line: str) -> bool:
     """Whether a line names someone or something: a capitalised word after its first, or a code ("TB-115")."""
     return bool(subject_names(line, mid_sentence=False)) or any(
-        match.group().lower() not in _NOT_IDENTIFIERS for match in _IDENTIFIER.finditer(line))
+        match.group().lower() not in _NOT_IDENTIFIERS for match in _IDENTIFIER.finditer(line)) or bool(
+        _DOMAIN.search(line))
 
 
 def touches(rule: TaskRule, item: ChangeItem) -> bool:
@@ -115,13 +125,15 @@ def touches(rule: TaskRule, item: ChangeItem) -> bool:
     return _touches(rule, item) and names_subject(rule, item)
 
 
+
 def _touches(rule: TaskRule, item: ChangeItem) -> bool:
     if item.source == "memory":
         if rule.watches == MEMORIES:
             return True
         if rule.watch_paths:
             return False
-        return bool(set(rule.watch_words) - GENERIC & content_words(item.text))
+        # The names its action gives count too: "Plan our Rome weekend once Jo confirms the dates".
+        return bool((_about(rule) | subject_names(rule.action, mid_sentence=False)) & _said(item.text))
     if item.source != "file" or item.status == "same" or cosmetic(item):
         return False
     if any(_matches_path(item.name, target) for target in rule.targets):
@@ -135,8 +147,16 @@ def _touches(rule: TaskRule, item: ChangeItem) -> bool:
         return any(_matches_path(item.name, watched) for watched in rule.watch_paths)
     if rule.watches in (MEMORIES, SKILLS, MODELS):
         return False
-    specific = set(rule.watch_words) - GENERIC
-    return bool(specific & (path_words(item.name) | content_words(item.text)))
+    return bool(_about(rule) & (path_words(item.name) | content_words(item.text)))
+
+
+@functools.lru_cache(maxsize=4096)
+def _about(rule: TaskRule) -> frozenset[str]:
+    """The words of a task that say what it is about, less those that say what must happen to it: a change
+    that says only "ready" or "confirmed" is about something else (an identity card for "my new passport is
+    ready", the electrician for "the plumber confirms a time"). All its words when nothing else is left."""
+    words = frozenset(rule.watch_words) - GENERIC
+    return words - PREDICATES or words
 
 
 _WORDS = re.compile(r"\w+")
@@ -155,7 +175,8 @@ def _same_words(added: str, removed: str) -> bool:
 
 
 _ARRIVAL = re.compile(r"\b(?:arrives?|arrived|lands?|landed|(?:is|are|gets|get) (?:posted|uploaded|saved|filed)|"
-                      r"comes? in|i (?:save|saved|put|drop|add))\b", re.I)
+                      r"comes? in(?:to)?|sends? (?:it|them|one)|(?:is|are|gets) sent|"
+                      r"i (?:save|saved|put|drop|add))\b", re.I)
 _NEW_THING = re.compile(r"\b(?:new|each|every|any)\s+((?:[a-z]+\s+){0,2}[a-z]+)", re.I)
 DOCUMENTS = frozenset(stem(word) for word in (
     "note", "document", "file", "ticket", "article", "schedule", "lease", "offer", "invoice", "report", "mail",
@@ -184,7 +205,12 @@ def subject_of(rule: TaskRule) -> frozenset[str]:
     arrives", the action's ("Review the new lease")."""
     match = _ARRIVAL.search(rule.condition)
     words = content_words(rule.condition[: match.start()] if match else rule.condition)
+    if match is not None and _SENT_IT.match(match.group()):  # "the seller sends it to car/": what is sent
+        words = frozenset()
     return words or content_words(rule.action) - {stem(first_verb(rule.action))}
+
+
+_SENT_IT = re.compile(r"sends? (?:it|them|one)", re.I)
 
 
 _QUALIFIED_FILE = re.compile(r"\b(?:the|my|our)\s+((?:[a-z]+\s+){1,3})(?:log|logs|journal|file)\b", re.I)

@@ -35,6 +35,7 @@ ESCALATE_VERBS = frozenset({
     "draft", "write", "plan", "prepare", "review", "compare", "investigate", "research", "analyse", "analyze",
     "update", "organise", "organize", "suggest", "decide", "reply", "answer", "respond", "send", "negotiate",
     "schedule", "book", "fix", "find", "help", "create", "make", "rework", "propose", "evaluate", "assess",
+    "proofread", "explain", "diagnose", "troubleshoot", "prioritise", "prioritize",
 })
 # Small actions: tell, remind, summarise one item, append one line.
 ACT_VERBS = frozenset({
@@ -48,7 +49,8 @@ its is are be been being was were this that these those there here what which wh
 before than then so do does did not no yes new it's i'm i've them they their his her our we us one two both
 some more most has have had will would can could should may might must just only also very up out over under
 again still yet comes come arrives arrive arrived posted land lands appears appear says say said tell told
-mention mentions mentioned anything something things thing whether
+mention mentions mentioned anything something things thing whether she he isn't aren't wasn't weren't don't
+doesn't didn't won't can't
 """
 STOPWORDS = frozenset(_STOPWORDS_TEXT.split())
 GENERIC = frozenset({"log", "logs", "file", "files", "folder", "folders", "note", "notes", "text", "md", "txt", "csv",
@@ -57,11 +59,12 @@ GENERIC = frozenset({"log", "logs", "file", "files", "folder", "folders", "note"
 _PATH = re.compile(r"(?<![\w/.-])((?:[\w.-]+/)*[\w-]+(?:\.[A-Za-z0-9]{1,5}))(?![\w/])")
 _FOLDER = re.compile(r"(?<![\w/.-])((?:[\w.-]+/)+)(?![\w])")
 _NAMED_FOLDER = re.compile(r"\b(?:the|my|our)\s+([\w-]+)\s+folder\b", re.I)
-_SPLIT = re.compile(r"^(?P<action>.+?)(?:,\s*|\s+)(?:when(?:ever)?|once|if|as soon as|after)\s+"
+_SPLIT = re.compile(r"^(?P<action>.+?)(?:,\s*|\s+)(?:when(?:ever)?|once|if|as soon as|after|(?:each|every|any) time)\s+"
                     r"(?P<condition>.+)$", re.I)
-_LEAD = re.compile(r"^(?:when(?:ever)?|once|if|as soon as|after)\s+(?P<condition>.+?),\s*(?P<action>.+)$", re.I)
+_LEAD = re.compile(r"^(?:when(?:ever)?|once|if|as soon as|after|(?:each|every|any) time)\s+"
+                   r"(?P<condition>.+?),\s*(?P<action>.+)$", re.I)
 _ME_WHEN = re.compile(r"^(?P<action>(?:tell|let|notify|alert|warn|remind|ping)\s+me(?:\s+know)?)\s+"
-                      r"(?:when(?:ever)?|once|if|as soon as)\s+(?P<condition>.+)$", re.I)
+                      r"(?:when(?:ever)?|once|if|as soon as|(?:each|every|any) time)\s+(?P<condition>.+)$", re.I)
 _USER_SAYS = re.compile(r"\b(?:i|we)\s+(?:tell|told|mention|mentioned|say|said|book|booked|list|note|write down|"
                         r"add|ask)\b|\btell you\b|\btold you\b|\bi'm\b", re.I)
 _PLACE = re.compile(r"\bin (?:my|the|our) ([a-z][\w-]*)\b(?! folder)", re.I)
