@@ -224,3 +224,70 @@ def test_a_status_line_that_names_no_one_belongs_to_the_file_it_is_in() -> None:
     assert not touches(car, edit("car/garage.md", "Job 7790, car TB-115: ready for pick-up", ""))
     assert not touches(derive("Tell me when Anna's address changes in contacts.md"),
                        edit("contacts.md", "Ben Ortiz: Gran Via 30, Madrid", "Ben Ortiz: Calle Mayor 12, Madrid"))
+
+
+@pytest.mark.parametrize(("title", "line", "met"), [
+    ("Tell me when the van in car/log.md passes 150,000 km", "2026-11-30 150,420 km", True),
+    ("Tell me when the van in car/log.md passes 150,000 km", "2026-11-30 149,870 km", False),
+    ("Investigate if the backup in ops/logs/backup.log takes more than 2 hours", "backup took 9,000 s", True),
+    ("Investigate if the backup in ops/logs/backup.log takes more than 2 hours", "backup took 95 minutes", False),
+    ("Investigate if the backup in ops/logs/backup.log takes more than 2 hours", "backup duration 02:40:12", True),
+    ("Tell me if my internet plan gets more expensive", "The fee goes from 39.90 EUR to 44.90 EUR in March.", True),
+    ("Tell me if my internet plan gets more expensive", "The fee goes from 39.90 EUR to 34.90 EUR in March.", False),
+])
+def test_limits_passed_durations_and_moves_are_compared_by_the_app(title: str, line: str, met: bool) -> None:
+    rule = derive(title)
+    figure = compared(rule, [edit("car/log.md", line, "")], rule_names(rule))
+    assert figure is not None and figure.met is met
+
+
+@pytest.mark.parametrize(("title", "said", "silent"), [
+    ("Tell me when my new glasses can be picked up", "Your glasses are ready, collect them at the shop by Friday.",
+     "Your glasses are being made, about ten days."),
+    ("Tell me if my visa application is approved", "Your visa has been granted for 90 days.",
+     "Your visa application is pending approval."),
+    ("Tell me if the dentist appointment is cancelled", "The practice called off all Tuesday appointments.",
+     "The appointment stays as planned."),
+    ("Remind me if the water bill becomes overdue", "Water bill: 3 days past the due date.",
+     "Water bill: 41 EUR, due on 20 December."),
+    ("Tell me when the blue kettle is back in stock", "Blue kettle: available, ships within 3 days",
+     "Blue kettle: available from March"),
+    ("Tell me if the import job goes wrong", "import job could not reach the database",
+     "import job finished with 0 errors"),
+])
+def test_everyday_meanings_in_other_words_are_evidence(title: str, said: str, silent: str) -> None:
+    rule = derive(title)
+    assert evidence(rule, [edit("notes.md", said, "")]) is not None
+    assert evidence(rule, [edit("notes.md", silent, "")]) is None
+
+
+def test_a_pronoun_condition_is_about_what_its_action_names() -> None:
+    rule = derive("Remind me to pay the gas bill if it becomes overdue")
+    assert {"gas", "bill"} <= set(rule.watch_words)
+    assert touches(rule, edit("bills/gas.md", "status: overdue since 2 December", "status: open"))
+
+
+def test_a_change_that_says_only_what_must_happen_is_about_something_else() -> None:
+    passport = derive("Let me know when my new passport is ready")
+    assert not touches(passport, new_file("documents/id-card.md", "Identity card renewal\nStatus: ready"))
+    assert touches(passport, new_file("documents/office.md", "Passport renewal\nStatus: ready"))
+    plumber = derive("Remind me to be home when the plumber confirms a time")
+    assert not touches(plumber, ChangeItem("memory", "", "The electrician confirmed Monday at 9."))
+
+
+def test_host_names_and_short_names_are_names_as_a_whole() -> None:
+    cert = derive("Tell me if the certificate renewal for api.example.net fails (ops/logs/certs.log)")
+    assert not touches(cert, edit("ops/logs/certs.log", "renewal for www.example.net failed", ""))
+    assert touches(cert, edit("ops/logs/certs.log", "renewal for api.example.net failed", ""))
+    trip = derive("Plan our Lisbon trip once Al confirms the dates")
+    assert touches(trip, ChangeItem("memory", "", "Al says Lisbon is settled: 3 to 6 May."))
+
+
+def test_each_time_splits_a_task_into_action_and_condition() -> None:
+    rule = derive("Add a line to garden/rain.md each time I tell you it rained")
+    assert rule.targets == ("garden/rain.md",) and rule.condition == "I tell you it rained"
+
+
+def test_a_message_is_told_by_who_sends_it_not_by_its_topic() -> None:
+    rule = derive("Draft a reply if the landlord writes to me about the heating")
+    assert evidence(rule, [edit("notes/home.md", "bleed the heating radiators in October", "")]) is None
