@@ -199,8 +199,7 @@ def arrived(rule: TaskRule, items: Iterable[ChangeItem]) -> str | None:
 
 
 _CHANGE = re.compile(r"\b(?:changes?|changed|is updated|gets updated|is edited|moves|moved)\b", re.I)
-_SENDS = re.compile(r"\b(?:writes?|wrote|sends?|sent|emails?|mails?|messages|replies|reply|answers?|calls?|texts?)\b",
-                    re.I)
+_SENDS = re.compile(r"\b(?:writes?|wrote|sends?|sent|emails|mails|messages|replies|answers?|calls|texts)\b", re.I)
 
 
 def changed_subject(rule: TaskRule, items: Iterable[ChangeItem]) -> str | None:
