@@ -26,6 +26,7 @@ judgement). ``--app-repo`` measures another checkout's product (e.g. main) with 
     python bench/judgement.py --url URL --quick                                 # the CI slice
     python bench/judgement.py --url URL --set holdout                           # the first held-out set
     python bench/judgement.py --url URL --set holdout2                          # the second held-out set
+    python bench/judgement.py --url URL --set holdout3                          # the third
 
 The script reports; it never fails on a figure (``BUDGET ok|MISSED`` lines at the end).
 """
@@ -69,7 +70,8 @@ from bench import real_model_server  # noqa: E402
 from bench.judgement_set import ACT, ESCALATE, NOOP, QUICK, SITUATIONS, SYSTEM_TASKS, Label, Situation  # noqa: E402
 from bench.model_proxy import ModelProxy  # noqa: E402
 
-SETS = {"design": "bench.judgement_set", "holdout": "bench.judgement_holdout", "holdout2": "bench.judgement_holdout2"}
+SETS = {"design": "bench.judgement_set", "holdout": "bench.judgement_holdout", "holdout2": "bench.judgement_holdout2",
+        "holdout3": "bench.judgement_holdout3"}
 
 CLASSES = (NOOP, ACT, ESCALATE)
 UNDECIDED = "undecided"
@@ -95,8 +97,8 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--threads", type=int, default=real_model_server.DEFAULT_THREADS)
     parser.add_argument("--quick", action="store_true", help=f"only the CI slice ({len(QUICK)} situations)")
     parser.add_argument("--set", dest="set_name", choices=sorted(SETS), default="design",
-                        help="design: bench/judgement_set.py, the set the rules were written against; holdout and "
-                             "holdout2: bench/judgement_holdout*.py, written apart from the product's rules")
+                        help="design: bench/judgement_set.py, the set the rules were written against; holdout, "
+                             "holdout2, holdout3: bench/judgement_holdout*.py, written apart from the product's rules")
     parser.add_argument("--only", default="", help="only situations whose name contains this text")
     parser.add_argument("--limit", type=int, default=0, help="at most this many situations")
     parser.add_argument("--every", type=int, default=1, help="every n-th situation (a spread-out sample)")
