@@ -19,8 +19,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from openhuman_desktop.subconscious.decisions import ChangeItem
-from openhuman_desktop.subconscious.meanings import meanings_of
-from openhuman_desktop.subconscious.relevance import awaits_arrival, subject_of
+from openhuman_desktop.subconscious.meanings import PREDICATES, meanings_of
+from openhuman_desktop.subconscious.relevance import awaits_arrival, names_another, rule_names, subject_of
 from openhuman_desktop.subconscious.task_rules import (
     GENERIC,
     MODELS,
@@ -71,7 +71,11 @@ def condition_words(rule: TaskRule) -> set[str]:
         meaningful = [stem(word) for word in _TOKENS.findall(thing.group(1).lower())
                       if word not in STOPWORDS and len(word) > 2 and stem(word) not in places | GENERIC]
     elif link is None:
-        meaningful = meaningful[-1:]
+        # "the gym refuses to cancel my membership": the words that say what happens, where it has them;
+        # else its last word ("the nightly backup fails")
+        verbs = [stem(word) for index, word in enumerate(tail) if stem(word) in PREDICATES and stem(word) in meaningful
+                 and (word.endswith("s") or (index and tail[index - 1] in ("to", "will")))]
+        meaningful = verbs or meaningful[-1:]
         # "when I book a trip": what the user does is what the change will say ("Booked flights to Lisbon")
         meaningful += [stem(words[index + 1]) for index, word in enumerate(words[:-1])
                        if word in ("i", "we") and words[index + 1] not in _SAYING]
@@ -90,18 +94,20 @@ def evidence(rule: TaskRule, items: Iterable[ChangeItem]) -> str | None:
     # "the neighbours write to me about the hedge": the hedge is the topic, who writes is the news
     # (:func:`changed_subject`); a note of the user's own about the hedge is not a message.
     wanted = set() if _SENDS.search(rule.condition) else condition_words(rule)
+    names = rule_names(rule)  # "the API as down": a line about the blog's host says nothing of it
     for item in items:
         if item.source in (SKILLS, MODELS):
             if item.status == "problem":
                 return "problem"
             continue
         old = _affirmed(item.removed)
-        tokens = clause_tokens(item.text)
+        text = "\n".join(line for line in item.text.splitlines() if not names_another(names, line))
+        tokens = clause_tokens(text)
         for index, token in enumerate(tokens):
             word = stem(token)
             if word in wanted and word not in old and not _negated(tokens, index):
                 return str(token)
-        said = _concept(rule, item.text, item.removed, wanted)
+        said = _concept(rule, text, item.removed, wanted)
         if said is not None:
             return said
     return arrived(rule, items)
@@ -110,7 +116,7 @@ def evidence(rule: TaskRule, items: Iterable[ChangeItem]) -> str | None:
 _MONEY = (r"(?:[€$£]\s?\d[\d,.]*|\d[\d,.]*\s?(?:eur|euros?|usd|dollars?|gbp|pounds?|chf|€|\$|£)(?![a-z]))")
 CONCEPTS: tuple[tuple[frozenset[str], re.Pattern[str]], ...] = tuple(
     (frozenset(stem(word) for word in words.split()), re.compile(pattern, re.I)) for words, pattern in (
-        ("expense expenses cost costs spend spent spending payment payments paid", _MONEY),
+        ("expense expenses cost costs spend spent spending payment payments paid money", _MONEY),
         ("urgent urgently asap", r"\b(?:urgent|asap|immediately|right away|today|tonight|deadline)\b"),
         ("workout workouts exercise training sport", r"\b(?:ran|run|jogged|swam|swim|cycled|biked|rode|hiked|"
          r"gym|yoga|pilates|lifted|rowed|workout|training|km|miles|lengths|laps|reps)\b"),
@@ -142,7 +148,7 @@ def _concept(rule: TaskRule, text: str, removed: str, wanted: set[str]) -> str |
 HEDGES = frozenset({"will", "i'll", "we'll", "it'll", "maybe", "might", "perhaps", "planning", "plan", "going",
                     "should", "would", "could", "if", "unless", "hope", "hopefully", "almost", "nearly", "expected",
                     "scheduled", "pending", "awaiting", "soon", "he'll", "she'll", "they'll", "you'll", "i'd",
-                    "he'd", "she'd", "they'd", "we'd", "you'd"})
+                    "he'd", "she'd", "they'd", "we'd", "you'd", "need", "needs", "must"})
 """Before a word in the same clause, they say it has not happened ("I'll go to the post office tomorrow")."""
 
 
@@ -150,7 +156,7 @@ def _negated(tokens: list[str], index: int) -> bool:
     """Whether the token at ``index`` is negated or hedged earlier in its clause (``tokens`` keeps the clause
     breaks as "|")."""
     start = index
-    while start > 0 and tokens[start - 1] != "|" and index - start < 8:
+    while start > 0 and tokens[start - 1] != "|" and index - start < 12:
         start -= 1
     before = set(tokens[start:index])
     return bool((NEGATIONS | HEDGES) & before)
@@ -292,7 +298,7 @@ def compared(rule: TaskRule, items: Iterable[ChangeItem], names: frozenset[str] 
         for line in item.text.splitlines():
             if names and not names & content_words(line):
                 continue
-            figures = [(_scaled(_unit(amount), number),
+            figures = [(_scaled(_unit(amount) or _cents(amount, unit), number),
                         f"{amount.group('number')} {amount.group('pre') or amount.group('unit') or ''}".strip())
                        for amount in _AMOUNT.finditer(line)
                        if (number := _number(amount.group("number"))) is not None]
@@ -305,6 +311,15 @@ def compared(rule: TaskRule, items: Iterable[ChangeItem], names: frozenset[str] 
                     return Compared(True, said)
                 seen.append(said)
     return Compared(False, ", ".join(seen)) if seen else None
+
+
+def _cents(amount: re.Match[str], unit: str) -> str:
+    """A bare figure with two decimals ("1249.00" in a card statement) is money in the limit's currency."""
+    currency = unit in _CURRENCIES
+    return unit if currency and re.fullmatch(r"\d+\.\d\d", amount.group("number")) else ""
+
+
+_CURRENCIES = frozenset({"eur", "usd", "gbp", "chf", "€", "$", "£"})
 
 
 def _scaled(unit: str, value: float) -> tuple[str, float]:

@@ -31,7 +31,8 @@ _ENTRIES = (
     ("approve approved approval accept accepted grant granted",
      r"\bapproved\b|\bgranted\b|\baccepted\b|signed off|\bauthori[sz]ed\b|green light|go-ahead"),
     ("reject rejected decline declined deny denied refuse refused",
-     r"\brejected\b|\bdeclined\b|\bdenied\b|\brefused\b|turned down|\bunsuccessful\b|not (?:been )?approved"),
+     r"\brejected\b|\bdeclined\b|\bdenied\b|\brefused\b|turned down|\bunsuccessful\b|not (?:been )?approved"
+     r"|(?:cannot|can't|can not|do not|don't) accept"),
     ("cancel cancelled canceled cancellation",
      r"\bcancell?ed\b|called off|\bscrapped\b|(?:won't|will not) (?:take place|go ahead)"
      r"|(?:does not|doesn't|will not|won't) run\b|not running\b"
@@ -64,7 +65,7 @@ _ENTRIES = (
     ("sign signed signature",
      r"\bsigned\b|\bcountersigned\b"),
     ("book booked reserve reserved",
-     r"\bbooked\b|\breserved\b|(?:reservation|booking) (?:is )?confirmed"),
+     r"(?<!fully )\bbooked\b|\breserved\b|(?:reservation|booking) (?:is )?confirmed"),
     ("rise rises raise raised increase increases increased expensive dearer pricier",
      r"\bincreased?\b|\braised\b|\brose\b|went up|goes up|going up|up (?:by|from|to) \d|price (?:increase|rise)"
      r"|\brising\b|adjust(?:s|ing|ed)?(?: \w+){0,3} (?:price|fee|tariff)"),
@@ -84,7 +85,8 @@ _ENTRIES = (
     ("expire expires expired expiry",
      r"\bexpired\b|expires (?:today|tomorrow|in \d+ days?)|no longer valid"),
     ("deadline", r"\bdue (?:on|by|date)\b|\bdeadline\b|no later than|must be (?:submitted|handed in|done|sent) by"),
-    ("confirm confirmed confirmation", r"\bconfirmed\b|\bconfirmation\b|\bsettled\b|\bagreed\b|\bbooked\b"),
+    ("confirm confirmed confirmation", r"\bconfirmed\b|\bconfirmation\b|\bsettled\b|\bagreed\b|(?<!fully )\bbooked\b"),
+    ("refund refunded reimburse reimbursed", r"\brefund(?:ed)?\b|return credit|\bcredited\b|\breimbursed\b"),
     ("close closed closure shut", r"\bclosed\b|\bshut\b|\bclosure\b"),
     ("pass passed", r"\bpassed\b"),
     ("win won", r"\bwon\b|\bwinner\b|came first"),
@@ -95,9 +97,11 @@ MEANINGS: tuple[tuple[frozenset[str], re.Pattern[str]], ...] = tuple(
 """Per entry: the stems of a condition's predicate words, and the phrases that say the same in a change."""
 
 
-_THINGS = frozenset(stem(word) for word in (
-    "error errors failure delivery arrival payment deadline production stock sale confirmation invitation expiry "
-    "approval response collection release post damage leak leaks").split())
+_THINGS_TEXT = """
+    error errors failure delivery arrival payment deadline production stock sale confirmation invitation expiry
+    approval response collection release post damage leak leaks refund
+"""
+_THINGS = frozenset(stem(word) for word in _THINGS_TEXT.split())
 PREDICATES: frozenset[str] = frozenset().union(*(stems for stems, _ in MEANINGS)) - _THINGS
 """The stems :data:`MEANINGS` knows that say what happens to something ("ready", "confirms"), not what it is
 ("errors", "the delivery")."""

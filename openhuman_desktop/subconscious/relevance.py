@@ -41,7 +41,8 @@ _NAME = re.compile(r"\b[A-Z][a-z]+(?:'s)?(?![\w.])")
 _PRONOUN = re.compile(r"\b(?:her|his|their)\b", re.I)
 _IDENTIFIER = re.compile(r"(?<![\w/.-])(/[a-z][\w-]*|[A-Z]{3,}[A-Z0-9]*|[A-Za-z]{1,4}-?\d{2,}[\w-]*)(?![\w/])")
 """Names that are not words: a path ("/data"), a code ("KX-402", "T-1002"), a ticker or marker ("NRDX")."""
-_DOMAIN = re.compile(r"\b(?:[a-z0-9-]+\.){2,}[a-z]{2,}\b|\b[a-z0-9-]+\.(?:com|org|net|io|dev|app)\b", re.I)
+_DOMAIN = re.compile(r"\b(?:[a-z0-9-]+\.){2,}[a-z]{2,}\b|\b[a-z0-9-]+\.(?:com|org|net|io|dev|app|example|shop)\b",
+                     re.I)
 """A host name ("shop.example.org"): a name as a whole, never by its parts (blog.example.org is another)."""
 _NOT_IDENTIFIERS = frozenset({"eur", "usd", "gbp", "chf", "pdf", "csv", "url", "utc", "jpg", "png", "txt", "ram"})
 _NOT_NAMES_TEXT = """
@@ -108,6 +109,12 @@ def names_subject(rule: TaskRule, item: ChangeItem) -> bool:
     if names & (_said(item.text) | _said(item.removed) | path_words(item.name)):
         return True
     return item.source == "file" and not any(_mentions_a_name(line) for line in item.text.splitlines())
+
+
+def names_another(names: frozenset[str], line: str) -> bool:
+    """Whether ``line`` names someone or something, and none of ``names`` (the blog's host in a health check
+    for "the API")."""
+    return bool(names) and _mentions_a_name(line) and not names & _said(line)
 
 
 def _mentions_a_name(line: str) -> bool:

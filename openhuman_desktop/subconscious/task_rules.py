@@ -127,8 +127,10 @@ def first_verb(text: str) -> str:
     return words[0] if words else ""
 
 
-_PRONOUN_SUBJECT = re.compile(r"\s*(?:it|it's|they|they're|this|that|these|those)\b", re.I)
-"""A condition whose subject is a pronoun is about what its action names ("pay the bill if it is overdue")."""
+_PRONOUN_SUBJECT = re.compile(r"^\s*(?:it|it's|they|they're|this|that|these|those)\b|\b(?:it|them|one)\s*$|"
+                              r"\b(?:for|sends?|about) (?:it|them|one)\b", re.I)
+"""A condition about a pronoun is about what its action names ("pay the bill if it is overdue", "send the
+reading when the utility asks for it")."""
 _ASKING = frozenset({"tell", "remind", "let", "know", "warn", "alert", "notify", "ping"})
 
 
@@ -171,7 +173,7 @@ def derive(title: str) -> TaskRule:
     place = _PLACE.search(condition)  # "every expense I mention in my journal": the journal, not a memory
     watches = MEMORIES if _USER_SAYS.search(condition) and not paths and not place else ""
     words = content_words(condition) - content_words(" ".join(targets)) - {stem(verb)}
-    if _PRONOUN_SUBJECT.match(condition) and action != condition:  # "… the electricity bill if it becomes overdue"
+    if _PRONOUN_SUBJECT.search(condition) and action != condition:  # "… the electricity bill if it becomes overdue"
         words |= content_words(action) - content_words(" ".join(targets)) - {stem(verb)} - _ASKING
     if place:
         words |= content_words(place.group(1))

@@ -291,3 +291,36 @@ def test_each_time_splits_a_task_into_action_and_condition() -> None:
 def test_a_message_is_told_by_who_sends_it_not_by_its_topic() -> None:
     rule = derive("Draft a reply if the landlord writes to me about the heating")
     assert evidence(rule, [edit("notes/home.md", "bleed the heating radiators in October", "")]) is None
+
+
+def test_a_bare_figure_with_cents_is_money_in_the_limits_currency() -> None:
+    rule = derive("Let me know if any payment on my card (finance/visa.csv) is over 300 EUR")
+    big = compared(rule, [edit("finance/visa.csv", "2026-11-28,Bike Shop,845.50", "")], rule_names(rule))
+    small = compared(rule, [edit("finance/visa.csv", "2026-11-28,Bakery,4.20", "")], rule_names(rule))
+    assert big is not None and big.met and small is not None and not small.met
+
+
+def test_a_line_about_another_named_thing_is_no_evidence() -> None:
+    rule = derive("Tell me when the health check in ops/logs/health.log reports the VPN as down")
+    other = edit("ops/logs/health.log", "mail.home.example DOWN\nVPN UP 20ms", "")
+    assert evidence(rule, [other]) is None
+    assert evidence(rule, [edit("ops/logs/health.log", "VPN DOWN timeout", "")]) is not None
+
+
+@pytest.mark.parametrize(("title", "said", "silent"), [
+    ("Tell me when the guest house in travel/rome.md confirms our room", "Casa Lina: your room is booked.",
+     "Casa Lina: sorry, we are fully booked that week."),
+    ("If the landlord refuses to fix the boiler, draft a letter", "We cannot accept the repair request.",
+     "The boiler will be fixed by the building's plumber."),
+    ("Tell me when the refund from Nordbike shows up in finance/bank.csv", "2026-12-01,NORDBIKE RETURN CREDIT,120.00",
+     "2026-12-01,CITY BAKERY,4.20"),
+])
+def test_what_happens_is_read_from_the_conditions_verb(title: str, said: str, silent: str) -> None:
+    rule = derive(title)
+    assert evidence(rule, [edit("notes.md", said, "")]) is not None
+    assert evidence(rule, [edit("notes.md", silent, "")]) is None
+
+
+def test_a_pronoun_anywhere_in_the_condition_is_what_the_action_names() -> None:
+    rule = derive("Remind me to send the water meter reading when the council asks for it")
+    assert {"water", "meter", "read"} <= set(rule.watch_words)
