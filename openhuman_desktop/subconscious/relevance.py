@@ -77,6 +77,7 @@ def subject_names(condition: str, *, mid_sentence: bool = True) -> frozenset[str
     return frozenset(names | {match.group().lower() for match in _DOMAIN.finditer(condition)})
 
 
+@functools.lru_cache(maxsize=4096)
 def _said(text: str) -> frozenset[str]:
     """Every word of ``text`` stemmed, short ones too ("Jo"), and its host names whole."""
     return frozenset({stem(word) for word in re.findall(r"[a-z0-9]+(?:'[a-z]+)?", text.lower())}
