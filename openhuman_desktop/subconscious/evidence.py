@@ -15,7 +15,7 @@ change speaks plainly:
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
 from openhuman_desktop.subconscious.decisions import ChangeItem
@@ -292,34 +292,36 @@ def compared(rule: TaskRule, items: Iterable[ChangeItem], names: frozenset[str] 
     unit, bound = _scaled(unit, bound)
     op = limit.group("op").lower()
     seen: list[str] = []
-    for item in items:
-        if item.source not in ("file", "memory"):
-            continue
-        for line in item.text.splitlines():
-            if names and not names & content_words(line):
+    for line in _subject_lines(items, names):
+        figures = [(_scaled(_unit(amount) or _cents(amount, unit), number),
+                    f"{amount.group('number')} {amount.group('pre') or amount.group('unit') or ''}".strip())
+                   for amount in _AMOUNT.finditer(line)
+                   if (number := _number(amount.group("number"))) is not None]
+        figures += [(("s", float(int(h) * 3600 + int(m) * 60 + int(s))), clock.group())
+                    for clock in _CLOCK.finditer(line) for h, m, s in [clock.groups()]]
+        for (figure_unit, value), said in figures:
+            if figure_unit != unit:
                 continue
-            figures = [(_scaled(_unit(amount) or _cents(amount, unit), number),
-                        f"{amount.group('number')} {amount.group('pre') or amount.group('unit') or ''}".strip())
-                       for amount in _AMOUNT.finditer(line)
-                       if (number := _number(amount.group("number"))) is not None]
-            figures += [(("s", float(int(h) * 3600 + int(m) * 60 + int(s))), clock.group())
-                        for clock in _CLOCK.finditer(line) for h, m, s in [clock.groups()]]
-            for (figure_unit, value), said in figures:
-                if figure_unit != unit:
-                    continue
-                if _meets(op, value, bound):
-                    return Compared(True, said)
-                seen.append(said)
+            if _meets(op, value, bound):
+                return Compared(True, said)
+            seen.append(said)
     return Compared(False, ", ".join(seen)) if seen else None
+
+
+def _subject_lines(items: Iterable[ChangeItem], names: frozenset[str]) -> Iterator[str]:
+    """The changed lines of files and memories, only those that name the subject when ``names`` is given."""
+    for item in items:
+        if item.source in ("file", "memory"):
+            yield from (line for line in item.text.splitlines() if not names or names & content_words(line))
 
 
 def _cents(amount: re.Match[str], unit: str) -> str:
     """A bare figure with two decimals ("1249.00" in a card statement) is money in the limit's currency."""
-    currency = unit in _CURRENCIES
-    return unit if currency and re.fullmatch(r"\d+\.\d\d", amount.group("number")) else ""
+    return unit if unit in _CURRENCIES and _WITH_CENTS.fullmatch(amount.group("number")) else ""
 
 
 _CURRENCIES = frozenset({"eur", "usd", "gbp", "chf", "€", "$", "£"})
+_WITH_CENTS = re.compile(r"\d+\.\d\d")
 
 
 def _scaled(unit: str, value: float) -> tuple[str, float]:
@@ -337,20 +339,15 @@ def _moved(rule: TaskRule, items: Iterable[ChangeItem], names: frozenset[str]) -
     if (rises is None) == (falls is None):
         return None
     seen: list[str] = []
-    for item in items:
-        if item.source not in ("file", "memory"):
-            continue
-        for line in item.text.splitlines():
-            if names and not names & content_words(line):
+    for line in _subject_lines(items, names):
+        for move in _FROM_TO.finditer(line):
+            before, after = _number(move.group("a")), _number(move.group("b"))
+            if before is None or after is None or before == after:
                 continue
-            for move in _FROM_TO.finditer(line):
-                before, after = _number(move.group("a")), _number(move.group("b"))
-                if before is None or after is None or before == after:
-                    continue
-                said = move.group().strip()
-                if (after > before) == (rises is not None):
-                    return Compared(True, said)
-                seen.append(said)
+            said = move.group().strip()
+            if (after > before) == (rises is not None):
+                return Compared(True, said)
+            seen.append(said)
     return Compared(False, ", ".join(seen)) if seen else None
 
 
