@@ -81,7 +81,9 @@ def converse(page: Any, model: AgentModel) -> None:
     box.fill("What's on my plate today?")
     box.press("Enter")
     page.locator(".msg-assistant table").wait_for()
-    page.wait_for_function("!document.querySelector('.msg-assistant[aria-busy]')")
+    # A locator, not wait_for_function: the page's CSP (script-src 'self') refuses the eval that a string
+    # predicate needs in Debian's chromium 156.0.8078.114.
+    page.locator(".msg-assistant[aria-busy]").first.wait_for(state="detached")
     model.script = AgentScript(
         subtasks=[("Look at the notes", "List Notes/")],
         steps={"Look at the notes": [call("files_list", path="."), say("14 files, 5 empty drafts.")]},
@@ -90,7 +92,7 @@ def converse(page: Any, model: AgentModel) -> None:
     box.fill("Which of my notes are empty drafts?")  # a question: its recommended change becomes a card
     box.press("Enter")
     page.locator(".card .button.primary").wait_for()
-    page.wait_for_function("!document.querySelector('.msg-assistant[aria-busy]')")  # its answer written too
+    page.locator(".msg-assistant[aria-busy]").first.wait_for(state="detached")  # its answer written too
     # The third answer is still being written when the shots are taken; its reply recommends nothing, so the
     # page holds the one card above.
     model.script = AgentScript(reply="A two-line draft for the landlord.", answer="Dear Mr Lewis, …")
