@@ -90,6 +90,14 @@ _ENTRIES = (
     ("close closed closure shut", r"\bclosed\b|\bshut\b|\bclosure\b"),
     ("pass passed", r"\bpassed\b"),
     ("win won", r"\bwon\b|\bwinner\b|came first"),
+    ("ask asks asked request requests requested",
+     r"\bplease (?:send|provide|submit|pay|return|upload|share|enter|complete|sign|confirm|let us know|reply)\b"
+     r"|\bkindly\b|\brequested\b|\b(?:is|are) required\b|\bwe (?:need|require)\b"),
+    ("find finds found locate locates located trace traced recover recovered",
+     r"\bfound\b|\blocated\b|\btraced\b|\brecovered\b|tracked down|turned up"),
+    ("fix fixes fixed repair repaired resolve resolves resolved solve solved restore restored",
+     r"\bfixed\b|\brepaired\b|\bresolved\b|\bsolved\b|\brestored\b|working again|back (?:up|online) again"),
+    ("lose loses lost missing", r"\blost\b|\bmissing\b|(?:can't|cannot|can not|couldn't) (?:find|locate)"),
 )
 
 MEANINGS: tuple[tuple[frozenset[str], re.Pattern[str]], ...] = tuple(

@@ -189,7 +189,8 @@ _NEW_THING = re.compile(r"\b(?:new|each|every|any)\s+((?:[a-z]+\s+){0,2}[a-z]+)"
 DOCUMENTS = frozenset(stem(word) for word in (
     "note", "document", "file", "ticket", "article", "schedule", "lease", "offer", "invoice", "report", "mail",
     "email", "letter", "contract", "statement", "receipt", "scan", "photo", "picture", "recording", "paper", "form",
-    "application", "order", "quote", "bill", "minutes", "agenda", "draft"))
+    "application", "order", "quote", "bill", "minutes", "agenda", "draft", "agreement", "proposal", "estimate",
+    "certificate", "payslip", "policy", "slides", "manuscript", "transcript"))
 """Things that arrive as files: "each new support ticket in tickets/" waits for a new file."""
 
 
@@ -201,7 +202,7 @@ def awaits_arrival(rule: TaskRule) -> bool:
     such a task: errors come as lines, not as files."""
     if not any(path.endswith("/") for path in rule.watch_paths):
         return False
-    if _ARRIVAL.search(rule.condition):
+    if _ARRIVAL.search(rule.condition) or _sent_document(rule.condition):
         return True
     folders = set().union(*(path_words(path) for path in rule.watch_paths if path.endswith("/")))
     return any(content_words(match.group(1)) & (DOCUMENTS | folders) for match in _NEW_THING.finditer(rule.condition))
@@ -211,6 +212,9 @@ def awaits_arrival(rule: TaskRule) -> bool:
 def subject_of(rule: TaskRule) -> frozenset[str]:
     """What an arrival is of: the condition's words before its verb ("a customer complaint" arrives); for "it
     arrives", the action's ("Review the new lease")."""
+    sent = _sent_document(rule.condition)
+    if sent:  # "Kestrel sends the revised service agreement to work/contracts/": the agreement
+        return sent
     match = _ARRIVAL.search(rule.condition)
     words = content_words(rule.condition[: match.start()] if match else rule.condition)
     if match is not None and _SENT_IT.match(match.group()):  # "the seller sends it to car/": what is sent
@@ -219,6 +223,17 @@ def subject_of(rule: TaskRule) -> frozenset[str]:
 
 
 _SENT_IT = re.compile(r"sends? (?:it|them|one)", re.I)
+_SENT_THING = re.compile(r"\b(?:sends?|sent|emails?|forwards?|uploads?|posts?|delivers?|shares?)\s+(?:me\s+|us\s+)?"
+                         r"(?:the|a|an|its|their|his|her|my|our|new)\s+(?P<thing>(?:[a-z-]+\s+){0,3}?[a-z-]+)\s+"
+                         r"(?:to|into|in)\s", re.I)
+
+
+def _sent_document(condition: str) -> frozenset[str]:
+    """What someone sends into a folder when it is a document ("sends the revised service agreement to
+    work/contracts/": revised, service, agreement); empty when nothing of the kind is sent."""
+    match = _SENT_THING.search(condition)
+    words = content_words(match.group("thing")) if match else frozenset()
+    return words if words & DOCUMENTS else frozenset()
 
 
 _QUALIFIED_FILE = re.compile(r"\b(?:the|my|our)\s+((?:[a-z]+\s+){1,3})(?:log|logs|journal|file)\b", re.I)

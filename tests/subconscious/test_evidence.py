@@ -314,6 +314,13 @@ def test_a_line_about_another_named_thing_is_no_evidence() -> None:
      "The boiler will be fixed by the building's plumber."),
     ("Tell me when the refund from Nordbike shows up in finance/bank.csv", "2026-12-01,NORDBIKE RETURN CREDIT,120.00",
      "2026-12-01,CITY BAKERY,4.20"),
+    ("Remind me to send the gas meter reading when the utility asks for it",
+     "Please send us the reading of your gas meter by 15 December.",
+     "We have received your gas meter reading of 18,402 m3."),
+    ("Tell me when the airline finds my suitcase", "Suitcase located at Lisbon airport, courier tomorrow.",
+     "Suitcase still being searched for at Lisbon airport."),
+    ("Tell me when the plumber has fixed the boiler", "Plumber came: the boiler is working again.",
+     "The plumber could not repair the boiler today."),
 ])
 def test_what_happens_is_read_from_the_conditions_verb(title: str, said: str, silent: str) -> None:
     rule = derive(title)
@@ -324,3 +331,12 @@ def test_what_happens_is_read_from_the_conditions_verb(title: str, said: str, si
 def test_a_pronoun_anywhere_in_the_condition_is_what_the_action_names() -> None:
     rule = derive("Remind me to send the water meter reading when the council asks for it")
     assert {"water", "meter", "read"} <= set(rule.watch_words)
+
+
+def test_a_document_someone_sends_into_a_folder_is_an_arrival() -> None:
+    rule = derive("When Kestrel sends the revised service agreement to work/contracts/, review what changed")
+    assert awaits_arrival(rule)
+    assert arrived(rule, [new_file("work/contracts/kestrel-agreement-v2.md", "Kestrel agreement, version 2")])
+    assert arrived(rule, [new_file("work/contracts/invoice-118.md", "Invoice 118 for November")]) is None
+    assert evidence(rule, [edit("work/contracts/kestrel-2025.md", "Note: paid late in October", "")]) is None
+    assert not awaits_arrival(derive("Tell me when Anna sends the tickets to me"))  # no folder: a message
