@@ -273,7 +273,7 @@ def _wire(
             report.memory_section(report_memories.recent, related=report_memories.related),
             report.files_section(paths.workspace, files, workspace.default_heartbeat_text(), history),
             # One section per watching skill: new mail, feed items, upcoming events (CONTRACT §12.3).
-            *world.section_sources(report.Section),
+            *world.section_sources(report.news_section),
             *health.sections(),
         ],
         tokens,

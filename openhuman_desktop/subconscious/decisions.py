@@ -55,9 +55,11 @@ class ChangeItem:
     """One thing that changed, as the judgement sees it (the report's text says the same in prose).
 
     Attributes:
-        source: ``file`` (a workspace file), ``memory`` (a new memory), ``skills`` (skill health) or
-            ``models`` (model and system health).
-        name: the file's path relative to the workspace; empty for the others.
+        source: ``file`` (a workspace file), ``memory`` (a new memory), ``world`` (an item a skill saw
+            appear: a mail, a feed item, an event), ``skills`` (skill health) or ``models`` (model and system
+            health).
+        name: the file's path relative to the workspace; the skill's name for a world item; empty for the
+            others.
         text: what changed: a file's added and removed lines (all its lines when it is new), a memory's text,
             a health line.
         status: ``new``, ``changed`` or ``removed`` for files; ``new`` for memories; ``problem`` or ``ok``
@@ -73,6 +75,11 @@ class ChangeItem:
     status: str = "new"
     removed: str = ""
     at: float | None = None
+
+
+WORLD = "world"
+NEWS = frozenset({"file", "memory", WORLD})
+"""The sources whose items are news about the user's world (the others are health)."""
 
 
 @dataclass(frozen=True)

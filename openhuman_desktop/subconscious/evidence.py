@@ -18,7 +18,7 @@ import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
-from openhuman_desktop.subconscious.decisions import ChangeItem
+from openhuman_desktop.subconscious.decisions import NEWS, WORLD, ChangeItem
 from openhuman_desktop.subconscious.meanings import PREDICATES, meanings_of
 from openhuman_desktop.subconscious.relevance import awaits_arrival, names_another, rule_names, subject_of
 from openhuman_desktop.subconscious.task_rules import (
@@ -110,7 +110,7 @@ def evidence(rule: TaskRule, items: Iterable[ChangeItem]) -> str | None:
         said = _concept(rule, text, item.removed, wanted)
         if said is not None:
             return said
-    return arrived(rule, items)
+    return arrived(rule, items) or messaged(rule, items)
 
 
 _MONEY = (r"(?:[€$£]\s?\d[\d,.]*|\d[\d,.]*\s?(?:eur|euros?|usd|dollars?|gbp|pounds?|chf|€|\$|£)(?![a-z]))")
@@ -204,6 +204,26 @@ def arrived(rule: TaskRule, items: Iterable[ChangeItem]) -> str | None:
     return None
 
 
+_COMES = re.compile(r"\b(?:arrives?|comes? in|lands?|(?:is|are|gets?) (?:sent|posted|published|announced))\b", re.I)
+
+
+def messaged(rule: TaskRule, items: Iterable[ChangeItem]) -> str | None:
+    """For a task that waits for a message or an item from someone or about something, and watches no folder
+    ("an invoice arrives", "my landlord writes to me"): the new mail, feed item or event a skill saw that
+    names who or what it waits for, or None. The item's arrival is the news, as a new file's is for a folder.
+    """
+    if rule.watch_paths:
+        return None
+    match = _SENDS.search(rule.condition) or _COMES.search(rule.condition)
+    if match is None:
+        return None
+    who = content_words(rule.condition[: match.start()]) - GENERIC - PREDICATES - place_words(rule)
+    for item in items:
+        if item.source == WORLD and who & content_words(item.text):
+            return f"the new {item.name} item ({sorted(who & content_words(item.text))[0]})"
+    return None
+
+
 _CHANGE = re.compile(r"\b(?:changes?|changed|is updated|gets updated|is edited|moves|moved)\b", re.I)
 _SENDS = re.compile(r"\b(?:writes?|wrote|sends?|sent|emails|mails|messages|replies|answers?|calls|texts)\b", re.I)
 
@@ -222,7 +242,7 @@ def changed_subject(rule: TaskRule, items: Iterable[ChangeItem]) -> str | None:
         return None
     subject = content_words(rule.condition[: match.start()]) - place_words(rule) - GENERIC
     for item in items:
-        if item.source not in ("file", "memory"):
+        if item.source not in NEWS:
             continue
         removed, added = content_words(item.removed), content_words(item.text)
         # A change: the line it replaced names the subject. A message: the subject newly in what was added.
@@ -311,7 +331,7 @@ def compared(rule: TaskRule, items: Iterable[ChangeItem], names: frozenset[str] 
 def _subject_lines(items: Iterable[ChangeItem], names: frozenset[str]) -> Iterator[str]:
     """The changed lines of files and memories, only those that name the subject when ``names`` is given."""
     for item in items:
-        if item.source in ("file", "memory"):
+        if item.source in NEWS:
             yield from (line for line in item.text.splitlines() if not names or names & content_words(line))
 
 

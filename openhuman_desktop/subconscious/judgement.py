@@ -44,7 +44,9 @@ from openhuman_desktop.store import Task
 from openhuman_desktop.subconscious.decisions import (
     ACT,
     ESCALATE,
+    NEWS,
     NOOP,
+    WORLD,
     ChangeItem,
     Decision,
     Evaluation,
@@ -151,7 +153,7 @@ class Judge:
         touched: list[tuple[Task, TaskRule, list[ChangeItem]]] = []
         # Nothing changed, yet the idle gate let this tick through (the last one acted, or a model's health
         # changed): relevance has nothing to go by, so every task is asked as before.
-        is_news = any(item.source in ("file", "memory") and item.status != "same" for item in report.items)
+        is_news = any(item.source in NEWS and item.status != "same" for item in report.items)
         quiet = _untouched(report.items)  # the same words for every task nothing touched
         # Files saved again with no line changed (a spacing fix): the gate opened on their times, but there is
         # nothing for anyone to judge, unless health has a problem (its tasks are asked as before).
@@ -202,7 +204,7 @@ class Judge:
             raise failure
         # A first look sees every file as new: only changes since an earlier look count as changes.
         changes = 0 if len(first_looks) == len(tasks) or not is_news else len(
-            [item for item in report.items if item.source in ("file", "memory") and item.status != "same"])
+            [item for item in report.items if item.source in NEWS and item.status != "same"])
         return Evaluation(decisions=tally.decisions, problems=tally.problems, model_calls=tally.calls,
                           prompt_tokens=tally.prompt_tokens, touched=len(touched), changes=changes)
 
@@ -379,6 +381,8 @@ def _enum(schema: dict[str, Any]) -> tuple[str, ...]:
 def _describe(item: ChangeItem) -> str:
     if item.source == "memory":
         return f"- New memory: {one_line(item.text)}"
+    if item.source == WORLD:  # the line already says what it is ("email: From, Subject, Date, first words")
+        return f"- New in {one_line(item.name)}: {one_line(item.text)}"
     if item.source != "file":
         return f"- {one_line(item.text)}"
     lines = [line for line in item.text.splitlines() if line.strip()]
@@ -390,10 +394,11 @@ def _describe(item: ChangeItem) -> str:
 
 
 def _untouched(items: Sequence[ChangeItem] | None) -> str:
-    changed = [item for item in items or () if item.source in ("file", "memory")]
+    changed = [item for item in items or () if item.source in NEWS]
     if not changed:
         return "Nothing changed since the last check."
-    names = [item.name or "a new memory" for item in changed[:3]]
+    names = [(f"new in {item.name}" if item.source == WORLD else item.name) or "a new memory"
+             for item in changed[:3]]
     more = f" and {len(changed) - 3} more" if len(changed) > 3 else ""
     return f"Nothing that changed concerns this task ({', '.join(names)}{more})."
 

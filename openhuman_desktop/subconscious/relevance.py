@@ -13,7 +13,7 @@ import functools
 import re
 from collections.abc import Iterable
 
-from openhuman_desktop.subconscious.decisions import ChangeItem
+from openhuman_desktop.subconscious.decisions import WORLD, ChangeItem
 from openhuman_desktop.subconscious.meanings import PREDICATES
 from openhuman_desktop.subconscious.task_rules import (
     GENERIC,
@@ -135,6 +135,10 @@ def touches(rule: TaskRule, item: ChangeItem) -> bool:
 
 
 def _touches(rule: TaskRule, item: ChangeItem) -> bool:
+    if item.source == WORLD:  # a mail, a feed item, an event: by its words, as a memory is ("email: …" too)
+        if rule.watch_paths or rule.watches in (MEMORIES, SKILLS, MODELS):
+            return False
+        return bool((_about(rule) | subject_names(rule.action, mid_sentence=False)) & _said(item.text))
     if item.source == "memory":
         if rule.watches == MEMORIES:
             return True

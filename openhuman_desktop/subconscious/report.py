@@ -21,7 +21,7 @@ from openhuman_desktop.llm.tokens import upper_bound
 from openhuman_desktop.recurrence import local_zone
 from openhuman_desktop.store import Task
 from openhuman_desktop.subconscious.changes import CLOEXEC, NOFOLLOW, NONBLOCK, FileHistory, describe
-from openhuman_desktop.subconscious.decisions import TASKS_SECTION, ChangeItem, Report
+from openhuman_desktop.subconscious.decisions import TASKS_SECTION, WORLD, ChangeItem, Report
 
 # The app's own entries at the top of the workspace are never reported (``app_files``: the one list).
 # Folders skipped wherever they are (tool caches and version control), as are hidden ones.
@@ -440,6 +440,13 @@ def _is_text(path: Path, text: str) -> bool:
         return path.stat().st_size <= 4 * len(text) + 16 and path.read_text(encoding="utf-8") == text
     except (OSError, UnicodeDecodeError):
         return False
+
+
+def news_section(title: str, text: str, signature: str, skill: str, seen: Sequence[tuple[str, float]]) -> Section:
+    """A watching skill's section (CONTRACT §12.3) with its new items as changes: each mail, feed item or event
+    is weighed against the tasks it names, as a new memory is."""
+    return Section(title, text, signature=signature,
+                   items=tuple(ChangeItem(WORLD, skill, one_line(line), at=at or None) for line, at in seen))
 
 
 def lines_section(title: str, lines: Callable[[], Awaitable[list[str]]], source: str = "skills") -> SectionSource:

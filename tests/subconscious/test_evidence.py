@@ -10,6 +10,7 @@ from openhuman_desktop.subconscious.decisions import ChangeItem
 from openhuman_desktop.subconscious.evidence import arrived, compared, condition_words, evidence
 from openhuman_desktop.subconscious.judgement import Judge
 from openhuman_desktop.subconscious.relevance import awaits_arrival, cosmetic, rule_names, touches
+from openhuman_desktop.subconscious.report import news_section
 from openhuman_desktop.subconscious.task_rules import derive
 from tests.subconscious.test_judgement import TOKENS, make_task, report
 
@@ -340,3 +341,27 @@ def test_a_document_someone_sends_into_a_folder_is_an_arrival() -> None:
     assert arrived(rule, [new_file("work/contracts/invoice-118.md", "Invoice 118 for November")]) is None
     assert evidence(rule, [edit("work/contracts/kestrel-2025.md", "Note: paid late in October", "")]) is None
     assert not awaits_arrival(derive("Tell me when Anna sends the tickets to me"))  # no folder: a message
+
+
+def world(line: str, skill: str = "email") -> ChangeItem:
+    return news_section("New email", f"- {line}", "sig", skill, [(line, 100.0)]).items[0]
+
+
+def test_a_mail_a_skill_saw_is_weighed_by_the_tasks_it_names() -> None:
+    acme = world("email: Acme Billing <billing@acme.example>, Invoice 4711, 2 Dec 2026, your invoice is attached")
+    globex = world("email: Globex <ar@globex.example>, Invoice 88, 2 Dec 2026, your invoice is attached")
+    assert acme.source == "world" and acme.name == "email" and acme.at == 100.0
+    rule = derive("Tell me if an invoice from Acme arrives")
+    assert touches(rule, acme) and not touches(rule, globex), "another sender's invoice is not Acme's"
+    assert evidence(rule, [acme]) is not None, "the mail's arrival is the news"
+    assert touches(derive("Check urgent emails"), world("email: Bank <a@bank.example>, URGENT: call us, 2 Dec"))
+    assert not touches(derive("Summarise each new invoice in finance/inbox/"), acme), "it watches a folder"
+    assert not touches(derive("Tell me when the dentist confirms my appointment"), acme)
+
+
+def test_a_message_from_someone_is_told_by_who_sends_it() -> None:
+    rule = derive("Draft a reply whenever my landlord writes to me")
+    landlord = world("email: Thomas Keller (landlord) <tk@mail.example>, Heating, 2 Dec, the boiler is serviced")
+    other = world("email: Shop <news@shop.example>, Winter sale, 2 Dec, heating pads half price")
+    assert evidence(rule, [landlord]) is not None
+    assert evidence(rule, [other]) is None

@@ -38,6 +38,9 @@ MAX_SECTION_LINES = 50
 """Lines of one skill's section at most (the newest); the rest are counted in a note."""
 
 T = TypeVar("T")
+MakeSection = Callable[[str, str, str, str, Sequence[tuple[str, float]]], T]
+"""Builds a report section: ``(title, text, signature, skill name, [(item line, when first seen)])``; the items
+are what the judgement weighs one by one (the section's shown lines)."""
 Settings = EmailSettings | FeedsSettings | CalendarSettings | WebSettings | SlackSettings
 
 
@@ -139,20 +142,22 @@ class WorldSkills:
             skill.set_state("error", "Reading it failed unexpectedly (details in the log); it is tried again at "
                                      "the next tick.")
 
-    def section_sources(self, make: Callable[[str, str, str], T]) -> list[Callable[[Any, float | None, float],
-                                                                                 Awaitable[T | None]]]:
-        """One report section source per watching skill (CONTRACT §12.3); ``make(title, text, signature)`` is the
-        report's section type. A skill that is off gives no section."""
+    def section_sources(self, make: MakeSection[T]) -> list[Callable[[Any, float | None, float],
+                                                                   Awaitable[T | None]]]:
+        """One report section source per watching skill (CONTRACT §12.3); ``make`` builds the report's section
+        (see :data:`MakeSection`). A skill that is off gives no section."""
         return [self._section_source(skill, make) for skill in self.watching]
 
-    def _section_source(self, skill: WatchingSkill, make: Callable[[str, str, str], T]
+    def _section_source(self, skill: WatchingSkill, make: MakeSection[T]
                         ) -> Callable[[Any, float | None, float], Awaitable[T | None]]:
         async def build(tasks: Any, since: float | None, now: float) -> T | None:
             if not skill.is_watching:
                 return None
             await self.poll(skill, now)
+            items = skill.new_items(since)
             # The signature is every item's key: the same until a new item appears, whatever the span shows.
-            return make(skill.section_title, section_text(skill, skill.new_items(since)), skill.log.signature())
+            return make(skill.section_title, section_text(skill, items), skill.log.signature(), skill.name,
+                        [(item.line, item.seen_at) for item in items[:MAX_SECTION_LINES]])
 
         return build
 
