@@ -142,12 +142,12 @@ def approve(app: AppProcess, escalation_id: str, rng: random.Random) -> None:
     run's window), sometimes while the request is still being handled (the commit's window)."""
     body = json.dumps({"jsonrpc": "2.0", "id": 1, "method": "openhuman.subconscious_escalations_approve",
                        "params": {"escalation_id": escalation_id}})
-    headers = {"Authorization": f"Bearer {app.token}", "Content-Type": "application/json"}
+    url, headers = app.url, {"Authorization": f"Bearer {app.token}", "Content-Type": "application/json"}
     answered = threading.Event()
 
-    def send() -> None:
-        with contextlib.suppress(httpx.HTTPError):
-            app.http.post(app.url, content=body, headers=headers)
+    def send() -> None:  # its own client, closed here: the kill closes app.http while this request may be in flight
+        with httpx.Client(timeout=30.0) as http, contextlib.suppress(httpx.HTTPError):
+            http.post(url, content=body, headers=headers)
         answered.set()
 
     thread = threading.Thread(target=send, daemon=True)
