@@ -23,6 +23,7 @@ judgement). ``--app-repo`` measures another checkout's product (e.g. main) with 
 
     python bench/judgement.py --url http://127.0.0.1:8301/v1 --model smollm2-135m-instruct
     python bench/judgement.py --start --model qwen2.5-coder-0.5b-instruct      # starts its own llama.cpp
+    python bench/judgement.py --constant yes --set holdout3                     # no model: what the app settles
     python bench/judgement.py --url URL --quick                                 # the CI slice
     python bench/judgement.py --url URL --set holdout                           # the first held-out set
     python bench/judgement.py --url URL --set holdout2                          # the second held-out set
@@ -35,6 +36,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import importlib
 import json
 import logging
@@ -91,6 +93,8 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--url", help="an OpenAI-compatible server (…/v1)")
     parser.add_argument("--start", action="store_true", help="start our own llama.cpp server (real_model_server)")
+    parser.add_argument("--constant", choices=("yes", "no"),
+                        help="a fake model that answers every question the same: what the app settles on its own")
     parser.add_argument("--model", default=real_model_server.MODEL_ALIAS, help="the model id (and --start's model)")
     parser.add_argument("--n-ctx", type=int, default=real_model_server.DEFAULT_CONTEXT,
                         help="the model's context window (config context_window; --start's n_ctx)")
@@ -107,8 +111,10 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--label", default="", help="a name for this run in the output (e.g. 'main')")
     parser.add_argument("--safety-cap", type=int, default=512, help="max_tokens added to uncapped requests")
     args = parser.parse_args(argv)
-    if not args.url and not args.start:
-        parser.error("give --url or --start")
+    if not args.url and not args.start and not args.constant:
+        parser.error("give --url, --start or --constant")
+    if args.constant:
+        args.model = f"always-{args.constant}"
     return args
 
 
@@ -461,18 +467,20 @@ def main(argv: list[str] | None = None) -> int:
 
     print(f"# product from {Path(openhuman_desktop.__file__).resolve().parent.parent}; model {args.model}; "
           f"{len(chosen(args))} situations; load {os.getloadavg()[0]:.1f}", flush=True)
-    stop = None
-    url = args.url
-    if args.start:
-        port = free_port()
-        started = real_model_server.start(port, context=args.n_ctx, threads=args.threads, model=args.model)
-        url = started.url
-        stop = port
-    try:
+    with contextlib.ExitStack() as stack:
+        url = args.url
+        if args.start:
+            port = free_port()
+            url = real_model_server.start(port, context=args.n_ctx, threads=args.threads, model=args.model).url
+            stack.callback(real_model_server.stop, port)
+        elif args.constant:
+            from bench.responders import constant_responder
+            from tests.fakes.model_servers import FakeOpenAI
+
+            fake = stack.enter_context(FakeOpenAI())
+            fake.set_responder(constant_responder(args.constant))
+            url = fake.url
         outcomes = asyncio.run(main_async(args, url))
-    finally:
-        if stop is not None:
-            real_model_server.stop(stop)
     if args.json:
         dump(outcomes, args.json)
     return 0

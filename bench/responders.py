@@ -35,6 +35,29 @@ def mixed_responder(body: Any) -> Reply:
     return Reply(content=json.dumps({"evaluations": evaluations}))
 
 
+def constant_responder(answer: str) -> Any:
+    """A model that answers every judgement question the same (``"yes"`` or ``"no"``, whatever the change): what
+    the app settles on its own, with nothing from a model (``bench/judgement.py --constant``). It fills in the
+    schema the request pins: every task alias, ``condition_met`` when asked, and a decision from the enum (the
+    first that is not ``noop`` for yes)."""
+
+    def respond(body: Any) -> Reply:
+        schema = body.get("response_format", {}).get("json_schema", {}).get("schema", {}) if isinstance(
+            body, dict) else {}
+        item = schema.get("properties", {}).get("evaluations", {}).get("items", {}).get("properties", {})
+        aliases = item.get("task_id", {}).get("enum") or TASK_LINE.findall(_prompt(body)) or ["1"]
+        allowed = item.get("decision", {}).get("enum") or ["noop", "act"]
+        acting = [d for d in allowed if d != "noop"]
+        decision = (acting[0] if acting else allowed[0]) if answer == "yes" else (
+            "noop" if "noop" in allowed else allowed[0])
+        evaluations = [{"task_id": alias, "reason": f"Always {answer}.",
+                        **({"condition_met": answer} if "condition_met" in item else {}), "decision": decision}
+                       for alias in aliases]
+        return Reply(content=json.dumps({"evaluations": evaluations}))
+
+    return respond
+
+
 # --- the agent (bench/gui_bench.py's chat stall) ------------------------------------------------------
 
 AGENT_SUBTASKS = (("List the workspace", "List the files of the workspace."),

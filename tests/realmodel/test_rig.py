@@ -134,3 +134,17 @@ def test_the_judgement_bench_runs_against_an_openai_compatible_server() -> None:
     assert any("baseline keyword rule: correct" in line for line in lines)
     assert any(line.startswith("BUDGET ") for line in lines)
     assert not any("undecided 1" in line or "undecided 2" in line for line in lines if " product: " in line), lines
+
+
+@pytest.mark.e2e
+def test_the_judgement_bench_measures_what_the_app_settles_with_a_constant_model() -> None:
+    env = {k: v for k, v in os.environ.items() if k != "OLLAMA_HOST"}
+    result = subprocess.run(
+        [sys.executable, str(REPO / "bench" / "judgement.py"), "--quick", "--constant", "no"],
+        capture_output=True, text=True, timeout=300, cwd=str(REPO), env=env, stdin=subprocess.DEVNULL,
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
+    scored = [line for line in result.stdout.splitlines() if " product: correct " in line]
+    assert len(scored) == 1 and "always-no product" in scored[0] and "undecided 0" in scored[0], scored
+    calls = next(line for line in result.stdout.splitlines() if "model calls per second tick" in line)
+    assert "total 0 " not in calls, calls  # the narrow questions reached the constant model
