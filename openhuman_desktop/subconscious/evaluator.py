@@ -27,6 +27,11 @@ log = logging.getLogger(__name__)
 
 _T = TypeVar("_T")
 
+REASON_CHARS = 200
+"""The longest reason a grammar lets a model write: one sentence, about 50 tokens, so one task's answer fits its
+room (``ANSWER_TOKENS_PER_TASK``; the narrow question's ``ANSWER_TOKENS``)."""
+
+
 def evaluation_schema(aliases: Sequence[str] | None = None,
                       decisions: Sequence[str] = DECISIONS, *, yes_no: bool = False) -> dict[str, Any]:
     """The JSON the model must answer with (CONTRACT §7); with ``aliases``, pinned to exactly those tasks.
@@ -40,7 +45,8 @@ def evaluation_schema(aliases: Sequence[str] | None = None,
     question's ``condition_met`` (``"yes"`` or ``"no"``) comes between the reason and the decision: small models
     answer a natural yes or no where the unnatural ``act`` loses to the ``no`` of ``noop`` (Qwen2.5-0.5B reasoned
     "the parcel is delivered" and then wrote ``noop``: ``Yes`` was its likeliest next word, ``act`` not in its top
-    five).
+    five). The reason is capped (``REASON_CHARS``): a model that rambles is cut by the grammar and still closes
+    its JSON inside the output cap, where an open string would have made the answer unusable.
     """
     task_id: dict[str, Any] = {"type": "string"}
     array: dict[str, Any] = {"type": "array"}
@@ -51,7 +57,7 @@ def evaluation_schema(aliases: Sequence[str] | None = None,
         "type": "object",
         "properties": {
             "task_id": task_id,
-            "reason": {"type": "string"},
+            "reason": {"type": "string", "maxLength": REASON_CHARS},
             **({"condition_met": {"type": "string", "enum": ["yes", "no"]}} if yes_no else {}),
             "decision": {"type": "string", "enum": list(decisions)},
             "priority": {"type": "string", "enum": list(PRIORITIES)},

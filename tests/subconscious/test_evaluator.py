@@ -20,6 +20,7 @@ from openhuman_desktop.subconscious.evaluator import (
     ANSWER_TOKENS_BASE,
     ANSWER_TOKENS_PER_TASK,
     MIN_CONTEXT,
+    REASON_CHARS,
     REPORT_WINDOW_SHARE,
     ModelEvaluator,
     evaluation_schema,
@@ -112,6 +113,19 @@ async def test_openai_compatible_servers_get_the_schema_in_response_format(rejec
             assert body["response_format"]["json_schema"]["schema"] == pinned
         assert task_lines(body) == [(str(n), t.title) for n, t in enumerate(tasks, 1)]
         assert set(evaluation.decisions) == {t.id for t in tasks}
+
+
+def test_a_capped_reason_leaves_the_answer_room_to_close_its_json() -> None:
+    """A grammar cuts a rambling reason at REASON_CHARS; what is left of one task's room (and of the narrow
+    question's cap) must hold the rest of its item, at three characters a token or fewer."""
+    from openhuman_desktop.subconscious.judgement import ANSWER_TOKENS
+
+    for schema in (evaluation_schema(["1", "2"]), evaluation_schema(["1"], ("act", "noop"), yes_no=True)):
+        assert schema["properties"]["evaluations"]["items"]["properties"]["reason"]["maxLength"] == REASON_CHARS
+    item = '{"task_id": "12", "reason": "", "condition_met": "yes", "decision": "escalate", "priority": "normal"}, '
+    longest = (REASON_CHARS + len(item)) / 3
+    assert longest < ANSWER_TOKENS_PER_TASK + ANSWER_TOKENS_BASE / 8
+    assert longest + len('{"evaluations": []}') < ANSWER_TOKENS
 
 
 async def test_no_local_model_is_a_clear_error() -> None:
