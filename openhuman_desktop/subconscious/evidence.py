@@ -101,7 +101,7 @@ def evidence(rule: TaskRule, items: Iterable[ChangeItem]) -> str | None:
                 return "problem"
             continue
         old = _affirmed(item.removed)
-        text = "\n".join(line for line in item.text.splitlines() if not names_another(names, line))
+        text = "\n".join(line for line in item.text.splitlines() if not names_another(names, line, item.removed))
         tokens = clause_tokens(text)
         for index, token in enumerate(tokens):
             word = stem(token)

@@ -109,13 +109,37 @@ def names_subject(rule: TaskRule, item: ChangeItem) -> bool:
         return True
     if names & (_said(item.text) | _said(item.removed) | path_words(item.name)):
         return True
-    return item.source == "file" and not any(_mentions_a_name(line) for line in item.text.splitlines())
+    return item.source == "file" and not any(_mentions_a_name(line) and not replaces_in_place(line, item.removed)
+                                             for line in item.text.splitlines())
 
 
-def names_another(names: frozenset[str], line: str) -> bool:
+def names_another(names: frozenset[str], line: str, removed: str = "") -> bool:
     """Whether ``line`` names someone or something, and none of ``names`` (the blog's host in a health check
-    for "the API")."""
-    return bool(names) and _mentions_a_name(line) and not names & _said(line)
+    for "the API"). A line that replaces one of ``removed`` in place is about what that line was about."""
+    return bool(names) and _mentions_a_name(line) and not names & _said(line) and not replaces_in_place(
+        line, removed)
+
+
+_LABEL = re.compile(r"^\s*[-*]?\s*(?P<label>[A-Za-z][A-Za-z ]{0,24}?)\s*:")
+_FIELDS_TEXT = """
+    status state update updates result results outcome decision progress stage phase eta departure departs arrival
+    arrives platform gate delivery price total balance amount due date time location note notes reply answer
+"""
+_FIELDS = frozenset(_FIELDS_TEXT.split())
+"""Labels of a record's fields (``Status: on time``), as opposed to the names a list is keyed by (``Porto: …``)."""
+
+
+def replaces_in_place(line: str, removed: str) -> bool:
+    """Whether ``line`` replaces a removed line with the same label that named no one: "Status: does not run
+    …; replacement bus from Salzburg" for "Status: on time" is still the status of the file's train, whatever
+    other place it names. Only a field's label counts (:data:`_FIELDS`): in a list keyed by names ("Porto: 289
+    EUR") each line keeps its own subject."""
+    label = _LABEL.match(line)
+    if label is None or not removed or not set(label.group("label").lower().split()) & _FIELDS:
+        return False
+    key = label.group("label").lower()
+    return any((old := _LABEL.match(gone)) is not None and old.group("label").lower() == key
+               and not _mentions_a_name(gone[old.end():]) for gone in removed.splitlines())
 
 
 def _mentions_a_name(line: str) -> bool:

@@ -9,7 +9,13 @@ import pytest
 from openhuman_desktop.subconscious.decisions import ChangeItem
 from openhuman_desktop.subconscious.evidence import arrived, compared, condition_words, evidence
 from openhuman_desktop.subconscious.judgement import Judge
-from openhuman_desktop.subconscious.relevance import awaits_arrival, cosmetic, rule_names, touches
+from openhuman_desktop.subconscious.relevance import (
+    awaits_arrival,
+    cosmetic,
+    replaces_in_place,
+    rule_names,
+    touches,
+)
 from openhuman_desktop.subconscious.report import news_section
 from openhuman_desktop.subconscious.task_rules import derive
 from tests.subconscious.test_judgement import TOKENS, make_task, report
@@ -365,3 +371,15 @@ def test_a_message_from_someone_is_told_by_who_sends_it() -> None:
     other = world("email: Shop <news@shop.example>, Winter sale, 2 Dec, heating pads half price")
     assert evidence(rule, [landlord]) is not None
     assert evidence(rule, [other]) is None
+
+
+def test_a_field_replaced_in_place_keeps_its_subject_whatever_else_it_names() -> None:
+    train = derive("Tell me if my train to Vienna in travel/train.md is cancelled or more than 30 minutes late")
+    cancelled = edit("travel/train.md", "Status: does not run on 5 December (engineering works); replacement bus "
+                                        "from Salzburg", "Status: on time")
+    assert touches(train, cancelled)
+    assert evidence(train, [cancelled]) == "does not run"
+    # a line keyed by another name is that name's, replaced or not; a new line naming another is another's
+    assert not replaces_in_place("Porto: 250 EUR", "Porto: 340 EUR")
+    assert replaces_in_place("- Status: delayed by Anna", "- Status: on time")
+    assert not touches(train, edit("travel/train.md", "Status: Salzburg train cancelled", ""))
