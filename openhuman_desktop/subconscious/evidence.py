@@ -34,7 +34,8 @@ from openhuman_desktop.subconscious.task_rules import (
 )
 
 NEGATIONS = frozenset({"not", "no", "never", "without", "yet", "isn't", "wasn't", "hasn't", "didn't", "nothing",
-                       "none", "unless"})
+                       "none", "unless", "cannot", "can't", "couldn't", "won't", "wouldn't", "don't", "doesn't",
+                       "aren't", "weren't", "haven't", "hadn't", "shouldn't", "neither", "nor"})
 _TOKENS = re.compile(r"[a-z0-9]+(?:'[a-z]+)?")
 _COMPARES = re.compile(r"\b(?:less|more|fewer|below|above|under|over|cheaper|higher|lower|at least|at most|passes|"
                        r"exceeds|reaches|tops)\b",
@@ -95,6 +96,8 @@ def evidence(rule: TaskRule, items: Iterable[ChangeItem]) -> str | None:
     # (:func:`changed_subject`); a note of the user's own about the hedge is not a message.
     wanted = set() if _SENDS.search(rule.condition) else condition_words(rule)
     names = rule_names(rule)  # "the API as down": a line about the blog's host says nothing of it
+    # "Sam says he can't pick up the kids": the change must say it negated too ("I can't pick them up today")
+    negative = bool(NEGATIONS & set(clause_tokens(rule.condition)))
     for item in items:
         if item.source in (SKILLS, MODELS):
             if item.status == "problem":
@@ -105,7 +108,8 @@ def evidence(rule: TaskRule, items: Iterable[ChangeItem]) -> str | None:
         tokens = clause_tokens(text)
         for index, token in enumerate(tokens):
             word = stem(token)
-            if word in wanted and word not in old and not _negated(tokens, index):
+            if word in wanted and word not in old and (
+                    _negated(tokens, index, NEGATIONS) if negative else not _negated(tokens, index)):
                 return str(token)
         said = _concept(rule, text, item.removed, wanted)
         if said is not None:
@@ -152,14 +156,13 @@ HEDGES = frozenset({"will", "i'll", "we'll", "it'll", "maybe", "might", "perhaps
 """Before a word in the same clause, they say it has not happened ("I'll go to the post office tomorrow")."""
 
 
-def _negated(tokens: list[str], index: int) -> bool:
+def _negated(tokens: list[str], index: int, by: frozenset[str] = NEGATIONS | HEDGES) -> bool:
     """Whether the token at ``index`` is negated or hedged earlier in its clause (``tokens`` keeps the clause
-    breaks as "|")."""
+    breaks as "|"); with ``by``, only by those words."""
     start = index
     while start > 0 and tokens[start - 1] != "|" and index - start < 12:
         start -= 1
-    before = set(tokens[start:index])
-    return bool((NEGATIONS | HEDGES) & before)
+    return bool(by & set(tokens[start:index]))
 
 
 _CLAUSE = re.compile(r"[.;:!?,()\n]|\bbut\b")

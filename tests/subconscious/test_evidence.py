@@ -383,3 +383,13 @@ def test_a_field_replaced_in_place_keeps_its_subject_whatever_else_it_names() ->
     assert not replaces_in_place("Porto: 250 EUR", "Porto: 340 EUR")
     assert replaces_in_place("- Status: delayed by Anna", "- Status: on time")
     assert not touches(train, edit("travel/train.md", "Status: Salzburg train cancelled", ""))
+
+
+def test_contracted_negations_negate_and_a_negative_condition_needs_a_negated_change() -> None:
+    parcel = derive("Tell me when the parcel in tracking.txt is delivered")
+    assert evidence(parcel, [edit("tracking.txt", "Parcel won't be delivered today: address unclear", "")]) is None
+    assert evidence(parcel, [edit("tracking.txt", "We couldn't find anyone, delivery tomorrow", "")]) is None
+    pickup = derive("Ping me if Sam says he can't pick up the kids from daycare")
+    said = ChangeItem("memory", "", "Sam: I can't pick up the kids today, stuck at work", "new")
+    assert evidence(pickup, [said]) == "pick"
+    assert evidence(pickup, [ChangeItem("memory", "", "Sam will pick up the kids at 5 as usual", "new")]) is None
