@@ -111,7 +111,7 @@ def evidence(rule: TaskRule, items: Iterable[ChangeItem]) -> str | None:
             if word in wanted and word not in old and (
                     _negated(tokens, index, NEGATIONS) if negative else not _negated(tokens, index)):
                 return str(token)
-        said = _concept(rule, text, item.removed, wanted)
+        said = _concept(rule, text, item.removed, wanted) or _appointed(rule, text, item.removed)
         if said is not None:
             return said
     return arrived(rule, items) or messaged(rule, items)
@@ -146,6 +146,30 @@ def _concept(rule: TaskRule, text: str, removed: str, wanted: set[str]) -> str |
             if _negated([*before, match.group()], len(before)) or match.group().strip() in removed.lower():
                 continue
             return match.group().strip()
+    return None
+
+
+_APPOINTS = re.compile(r"\b(?:confirms?|gives?|sets?|fix(?:es)?|proposes?|offers?|picks?|agrees?(?: on)?|names?|"
+                       r"suggests?|arranges?)(?:\s+(?:me|us))?\s+(?:a|an|a new)\s+(?:time|date|day|slot|time slot)\b",
+                       re.I)
+"""A condition that waits for some time to be set, not for a named one to be confirmed ("confirms my appointment"
+waits for the word)."""
+_WHEN = re.compile(r"\b(?:mon|tues|wednes|thurs|fri|satur|sun)day\b|\btomorrow\b|\btonight\b|\bnext week\b"
+                   r"|\b\d{1,2}(?::\d{2})?\s?(?:am|pm)\b|\b\d{1,2}[:.]\d{2}\b|\b\d{1,2}(?:st|nd|rd|th)?\s+"
+                   r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\b", re.I)
+
+
+def _appointed(rule: TaskRule, text: str, removed: str) -> str | None:
+    """For a condition that waits for a time to be set ("the plumber confirms a time", "the school gives a
+    date"): a day or a clock time newly said, not negated ("he'll come Thursday between 8 and 9" sets one: a
+    time is in the future by nature, so a hedge does not count against it; "can't make Thursday" does)."""
+    if not _APPOINTS.search(rule.condition):
+        return None
+    lowered = text.lower()
+    for match in _WHEN.finditer(lowered):
+        before = clause_tokens(lowered[: match.start()])
+        if not _negated(before + [match.group()], len(before), NEGATIONS) and match.group() not in removed.lower():
+            return match.group()
     return None
 
 

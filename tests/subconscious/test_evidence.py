@@ -393,3 +393,14 @@ def test_contracted_negations_negate_and_a_negative_condition_needs_a_negated_ch
     said = ChangeItem("memory", "", "Sam: I can't pick up the kids today, stuck at work", "new")
     assert evidence(pickup, [said]) == "pick"
     assert evidence(pickup, [ChangeItem("memory", "", "Sam will pick up the kids at 5 as usual", "new")]) is None
+
+
+def test_a_time_that_is_set_is_evidence_for_a_condition_that_waits_for_one() -> None:
+    plumber = derive("Remind me to be home when the plumber confirms a time")
+    assert evidence(plumber, [ChangeItem("memory", "", "The plumber texted: he'll come Thursday between 8 and 9",
+                                         "new")]) == "thursday"
+    assert evidence(plumber, [ChangeItem("memory", "", "The plumber can't make Thursday, he will call back",
+                                         "new")]) is None
+    assert evidence(plumber, [ChangeItem("memory", "", "The plumber will call back to arrange a visit", "new")]) is None
+    assert evidence(derive("Tell me when the dentist gives me a date"),
+                    [new_file("mail/dentist.txt", "Your appointment: 14 January at 10:30")]) is not None
