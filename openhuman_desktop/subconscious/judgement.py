@@ -352,7 +352,9 @@ def _weigh(task: Task, rule: TaskRule, items: list[ChangeItem], decision: Decisi
     A small model's ``noop`` against a change that newly names the condition ("DELIVERED" for "is delivered")
     becomes the action unless the model was sure (a margin of ``STRONG_MARGIN``); its unsure yes to a change
     that names nothing of the condition becomes ``noop`` (unless it was asked again and stood). An unsure act
-    on a task that may write escalates: the user approves it on a card instead.
+    on a task that may write, with nothing in the change that says the condition, escalates: the user approves
+    it on a card instead. Where the change says it, the act stands, as it does when the model said an unsure
+    ``noop`` to it: the write is the one the user's task asked for, on the change it waits for.
     """
     said = evidence(rule, items)
     margin = confidence.margin
@@ -366,7 +368,7 @@ def _weigh(task: Task, rule: TaskRule, items: list[ChangeItem], decision: Decisi
         log.info("task %s: unsure %s (%s) and nothing in the change names the condition: noop", task.id,
                  decision.decision, describe_confidence(confidence))
         return Decision(task.id, NOOP, f"Unsure, and nothing that changed says {rule.condition!r}.")
-    if decision.decision == ACT and task.is_write and margin is not None and margin < LOW_MARGIN:
+    if decision.decision == ACT and task.is_write and margin is not None and margin < LOW_MARGIN and said is None:
         log.info("task %s: unsure act (%s) on a task that may write: escalated", task.id,
                  describe_confidence(confidence))
         return Decision(task.id, ESCALATE, f"Unsure whether to act on its own: {decision.reason}", decision.priority)

@@ -237,15 +237,24 @@ async def test_a_sure_noop_stands_and_an_unsure_yes_to_nothing_relevant_is_noop(
     assert (await unsure.judge().evaluate([task], report(out))).decisions[task.id].decision == "noop"
 
 
-async def test_an_unsure_act_on_a_task_that_may_write_escalates() -> None:
+async def test_an_unsure_act_on_a_task_that_may_write_escalates_unless_the_change_says_the_condition() -> None:
     content, tokens = answer_tokens("an expense", "act", "noop", -0.5, -0.9)
     server = Server(lambda body: completion(content, tokens))
     task = make_task("Add every expense I mention in my journal to expenses.csv", intent="write")
     change = ChangeItem("file", "notes/journal.md", "paid 42 EUR to the plumber", "changed")
     assert evidence(derive(task.title), [change]) == "42 eur", "an expense is a sum of money"
     decision = (await server.judge().evaluate([task], report(change))).decisions[task.id]
-    assert decision.decision == "escalate", "unsure whether to write on its own: a card instead"
+    assert decision.decision == "act", "the change says what the task waits for: the write it asked for"
     assert derive(task.title).kind == "act"
+
+    # Nothing in the change says it (Ben's new address is still Ben's): unsure whether to write, a card instead.
+    content, tokens = answer_tokens("it changed", "act", "noop", -0.5, -0.9)
+    server = Server(lambda body: completion(content, tokens))
+    task = make_task("Append the new address to contacts.md when Ben's address changes", intent="write", task_id="t2")
+    moved = ChangeItem("file", "notes/people.md", "Ben: Gran Via 30, Madrid", "changed", "Ben: Calle Mayor 12")
+    assert evidence(derive(task.title), [moved]) is None
+    decision = (await server.judge().evaluate([task], report(moved))).decisions[task.id]
+    assert decision.decision == "escalate", "unsure whether to write on its own: a card instead"
 
 
 async def test_a_first_look_asks_every_new_task_in_one_request() -> None:
