@@ -35,7 +35,10 @@ ESCALATE_VERBS = frozenset({
     "draft", "write", "plan", "prepare", "review", "compare", "investigate", "research", "analyse", "analyze",
     "update", "organise", "organize", "suggest", "decide", "reply", "answer", "respond", "send", "negotiate",
     "schedule", "book", "fix", "find", "help", "create", "make", "rework", "propose", "evaluate", "assess",
-    "proofread", "explain", "diagnose", "troubleshoot", "prioritise", "prioritize",
+    "proofread", "explain", "diagnose", "troubleshoot", "prioritise", "prioritize", "work", "figure", "translate",
+    "rewrite", "email", "message", "contact", "call", "ask", "forward", "arrange", "outline", "brainstorm",
+    "recommend", "choose", "buy", "order", "pay", "cancel", "renew", "apply", "submit", "fill", "reschedule",
+    "estimate", "reorganise", "reorganize", "tidy", "rearrange", "redo", "improve", "edit",
 })
 # Small actions: tell, remind, summarise one item, append one line.
 ACT_VERBS = frozenset({
@@ -132,6 +135,24 @@ _PRONOUN_SUBJECT = re.compile(r"^\s*(?:it|it's|they|they're|this|that|these|thos
 """A condition about a pronoun is about what its action names ("pay the bill if it is overdue", "send the
 reading when the utility asks for it")."""
 _ASKING = frozenset({"tell", "remind", "let", "know", "warn", "alert", "notify", "ping"})
+_TO_THE_USER = re.compile(r"^\s*(?:(?:send|email|message|text|call|write|give|make|create)\s+(?:me|us)\b|"
+                          r"(?:send|write|give|make|create)\s+(?:me\s+|us\s+)?(?:a|an|one)\s+(?:short\s+|quick\s+|"
+                          r"brief\s+|one-line\s+)?(?:summary|reminder|note|notification|alert|heads-up|message)\b)",
+                          re.I)
+"""An action that only tells the user, whatever its verb: "send me a reminder", "email me", "write a summary"."""
+
+
+def kind_of(action: str, targets: tuple[str, ...] = ()) -> Literal["act", "escalate"]:
+    """What an action takes: ``escalate`` for reasoning or several steps (its verb: draft, plan, compare,
+    translate, email someone …; or a comparison, "check it against my budget"), else ``act``. Writing one line
+    to the task's own file ("write it down in x.md") and telling the user ("send me a reminder", "write a
+    summary", "email me") are ``act`` whatever the verb."""
+    verb = first_verb(action)
+    if (verb == "write" and targets) or _TO_THE_USER.match(action):
+        return ACT
+    if _AGAINST.search(action) or (verb in ESCALATE_VERBS and verb not in ACT_VERBS):
+        return ESCALATE
+    return ACT
 
 
 def derive(title: str) -> TaskRule:
@@ -165,11 +186,7 @@ def derive(title: str) -> TaskRule:
     paths += [folder for folder in _FOLDER.findall(where)]
     paths += [f"{name}/" for name in _NAMED_FOLDER.findall(where)]
     verb = first_verb(action)
-    kind: Literal["act", "escalate"] = ESCALATE if verb in ESCALATE_VERBS and verb not in ACT_VERBS else ACT
-    if _AGAINST.search(action):  # "check it against my budget": a comparison
-        kind = ESCALATE
-    if verb == "write" and targets:  # "write it down in x.md" appends one line
-        kind = ACT
+    kind = kind_of(action, targets)
     place = _PLACE.search(condition)  # "every expense I mention in my journal": the journal, not a memory
     watches = MEMORIES if _USER_SAYS.search(condition) and not paths and not place else ""
     words = content_words(condition) - content_words(" ".join(targets)) - {stem(verb)}
@@ -261,9 +278,7 @@ def edited(base: TaskRule, *, watch: object = None, condition: object = None, ac
                     raise InvalidInput("watch", f"{part!r} is not a path inside the workspace folder")
     new_kind: Literal["act", "escalate"]
     if kind is None:
-        verb = first_verb(new_action)
-        new_kind = base.kind if new_action == base.action else (
-            ESCALATE if verb in ESCALATE_VERBS and verb not in ACT_VERBS else ACT)
+        new_kind = base.kind if new_action == base.action else kind_of(new_action, base.targets)
     elif kind == ACT:
         new_kind = ACT
     elif kind == ESCALATE:

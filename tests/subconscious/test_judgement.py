@@ -21,7 +21,7 @@ from openhuman_desktop.subconscious.decisions import ChangeItem, Report
 from openhuman_desktop.subconscious.evidence import changed_subject, compared, evidence
 from openhuman_desktop.subconscious.judgement import LOW_MARGIN, Judge, decision_margin
 from openhuman_desktop.subconscious.relevance import names_subject, subject_names, touches
-from openhuman_desktop.subconscious.task_rules import MEMORIES, TaskRule, TaskRules, derive
+from openhuman_desktop.subconscious.task_rules import MEMORIES, TaskRule, TaskRules, derive, kind_of
 
 TOKENS = TokenCounter()
 
@@ -93,6 +93,17 @@ def test_a_title_reads_as_condition_and_action(title: str, paths: tuple[str, ...
                                                targets: tuple[str, ...]) -> None:
     rule = derive(title)
     assert (rule.watch_paths, rule.kind, rule.watches, rule.targets) == (paths, kind, watches, targets)
+
+
+@pytest.mark.parametrize(("action", "kind"), [
+    ("Work out a budget", "escalate"), ("Figure out why it failed", "escalate"), ("Translate it", "escalate"),
+    ("Email the landlord", "escalate"), ("Pay the bill", "escalate"), ("Order more ink", "escalate"),
+    ("Send me a reminder", "act"), ("Email me", "act"), ("Write a short summary of it", "act"),
+    ("Make a note", "act"), ("Remind me to pay the bill", "act"), ("Check it against my budget", "escalate"),
+])
+def test_the_actions_verb_says_what_it_takes_and_telling_the_user_is_small(action: str, kind: str) -> None:
+    assert kind_of(action) == kind
+    assert derive(f"{action} when the invoice from Acme arrives in inbox/").kind == kind
 
 
 def test_relevance_follows_what_the_task_watches() -> None:
