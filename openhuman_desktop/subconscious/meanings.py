@@ -118,3 +118,33 @@ PREDICATES: frozenset[str] = frozenset().union(*(stems for stems, _ in MEANINGS)
 def meanings_of(predicate: set[str]) -> tuple[re.Pattern[str], ...]:
     """The phrases that say what ``predicate`` (the stems of a condition's predicate words) says."""
     return tuple(pattern for stems, pattern in MEANINGS if stems & predicate)
+
+
+
+_SAME_THINGS = (
+    "parcel package shipment", "suitcase luggage baggage bag", "car vehicle", "kid kids child children",
+    "doctor gp surgery clinic", "flat apartment", "bike bicycle", "laptop computer notebook", "phone mobile smartphone",
+    "fridge refrigerator", "tv television", "medicine medication prescription pills", "dentist dental",
+    "vet veterinary", "mail email", "invoice bill", "boss manager", "salary payslip wage", "flight plane airline",
+    "train railway", "lawyer solicitor attorney", "heating boiler radiator", "nursery daycare kindergarten",
+    "holiday vacation", "cv resume", "dog puppy", "cat kitten",
+)
+
+
+def _table() -> dict[str, frozenset[str]]:
+    table: dict[str, frozenset[str]] = {}
+    for group in _SAME_THINGS:
+        stems = frozenset(stem(word) for word in group.split())
+        for word in stems:
+            table[word] = table.get(word, frozenset()) | stems
+    return table
+
+
+SAME_THINGS = _table()
+"""A thing's stem to the stems of the everyday words for the same thing ("suitcase" and "bag", "flat" and
+"apartment"): what a task is about, named in other words by the change."""
+
+
+def same_things(words: frozenset[str]) -> frozenset[str]:
+    """``words`` (stems) with the other everyday words for the same things."""
+    return words.union(*(SAME_THINGS.get(word, frozenset()) for word in words))

@@ -14,7 +14,7 @@ import re
 from collections.abc import Iterable
 
 from openhuman_desktop.subconscious.decisions import WORLD, ChangeItem
-from openhuman_desktop.subconscious.meanings import PREDICATES
+from openhuman_desktop.subconscious.meanings import PREDICATES, same_things
 from openhuman_desktop.subconscious.task_rules import (
     GENERIC,
     MEMORIES,
@@ -190,9 +190,10 @@ def _touches(rule: TaskRule, item: ChangeItem) -> bool:
 def _about(rule: TaskRule) -> frozenset[str]:
     """The words of a task that say what it is about, less those that say what must happen to it: a change
     that says only "ready" or "confirmed" is about something else (an identity card for "my new passport is
-    ready", the electrician for "the plumber confirms a time"). All its words when nothing else is left."""
+    ready", the electrician for "the plumber confirms a time"). All its words when nothing else is left; with
+    the other everyday words for the same things (:func:`~.meanings.same_things`: the suitcase is the bag)."""
     words = frozenset(rule.watch_words) - GENERIC
-    return words - PREDICATES or words
+    return same_things(words - PREDICATES or words)
 
 
 _WORDS = re.compile(r"\w+")

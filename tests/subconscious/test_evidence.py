@@ -404,3 +404,12 @@ def test_a_time_that_is_set_is_evidence_for_a_condition_that_waits_for_one() -> 
     assert evidence(plumber, [ChangeItem("memory", "", "The plumber will call back to arrange a visit", "new")]) is None
     assert evidence(derive("Tell me when the dentist gives me a date"),
                     [new_file("mail/dentist.txt", "Your appointment: 14 January at 10:30")]) is not None
+
+
+def test_a_thing_named_in_other_everyday_words_touches_the_task() -> None:
+    suitcase = derive("Tell me when the airline finds my suitcase")
+    found = edit("travel/baggage-claim.md", "Update: bag located in Frankfurt, courier tomorrow", "")
+    assert touches(suitcase, found) and evidence(suitcase, [found]) == "located"
+    assert touches(derive("Remind me when the parcel is delivered"),
+                   ChangeItem("memory", "", "The package was left with the neighbour", "new"))
+    assert not touches(suitcase, edit("notes/shopping.md", "new handbag for Mia", ""))
