@@ -98,6 +98,8 @@ def evidence(rule: TaskRule, items: Iterable[ChangeItem]) -> str | None:
     names = rule_names(rule)  # "the API as down": a line about the blog's host says nothing of it
     # "Sam says he can't pick up the kids": the change must say it negated too ("I can't pick them up today")
     negative = bool(NEGATIONS & set(clause_tokens(rule.condition)))
+    # "the passport is about to expire": what will happen is what it waits for, so a hedge is no negation
+    blocking = NEGATIONS if _UPCOMING.search(rule.condition) else NEGATIONS | HEDGES
     for item in items:
         if item.source in (SKILLS, MODELS):
             if item.status == "problem":
@@ -109,9 +111,9 @@ def evidence(rule: TaskRule, items: Iterable[ChangeItem]) -> str | None:
         for index, token in enumerate(tokens):
             word = stem(token)
             if word in wanted and word not in old and (
-                    _negated(tokens, index, NEGATIONS) if negative else not _negated(tokens, index)):
+                    _negated(tokens, index, NEGATIONS) if negative else not _negated(tokens, index, blocking)):
                 return str(token)
-        said = _concept(rule, text, item.removed, wanted) or _appointed(rule, text, item.removed)
+        said = _concept(rule, text, item.removed, wanted, blocking) or _appointed(rule, text, item.removed)
         if said is not None:
             return said
     return arrived(rule, items) or messaged(rule, items)
@@ -133,9 +135,10 @@ new line, "urgent" is today or a deadline, a workout is a run or a swim, somethi
 due date, "out of" is run out. Each entry: the condition's words (stemmed) and what in the change says it."""
 
 
-def _concept(rule: TaskRule, text: str, removed: str, wanted: set[str]) -> str | None:
+def _concept(rule: TaskRule, text: str, removed: str, wanted: set[str], blocking: frozenset[str]) -> str | None:
     """A concept of the condition (:data:`CONCEPTS`), or its predicate in other words
-    (:func:`~.meanings.meanings_of`), said in the new text, not negated, and not said before."""
+    (:func:`~.meanings.meanings_of`), said in the new text, not negated or hedged (by ``blocking``), and not
+    said before."""
     words = content_words(rule.condition) | {word for word in _TOKENS.findall(rule.condition.lower())}
     patterns = [pattern for stems, pattern in CONCEPTS if stems & words] + list(
         meanings_of(wanted | content_words(rule.condition)))
@@ -143,12 +146,15 @@ def _concept(rule: TaskRule, text: str, removed: str, wanted: set[str]) -> str |
     for pattern in patterns:
         for match in pattern.finditer(lowered):
             before = clause_tokens(lowered[: match.start()])
-            if _negated([*before, match.group()], len(before)) or match.group().strip() in removed.lower():
+            if _negated([*before, match.group()], len(before), blocking) or match.group().strip() in removed.lower():
                 continue
             return match.group().strip()
     return None
 
 
+_UPCOMING = re.compile(r"\babout to\b|\bsoon\b|\bcoming up\b|\bupcoming\b|\bapproach(?:es|ing)?\b|\bnearly\b"
+                       r"|\balmost\b|\bwithin (?:the next )?\d+ (?:days?|weeks?|hours?)\b|\bin the next\b", re.I)
+"""A condition about what is going to happen ("about to expire", "runs out soon", "within 7 days")."""
 _APPOINTS = re.compile(r"\b(?:confirms?|gives?|sets?|fix(?:es)?|proposes?|offers?|picks?|agrees?(?: on)?|names?|"
                        r"suggests?|arranges?)(?:\s+(?:me|us))?\s+(?:a|an|a new)\s+(?:time|date|day|slot|time slot)\b",
                        re.I)

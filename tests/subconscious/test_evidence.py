@@ -413,3 +413,11 @@ def test_a_thing_named_in_other_everyday_words_touches_the_task() -> None:
     assert touches(derive("Remind me when the parcel is delivered"),
                    ChangeItem("memory", "", "The package was left with the neighbour", "new"))
     assert not touches(suitcase, edit("notes/shopping.md", "new handbag for Mia", ""))
+
+
+def test_a_condition_about_what_is_going_to_happen_is_met_by_what_will() -> None:
+    passport = derive("Tell me when my passport is about to expire")
+    soon = ChangeItem("memory", "", "My passport will expire in March, I noticed today", "new")
+    assert evidence(passport, [soon]) == "expire"
+    assert evidence(derive("Tell me when my passport expires"), [soon]) is None, "a plan is no news for the event"
+    assert evidence(passport, [ChangeItem("memory", "", "My passport will not expire before 2031", "new")]) is None
