@@ -135,7 +135,7 @@ _PRONOUN_SUBJECT = re.compile(r"^\s*(?:it|it's|they|they're|this|that|these|thos
 """A condition about a pronoun is about what its action names ("pay the bill if it is overdue", "send the
 reading when the utility asks for it")."""
 _ASKING = frozenset({"tell", "remind", "let", "know", "warn", "alert", "notify", "ping"})
-_TO_THE_USER = re.compile(r"^\s*(?:(?:send|email|message|text|call|write|give|make|create)\s+(?:me|us)\b|"
+_TO_THE_USER = re.compile(r"^\s*(?:(?:email|message|text|call|ask)\s+(?:me|us)\b|"
                           r"(?:send|write|give|make|create)\s+(?:me\s+|us\s+)?(?:a|an|one)\s+(?:short\s+|quick\s+|"
                           r"brief\s+|one-line\s+)?(?:summary|reminder|note|notification|alert|heads-up|message)\b)",
                           re.I)

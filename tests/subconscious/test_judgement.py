@@ -100,6 +100,8 @@ def test_a_title_reads_as_condition_and_action(title: str, paths: tuple[str, ...
     ("Email the landlord", "escalate"), ("Pay the bill", "escalate"), ("Order more ink", "escalate"),
     ("Send me a reminder", "act"), ("Email me", "act"), ("Write a short summary of it", "act"),
     ("Make a note", "act"), ("Remind me to pay the bill", "act"), ("Check it against my budget", "escalate"),
+    ("Ask me whether to renew it", "act"), ("Make me a packing list", "escalate"),
+    ("Write me a cover letter", "escalate"), ("Send me a draft reply", "escalate"),
 ])
 def test_the_actions_verb_says_what_it_takes_and_telling_the_user_is_small(action: str, kind: str) -> None:
     assert kind_of(action) == kind
