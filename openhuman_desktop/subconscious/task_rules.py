@@ -134,6 +134,8 @@ _PRONOUN_SUBJECT = re.compile(r"^\s*(?:it|it's|they|they're|this|that|these|thos
                               r"\b(?:for|sends?|about) (?:it|them|one)\b", re.I)
 """A condition about a pronoun is about what its action names ("pay the bill if it is overdue", "send the
 reading when the utility asks for it")."""
+_WATCHING = frozenset({"watch", "monitor", "check", "scan", "read", "follow", "track", "keep", "look"})
+"""An action with these verbs names what the task watches ("Monitor ops/disk.log and warn me when …")."""
 _ASKING = frozenset({"tell", "remind", "let", "know", "warn", "alert", "notify", "ping"})
 _TO_THE_USER = re.compile(r"^\s*(?:(?:email|message|text|call|ask)\s+(?:me|us)\b|"
                           r"(?:send|write|give|make|create)\s+(?:me\s+|us\s+)?(?:a|an|one)\s+(?:short\s+|quick\s+|"
@@ -182,6 +184,9 @@ def derive(title: str) -> TaskRule:
     if not content_words(condition):  # "Investigate why the build fails, if it does": the action says what
         condition = action
     where = condition if action != condition else text
+    if action != condition and first_verb(action) in _WATCHING and not _PATH.search(condition) \
+            and not _FOLDER.search(condition):
+        where = text  # "Watch stock.csv and alert me when any item has fewer than 5 left": the action's file
     paths = [path for path in _PATH.findall(where) if path not in targets]
     paths += [folder for folder in _FOLDER.findall(where)]
     paths += [f"{name}/" for name in _NAMED_FOLDER.findall(where)]

@@ -88,6 +88,8 @@ def test_binary_and_large_files_are_named_not_read(tmp_path: Path) -> None:
     ("Review the new lease when it arrives in documents/", ("documents/",), "escalate", "", ()),
     ("When the quarterly numbers land in finance/, write a short analysis", ("finance/",), "escalate", "", ()),
     ("Review new memory updates for actionable items", (), "act", MEMORIES, ()),
+    ("Watch stock.csv and alert me when any item has fewer than 5 left", ("stock.csv",), "act", "", ()),
+    ("Draft a reply in drafts/ when my landlord writes", (), "escalate", "", ()),
 ])
 def test_a_title_reads_as_condition_and_action(title: str, paths: tuple[str, ...], kind: str, watches: str,
                                                targets: tuple[str, ...]) -> None:
