@@ -43,6 +43,8 @@ _COMPARES = re.compile(r"\b(?:less|more|fewer|below|above|under|over|cheaper|hig
 LINKS = frozenset({"is", "are", "was", "were", "be", "gets", "get", "becomes", "mentions", "mention", "shows",
                    "show", "says", "say", "contains", "contain", "costs", "cost", "reads", "changes", "change"})
 _SPEAKERS = frozenset({"i", "we", "you"})
+_CAPITALISED = re.compile(r"\b[A-Z][a-z]\w*")
+_REPORTS = frozenset({"says", "say", "mentions", "mention", "shows", "show", "reads"})
 _ANY_THING = re.compile(r"\b(?:each|every|any)\s+((?:[A-Za-z-]+\s+){0,2}[A-Za-z-]+)")
 _SAYING = frozenset({"say", "said", "tell", "told", "mention", "mentioned", "write", "wrote", "ask", "asked", "think",
                      "want", "like", "need", "am", "are", "was", "were", "have", "had", "will", "would", "can", "could",
@@ -64,9 +66,15 @@ def condition_words(rule: TaskRule) -> set[str]:
     words = _TOKENS.findall(rule.condition.lower())
     link = next((index for index, word in enumerate(words)
                  if word in LINKS and not (index and words[index - 1] in _SPEAKERS)), None)
+    if link is not None and words[link] in _REPORTS:  # "the bike shop says the repair is done": what it says
+        link = next((index for index in range(link + 1, len(words)) if words[index] in LINKS - _REPORTS), link)
     tail = words[link + 1:] if link is not None else words
+    # After the link, "my talk is accepted for PyCon": PyCon is what it is about, not what happens (a marker in
+    # capitals, "CRITICAL", "DELIVERED", is what happens)
+    named = {stem(match.group().lower()) for match in _CAPITALISED.finditer(rule.condition)
+             if match.start()} if link is not None else set()
     meaningful = [stem(word) for word in tail
-                  if word not in STOPWORDS and len(word) > 2 and stem(word) not in places | GENERIC]
+                  if word not in STOPWORDS and len(word) > 2 and stem(word) not in places | GENERIC | named]
     thing = _ANY_THING.search(rule.condition) if link is None else None
     if thing is not None:  # "Warn me about any CRITICAL entries in …": the thing it looks for
         meaningful = [stem(word) for word in _TOKENS.findall(thing.group(1).lower())
@@ -244,6 +252,8 @@ def messaged(rule: TaskRule, items: Iterable[ChangeItem]) -> str | None:
     """For a task that waits for a message or an item from someone or about something, and watches no folder
     ("an invoice arrives", "my landlord writes to me"): the new mail, feed item or event a skill saw that
     names who or what it waits for, or None. The item's arrival is the news, as a new file's is for a folder.
+    A memory or a changed file that says it was sent ("Mum sent me her lasagne recipe") and names who or what
+    is evidence too; one that says it will be is not.
     """
     if rule.watch_paths:
         return None
@@ -254,7 +264,20 @@ def messaged(rule: TaskRule, items: Iterable[ChangeItem]) -> str | None:
     for item in items:
         if item.source == WORLD and who & content_words(item.text):
             return f"the new {item.name} item ({sorted(who & content_words(item.text))[0]})"
+    # "when she sends the lasagne recipe" and the user says "Mum sent me her lasagne recipe!": done, and named
+    what = who | content_words(rule.condition[match.end():]) - GENERIC - PREDICATES - place_words(rule)
+    for item in items:
+        if item.source not in NEWS or not what & content_words(item.text):
+            continue
+        lowered = item.text.lower()
+        for sent in _SENT.finditer(lowered):
+            before = clause_tokens(lowered[: sent.start()])
+            if not _negated([*before, sent.group()], len(before)):
+                return sent.group()
     return None
+
+
+_SENT = re.compile(r"\b(?:sent|wrote|emailed|mailed|texted|messaged|replied|answered|forwarded|posted)\b")
 
 
 _CHANGE = re.compile(r"\b(?:changes?|changed|is updated|gets updated|is edited|moves|moved)\b", re.I)
@@ -301,7 +324,8 @@ _SECONDS = {"s": 1, "sec": 1, "secs": 1, "second": 1, "seconds": 1, "min": 60, "
 _CLOCK = re.compile(r"\b(\d{1,2}):(\d{2}):(\d{2})\b")
 _FROM_TO = re.compile(r"\bfrom\s+[€$£]?\s*(?P<a>\d[\d,]*(?:\.\d+)?)\s*(?:[A-Za-z€$£%]{1,4}\s+)?to\s+[€$£]?\s*"
                       r"(?P<b>\d[\d,]*(?:\.\d+)?)", re.I)
-_RISES = re.compile(r"\b(?:more expensive|dearer|pricier|goes up|go up|rises?|increases?|gets? higher)\b", re.I)
+_RISES = re.compile(r"\b(?:more expensive|dearer|pricier|goes up|go up|rises?|raises?|increases?|gets? higher)\b",
+                    re.I)
 _FALLS = re.compile(r"\b(?:cheaper|goes down|go down|falls?|drops?|decreases?|gets? lower)\b", re.I)
 
 

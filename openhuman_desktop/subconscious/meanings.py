@@ -27,7 +27,8 @@ _ENTRIES = (
     ("pick picked pickup collect collected collection ready",
      r"ready (?:for|to) (?:collection|pick ?up|be collected|be picked up)|(?:awaiting|available for) "
      r"(?:collection|pick ?up)|hold shelf|\bcollect (?:it |them )?(?:by|from|at|before|until)"
-     r"|can (?:now )?be (?:collected|picked up)|\bready\b|\bcollect (?:it|them)\b"),
+     r"|can (?:now )?be (?:collected|picked up)|\bready\b|\bcollect (?:it|them)\b"
+     r"|\bcan (?:now )?(?:collect|pick up)\b|waiting for (?:you|collection|pick-?up)\b"),
     ("approve approved approval accept accepted grant granted",
      r"\bapproved\b|\bgranted\b|\baccepted\b|signed off|\bauthori[sz]ed\b|green light|go-ahead"),
     ("reject rejected decline declined deny denied refuse refused",

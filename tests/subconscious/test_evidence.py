@@ -421,3 +421,24 @@ def test_a_condition_about_what_is_going_to_happen_is_met_by_what_will() -> None
     assert evidence(passport, [soon]) == "expire"
     assert evidence(derive("Tell me when my passport expires"), [soon]) is None, "a plan is no news for the event"
     assert evidence(passport, [ChangeItem("memory", "", "My passport will not expire before 2031", "new")]) is None
+
+
+def test_a_message_said_to_be_sent_is_evidence_and_one_promised_is_not() -> None:
+    recipe = derive("Remind me to thank Mum when she sends the lasagne recipe")
+    assert evidence(recipe, [ChangeItem("memory", "", "Mum sent me her lasagne recipe!", "new")]) == "sent"
+    assert evidence(recipe, [ChangeItem("memory", "", "Mum says she will send the lasagne recipe tomorrow",
+                                        "new")]) is None
+    assert evidence(recipe, [ChangeItem("memory", "", "Mum hasn't sent the lasagne recipe yet", "new")]) is None
+
+
+def test_what_someone_says_is_what_the_condition_waits_for_and_names_are_no_predicate() -> None:
+    bike = derive("Ping me once the bike shop says the repair is done")
+    assert evidence(bike, [ChangeItem("memory", "", "Bike shop: still waiting on the part for the repair",
+                                      "new")]) is None
+    assert evidence(bike, [ChangeItem("memory", "", "Bike shop called: the repair is done", "new")]) == "done"
+    talk = derive("When my talk is accepted for PyCon, plan the slides")
+    assert evidence(talk, [ChangeItem("memory", "", "PyCon talk decisions are due next week", "new")]) is None
+    rent = derive("If the landlord raises the rent, draft a polite reply")
+    raised = new_file("mail/landlord.txt", "Your monthly rent will go up from 950 EUR to 1,010 EUR.")
+    figure = compared(rent, [raised])
+    assert figure is not None and figure.met
