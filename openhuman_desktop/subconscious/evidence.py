@@ -108,6 +108,7 @@ def evidence(rule: TaskRule, items: Iterable[ChangeItem]) -> str | None:
     negative = bool(NEGATIONS & set(clause_tokens(rule.condition)))
     # "the passport is about to expire": what will happen is what it waits for, so a hedge is no negation
     blocking = NEGATIONS if _UPCOMING.search(rule.condition) else NEGATIONS | HEDGES
+    mine = _MINE.search(rule.condition) is not None
     for item in items:
         if item.source in (SKILLS, MODELS):
             if item.status == "problem":
@@ -118,7 +119,7 @@ def evidence(rule: TaskRule, items: Iterable[ChangeItem]) -> str | None:
         tokens = clause_tokens(text)
         for index, token in enumerate(tokens):
             word = stem(token)
-            if word in wanted and word not in old and (
+            if word in wanted and word not in old and not (mine and _anothers(tokens, index)) and (
                     _negated(tokens, index, NEGATIONS) if negative else not _negated(tokens, index, blocking)):
                 return str(token)
         said = _concept(rule, text, item.removed, wanted, blocking) or _appointed(rule, text, item.removed)
@@ -151,10 +152,12 @@ def _concept(rule: TaskRule, text: str, removed: str, wanted: set[str], blocking
     patterns = [pattern for stems, pattern in CONCEPTS if stems & words] + list(
         meanings_of(wanted | content_words(rule.condition)))
     lowered = text.lower()
+    mine = _MINE.search(rule.condition) is not None
     for pattern in patterns:
         for match in pattern.finditer(lowered):
             before = clause_tokens(lowered[: match.start()])
-            if _negated([*before, match.group()], len(before), blocking) or match.group().strip() in removed.lower():
+            if _negated([*before, match.group()], len(before), blocking) or match.group().strip() in removed.lower() \
+                    or (mine and _anothers(before, len(before))):
                 continue
             return match.group().strip()
     return None
@@ -192,6 +195,20 @@ HEDGES = frozenset({"will", "i'll", "we'll", "it'll", "maybe", "might", "perhaps
                     "scheduled", "pending", "awaiting", "soon", "he'll", "she'll", "they'll", "you'll", "i'd",
                     "he'd", "she'd", "they'd", "we'd", "you'd", "need", "needs", "must"})
 """Before a word in the same clause, they say it has not happened ("I'll go to the post office tomorrow")."""
+
+
+_MINE = re.compile(r"\b(?:my|mine)\b", re.I)
+_NOT_OWNERS = frozenset({"it's", "that's", "what's", "there's", "here's", "he's", "she's", "let's", "who's",
+                         "where's", "today's", "tomorrow's", "yesterday's"})
+
+
+def _anothers(tokens: list[str], index: int) -> bool:
+    """Whether the clause of the token at ``index`` says whose it is, and it is someone's ("Anna's talk was
+    accepted"): no news for a condition about the user's own ("my talk gets accepted")."""
+    start = index
+    while start > 0 and tokens[start - 1] != "|" and index - start < 12:
+        start -= 1
+    return any(token.endswith("'s") and token not in _NOT_OWNERS for token in tokens[start:index])
 
 
 def _negated(tokens: list[str], index: int, by: frozenset[str] = NEGATIONS | HEDGES) -> bool:

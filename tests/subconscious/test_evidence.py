@@ -442,3 +442,12 @@ def test_what_someone_says_is_what_the_condition_waits_for_and_names_are_no_pred
     raised = new_file("mail/landlord.txt", "Your monthly rent will go up from 950 EUR to 1,010 EUR.")
     figure = compared(rent, [raised])
     assert figure is not None and figure.met
+
+
+def test_someone_elses_is_no_news_for_the_users_own() -> None:
+    talk = derive("Let me know when my conference talk gets accepted")
+    assert evidence(talk, [ChangeItem("memory", "", "Anna's talk was accepted, mine is still under review",
+                                      "new")]) is None
+    assert evidence(talk, [ChangeItem("memory", "", "Great news: my talk was accepted!", "new")]) == "accepted"
+    assert evidence(derive("Tell me when Anna's talk is accepted"),
+                    [ChangeItem("memory", "", "Anna's talk was accepted", "new")]) == "accepted"
