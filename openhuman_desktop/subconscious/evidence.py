@@ -333,6 +333,9 @@ _UNIT = r"(?P<unit>%|°\s?[CF]\b|(?:seconds?|minutes?|hours?)\b|[A-Za-z]{1,4}\b)
 _LIMIT = re.compile(r"\b(?P<op>less|fewer|lower|cheaper|below|under|colder|cooler|more|higher|above|over|warmer|"
                     r"hotter|at least|at most|passes|exceeds|reaches|tops)(?:\s+than)?\s+(?P<pre>[€$£])?\s*"
                     + _NUMBER + r"\s*" + _UNIT + "?", re.I)
+_OR_BEYOND = re.compile(r"(?P<pre>[€$£])?\s*" + _NUMBER + r"\s*" + _UNIT + r"?\s+or\s+(?P<op>less|fewer|lower|below|"
+                        r"under|cheaper|colder|more|higher|above|over|warmer)\b", re.I)
+"""A bound the condition includes: "20 % or less", "38.5 °C or higher"."""
 _AMOUNT = re.compile(r"(?P<pre>[€$£])?\s*" + _NUMBER + r"\s*" + _UNIT + "?")
 _THOUSANDS = re.compile(r"^\d{1,3}(?:,\d{3})+$")
 _SECONDS = {"s": 1, "sec": 1, "secs": 1, "second": 1, "seconds": 1, "min": 60, "mins": 60, "minute": 60,
@@ -376,7 +379,7 @@ def compared(rule: TaskRule, items: Iterable[ChangeItem], names: frozenset[str] 
     on the next line is not the Lisbon flight's price). None when the condition compares nothing, has no unit
     (a bare number could be a date), or no changed line holds a figure in its unit: then the model is asked.
     """
-    limit = _LIMIT.search(rule.condition)
+    limit = _LIMIT.search(rule.condition) or _OR_BEYOND.search(rule.condition)
     if limit is None:
         return _moved(rule, items, names)
     unit = _unit(limit)
@@ -385,6 +388,8 @@ def compared(rule: TaskRule, items: Iterable[ChangeItem], names: frozenset[str] 
         return None
     unit, bound = _scaled(unit, bound)
     op = limit.group("op").lower()
+    if limit.re is _OR_BEYOND:  # "20 % or less": the bound itself meets it
+        op = "at most" if op in _BELOW else "at least"
     seen: list[str] = []
     for line in _subject_lines(items, names):
         figures = [(_scaled(_unit(amount) or _cents(amount, unit), number),

@@ -451,3 +451,15 @@ def test_someone_elses_is_no_news_for_the_users_own() -> None:
     assert evidence(talk, [ChangeItem("memory", "", "Great news: my talk was accepted!", "new")]) == "accepted"
     assert evidence(derive("Tell me when Anna's talk is accepted"),
                     [ChangeItem("memory", "", "Anna's talk was accepted", "new")]) == "accepted"
+
+
+@pytest.mark.parametrize(("title", "line", "met"), [
+    ("Warn me when the battery in home/ups.log is at 20 % or less", "battery 20 %", True),
+    ("Warn me when the battery in home/ups.log is at 20 % or less", "battery 35 %", False),
+    ("Tell me if Leo's temperature is 38.5 °C or higher (health/leo.md)", "Leo 38.9 °C at 21:00", True),
+    ("Tell me if Leo's temperature is 38.5 °C or higher (health/leo.md)", "Leo 37.8 °C at 21:00", False),
+])
+def test_a_bound_the_condition_includes_is_compared_by_the_app(title: str, line: str, met: bool) -> None:
+    rule = derive(title)
+    figure = compared(rule, [edit(rule.watch_paths[0], line, "")], rule_names(rule))
+    assert figure is not None and figure.met is met
