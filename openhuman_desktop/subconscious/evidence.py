@@ -73,7 +73,7 @@ def condition_words(rule: TaskRule) -> set[str]:
     # capitals, "CRITICAL", "DELIVERED", is what happens)
     named = {stem(match.group().lower()) for match in _CAPITALISED.finditer(rule.condition)
              if match.start()} if link is not None else set()
-    meaningful = [stem(word) for word in tail
+    meaningful = [stem(word) for word in (_before_complement(tail) if link is not None else tail)
                   if word not in STOPWORDS and len(word) > 2 and stem(word) not in places | GENERIC | named]
     thing = _ANY_THING.search(rule.condition) if link is None else None
     if thing is not None:  # "Warn me about any CRITICAL entries in …": the thing it looks for
@@ -89,6 +89,20 @@ def condition_words(rule: TaskRule) -> set[str]:
         meaningful += [stem(words[index + 1]) for index, word in enumerate(words[:-1])
                        if word in ("i", "we") and words[index + 1] not in _SAYING]
     return set(meaningful) or set(rule.watch_words) - places - GENERIC
+
+
+_COMPLEMENTS = frozenset({"from", "to", "in", "at", "on", "for", "by", "with", "into"})
+
+
+def _before_complement(tail: list[str]) -> list[str]:
+    """What must happen, without where or by whom: "discharged from hospital" waits for "discharged" (a line that
+    says "still in hospital" says nothing of it), "accepted for PyCon" for "accepted". The whole tail when no
+    meaningful word comes before its first preposition ("out of stock")."""
+    for index, word in enumerate(tail):
+        if word in _COMPLEMENTS:
+            head = tail[:index]
+            return head if any(w not in STOPWORDS and len(w) > 2 for w in head) else tail
+    return tail
 
 
 def evidence(rule: TaskRule, items: Iterable[ChangeItem]) -> str | None:
@@ -109,6 +123,8 @@ def evidence(rule: TaskRule, items: Iterable[ChangeItem]) -> str | None:
     # "the passport is about to expire": what will happen is what it waits for, so a hedge is no negation
     blocking = NEGATIONS if _UPCOMING.search(rule.condition) else NEGATIONS | HEDGES
     mine = _MINE.search(rule.condition) is not None
+    # "my new bank card arrives": the card is the word, and "my new card will arrive" hedges it after the word
+    arriving = _ARRIVES.search(rule.condition) is not None
     for item in items:
         if item.source in (SKILLS, MODELS):
             if item.status == "problem":
@@ -119,7 +135,8 @@ def evidence(rule: TaskRule, items: Iterable[ChangeItem]) -> str | None:
         tokens = clause_tokens(text)
         for index, token in enumerate(tokens):
             word = stem(token)
-            if word in wanted and word not in old and not (mine and _anothers(tokens, index)) and (
+            if word in wanted and word not in old and not (mine and _anothers(tokens, index)) and not (
+                    arriving and _clause_hedged(tokens, index)) and (
                     _negated(tokens, index, NEGATIONS) if negative else not _negated(tokens, index, blocking)):
                 return str(token)
         said = _concept(rule, text, item.removed, wanted, blocking) or _appointed(rule, text, item.removed)
@@ -197,6 +214,17 @@ HEDGES = frozenset({"will", "i'll", "we'll", "it'll", "maybe", "might", "perhaps
 """Before a word in the same clause, they say it has not happened ("I'll go to the post office tomorrow")."""
 
 
+_ARRIVES = re.compile(r"\b(?:arrives?|comes? in|lands?|shows? up|turns? up)\b", re.I)
+
+
+def _clause_hedged(tokens: list[str], index: int) -> bool:
+    """Whether the clause of the token at ``index`` is negated or hedged anywhere, after it too."""
+    end = index
+    while end < len(tokens) and tokens[end] != "|" and end - index < 12:
+        end += 1
+    return _negated(tokens, end) if end > index else False
+
+
 _MINE = re.compile(r"\b(?:my|mine)\b", re.I)
 _NOT_OWNERS = frozenset({"it's", "that's", "what's", "there's", "here's", "he's", "she's", "let's", "who's",
                          "where's", "today's", "tomorrow's", "yesterday's"})
@@ -246,7 +274,7 @@ def arrived(rule: TaskRule, items: Iterable[ChangeItem]) -> str | None:
 
     "Each new meeting note in the meetings folder", "each article I save in reading/": every new file there.
     "The new lease arrives in documents/", "a customer complaint arrives in inbox/": a new file whose name or
-    first line names it (lease-2027.md, "Subject: Complaint: …"; a receipt is not the lease). A condition that
+    first lines name it (lease-2027.md, "Subject: Complaint: …"; a receipt is not the lease). A condition that
     counts ("once both offers have arrived") is left to the model: one new file is not both.
     """
     if not awaits_arrival(rule) or _COUNTS.search(rule.condition):
@@ -256,7 +284,7 @@ def arrived(rule: TaskRule, items: Iterable[ChangeItem]) -> str | None:
     for item in items:
         if item.source != "file" or item.status != "new":
             continue
-        head = next((line for line in item.text.splitlines() if line.strip()), "")
+        head = " ".join([line for line in item.text.splitlines() if line.strip()][:3])  # a mail's subject too
         if every or subject & (path_words(item.name) | content_words(head)):
             return f"the new file {item.name}"
     return None
@@ -328,7 +356,9 @@ def changed_subject(rule: TaskRule, items: Iterable[ChangeItem]) -> str | None:
 # --- figures the app compares ------------------------------------------------------------------------------
 
 _BELOW = frozenset({"less", "fewer", "lower", "cheaper", "below", "under", "colder", "cooler"})
-_NUMBER = r"(?P<number>[-−]?\d[\d,]*(?:\.\d+)?)"
+_NUMBER = r"(?P<number>(?:(?<![\w.,])[-−])?(?<![\w.])(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+|,\d{1,2}(?![\d.]))?)"
+"""A figure: thousands with commas ("150,420"), a decimal point or comma ("18.4", "12,99"); not the middle of a
+date or a CSV line ("2026-12-01,18.4 kWh" holds 18.4 kWh, not -1.18)."""
 _UNIT = r"(?P<unit>%|°\s?[CF]\b|(?:seconds?|minutes?|hours?)\b|[A-Za-z]{1,4}\b)"
 _LIMIT = re.compile(r"\b(?P<op>less|fewer|lower|cheaper|below|under|colder|cooler|more|higher|above|over|warmer|"
                     r"hotter|at least|at most|passes|exceeds|reaches|tops)(?:\s+than)?\s+(?P<pre>[€$£])?\s*"

@@ -98,6 +98,8 @@ _ENTRIES = (
      r"\bfound\b|\blocated\b|\btraced\b|\brecovered\b|tracked down|turned up"),
     ("fix fixes fixed repair repaired resolve resolves resolved solve solved restore restored",
      r"\bfixed\b|\brepaired\b|\bresolved\b|\bsolved\b|\brestored\b|working again|back (?:up|online) again"),
+    ("discharge discharged release released", r"\bdischarged\b|\bsent home\b|(?:can|may|will) go home\b"
+     r"|\breleased from\b"),
     ("lose loses lost missing", r"\blost\b|\bmissing\b|(?:can't|cannot|can not|couldn't) (?:find|locate)"),
 )
 

@@ -463,3 +463,26 @@ def test_a_bound_the_condition_includes_is_compared_by_the_app(title: str, line:
     rule = derive(title)
     figure = compared(rule, [edit(rule.watch_paths[0], line, "")], rule_names(rule))
     assert figure is not None and figure.met is met
+
+
+def test_a_figure_in_a_csv_line_after_a_date_is_read_whole() -> None:
+    meter = derive("If my electricity usage in home/meter.csv goes above 15 kWh a day, investigate why")
+    for line, met in (("2026-12-01,18.4 kWh", True), ("2026-12-01,11.2 kWh", False), ("2026-12-01;12,5 kWh", False)):
+        figure = compared(meter, [edit("home/meter.csv", line, "")])
+        assert figure is not None and figure.met is met, line
+
+
+def test_what_must_happen_is_read_without_where_and_an_arrival_hedged_after_its_subject_is_none() -> None:
+    grandpa = derive("Let me know when Grandpa is discharged from hospital")
+    assert evidence(grandpa, [ChangeItem("memory", "", "Grandpa is still in hospital, doctors want more tests",
+                                         "new")]) is None
+    assert evidence(grandpa, [ChangeItem("memory", "", "Grandpa can go home from the hospital tomorrow",
+                                         "new")]) == "can go home"
+    card = derive("Tell me when my new bank card arrives")
+    assert evidence(card, [ChangeItem("memory", "", "The new bank card came in the post today", "new")]) == "card"
+    assert evidence(card, [ChangeItem("memory", "", "The bank says my new card will arrive within 5 working days",
+                                      "new")]) is None
+    renewal = derive("Remind me to renew the car insurance when the renewal notice comes in mail/")
+    notice = new_file("mail/2026-12-02-insurer.txt", "From: SafeDrive Insurance\nSubject: Your renewal notice\n\n"
+                                                     "Your policy renews on 1 January.")
+    assert evidence(renewal, [notice]) is not None
