@@ -41,7 +41,8 @@ _COMPARES = re.compile(r"\b(?:less|more|fewer|below|above|under|over|cheaper|hig
                        r"exceeds|reaches|tops)\b",
                        re.I)
 LINKS = frozenset({"is", "are", "was", "were", "be", "gets", "get", "becomes", "mentions", "mention", "shows",
-                   "show", "says", "say", "contains", "contain", "costs", "cost", "reads", "changes", "change"})
+                   "show", "says", "say", "contains", "contain", "costs", "cost", "reads", "changes", "change", "goes",
+                   "go", "turns", "turn"})
 _SPEAKERS = frozenset({"i", "we", "you"})
 _CAPITALISED = re.compile(r"\b[A-Z][a-z]\w*")
 _REPORTS = frozenset({"says", "say", "mentions", "mention", "shows", "show", "reads"})
@@ -62,6 +63,9 @@ def condition_words(rule: TaskRule) -> set[str]:
     """
     if _COMPARES.search(rule.condition):  # "costs less than 300 EUR": a number to compare, not a word to find
         return set()
+    for phrase, meaning in _PHRASAL:  # "someone drops out of the shift": not a price that drops
+        if phrase.search(rule.condition):
+            return {meaning}
     places = place_words(rule)
     words = _TOKENS.findall(rule.condition.lower())
     link = next((index for index, word in enumerate(words)
@@ -91,6 +95,12 @@ def condition_words(rule: TaskRule) -> set[str]:
     return set(meaningful) or set(rule.watch_words) - places - GENERIC
 
 
+_PHRASAL = (
+    (re.compile(r"\b(?:drops?|dropped|pulls?|pulled|backs?|backed) out\b|\bwithdraws?\b", re.I), "withdraw"),
+    (re.compile(r"\b(?:calls?|called) off\b|\bfalls? through\b", re.I), "cancel"),
+)
+"""Phrasal verbs whose meaning is not their verb's: "drops out" is a withdrawal, "called off" a cancellation."""
+
 _COMPLEMENTS = frozenset({"from", "to", "in", "at", "on", "for", "by", "with", "into"})
 
 
@@ -118,8 +128,9 @@ def evidence(rule: TaskRule, items: Iterable[ChangeItem]) -> str | None:
     # (:func:`changed_subject`); a note of the user's own about the hedge is not a message.
     wanted = set() if _SENDS.search(rule.condition) else condition_words(rule)
     names = rule_names(rule)  # "the API as down": a line about the blog's host says nothing of it
-    # "Sam says he can't pick up the kids": the change must say it negated too ("I can't pick them up today")
-    negative = bool(NEGATIONS & set(clause_tokens(rule.condition)))
+    # "Sam says he can't pick up the kids": the change must say it negated too ("I can't pick them up today");
+    # "db-prod-1 reboots without it being planned" negates the plan, not the reboot
+    negative = _negative(rule.condition, wanted)
     # "the passport is about to expire": what will happen is what it waits for, so a hedge is no negation
     blocking = NEGATIONS if _UPCOMING.search(rule.condition) else NEGATIONS | HEDGES
     mine = _MINE.search(rule.condition) is not None
@@ -139,10 +150,37 @@ def evidence(rule: TaskRule, items: Iterable[ChangeItem]) -> str | None:
                     arriving and _clause_hedged(tokens, index)) and (
                     _negated(tokens, index, NEGATIONS) if negative else not _negated(tokens, index, blocking)):
                 return str(token)
-        said = _concept(rule, text, item.removed, wanted, blocking) or _appointed(rule, text, item.removed)
+        said = _concept(rule, text, item.removed, wanted, blocking) or _appointed(rule, text, item.removed) \
+            or filled(rule, item)
         if said is not None:
             return said
     return arrived(rule, items) or messaged(rule, items)
+
+
+_POSTED = re.compile(r"\b(?:arrives?|comes? in|lands?|shows? up|turns? up|(?:is|are|gets?|has been|have been) "
+                     r"(?:in|out|posted|published|entered|released|added|filled in|available))\b", re.I)
+_PLACEHOLDER = re.compile(r"(?<![\w-])(?:pending|tbd|tba|tbc|n/a|awaiting|unknown|not (?:yet )?(?:in|known|available|"
+                          r"posted|published|released)|[?]+|[-–—]+)(?![\w-])", re.I)
+"""What a table or list shows where a value is still to come ("| Statistics II | 6 | pending |", "Result: –")."""
+
+
+def filled(rule: TaskRule, item: ChangeItem) -> str | None:
+    """For a condition that waits for something to show up ("my Statistics II grade shows up in grades.md",
+    "the results are posted"): a line that named it with a placeholder ("pending", "TBD", "–") now holding a
+    value in its place, or None. The line must name what the condition is about; a line that still says
+    "pending" (with a note added) holds no value yet."""
+    if item.source != "file" or not _POSTED.search(rule.condition):
+        return None
+    subject = subject_of(rule) - GENERIC - place_words(rule)
+    waiting = [line for line in item.removed.splitlines() if _PLACEHOLDER.search(line)]
+    for line in item.text.splitlines():
+        if _PLACEHOLDER.search(line) or not subject & content_words(line):
+            continue
+        for old in waiting:
+            kept = content_words(_PLACEHOLDER.sub(" ", old))
+            if kept and kept <= content_words(line) and subject & kept:
+                return line.strip(" |")
+    return None
 
 
 _MONEY = (r"(?:[€$£]\s?\d[\d,.]*|\d[\d,.]*\s?(?:eur|euros?|usd|dollars?|gbp|pounds?|chf|€|\$|£)(?![a-z]))")
@@ -161,13 +199,21 @@ new line, "urgent" is today or a deadline, a workout is a run or a swim, somethi
 due date, "out of" is run out. Each entry: the condition's words (stemmed) and what in the change says it."""
 
 
+_HAS_PAID = re.compile(r"\b(?:has|have|had|is|are|was|were|been|gets?|got) paid\b", re.I)
+
+
 def _concept(rule: TaskRule, text: str, removed: str, wanted: set[str], blocking: frozenset[str]) -> str | None:
     """A concept of the condition (:data:`CONCEPTS`), or its predicate in other words
     (:func:`~.meanings.meanings_of`), said in the new text, not negated or hedged (by ``blocking``), and not
     said before."""
     words = content_words(rule.condition) | {word for word in _TOKENS.findall(rule.condition.lower())}
+    if _HAS_PAID.search(rule.condition):  # "a customer has paid": a payment made, not any sum of money
+        words -= {"paid"}
+    for phrase, _ in _PHRASAL:  # "drops out": not what "drops" means alone
+        words -= {stem(word) for match in phrase.finditer(rule.condition) for word in _TOKENS.findall(
+            match.group().lower())}
     patterns = [pattern for stems, pattern in CONCEPTS if stems & words] + list(
-        meanings_of(wanted | content_words(rule.condition)))
+        meanings_of(wanted | (words & content_words(rule.condition))))
     lowered = text.lower()
     mine = _MINE.search(rule.condition) is not None
     for pattern in patterns:
@@ -217,6 +263,14 @@ HEDGES = frozenset({"will", "i'll", "we'll", "it'll", "maybe", "might", "perhaps
 _ARRIVES = re.compile(r"\b(?:arrives?|comes? in|lands?|shows? up|turns? up)\b", re.I)
 
 
+def _negative(condition: str, wanted: set[str]) -> bool:
+    """Whether the condition waits for something not to happen: a negation before the word that says what
+    happens (or anywhere, when no word of it is there)."""
+    tokens = clause_tokens(condition)
+    at = next((index for index, token in enumerate(tokens) if stem(token) in wanted), len(tokens))
+    return bool(NEGATIONS & set(tokens[:at]))
+
+
 def _clause_hedged(tokens: list[str], index: int) -> bool:
     """Whether the clause of the token at ``index`` is negated or hedged anywhere, after it too."""
     end = index
@@ -225,9 +279,12 @@ def _clause_hedged(tokens: list[str], index: int) -> bool:
     return _negated(tokens, end) if end > index else False
 
 
-_MINE = re.compile(r"\b(?:my|mine)\b", re.I)
+_MINE = re.compile(r"\b(?:my|mine|i've|i have|i'm|i am)\b", re.I)
 _NOT_OWNERS = frozenset({"it's", "that's", "what's", "there's", "here's", "he's", "she's", "let's", "who's",
                          "where's", "today's", "tomorrow's", "yesterday's"})
+
+
+_THEIRS = frozenset({"his", "her", "their"})
 
 
 def _anothers(tokens: list[str], index: int) -> bool:
@@ -236,7 +293,7 @@ def _anothers(tokens: list[str], index: int) -> bool:
     start = index
     while start > 0 and tokens[start - 1] != "|" and index - start < 12:
         start -= 1
-    return any(token.endswith("'s") and token not in _NOT_OWNERS for token in tokens[start:index])
+    return any((token.endswith("'s") and token not in _NOT_OWNERS) or token in _THEIRS for token in tokens[start:index])
 
 
 def _negated(tokens: list[str], index: int, by: frozenset[str] = NEGATIONS | HEDGES) -> bool:
@@ -363,7 +420,8 @@ _UNIT = r"(?P<unit>%|°\s?[CF]\b|(?:seconds?|minutes?|hours?)\b|[A-Za-z]{1,4}\b)
 _LIMIT = re.compile(r"\b(?P<op>less|fewer|lower|cheaper|below|under|colder|cooler|more|higher|above|over|warmer|"
                     r"hotter|at least|at most|passes|exceeds|reaches|tops)(?:\s+than)?\s+(?P<pre>[€$£])?\s*"
                     + _NUMBER + r"\s*" + _UNIT + "?", re.I)
-_OR_BEYOND = re.compile(r"(?P<pre>[€$£])?\s*" + _NUMBER + r"\s*" + _UNIT + r"?\s+or\s+(?P<op>less|fewer|lower|below|"
+_OR_BEYOND = re.compile(r"(?P<pre>[€$£])?\s*" + _NUMBER + r"\s*" + _UNIT + r"?(?P<things>(?:\s+[A-Za-z][\w-]*){0,2}?)"
+                        r"\s+or\s+(?P<op>less|fewer|lower|below|"
                         r"under|cheaper|colder|more|higher|above|over|warmer)\b", re.I)
 """A bound the condition includes: "20 % or less", "38.5 °C or higher"."""
 _AMOUNT = re.compile(r"(?P<pre>[€$£])?\s*" + _NUMBER + r"\s*" + _UNIT + "?")
@@ -414,6 +472,9 @@ def compared(rule: TaskRule, items: Iterable[ChangeItem], names: frozenset[str] 
         return _moved(rule, items, names)
     unit = _unit(limit)
     bound = _number(limit.group("number"))
+    noun = _counted_noun(rule.condition, limit)
+    if noun is not None and bound is not None:
+        return _counted(limit, bound, noun, items, names)
     if not unit or unit in STOPWORDS or bound is None:
         return None
     unit, bound = _scaled(unit, bound)
@@ -435,6 +496,54 @@ def compared(rule: TaskRule, items: Iterable[ChangeItem], names: frozenset[str] 
                 return Compared(True, said)
             seen.append(said)
     return Compared(False, ", ".join(seen)) if seen else None
+
+
+_WORDS_AFTER = re.compile(r"\s*(?:new\s+|more\s+)?(?P<first>[A-Za-z][a-z-]{2,})(?:\s+(?P<second>[A-Za-z][a-z-]{2,}))?")
+
+
+def _counted_noun(condition: str, limit: re.Match[str]) -> frozenset[str] | None:
+    """What the bound counts when it is a thing, not a unit ("passes 1,000 subscribers", "more than 20 open
+    tickets"): the stems of the one or two words after the figure, or None (a currency, a percentage, a
+    duration, no word)."""
+    if limit.group("pre") or (limit.group("unit") or "").lower() in (*_SECONDS, *_CURRENCIES, "%"):
+        return None
+    start = limit.start("unit") if limit.group("unit") else limit.end()
+    if limit.re is _OR_BEYOND:  # "7 Ramipril tablets or fewer": the words between
+        start = limit.start("unit") if limit.group("unit") else limit.start("things")
+    match = _WORDS_AFTER.match(condition, start)
+    if match is None:
+        return None
+    words = []
+    for word in (match.group("first"), match.group("second")):
+        if word is None or word.lower() in STOPWORDS | _CURRENCIES | set(_SECONDS):
+            break
+        words.append(stem(word.lower()))
+    return frozenset(words) or None
+
+
+def _counted(limit: re.Match[str], bound: float, noun: frozenset[str], items: Iterable[ChangeItem],
+             names: frozenset[str]) -> Compared | None:
+    """The count of ``noun`` on the changed lines ("Subscribers: 1,012", "1,012 subscribers"), compared."""
+    op = limit.group("op").lower()
+    if limit.re is _OR_BEYOND:
+        op = "at most" if op in _BELOW else "at least"
+    seen: list[str] = []
+    for line in _subject_lines(items, names):
+        for match in [*_COUNT_BEFORE.finditer(line), *_COUNT_AFTER.finditer(line)]:
+            value = _number(match.group("number"))
+            if value is None or stem(match.group("word").lower()) not in noun:
+                continue
+            said = match.group().strip(" :=")
+            if _meets(op, value, bound):
+                return Compared(True, said)
+            seen.append(said)
+    return Compared(False, ", ".join(seen)) if seen else None
+
+
+_COUNT_BEFORE = re.compile(r"\b(?P<word>[A-Za-z][a-z-]{2,})\b[^:=\n\d]{0,12}(?:\d[\w.]*\s*[A-Za-z]{1,3}\s*)?[:=]\s*"
+                           + _NUMBER, re.I)
+"""A count after a label: "Subscribers: 1,012", "Ramipril 5 mg: 6" (a strength or size after the name)."""
+_COUNT_AFTER = re.compile(_NUMBER + r"\s+(?:new\s+)?(?P<word>[A-Za-z][a-z-]{2,})\b", re.I)
 
 
 def _subject_lines(items: Iterable[ChangeItem], names: frozenset[str]) -> Iterator[str]:

@@ -38,7 +38,7 @@ _ENTRIES = (
      r"\bcancell?ed\b|called off|\bscrapped\b|(?:won't|will not) (?:take place|go ahead)"
      r"|(?:does not|doesn't|will not|won't) run\b|not running\b"
      r"|no longer (?:happening|taking place)"),
-    ("fail fails failed failure break breaks broken crash crashes error errors wrong",
+    ("fail fails failed failure break breaks broken crash crashes error errors wrong red",
      r"\bfailed\b|\bfailure\b|(?<!\b0 )(?<!no )\berrors?\b(?!\s*[:=]\s*0\b)|\bunsuccessful\b|\baborted\b"
      r"|\bcrashed\b|(?:did not|didn't) (?:complete|finish|succeed|run)|exit (?:code|status) [1-9]"
      r"|stopped working|not working|could not|couldn't|unable to|(?:did not|didn't) pass|rate limit"),
@@ -59,7 +59,8 @@ _ENTRIES = (
      r"\bpublished\b|\breleased\b|went live|\bis live\b|now live|\bposted\b|now online|\bdeployed\b"
      r"|rolled out|rollout(?: \S+){0,3} complete"),
     ("pay paid payment settle settled",
-     r"\bpaid\b|\bsettled\b|payment (?:received|made|cleared)|received (?:the |your )?payment|\btransferred\b"),
+     r"\bpaid\b|\bsettled\b|payment (?:received|made|cleared)|received (?:the |your )?payment|\btransferred\b"
+     r"|came through"),
     ("down offline unreachable outage unavailable",
      r"\bdown\b|\boffline\b|\bunreachable\b|not responding|\boutage\b|timed out|connection refused"
      r"|\b50[234]\b|\bunavailable\b"),
@@ -76,7 +77,14 @@ _ENTRIES = (
     ("delay delayed postpone postponed reschedule rescheduled",
      r"\bdelayed\b|\bpostponed\b|\brescheduled\b|pushed back|moved to|running late"),
     ("invite invited invitation",
-     r"\binvited\b|\binvitation\b|invites? (?:you|me|us)|asked (?:me|us) to (?:come|join)"),
+     r"\binvited\b|\binvitation\b|invites? (?:you|me|us)|asked (?:me|us) to (?:come|join)"
+     r"|would (?:like|love) to (?:meet|see|invite) (?:you|us)|would (?:like|love) (?:a|to have a) (?:[\w-]+ ){0,2}"
+     r"(?:call|chat|meeting|interview) with (?:you|us)|are you (?:available|free) (?:for|on|to)"),
+    ("withdraw withdraws withdrew",
+     r"(?:can't|cannot|can not|won't|will not) (?:do|make|come|attend|cover|be there)|\bdropped out\b"
+     r"|\bpulled out\b|\bbacked out\b|\bcancell?ed\b|\bwithdr[ae]w[ns]?\b|no longer (?:able|coming)"),
+    ("reboot reboots rebooted restart restarts restarted",
+     r"\breboot(?:ed|ing)?\b|\brestart(?:ed|ing)\b|last boot|\bbooted\b|power[- ]cycled"),
     ("sick ill unwell feel feeling",
      r"\bsick\b|\bill\b|\bunwell\b|\bfever\b|\bflu\b|throwing up|stayed home|\bdizzy\b|\bheadache\b|\bcough"
      r"|\bpoorly\b|under the weather|not (?:feeling|doing) (?:well|great|good)|\bin pain\b"),

@@ -38,7 +38,7 @@ ESCALATE_VERBS = frozenset({
     "proofread", "explain", "diagnose", "troubleshoot", "prioritise", "prioritize", "work", "figure", "translate",
     "rewrite", "email", "message", "contact", "call", "ask", "forward", "arrange", "outline", "brainstorm",
     "recommend", "choose", "buy", "order", "pay", "cancel", "renew", "apply", "submit", "fill", "reschedule",
-    "estimate", "reorganise", "reorganize", "tidy", "rearrange", "redo", "improve", "edit",
+    "estimate", "reorganise", "reorganize", "tidy", "rearrange", "redo", "improve", "edit", "dig",
 })
 # Small actions: tell, remind, summarise one item, append one line.
 ACT_VERBS = frozenset({
@@ -59,7 +59,8 @@ STOPWORDS = frozenset(_STOPWORDS_TEXT.split())
 GENERIC = frozenset({"log", "logs", "file", "files", "folder", "folders", "note", "notes", "text", "md", "txt", "csv",
                      "document", "documents", "workspace", "message", "messages", "item", "items", "list"})
 """Words too general to tie a change to a task on their own."""
-_PATH = re.compile(r"(?<![\w/.-])((?:[\w.-]+/)*[\w-]+(?:\.[A-Za-z0-9]{1,5}))(?![\w/])")
+_PATH = re.compile(r"(?<![\w/.-])((?:[\w.-]+/)*[\w-]+(?:\.(?=[A-Za-z0-9]*[A-Za-z])[A-Za-z0-9]{1,5}))(?![\w/])")
+"""A file name: its extension has a letter ("runs.csv"; "0.80" and "99.9" are figures)."""
 _FOLDER = re.compile(r"(?<![\w/.-])((?:[\w.-]+/)+)(?![\w])")
 _NAMED_FOLDER = re.compile(r"\b(?:the|my|our)\s+([\w-]+)\s+folder\b", re.I)
 _SPLIT = re.compile(r"^(?P<action>.+?)(?:,\s*|\s+)(?:when(?:ever)?|once|if|as soon as|after|(?:each|every|any) time)\s+"
@@ -70,9 +71,14 @@ _ME_WHEN = re.compile(r"^(?P<action>(?:tell|let|notify|alert|warn|remind|ping)\s
                       r"(?:when(?:ever)?|once|if|as soon as|(?:each|every|any) time)\s+(?P<condition>.+)$", re.I)
 _USER_SAYS = re.compile(r"\b(?:i|we)\s+(?:tell|told|mention|mentioned|say|said|book|booked|list|note|write down|"
                         r"add|ask)\b|\btell you\b|\btold you\b|\bi'm\b", re.I)
-_PLACE = re.compile(r"\bin (?:my|the|our) ([a-z][\w-]*)\b(?! folder)", re.I)
+_PLACE = re.compile(r"\bin (?:my|the|our) ((?:journal|diary|notebook|notes|log|logbook|calendar|spreadsheet|"
+                    r"planner|list|inbox|agenda|tracker|sheet|workspace)s?)\b(?! folder)", re.I)
+"""Where the user writes things down ("every expense I mention in my journal"), not where things are ("in the
+flat")."""
+_FIGURE = re.compile(r"\d")
 _AGAINST = re.compile(r"\b(?:against|with each other|side by side)\b", re.I)
-_TARGET = re.compile(r"\s+(?:to|into|in)\s+((?:[\w.-]+/)*[\w-]+\.[A-Za-z0-9]{1,5})\s*$", re.I)
+_TARGET = re.compile(r"\s+(?:to|into|in)\s+((?:[\w.-]+/)*[\w-]+\.[A-Za-z0-9]{1,5})\s*"
+                     r"(?:(?:,\s*)?\b(?:so|for|because|as|and then)\b.*)?$", re.I)
 
 
 @dataclass(frozen=True)
@@ -134,7 +140,8 @@ _PRONOUN_SUBJECT = re.compile(r"^\s*(?:it|it's|they|they're|this|that|these|thos
                               r"\b(?:for|sends?|about) (?:it|them|one)\b", re.I)
 """A condition about a pronoun is about what its action names ("pay the bill if it is overdue", "send the
 reading when the utility asks for it")."""
-_WATCHING = frozenset({"watch", "monitor", "check", "scan", "read", "follow", "track", "keep", "look"})
+_WATCHING = frozenset({"watch", "monitor", "check", "scan", "read", "follow", "track", "keep", "look", "go", "dig",
+                       "search"})
 """An action with these verbs names what the task watches ("Monitor ops/disk.log and warn me when …")."""
 _ASKING = frozenset({"tell", "remind", "let", "know", "warn", "alert", "notify", "ping"})
 _TO_THE_USER = re.compile(r"^\s*(?:(?:email|message|text|call|ask)\s+(?:me|us)\b|"
@@ -144,15 +151,39 @@ _TO_THE_USER = re.compile(r"^\s*(?:(?:email|message|text|call|ask)\s+(?:me|us)\b
 """An action that only tells the user, whatever its verb: "send me a reminder", "email me", "write a summary"."""
 
 
+_REASONING = re.compile(r"^\s*(?:(?:put|pull)\s+together|come\s+up\s+with|think\s+through|sort\s+out|"
+                        r"(?:look|dig|delve)\s+into|go\s+(?:through|over))\b", re.I)
+"""Phrasal verbs that mean reasoning: "put together a brief", "look into it", "go through the logs"."""
+_THEN = re.compile(r",?\s+(?:and(?:\s+then)?|then)\s+|;\s*", re.I)
+_OBJECT_TEXT = """
+a an the my our your their his her its it them me us him this that these those what why how whether which who
+up out into through over back down to something anything everything each every all both
+"""
+_OBJECT = frozenset(_OBJECT_TEXT.split())
+"""Words that follow a verb (not a noun): "order a new one", not "order number"."""
+
+
 def kind_of(action: str, targets: tuple[str, ...] = ()) -> Literal["act", "escalate"]:
     """What an action takes: ``escalate`` for reasoning or several steps (its verb: draft, plan, compare,
-    translate, email someone …; or a comparison, "check it against my budget"), else ``act``. Writing one line
-    to the task's own file ("write it down in x.md") and telling the user ("send me a reminder", "write a
-    summary", "email me") are ``act`` whatever the verb."""
+    translate, email someone, put together, look into …; or a comparison, "check it against my budget"), else
+    ``act``. Writing one line to the task's own file ("write it down in x.md") and telling the user ("send me
+    a reminder", "write a summary", "email me") are ``act`` whatever the verb. A later step that needs
+    reasoning makes the whole action need it ("go through ops/logs/ and work out what caused it")."""
+    first, *later = _THEN.split(action)
+    if _one_kind(first, targets) == ESCALATE:
+        return ESCALATE
+    for step in later:
+        words = re.findall(r"[a-z']+", step.lower())
+        if len(words) > 1 and words[1] in _OBJECT and _one_kind(step, targets) == ESCALATE:
+            return ESCALATE
+    return ACT
+
+
+def _one_kind(action: str, targets: tuple[str, ...]) -> Literal["act", "escalate"]:
     verb = first_verb(action)
     if (verb == "write" and targets) or _TO_THE_USER.match(action):
         return ACT
-    if _AGAINST.search(action) or (verb in ESCALATE_VERBS and verb not in ACT_VERBS):
+    if _AGAINST.search(action) or _REASONING.match(action) or (verb in ESCALATE_VERBS and verb not in ACT_VERBS):
         return ESCALATE
     return ACT
 
@@ -170,7 +201,8 @@ def derive(title: str) -> TaskRule:
     if "memory update" in lowered or "new memories" in lowered or "memory updates" in lowered:
         return TaskRule((), ("memory",), MEMORIES, (), "a new memory holds something the user should act on",
                         "tell the user what to do", ACT)
-    match = _ME_WHEN.match(text) or _LEAD.match(text) or _SPLIT.match(text)
+    text, context = _main_sentence(text)
+    match = _conditional(text)
     if match:
         action, condition = match.group("action"), match.group("condition")
     else:
@@ -187,13 +219,14 @@ def derive(title: str) -> TaskRule:
     if action != condition and first_verb(action) in _WATCHING and not _PATH.search(condition) \
             and not _FOLDER.search(condition):
         where = text  # "Watch stock.csv and alert me when any item has fewer than 5 left": the action's file
-    paths = [path for path in _PATH.findall(where) if path not in targets]
-    paths += [folder for folder in _FOLDER.findall(where)]
-    paths += [f"{name}/" for name in _NAMED_FOLDER.findall(where)]
+    paths = _places(where, targets) or _places(context, targets)
     verb = first_verb(action)
     kind = kind_of(action, targets)
     place = _PLACE.search(condition)  # "every expense I mention in my journal": the journal, not a memory
-    watches = MEMORIES if _USER_SAYS.search(condition) and not paths and not place else ""
+    says = _USER_SAYS.search(condition)
+    if says and says.group().lower() == "i'm" and _FIGURE.search(condition):
+        says = None  # "I'm down to 7 tablets or fewer": a figure a file may hold as well
+    watches = MEMORIES if says and not paths and not place else ""
     words = content_words(condition) - content_words(" ".join(targets)) - {stem(verb)}
     if _PRONOUN_SUBJECT.search(condition) and action != condition:  # "… the electricity bill if it becomes overdue"
         words |= content_words(action) - content_words(" ".join(targets)) - {stem(verb)} - _ASKING
@@ -201,6 +234,38 @@ def derive(title: str) -> TaskRule:
         words |= content_words(place.group(1))
     return TaskRule(tuple(dict.fromkeys(paths)), tuple(sorted(words)), watches, targets,
                     condition.strip(" .,"), action.strip(" .,"), kind)
+
+
+def _conditional(text: str) -> re.Match[str] | None:
+    return _ME_WHEN.match(text) or _LEAD.match(text) or _SPLIT.match(text)
+
+
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z])")
+_ABBREVIATIONS = frozenset({"dr", "mr", "mrs", "ms", "st", "no", "vs", "etc", "e.g", "i.e", "approx", "jr", "sr"})
+
+
+def _main_sentence(text: str) -> tuple[str, str]:
+    """The sentence of a title that holds its condition, and the others (context that may name where to
+    look): "Keep an eye on lab/runs.csv. If a run's accuracy drops, dig into it" → the second, with the
+    first as context. A title of one sentence, or none with a condition, is all main."""
+    sentences, start = [], 0
+    for end in _SENTENCE_END.finditer(text):
+        word = text[start:end.start()].rsplit(None, 1)[-1].rstrip(".!?").lower()
+        if word not in _ABBREVIATIONS:
+            sentences.append(text[start:end.start()])
+            start = end.end()
+    sentences.append(text[start:])
+    if len(sentences) > 1:
+        for index, sentence in enumerate(sentences):
+            if _conditional(sentence.rstrip(".!? ")):
+                return sentence.rstrip(".!? "), " ".join(sentences[:index] + sentences[index + 1:])
+    return text, ""
+
+
+def _places(text: str, targets: tuple[str, ...]) -> list[str]:
+    paths = [path for path in _PATH.findall(text) if path not in targets]
+    paths += [folder for folder in _FOLDER.findall(text)]
+    return paths + [f"{name}/" for name in _NAMED_FOLDER.findall(text)]
 
 
 @functools.lru_cache(maxsize=4096)

@@ -25,6 +25,10 @@ def new_file(name: str, text: str) -> ChangeItem:
     return ChangeItem("file", name, text, "new")
 
 
+def memory(text: str) -> ChangeItem:
+    return ChangeItem("memory", "", text)
+
+
 def edit(name: str, added: str, removed: str) -> ChangeItem:
     return ChangeItem("file", name, added, "changed", removed)
 
@@ -116,8 +120,8 @@ def test_a_figure_is_left_to_the_model_without_a_unit_or_a_figure_or_on_another_
     porto = edit("flights.md", "- Porto, 5 March: 250 EUR", "")
     assert compared(flight, [porto], rule_names(flight)) is None, "the Porto flight's price is not Lisbon's"
     assert compared(flight, [edit("flights.md", "- Lisbon: sold out", "")], rule_names(flight)) is None
-    assert compared(derive("Tell me when the queue has fewer than 5 items"),
-                    [edit("queue.md", "3 March: 4 items left", "")]) is None, "no unit: 3 could be a date"
+    assert compared(derive("Tell me when the queue has fewer than 5 entries"),
+                    [edit("queue.md", "3 March: 4 left", "")]) is None, "no unit: 3 could be a date"
     assert compared(derive("Tell me when the parcel is delivered"), [edit("t.txt", "12 EUR", "")]) is None
 
 
@@ -486,3 +490,61 @@ def test_what_must_happen_is_read_without_where_and_an_arrival_hedged_after_its_
     notice = new_file("mail/2026-12-02-insurer.txt", "From: SafeDrive Insurance\nSubject: Your renewal notice\n\n"
                                                      "Your policy renews on 1 January.")
     assert evidence(renewal, [notice]) is not None
+
+
+@pytest.mark.parametrize(("title", "line", "met"), [
+    ("Let me know when the newsletter passes 1,000 subscribers", "Subscribers: 1,012", True),
+    ("Let me know when the newsletter passes 1,000 subscribers", "Subscribers: 997", False),
+    ("Let me know when the newsletter passes 1,000 subscribers", "Goal: 1,000 subscribers by May", False),
+    ("Tell me when the queue has fewer than 5 items", "3 March: 4 items left", True),
+    ("Warn me when there are more than 20 open tickets", "Open tickets: 23", True),
+    ("Tell me when I'm down to 7 Ramipril tablets or fewer", "Ramipril 5 mg: 7", True),
+    ("Tell me when I'm down to 7 Ramipril tablets or fewer", "Ramipril 5 mg: 9", False),
+])
+def test_a_count_of_things_is_compared_by_the_app(title: str, line: str, met: bool) -> None:
+    """A bound that counts a thing ("1,000 subscribers") is compared with that thing's count on the changed
+    lines, after its label ("Subscribers: 1,012") or before its name ("4 items")."""
+    rule = derive(title)
+    figure = compared(rule, [edit("notes.md", line, "")], rule_names(rule))
+    assert figure is not None and figure.met is met
+
+
+def test_another_count_on_the_line_is_not_the_one_the_condition_counts() -> None:
+    rule = derive("Let me know when the newsletter passes 1,000 subscribers")
+    figure = compared(rule, [edit("stats.md", "Subscribers: 981\nWeb views: 1,240", "")], rule_names(rule))
+    assert figure is not None and not figure.met
+    ramipril = derive("Tell me when I'm down to 7 Ramipril tablets or fewer")
+    assert compared(ramipril, [edit("t.md", "Cetirizine 10 mg: 3", "")], rule_names(ramipril)) is None
+
+
+def test_a_placeholder_filled_in_is_what_shows_up() -> None:
+    """"pending" replaced by a value on the line that names the subject is the grade showing up; the same line
+    with a note beside "pending", or another course's grade, is not."""
+    rule = derive("Tell me when my Statistics II grade shows up in uni/grades.md")
+    was = "| Statistics II | 6 | pending |"
+    assert evidence(rule, [edit("uni/grades.md", "| Statistics II | 6 | 2.3 |", was)])
+    assert evidence(rule, [edit("uni/grades.md", "| Statistics II | 6 | pending (marks by Friday) |", was)]) is None
+    assert evidence(rule, [edit("uni/grades.md", "| Linear Algebra | 6 | 1.3 |", "| Linear Algebra | 6 | pending |")
+                           ]) is None
+
+
+@pytest.mark.parametrize(("title", "line", "said"), [
+    ("If someone drops out of Saturday's shift, work out a new plan", "Ruth can't do Saturday after all", True),
+    ("If someone drops out of Saturday's shift, work out a new plan", "Saturday: prices dropped", False),
+    ("Ping me if Saturday's U12 match gets called off", "U12 vs Hafen: CANCELLED, pitch waterlogged", True),
+    ("Ping me whenever CI goes red on main", "branch=main status=failed", True),
+    ("Ping me whenever CI goes red on main", "branch=main status=passed", False),
+    ("If db-prod-1 reboots without it being planned, work out why", "db-prod-1 last boot 01:52, reason unknown", True),
+    ("Let me know when a company invites me to an interview", "We would like to meet you on Tuesday", True),
+    ("Let me know when a company invites me to an interview", "We decided not to invite you to an interview", False),
+])
+def test_a_condition_said_in_other_words(title: str, line: str, said: bool) -> None:
+    """Phrasal verbs mean what they mean ("drops out", "called off"), "goes red" links to red (a failure), and a
+    negation after what must happen ("without it being planned") does not negate it."""
+    assert bool(evidence(derive(title), [edit("notes.md", line, "")])) is said
+
+
+def test_his_or_her_interview_is_not_mine() -> None:
+    rule = derive("When I tell you I've landed an interview, put together a prep brief")
+    assert evidence(rule, [memory("Karim has his final interview tomorrow")]) is None
+    assert evidence(rule, [memory("Tallow want to interview me on Thursday")])

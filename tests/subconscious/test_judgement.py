@@ -90,9 +90,19 @@ def test_binary_and_large_files_are_named_not_read(tmp_path: Path) -> None:
     ("Review new memory updates for actionable items", (), "act", MEMORIES, ()),
     ("Watch stock.csv and alert me when any item has fewer than 5 left", ("stock.csv",), "act", "", ()),
     ("Draft a reply in drafts/ when my landlord writes", (), "escalate", "", ()),
+    ("Let me know when a company invites me to an interview. Job mails land in mail/jobs/", ("mail/jobs/",), "act",
+     "", ()),
+    ("Keep an eye on lab/runs.csv. If a run's accuracy comes in under 0.80, dig into it", ("lab/runs.csv",),
+     "escalate", "", ()),
+    ("If db-prod-1 reboots, go through ops/logs/ and work out why", ("ops/logs/",), "escalate", "", ()),
+    ("Whenever I tell you something in the flat has broken, add a line to home/fix.md so I can send it", (), "act",
+     MEMORIES, ("home/fix.md",)),
+    ("Tell me when I'm down to 7 tablets or fewer", (), "act", "", ()),
 ])
 def test_a_title_reads_as_condition_and_action(title: str, paths: tuple[str, ...], kind: str, watches: str,
                                                targets: tuple[str, ...]) -> None:
+    """A title of several sentences is read from the one with the condition, the others name where to look;
+    a figure ("0.80") is no file; "in the flat" is where things are, not where the user writes."""
     rule = derive(title)
     assert (rule.watch_paths, rule.kind, rule.watches, rule.targets) == (paths, kind, watches, targets)
 
@@ -104,6 +114,9 @@ def test_a_title_reads_as_condition_and_action(title: str, paths: tuple[str, ...
     ("Make a note", "act"), ("Remind me to pay the bill", "act"), ("Check it against my budget", "escalate"),
     ("Ask me whether to renew it", "act"), ("Make me a packing list", "escalate"),
     ("Write me a cover letter", "escalate"), ("Send me a draft reply", "escalate"),
+    ("Put together a prep brief", "escalate"), ("Look into it", "escalate"),
+    ("Go through the logs and work out what caused it", "escalate"), ("Tell me and draft a reply", "escalate"),
+    ("Tell me the date and order number", "act"), ("Tell me and plan B", "act"),
 ])
 def test_the_actions_verb_says_what_it_takes_and_telling_the_user_is_small(action: str, kind: str) -> None:
     assert kind_of(action) == kind
