@@ -16,6 +16,7 @@ from __future__ import annotations
 import difflib
 import logging
 import os
+import re
 import sqlite3
 import threading
 import zlib
@@ -52,6 +53,8 @@ class FileChange:
     removed: tuple[str, ...] = ()
     more_added: int = 0
     more_removed: int = 0
+    header: str = ""
+    """A table's header line ("date,description,amount,balance") when the file is one: what its columns are."""
 
 
 def _cut(line: str) -> str:
@@ -77,6 +80,24 @@ def diff_lines(old: str, new: str) -> tuple[list[str], list[str]]:
     return added, removed
 
 
+_CELLS = re.compile(r"\s*[,;\t|]\s*")
+
+
+def table_header(text: str) -> str:
+    """The first line of ``text`` when it names a table's columns (a CSV header, a Markdown table's first row:
+    at least two cells, each with a letter), else ""."""
+    first = text.split("\n", 1)[0].strip()
+    named = [cell for cell in _CELLS.split(first.strip("|")) if cell]
+    table = len(named) >= 2 and not first.startswith("#") and all(
+        re.search(r"[A-Za-z]", cell) and len(cell.split()) <= 3 for cell in named)
+    return first if table else ""
+
+
+def cells(line: str) -> list[str]:
+    """A table row's cells (split as :func:`table_header` splits the header)."""
+    return [cell for cell in _CELLS.split(line.strip().strip("|"))]
+
+
 def describe(change: FileChange) -> str:
     """One report line (or a few) for a changed file, saying what changed in its lines."""
     from openhuman_desktop.subconscious.report import one_line  # the report's own rule for data on one line
@@ -92,6 +113,8 @@ def describe(change: FileChange) -> str:
         label = "lines" if change.status == "new" else "added"
         parts.append(f"  {label}: " + " | ".join(one_line(line) for line in change.added)
                      + (f" | (+{change.more_added} more)" if change.more_added else ""))
+    if change.header and change.status == "changed":
+        parts.insert(1, f"  columns: {one_line(change.header)}")
     if change.removed:
         parts.append("  removed: " + " | ".join(one_line(line) for line in change.removed)
                      + (f" | (+{change.more_removed} more)" if change.more_removed else ""))
@@ -193,7 +216,7 @@ class FileHistory:
         return FileChange(
             relative, size, "changed", tuple(_cut(line) for line in added[-MAX_LINES:]),
             tuple(_cut(line) for line in removed[:MAX_LINES]), max(0, len(added) - MAX_LINES),
-            max(0, len(removed) - MAX_LINES),
+            max(0, len(removed) - MAX_LINES), table_header(text),
         )
 
     def close(self) -> None:

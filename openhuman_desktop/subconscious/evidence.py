@@ -18,6 +18,7 @@ import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
+from openhuman_desktop.subconscious.changes import cells
 from openhuman_desktop.subconscious.decisions import NEWS, WORLD, ChangeItem
 from openhuman_desktop.subconscious.meanings import PREDICATES, meanings_of
 from openhuman_desktop.subconscious.relevance import awaits_arrival, names_another, rule_names, subject_of
@@ -88,18 +89,24 @@ def condition_words(rule: TaskRule) -> set[str]:
         # else its last word ("the nightly backup fails")
         verbs = [stem(word) for index, word in enumerate(tail) if stem(word) in PREDICATES and stem(word) in meaningful
                  and (word.endswith("s") or (index and tail[index - 1] in ("to", "will")))]
-        meaningful = verbs or meaningful[-1:]
         # "when I book a trip": what the user does is what the change will say ("Booked flights to Lisbon")
-        meaningful += [stem(words[index + 1]) for index, word in enumerate(words[:-1])
-                       if word in ("i", "we") and words[index + 1] not in _SAYING]
+        meaningful = (verbs or meaningful[-1:]) + sorted(users_doing(rule))
     return set(meaningful) or set(rule.watch_words) - places - GENERIC
 
 
 _PHRASAL = (
     (re.compile(r"\b(?:drops?|dropped|pulls?|pulled|backs?|backed) out\b|\bwithdraws?\b", re.I), "withdraw"),
     (re.compile(r"\b(?:calls?|called) off\b|\bfalls? through\b", re.I), "cancel"),
+    (re.compile(r"\b(?:they've|they have|has|have|had|it's|it has) (?:got|gotten|received)\b", re.I), "receiv"),
 )
 """Phrasal verbs whose meaning is not their verb's: "drops out" is a withdrawal, "called off" a cancellation."""
+
+def users_doing(rule: TaskRule) -> set[str]:
+    """What the condition says the user does ("when I book a trip", "I've booked a flight": book)."""
+    words = _TOKENS.findall(rule.condition.lower())
+    return {stem(words[index + 1]) for index, word in enumerate(words[:-1])
+            if word in ("i", "we", "i've", "we've") and words[index + 1] not in _SAYING | STOPWORDS}
+
 
 _COMPLEMENTS = frozenset({"from", "to", "in", "at", "on", "for", "by", "with", "into"})
 
@@ -126,7 +133,7 @@ def evidence(rule: TaskRule, items: Iterable[ChangeItem]) -> str | None:
     items = list(items)
     # "the neighbours write to me about the hedge": the hedge is the topic, who writes is the news
     # (:func:`changed_subject`); a note of the user's own about the hedge is not a message.
-    wanted = set() if _SENDS.search(rule.condition) else condition_words(rule)
+    wanted = set() if _sends(rule.condition) else condition_words(rule)
     names = rule_names(rule)  # "the API as down": a line about the blog's host says nothing of it
     # "Sam says he can't pick up the kids": the change must say it negated too ("I can't pick them up today");
     # "db-prod-1 reboots without it being planned" negates the plan, not the reboot
@@ -136,13 +143,17 @@ def evidence(rule: TaskRule, items: Iterable[ChangeItem]) -> str | None:
     mine = _MINE.search(rule.condition) is not None
     # "my new bank card arrives": the card is the word, and "my new card will arrive" hedges it after the word
     arriving = _ARRIVES.search(rule.condition) is not None
+    doing = users_doing(rule)
     for item in items:
         if item.source in (SKILLS, MODELS):
             if item.status == "problem":
                 return "problem"
             continue
+        if doing and _only_meant(doing, item.text):
+            continue  # "Found a flight; I'll book it tomorrow": what the user does is still to come
         old = _affirmed(item.removed)
-        text = "\n".join(line for line in item.text.splitlines() if not names_another(names, line, item.removed))
+        text = item.text if _from_them(names, item.text) else "\n".join(
+            line for line in item.text.splitlines() if not names_another(names, line, item.removed))
         tokens = clause_tokens(text)
         for index, token in enumerate(tokens):
             word = stem(token)
@@ -227,6 +238,7 @@ def _concept(rule: TaskRule, text: str, removed: str, wanted: set[str], blocking
 
 
 _UPCOMING = re.compile(r"\babout to\b|\bsoon\b|\bcoming up\b|\bupcoming\b|\bapproach(?:es|ing)?\b|\bnearly\b"
+                       r"|\bgoing to\b|\bwill be\b"
                        r"|\balmost\b|\bwithin (?:the next )?\d+ (?:days?|weeks?|hours?)\b|\bin the next\b", re.I)
 """A condition about what is going to happen ("about to expire", "runs out soon", "within 7 days")."""
 _APPOINTS = re.compile(r"\b(?:confirms?|gives?|sets?|fix(?:es)?|proposes?|offers?|picks?|agrees?(?: on)?|names?|"
@@ -261,6 +273,23 @@ HEDGES = frozenset({"will", "i'll", "we'll", "it'll", "maybe", "might", "perhaps
 
 
 _ARRIVES = re.compile(r"\b(?:arrives?|comes? in|lands?|shows? up|turns? up)\b", re.I)
+
+
+def _only_meant(doing: set[str], text: str) -> bool:
+    """Whether ``text`` says what the user does only hedged or negated ("I'll book it tomorrow")."""
+    tokens = clause_tokens(text)
+    said = [index for index, token in enumerate(tokens) if stem(token) in doing]
+    return bool(said) and all(_negated(tokens, index) for index in said)
+
+
+_FROM = re.compile(r"^from:\s*(?P<who>.+)$", re.I | re.M)
+
+
+def _from_them(names: frozenset[str], text: str) -> bool:
+    """Whether ``text`` is a mail from whom the condition names ("From: Kitchenly Returns …"): then every line
+    of it is about them, whatever else it names (a product code, a reference)."""
+    sender = _FROM.search(text[:300])
+    return bool(names) and sender is not None and bool(names & content_words(sender.group("who")))
 
 
 def _negative(condition: str, wanted: set[str]) -> bool:
@@ -359,7 +388,7 @@ def messaged(rule: TaskRule, items: Iterable[ChangeItem]) -> str | None:
     """
     if rule.watch_paths:
         return None
-    match = _SENDS.search(rule.condition) or _COMES.search(rule.condition)
+    match = _sends(rule.condition) or _COMES.search(rule.condition)
     if match is None:
         return None
     who = content_words(rule.condition[: match.start()]) - GENERIC - PREDICATES - place_words(rule)
@@ -386,6 +415,15 @@ _CHANGE = re.compile(r"\b(?:changes?|changed|is updated|gets updated|is edited|m
 _SENDS = re.compile(r"\b(?:writes?|wrote|sends?|sent|emails|mails|messages|replies|answers?|calls|texts)\b", re.I)
 
 
+def _sends(condition: str) -> re.Match[str] | None:
+    """Where the condition waits for someone to write ("my landlord writes"), not for what the user sent
+    ("the blender I sent back")."""
+    for match in _SENDS.finditer(condition):
+        if not re.search(r"\b(?:i|we|you)\s+(?:have\s+|had\s+|just\s+)?$", condition[: match.start()], re.I):
+            return match
+    return None
+
+
 def changed_subject(rule: TaskRule, items: Iterable[ChangeItem]) -> str | None:
     """For a condition that a change of something meets ("Anna's address changes"): a word of what must change
     that is on a line the change replaced (on a removed line and on an added one); for one that a message
@@ -394,7 +432,7 @@ def changed_subject(rule: TaskRule, items: Iterable[ChangeItem]) -> str | None:
     Such a condition has no word of its own for a change to say; who or what it is about is the evidence.
     """
     change = _CHANGE.search(rule.condition)
-    sends = _SENDS.search(rule.condition)
+    sends = _sends(rule.condition)
     match = change or sends
     if match is None:
         return None
@@ -469,18 +507,24 @@ def compared(rule: TaskRule, items: Iterable[ChangeItem], names: frozenset[str] 
     """
     limit = _LIMIT.search(rule.condition) or _OR_BEYOND.search(rule.condition)
     if limit is None:
+        own = _OWN_LIMIT.search(rule.condition)
+        if own is not None:
+            return _against_column(rule.condition[: own.start()], own, list(items), names)
         return _moved(rule, items, names)
     unit = _unit(limit)
     bound = _number(limit.group("number"))
+    items = list(items)
+    if bound is not None:
+        by_column = _in_column(rule.condition[: limit.start()], limit, bound, items, names)
+        if by_column is not None:
+            return by_column
     noun = _counted_noun(rule.condition, limit)
     if noun is not None and bound is not None:
         return _counted(limit, bound, noun, items, names)
     if not unit or unit in STOPWORDS or bound is None:
         return None
     unit, bound = _scaled(unit, bound)
-    op = limit.group("op").lower()
-    if limit.re is _OR_BEYOND:  # "20 % or less": the bound itself meets it
-        op = "at most" if op in _BELOW else "at least"
+    op = _op(limit)
     seen: list[str] = []
     for line in _subject_lines(items, names):
         figures = [(_scaled(_unit(amount) or _cents(amount, unit), number),
@@ -524,9 +568,7 @@ def _counted_noun(condition: str, limit: re.Match[str]) -> frozenset[str] | None
 def _counted(limit: re.Match[str], bound: float, noun: frozenset[str], items: Iterable[ChangeItem],
              names: frozenset[str]) -> Compared | None:
     """The count of ``noun`` on the changed lines ("Subscribers: 1,012", "1,012 subscribers"), compared."""
-    op = limit.group("op").lower()
-    if limit.re is _OR_BEYOND:
-        op = "at most" if op in _BELOW else "at least"
+    op = _op(limit)
     seen: list[str] = []
     for line in _subject_lines(items, names):
         for match in [*_COUNT_BEFORE.finditer(line), *_COUNT_AFTER.finditer(line)]:
@@ -544,6 +586,115 @@ _COUNT_BEFORE = re.compile(r"\b(?P<word>[A-Za-z][a-z-]{2,})\b[^:=\n\d]{0,12}(?:\
                            + _NUMBER, re.I)
 """A count after a label: "Subscribers: 1,012", "Ramipril 5 mg: 6" (a strength or size after the name)."""
 _COUNT_AFTER = re.compile(_NUMBER + r"\s+(?:new\s+)?(?P<word>[A-Za-z][a-z-]{2,})\b", re.I)
+
+
+def _op(limit: re.Match[str]) -> str:
+    op = limit.group("op").lower()
+    if limit.re is _OR_BEYOND:  # "20 % or less": the bound itself meets it
+        op = "at most" if op in _BELOW else "at least"
+    return op
+
+
+_KEYS = frozenset({"id", "sku", "code", "ref", "date", "time", "year", "phone", "zip", "postcode", "number"})
+"""Columns that name or date a row (``order_id``), never the figure a condition compares."""
+_NOT_COLUMN_WORDS = frozenset({"eur", "usd", "gbp", "chf", "pct", "num", "no", "nr", "the"})
+
+
+def _column(subject: str, header: str) -> int | None:
+    """The column of ``header`` the compared subject names ("the balance drops under 200 EUR": ``balance``;
+    "validation accuracy": ``val_acc``, a cell's parts as the starts of the subject's words), or None: no
+    column, or two that name it equally."""
+    subject = re.sub(r"\S*[/.]\S*", " ", subject)  # a path names the file, not a column
+    words = [word for word in _TOKENS.findall(subject.lower())
+             if len(word) > 2 and word not in STOPWORDS and not word.endswith("'s")]  # whose, not what
+    best, score, tied = None, (0.0, 0), False
+    for index, cell in enumerate(cells(header)):
+        parts = [part for part in re.findall(r"[a-z]+", cell.lower()) if part not in _NOT_COLUMN_WORDS]
+        parts = [part for part in parts if len(part) > 1]
+        if not parts or _KEYS & set(parts):
+            continue
+        hits = sum(any(word.startswith(part) or (len(word) > 3 and part.startswith(word)) for word in words)
+                   for part in parts)
+        share = (hits / len(parts), hits)
+        if share > score:
+            best, score, tied = index, share, False
+        elif share == score and hits:
+            tied = True
+    return None if tied or score[0] < 0.5 else best
+
+
+def _in_column(subject: str, limit: re.Match[str], bound: float, items: list[ChangeItem],
+               names: frozenset[str]) -> Compared | None:
+    """For a table whose column the condition compares ("the balance drops under 200 EUR" and a bank CSV with a
+    ``balance`` column): that column of each added row, compared; None when no changed table has the column.
+    The other figures on the row (the amount, the date) are not what the condition compares."""
+    op, seen = _op(limit), []
+    found = False
+    for item in items:
+        if item.source != "file" or not item.header:
+            continue
+        column = _column(subject, item.header)
+        if column is None:
+            continue
+        found = True
+        width = len(cells(item.header))
+        for line in item.text.splitlines():
+            row = cells(line)
+            if len(row) != width or (names and not names & content_words(line)):
+                continue
+            value = _number(row[column].strip().lstrip("+").replace(" ", "")) if row[column].strip() else None
+            if value is None:
+                continue
+            said = f"{cells(item.header)[column].strip()} {row[column].strip()}"
+            if _meets(op, value, bound):
+                return Compared(True, said)
+            seen.append(said)
+    return Compared(False, ", ".join(seen)) if found and seen else None
+
+
+_OWN_LIMIT = re.compile(r"\b(?P<op>less|fewer|lower|below|under|more|higher|above|over|exceeds|reaches)(?:\s+than)?"
+                        r"\s+(?:its|their|the)\s+(?P<what>[a-z][\w -]{2,30}?)(?=\s*[,.;()]|\s+(?:in|on|at|for|"
+                        r"and|then|so)\b|\s*$)", re.I)
+"""A bound in another column of the same row: "drops below its reorder level", "goes over their budget"."""
+
+
+def _against_column(subject: str, own: re.Match[str], items: list[ChangeItem],
+                    names: frozenset[str]) -> Compared | None:
+    """For a condition whose bound is a column of the same row ("something drops below its reorder level" and a
+    stock CSV with ``on_hand`` and ``reorder_at``): each added row's figure against its own bound. The figure is
+    the column the subject names, else the row's only other figure, else the ones the change changed."""
+    op = own.group("op").lower()
+    seen: list[str] = []
+    for item in items:
+        if item.source != "file" or not item.header:
+            continue
+        header = cells(item.header)
+        limit_at = _column(own.group("what"), item.header)
+        if limit_at is None:
+            continue
+        named = _column(subject, item.header)
+        before = {row[0]: row for row in map(cells, item.removed.splitlines()) if len(row) == len(header)}
+        for line in item.text.splitlines():
+            row = cells(line)
+            bound = _number(row[limit_at].strip()) if len(row) == len(header) else None
+            if bound is None or (names and not names & content_words(line)):
+                continue
+            figures = [index for index, cell in enumerate(row)
+                       if index != limit_at and _number(cell.strip()) is not None
+                       and not _KEYS & set(re.findall(r"[a-z]+", header[index].lower()))]
+            if named is not None and named != limit_at:
+                figures = [named]
+            elif len(figures) > 1:
+                old = before.get(row[0], [])
+                figures = [index for index in figures if not old or old[index] != row[index]]
+            for index in figures:
+                value = _number(row[index].strip())
+                said = (f"{header[index].strip()} {row[index].strip()}, "
+                        f"{header[limit_at].strip()} {row[limit_at].strip()}")
+                if value is not None and _meets(op, value, bound):
+                    return Compared(True, said)
+                seen.append(said)
+    return Compared(False, "; ".join(seen)) if seen else None
 
 
 def _subject_lines(items: Iterable[ChangeItem], names: frozenset[str]) -> Iterator[str]:

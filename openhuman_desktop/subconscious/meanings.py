@@ -41,7 +41,15 @@ _ENTRIES = (
     ("fail fails failed failure break breaks broken crash crashes error errors wrong red",
      r"\bfailed\b|\bfailure\b|(?<!\b0 )(?<!no )\berrors?\b(?!\s*[:=]\s*0\b)|\bunsuccessful\b|\baborted\b"
      r"|\bcrashed\b|(?:did not|didn't) (?:complete|finish|succeed|run)|exit (?:code|status) [1-9]"
-     r"|stopped working|not working|could not|couldn't|unable to|(?:did not|didn't) pass|rate limit"),
+     r"|stopped working|not working|could not|couldn't|unable to|(?:did not|didn't) pass|rate limit|\bdied\b"
+     r"|\bsnapped\b|\bbroke\b|(?:doesn't|does not|won't|will not) (?:work|switch on|turn on|start)\b"
+     r"|no longer works"),
+    ("bounce bounces bounced",
+     r"\bbounced\b|returned unpaid|\breturned\b|could not be (?:collected|debited|paid)|\bunpaid\b"
+     r"|insufficient funds|\breversed\b|\bcharged ?back\b"),
+    ("switch switched cut",
+     r"\bswitched off\b|\bturned off\b|\bshut off\b|\bcut (?:off )?(?:the )?(?:power|water|gas|supply|electricity)"
+     r"|\binterrupt(?:ed|ion)\b|\boutage\b|\bno (?:water|power|electricity|gas|heating)\b|\bcut off\b"),
     ("overdue late unpaid",
      r"\boverdue\b|past (?:the |its )?due(?: date)?|days late|late (?:payment|fee)|payment (?:not received|missing)"
      r"|final notice|second reminder|\bdunning\b"),

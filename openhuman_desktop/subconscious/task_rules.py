@@ -53,7 +53,7 @@ before than then so do does did not no yes new it's i'm i've them they their his
 some more most has have had will would can could should may might must just only also very up out over under
 again still yet comes come arrives arrive arrived posted land lands appears appear says say said tell told
 mention mentions mentioned anything something things thing whether she he isn't aren't wasn't weren't don't
-doesn't didn't won't can't
+doesn't didn't won't can't going
 """
 STOPWORDS = frozenset(_STOPWORDS_TEXT.split())
 GENERIC = frozenset({"log", "logs", "file", "files", "folder", "folders", "note", "notes", "text", "md", "txt", "csv",

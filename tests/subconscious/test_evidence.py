@@ -4,8 +4,11 @@ saved again with no line changed."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
+from openhuman_desktop.subconscious.changes import FileHistory, describe, table_header
 from openhuman_desktop.subconscious.decisions import ChangeItem
 from openhuman_desktop.subconscious.evidence import arrived, compared, condition_words, evidence
 from openhuman_desktop.subconscious.judgement import Judge
@@ -548,3 +551,79 @@ def test_his_or_her_interview_is_not_mine() -> None:
     rule = derive("When I tell you I've landed an interview, put together a prep brief")
     assert evidence(rule, [memory("Karim has his final interview tomorrow")]) is None
     assert evidence(rule, [memory("Tallow want to interview me on Thursday")])
+
+
+def row(name: str, header: str, added: str, removed: str = "") -> ChangeItem:
+    return ChangeItem("file", name, added, "changed", removed, header=header)
+
+
+@pytest.mark.parametrize(("title", "header", "line", "met"), [
+    ("Let me know as soon as the balance drops under 200 EUR", "date,description,amount,balance",
+     "2026-12-03,Kids' jackets,-198.50,214.30", False),
+    ("Let me know as soon as the balance drops under 200 EUR", "date,description,amount,balance",
+     "2026-12-03,Insurance,-260.00,152.80", True),
+    ("If a run's validation accuracy comes in under 0.80, dig into it", "run,date,train_acc,val_acc",
+     "r34,2026-12-02,0.78,0.83", False),
+    ("If a run's validation accuracy comes in under 0.80, dig into it", "run,date,train_acc,val_acc",
+     "r34,2026-12-02,0.93,0.71", True),
+])
+def test_a_tables_column_is_what_the_condition_compares(title: str, header: str, line: str, met: bool) -> None:
+    """The changed row's cell in the column the condition names (its header's words, or their starts: val_acc
+    for "validation accuracy") is what is compared, not the amount or the training accuracy beside it."""
+    rule = derive(title)
+    figure = compared(rule, [row("t.csv", header, line)], rule_names(rule))
+    assert figure is not None and figure.met is met
+
+
+def test_an_identifier_column_is_never_compared() -> None:
+    rule = derive("Ping me if an order over 500 EUR comes in (shop/orders.csv)")
+    figure = compared(rule, [row("shop/orders.csv", "order_id,date,customer,total_eur", "1043,2026-12-02,Ana,499.00")],
+                      rule_names(rule))
+    assert figure is not None and not figure.met
+
+
+@pytest.mark.parametrize(("line", "removed", "met"), [
+    ("SP-05,Lavender soap,12,20", "SP-05,Lavender soap,25,20", True),
+    ("CN-01,Candle small,31,15", "CN-01,Candle small,42,15", False),
+    ("SP-05,Lavender soap,25,22", "SP-05,Lavender soap,25,20", False),
+])
+def test_a_bound_in_the_same_row_is_compared_too(line: str, removed: str, met: bool) -> None:
+    rule = derive("Keep an eye on shop/stock.csv and tell me when something drops below its reorder level")
+    figure = compared(rule, [row("shop/stock.csv", "sku,item,on_hand,reorder_at", line, removed)], rule_names(rule))
+    assert figure is not None and figure.met is met
+
+
+def test_a_table_header_is_kept_with_a_changed_table(tmp_path: Path) -> None:
+    history = FileHistory(None)
+    path = tmp_path / "t.csv"
+    path.write_text("date,amount,balance\n2026-12-01,-5.00,100.00\n", encoding="utf-8")
+    history.changes(tmp_path, [("t.csv", path.stat().st_size)], None, 1.0)
+    path.write_text("date,amount,balance\n2026-12-01,-5.00,100.00\n2026-12-02,-20.00,80.00\n", encoding="utf-8")
+    [change] = history.changes(tmp_path, [("t.csv", path.stat().st_size)], 1.0, 2.0)
+    assert change.header == "date,amount,balance" and "columns: date,amount,balance" in describe(change)
+    assert table_header("# Food bank, Saturday 6 December\n") == ""
+
+
+@pytest.mark.parametrize(("title", "text", "said"), [
+    ("Let me know once Kitchenly confirms they've got the blender I sent back",
+     "From: Kitchenly Returns\nSubject: We've received your return RMA-30551\n\nYour Blender BX-900 has arrived.", True),
+    ("Let me know once Kitchenly confirms they've got the blender I sent back",
+     "From: Kitchenly Returns\nSubject: Your return is on its way\n\nRMA-30551 was scanned by the carrier.", False),
+    ("Whenever a direct debit bounces, tell me which one", "Direct debit RETURNED UNPAID: FitBox 39.90 EUR", True),
+    ("Whenever a direct debit bounces, tell me which one", "Direct debit collected: Telewave 24.99 EUR", False),
+    ("Tell me if the water or the power is going to be switched off",
+     "the water supply will be switched off on Thursday, 9 to 13", True),
+    ("Tell me if the water or the power is going to be switched off",
+     "electricians replace the lights; the power in the flats is not affected", False),
+])
+def test_what_a_mail_or_a_notice_says_in_its_own_words(title: str, text: str, said: bool) -> None:
+    """A mail from whom the condition names is about them on every line (its product codes are no other
+    subject); "the blender I sent back" is the user's sending, not a message awaited; a bounced debit and a
+    supply switched off in the words banks and landlords use; a future condition accepts a future notice."""
+    assert bool(evidence(derive(title), [ChangeItem("file", "mail/x.txt", text, "new")])) is said
+
+
+def test_what_the_user_will_do_is_not_done() -> None:
+    rule = derive("When I tell you I've booked a flight, add it to travel/trips.csv")
+    assert evidence(rule, [memory("Found a flight to Oslo for 89 EUR; I'll book it tomorrow.")]) is None
+    assert evidence(rule, [memory("Booked: Hamburg to Oslo on 12 February, SK 652.")])
