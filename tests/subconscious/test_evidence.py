@@ -606,7 +606,8 @@ def test_a_table_header_is_kept_with_a_changed_table(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize(("title", "text", "said"), [
     ("Let me know once Kitchenly confirms they've got the blender I sent back",
-     "From: Kitchenly Returns\nSubject: We've received your return RMA-30551\n\nYour Blender BX-900 has arrived.", True),
+     "From: Kitchenly Returns\nSubject: We've received your return RMA-30551\n\nYour Blender BX-900 has arrived.",
+     True),
     ("Let me know once Kitchenly confirms they've got the blender I sent back",
      "From: Kitchenly Returns\nSubject: Your return is on its way\n\nRMA-30551 was scanned by the carrier.", False),
     ("Whenever a direct debit bounces, tell me which one", "Direct debit RETURNED UNPAID: FitBox 39.90 EUR", True),
