@@ -53,8 +53,9 @@ class FileChange:
     removed: tuple[str, ...] = ()
     more_added: int = 0
     more_removed: int = 0
-    header: str = ""
-    """A table's header line ("date,description,amount,balance") when the file is one: what its columns are."""
+    title: str = ""
+    """A changed file's first line when it is a heading ("# Curlew Cottage reviews") or a table's header row
+    ("date,description,amount,balance": its columns), which the diff may not show."""
 
 
 def _cut(line: str) -> str:
@@ -81,6 +82,13 @@ def diff_lines(old: str, new: str) -> tuple[list[str], list[str]]:
 
 
 _CELLS = re.compile(r"\s*[,;\t|]\s*")
+
+
+def first_line(text: str) -> str:
+    """The first line of ``text`` when it says what the file is (a Markdown heading, a table's header row),
+    on one line; else "" (a paragraph is the file's head, not its title)."""
+    line = next((line for line in text.splitlines() if re.search(r"[A-Za-z]", line)), "").strip()
+    return _cut(line) if line.startswith("#") or table_header(line) else ""
 
 
 def table_header(text: str) -> str:
@@ -113,8 +121,9 @@ def describe(change: FileChange) -> str:
         label = "lines" if change.status == "new" else "added"
         parts.append(f"  {label}: " + " | ".join(one_line(line) for line in change.added)
                      + (f" | (+{change.more_added} more)" if change.more_added else ""))
-    if change.header and change.status == "changed":
-        parts.insert(1, f"  columns: {one_line(change.header)}")
+    if change.title and change.status == "changed":
+        label = "columns" if table_header(change.title) else "heading"
+        parts.insert(1, f"  {label}: {one_line(change.title)}")
     if change.removed:
         parts.append("  removed: " + " | ".join(one_line(line) for line in change.removed)
                      + (f" | (+{change.more_removed} more)" if change.more_removed else ""))
@@ -216,7 +225,7 @@ class FileHistory:
         return FileChange(
             relative, size, "changed", tuple(_cut(line) for line in added[-MAX_LINES:]),
             tuple(_cut(line) for line in removed[:MAX_LINES]), max(0, len(added) - MAX_LINES),
-            max(0, len(removed) - MAX_LINES), table_header(text),
+            max(0, len(removed) - MAX_LINES), first_line(text),
         )
 
     def close(self) -> None:

@@ -67,7 +67,7 @@ class ChangeItem:
         removed: a changed file's removed lines (``text`` holds the added ones).
         at: when it changed (a file's modification time, a memory's creation), when known: a task that looked
             later has seen it already.
-        header: a changed table's header line (its columns), when the file is one.
+        title: a changed file's heading or a table's header row (its first line), which its diff may not show.
     """
 
     source: str
@@ -76,7 +76,7 @@ class ChangeItem:
     status: str = "new"
     removed: str = ""
     at: float | None = None
-    header: str = ""
+    title: str = ""
 
 
 WORLD = "world"

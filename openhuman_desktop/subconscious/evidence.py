@@ -18,10 +18,15 @@ import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
-from openhuman_desktop.subconscious.changes import cells
+from openhuman_desktop.subconscious.changes import cells, table_header
 from openhuman_desktop.subconscious.decisions import NEWS, WORLD, ChangeItem
 from openhuman_desktop.subconscious.meanings import PREDICATES, meanings_of
-from openhuman_desktop.subconscious.relevance import awaits_arrival, names_another, rule_names, subject_of
+from openhuman_desktop.subconscious.relevance import (
+    awaits_arrival,
+    names_another,
+    rule_names,
+    subject_of,
+)
 from openhuman_desktop.subconscious.task_rules import (
     GENERIC,
     MODELS,
@@ -43,7 +48,7 @@ _COMPARES = re.compile(r"\b(?:less|more|fewer|below|above|under|over|cheaper|hig
                        re.I)
 LINKS = frozenset({"is", "are", "was", "were", "be", "gets", "get", "becomes", "mentions", "mention", "shows",
                    "show", "says", "say", "contains", "contain", "costs", "cost", "reads", "changes", "change", "goes",
-                   "go", "turns", "turn"})
+                   "go"})
 _SPEAKERS = frozenset({"i", "we", "you"})
 _CAPITALISED = re.compile(r"\b[A-Z][a-z]\w*")
 _REPORTS = frozenset({"says", "say", "mentions", "mention", "shows", "show", "reads"})
@@ -67,6 +72,17 @@ def condition_words(rule: TaskRule) -> set[str]:
     for phrase, meaning in _PHRASAL:  # "someone drops out of the shift": not a price that drops
         if phrase.search(rule.condition):
             return {meaning}
+    given = _GIVES.search(rule.condition)
+    if given is not None:  # "the repair shop gives us a price for …": the price is what must come, not the shop
+        return {stem(given.group("what").lower())}
+    arrival = _ARRIVES.search(rule.condition)
+    if arrival is not None and all(path.endswith("/") for path in rule.watch_paths):  # (a file's rows: no)
+        # "a parking or speeding fine turns up in mail/": a fine, not anything about parking
+        thing = re.split(r"\b(?:from|of|for|about|by|with)\b", rule.condition[: arrival.start()].lower())[0]
+        head = [stem(word) for word in _TOKENS.findall(thing)
+                if word not in STOPWORDS and len(word) > 2 and stem(word) not in place_words(rule) | GENERIC]
+        if head and not LINKS & set(_TOKENS.findall(thing)):
+            return {head[-1]}
     places = place_words(rule)
     words = _TOKENS.findall(rule.condition.lower())
     link = next((index for index, word in enumerate(words)
@@ -94,6 +110,10 @@ def condition_words(rule: TaskRule) -> set[str]:
     return set(meaningful) or set(rule.watch_words) - places - GENERIC
 
 
+_GIVES = re.compile(r"\b(?:gives?|sends?|offers?|quotes?|names?|proposes?)\s+(?:me|us|you)?\s*(?:a|an|the|their|its)\s+"
+                    r"(?:new\s+|firm\s+|final\s+)?(?P<what>price|quote|date|time|figure|offer|estimate|answer|decision)\b",
+                    re.I)
+"""What a condition waits to be given: "gives us a price for fixing the dishwasher" waits for a price."""
 _PHRASAL = (
     (re.compile(r"\b(?:drops?|dropped|pulls?|pulled|backs?|backed) out\b|\bwithdraws?\b", re.I), "withdraw"),
     (re.compile(r"\b(?:calls?|called) off\b|\bfalls? through\b", re.I), "cancel"),
@@ -139,7 +159,8 @@ def evidence(rule: TaskRule, items: Iterable[ChangeItem]) -> str | None:
     # "db-prod-1 reboots without it being planned" negates the plan, not the reboot
     negative = _negative(rule.condition, wanted)
     # "the passport is about to expire": what will happen is what it waits for, so a hedge is no negation
-    blocking = NEGATIONS if _UPCOMING.search(rule.condition) else NEGATIONS | HEDGES
+    # (and a price is quoted as what a repair "would be")
+    blocking = NEGATIONS if _UPCOMING.search(rule.condition) or _GIVES.search(rule.condition) else NEGATIONS | HEDGES
     mine = _MINE.search(rule.condition) is not None
     # "my new bank card arrives": the card is the word, and "my new card will arrive" hedges it after the word
     arriving = _ARRIVES.search(rule.condition) is not None
@@ -197,7 +218,7 @@ def filled(rule: TaskRule, item: ChangeItem) -> str | None:
 _MONEY = (r"(?:[€$£]\s?\d[\d,.]*|\d[\d,.]*\s?(?:eur|euros?|usd|dollars?|gbp|pounds?|chf|€|\$|£)(?![a-z]))")
 CONCEPTS: tuple[tuple[frozenset[str], re.Pattern[str]], ...] = tuple(
     (frozenset(stem(word) for word in words.split()), re.compile(pattern, re.I)) for words, pattern in (
-        ("expense expenses cost costs spend spent spending payment payments paid money", _MONEY),
+        ("expense expenses cost costs spend spent spending payment payments paid money price quote", _MONEY),
         ("urgent urgently asap", r"\b(?:urgent|asap|immediately|right away|today|tonight|deadline)\b"),
         ("workout workouts exercise training sport", r"\b(?:ran|run|jogged|swam|swim|cycled|biked|rode|hiked|"
          r"gym|yoga|pilates|lifted|rowed|workout|training|km|miles|lengths|laps|reps)\b"),
@@ -268,7 +289,8 @@ def _appointed(rule: TaskRule, text: str, removed: str) -> str | None:
 HEDGES = frozenset({"will", "i'll", "we'll", "it'll", "maybe", "might", "perhaps", "planning", "plan", "going",
                     "should", "would", "could", "if", "unless", "hope", "hopefully", "almost", "nearly", "expected",
                     "scheduled", "pending", "awaiting", "soon", "he'll", "she'll", "they'll", "you'll", "i'd",
-                    "he'd", "she'd", "they'd", "we'd", "you'd", "need", "needs", "must"})
+                    "he'd", "she'd", "they'd", "we'd", "you'd", "need", "needs", "must", "cancelled", "canceled",
+                    "postponed", "scrapped"})
 """Before a word in the same clause, they say it has not happened ("I'll go to the post office tomorrow")."""
 
 
@@ -334,12 +356,14 @@ def _negated(tokens: list[str], index: int, by: frozenset[str] = NEGATIONS | HED
     return bool(by & set(tokens[start:index]))
 
 
+_CALLED_OFF = re.compile(r"\bcall(?:ed|s)? off\b")
 _CLAUSE = re.compile(r"[.;:!?,()\n]|\bbut\b")
 
 
 def clause_tokens(text: str) -> list[str]:
     """The words of ``text``, lower case, with "|" where a clause ends (so a negation does not reach past it)."""
-    return ["|" if token == "zzclause" else token for token in _TOKENS.findall(_CLAUSE.sub(" zzclause ", text.lower()))]
+    lowered = _CALLED_OFF.sub("cancelled", text.lower())
+    return ["|" if token == "zzclause" else token for token in _TOKENS.findall(_CLAUSE.sub(" zzclause ", lowered))]
 
 
 def _affirmed(text: str) -> set[str]:
@@ -631,13 +655,12 @@ def _in_column(subject: str, limit: re.Match[str], bound: float, items: list[Cha
     op, seen = _op(limit), []
     found = False
     for item in items:
-        if item.source != "file" or not item.header:
-            continue
-        column = _column(subject, item.header)
+        header = table_header(item.title) if item.source == "file" else ""
+        column = _column(subject, header) if header else None
         if column is None:
             continue
         found = True
-        width = len(cells(item.header))
+        width = len(cells(header))
         for line in item.text.splitlines():
             row = cells(line)
             if len(row) != width or (names and not names & content_words(line)):
@@ -645,7 +668,7 @@ def _in_column(subject: str, limit: re.Match[str], bound: float, items: list[Cha
             value = _number(row[column].strip().lstrip("+").replace(" ", "")) if row[column].strip() else None
             if value is None:
                 continue
-            said = f"{cells(item.header)[column].strip()} {row[column].strip()}"
+            said = f"{cells(header)[column].strip()} {row[column].strip()}"
             if _meets(op, value, bound):
                 return Compared(True, said)
             seen.append(said)
@@ -666,13 +689,12 @@ def _against_column(subject: str, own: re.Match[str], items: list[ChangeItem],
     op = own.group("op").lower()
     seen: list[str] = []
     for item in items:
-        if item.source != "file" or not item.header:
-            continue
-        header = cells(item.header)
-        limit_at = _column(own.group("what"), item.header)
+        title = table_header(item.title) if item.source == "file" else ""
+        limit_at = _column(own.group("what"), title) if title else None
         if limit_at is None:
             continue
-        named = _column(subject, item.header)
+        header = cells(title)
+        named = _column(subject, title)
         before = {row[0]: row for row in map(cells, item.removed.splitlines()) if len(row) == len(header)}
         for line in item.text.splitlines():
             row = cells(line)

@@ -44,6 +44,19 @@ _IDENTIFIER = re.compile(r"(?<![\w/.-])(/[a-z][\w-]*|[A-Z]{3,}[A-Z0-9]*|[A-Za-z]
 _DOMAIN = re.compile(r"\b(?:[a-z0-9-]+\.){2,}[a-z]{2,}\b|\b[a-z0-9-]+\.(?:com|org|net|io|dev|app|example|shop)\b",
                      re.I)
 """A host name ("shop.example.org"): a name as a whole, never by its parts (blog.example.org is another)."""
+_VERSION = re.compile(r"(?:\b(?:version|release|build)\s+|(?<![\w.])v)(?P<number>\d+(?:\.\d+){1,3})(?P<tag>-[a-z0-9]+)?"
+                      r"(?![\w.])|(?<![\w.])(?P<three>\d+\.\d+\.\d+)(?P<tag3>-[a-z0-9]+)?(?![\w.])", re.I)
+"""A software version ("version 3.2", "v2.4.0-rc1", "3.1.4"): a name of its own; 3.2 is not 3.1.4, nor v2.4.0
+its release candidate v2.4.0-rc1. A bare "8.4" is a figure."""
+
+
+def versions(text: str) -> frozenset[str]:
+    """The versions ``text`` names, as ``v3.2`` / ``v2.4.0-rc1``."""
+    return frozenset(
+        f"v{match.group('number') or match.group('three')}{match.group('tag') or match.group('tag3') or ''}".lower()
+        for match in _VERSION.finditer(text))
+
+
 _NOT_IDENTIFIERS = frozenset({"eur", "usd", "gbp", "chf", "pdf", "csv", "url", "utc", "jpg", "png", "txt", "ram"})
 _NOT_NAMES_TEXT = """
     i january february march april may june july august september october november december monday tuesday
@@ -74,14 +87,14 @@ def subject_names(condition: str, *, mid_sentence: bool = True) -> frozenset[str
     for match in _IDENTIFIER.finditer(condition):
         if match.group().lower() not in _NOT_IDENTIFIERS:
             names |= content_words(match.group().replace("/", " "))
-    return frozenset(names | {match.group().lower() for match in _DOMAIN.finditer(condition)})
+    return frozenset(names | {match.group().lower() for match in _DOMAIN.finditer(condition)} | versions(condition))
 
 
 @functools.lru_cache(maxsize=4096)
 def _said(text: str) -> frozenset[str]:
     """Every word of ``text`` stemmed, short ones too ("Jo"), and its host names whole."""
     return frozenset({stem(word) for word in re.findall(r"[a-z0-9]+(?:'[a-z]+)?", text.lower())}
-                     | {match.group().lower() for match in _DOMAIN.finditer(text)})
+                     | {match.group().lower() for match in _DOMAIN.finditer(text)} | versions(text))
 
 
 @functools.lru_cache(maxsize=4096)
@@ -107,10 +120,16 @@ def names_subject(rule: TaskRule, item: ChangeItem) -> bool:
     names = rule_names(rule)
     if not names:
         return True
-    if names & (_said(item.text) | _said(item.removed) | path_words(item.name)):
+    if names & (_said(item.text) | _said(item.removed) | path_words(item.name)) or titled(names, item):
         return True
     return item.source == "file" and not any(_mentions_a_name(line) and not replaces_in_place(line, item.removed)
                                              for line in item.text.splitlines())
+
+
+def titled(names: frozenset[str], item: ChangeItem) -> bool:
+    """Whether a changed file's first line names one of ``names`` ("# Curlew Cottage reviews"): then each of its
+    lines is about that, whoever else a line names (a guest, a reviewer)."""
+    return bool(names) and bool(item.title) and bool(names & _said(item.title))
 
 
 def names_another(names: frozenset[str], line: str, removed: str = "") -> bool:
@@ -146,7 +165,7 @@ def _mentions_a_name(line: str) -> bool:
     """Whether a line names someone or something: a capitalised word after its first, or a code ("TB-115")."""
     return bool(subject_names(line, mid_sentence=False)) or any(
         match.group().lower() not in _NOT_IDENTIFIERS for match in _IDENTIFIER.finditer(line)) or bool(
-        _DOMAIN.search(line))
+        _DOMAIN.search(line)) or bool(versions(line))
 
 
 def touches(rule: TaskRule, item: ChangeItem) -> bool:
@@ -183,7 +202,7 @@ def _touches(rule: TaskRule, item: ChangeItem) -> bool:
         return any(_matches_path(item.name, watched) for watched in rule.watch_paths)
     if rule.watches in (MEMORIES, SKILLS, MODELS):
         return False
-    return bool(_about(rule) & (path_words(item.name) | content_words(item.text)))
+    return bool(_about(rule) & (path_words(item.name) | content_words(item.text) | content_words(item.title)))
 
 
 @functools.lru_cache(maxsize=4096)

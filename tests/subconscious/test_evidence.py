@@ -17,6 +17,7 @@ from openhuman_desktop.subconscious.relevance import (
     cosmetic,
     replaces_in_place,
     rule_names,
+    subject_names,
     touches,
 )
 from openhuman_desktop.subconscious.report import news_section
@@ -554,7 +555,7 @@ def test_his_or_her_interview_is_not_mine() -> None:
 
 
 def row(name: str, header: str, added: str, removed: str = "") -> ChangeItem:
-    return ChangeItem("file", name, added, "changed", removed, header=header)
+    return ChangeItem("file", name, added, "changed", removed, title=header)
 
 
 @pytest.mark.parametrize(("title", "header", "line", "met"), [
@@ -600,7 +601,7 @@ def test_a_table_header_is_kept_with_a_changed_table(tmp_path: Path) -> None:
     history.changes(tmp_path, [("t.csv", path.stat().st_size)], None, 1.0)
     path.write_text("date,amount,balance\n2026-12-01,-5.00,100.00\n2026-12-02,-20.00,80.00\n", encoding="utf-8")
     [change] = history.changes(tmp_path, [("t.csv", path.stat().st_size)], 1.0, 2.0)
-    assert change.header == "date,amount,balance" and "columns: date,amount,balance" in describe(change)
+    assert change.title == "date,amount,balance" and "columns: date,amount,balance" in describe(change)
     assert table_header("# Food bank, Saturday 6 December\n") == ""
 
 
@@ -628,3 +629,40 @@ def test_what_the_user_will_do_is_not_done() -> None:
     rule = derive("When I tell you I've booked a flight, add it to travel/trips.csv")
     assert evidence(rule, [memory("Found a flight to Oslo for 89 EUR; I'll book it tomorrow.")]) is None
     assert evidence(rule, [memory("Booked: Hamburg to Oslo on 12 February, SK 652.")])
+
+
+def test_a_version_is_a_name_of_its_own() -> None:
+    """"version 3.2" is not the 3.1.4 hotfix, and v2.4.0 is not its release candidate; a bare "8.4" is a figure."""
+    rule = derive("Tell me when version 3.2 is live in production (ops/logs/deploy.log)")
+    assert touches(rule, edit("ops/logs/deploy.log", "09:15 v3.2 rollout to prod complete, now live", ""))
+    assert not touches(rule, edit("ops/logs/deploy.log", "09:05 v3.1.4 hotfix rolled out, live on prod", ""))
+    tagged = derive("Once v2.4.0 gets tagged (see release/tags.md), draft the release notes")
+    assert not touches(tagged, edit("release/tags.md", "- v2.4.0-rc1 2026-12-02 release candidate", ""))
+    assert "v8.4" not in subject_names("Tell me when the rate goes above 8.4 %")
+
+
+@pytest.mark.parametrize(("title", "text", "said"), [
+    ("If the repair shop gives us a price for fixing the dishwasher, work out whether it is worth it",
+     "The inspection of your dishwasher moves to Friday; we will send you a quote after the visit.", False),
+    ("If the repair shop gives us a price for fixing the dishwasher, work out whether it is worth it",
+     "The FixIt man rang: fixing the dishwasher would be about 290 EUR all in.", True),
+    ("Let me know if a parking or speeding fine turns up in mail/",
+     "Subject: Your residents' parking permit\n\nRenew it online for 65 EUR.", False),
+    ("Let me know if a parking or speeding fine turns up in mail/",
+     "Subject: Notice of penalty: parking offence\n\nThe fine is 35 EUR, payable within 14 days.", True),
+    ("When I tell you I've landed an interview, put together a prep brief",
+     "Brightwell called off the interview they had pencilled in.", False),
+])
+def test_what_must_come_is_what_is_given_or_what_arrives(title: str, text: str, said: bool) -> None:
+    """"Gives us a price" waits for a price (quoted as what a repair would be), not for the dishwasher's name; "a
+    parking or speeding fine turns up" for a fine, not for anything about parking; an interview called off is
+    none."""
+    assert bool(evidence(derive(title), [ChangeItem("file", "mail/x.txt", text, "new")])) is said
+
+
+def test_a_files_first_line_names_what_its_lines_are_about() -> None:
+    rule = derive("If a guest gives Curlew Cottage fewer than 4 stars, draft a polite public reply")
+    review = ChangeItem("file", "lets/reviews.md", "- 2/5, K. Brandt, Sep: the heating only worked upstairs",
+                        "changed", "", title="# Curlew Cottage reviews")
+    assert touches(rule, review)
+    assert not touches(rule, ChangeItem("file", "lets/reviews.md", review.text, "changed", "", title="# Reviews"))
