@@ -44,7 +44,7 @@ NEGATIONS = frozenset({"not", "no", "never", "without", "yet", "isn't", "wasn't"
                        "aren't", "weren't", "haven't", "hadn't", "shouldn't", "neither", "nor"})
 _TOKENS = re.compile(r"[a-z0-9]+(?:'[a-z]+)?")
 _COMPARES = re.compile(r"\b(?:less|more|fewer|below|above|under|over|cheaper|higher|lower|at least|at most|passes|"
-                       r"exceeds|reaches|tops)\b",
+                       r"exceeds|reaches|tops|goes past)\b",
                        re.I)
 LINKS = frozenset({"is", "are", "was", "were", "be", "gets", "get", "becomes", "mentions", "mention", "shows",
                    "show", "says", "say", "contains", "contain", "costs", "cost", "reads", "changes", "change", "goes",
@@ -117,6 +117,8 @@ _GIVES = re.compile(r"\b(?:gives?|sends?|offers?|quotes?|names?|proposes?)\s+(?:
 _PHRASAL = (
     (re.compile(r"\b(?:drops?|dropped|pulls?|pulled|backs?|backed) out\b|\bwithdraws?\b", re.I), "withdraw"),
     (re.compile(r"\b(?:calls?|called) off\b|\bfalls? through\b", re.I), "cancel"),
+    (re.compile(r"\bmakes? up (?:its|their|his|her|your) mind\b|\bdecides?\b|\bcomes? to a decision\b", re.I),
+     "decid"),
     (re.compile(r"\b(?:they've|they have|has|have|had|it's|it has) (?:got|gotten|received)\b", re.I), "receiv"),
 )
 """Phrasal verbs whose meaning is not their verb's: "drops out" is a withdrawal, "called off" a cancellation."""
@@ -480,7 +482,7 @@ _NUMBER = r"(?P<number>(?:(?<![\w.,])[-−])?(?<![\w.])(?:\d{1,3}(?:,\d{3})+|\d+
 date or a CSV line ("2026-12-01,18.4 kWh" holds 18.4 kWh, not -1.18)."""
 _UNIT = r"(?P<unit>%|°\s?[CF]\b|(?:seconds?|minutes?|hours?)\b|[A-Za-z]{1,4}\b)"
 _LIMIT = re.compile(r"\b(?P<op>less|fewer|lower|cheaper|below|under|colder|cooler|more|higher|above|over|warmer|"
-                    r"hotter|at least|at most|passes|exceeds|reaches|tops)(?:\s+than)?\s+(?P<pre>[€$£])?\s*"
+                    r"hotter|at least|at most|passes|exceeds|reaches|tops|past)(?:\s+than)?\s+(?P<pre>[€$£])?\s*"
                     + _NUMBER + r"\s*" + _UNIT + "?", re.I)
 _OR_BEYOND = re.compile(r"(?P<pre>[€$£])?\s*" + _NUMBER + r"\s*" + _UNIT + r"?(?P<things>(?:\s+[A-Za-z][\w-]*){0,2}?)"
                         r"\s+or\s+(?P<op>less|fewer|lower|below|"

@@ -44,6 +44,9 @@ _ENTRIES = (
      r"|stopped working|not working|could not|couldn't|unable to|(?:did not|didn't) pass|rate limit|\bdied\b"
      r"|\bsnapped\b|\bbroke\b|(?:doesn't|does not|won't|will not) (?:work|switch on|turn on|start)\b"
      r"|no longer works"),
+    ("decide decides decided decision",
+     r"\bapproved\b|\baccepted\b|\brejected\b|\bdeclined\b|\bgranted\b|\brefused\b|\bdecided\b|\bdecision\b"
+     r"|turned down|\bupheld\b"),
     ("bounce bounces bounced",
      r"\bbounced\b|returned unpaid|\breturned\b|could not be (?:collected|debited|paid)|\bunpaid\b"
      r"|insufficient funds|\breversed\b|\bcharged ?back\b"),
