@@ -111,8 +111,8 @@ def condition_words(rule: TaskRule) -> set[str]:
 
 
 _GIVES = re.compile(r"\b(?:gives?|sends?|offers?|quotes?|names?|proposes?)\s+(?:me|us|you)?\s*(?:a|an|the|their|its)\s+"
-                    r"(?:new\s+|firm\s+|final\s+)?(?P<what>price|quote|date|time|figure|offer|estimate|answer|decision)\b",
-                    re.I)
+                    r"(?:[a-z-]+\s+)?(?P<what>price|quote|date|time|figure|offer|estimate|answer|decision)\b", re.I)
+_QUOTED = frozenset({"price", "quote", "estimate", "figure"})
 """What a condition waits to be given: "gives us a price for fixing the dishwasher" waits for a price."""
 _PHRASAL = (
     (re.compile(r"\b(?:drops?|dropped|pulls?|pulled|backs?|backed) out\b|\bwithdraws?\b", re.I), "withdraw"),
@@ -162,7 +162,9 @@ def evidence(rule: TaskRule, items: Iterable[ChangeItem]) -> str | None:
     negative = _negative(rule.condition, wanted)
     # "the passport is about to expire": what will happen is what it waits for, so a hedge is no negation
     # (and a price is quoted as what a repair "would be")
-    blocking = NEGATIONS if _UPCOMING.search(rule.condition) or _GIVES.search(rule.condition) else NEGATIONS | HEDGES
+    given = _GIVES.search(rule.condition)
+    quoted = given is not None and given.group("what").lower() in _QUOTED
+    blocking = NEGATIONS if _UPCOMING.search(rule.condition) or quoted else NEGATIONS | HEDGES
     mine = _MINE.search(rule.condition) is not None
     # "my new bank card arrives": the card is the word, and "my new card will arrive" hedges it after the word
     arriving = _ARRIVES.search(rule.condition) is not None
@@ -180,7 +182,8 @@ def evidence(rule: TaskRule, items: Iterable[ChangeItem]) -> str | None:
         tokens = clause_tokens(text)
         for index, token in enumerate(tokens):
             word = stem(token)
-            if word in wanted and word not in old and not (mine and _anothers(tokens, index)) and not (
+            if word in wanted and word not in old and not _none(tokens, index) and not (
+                    mine and _anothers(tokens, index)) and not (
                     arriving and _clause_hedged(tokens, index)) and (
                     _negated(tokens, index, NEGATIONS) if negative else not _negated(tokens, index, blocking)):
                 return str(token)
@@ -265,7 +268,8 @@ _UPCOMING = re.compile(r"\babout to\b|\bsoon\b|\bcoming up\b|\bupcoming\b|\bappr
                        r"|\balmost\b|\bwithin (?:the next )?\d+ (?:days?|weeks?|hours?)\b|\bin the next\b", re.I)
 """A condition about what is going to happen ("about to expire", "runs out soon", "within 7 days")."""
 _APPOINTS = re.compile(r"\b(?:confirms?|gives?|sets?|fix(?:es)?|proposes?|offers?|picks?|agrees?(?: on)?|names?|"
-                       r"suggests?|arranges?)(?:\s+(?:me|us))?\s+(?:a|an|a new)\s+(?:time|date|day|slot|time slot)\b",
+                       r"suggests?|arranges?)(?:\s+(?:me|us))?\s+(?:a|an|a new)\s+(?:[a-z-]+\s+)?"
+                       r"(?:time|date|day|slot)\b",
                        re.I)
 """A condition that waits for some time to be set, not for a named one to be confirmed ("confirms my appointment"
 waits for the word)."""
@@ -297,6 +301,11 @@ HEDGES = frozenset({"will", "i'll", "we'll", "it'll", "maybe", "might", "perhaps
 
 
 _ARRIVES = re.compile(r"\b(?:arrives?|comes? in|lands?|shows? up|turns? up)\b", re.I)
+
+
+def _none(tokens: list[str], index: int) -> bool:
+    """Whether the token at ``index`` is counted as none: "0 failed", "no errors", "failures: 0"."""
+    return (index > 0 and tokens[index - 1] in ("0", "no", "zero")) or tokens[index + 1: index + 2] == ["0"]
 
 
 def _only_meant(doing: set[str], text: str) -> bool:

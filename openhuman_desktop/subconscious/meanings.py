@@ -39,7 +39,8 @@ _ENTRIES = (
      r"|(?:does not|doesn't|will not|won't) run\b|not running\b"
      r"|no longer (?:happening|taking place)"),
     ("fail fails failed failure break breaks broken crash crashes error errors wrong red",
-     r"\bfailed\b|\bfailure\b|(?<!\b0 )(?<!no )\berrors?\b(?!\s*[:=]\s*0\b)|\bunsuccessful\b|\baborted\b"
+     r"(?<!\b0 )(?<!no )\bfailed\b(?!\s*[:=]\s*0\b)|(?<!no )\bfailures?\b(?!\s*[:=]\s*0\b)"
+     r"|(?<!\b0 )(?<!no )\berrors?\b(?!\s*[:=]\s*0\b)|\bunsuccessful\b|\baborted\b"
      r"|\bcrashed\b|(?:did not|didn't) (?:complete|finish|succeed|run)|exit (?:code|status) [1-9]"
      r"|stopped working|not working|could not|couldn't|unable to|(?:did not|didn't) pass|rate limit|\bdied\b"
      r"|\bsnapped\b|\bbroke\b|(?:doesn't|does not|won't|will not) (?:work|switch on|turn on|start)\b"

@@ -689,3 +689,19 @@ def test_a_decision_either_way_meets_making_up_its_mind() -> None:
     assert evidence(rule, [memory("Harrow emailed: the bike claim was accepted, 640 GBP")])
     assert evidence(rule, [memory("Harrow: the bike claim is declined, the lock was not approved")])
     assert evidence(rule, [memory("Harrow: the bike claim is still with the assessor")]) is None
+
+
+@pytest.mark.parametrize(("text", "said"), [
+    ("job=photos-sync done: 97 copied, 0 failed", False), ("job=photos-sync: 3 failed", True),
+    ("photos-sync failures: 0", False), ("no failures tonight in photos-sync", False),
+])
+def test_none_failed_is_no_failure(text: str, said: bool) -> None:
+    rule = derive("Warn me if the nightly photos-sync in ops/logs/nas.log fails")
+    assert bool(evidence(rule, [edit("ops/logs/nas.log", text, "")])) is said
+
+
+def test_a_date_to_be_agreed_is_no_date_given() -> None:
+    rule = derive("Tell me when the furniture shop gives me a delivery date for the sofa")
+    assert evidence(rule, [edit("mail/x.txt", "Your sofa has left our factory. We will contact you within a week "
+                                              "to agree a delivery date.", "")]) is None
+    assert evidence(rule, [edit("mail/x.txt", "Your sofa will be delivered on Thursday 19 March.", "")])
