@@ -23,13 +23,12 @@ from bench.judgement_set import (
     nothing,
     unrelated,
 )
+from bench.judgement_set import (
+    mail as _mail,
+)
 
 BREAD = "Soda bread: 500 g wholemeal flour, 450 ml buttermilk, one teaspoon of baking soda; bake 40 minutes.\n"
 CHOIR = "Choir: Wednesdays 19:30 at St Anne's hall; bring the green folder.\n"
-
-
-def _mail(sender: str, subject: str, body: str) -> str:
-    return f"From: {sender}\nSubject: {subject}\n\n{body}\n"
 
 
 def _situations() -> list[Situation]:

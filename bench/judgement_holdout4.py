@@ -19,14 +19,12 @@ from bench.judgement_set import (  # noqa: F401
     nothing,
     unrelated,
 )
+from bench.judgement_set import (
+    mail as _mail,
+)
 
 QUICK = ()
 SITUATIONS: list[Situation] = []
-
-
-def _mail(sender: str, subject: str, body: str) -> str:
-    return f"From: {sender}\nSubject: {subject}\n\n{body}\n"
-
 
 
 SITUATIONS += family("joint account low", "keep an eye on the joint account (money/joint-account.csv) and let me know "

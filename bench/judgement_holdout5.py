@@ -19,14 +19,12 @@ from bench.judgement_set import (  # noqa: F401
     nothing,
     unrelated,
 )
+from bench.judgement_set import (
+    mail as _mail,
+)
 
 QUICK = ()
 SITUATIONS: list[Situation] = []
-
-
-def _mail(sender: str, subject: str, body: str) -> str:
-    return f"From: {sender}\nSubject: {subject}\n\n{body}\n"
-
 
 
 ORDERS = ("order_id,date,customer,total_eur,status\n1041,2026-11-30,Marit Olsen,86.00,shipped\n"

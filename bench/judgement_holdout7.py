@@ -19,13 +19,12 @@ from bench.judgement_set import (  # noqa: F401
     nothing,
     unrelated,
 )
+from bench.judgement_set import (
+    mail as _mail,
+)
 
 QUICK = ()
 SITUATIONS: list[Situation] = []
-
-
-def _mail(sender: str, subject: str, body: str) -> str:
-    return f"From: {sender}\nSubject: {subject}\n\n{body}\n"
 
 
 _NOTICES = ("# Hollybank Allotments noticeboard\n\n- 3 May: skip arrives on Saturday, green waste only.\n"

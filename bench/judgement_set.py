@@ -98,6 +98,11 @@ def family(
     return situations
 
 
+def mail(sender: str, subject: str, body: str) -> str:
+    """A mail as a file in the workspace (``mail/…``): its sender, subject and body."""
+    return f"From: {sender}\nSubject: {subject}\n\n{body}\n"
+
+
 def nothing(why: str = "nothing changed since the last look") -> Variant:
     return Variant("nothing changed", Change(), NOOP, why)
 
