@@ -671,15 +671,15 @@ def _in_column(subject: str, limit: re.Match[str], bound: float, items: list[Cha
         if column is None:
             continue
         found = True
-        width = len(cells(header))
+        named = cells(header)
         for line in item.text.splitlines():
             row = cells(line)
-            if len(row) != width or (names and not names & content_words(line)):
+            if len(row) != len(named) or (names and not names & content_words(line)):
                 continue
             value = _number(row[column].strip().lstrip("+").replace(" ", "")) if row[column].strip() else None
             if value is None:
                 continue
-            said = f"{cells(header)[column].strip()} {row[column].strip()}"
+            said = f"{named[column].strip()} {row[column].strip()}"
             if _meets(op, value, bound):
                 return Compared(True, said)
             seen.append(said)

@@ -127,8 +127,8 @@ def names_subject(rule: TaskRule, item: ChangeItem) -> bool:
 
 
 def titled(names: frozenset[str], item: ChangeItem) -> bool:
-    """Whether a changed file's first line names one of ``names`` ("# Curlew Cottage reviews"): then each of its
-    lines is about that, whoever else a line names (a guest, a reviewer)."""
+    """Whether a changed file's heading names one of ``names`` ("# Curlew Cottage reviews"): then the change is
+    about that, whoever else a line names (a guest, a reviewer)."""
     return bool(names) and bool(item.title) and bool(names & _said(item.title))
 
 
