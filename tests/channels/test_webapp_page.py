@@ -108,8 +108,9 @@ async def test_go_ahead_on_a_card_approves_it_once(browser: Browser, web_app: We
     await expect(card.get_by_role("button")).to_have_count(0)
     await expect(page.locator(".msg-approved .bubble")).not_to_be_empty()
 
-    async def written() -> bool:
-        return (web_app.paths.workspace / "notes.md").exists()
+    async def written() -> bool:  # its text, not only its name: the tool creates the file, then writes it
+        path = web_app.paths.workspace / "notes.md"
+        return path.exists() and path.read_text() != ""
 
     await wait_until(written, 30, "notes.md written by the approved action")
     assert (web_app.paths.workspace / "notes.md").read_text() == "hello\n"
