@@ -75,7 +75,8 @@ from bench.model_proxy import ModelProxy  # noqa: E402
 SETS = {"design": "bench.judgement_set", "holdout": "bench.judgement_holdout", "holdout2": "bench.judgement_holdout2",
         "holdout3": "bench.judgement_holdout3", "holdout4": "bench.judgement_holdout4",
         "holdout5": "bench.judgement_holdout5", "holdout6": "bench.judgement_holdout6",
-        "holdout7": "bench.judgement_holdout7"}
+        "holdout7": "bench.judgement_holdout7", "holdout8": "bench.judgement_holdout8",
+        "holdout9": "bench.judgement_holdout9"}
 
 CLASSES = (NOOP, ACT, ESCALATE)
 UNDECIDED = "undecided"
