@@ -48,7 +48,7 @@ _COMPARES = re.compile(r"\b(?:less|more|fewer|below|above|under|over|cheaper|hig
                        re.I)
 LINKS = frozenset({"is", "are", "was", "were", "be", "gets", "get", "becomes", "mentions", "mention", "shows",
                    "show", "says", "say", "contains", "contain", "costs", "cost", "reads", "changes", "change", "goes",
-                   "go"})
+                   "go", "been"})
 _SPEAKERS = frozenset({"i", "we", "you"})
 _CAPITALISED = re.compile(r"\b[A-Z][a-z]\w*")
 _REPORTS = frozenset({"says", "say", "mentions", "mention", "shows", "show", "reads"})
@@ -169,6 +169,7 @@ def evidence(rule: TaskRule, items: Iterable[ChangeItem]) -> str | None:
     # "my new bank card arrives": the card is the word, and "my new card will arrive" hedges it after the word
     arriving = _ARRIVES.search(rule.condition) is not None
     doing = users_doing(rule)
+    days = weekdays(rule.condition)
     for item in items:
         if item.source in (SKILLS, MODELS):
             if item.status == "problem":
@@ -179,6 +180,7 @@ def evidence(rule: TaskRule, items: Iterable[ChangeItem]) -> str | None:
         old = _affirmed(item.removed)
         text = item.text if _from_them(names, item.text) else "\n".join(
             line for line in item.text.splitlines() if not names_another(names, line, item.removed))
+        text = "\n".join(line for line in text.splitlines() if not another_day(days, line))
         tokens = clause_tokens(text)
         for index, token in enumerate(tokens):
             word = stem(token)
@@ -188,17 +190,32 @@ def evidence(rule: TaskRule, items: Iterable[ChangeItem]) -> str | None:
                     _negated(tokens, index, NEGATIONS) if negative else not _negated(tokens, index, blocking)):
                 return str(token)
         said = _concept(rule, text, item.removed, wanted, blocking) or _appointed(rule, text, item.removed) \
-            or filled(rule, item)
+            or filled(rule, item) or valued(rule, text, item.removed)
         if said is not None:
             return said
     return arrived(rule, items) or messaged(rule, items)
 
 
+_WEEKDAY = re.compile(r"\b(?:mon|tue|tues|wed|wednes|thu|thur|thurs|fri|sat|satur|sun)(?:day)?\b", re.I)
+
+
+def weekdays(text: str) -> frozenset[str]:
+    """The weekdays ``text`` names, by their first three letters ("this Thursday's rehearsal": thu)."""
+    return frozenset(match.group()[:3].lower() for match in _WEEKDAY.finditer(text))
+
+
+def another_day(days: frozenset[str], line: str) -> bool:
+    """Whether ``line`` names a weekday, and none of ``days`` (the condition's): "the sectional on Tuesday is
+    cancelled" is no news for "this Thursday's rehearsal is called off"."""
+    return bool(days) and bool(said := weekdays(line)) and not days & said
+
 _POSTED = re.compile(r"\b(?:arrives?|comes? in|lands?|shows? up|turns? up|(?:is|are|gets?|has been|have been) "
                      r"(?:in|out|posted|published|entered|released|added|filled in|available))\b", re.I)
-_PLACEHOLDER = re.compile(r"(?<![\w-])(?:pending|tbd|tba|tbc|n/a|awaiting|unknown|not (?:yet )?(?:in|known|available|"
+_PLACEHOLDER = re.compile(r"(?<![\w-])(?:pending|tbd|tba|tbc|n/a|awaiting|unknown|to come|to follow|"
+                          r"not (?:yet )?(?:in|known|available|"
                           r"posted|published|released)|[?]+|[-–—]+)(?![\w-])", re.I)
 """What a table or list shows where a value is still to come ("| Statistics II | 6 | pending |", "Result: –")."""
+_BULLET = re.compile(r"^\s*[-*•]\s+")
 
 
 def filled(rule: TaskRule, item: ChangeItem) -> str | None:
@@ -220,6 +237,11 @@ def filled(rule: TaskRule, item: ChangeItem) -> str | None:
     return None
 
 
+_CLOCK_TIME = r"\b\d{1,2}[:.]\d{2}(?::\d{2})?\b|\b\d{1,2}\s?(?:am|pm)\b"
+_DATE = (r"\b(?:mon|tues|wednes|thurs|fri|satur|sun)day\b|\b\d{4}-\d{2}-\d{2}\b|\b\d{1,2}/\d{1,2}(?:/\d{2,4})?\b"
+         r"|\b\d{1,2}(?:st|nd|rd|th)?\s+(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\b"
+         r"|\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\s+\d{1,2}(?:st|nd|rd|th)?\b")
+_FIGURE = r"(?<![\w.,:/-])\d[\d,]*(?:\.\d+)?(?![\w:/-]|\.\d)"
 _MONEY = (r"(?:[€$£]\s?\d[\d,.]*|\d[\d,.]*\s?(?:eur|euros?|usd|dollars?|gbp|pounds?|chf|€|\$|£)(?![a-z]))")
 CONCEPTS: tuple[tuple[frozenset[str], re.Pattern[str]], ...] = tuple(
     (frozenset(stem(word) for word in words.split()), re.compile(pattern, re.I)) for words, pattern in (
@@ -234,6 +256,55 @@ CONCEPTS: tuple[tuple[frozenset[str], re.Pattern[str]], ...] = tuple(
 """What a condition's word means when the change says it in other words: an expense is a sum of money on the
 new line, "urgent" is today or a deadline, a workout is a run or a swim, something "to act on" is a need or a
 due date, "out of" is run out. Each entry: the condition's words (stemmed) and what in the change says it."""
+
+
+VALUES: tuple[tuple[frozenset[str], re.Pattern[str]], ...] = tuple(
+    (frozenset(stem(word) for word in words.split()), re.compile(pattern, re.I)) for words, pattern in (
+        ("time times eta", _CLOCK_TIME),
+        ("date dates", _DATE),
+        ("price prices cost fee fees fare bill rent", _MONEY),
+        ("figure figures number score scores weight temperature grade mark marks rating total count", _FIGURE),
+    ))
+"""Things a condition waits to be given a value ("Dad adds his flight times", "I tell you my parkrun time", "the
+2025 emissions figure is in the report"), and what such a value looks like on a line: a clock time, a date, a
+sum of money, a figure."""
+
+
+def valued(rule: TaskRule, text: str, removed: str) -> str | None:
+    """For a condition that waits for a value ("my parkrun time", "his flight times"): a value of that kind
+    newly on a line that names what the value is of ("parkrun this morning in 26:41"), not negated or hedged
+    before it in its clause, and not someone else's for a condition about the user's own. None for a condition
+    that compares a figure or waits for one to change (:func:`compared`, :func:`changed_subject`)."""
+    if _COMPARES.search(rule.condition) or _CHANGE.search(rule.condition):
+        return None
+    words = content_words(rule.condition)
+    # the value is what must come ("adds his flight times"), not what something happens to ("the bill becomes
+    # overdue")
+    awaited = words if _POSTED.search(rule.condition) else condition_words(rule)
+    kinds = [(stems, pattern) for stems, pattern in VALUES if stems & awaited]
+    if not kinds:
+        return None
+    valued_words = frozenset().union(*(stems for stems, _ in kinds))
+    subject = words - valued_words - GENERIC - PREDICATES - {stem(word) for word in _SAYING}
+    # where the value goes is no subject ("family/reunion.md"), unless it is all there is ("running/parkrun.md")
+    subject = subject - place_words(rule) or subject
+    if not subject:
+        return None
+    mine = _MINE.search(rule.condition) is not None
+    for line in text.splitlines():
+        if not subject & content_words(line) or _PLACEHOLDER.search(_BULLET.sub("", line)):  # "pending (…19 Dec)"
+            continue
+        lowered = line.lower()
+        for _, pattern in kinds:
+            for match in pattern.finditer(lowered):
+                value = match.group().strip()
+                if value in removed.lower() or stem(value) in subject:
+                    continue
+                before = clause_tokens(lowered[: match.start()])
+                if _negated([*before, value], len(before)) or (mine and _anothers(before, len(before))):
+                    continue
+                return value
+    return None
 
 
 _HAS_PAID = re.compile(r"\b(?:has|have|had|is|are|was|were|been|gets?|got) paid\b", re.I)

@@ -82,7 +82,7 @@ def subject_names(condition: str, *, mid_sentence: bool = True) -> frozenset[str
         word = match.group().lower()
         if match.start() == 0 and (not (mid_sentence or word.endswith("'s")) or word in STOPWORDS):
             continue
-        if word not in _NOT_NAMES and word not in STOPWORDS:
+        if word.removesuffix("'s") not in _NOT_NAMES and word not in STOPWORDS:  # "this Thursday's rehearsal"
             names.add(stem(word))
     for match in _IDENTIFIER.finditer(condition):
         if match.group().lower() not in _NOT_IDENTIFIERS:
@@ -106,6 +106,11 @@ def rule_names(rule: TaskRule) -> frozenset[str]:
     names = subject_names(rule.condition, mid_sentence=cut)
     if _PRONOUN.search(rule.condition) and rule.action != rule.condition:  # "… for Anna when her birthday …"
         names |= subject_names(rule.action, mid_sentence=False)
+    files = [path for path in rule.watch_paths if not path.endswith("/")]
+    if files and all(names & path_words(path) for path in files):
+        # "the Lumo lamp Kickstarter says … (backed/lumo-updates.md)": the file is the subject's own, and
+        # every line of it is about it, whatever else the condition names
+        return frozenset()
     return names - places
 
 

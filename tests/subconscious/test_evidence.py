@@ -705,3 +705,44 @@ def test_a_date_to_be_agreed_is_no_date_given() -> None:
     assert evidence(rule, [edit("mail/x.txt", "Your sofa has left our factory. We will contact you within a week "
                                               "to agree a delivery date.", "")]) is None
     assert evidence(rule, [edit("mail/x.txt", "Your sofa will be delivered on Thursday 19 March.", "")])
+
+
+@pytest.mark.parametrize(("title", "item", "said"), [
+    ("Ping me when Dad adds his flight times to family/reunion.md",
+     edit("family/reunion.md", "- Dad: flight LH 2143 from Munich, lands Thursday 16:40", ""), "16:40"),
+    ("Ping me when Dad adds his flight times to family/reunion.md",
+     edit("family/reunion.md", "- Dad: not booked yet, will put my flight times here once I have them", ""), None),
+    ("Any time I tell you my parkrun time, log it in running/parkrun.md",
+     memory("parkrun this morning in 26:41, a PB at last!"), "26:41"),
+    ("Let me know once the 2025 emissions figure is in the sustainability report",
+     edit("work/report.md", "2025: 1,085 t CO2e (scopes 1 and 2)", "2025: see Q1"), "1,085"),
+    ("Let me know once the 2025 emissions figure is in the sustainability report",
+     edit("work/report.md", "Note: the 2025 emissions figure is still pending, data in April.", ""), None),
+])
+def test_a_value_waited_for_is_a_value_of_its_kind(title: str, item: ChangeItem, said: str | None) -> None:
+    """"His flight times" wait for a clock time on a line about his flight, "my parkrun time" for one in what
+    the user says about parkrun, "the emissions figure" for a figure; a promise or a "pending" is none."""
+    assert evidence(derive(title), [item]) == said
+
+
+def test_a_placeholder_to_come_filled_in_is_evidence() -> None:
+    rule = derive("Let me know once the 2025 emissions figure is in the sustainability report")
+    assert evidence(rule, [edit("work/report.md", "2025: 1,085 t CO2e", "2025: [to come]")])
+    assert evidence(rule, [edit("work/report.md", "2025: [to come] (marking ends 19 Dec)", "2025: [to come]")]) is None
+
+
+def test_a_condition_about_one_weekday_is_not_met_on_another() -> None:
+    rule = derive("Let me know if this Thursday's choir rehearsal is called off or moved (choir/notices.md)")
+    assert "thursday" not in rule_names(rule)  # a weekday is when, not whom
+    assert evidence(rule, [edit("choir/notices.md", "- The tenors' sectional on Tuesday is cancelled.", "")]) is None
+    assert evidence(rule, [edit("choir/notices.md", "- Thursday's rehearsal is cancelled, sorry.", "")])
+
+
+def test_a_watched_file_named_after_the_subject_is_about_it() -> None:
+    """"The Lumo lamp Kickstarter … (backed/lumo-updates.md)": every line of the Lumo file is about Lumo, though
+    it never says "Kickstarter"; and "has been shipped" waits for the shipping, not for the word "reward"."""
+    rule = derive("Tell me when the Lumo lamp Kickstarter says my reward has been shipped (backed/lumo-updates.md)")
+    line = edit("backed/lumo-updates.md", "- Update 14: every early-bird lamp has now left the warehouse.", "")
+    assert touches(rule, line)
+    assert evidence(rule, [edit("backed/lumo-updates.md", "- Update 13: US and EU rewards are on their way!", "")]) \
+        is None
