@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from openhuman_desktop.subconscious.changes import cells, table_header
 from openhuman_desktop.subconscious.decisions import NEWS, WORLD, ChangeItem
@@ -155,7 +155,7 @@ def evidence(rule: TaskRule, items: Iterable[ChangeItem]) -> str | None:
     items = list(items)
     # "the neighbours write to me about the hedge": the hedge is the topic, who writes is the news
     # (:func:`changed_subject`); a note of the user's own about the hedge is not a message.
-    wanted = set() if _sends(rule.condition) else condition_words(rule)
+    wanted = _message_says(rule) if _sends(rule.condition) else condition_words(rule)
     names = rule_names(rule)  # "the API as down": a line about the blog's host says nothing of it
     # "Sam says he can't pick up the kids": the change must say it negated too ("I can't pick them up today");
     # "db-prod-1 reboots without it being planned" negates the plan, not the reboot
@@ -178,7 +178,7 @@ def evidence(rule: TaskRule, items: Iterable[ChangeItem]) -> str | None:
         if doing and _only_meant(doing, item.text):
             continue  # "Found a flight; I'll book it tomorrow": what the user does is still to come
         old = _affirmed(item.removed)
-        text = item.text if _from_them(names, item.text) else "\n".join(
+        text = item.text if _from_them(names, item.text) or _named_document(names, item) else "\n".join(
             line for line in item.text.splitlines() if not names_another(names, line, item.removed))
         text = "\n".join(line for line in text.splitlines() if not another_day(days, line))
         tokens = clause_tokens(text)
@@ -396,6 +396,15 @@ def _from_them(names: frozenset[str], text: str) -> bool:
     return bool(names) and sender is not None and bool(names & content_words(sender.group("who")))
 
 
+def _named_document(names: frozenset[str], item: ChangeItem) -> bool:
+    """Whether ``item`` is a new file whose name or first lines name whom the condition names
+    (post/2026-03-02-hmrc.md for "HMRC writes …"): one document, every line of it about them. Its folder does
+    not count: a letter in school/mia/ may be about another school."""
+    if not names or item.source != "file" or item.status != "new":
+        return False
+    head = " ".join([line for line in item.text.splitlines() if line.strip()][:2])
+    return bool(names & (path_words(item.name.rsplit("/", 1)[-1]) | content_words(head)))
+
 def _negative(condition: str, wanted: set[str]) -> bool:
     """Whether the condition waits for something not to happen: a negation before the word that says what
     happens (or anywhere, when no word of it is there)."""
@@ -529,6 +538,20 @@ def _sends(condition: str) -> re.Match[str] | None:
             return match
     return None
 
+
+_TO_SAY = re.compile(r"^\s*(?:to (?:me |us )?(?:to )?(?:say|tell (?:me|us))|saying|to (?:me |us )?that)\s+"
+                     r"(?:that\s+)?", re.I)
+
+
+def _message_says(rule: TaskRule) -> set[str]:
+    """For "HMRC writes to say Geoff's tax code is changing": the words of what the message must say (who
+    writes is :func:`changed_subject`'s and :func:`messaged`'s); none when the condition waits for the message
+    alone ("my landlord writes")."""
+    sends = _sends(rule.condition)
+    said = _TO_SAY.match(rule.condition[sends.end():]) if sends is not None else None
+    if sends is None or said is None:
+        return set()
+    return condition_words(replace(rule, condition=rule.condition[sends.end() + said.end():]))
 
 def changed_subject(rule: TaskRule, items: Iterable[ChangeItem]) -> str | None:
     """For a condition that a change of something meets ("Anna's address changes"): a word of what must change

@@ -231,8 +231,10 @@ def derive(title: str) -> TaskRule:
     if not content_words(condition):  # "Investigate why the build fails, if it does": the action says what
         condition = action
     where = condition if action != condition else text
+    # (an action after its condition, "If HMRC writes …, check their figures against money/pensions.md", names
+    # what to work with, not what to watch)
     if action != condition and first_verb(action) in _WATCHING and not _PATH.search(condition) \
-            and not _FOLDER.search(condition):
+            and not _FOLDER.search(condition) and (match is None or match.re is not _LEAD):
         where = text  # "Watch stock.csv and alert me when any item has fewer than 5 left": the action's file
     paths = _places(where, targets) or _places(context, targets)
     verb = first_verb(action)

@@ -746,3 +746,23 @@ def test_a_watched_file_named_after_the_subject_is_about_it() -> None:
     assert touches(rule, line)
     assert evidence(rule, [edit("backed/lumo-updates.md", "- Update 13: US and EU rewards are on their way!", "")]) \
         is None
+
+
+def test_an_action_after_its_condition_names_what_to_work_with_not_what_to_watch() -> None:
+    """"If HMRC writes …, check their figures against money/pensions.md": the letter may come anywhere; the
+    pensions file is what the check reads. "Watch stock.csv and alert me when …" still watches stock.csv."""
+    rule = derive("If HMRC writes to say Geoff's tax code is changing, check their figures against our pensions in "
+                  "money/pensions.md and tell us what to do")
+    assert rule.watch_paths == ()
+    assert derive("Watch stock.csv and alert me when any item has fewer than 5 left").watch_paths == ("stock.csv",)
+
+
+def test_a_message_to_say_something_must_say_it() -> None:
+    """"HMRC writes to say the tax code is changing": a new letter named for HMRC that says the code changes is
+    it, every line of it about HMRC; one that says the code stays is not."""
+    rule = derive("If HMRC writes to say Geoff's tax code is changing, check their figures against our pensions in "
+                  "money/pensions.md and tell us what to do")
+    assert evidence(rule, [new_file("post/2026-03-02-hmrc.md", "HM Revenue & Customs\n\nYour tax code for your "
+                                                               "Aviva pension changes from 0T to K114.")])
+    assert evidence(rule, [new_file("post/2026-03-02-hmrc.md", "HM Revenue & Customs\n\nYour tax code for "
+                                                               "2026-27 stays the same: 0T.")]) is None

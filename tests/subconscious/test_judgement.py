@@ -94,7 +94,8 @@ def test_binary_and_large_files_are_named_not_read(tmp_path: Path) -> None:
      "", ()),
     ("Keep an eye on lab/runs.csv. If a run's accuracy comes in under 0.80, dig into it", ("lab/runs.csv",),
      "escalate", "", ()),
-    ("If db-prod-1 reboots, go through ops/logs/ and work out why", ("ops/logs/",), "escalate", "", ()),
+    # where the action looks after its condition is material, not a watch: the reboot is found by its words
+    ("If db-prod-1 reboots, go through ops/logs/ and work out why", (), "escalate", "", ()),
     ("Whenever I tell you something in the flat has broken, add a line to home/fix.md so I can send it", (), "act",
      MEMORIES, ("home/fix.md",)),
     ("Tell me when I'm down to 7 tablets or fewer", (), "act", "", ()),
