@@ -56,6 +56,8 @@ class FileChange:
     title: str = ""
     """A changed file's first line when it is a heading ("# Curlew Cottage reviews") or a table's header row
     ("date,description,amount,balance": its columns), which the diff may not show."""
+    columns: str = ""
+    """A changed file's table header row, where it is not the first line (a Markdown table under a heading)."""
 
 
 def _cut(line: str) -> str:
@@ -101,6 +103,21 @@ def table_header(text: str) -> str:
     return first if table else ""
 
 
+_SEPARATOR = re.compile(r"^\|?\s*:?-{3,}:?\s*(?:\|\s*:?-{3,}:?\s*)+\|?$")
+HEAD_LINES = 40
+"""How far down a file its table's header row is looked for."""
+
+
+def columns_of(text: str) -> str:
+    """The header row of a Markdown table in the first lines of ``text`` that is not its first line (the row
+    before a ``|---|---|`` separator), or ""."""
+    lines = [line.strip() for line in text.splitlines()[:HEAD_LINES]]
+    for index, line in enumerate(lines[2:], start=2):
+        if _SEPARATOR.match(line) and table_header(lines[index - 1]):
+            return _cut(lines[index - 1])
+    return ""
+
+
 def cells(line: str) -> list[str]:
     """A table row's cells (split as :func:`table_header` splits the header)."""
     return [cell for cell in _CELLS.split(line.strip().strip("|"))]
@@ -121,6 +138,8 @@ def describe(change: FileChange) -> str:
         label = "lines" if change.status == "new" else "added"
         parts.append(f"  {label}: " + " | ".join(one_line(line) for line in change.added)
                      + (f" | (+{change.more_added} more)" if change.more_added else ""))
+    if change.columns and change.status == "changed":
+        parts.insert(1, f"  columns: {one_line(change.columns)}")
     if change.title and change.status == "changed":
         label = "columns" if table_header(change.title) else "heading"
         parts.insert(1, f"  {label}: {one_line(change.title)}")
@@ -225,7 +244,7 @@ class FileHistory:
         return FileChange(
             relative, size, "changed", tuple(_cut(line) for line in added[-MAX_LINES:]),
             tuple(_cut(line) for line in removed[:MAX_LINES]), max(0, len(added) - MAX_LINES),
-            max(0, len(removed) - MAX_LINES), first_line(text),
+            max(0, len(removed) - MAX_LINES), first_line(text), columns_of(text),
         )
 
     def close(self) -> None:

@@ -68,6 +68,7 @@ class ChangeItem:
         at: when it changed (a file's modification time, a memory's creation), when known: a task that looked
             later has seen it already.
         title: a changed file's heading or a table's header row (its first line), which its diff may not show.
+        columns: a changed file's table header row further down (a Markdown table under its heading).
     """
 
     source: str
@@ -77,6 +78,7 @@ class ChangeItem:
     removed: str = ""
     at: float | None = None
     title: str = ""
+    columns: str = ""
 
 
 WORLD = "world"

@@ -26,6 +26,7 @@ from openhuman_desktop.subconscious.relevance import (
     names_another,
     rule_names,
     subject_of,
+    titled,
 )
 from openhuman_desktop.subconscious.task_rules import (
     GENERIC,
@@ -643,11 +644,13 @@ def compared(rule: TaskRule, items: Iterable[ChangeItem], names: frozenset[str] 
     unit = _unit(limit)
     bound = _number(limit.group("number"))
     items = list(items)
+    noun = _counted_noun(rule.condition, limit)
     if bound is not None:
-        by_column = _in_column(rule.condition[: limit.start()], limit, bound, items, names)
+        # "passes 10,000 downloads": the downloads column, not the episode the subject names
+        by_column = (_in_column(" ".join(sorted(noun)), limit, bound, items, names) if noun else None) \
+            or _in_column(rule.condition[: limit.start()], limit, bound, items, names)
         if by_column is not None:
             return by_column
-    noun = _counted_noun(rule.condition, limit)
     if noun is not None and bound is not None:
         return _counted(limit, bound, noun, items, names)
     if not unit or unit in STOPWORDS or bound is None:
@@ -655,6 +658,8 @@ def compared(rule: TaskRule, items: Iterable[ChangeItem], names: frozenset[str] 
     unit, bound = _scaled(unit, bound)
     op = _op(limit)
     seen: list[str] = []
+    subject = content_words(rule.condition[: limit.start()]) - place_words(rule) - GENERIC - PREDICATES - {
+        stem(word) for word in LINKS}
     for line in _subject_lines(items, names):
         figures = [(_scaled(_unit(amount) or _cents(amount, unit), number),
                     f"{amount.group('number')} {amount.group('pre') or amount.group('unit') or ''}".strip())
@@ -662,6 +667,7 @@ def compared(rule: TaskRule, items: Iterable[ChangeItem], names: frozenset[str] 
                    if (number := _number(amount.group("number"))) is not None]
         figures += [(("s", float(int(h) * 3600 + int(m) * 60 + int(s))), clock.group())
                     for clock in _CLOCK.finditer(line) for h, m, s in [clock.groups()]]
+        figures += _unit_column(line, unit, subject)
         for (figure_unit, value), said in figures:
             if figure_unit != unit:
                 continue
@@ -760,7 +766,7 @@ def _in_column(subject: str, limit: re.Match[str], bound: float, items: list[Cha
     op, seen = _op(limit), []
     found = False
     for item in items:
-        header = table_header(item.title) if item.source == "file" else ""
+        header = table_header(item.columns or item.title) if item.source == "file" else ""
         column = _column(subject, header) if header else None
         if column is None:
             continue
@@ -768,7 +774,7 @@ def _in_column(subject: str, limit: re.Match[str], bound: float, items: list[Cha
         named = cells(header)
         for line in item.text.splitlines():
             row = cells(line)
-            if len(row) != len(named) or (names and not names & content_words(line)):
+            if len(row) != len(named) or (names and not names & content_words(line) and not titled(names, item)):
                 continue
             value = _number(row[column].strip().lstrip("+").replace(" ", "")) if row[column].strip() else None
             if value is None:
@@ -794,7 +800,7 @@ def _against_column(subject: str, own: re.Match[str], items: list[ChangeItem],
     op = own.group("op").lower()
     seen: list[str] = []
     for item in items:
-        title = table_header(item.title) if item.source == "file" else ""
+        title = table_header(item.columns or item.title) if item.source == "file" else ""
         limit_at = _column(own.group("what"), title) if title else None
         if limit_at is None:
             continue
@@ -823,6 +829,24 @@ def _against_column(subject: str, own: re.Match[str], items: list[ChangeItem],
                 seen.append(said)
     return Compared(False, "; ".join(seen)) if seen else None
 
+
+def _unit_column(line: str, unit: str, subject: frozenset[str]) -> list[tuple[tuple[str, float], str]]:
+    """A table row that keeps its unit in a cell of its own ("bread flour (strong white),kg,41,Wed"): the figure
+    beside the unit's cell, in that unit, when the row names every word of the subject (the rye flour's row is
+    not the bread flour's)."""
+    row = [cell.strip() for cell in cells(line)]
+    if len(row) < 3 or not subject or not subject <= content_words(line):
+        return []
+    found = []
+    for index, cell in enumerate(row):
+        if cell.lower() != unit:
+            continue
+        for other in (index + 1, index - 1):
+            value = _number(row[other]) if 0 <= other < len(row) and row[other] else None
+            if value is not None:
+                found.append(((unit, value), f"{row[other]} {cell}"))
+                break
+    return found
 
 def _subject_lines(items: Iterable[ChangeItem], names: frozenset[str]) -> Iterator[str]:
     """The changed lines of files and memories, only those that name the subject when ``names`` is given."""

@@ -766,3 +766,45 @@ def test_a_message_to_say_something_must_say_it() -> None:
                                                                "Aviva pension changes from 0T to K114.")])
     assert evidence(rule, [new_file("post/2026-03-02-hmrc.md", "HM Revenue & Customs\n\nYour tax code for "
                                                                "2026-27 stays the same: 0T.")]) is None
+
+
+def test_a_table_under_a_heading_keeps_its_columns(tmp_path: Path) -> None:
+    """A Markdown table under its heading: the header row travels with the change (the report says
+    "columns:"), so "any of Mochi's glucose readings comes in under 4" compares the Reading column of a row
+    whose file is titled for Mochi."""
+    history = FileHistory(None)
+    table = ("# Mochi glucose (mmol/L)\n\n| Date | Time | Reading | Insulin |\n|---|---|---|---|\n"
+             "| 3 Nov | 07:30 | 14.8 | 2 u |\n")
+    (tmp_path / "glucose.md").write_text(table)
+    history.changes(tmp_path, [("glucose.md", len(table))], None, 1.0)
+    (tmp_path / "glucose.md").write_text(table + "| 4 Nov | 13:00 | 3.4 | (spot check) |\n")
+    [change] = history.changes(tmp_path, [("glucose.md", len(table) + 40)], 1.5, 2.0)
+    assert change.title == "# Mochi glucose (mmol/L)" and change.columns == "| Date | Time | Reading | Insulin |"
+    assert "columns: | Date | Time | Reading | Insulin |" in describe(change)
+    rule = derive("If any of Mochi's glucose readings comes in under 4, tell me straight away")
+    item = ChangeItem("file", "glucose.md", "\n".join(change.added), "changed", "", title=change.title,
+                      columns=change.columns)
+    figure = compared(rule, [item], rule_names(rule))
+    assert figure is not None and figure.met and figure.said == "Reading 3.4"
+
+
+def test_what_a_bound_counts_names_the_column() -> None:
+    """"passes 10,000 downloads": the downloads column, not the episode number the subject names."""
+    rule = derive("Tell me when any episode of the podcast passes 10,000 downloads (stats/downloads.csv)")
+    header = "episode,title,published,downloads"
+    figure = compared(rule, [ChangeItem("file", "stats/downloads.csv", "18,The allotment wars,2026-01-06,10137\n"
+                                        "19,Tea with the mayor,2026-01-20,8020", "changed", "", title=header)])
+    assert figure is not None and figure.met and figure.said == "downloads 10137"
+
+
+@pytest.mark.parametrize(("rows", "met"), [
+    ("bread flour (strong white),kg,41,Wed\nrye flour,kg,52,Wed", True),
+    ("bread flour (strong white),kg,88,Wed\nrye flour,kg,30,Wed", False),
+])
+def test_a_unit_in_a_cell_of_its_own_is_the_figures(rows: str, met: bool) -> None:
+    """A stock CSV keeps "kg" in a column: the figure beside it is in kg, on the row that names the bread flour
+    (the rye's low stock is not the bread flour's)."""
+    rule = derive("Tell me when the bread flour in bakery/stock.csv gets below 50 kg so I can order more")
+    figure = compared(rule, [ChangeItem("file", "bakery/stock.csv", rows, "changed", "",
+                                        title="item,unit,on_hand,delivered")])
+    assert figure is not None and figure.met is met
