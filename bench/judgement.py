@@ -76,7 +76,8 @@ SETS = {"design": "bench.judgement_set", "holdout": "bench.judgement_holdout", "
         "holdout3": "bench.judgement_holdout3", "holdout4": "bench.judgement_holdout4",
         "holdout5": "bench.judgement_holdout5", "holdout6": "bench.judgement_holdout6",
         "holdout7": "bench.judgement_holdout7", "holdout8": "bench.judgement_holdout8",
-        "holdout9": "bench.judgement_holdout9"}
+        "holdout9": "bench.judgement_holdout9", "holdout10": "bench.judgement_holdout10",
+        "holdout11": "bench.judgement_holdout11"}
 
 CLASSES = (NOOP, ACT, ESCALATE)
 UNDECIDED = "undecided"
