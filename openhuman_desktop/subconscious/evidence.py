@@ -95,8 +95,10 @@ def condition_words(rule: TaskRule) -> set[str]:
     # capitals, "CRITICAL", "DELIVERED", is what happens)
     named = {stem(match.group().lower()) for match in _CAPITALISED.finditer(rule.condition)
              if match.start()} if link is not None else set()
-    meaningful = [stem(word) for word in (_before_complement(tail) if link is not None else tail)
-                  if word not in STOPWORDS and len(word) > 2 and stem(word) not in places | GENERIC | named]
+    # (a weekday or a month says when, never what happens: "I get picked for either side on Saturday")
+    meaningful = [stem(word) for word in (_before_complement(tail) if link is not None else _trimmed(tail))
+                  if word not in STOPWORDS and len(word) > 2 and stem(word) not in places | GENERIC | named
+                  and not _WHEN_WORD.fullmatch(word)]
     thing = _ANY_THING.search(rule.condition) if link is None else None
     if thing is not None:  # "Warn me about any CRITICAL entries in …": the thing it looks for
         meaningful = [stem(word) for word in _TOKENS.findall(thing.group(1).lower())
@@ -111,6 +113,8 @@ def condition_words(rule: TaskRule) -> set[str]:
     return set(meaningful) or set(rule.watch_words) - places - GENERIC
 
 
+_WHEN_WORD = re.compile(r"(?:mon|tues|wednes|thurs|fri|satur|sun)day(?:'s)?|january|february|march|april|june|"
+                        r"july|august|september|october|november|december|today|tomorrow|tonight|weekend", re.I)
 _GIVES = re.compile(r"\b(?:gives?|sends?|offers?|quotes?|names?|proposes?)\s+(?:me|us|you)?\s*(?:a|an|the|their|its)\s+"
                     r"(?:[a-z-]+\s+)?(?P<what>price|quote|date|time|figure|offer|estimate|answer|decision)\b", re.I)
 _QUOTED = frozenset({"price", "quote", "estimate", "figure"})
@@ -144,6 +148,18 @@ def _before_complement(tail: list[str]) -> list[str]:
             return head if any(w not in STOPWORDS and len(w) > 2 for w in head) else tail
     return tail
 
+
+def _trimmed(tail: list[str]) -> list[str]:
+    """A condition without a linking verb less its trailing complements of a few words with no verb in them:
+    "I get picked for either side on Saturday" is about being picked, "someone reports a security problem in
+    the parser on the dev list" about the problem; "the photo sync to the NAS fails" keeps its verb."""
+    while True:
+        at = max((index for index, word in enumerate(tail) if word in _COMPLEMENTS), default=-1)
+        after = tail[at + 1:]
+        if at <= 0 or len(after) > 4 or any(stem(word) in PREDICATES for word in after) or not any(
+                word not in STOPWORDS and len(word) > 2 for word in tail[:at]):
+            return tail
+        tail = tail[:at]
 
 def evidence(rule: TaskRule, items: Iterable[ChangeItem]) -> str | None:
     """What the change newly says that meets the condition, or None: a word of the condition (not negated or

@@ -808,3 +808,15 @@ def test_a_unit_in_a_cell_of_its_own_is_the_figures(rows: str, met: bool) -> Non
     figure = compared(rule, [ChangeItem("file", "bakery/stock.csv", rows, "changed", "",
                                         title="item,unit,on_hand,delivered")])
     assert figure is not None and figure.met is met
+
+
+@pytest.mark.parametrize(("title", "wanted"), [
+    ("I'm Sam Patel. tell me if I get picked for either side on Saturday", {"pick"}),
+    ("If someone reports a security problem in the parser on the quillmark dev list, summarise it", {"problem"}),
+    ("Warn me if the nightly photo sync to the NAS fails", {"fail"}),
+    ("Ping me once the database migration in ops/logs/migrate.log has finished", {"finish"}),
+])
+def test_what_happens_is_not_where_or_when(title: str, wanted: set[str]) -> None:
+    """Without a linking verb, the condition's trailing complements ("on Saturday", "on the dev list") say where
+    or when, not what must happen; a verb after them ("… to the NAS fails") still does."""
+    assert condition_words(derive(title)) == wanted
