@@ -187,6 +187,9 @@ def evidence(rule: TaskRule, items: Iterable[ChangeItem]) -> str | None:
     arriving = _ARRIVES.search(rule.condition) is not None
     doing = users_doing(rule)
     days = weekdays(rule.condition)
+    # "I'm Omar. Tell me if anyone challenges me": a line that names others and not Omar is about them
+    me = frozenset(stem(word) for word in rule.user.lower().split())
+    about_me = bool(me) and _ME.search(rule.condition) is not None
     for item in items:
         if item.source in (SKILLS, MODELS):
             if item.status == "problem":
@@ -197,7 +200,8 @@ def evidence(rule: TaskRule, items: Iterable[ChangeItem]) -> str | None:
         old = _affirmed(item.removed)
         text = item.text if _from_them(names, item.text) or _named_document(names, item) else "\n".join(
             line for line in item.text.splitlines() if not names_another(names, line, item.removed))
-        text = "\n".join(line for line in text.splitlines() if not another_day(days, line))
+        text = "\n".join(line for line in text.splitlines() if not another_day(days, line)
+                         and not (about_me and names_another(me, line)))
         tokens = clause_tokens(text)
         for index, token in enumerate(tokens):
             word = stem(token)
@@ -438,6 +442,7 @@ def _clause_hedged(tokens: list[str], index: int) -> bool:
     return _negated(tokens, end) if end > index else False
 
 
+_ME = re.compile(r"\b(?:i|me|my|mine|i've|i'm|i'd|i'll)\b", re.I)
 _MINE = re.compile(r"\b(?:my|mine|i've|i have|i'm|i am)\b", re.I)
 _NOT_OWNERS = frozenset({"it's", "that's", "what's", "there's", "here's", "he's", "she's", "let's", "who's",
                          "where's", "today's", "tomorrow's", "yesterday's"})

@@ -96,6 +96,7 @@ class TaskRule:
         kind: ``act`` (tell, remind, summarise one item, append one line) or ``escalate`` (draft, plan, review,
             compare, investigate, several steps).
         source: ``rule`` (derived from the title) or ``user`` (set by the user).
+        user: the name the title gives the user ("I'm Omar. Tell me if anyone challenges me"), or "".
     """
 
     watch_paths: tuple[str, ...]
@@ -106,6 +107,7 @@ class TaskRule:
     action: str
     kind: Literal["act", "escalate"]
     source: str = "rule"
+    user: str = ""
 
     def to_json(self) -> dict[str, object]:
         return asdict(self)
@@ -249,8 +251,13 @@ def derive(title: str) -> TaskRule:
         words |= content_words(action) - content_words(" ".join(targets)) - {stem(verb)} - _ASKING
     if place:
         words |= content_words(place.group(1))
+    named = _USER_NAME.search(title)
     return TaskRule(tuple(dict.fromkeys(paths)), tuple(sorted(words)), watches, targets,
-                    condition.strip(" .,"), action.strip(" .,"), kind)
+                    condition.strip(" .,"), action.strip(" .,"), kind, user=named.group("name") if named else "")
+
+
+_USER_NAME = re.compile(r"\b(?:I'm|I am|my name is)\s+(?P<name>[A-Z][a-z]+(?:\s+[A-Z][a-z]+)?)\b")
+"""How a title names its user: "I'm Omar.", "I'm Margaret Doyle.", "my name is Ines"."""
 
 
 _ASIDE = re.compile(r",\s+(?:so(?: that)?|because|since|as|i|i'm|i'd|i need|we|it's|they)\s", re.I)
@@ -383,7 +390,7 @@ def edited(base: TaskRule, *, watch: object = None, condition: object = None, ac
     places = set().union(*(path_words(path) for path in (*paths, *targets)))
     words = content_words(new_condition) - places - {stem(first_verb(new_action))}
     return TaskRule(tuple(paths), tuple(sorted(words)), watches, targets, new_condition, new_action, new_kind,
-                    "user")
+                    "user", base.user)
 
 
 class TaskRules:
@@ -457,4 +464,5 @@ def _rule_from(data: dict[str, object]) -> TaskRule:
 
     return TaskRule(strings("watch_paths"), strings("watch_words"), str(data.get("watches", "")), strings("targets"),
                     str(data.get("condition", "")), str(data.get("action", "")),
-                    ESCALATE if data.get("kind") == ESCALATE else ACT, str(data.get("source", "user")))
+                    ESCALATE if data.get("kind") == ESCALATE else ACT, str(data.get("source", "user")),
+                    str(data.get("user", "")))

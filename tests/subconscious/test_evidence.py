@@ -21,7 +21,7 @@ from openhuman_desktop.subconscious.relevance import (
     touches,
 )
 from openhuman_desktop.subconscious.report import news_section
-from openhuman_desktop.subconscious.task_rules import derive, stem
+from openhuman_desktop.subconscious.task_rules import derive, edited, stem
 from tests.subconscious.test_judgement import TOKENS, make_task, report
 
 
@@ -820,3 +820,13 @@ def test_what_happens_is_not_where_or_when(title: str, wanted: set[str]) -> None
     """Without a linking verb, the condition's trailing complements ("on Saturday", "on the dev list") say where
     or when, not what must happen; a verb after them ("… to the NAS fails") still does."""
     assert condition_words(derive(title)) == wanted
+
+
+def test_a_title_that_names_its_user_is_about_them() -> None:
+    """"I'm Omar. Tell me if anyone challenges me": the rule keeps the user's name (and an edit of the rule keeps
+    it); a line that names others and not Omar is about them."""
+    rule = derive("I'm Omar. Tell me if anyone on the tennis ladder (tennis/ladder.md) challenges me")
+    assert rule.user == "Omar" and edited(rule, condition="anyone challenges me").user == "Omar"
+    assert evidence(rule, [edit("tennis/ladder.md", "| 7 | Dev Patel | challenges Olly Brent |", "")]) is None
+    assert evidence(rule, [edit("tennis/ladder.md", "| 7 | Dev Patel | challenges Omar Haddad |", "")])
+    assert derive("Tell me when I'm down to 7 tablets or fewer").user == ""
