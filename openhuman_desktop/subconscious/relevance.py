@@ -125,7 +125,8 @@ def names_subject(rule: TaskRule, item: ChangeItem) -> bool:
     names = rule_names(rule)
     if not names:
         return True
-    if names & (_said(item.text) | _said(item.removed) | path_words(item.name)) or titled(names, item):
+    if names & (_said(item.text) | _said(item.removed) | path_words(item.name)) or titled(names, item) \
+            or _in_host(names, item.text):
         return True
     return item.source == "file" and not any(_mentions_a_name(line) and not replaces_in_place(line, item.removed)
                                              for line in item.text.splitlines())
@@ -140,8 +141,15 @@ def titled(names: frozenset[str], item: ChangeItem) -> bool:
 def names_another(names: frozenset[str], line: str, removed: str = "") -> bool:
     """Whether ``line`` names someone or something, and none of ``names`` (the blog's host in a health check
     for "the API"). A line that replaces one of ``removed`` in place is about what that line was about."""
-    return bool(names) and _mentions_a_name(line) and not names & _said(line) and not replaces_in_place(
-        line, removed)
+    return bool(names) and _mentions_a_name(line) and not names & _said(line) and not _in_host(names, line) \
+        and not replaces_in_place(line, removed)
+
+
+def _in_host(names: frozenset[str], text: str) -> bool:
+    """Whether a host name in ``text`` spells every one of ``names`` ("kestreljoinery.co.uk" for "the Kestrel
+    Joinery website")."""
+    hosts = [match.group().lower() for match in _DOMAIN.finditer(text)]
+    return bool(names) and any(all(name in host for name in names) for host in hosts)
 
 
 _LABEL = re.compile(r"^\s*[-*]?\s*(?P<label>[A-Za-z][A-Za-z ]{0,24}?)\s*:")

@@ -830,3 +830,12 @@ def test_a_title_that_names_its_user_is_about_them() -> None:
     assert evidence(rule, [edit("tennis/ladder.md", "| 7 | Dev Patel | challenges Olly Brent |", "")]) is None
     assert evidence(rule, [edit("tennis/ladder.md", "| 7 | Dev Patel | challenges Omar Haddad |", "")])
     assert derive("Tell me when I'm down to 7 tablets or fewer").user == ""
+
+
+def test_a_host_name_spells_the_name_it_is_for() -> None:
+    """"The Kestrel Joinery website": kestreljoinery.co.uk is it, brightwellcafe.co.uk another client's."""
+    rule = derive("tell me if the Kestrel Joinery website goes down (ops/logs/uptime.log)")
+    down = edit("ops/logs/uptime.log", "2026-05-12 09:10 kestreljoinery.co.uk 503 Service Unavailable", "")
+    assert touches(rule, down) and evidence(rule, [down])
+    other = edit("ops/logs/uptime.log", "09:10 kestreljoinery.co.uk 200 OK\n09:10 brightwellcafe.co.uk DOWN", "")
+    assert evidence(rule, [other]) is None
