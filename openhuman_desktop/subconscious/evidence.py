@@ -211,7 +211,7 @@ def evidence(rule: TaskRule, items: Iterable[ChangeItem]) -> str | None:
                     _negated(tokens, index, NEGATIONS) if negative else not _negated(tokens, index, blocking)):
                 return str(token)
         said = _concept(rule, text, item.removed, wanted, blocking) or _appointed(rule, text, item.removed) \
-            or filled(rule, item) or valued(rule, text, item.removed)
+            or filled(rule, item) or valued(rule, text, item.removed) or rostered(rule, text, item.removed)
         if said is not None:
             return said
     return arrived(rule, items) or messaged(rule, items)
@@ -327,6 +327,28 @@ def valued(rule: TaskRule, text: str, removed: str) -> str | None:
                 return value
     return None
 
+
+_PUTS_ME = re.compile(r"\b(?:puts?|adds?|lists?|books?|assigns?|schedules?|picks?|selects?|names?|rosters?|signs?)\s+"
+                      r"me\b|\b(?:assigned|allocated|rostered|scheduled|put down|put|picked|selected|listed|booked|"
+                      r"added)\s+(?:(?:to|for|on)\s+)?me\b|\bI (?:get|am|'m) (?:put|picked|selected|assigned|added|"
+                      r"listed|rostered|scheduled|booked|down)\b", re.I)
+"""A condition met by the user's name on a new line: "the practice puts me on a Saturday clinic", "I get put down
+for another Sunday", "newly assigned to me"."""
+
+
+def rostered(rule: TaskRule, text: str, removed: str) -> str | None:
+    """For a title that names its user (:attr:`TaskRule.user`) and a condition that puts them on something
+    (:data:`_PUTS_ME`): a new line that names them by their whole name, or None ("Priya Kaur" is not Priya
+    Shah)."""
+    if not rule.user or not _PUTS_ME.search(rule.condition):
+        return None
+    me = content_words(rule.user)
+    # an edit of a line that had them already (the same row, its flowers changed) puts them on nothing new
+    had = {cells(line)[0].strip() for line in removed.splitlines() if me <= content_words(line)}
+    for line in text.splitlines():
+        if me <= content_words(line) and line.strip() not in removed and cells(line)[0].strip() not in had:
+            return line.strip(" |")
+    return None
 
 _HAS_PAID = re.compile(r"\b(?:has|have|had|is|are|was|were|been|gets?|got) paid\b", re.I)
 

@@ -839,3 +839,16 @@ def test_a_host_name_spells_the_name_it_is_for() -> None:
     assert touches(rule, down) and evidence(rule, [down])
     other = edit("ops/logs/uptime.log", "09:10 kestreljoinery.co.uk 200 OK\n09:10 brightwellcafe.co.uk DOWN", "")
     assert evidence(rule, [other]) is None
+
+
+@pytest.mark.parametrize(("line", "removed", "said"), [
+    ("| 21 June | Sat | Dr Ward | Chloe | Priya Shah |", "", True),
+    ("| 21 June | Sat | Dr Mensah | Priya Kaur | Tom Reilly |", "", False),  # another Priya
+    ("| 26 June | Thu (late) | Dr Mensah | Chloe | Priya Shah |", "", False),  # not a Saturday
+    ("| 7 June | Sat | Dr Ward | Priya Shah, with notes |", "| 7 June | Sat | Dr Ward | Priya Shah |", False),
+])
+def test_the_users_name_on_a_new_line_puts_them_on_it(line: str, removed: str, said: bool) -> None:
+    """"I'm Priya Shah. If the practice puts me on a Saturday clinic": a new row with her whole name on a
+    Saturday; an edit of a row that was hers already puts her on nothing new."""
+    rule = derive("I'm Priya Shah, the hygienist. If the practice puts me on a Saturday clinic, tell me which date")
+    assert bool(evidence(rule, [edit("rota/extra-clinics.md", line, removed)])) is said
