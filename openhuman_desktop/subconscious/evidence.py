@@ -629,7 +629,8 @@ _NUMBER = r"(?P<number>(?:(?<![\w.,])[-−])?(?<![\w.])(?:\d{1,3}(?:,\d{3})+|\d+
 date or a CSV line ("2026-12-01,18.4 kWh" holds 18.4 kWh, not -1.18)."""
 _UNIT = r"(?P<unit>%|°\s?[CF]\b|(?:seconds?|minutes?|hours?)\b|[A-Za-z]{1,4}\b)"
 _LIMIT = re.compile(r"\b(?P<op>less|fewer|lower|cheaper|below|under|colder|cooler|more|higher|above|over|warmer|"
-                    r"hotter|at least|at most|passes|exceeds|reaches|tops|past)(?:\s+than)?\s+(?P<pre>[€$£])?\s*"
+                    r"hotter|at least|at most|passes|exceeds|reaches|tops|past)(?:\s+than)?\s+(?:an?\s+)?"
+                    r"(?P<pre>[€$£])?\s*"
                     + _NUMBER + r"\s*" + _UNIT + "?", re.I)
 _OR_BEYOND = re.compile(r"(?P<pre>[€$£])?\s*" + _NUMBER + r"\s*" + _UNIT + r"?(?P<things>(?:\s+[A-Za-z][\w-]*){0,2}?)"
                         r"\s+or\s+(?P<op>less|fewer|lower|below|"
@@ -696,6 +697,10 @@ def compared(rule: TaskRule, items: Iterable[ChangeItem], names: frozenset[str] 
             return by_column
     if noun is not None and bound is not None:
         return _counted(limit, bound, noun, items, names)
+    if bound is not None and not unit:  # "anything under a 5" and "Food hygiene rating: 3"
+        by_label = _in_label(rule.condition[: limit.start()], limit, bound, items)
+        if by_label is not None:
+            return by_label
     if not unit or unit in STOPWORDS or bound is None:
         return None
     unit, bound = _scaled(unit, bound)
@@ -782,7 +787,7 @@ def _column(subject: str, header: str) -> int | None:
     """The column of ``header`` the compared subject names ("the balance drops under 200 EUR": ``balance``;
     "validation accuracy": ``val_acc``, a cell's parts as the starts of the subject's words), or None: no
     column, or two that name it equally."""
-    subject = re.sub(r"\S*[/.]\S*", " ", subject)  # a path names the file, not a column
+    subject = re.sub(r"\S*/\S*|\S*\.[A-Za-z]\S*", " ", subject)  # a path names the file, not a column (PM2.5 does)
     words = [word for word in _TOKENS.findall(subject.lower())
              if len(word) > 2 and word not in STOPWORDS and not word.endswith("'s")]  # whose, not what
     best, score, tied = None, (0.0, 0), False
@@ -828,6 +833,31 @@ def _in_column(subject: str, limit: re.Match[str], bound: float, items: list[Cha
             seen.append(said)
     return Compared(False, ", ".join(seen)) if found and seen else None
 
+
+_FIELD = re.compile(r"^\s*[-*]?\s*(?P<label>[A-Za-z][\w .()-]{1,40}?)\s*:\s*(?P<value>-?\d+(?:[.,]\d+)?)(?![\d:])")
+
+
+def _in_label(subject: str, limit: re.Match[str], bound: float, items: list[ChangeItem]) -> Compared | None:
+    """For a record's field ("Food hygiene rating: 3") whose label names a word of the compared subject ("the
+    hygiene inspection gives us anything under a 5"): its figure, compared; None when no changed line is such a
+    field. A bare figure elsewhere could be a date or a count of something else."""
+    wanted = content_words(re.sub(r"\S*/\S*", " ", subject)) - GENERIC - PREDICATES
+    op, seen = _op(limit), []
+    for item in items:
+        if item.source not in NEWS:
+            continue
+        for line in item.text.splitlines():
+            field = _FIELD.match(line)
+            if field is None or not wanted & content_words(field.group("label")):
+                continue
+            value = _number(field.group("value"))
+            if value is None:
+                continue
+            said = f"{field.group('label').strip()}: {field.group('value')}"
+            if _meets(op, value, bound):
+                return Compared(True, said)
+            seen.append(said)
+    return Compared(False, ", ".join(seen)) if seen else None
 
 _OWN_LIMIT = re.compile(r"\b(?P<op>less|fewer|lower|below|under|more|higher|above|over|exceeds|reaches)(?:\s+than)?"
                         r"\s+(?:its|their|the)\s+(?P<what>[a-z][\w -]{2,30}?)(?=\s*[,.;()]|\s+(?:in|on|at|for|"

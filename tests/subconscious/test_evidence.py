@@ -852,3 +852,23 @@ def test_the_users_name_on_a_new_line_puts_them_on_it(line: str, removed: str, s
     Saturday; an edit of a row that was hers already puts her on nothing new."""
     rule = derive("I'm Priya Shah, the hygienist. If the practice puts me on a Saturday clinic, tell me which date")
     assert bool(evidence(rule, [edit("rota/extra-clinics.md", line, removed)])) is said
+
+
+@pytest.mark.parametrize(("title", "item", "met"), [
+    ("Tell me whenever the PM2.5 on my cycle commute goes over 35",
+     ChangeItem("file", "commute/air.csv", "2026-01-13,am,ring road,41,52", "changed", "",
+                title="date,leg,route,pm25_ugm3,no2_ugm3"), True),
+    ("Tell me whenever the PM2.5 on my cycle commute goes over 35",
+     ChangeItem("file", "commute/air.csv", "2026-01-13,pm,ring road,22,88", "changed", "",
+                title="date,leg,route,pm25_ugm3,no2_ugm3"), False),
+    ("If the hygiene inspection gives us anything under a 5, make an action plan",
+     new_file("kitchen/inspections/2026.md", "Food hygiene rating: 3 (generally satisfactory)."), True),
+    ("If the hygiene inspection gives us anything under a 5, make an action plan",
+     new_file("kitchen/inspections/2026.md", "Food hygiene rating: 5 (very good). Visit on 12 May."), False),
+])
+def test_a_bare_bound_compares_a_named_column_or_field(title: str, item: ChangeItem, met: bool) -> None:
+    """A bound without a unit is compared where the table's column ("pm25_ugm3" for PM2.5: a figure with a
+    point is no file name) or a record's field ("Food hygiene rating: 3") names the subject; "under a 5"
+    is a bound."""
+    figure = compared(derive(title), [item])
+    assert figure is not None and figure.met is met
