@@ -872,3 +872,9 @@ def test_a_bare_bound_compares_a_named_column_or_field(title: str, item: ChangeI
     is a bound."""
     figure = compared(derive(title), [item])
     assert figure is not None and figure.met is met
+
+
+def test_a_move_said_as_from_now_on_is_a_move() -> None:
+    rule = derive("Remind me if Biscuit's hydrotherapy slot gets moved")
+    assert evidence(rule, [memory("Paws and Waves rang, Biscuit's at 5 on Wednesday from now on, not 4.")])
+    assert evidence(rule, [memory("Paws and Waves: Biscuit's slot stays at 4 on Wednesday as usual.")]) is None
