@@ -113,8 +113,9 @@ def condition_words(rule: TaskRule) -> set[str]:
     return set(meaningful) or set(rule.watch_words) - places - GENERIC
 
 
-_WHEN_WORD = re.compile(r"(?:mon|tues|wednes|thurs|fri|satur|sun)day(?:'s)?|january|february|march|april|june|"
-                        r"july|august|september|october|november|december|today|tomorrow|tonight|weekend", re.I)
+_DAY = r"(?:mon|tues|wednes|thurs|fri|satur|sun)day"
+_WHEN_WORD = re.compile(_DAY + r"(?:'s)?|january|february|march|april|june|july|august|september|october|november|"
+                        r"december|today|tomorrow|tonight|weekend", re.I)
 _GIVES = re.compile(r"\b(?:gives?|sends?|offers?|quotes?|names?|proposes?)\s+(?:me|us|you)?\s*(?:a|an|the|their|its)\s+"
                     r"(?:[a-z-]+\s+)?(?P<what>price|quote|date|time|figure|offer|estimate|answer|decision)\b", re.I)
 _QUOTED = frozenset({"price", "quote", "estimate", "figure"})
@@ -259,7 +260,7 @@ def filled(rule: TaskRule, item: ChangeItem) -> str | None:
 
 
 _CLOCK_TIME = r"\b\d{1,2}[:.]\d{2}(?::\d{2})?\b|\b\d{1,2}\s?(?:am|pm)\b"
-_DATE = (r"\b(?:mon|tues|wednes|thurs|fri|satur|sun)day\b|\b\d{4}-\d{2}-\d{2}\b|\b\d{1,2}/\d{1,2}(?:/\d{2,4})?\b"
+_DATE = (r"\b" + _DAY + r"\b|\b\d{4}-\d{2}-\d{2}\b|\b\d{1,2}/\d{1,2}(?:/\d{2,4})?\b"
          r"|\b\d{1,2}(?:st|nd|rd|th)?\s+(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\b"
          r"|\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\s+\d{1,2}(?:st|nd|rd|th)?\b")
 _FIGURE = r"(?<![\w.,:/-])\d[\d,]*(?:\.\d+)?(?![\w:/-]|\.\d)"
@@ -387,7 +388,7 @@ _APPOINTS = re.compile(r"\b(?:confirms?|gives?|sets?|fix(?:es)?|proposes?|offers
                        re.I)
 """A condition that waits for some time to be set, not for a named one to be confirmed ("confirms my appointment"
 waits for the word)."""
-_WHEN = re.compile(r"\b(?:mon|tues|wednes|thurs|fri|satur|sun)day\b|\btomorrow\b|\btonight\b|\bnext week\b"
+_WHEN = re.compile(r"\b" + _DAY + r"\b|\btomorrow\b|\btonight\b|\bnext week\b"
                    r"|\b\d{1,2}(?::\d{2})?\s?(?:am|pm)\b|\b\d{1,2}[:.]\d{2}\b|\b\d{1,2}(?:st|nd|rd|th)?\s+"
                    r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\b", re.I)
 
@@ -465,6 +466,7 @@ def _clause_hedged(tokens: list[str], index: int) -> bool:
 
 
 _ME = re.compile(r"\b(?:i|me|my|mine|i've|i'm|i'd|i'll)\b", re.I)
+"""A condition about the user: what happens to them or theirs ("challenges me", "my stall")."""
 _MINE = re.compile(r"\b(?:my|mine|i've|i have|i'm|i am)\b", re.I)
 _NOT_OWNERS = frozenset({"it's", "that's", "what's", "there's", "here's", "he's", "she's", "let's", "who's",
                          "where's", "today's", "tomorrow's", "yesterday's"})
