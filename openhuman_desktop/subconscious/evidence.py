@@ -556,6 +556,14 @@ def messaged(rule: TaskRule, items: Iterable[ChangeItem]) -> str | None:
     for item in items:
         if item.source == WORLD and who & content_words(item.text):
             return f"the new {item.name} item ({sorted(who & content_words(item.text))[0]})"
+    thing = _sent_thing(rule.condition[match.end():])
+    for item in items:  # "Harcourt & Vane send their valuation": a new mail from them that names a valuation
+        sender = _FROM.search(item.text[:300]) if item.source == "file" and item.status == "new" else None
+        # (every word of who sends it: the sailing club of Porthallow is not its harbour office)
+        if thing and who and sender is not None and who <= content_words(sender.group("who")):
+            said = _said_plainly(_FROM.sub("", item.text, count=1), thing)  # (not its sender's address)
+            if said is not None:
+                return said
     # "when she sends the lasagne recipe" and the user says "Mum sent me her lasagne recipe!": done, and named
     what = who | content_words(rule.condition[match.end():]) - GENERIC - PREDICATES - place_words(rule)
     for item in items:
@@ -570,6 +578,24 @@ def messaged(rule: TaskRule, items: Iterable[ChangeItem]) -> str | None:
 
 
 _SENT = re.compile(r"\b(?:sent|wrote|emailed|mailed|texted|messaged|replied|answered|forwarded|posted)\b")
+_OF = re.compile(r"\b(?:of|on|for|from|to|about|with|in|into|by|when|once|before|after)\b|[,(]", re.I)
+
+
+def _sent_thing(rest: str) -> str:
+    """What is sent, by its head noun: "their valuation of Grandad's album" is a valuation, "next year's
+    service charge budget" a budget; "" when nothing is named ("sends it")."""
+    words = [word for word in _TOKENS.findall(_OF.split(rest, 1)[0].lower())
+             if word not in STOPWORDS and len(word) > 1 and not word.endswith("'s")]
+    return stem(words[-1]) if words else ""
+
+
+def _said_plainly(text: str, thing: str) -> str | None:
+    """The first place ``text`` names ``thing`` (a stem) not negated or hedged before it in its clause."""
+    tokens = clause_tokens(text)
+    for index, token in enumerate(tokens):
+        if stem(token) == thing and not _negated(tokens, index):
+            return token
+    return None
 
 
 _CHANGE = re.compile(r"\b(?:changes?|changed|is updated|gets updated|is edited|moves|moved)\b", re.I)

@@ -878,3 +878,17 @@ def test_a_move_said_as_from_now_on_is_a_move() -> None:
     rule = derive("Remind me if Biscuit's hydrotherapy slot gets moved")
     assert evidence(rule, [memory("Paws and Waves rang, Biscuit's at 5 on Wednesday from now on, not 4.")])
     assert evidence(rule, [memory("Paws and Waves: Biscuit's slot stays at 4 on Wednesday as usual.")]) is None
+
+
+@pytest.mark.parametrize(("text", "said"), [
+    ("From: Harcourt & Vane <valuations@harcourtvane.example>\nSubject: Valuation: the Whitlow album\n\n"
+     "Our specialist suggests three lots.", True),
+    ("From: Harcourt & Vane <valuations@harcourtvane.example>\nSubject: Album received\n\n"
+     "Thank you. Our specialist will send a valuation within a fortnight.", False),  # promised; the address
+    ("From: Vane Removals <office@vane.example>\nSubject: Valuation\n\nYour quote is attached.", False),  # not them
+])
+def test_a_new_mail_from_them_naming_what_they_send_is_it(text: str, said: bool) -> None:
+    """"Harcourt & Vane send their valuation of Grandad's album": a new mail whose sender is every word of who
+    sends it and whose subject or body names a valuation, not hedged; the sender's address does not count."""
+    rule = derive("If Harcourt & Vane send their valuation of Grandad's album, compare it with stamps/album.md")
+    assert bool(evidence(rule, [new_file("inbox/2026-11-03-hv.txt", text)])) is said
