@@ -212,7 +212,8 @@ def evidence(rule: TaskRule, items: Iterable[ChangeItem]) -> str | None:
                     _negated(tokens, index, NEGATIONS) if negative else not _negated(tokens, index, blocking)):
                 return str(token)
         said = _concept(rule, text, item.removed, wanted, blocking) or _appointed(rule, text, item.removed) \
-            or filled(rule, item) or valued(rule, text, item.removed) or rostered(rule, text, item.removed)
+            or filled(rule, item) or valued(rule, text, item.removed) or rostered(rule, text, item.removed) \
+            or asked(rule, text, item.removed)
         if said is not None:
             return said
     return arrived(rule, items) or messaged(rule, items)
@@ -349,6 +350,35 @@ def rostered(rule: TaskRule, text: str, removed: str) -> str | None:
     for line in text.splitlines():
         if me <= content_words(line) and line.strip() not in removed and cells(line)[0].strip() not in had:
             return line.strip(" |")
+    return None
+
+_ASKS = re.compile(r"\basks?\s+(?:me\s+|us\s+)?(?:to|if|for|whether)\s+(?P<what>.+)", re.I)
+_REQUEST = re.compile(r"\b(?:could|can|would|will|may)\s+(?:i|we|you|she|he|they)\b|\bwould you mind\b|"
+                      r"\bplease\b|\bany chance\b", re.I)
+_TAKEN_BACK = re.compile(r"\bignore (?:me|that|this)\b|\bnever ?mind\b|\bno need\b|\bscratch that\b|"
+                         r"\bforget (?:it|that)\b", re.I)
+_ANYTHING = frozenset({"something", "anything", "thing", "things", "it"})
+
+
+def asked(rule: TaskRule, text: str, removed: str) -> str | None:
+    """For "anyone asks to borrow my overlocker" or "someone asks me to do something": a new request ("could I
+    borrow your overlocker …?", "can you pick up Mum's prescription?") that names what is asked for by its head
+    noun (a request for the rotary cutter is not for the overlocker), or any request when the condition names
+    nothing in particular; none when the change takes it back ("ignore me, it's booked")."""
+    match = _ASKS.search(rule.condition)
+    if match is None:
+        return None
+    thing = _sent_thing(match.group("what"))
+    thing = "" if thing in _ANYTHING else thing
+    if _TAKEN_BACK.search(text):  # "Ignore me Rob, Ellie already booked it"
+        return None
+    for line in text.splitlines():
+        request = _REQUEST.search(line)
+        if request is None or line.strip() in removed or (thing and thing not in content_words(line)):
+            continue
+        before = clause_tokens(line[: request.start()])
+        if not _negated([*before, "x"], len(before), NEGATIONS):
+            return request.group().strip()
     return None
 
 _HAS_PAID = re.compile(r"\b(?:has|have|had|is|are|was|were|been|gets?|got) paid\b", re.I)

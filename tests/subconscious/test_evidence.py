@@ -892,3 +892,21 @@ def test_a_new_mail_from_them_naming_what_they_send_is_it(text: str, said: bool)
     sends it and whose subject or body names a valuation, not hedged; the sender's address does not count."""
     rule = derive("If Harcourt & Vane send their valuation of Grandad's album, compare it with stamps/album.md")
     assert bool(evidence(rule, [new_file("inbox/2026-11-03-hv.txt", text)])) is said
+
+
+@pytest.mark.parametrize(("title", "text", "said"), [
+    ("if anyone at sewing club asks to borrow my overlocker, tell me who and when for",
+     "Gwen (Tue): @Linda could I possibly borrow your overlocker the weekend of the 18th?", True),
+    ("if anyone at sewing club asks to borrow my overlocker, tell me who and when for",
+     "Gwen (Tue): Linda, can I borrow your rotary cutter on Thursday? Mine's blunt.", False),
+    ("if anyone at sewing club asks to borrow my overlocker, tell me who and when for",
+     "Pam (Tue): If anyone needs an overlocker I've got a spare one going in the loft.", False),
+    ("If someone asks me to do something in chats/family.txt, remind me",
+     "[Sun 18:40] Mum: could you pick up Gran's prescription on your way Thursday?", True),
+    ("If someone asks me to do something in chats/family.txt, remind me",
+     "[Sun 18:40] Dad: can you book a table for Mum's birthday?\n[Sun 18:52] Dad: Ignore me, Ellie booked it", False),
+])
+def test_a_request_for_what_is_asked_is_asking(title: str, text: str, said: bool) -> None:
+    """"Asks to borrow my overlocker": a request that names the overlocker; "asks me to do something": any
+    request, unless the change takes it back."""
+    assert bool(evidence(derive(title), [edit("sewing/thread.md", text, "")])) is said
