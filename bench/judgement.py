@@ -77,7 +77,8 @@ SETS = {"design": "bench.judgement_set", "holdout": "bench.judgement_holdout", "
         "holdout5": "bench.judgement_holdout5", "holdout6": "bench.judgement_holdout6",
         "holdout7": "bench.judgement_holdout7", "holdout8": "bench.judgement_holdout8",
         "holdout9": "bench.judgement_holdout9", "holdout10": "bench.judgement_holdout10",
-        "holdout11": "bench.judgement_holdout11"}
+        "holdout11": "bench.judgement_holdout11", "holdout12": "bench.judgement_holdout12",
+        "holdout13": "bench.judgement_holdout13"}
 
 CLASSES = (NOOP, ACT, ESCALATE)
 UNDECIDED = "undecided"

@@ -747,9 +747,13 @@ def compared(rule: TaskRule, items: Iterable[ChangeItem], names: frozenset[str] 
     bound = _number(limit.group("number"))
     items = list(items)
     noun = _counted_noun(rule.condition, limit)
+    after = _WORDS_AFTER.match(rule.condition, limit.end())
+    measured = after.group("first") if after is not None and after.group("first").lower() not in STOPWORDS else ""
     if bound is not None:
-        # "passes 10,000 downloads": the downloads column, not the episode the subject names
+        # "passes 10,000 downloads", "under 20% cloud": the downloads or the cloud column, not the episode or
+        # the night the subject names
         by_column = (_in_column(" ".join(sorted(noun)), limit, bound, items, names) if noun else None) \
+            or (_in_column(measured, limit, bound, items, names) if measured else None) \
             or _in_column(rule.condition[: limit.start()], limit, bound, items, names)
         if by_column is not None:
             return by_column
@@ -893,6 +897,7 @@ def _in_column(subject: str, limit: re.Match[str], bound: float, items: list[Cha
 
 
 _FIELD = re.compile(r"^\s*[-*]?\s*(?P<label>[A-Za-z][\w .()-]{1,40}?)\s*:\s*(?P<value>-?\d+(?:[.,]\d+)?)(?![\d:])")
+_PAIR = re.compile(r"(?<![\w.])(?P<label>[A-Za-z][A-Za-z_-]{1,15})\s*[=:]?\s*(?P<value>-?\d+(?:\.\d+)?)(?![\d:/.])")
 
 
 def _in_label(subject: str, limit: re.Match[str], bound: float, items: list[ChangeItem]) -> Compared | None:
@@ -900,21 +905,27 @@ def _in_label(subject: str, limit: re.Match[str], bound: float, items: list[Chan
     hygiene inspection gives us anything under a 5"): its figure, compared; None when no changed line is such a
     field. A bare figure elsewhere could be a date or a count of something else."""
     wanted = content_words(re.sub(r"\S*/\S*", " ", subject)) - GENERIC - PREDICATES
-    op, seen = _op(limit), []
+    fields: list[tuple[int, str, str]] = []  # (how many words of the subject the line says, label, figure)
     for item in items:
         if item.source not in NEWS:
             continue
         for line in item.text.splitlines():
+            said = len(wanted & content_words(line))
             field = _FIELD.match(line)
-            if field is None or not wanted & content_words(field.group("label")):
+            if field is not None and wanted & content_words(field.group("label")):
+                fields.append((said, field.group("label").strip(), field.group("value")))
                 continue
-            value = _number(field.group("value"))
-            if value is None:
-                continue
-            said = f"{field.group('label').strip()}: {field.group('value')}"
-            if _meets(op, value, bound):
-                return Compared(True, said)
-            seen.append(said)
+            fields += [(said, pair.group("label"), pair.group("value")) for pair in _PAIR.finditer(line)
+                       if stem(pair.group("label").lower()) in wanted]  # "… COP 2.31, outside avg …"
+    best = max((said for said, _, _ in fields), default=0)
+    op, seen = _op(limit), []
+    for said, label, figure in fields:
+        value = _number(figure)
+        if said < best or value is None:  # the daily COP's line, not the legionella cycle's
+            continue
+        if _meets(op, value, bound):
+            return Compared(True, f"{label}: {figure}")
+        seen.append(f"{label}: {figure}")
     return Compared(False, ", ".join(seen)) if seen else None
 
 _OWN_LIMIT = re.compile(r"\b(?P<op>less|fewer|lower|below|under|more|higher|above|over|exceeds|reaches)(?:\s+than)?"

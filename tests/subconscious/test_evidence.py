@@ -910,3 +910,26 @@ def test_a_request_for_what_is_asked_is_asking(title: str, text: str, said: bool
     """"Asks to borrow my overlocker": a request that names the overlocker; "asks me to do something": any
     request, unless the change takes it back."""
     assert bool(evidence(derive(title), [edit("sewing/thread.md", text, "")])) is said
+
+
+@pytest.mark.parametrize(("text", "met"), [
+    ("2026-01-12 daily: heat out 58.1 kWh, elec in 25.2 kWh, COP 2.31, outside avg -3.4C", True),
+    ("2026-01-12 daily: heat out 52.5 kWh, elec in 21.0 kWh, COP 2.50, outside avg 0.9C", False),
+    ("2026-01-12 02:00 DHW legionella cycle: cycle COP 1.1\n2026-01-12 daily: heat out 47.7 kWh, COP 3.00", False),
+])
+def test_a_named_figure_inside_a_log_line_is_compared(text: str, met: bool) -> None:
+    """"The heat pump's daily COP falls below 2.5": the figure after "COP", on the line that says most of the
+    subject (the daily line, not the legionella cycle's)."""
+    figure = compared(derive("Flag it if the heat pump's daily COP in ops/logs/heatpump.log falls below 2.5"),
+                      [edit("ops/logs/heatpump.log", text, "")])
+    assert figure is not None and figure.met is met
+
+
+def test_the_word_after_a_percentage_names_the_column() -> None:
+    """"Any night is forecast under 20% cloud": the cloud column, not the night the subject names."""
+    rule = derive("Remind me to set the telescope up if any night this week is forecast under 20% cloud "
+                  "(astro/forecast.md)")
+    item = ChangeItem("file", "astro/forecast.md", "| Thu | 10 |", "changed", "", title="# Forecast",
+                      columns="| Night | Cloud % (21:00-02:00) |")
+    figure = compared(rule, [item])
+    assert figure is not None and figure.met
