@@ -586,12 +586,16 @@ def messaged(rule: TaskRule, items: Iterable[ChangeItem]) -> str | None:
     for item in items:
         if item.source == WORLD and who & content_words(item.text):
             return f"the new {item.name} item ({sorted(who & content_words(item.text))[0]})"
-    thing = _sent_thing(rule.condition[match.end():])
+    rest = rule.condition[match.end():]
+    thing = _sent_thing(rest)
+    # "the papers for the next full governors' meeting": the committee's papers are others
+    of = content_words(_OF.split(rest, 1)[1]) - GENERIC - place_words(rule) if _OF.search(rest) else frozenset()
     for item in items:  # "Harcourt & Vane send their valuation": a new mail from them that names a valuation
         sender = _FROM.search(item.text[:300]) if item.source == "file" and item.status == "new" else None
         # (every word of who sends it: the sailing club of Porthallow is not its harbour office)
         if thing and who and sender is not None and who <= content_words(sender.group("who")):
-            said = _said_plainly(_FROM.sub("", item.text, count=1), thing)  # (not its sender's address)
+            body = _FROM.sub("", item.text, count=1)  # (not its sender's address)
+            said = _said_plainly(body, thing) if not of or of & content_words(body) else None
             if said is not None:
                 return said
     # "when she sends the lasagne recipe" and the user says "Mum sent me her lasagne recipe!": done, and named
@@ -620,10 +624,10 @@ def _sent_thing(rest: str) -> str:
 
 
 def _said_plainly(text: str, thing: str) -> str | None:
-    """The first place ``text`` names ``thing`` (a stem) not negated or hedged before it in its clause."""
+    """The first place ``text`` names ``thing`` (a stem) not negated or hedged in its clause."""
     tokens = clause_tokens(text)
-    for index, token in enumerate(tokens):
-        if stem(token) == thing and not _negated(tokens, index):
+    for index, token in enumerate(tokens):  # ("Papers will follow": hedged after the word too)
+        if stem(token) == thing and not _negated(tokens, index) and not _clause_hedged(tokens, index):
             return token
     return None
 

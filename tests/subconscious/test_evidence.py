@@ -933,3 +933,18 @@ def test_the_word_after_a_percentage_names_the_column() -> None:
                       columns="| Night | Cloud % (21:00-02:00) |")
     figure = compared(rule, [item])
     assert figure is not None and figure.met
+
+
+@pytest.mark.parametrize(("text", "said"), [
+    ("From: Fiona Reid (clerk) <clerk@school.example>\nSubject: FGB 19 May: papers\n\nDear governors, the agenda "
+     "and the budget report are attached.", True),
+    ("From: Fiona Reid (clerk) <clerk@school.example>\nSubject: FGB 19 May\n\nDear governors, we meet on 19 May. "
+     "Papers will follow next week.", False),
+    ("From: Fiona Reid (clerk) <clerk@school.example>\nSubject: Premises committee papers\n\nFor premises "
+     "committee members only: the fire risk assessment.", False),
+])
+def test_what_is_sent_is_the_one_the_condition_names(text: str, said: bool) -> None:
+    """"The clerk sends the papers for the next full governors' meeting": papers for the governors, not the
+    premises committee's, and not papers that "will follow"."""
+    rule = derive("When the clerk sends the papers for the next full governors' meeting, read the budget report")
+    assert bool(evidence(rule, [new_file("inbox/2026-05-12-clerk.txt", text)])) is said
