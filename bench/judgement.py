@@ -27,7 +27,7 @@ judgement). ``--app-repo`` measures another checkout's product (e.g. main) with 
     python bench/judgement.py --url URL --quick                                 # the CI slice
     python bench/judgement.py --url URL --set holdout                           # the first held-out set
     python bench/judgement.py --url URL --set holdout2                          # the second held-out set
-    python bench/judgement.py --url URL --set holdout3                          # the third
+    python bench/judgement.py --url URL --set holdout3                          # the third (… holdout13)
 
 The script reports; it never fails on a figure (``BUDGET ok|MISSED`` lines at the end).
 """
@@ -106,8 +106,9 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--threads", type=int, default=real_model_server.DEFAULT_THREADS)
     parser.add_argument("--quick", action="store_true", help=f"only the CI slice ({len(QUICK)} situations)")
     parser.add_argument("--set", dest="set_name", choices=sorted(SETS), default="design",
-                        help="design: bench/judgement_set.py, the set the rules were written against; holdout, "
-                             "holdout2, holdout3: bench/judgement_holdout*.py, written apart from the product's rules")
+                        help="design: bench/judgement_set.py, the set the rules were written against; holdout … "
+                             "holdout13: bench/judgement_holdout*.py, written apart from the product's rules "
+                             "(holdout4 on by helpers that never read the product)")
     parser.add_argument("--only", default="", help="only situations whose name contains this text")
     parser.add_argument("--limit", type=int, default=0, help="at most this many situations")
     parser.add_argument("--every", type=int, default=1, help="every n-th situation (a spread-out sample)")
