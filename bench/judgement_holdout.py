@@ -295,4 +295,3 @@ def _situations() -> list[Situation]:
 
 
 SITUATIONS: list[Situation] = _situations()
-QUICK = ()

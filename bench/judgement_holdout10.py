@@ -7,7 +7,7 @@ The text is the project's own.
 
 from __future__ import annotations
 
-from bench.judgement_set import (  # noqa: F401
+from bench.judgement_set import (
     ACT,
     ESCALATE,
     HOME,
@@ -23,7 +23,6 @@ from bench.judgement_set import (
     mail as _mail,
 )
 
-QUICK = ()
 SITUATIONS: list[Situation] = []
 
 

@@ -354,4 +354,3 @@ def _situations() -> list[Situation]:
 
 
 SITUATIONS: list[Situation] = _situations()
-QUICK = ()

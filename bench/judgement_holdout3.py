@@ -377,4 +377,3 @@ def _situations() -> list[Situation]:
 
 
 SITUATIONS: list[Situation] = _situations()
-QUICK = ()
