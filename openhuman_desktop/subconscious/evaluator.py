@@ -6,6 +6,7 @@ import asyncio
 import json
 import logging
 import math
+import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, Protocol, TypeVar
@@ -487,23 +488,52 @@ def _context(needed: int, window: int) -> int:
 def parse_items(content: str) -> list[Any]:
     """The ``evaluations`` array of an answer (tolerating code fences and text around the JSON).
 
+    An answer cut short (its output cap, a dropped connection) or broken part-way keeps the items it completed
+    before the break: each item is checked on its own later, and the tasks it did not reach are asked again.
+
     Raises:
-        LlmReplyError: no JSON object with an ``evaluations`` array could be found.
+        LlmReplyError: no JSON object with an ``evaluations`` array (or at least one whole item of one) was found.
     """
     text = content.strip()
     if text.startswith("```"):
         text = text.strip("`")
         text = text[text.find("\n") + 1:] if "\n" in text else text
     start, end = text.find("{"), text.rfind("}")
-    if start < 0 or end <= start:
+    if start < 0:
         raise LlmReplyError("the answer holds no JSON object")
     try:
-        document = json.loads(text[start:end + 1])
+        document = json.loads(text[start:end + 1]) if end > start else None
     except ValueError as exc:
-        raise LlmReplyError(f"the answer is not valid JSON ({exc})") from exc
-    if isinstance(document, dict) and isinstance(document.get("evaluations"), list):
-        return list(document["evaluations"])
-    raise LlmReplyError('the JSON has no "evaluations" array')
+        problem = f"the answer is not valid JSON ({exc})"
+    else:
+        if isinstance(document, dict) and isinstance(document.get("evaluations"), list):
+            return list(document["evaluations"])
+        problem = 'the JSON has no "evaluations" array' if end > start else "the answer holds no whole JSON object"
+    items = _whole_items(text[start:])
+    if items:
+        return items
+    raise LlmReplyError(problem)
+
+
+_ARRAY_START = re.compile(r'^\{\s*"evaluations"\s*:\s*\[')
+
+
+def _whole_items(text: str) -> list[Any]:
+    """The items of an ``evaluations`` array that were written out whole before the text breaks off."""
+    opening = _ARRAY_START.match(text)
+    if opening is None:
+        return []
+    decoder = json.JSONDecoder()
+    items: list[Any] = []
+    position = opening.end()
+    while True:
+        while position < len(text) and text[position] in ", \t\r\n":
+            position += 1
+        try:
+            item, position = decoder.raw_decode(text, position)
+        except ValueError:
+            return items
+        items.append(item)
 
 
 def validate_items(

@@ -43,6 +43,7 @@ class Run:
 
     exchanges: list[Exchange] = field(default_factory=list)
     ticks: list[tuple[str, int, int]] = field(default_factory=list)  # (label, due, decided)
+    undecided: dict[str, str] = field(default_factory=dict)  # per tick, what its undecided rows said
     big_phase: str = ""
     leftover_rows: int = 0
     exit_code: int | None = None
@@ -63,7 +64,7 @@ def run(server_url: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[R
         for number in range(1, TICKS + 1):
             write(app.paths.workspace / "notes" / f"day-{number}.md", f"Day {number}: nothing else to report.\n")
             proxy.phase = f"tick {number}"
-            result.ticks.append(measured_tick(app, proxy.phase))
+            result.ticks.append(measured_tick(app, proxy.phase, result.undecided))
         for number in range(FILES):
             lines = [f"Meeting notes {number}: item {n} of the roadmap, owner Sam, due in {n + 2} weeks."
                      for n in range(12)]
@@ -72,7 +73,7 @@ def run(server_url: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[R
             app.call("memory_add", {"text": f"Memory {number}: the dentist appointment moved to the "
                                             f"{number % 28 + 1}th at {9 + number % 8}:30; bring the insurance card."})
         proxy.phase = result.big_phase = f"tick with {FILES} files + {MEMORIES} memories"
-        result.ticks.append(measured_tick(app, proxy.phase))
+        result.ticks.append(measured_tick(app, proxy.phase, result.undecided))
         result.leftover_rows = sum(1 for row in app.call("subconscious_log_list", {"limit": 1000})
                                    if row["decision"] == "in_progress")
     finally:
@@ -84,9 +85,15 @@ def run(server_url: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[R
     yield result
 
 
-def measured_tick(app: App, label: str) -> tuple[str, int, int]:
+def measured_tick(app: App, label: str, undecided: dict[str, str]) -> tuple[str, int, int]:
+    """The tick's due rows and how many got a decision; what the others said goes into ``undecided``."""
     _, rows, before = app.tick()
     failed = tick_failed(app, before)
+    said = sorted({f"{row['decision']}: {str(row.get('result') or '')[:160]}" for row in rows
+                   if not decided(row, failed)})
+    if said:
+        status = app.call("subconscious_status")
+        undecided[label] = "; ".join(said) + f" (last error: {status.get('last_error')})"
     return label, len(rows), sum(decided(row, failed) for row in rows)
 
 
@@ -135,7 +142,10 @@ def test_at_least_95_percent_of_due_tasks_get_a_valid_decision(run: Run) -> None
         gave_up = sum(e.client_gone for e in run.exchanges)
         budget_missed("valid decisions", "valid decisions per tick: " + ", ".join(
             f"{label} {decided_count}/{due}" for label, due, decided_count in run.ticks)
-            + (f"; the app gave up waiting on {gave_up} requests (client timeout)" if gave_up else ""))
+            + (f"; the app gave up waiting on {gave_up} requests (client timeout)" if gave_up else "")
+            + "".join(f"\n{label}: {said}; its slowest model request took "
+                      f"{max((e.seconds for e in run.exchanges if e.phase == label), default=0):.0f} s"
+                      for label, said in run.undecided.items()))
 
 
 def test_requests_took_real_model_time(run: Run) -> None:

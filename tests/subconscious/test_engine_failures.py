@@ -190,6 +190,26 @@ async def test_a_partly_valid_answer_fails_only_the_bad_items(tmp_path: Path, mo
         assert (await h.task(bad.id)).last_run_at is None
 
 
+async def test_an_answer_cut_short_keeps_its_whole_items_and_asks_only_for_the_rest(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    async with open_harness(tmp_path, monkeypatch) as h:
+        first = await h.add_task("Check my inbox")
+        second = await h.add_task("Review notes.md")
+        whole = json.dumps({"evaluations": [{"task_id": first.id, "reason": "Nothing new.", "decision": "noop"}]})
+        cut = whole[:-2] + f', {{"task_id": "{second.id}", "reason": "The notes say noth'  # the output cap hit
+        h.local.evaluation_replies.extend([Reply(content=cut), evaluation(
+            {"task_id": second.id, "reason": "Nothing new in the notes.", "decision": "noop"})])
+
+        await h.tick()
+
+        assert h.local.kinds().count("repair") == 0, "the whole item is kept: no repair of the whole answer"
+        follow_up = h.local_bodies("evaluation")[1]
+        assert second.title in json.dumps(follow_up) and first.title not in json.dumps(follow_up)
+        assert [(await h.row(task.id)).decision for task in (first, second)] == ["noop", "noop"]
+        assert (await h.state()).consecutive_failures == 0
+
+
 async def test_an_execution_failure_fails_only_its_row(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     async with open_harness(tmp_path, monkeypatch) as h:
         acting = await h.add_task("Summarize notes.md", intent="read")

@@ -263,7 +263,19 @@ def test_parse_items_tolerates_fences_and_chatter(content: str) -> None:
     assert parse_items(content) == [{"task_id": "a", "decision": "noop"}]
 
 
-@pytest.mark.parametrize("content", ["", "no json here", '{"evaluations": {"a": 1}}', '{"evaluations": [', "[1, 2]"])
+@pytest.mark.parametrize("content", [
+    '{"evaluations": [{"task_id": "a", "decision": "noop"}, {"task_id": "b", "reason": "The tas',
+    '{"evaluations": [{"task_id": "a", "decision": "noop"},\n  {"task_id": "b", "decision": }]}',
+    '```json\n{ "evaluations" : [ {"task_id": "a", "decision": "noop"} ,',
+])
+def test_an_answer_cut_short_keeps_the_items_it_wrote_out_whole(content: str) -> None:
+    assert parse_items(content) == [{"task_id": "a", "decision": "noop"}]
+
+
+@pytest.mark.parametrize("content", [
+    "", "no json here", '{"evaluations": {"a": 1}}', '{"evaluations": [', '{"evaluations": [{"task_id": "a"', "[1, 2]",
+    '{"answers": [{"task_id": "a", "decision": "noop"}',
+])
 def test_parse_items_refuses_what_is_not_an_evaluation(content: str) -> None:
     with pytest.raises(LlmReplyError):
         parse_items(content)
