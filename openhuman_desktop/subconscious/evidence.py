@@ -187,7 +187,7 @@ def evidence(rule: TaskRule, items: Iterable[ChangeItem]) -> str | None:
     # "my new bank card arrives": the card is the word, and "my new card will arrive" hedges it after the word
     arriving = _ARRIVES.search(rule.condition) is not None
     doing = users_doing(rule)
-    days = weekdays(rule.condition)
+    days = occasions(rule.condition)
     # "I'm Omar. Tell me if anyone challenges me": a line that names others and not Omar is about them
     me = frozenset(stem(word) for word in rule.user.lower().split())
     about_me = bool(me) and _ME.search(rule.condition) is not None
@@ -222,15 +222,26 @@ def evidence(rule: TaskRule, items: Iterable[ChangeItem]) -> str | None:
 _WEEKDAY = re.compile(r"\b(?:mon|tue|tues|wed|wednes|thu|thur|thurs|fri|sat|satur|sun)(?:day)?\b", re.I)
 
 
-def weekdays(text: str) -> frozenset[str]:
-    """The weekdays ``text`` names, by their first three letters ("this Thursday's rehearsal": thu)."""
-    return frozenset(match.group()[:3].lower() for match in _WEEKDAY.finditer(text))
+_NAMED_MONTH = re.compile(r"(?<![\d,] )\b(?P<month>January|February|March|April|May|June|July|August|September|"
+                          r"October|November|December)\s+(?!I\b|we\b|you\b)(?=[A-Za-z])")
+"""A month that qualifies a noun ("the June session", "the March bank statement"), not a date's ("on 1 September")."""
+
+
+def occasions(text: str) -> frozenset[str]:
+    """The weekdays ``text`` names (by their first three letters: "this Thursday's rehearsal", thu) and the months
+    it names a thing by ("the June DELF exam", month:jun)."""
+    return frozenset(match.group()[:3].lower() for match in _WEEKDAY.finditer(text)) | frozenset(
+        "month:" + match.group("month")[:3].lower() for match in _NAMED_MONTH.finditer(text))
 
 
 def another_day(days: frozenset[str], line: str) -> bool:
-    """Whether ``line`` names a weekday, and none of ``days`` (the condition's): "the sectional on Tuesday is
-    cancelled" is no news for "this Thursday's rehearsal is called off"."""
-    return bool(days) and bool(said := weekdays(line)) and not days & said
+    """Whether ``line`` names a weekday (or a month's thing), and none of the weekdays (the months) of ``days``, the
+    condition's: "the sectional on Tuesday is cancelled" is no news for "this Thursday's rehearsal is called off",
+    nor "registration for the December session opens" for "registration opens for the June exam"."""
+    said = occasions(line)
+    return any(mine and theirs and not mine & theirs for mine, theirs in (
+        ({day for day in days if ":" not in day}, {day for day in said if ":" not in day}),
+        ({day for day in days if ":" in day}, {day for day in said if ":" in day})))
 
 _POSTED = re.compile(r"\b(?:arrives?|comes? in|lands?|shows? up|turns? up|(?:is|are|gets?|has been|have been) "
                      r"(?:in|out|posted|published|entered|released|added|filled in|available))\b", re.I)

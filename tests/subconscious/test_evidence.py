@@ -738,6 +738,14 @@ def test_a_condition_about_one_weekday_is_not_met_on_another() -> None:
     assert evidence(rule, [edit("choir/notices.md", "- Thursday's rehearsal is cancelled, sorry.", "")])
 
 
+def test_a_condition_about_one_months_thing_is_not_met_by_another_months() -> None:
+    rule = derive("Let me know when registration opens for the June DELF B2 exam")
+    assert evidence(rule, [new_file("inbox/af.txt", "Registration for the December session opens on 1 September.")]) is None
+    assert evidence(rule, [new_file("inbox/af.txt", "June session: registration opens on 2 February.")])
+    assert evidence(rule, [new_file("inbox/af.txt", "Registration opens on 2 February; exams from 3 June.")]), \
+        "a date's month names no other session"
+
+
 def test_a_watched_file_named_after_the_subject_is_about_it() -> None:
     """"The Lumo lamp Kickstarter … (backed/lumo-updates.md)": every line of the Lumo file is about Lumo, though
     it never says "Kickstarter"; and "has been shipped" waits for the shipping, not for the word "reward"."""
