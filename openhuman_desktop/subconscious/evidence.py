@@ -203,7 +203,7 @@ def evidence(rule: TaskRule, items: Iterable[ChangeItem]) -> str | None:
             line for line in item.text.splitlines() if not names_another(names, line, item.removed))
         text = "\n".join(line for line in text.splitlines() if not another_day(days, line)
                          and not (about_me and names_another(me, line)))
-        tokens = clause_tokens(text)
+        tokens = clause_tokens(_named_cells(rule.condition, item, text))
         for index, token in enumerate(tokens):
             word = stem(token)
             if word in wanted and word not in old and not _none(tokens, index) and not (
@@ -855,7 +855,8 @@ def _op(limit: re.Match[str]) -> str:
     return op
 
 
-_KEYS = frozenset({"id", "sku", "code", "ref", "date", "time", "year", "phone", "zip", "postcode", "number"})
+_KEYS = frozenset({"id", "sku", "code", "ref", "date", "day", "week", "month", "time", "year", "phone", "zip",
+                   "postcode", "number"})
 """Columns that name or date a row (``order_id``), never the figure a condition compares."""
 _NOT_COLUMN_WORDS = frozenset({"eur", "usd", "gbp", "chf", "pct", "num", "no", "nr", "the"})
 
@@ -881,6 +882,23 @@ def _column(subject: str, header: str) -> int | None:
         elif share == score and hits:
             tied = True
     return None if tied or score[0] < 0.5 else best
+
+
+def _named_cells(condition: str, item: ChangeItem, text: str) -> str:
+    """``text`` with each table row cut to the cell of the column the condition names a thing by ("the grass
+    pollen forecast says high" and ``| day | grass | tree | weed |``: "very high" under tree is the tree pollen's);
+    unchanged when no column's name qualifies a noun in the condition ("the parcel is delivered" names the row,
+    not a column of values)."""
+    header = table_header(item.columns or item.title) if item.source == "file" else ""
+    column = _column(condition, header) if header else None
+    if column is None:
+        return text
+    named = cells(header)
+    parts = [part for part in re.findall(r"[a-z]+", named[column].lower()) if len(part) > 1]
+    if not any(following.lower() not in STOPWORDS
+               for part in parts for following in re.findall(rf"\b{part}\w*\s+([A-Za-z]+)", condition, re.I)):
+        return text
+    return "\n".join(row[column] if len(row := cells(line)) == len(named) else line for line in text.splitlines())
 
 
 def _in_column(subject: str, limit: re.Match[str], bound: float, items: list[ChangeItem],

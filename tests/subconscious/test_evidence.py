@@ -740,10 +740,25 @@ def test_a_condition_about_one_weekday_is_not_met_on_another() -> None:
 
 def test_a_condition_about_one_months_thing_is_not_met_by_another_months() -> None:
     rule = derive("Let me know when registration opens for the June DELF B2 exam")
-    assert evidence(rule, [new_file("inbox/af.txt", "Registration for the December session opens on 1 September.")]) is None
+    other = new_file("inbox/af.txt", "Registration for the December session opens on 1 September.")
+    assert evidence(rule, [other]) is None
     assert evidence(rule, [new_file("inbox/af.txt", "June session: registration opens on 2 February.")])
     assert evidence(rule, [new_file("inbox/af.txt", "Registration opens on 2 February; exams from 3 June.")]), \
         "a date's month names no other session"
+
+
+def test_a_column_the_condition_names_a_thing_by_holds_what_it_says_of_that_thing() -> None:
+    rule = derive("warn me any day the grass pollen forecast says high or very high (health/pollen.md)")
+    columns = "| day | grass | tree | weed |"
+
+    def row(line: str) -> ChangeItem:
+        return ChangeItem("file", "health/pollen.md", line, "changed", "", title="# Pollen forecast", columns=columns)
+
+    assert evidence(rule, [row("| Wed 3 Jun | low | very high | moderate |")]) is None, "the tree pollen is high"
+    assert evidence(rule, [row("| Wed 3 Jun | very high | low | moderate |")]) == "high"
+    parcels = derive("Tell me when the parcel from Oslo is delivered (post/parcels.md)")
+    assert evidence(parcels, [ChangeItem("file", "post/parcels.md", "| Oslo | delivered |", "changed", "",
+                                         columns="| parcel | status |")]), "the parcel column names the row"
 
 
 def test_a_watched_file_named_after_the_subject_is_about_it() -> None:
