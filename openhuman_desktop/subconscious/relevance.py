@@ -100,7 +100,8 @@ def _said(text: str) -> frozenset[str]:
 @functools.lru_cache(maxsize=4096)
 def rule_names(rule: TaskRule) -> frozenset[str]:
     """The names a rule's condition is about (:func:`subject_names`), less its places; with a pronoun ("her
-    birthday"), the names of its action too ("… for Anna")."""
+    birthday"), the names of its action too ("… for Anna"); when it names one, the other names the title gives
+    it too ("Toby's class. He's in 2P": a letter to 2P is about Toby's class)."""
     places = place_words(rule)
     cut = rule.source == "rule" and not rule.action.lower().startswith(rule.condition.lower())
     names = subject_names(rule.condition, mid_sentence=cut)
@@ -111,7 +112,8 @@ def rule_names(rule: TaskRule) -> frozenset[str]:
         # "the Lumo lamp Kickstarter says … (backed/lumo-updates.md)": the file is the subject's own, and
         # every line of it is about it, whatever else the condition names
         return frozenset()
-    return names - places
+    names -= places
+    return names | {stem(alias) for alias in rule.aliases} if names else names
 
 
 def names_subject(rule: TaskRule, item: ChangeItem) -> bool:

@@ -97,6 +97,8 @@ class TaskRule:
             compare, investigate, several steps).
         source: ``rule`` (derived from the title) or ``user`` (set by the user).
         user: the name the title gives the user ("I'm Omar. Tell me if anyone challenges me"), or "".
+        aliases: other names the title gives what the condition is about, lower case ("… nits in Toby's class.
+            He's in 2P (Mrs Patel)": ``2p``, ``patel``).
     """
 
     watch_paths: tuple[str, ...]
@@ -108,6 +110,7 @@ class TaskRule:
     kind: Literal["act", "escalate"]
     source: str = "rule"
     user: str = ""
+    aliases: tuple[str, ...] = ()
 
     def to_json(self) -> dict[str, object]:
         return asdict(self)
@@ -253,11 +256,23 @@ def derive(title: str) -> TaskRule:
         words |= content_words(place.group(1))
     named = _USER_NAME.search(title)
     return TaskRule(tuple(dict.fromkeys(paths)), tuple(sorted(words)), watches, targets,
-                    condition.strip(" .,"), action.strip(" .,"), kind, user=named.group("name") if named else "")
+                    condition.strip(" .,"), action.strip(" .,"), kind, user=named.group("name") if named else "",
+                    aliases=aliases(title))
 
 
 _USER_NAME = re.compile(r"\b(?:I'm|I am|my name is)\s+(?P<name>[A-Z][a-z]+(?:\s+[A-Z][a-z]+)?)\b")
 """How a title names its user: "I'm Omar.", "I'm Margaret Doyle.", "my name is Ines"."""
+_ABOUT_IT = re.compile(r"(?:^|[.!?;]\s+)(?:he|she|it|they)(?:'s|'re| is| are| has| have)\s+"
+                       r"(?P<said>(?:\b[A-Z]\.|[^.!?;])+)", re.I)
+"""A sentence of the title about what the condition names: "He's in 2P (Mrs Patel)", "It has J. OKAFOR on it"."""
+_ALIAS = re.compile(r"\b(?:[A-Z][A-Za-z'-]+|[A-Za-z]*\d[A-Za-z\d]*[A-Za-z][A-Za-z\d]*)\b")
+_TITLES = frozenset({"mr", "mrs", "ms", "miss", "dr", "the"})
+
+
+def aliases(title: str) -> tuple[str, ...]:
+    """The names a title's sentences about its subject give it: capitalised words and codes ("2P", "OKAFOR")."""
+    found = (word.lower() for said in _ABOUT_IT.finditer(title) for word in _ALIAS.findall(said.group("said")))
+    return tuple(dict.fromkeys(word for word in found if len(word) > 1 and word not in _TITLES))
 
 
 _ASIDE = re.compile(r",\s+(?:so(?: that)?|because|since|as|i|i'm|i'd|i need|we|it's|they)\s", re.I)
@@ -390,7 +405,7 @@ def edited(base: TaskRule, *, watch: object = None, condition: object = None, ac
     places = set().union(*(path_words(path) for path in (*paths, *targets)))
     words = content_words(new_condition) - places - {stem(first_verb(new_action))}
     return TaskRule(tuple(paths), tuple(sorted(words)), watches, targets, new_condition, new_action, new_kind,
-                    "user", base.user)
+                    "user", base.user, base.aliases)
 
 
 class TaskRules:
@@ -465,4 +480,4 @@ def _rule_from(data: dict[str, object]) -> TaskRule:
     return TaskRule(strings("watch_paths"), strings("watch_words"), str(data.get("watches", "")), strings("targets"),
                     str(data.get("condition", "")), str(data.get("action", "")),
                     ESCALATE if data.get("kind") == ESCALATE else ACT, str(data.get("source", "user")),
-                    str(data.get("user", "")))
+                    str(data.get("user", "")), strings("aliases"))

@@ -21,7 +21,7 @@ from openhuman_desktop.subconscious.relevance import (
     touches,
 )
 from openhuman_desktop.subconscious.report import news_section
-from openhuman_desktop.subconscious.task_rules import derive, edited, stem
+from openhuman_desktop.subconscious.task_rules import TaskRules, derive, edited, stem
 from tests.subconscious.test_judgement import TOKENS, make_task, report
 
 
@@ -853,6 +853,24 @@ def test_a_title_that_names_its_user_is_about_them() -> None:
     assert evidence(rule, [edit("tennis/ladder.md", "| 7 | Dev Patel | challenges Olly Brent |", "")]) is None
     assert evidence(rule, [edit("tennis/ladder.md", "| 7 | Dev Patel | challenges Omar Haddad |", "")])
     assert derive("Tell me when I'm down to 7 tablets or fewer").user == ""
+
+
+def test_the_other_names_a_title_gives_its_subject_name_it_too(tmp_path: Path) -> None:
+    """"Jack's navy PE hoodie … It has J. OKAFOR on the label": a lost-property line with OKAFOR is about
+    Jack's hoodie; the aliases travel with an edit and through the user's saved rule."""
+    rule = derive("Let me know if Jack's navy PE hoodie turns up in lost property. It has J. OKAFOR on the label")
+    assert rule.aliases == ("okafor",)
+    found = edit("school/lost-property.md", "- navy PE hoodie, J. OKAFOR", "")
+    assert touches(rule, found) and evidence(rule, [found]) == "hoodie"
+    assert not touches(rule, edit("school/lost-property.md", "- navy PE hoodie, M. BELL", ""))
+    assert derive("Tell me if there are nits in Toby's class. He's in 2P (Mrs Patel)").aliases == ("2p", "patel")
+    assert derive("Tell me when the parcel comes. It's from Oslo").aliases == ("oslo",)
+    assert rule_names(derive("Tell me when the parcel comes. It's from Oslo")) == frozenset(), \
+        "a condition that names no one is not narrowed by an aside"
+    assert edited(rule, condition="Jack's hoodie turns up").aliases == ("okafor",)
+    saved = TaskRules(tmp_path / "seen.db")
+    saved.set("t1", edited(rule, condition="Jack's hoodie turns up"))
+    assert TaskRules(tmp_path / "seen.db").for_task("t1", "whatever").aliases == ("okafor",)
 
 
 def test_a_host_name_spells_the_name_it_is_for() -> None:
