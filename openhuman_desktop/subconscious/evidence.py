@@ -700,7 +700,7 @@ _BELOW = frozenset({"less", "fewer", "lower", "cheaper", "below", "under", "cold
 _NUMBER = r"(?P<number>(?:(?<![\w.,])[-−])?(?<![\w.])(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+|,\d{1,2}(?![\d.]))?)"
 """A figure: thousands with commas ("150,420"), a decimal point or comma ("18.4", "12,99"); not the middle of a
 date or a CSV line ("2026-12-01,18.4 kWh" holds 18.4 kWh, not -1.18)."""
-_UNIT = r"(?P<unit>%|°\s?[CF]\b|(?:seconds?|minutes?|hours?)\b|[A-Za-z]{1,4}\b)"
+_UNIT = r"(?P<unit>%|°\s?[CF]\b|(?:seconds?|minutes?|hours?|euros?|dollars?)\b|[A-Za-z]{1,4}\b)"
 _LIMIT = re.compile(r"\b(?P<op>less|fewer|lower|cheaper|below|under|colder|cooler|more|higher|above|over|warmer|"
                     r"hotter|at least|at most|passes|exceeds|reaches|tops|past)(?:\s+than)?\s+(?:an?\s+)?"
                     r"(?P<pre>[€$£])?\s*"
@@ -731,7 +731,13 @@ class Compared:
 
 
 def _unit(match: re.Match[str]) -> str:
-    return (match.group("pre") or match.group("unit") or "").replace("°", "").replace(" ", "").lower()
+    unit = (match.group("pre") or match.group("unit") or "").replace("°", "").replace(" ", "").lower()
+    return _CURRENCY_CODES.get(unit, unit)
+
+
+_CURRENCY_CODES = {"euro": "eur", "euros": "eur", "€": "eur", "dollar": "usd", "dollars": "usd", "$": "usd",
+                   "£": "gbp"}
+"""One name for each currency, however a figure writes it ("1.20 euros", "€1.20", "1.20 EUR")."""
 
 
 def _number(text: str) -> float | None:
@@ -769,7 +775,8 @@ def compared(rule: TaskRule, items: Iterable[ChangeItem], names: frozenset[str] 
         # the night the subject names
         by_column = (_in_column(" ".join(sorted(noun)), limit, bound, items, names) if noun else None) \
             or (_in_column(measured, limit, bound, items, names) if measured else None) \
-            or _in_column(rule.condition[: limit.start()], limit, bound, items, names)
+            or _in_column(rule.condition[: limit.start()], limit, bound, items, names) \
+            or (_in_column("", limit, bound, items, names, unit=_unit(limit)) if _unit(limit) else None)
         if by_column is not None:
             return by_column
     if noun is not None and bound is not None:
@@ -809,7 +816,7 @@ def _counted_noun(condition: str, limit: re.Match[str]) -> frozenset[str] | None
     """What the bound counts when it is a thing, not a unit ("passes 1,000 subscribers", "more than 20 open
     tickets"): the stems of the one or two words after the figure, or None (a currency, a percentage, a
     duration, no word)."""
-    if limit.group("pre") or (limit.group("unit") or "").lower() in (*_SECONDS, *_CURRENCIES, "%"):
+    if limit.group("pre") or _unit(limit) in (*_SECONDS, *_CURRENCIES, "%"):
         return None
     start = limit.start("unit") if limit.group("unit") else limit.end()
     if limit.re is _OR_BEYOND:  # "7 Ramipril tablets or fewer": the words between
@@ -901,16 +908,24 @@ def _named_cells(condition: str, item: ChangeItem, text: str) -> str:
     return "\n".join(row[column] if len(row := cells(line)) == len(named) else line for line in text.splitlines())
 
 
+def _unit_named(unit: str, header: str) -> int | None:
+    """The one column of ``header`` whose name holds ``unit`` ("gbp_eur", "price (EUR)", "height m"), or None."""
+    named = [index for index, cell in enumerate(cells(header))
+             if unit in (_CURRENCY_CODES.get(part, part) for part in re.findall(r"[a-z€$£%]+", cell.lower()))]
+    return named[0] if len(named) == 1 else None
+
+
 def _in_column(subject: str, limit: re.Match[str], bound: float, items: list[ChangeItem],
-               names: frozenset[str]) -> Compared | None:
+               names: frozenset[str], *, unit: str = "") -> Compared | None:
     """For a table whose column the condition compares ("the balance drops under 200 EUR" and a bank CSV with a
-    ``balance`` column): that column of each added row, compared; None when no changed table has the column.
-    The other figures on the row (the amount, the date) are not what the condition compares."""
+    ``balance`` column; with ``unit``, the one column named in it: "more than 1.20 euros" and ``gbp_eur``): that
+    column of each added row, compared; None when no changed table has the column. The other figures on the row
+    (the amount, the date) are not what the condition compares."""
     op, seen = _op(limit), []
     found = False
     for item in items:
         header = table_header(item.columns or item.title) if item.source == "file" else ""
-        column = _column(subject, header) if header else None
+        column = (_unit_named(unit, header) if unit else _column(subject, header)) if header else None
         if column is None:
             continue
         found = True

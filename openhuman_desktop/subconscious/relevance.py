@@ -63,6 +63,8 @@ _NOT_NAMES_TEXT = """
     wednesday thursday friday saturday sunday today tomorrow tonight
 """
 _NOT_NAMES = frozenset(_NOT_NAMES_TEXT.split())
+_REASON = re.compile(r",\s+(?:we're|we are|they're|because|since|so that|as we|as I)\s", re.I)
+"""Where a condition goes on with the user's reason for it."""
 
 
 @functools.lru_cache(maxsize=4096)
@@ -78,6 +80,7 @@ def subject_names(condition: str, *, mid_sentence: bool = True) -> frozenset[str
             is capitalised as any first word; a possessive still counts, "Anna's …").
     """
     names: set[str] = set()
+    condition = _REASON.split(condition, maxsplit=1)[0]  # "…, we're paying the builder in Spain": why, not what
     for match in _NAME.finditer(condition):
         word = match.group().lower()
         if match.start() == 0 and (not (mid_sentence or word.endswith("'s")) or word in STOPWORDS):

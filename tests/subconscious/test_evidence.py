@@ -112,6 +112,9 @@ def test_a_punctuation_only_edit_touches_nothing() -> None:
     ("Tell me when the rent is at least 1,200 EUR", "Rent: 1,150 EUR per month", False),
     ("Tell me when the rent is at least 1,200 EUR", "Rent: 1,250 EUR per month", True),
     ("Tell me when the bike costs under $500", "Bike: $ 449 at the shop", True),
+    ("Tell me when the bike costs under 500 dollars", "Bike: $ 449 at the shop", True),
+    ("Tell me when the hotel in Rome costs less than 90 euros a night", "- Rome, Hotel Sole: 84 EUR", True),
+    ("Tell me when the hotel in Rome costs less than 90 euros a night", "- Rome, Hotel Sole: €95", False),
 ])
 def test_a_figure_with_a_unit_is_compared_by_the_app(title: str, line: str, met: bool) -> None:
     rule = derive(title)
@@ -573,6 +576,17 @@ def test_a_tables_column_is_what_the_condition_compares(title: str, header: str,
     for "validation accuracy") is what is compared, not the amount or the training accuracy beside it."""
     rule = derive(title)
     figure = compared(rule, [row("t.csv", header, line)], rule_names(rule))
+    assert figure is not None and figure.met is met
+
+
+@pytest.mark.parametrize(("line", "met"), [("2026-02-05,1.2047", True), ("2026-02-05,1.2000", False)])
+def test_a_column_named_in_the_conditions_unit_is_what_it_compares(line: str, met: bool) -> None:
+    """"The pound is worth more than 1.20 euros, we're paying the builder in Spain": the rate is the column in
+    euros, and the user's reason names no subject a line must repeat."""
+    rule = derive("Tell me when the pound is worth more than 1.20 euros, we're paying the builder in Spain "
+                  "(money/gbp-eur.csv)")
+    assert rule_names(rule) == frozenset()
+    figure = compared(rule, [row("money/gbp-eur.csv", "date,gbp_eur", line)], rule_names(rule))
     assert figure is not None and figure.met is met
 
 
