@@ -190,7 +190,7 @@ def evidence(rule: TaskRule, items: Iterable[ChangeItem]) -> str | None:
     days = occasions(rule.condition)
     # "I'm Omar. Tell me if anyone challenges me": a line that names others and not Omar is about them
     me = frozenset(stem(word) for word in rule.user.lower().split())
-    about_me = bool(me) and _ME.search(rule.condition) is not None
+    about_me = _ME.search(rule.condition) is not None
     for item in items:
         if item.source in (SKILLS, MODELS):
             if item.status == "problem":
@@ -203,6 +203,9 @@ def evidence(rule: TaskRule, items: Iterable[ChangeItem]) -> str | None:
             line for line in item.text.splitlines() if not names_another(names, line, item.removed))
         text = "\n".join(line for line in text.splitlines() if not another_day(days, line)
                          and not (about_me and names_another(me, line)))
+        if not me and _I_DO.search(rule.condition):  # "Kirsty got a place in the ballot" is no news for "I get one"
+            text = _ONES_OWN.sub(lambda clause: "" if _someone_elses(clause.group(), names | wanted) else
+                                 clause.group(), text)
         tokens = clause_tokens(_named_cells(rule.condition, item, text))
         for index, token in enumerate(tokens):
             word = stem(token)
@@ -225,6 +228,44 @@ _WEEKDAY = re.compile(r"\b(?:mon|tue|tues|wed|wednes|thu|thur|thurs|fri|sat|satu
 _NAMED_MONTH = re.compile(r"(?<![\d,] )\b(?P<month>January|February|March|April|May|June|July|August|September|"
                           r"October|November|December)\s+(?!I\b|we\b|you\b)(?=[A-Za-z])")
 """A month that qualifies a noun ("the June session", "the March bank statement"), not a date's ("on 1 September")."""
+
+
+_ONES_OWN = re.compile(r"[^.!?;,\n]+")
+_I_DO = re.compile(r"\b(?:I|I'm|I've|I am|I have)\b")
+"""A condition whose doer is the user ("I get a place in the ballot", "when I tell you I've booked a flight")."""
+_DOER = re.compile(r"^\s*(?P<name>[A-Z][a-z]+)(?:\s+[A-Z][a-z]+)?\s+(?P<verb>[a-z]+)")
+_PERSONS = re.compile(r"\b(?:i|me|my|mine|i'm|i've|i'd|i'll|you|your|yours|you're|you've|we|us|our)\b", re.I)
+
+
+def _someone_elses(clause: str, names: frozenset[str]) -> bool:
+    """Whether a clause says what someone else did ("Kirsty got a place in the Loch Ness ballot"): it begins
+    with a name that is not one of the condition's ``names`` or words, and says nothing of the user (no I, me,
+    you or we)."""
+    doer = _DOER.match(clause)
+    if doer is None or _PERSONS.search(clause):
+        return False
+    name, verb = doer.group("name").lower(), doer.group("verb")
+    did = verb in _DID or verb.endswith(("ed", "s")) and verb not in STOPWORDS
+    return did and not _not_a_name(name) and name not in STOPWORDS and stem(name) not in names \
+        and name not in _NOT_NAMED
+
+
+def _not_a_name(word: str) -> bool:
+    """A word that reads as a verb or an adverb, not a name, at the start of a note ("Got a place!", "Booked
+    the hall", "Finally got the leeks in")."""
+    return word in _DID or word.endswith(("ed", "ing", "ly"))
+
+
+_DID = frozenset({"got", "gets", "has", "had", "is", "was", "won", "wins", "says", "said", "will", "came", "went",
+                  "made", "took", "saw", "found", "lost", "left", "won't", "can't", "didn't"})
+
+
+_NOT_NAMED_TEXT = """
+    january february march april may june july august september october november december monday tuesday
+    wednesday thursday friday saturday sunday today tomorrow tonight yesterday everyone someone anyone nobody
+    please thanks congratulations sorry still also just
+"""
+_NOT_NAMED = frozenset(_NOT_NAMED_TEXT.split())
 
 
 def occasions(text: str) -> frozenset[str]:

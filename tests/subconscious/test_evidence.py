@@ -887,6 +887,19 @@ def test_the_other_names_a_title_gives_its_subject_name_it_too(tmp_path: Path) -
     assert TaskRules(tmp_path / "seen.db").for_task("t1", "whatever").aliases == ("okafor",)
 
 
+@pytest.mark.parametrize(("said", "news"), [
+    ("Kirsty got a place in the Loch Ness ballot, she's over the moon. Still nothing for me.", False),
+    ("Kirsty says I got a place in the Loch Ness ballot!", True),
+    ("Got a place in the Loch Ness ballot!", True),
+    ("Finally got my place in the Loch Ness ballot.", True),
+])
+def test_what_someone_else_did_is_no_news_for_a_condition_about_me(said: str, news: bool) -> None:
+    """"I get a place in the ballot" and no name for the user: a clause that begins with someone else's name and
+    says nothing of I, you or we is about them; a note of the user's own that begins with its verb is not."""
+    rule = derive("Let me know if I get a place in the Loch Ness Marathon ballot")
+    assert bool(evidence(rule, [memory(said)])) is news
+
+
 def test_a_host_name_spells_the_name_it_is_for() -> None:
     """"The Kestrel Joinery website": kestreljoinery.co.uk is it, brightwellcafe.co.uk another client's."""
     rule = derive("tell me if the Kestrel Joinery website goes down (ops/logs/uptime.log)")
