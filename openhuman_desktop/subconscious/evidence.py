@@ -191,6 +191,7 @@ def evidence(rule: TaskRule, items: Iterable[ChangeItem]) -> str | None:
     # "I'm Omar. Tell me if anyone challenges me": a line that names others and not Omar is about them
     me = frozenset(stem(word) for word in rule.user.lower().split())
     about_me = _ME.search(rule.condition) is not None
+    asking = _QUESTIONS_COUNT.search(rule.condition) is not None
     for item in items:
         if item.source in (SKILLS, MODELS):
             if item.status == "problem":
@@ -206,6 +207,8 @@ def evidence(rule: TaskRule, items: Iterable[ChangeItem]) -> str | None:
         if not me and _I_DO.search(rule.condition):  # "Kirsty got a place in the ballot" is no news for "I get one"
             text = _ONES_OWN.sub(lambda clause: "" if _someone_elses(clause.group(), names | wanted) else
                                  clause.group(), text)
+        if not asking:  # "Any news on the ginger cat?" asks; it does not say one was seen
+            text = _QUESTION.sub(" ", text)
         tokens = clause_tokens(_named_cells(rule.condition, item, text))
         for index, token in enumerate(tokens):
             word = stem(token)
@@ -230,6 +233,12 @@ _NAMED_MONTH = re.compile(r"(?<![\d,] )\b(?P<month>January|February|March|April|
 """A month that qualifies a noun ("the June session", "the March bank statement"), not a date's ("on 1 September")."""
 
 
+_QUESTION = re.compile(r"[^.!?\n]*\?")
+_QUESTIONS_COUNT = re.compile(
+    r"\b(?:ask|asks|asked|asking|question|questions|quer(?:y|ies)|enquir\w*|inquir\w*|wonders?|whether|request\w*|"
+    r"invit\w*|offers?|mention\w*|tag|tags|tagged|messages?|messaged|emails?|emailed|writes?|wrote|repl(?:y|ies|ied)|"
+    r"contacts?|contacted|texts?|texted)\b|@", re.I)
+"""A condition that waits for a question or a request, or any message at all, which a question may well be."""
 _ONES_OWN = re.compile(r"[^.!?;,\n]+")
 _I_DO = re.compile(r"\b(?:I|I'm|I've|I am|I have)\b")
 """A condition whose doer is the user ("I get a place in the ballot", "when I tell you I've booked a flight")."""

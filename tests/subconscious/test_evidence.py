@@ -900,6 +900,16 @@ def test_what_someone_else_did_is_no_news_for_a_condition_about_me(said: str, ne
     assert bool(evidence(rule, [memory(said)])) is news
 
 
+def test_a_question_says_nothing_happened_unless_the_condition_waits_for_a_message() -> None:
+    """"Any news on the ginger cat?" asks; "someone @-mentions me" is met by a mention in a question too."""
+    seen = derive("Let me know if anyone in the street chat says they've seen a ginger cat (chats/street.txt)")
+    assert evidence(seen, [edit("chats/street.txt", "[08:15] Gavin: Any news on the ginger cat? Keep looking", "")]) \
+        is None
+    assert evidence(seen, [edit("chats/street.txt", "[07:41] Rhona: I saw a ginger cat under the van. Yours?", "")])
+    mentioned = derive("Tell me whenever someone @-mentions me (@lena) in team/roadmap.md")
+    assert evidence(mentioned, [edit("team/roadmap.md", "- @sven: who reviews the billing API, @lena or me?", "")])
+
+
 def test_a_host_name_spells_the_name_it_is_for() -> None:
     """"The Kestrel Joinery website": kestreljoinery.co.uk is it, brightwellcafe.co.uk another client's."""
     rule = derive("tell me if the Kestrel Joinery website goes down (ops/logs/uptime.log)")
