@@ -219,6 +219,9 @@ async def run(args: argparse.Namespace, paths: Paths) -> int:
             await profile(stub, "instant-evaluator")
             await services.store.state.set_idle_signature(None)
             await profile(engine, "fake-Ollama")
+            (services.paths.workspace / "notes" / "recipe-profile.md").write_text(
+                "Crumble: 150 g flour, 100 g butter, 4 apples.\n", encoding="utf-8")
+            await profile(engine, "relevance-gate")
         await filing(services)
         rows = await services.store.log.count()
         note(f"log rows now {rows:,}")

@@ -22,6 +22,7 @@ from openhuman_desktop.subconscious.changes import cells, table_header
 from openhuman_desktop.subconscious.decisions import NEWS, WORLD, ChangeItem
 from openhuman_desktop.subconscious.meanings import PREDICATES, meanings_of
 from openhuman_desktop.subconscious.relevance import (
+    NOT_NAMES,
     awaits_arrival,
     names_another,
     rule_names,
@@ -202,8 +203,8 @@ def evidence(rule: TaskRule, items: Iterable[ChangeItem]) -> str | None:
         old = _affirmed(item.removed)
         text = item.text if _from_them(names, item.text) or _named_document(names, item) else "\n".join(
             line for line in item.text.splitlines() if not names_another(names, line, item.removed))
-        text = "\n".join(line for line in text.splitlines() if not another_day(days, line)
-                         and not (about_me and names_another(me, line)))
+        text = "\n".join(_SENTENCE.sub(lambda said: "" if another_day(days, said.group()) else said.group(), line)
+                         for line in text.splitlines() if not (about_me and names_another(me, line)))
         if not me and _I_DO.search(rule.condition):  # "Kirsty got a place in the ballot" is no news for "I get one"
             text = _ONES_OWN.sub(lambda clause: "" if _someone_elses(clause.group(), names | wanted) else
                                  clause.group(), text)
@@ -269,12 +270,8 @@ _DID = frozenset({"got", "gets", "has", "had", "is", "was", "won", "wins", "says
                   "made", "took", "saw", "found", "lost", "left", "won't", "can't", "didn't"})
 
 
-_NOT_NAMED_TEXT = """
-    january february march april may june july august september october november december monday tuesday
-    wednesday thursday friday saturday sunday today tomorrow tonight yesterday everyone someone anyone nobody
-    please thanks congratulations sorry still also just
-"""
-_NOT_NAMED = frozenset(_NOT_NAMED_TEXT.split())
+_NOT_NAMED = NOT_NAMES | {"yesterday", "everyone", "someone", "anyone", "nobody", "please", "thanks",
+                           "congratulations", "sorry", "still", "also", "just"}
 
 
 def occasions(text: str) -> frozenset[str]:
@@ -282,6 +279,10 @@ def occasions(text: str) -> frozenset[str]:
     it names a thing by ("the June DELF exam", month:jun)."""
     return frozenset(match.group()[:3].lower() for match in _WEEKDAY.finditer(text)) | frozenset(
         "month:" + match.group("month")[:3].lower() for match in _NAMED_MONTH.finditer(text))
+
+
+_SENTENCE = re.compile(r"[^.!?;\n]+(?:[.!?;]+|$)")
+"""A sentence of a line: "Wednesday bike night cancelled. Sunday as planned." says two things of two days."""
 
 
 def another_day(days: frozenset[str], line: str) -> bool:

@@ -37,7 +37,10 @@ _ENTRIES = (
     ("cancel cancelled canceled cancellation",
      r"\bcancell?ed\b|called off|\bscrapped\b|(?:won't|will not) (?:take place|go ahead)"
      r"|(?:does not|doesn't|will not|won't) run\b|not running\b"
-     r"|no longer (?:happening|taking place)"),
+     r"|no longer (?:happening|taking place)|(?:not|n't|no longer) (?:be )?going ahead"
+     r"|\b(?:is|are|'s)\s+(?:now\s+)?off\b(?!\s+(?:to|sick|ill|work|school|duty|for|on|until|till|the|a|an)\b)"
+     r"|\bno (?:practice|rehearsal|session|class|classes|lesson|meeting|service|match|game|training|ringing|show"
+     r"|club|school|surgery|clinic|market|walk|ride|run|swim|choir|quiz)\b"),
     ("fail fails failed failure break breaks broken crash crashes error errors wrong red",
      r"(?<!\b0 )(?<!no )\bfailed\b(?!\s*[:=]\s*0\b)|(?<!no )\bfailures?\b(?!\s*[:=]\s*0\b)"
      r"|(?<!\b0 )(?<!no )\berrors?\b(?!\s*[:=]\s*0\b)|\bunsuccessful\b|\baborted\b"

@@ -62,7 +62,8 @@ _NOT_NAMES_TEXT = """
     i january february march april may june july august september october november december monday tuesday
     wednesday thursday friday saturday sunday today tomorrow tonight
 """
-_NOT_NAMES = frozenset(_NOT_NAMES_TEXT.split())
+NOT_NAMES = frozenset(_NOT_NAMES_TEXT.split())
+"""Capitalised words that name no one: "I", months, weekdays, days near today."""
 _REASON = re.compile(r",\s+(?:we're|we are|they're|because|since|so that|as we|as I)\s", re.I)
 """Where a condition goes on with the user's reason for it."""
 
@@ -85,7 +86,7 @@ def subject_names(condition: str, *, mid_sentence: bool = True) -> frozenset[str
         word = match.group().lower()
         if match.start() == 0 and (not (mid_sentence or word.endswith("'s")) or word in STOPWORDS):
             continue
-        if word.removesuffix("'s") not in _NOT_NAMES and word not in STOPWORDS:  # "this Thursday's rehearsal"
+        if word.removesuffix("'s") not in NOT_NAMES and word not in STOPWORDS:  # "this Thursday's rehearsal"
             names.add(stem(word))
     for match in _IDENTIFIER.finditer(condition):
         if match.group().lower() not in _NOT_IDENTIFIERS:

@@ -266,6 +266,12 @@ def test_limits_passed_durations_and_moves_are_compared_by_the_app(title: str, l
      "Your visa application is pending approval."),
     ("Tell me if the dentist appointment is cancelled", "The practice called off all Tuesday appointments.",
      "The appointment stays as planned."),
+    ("Tell me if Sunday's ride-out gets called off", "UPDATE: Sunday is OFF. Black ice on the tops.",
+     "UPDATE: Sunday is off to a cold start, meet at 9 as usual."),
+    ("If Saturday's litter-pick is called off, let me know", "We're not going ahead tomorrow; new date to follow.",
+     "The pick could be rained off, we'll decide on Friday."),
+    ("let me know if a Wednesday practice at the tower gets cancelled", "| 13 May | - | NO PRACTICE: tower shut |",
+     "| 13 May | Colin | Grandsire |"),
     ("Remind me if the water bill becomes overdue", "Water bill: 3 days past the due date.",
      "Water bill: 41 EUR, due on 20 December."),
     ("Tell me when the blue kettle is back in stock", "Blue kettle: available, ships within 3 days",
@@ -750,6 +756,9 @@ def test_a_condition_about_one_weekday_is_not_met_on_another() -> None:
     assert "thursday" not in rule_names(rule)  # a weekday is when, not whom
     assert evidence(rule, [edit("choir/notices.md", "- The tenors' sectional on Tuesday is cancelled.", "")]) is None
     assert evidence(rule, [edit("choir/notices.md", "- Thursday's rehearsal is cancelled, sorry.", "")])
+    two = "UPDATE: Tuesday sectional cancelled, the hall is booked. Thursday as planned."
+    assert evidence(rule, [edit("choir/notices.md", two, "")]) is None, "each sentence names its own day"
+    assert evidence(rule, [edit("choir/notices.md", "Tuesday as planned. Thursday is cancelled.", "")])
 
 
 def test_a_condition_about_one_months_thing_is_not_met_by_another_months() -> None:
