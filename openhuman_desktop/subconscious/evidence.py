@@ -219,7 +219,8 @@ def evidence(rule: TaskRule, items: Iterable[ChangeItem]) -> str | None:
                     _negated(tokens, index, NEGATIONS) if negative else not _negated(tokens, index, blocking)):
                 return str(token)
         said = _concept(rule, text, item.removed, wanted, blocking) or _appointed(rule, text, item.removed) \
-            or filled(rule, item) or valued(rule, text, item.removed) or rostered(rule, text, item.removed) \
+            or filled(rule, item) or moved(rule, item) or valued(rule, text, item.removed) \
+            or rostered(rule, text, item.removed) \
             or asked(rule, text, item.removed)
         if said is not None:
             return said
@@ -326,6 +327,41 @@ _CLOCK_TIME = r"\b\d{1,2}[:.]\d{2}(?::\d{2})?\b|\b\d{1,2}\s?(?:am|pm)\b"
 _DATE = (r"\b" + _DAY + r"\b|\b\d{4}-\d{2}-\d{2}\b|\b\d{1,2}/\d{1,2}(?:/\d{2,4})?\b"
          r"|\b\d{1,2}(?:st|nd|rd|th)?\s+(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\b"
          r"|\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\s+\d{1,2}(?:st|nd|rd|th)?\b")
+_MOVED = re.compile(r"\b(?:moved|moves?|rescheduled?|reschedules|postponed?|postpones|retimed|put back|"
+                    r"brought forward)\b|\bchanges? (?:its|their|the) (?:time|times|date|dates|day|slot)\b", re.I)
+_WHENS = re.compile(_CLOCK_TIME + "|" + _DATE, re.I)
+_HOUR = re.compile(r"^(\d{1,2})[:.](\d{2})")
+
+
+def _whens(text: str) -> frozenset[str]:
+    """The days, dates and clock times ``text`` says, alike however written ("7.40" and "07:40" are one)."""
+    return frozenset(_HOUR.sub(lambda clock: f"{int(clock.group(1)):02d}:{clock.group(2)}", when.lower())
+                     for when in _WHENS.findall(text))
+
+
+def moved(rule: TaskRule, item: ChangeItem) -> str | None:
+    """For a condition that waits for something to be moved or retimed ("Dad's Sunday slot gets moved", "the
+    7.40 bus changes its time"): a line the change replaced that named it and said when, now saying another
+    day, date or time; or the time it is known by ("the 7.40") gone from the lines that replaced it."""
+    if item.source not in NEWS or not item.removed or not _MOVED.search(rule.condition):
+        return None
+    known = {when for when in _whens(rule.condition) if ":" in when}
+    verb = _MOVED.search(rule.condition)
+    subject = rule_names(rule) or (content_words(rule.condition[: verb.start()] if verb else "") - GENERIC
+                                   - place_words(rule))
+    added = [(line, _whens(line)) for line in item.text.splitlines() if line.strip()]
+    for old in item.removed.splitlines():
+        before = _whens(old)
+        if known & before:  # the 07:40 replaced by lines none of which leaves at 07:40
+            if added and not any(known & after for _, after in added):
+                return f"{sorted(known)[0]} no longer"
+            continue
+        if not before or known or not subject & content_words(old):
+            continue
+        for line, after in added:
+            if after and after != before and subject & content_words(line):
+                return line.strip(" |")
+    return None
 _FIGURE = r"(?<![\w.,:/-])\d[\d,]*(?:\.\d+)?(?![\w:/-]|\.\d)"
 _MONEY = (r"(?:[€$£]\s?\d[\d,.]*|\d[\d,.]*\s?(?:eur|euros?|usd|dollars?|gbp|pounds?|chf|€|\$|£)(?![a-z]))")
 CONCEPTS: tuple[tuple[frozenset[str], re.Pattern[str]], ...] = tuple(

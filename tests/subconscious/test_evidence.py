@@ -1035,3 +1035,19 @@ def test_what_is_sent_is_the_one_the_condition_names(text: str, said: bool) -> N
     premises committee's, and not papers that "will follow"."""
     rule = derive("When the clerk sends the papers for the next full governors' meeting, read the budget report")
     assert bool(evidence(rule, [new_file("inbox/2026-05-12-clerk.txt", text)])) is said
+
+
+def test_a_replaced_line_that_says_another_day_or_time_is_a_move() -> None:
+    dad = derive("Tell me if Dad's Sunday visiting slot at Elmwood gets moved. He's Frank Lister")
+    row = "| Frank Lister | Sunday | 14:00-15:30 | garden lounge |"
+    assert evidence(dad, [edit("care/visits.md", row.replace("Sunday", "Saturday"), row)])
+    assert evidence(dad, [edit("care/visits.md", row.replace("14:00-15:30", "16:00-17:30"), row)])
+    assert evidence(dad, [edit("care/visits.md", row.replace("garden lounge", "library"), row)]) is None, \
+        "another room, the same day and time"
+    other = "| Edna Moore | Sunday | 15:30-17:00 | garden lounge |"
+    assert evidence(dad, [edit("care/visits.md", other.replace("Sunday", "Monday"), other)]) is None
+    bus = derive("Let me know if the 7.40 bus from Hawkridge into Kirkby changes its time (transport/bus.md)")
+    assert evidence(bus, [edit("transport/bus.md", "| 07:25 | 07:43 | 08:10 |", "| 07:40 | 07:58 | 08:25 |")])
+    assert evidence(bus, [edit("transport/bus.md", "| 07:40 | 08:00 | 08:25 |", "| 07:40 | 07:58 | 08:25 |")]) \
+        is None, "the 07:40 still leaves at 07:40"
+    assert evidence(bus, [edit("transport/bus.md", "| 09:30 | 09:48 |", "| 09:10 | 09:28 |")]) is None
