@@ -479,6 +479,8 @@ def asked(rule: TaskRule, text: str, removed: str) -> str | None:
             return request.group().strip()
     return None
 
+_USERS_OWN = re.compile(r"\b(?:I|we|you)\s+(?:have\s+|had\s+|just\s+)?([a-z]+ed|sent|lent|bought|sold|got|left|"
+                        r"put|made|paid|gave|took)\b", re.I)
 _HAS_PAID = re.compile(r"\b(?:has|have|had|is|are|was|were|been|gets?|got) paid\b", re.I)
 
 
@@ -489,6 +491,8 @@ def _concept(rule: TaskRule, text: str, removed: str, wanted: set[str], blocking
     words = content_words(rule.condition) | {word for word in _TOKENS.findall(rule.condition.lower())}
     if _HAS_PAID.search(rule.condition):  # "a customer has paid": a payment made, not any sum of money
         words -= {"paid"}
+    # "the blender I sent back": what the user did is what the thing is, not what must happen to it
+    words -= {stem(word) for word in _USERS_OWN.findall(rule.condition)} - wanted
     for phrase, _ in _PHRASAL:  # "drops out": not what "drops" means alone
         words -= {stem(word) for match in phrase.finditer(rule.condition) for word in _TOKENS.findall(
             match.group().lower())}
@@ -738,7 +742,10 @@ def _sends(condition: str) -> re.Match[str] | None:
     """Where the condition waits for someone to write ("my landlord writes"), not for what the user sent
     ("the blender I sent back")."""
     for match in _SENDS.finditer(condition):
-        if not re.search(r"\b(?:i|we|you)\s+(?:have\s+|had\s+|just\s+)?$", condition[: match.start()], re.I):
+        before = condition[: match.start()]
+        # "the case has been sent out" is dispatched, not written (:data:`~.meanings.MEANINGS`)
+        if not re.search(r"\b(?:(?:i|we|you)\s+(?:have\s+|had\s+|just\s+)?|(?:is|are|was|were|been|be|gets?|got)\s+)$",
+                         before, re.I):
             return match
     return None
 

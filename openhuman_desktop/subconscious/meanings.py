@@ -65,6 +65,11 @@ _ENTRIES = (
      r"|bookings? open|(?:tickets|seats) (?:are |have been )?(?:released|available|out)|back in stock|in stock"
      r"|can (?:now )?be (?:booked|ordered|bought)|went on sale|\bnow open\b|\bopened\b"
      r"|\bavailable\b(?! (?:from|in|on|next|soon|for pre-?order))|ships within"),
+    ("ship ships shipped dispatch dispatched sent",
+     r"\bshipped\b|\bdispatched\b|\bon (?:its|their) way\b|\bin transit\b|\bout for delivery\b"
+     r"|(?:left|has left|have left) (?:us|our (?:warehouse|depot|workshop)|the (?:warehouse|depot))\b"
+     r"|\bwith (?:the )?(?:courier|carrier)\b|\bhanded (?:over )?to (?:the )?(?:courier|carrier)\b"
+     r"|\btracking (?:number|no|code|link)\b"),
     ("reply replies replied answer answers answered respond responds responded response back",
      r"\breplied\b|\banswered\b|\bresponded\b|wrote back|(?:got|came) back to (?:me|us)"
      r"|(?:reply|answer|response) from"),
