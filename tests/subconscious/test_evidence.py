@@ -796,8 +796,9 @@ def test_a_watched_file_named_after_the_subject_is_about_it() -> None:
     rule = derive("Tell me when the Lumo lamp Kickstarter says my reward has been shipped (backed/lumo-updates.md)")
     line = edit("backed/lumo-updates.md", "- Update 14: every early-bird lamp has now left the warehouse.", "")
     assert touches(rule, line)
-    assert evidence(rule, [edit("backed/lumo-updates.md", "- Update 13: US and EU rewards are on their way!", "")]) \
-        is None
+    hoped = edit("backed/lumo-updates.md", "- Update 13: rewards packed, we hope to ship by June.", "")
+    assert evidence(rule, [hoped]) is None
+    assert evidence(rule, [line]) == "left the warehouse"
 
 
 def test_an_action_after_its_condition_names_what_to_work_with_not_what_to_watch() -> None:
