@@ -124,6 +124,8 @@ _QUOTED = frozenset({"price", "quote", "estimate", "figure"})
 _PHRASAL = (
     (re.compile(r"\b(?:drops?|dropped|pulls?|pulled|backs?|backed) out\b|\bwithdraws?\b", re.I), "withdraw"),
     (re.compile(r"\b(?:calls?|called) off\b|\bfalls? through\b", re.I), "cancel"),
+    (re.compile(r"\b(?:signs?|signed) off\b|\bgives? (?:it |us |me )?the (?:go-ahead|green light)\b", re.I),
+     stem("approve")),
     (re.compile(r"\bmakes? up (?:its|their|his|her|your) mind\b|\bdecides?\b|\bcomes? to a decision\b", re.I),
      "decid"),
     (re.compile(r"\b(?:they've|they have|has|have|had|it's|it has) (?:got|gotten|received)\b", re.I), "receiv"),
@@ -525,11 +527,28 @@ _WHEN = re.compile(r"\b" + _DAY + r"\b|\btomorrow\b|\btonight\b|\bnext week\b"
                    r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\b", re.I)
 
 
+_ANNOUNCED = re.compile(r"\b(?:date|dates|time|day)\b(?:\s+(?:of|for)\s+(?P<of>[^,.;]{1,80}?))?\s+(?:is|are|gets?|"
+                        r"has been|have been)\s+(?:announced|set|confirmed|published|released|fixed|given|out)\b",
+                        re.I)
+"""A condition that waits for the date of something to be made known ("the date of the judges' visit to Ashcombe
+is announced")."""
+_GUESSES = re.compile(r"\b(?:thinks?|reckons?|guess(?:es)?|probably|maybe|might|perhaps|hopes?|expects?|likely|"
+                      r"usually|like last year)\b", re.I)
+
+
 def _appointed(rule: TaskRule, text: str, removed: str) -> str | None:
     """For a condition that waits for a time to be set ("the plumber confirms a time", "the school gives a
     date"): a day or a clock time newly said, not negated ("he'll come Thursday between 8 and 9" sets one: a
-    time is in the future by nature, so a hedge does not count against it; "can't make Thursday" does)."""
-    if not _APPOINTS.search(rule.condition):
+    time is in the future by nature, so a hedge does not count against it; "can't make Thursday" does).
+
+    For one that waits for the date of a named thing to be made known, the date must be said in a sentence that
+    names it, and not as a guess ("All other entrants will hear from us next week" dates someone else's)."""
+    announced = _ANNOUNCED.search(rule.condition)
+    if announced is not None:
+        named = rule_names(rule) or content_words(announced.group("of") or "") - GENERIC
+        text = " ".join(sentence.group() for sentence in _SENTENCE.finditer(text)
+                        if named & content_words(sentence.group()) and not _GUESSES.search(sentence.group()))
+    elif not _APPOINTS.search(rule.condition):
         return None
     lowered = text.lower()
     for match in _WHEN.finditer(lowered):

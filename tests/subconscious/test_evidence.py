@@ -1058,3 +1058,19 @@ def test_a_replaced_line_that_says_another_day_or_time_is_a_move() -> None:
     assert evidence(bus, [edit("transport/bus.md", "| 07:40 | 08:00 | 08:25 |", "| 07:40 | 07:58 | 08:25 |")]) \
         is None, "the 07:40 still leaves at 07:40"
     assert evidence(bus, [edit("transport/bus.md", "| 09:30 | 09:48 |", "| 09:10 | 09:28 |")]) is None
+
+
+def test_a_sign_off_is_an_approval() -> None:
+    rule = derive("ping me when Harbour Dental sign off the logo (work/harbour-dental.md)")
+    assert evidence(rule, [edit("work/harbour-dental.md", "- Dr Lewis: 'B v2 is perfect, approved.'", "")])
+    assert evidence(rule, [edit("work/harbour-dental.md", "- Dr Lewis: 'Love B v2! Let me show the partners.'",
+                                "")]) is None
+
+
+def test_the_date_of_a_named_thing_is_announced_in_a_sentence_that_names_it() -> None:
+    rule = derive("Tell me when the date of the In Bloom judges' visit to Ashcombe is announced")
+    assert evidence(rule, [new_file("inbox/bloom.txt", "Dear all, the judges will visit Ashcombe on Tuesday 14 July.")])
+    others = "First dates: Little Bramwell 7 July, Fenby 8 July. All other entrants will hear from us next week."
+    assert evidence(rule, [new_file("inbox/bloom.txt", others)]) is None
+    guess = ChangeItem("memory", "", "Margaret thinks the judges will come to Ashcombe on 14 July again.", "new")
+    assert evidence(rule, [guess]) is None
