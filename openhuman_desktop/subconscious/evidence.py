@@ -14,6 +14,7 @@ change speaks plainly:
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, replace
@@ -221,7 +222,7 @@ def evidence(rule: TaskRule, items: Iterable[ChangeItem]) -> str | None:
                     _negated(tokens, index, NEGATIONS) if negative else not _negated(tokens, index, blocking)):
                 return str(token)
         said = _concept(rule, text, item.removed, wanted, blocking) or _appointed(rule, text, item.removed) \
-            or filled(rule, item) or moved(rule, item) or valued(rule, text, item.removed) \
+            or filled(rule, item) or moved(rule, item) or recorded(rule, item) or valued(rule, text, item.removed) \
             or rostered(rule, text, item.removed) \
             or asked(rule, text, item.removed)
         if said is not None:
@@ -329,6 +330,39 @@ _CLOCK_TIME = r"\b\d{1,2}[:.]\d{2}(?::\d{2})?\b|\b\d{1,2}\s?(?:am|pm)\b"
 _DATE = (r"\b" + _DAY + r"\b|\b\d{4}-\d{2}-\d{2}\b|\b\d{1,2}/\d{1,2}(?:/\d{2,4})?\b"
          r"|\b\d{1,2}(?:st|nd|rd|th)?\s+(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\b"
          r"|\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\s+\d{1,2}(?:st|nd|rd|th)?\b")
+def recorded(rule: TaskRule, item: ChangeItem) -> str | None:
+    """For a condition that waits for someone to do something a watched file records by its name ("anyone
+    donates a wedding dress to the shop (shop/donations.md)", "books", "orders", "signs up"): a line added to that
+    file (none replaced) that names the whole thing ("ivory wedding dress, size 12"; "lilac bridesmaid dresses"
+    is another thing)."""
+    if item.source != "file" or item.status != "changed" or item.removed.strip():
+        return None
+    condition = _PATHS.sub(" ", rule.condition)  # "(shop/donations.md)" names the file, it does nothing
+    if _WHENS.search(condition) or occasions(condition) or _AT_A_TIME.search(condition):
+        return None  # "books the hut for the bank holiday weekend": which rows are then is not in the row
+    kinds = path_words(item.name)
+    tokens = _TOKENS.findall(condition.lower())
+    for index, token in enumerate(tokens):
+        done = stem(token)
+        # "donates" and donations.md; not "tennis" and tennis/ladder.md (a name, not a doing)
+        if len(done) < 4 or not token.endswith("s") or done in kinds or not any(
+                kind.startswith(done) for kind in kinds):
+            continue
+        rest = list(itertools.takewhile(lambda word: word not in _COMPLEMENTS, tokens[index + 1:]))
+        thing = content_words(" ".join(rest)) - GENERIC - place_words(rule)
+        for line in item.text.splitlines():
+            words = clause_tokens(line)
+            said = [at for at, word in enumerate(words) if stem(word) in thing]
+            if thing and thing <= content_words(line) and not any(_negated(words, at) for at in said):
+                return line.strip(" |-")
+    return None
+
+
+_PATHS = re.compile(r"\S*/\S*|\S+\.[a-z]{2,4}\b")
+_AT_A_TIME = re.compile(r"\bthat (?:time|day|date|week|night|weekend|slot)\b|\b(?:session|weekend|week|night|"
+                        r"evening|morning|afternoon)\b", re.I)
+
+
 _MOVED = re.compile(r"\b(?:moved|moves?|rescheduled?|reschedules|postponed?|postpones|retimed|put back|"
                     r"brought forward)\b|\bchanges? (?:its|their|the) (?:time|times|date|dates|day|slot)\b", re.I)
 _WHENS = re.compile(_CLOCK_TIME + "|" + _DATE, re.I)
@@ -815,7 +849,7 @@ _NUMBER = r"(?P<number>(?:(?<![\w.,])[-−])?(?<![\w.])(?:\d{1,3}(?:,\d{3})+|\d+
 date or a CSV line ("2026-12-01,18.4 kWh" holds 18.4 kWh, not -1.18)."""
 _UNIT = r"(?P<unit>%|°\s?[CF]\b|(?:seconds?|minutes?|hours?|euros?|dollars?)\b|[A-Za-z]{1,4}\b)"
 _LIMIT = re.compile(r"\b(?P<op>less|fewer|lower|cheaper|below|under|colder|cooler|more|higher|above|over|warmer|"
-                    r"hotter|at least|at most|passes|exceeds|reaches|tops|past)(?:\s+than)?\s+(?:an?\s+)?"
+                    r"hotter|at least|at most|passes|exceeds|reaches|hits|gets to|tops|past)(?:\s+than)?\s+(?:an?\s+)?"
                     r"(?P<pre>[€$£])?\s*"
                     + _NUMBER + r"\s*" + _UNIT + "?", re.I)
 _OR_BEYOND = re.compile(r"(?P<pre>[€$£])?\s*" + _NUMBER + r"\s*" + _UNIT + r"?(?P<things>(?:\s+[A-Za-z][\w-]*){0,2}?)"
@@ -886,7 +920,9 @@ def compared(rule: TaskRule, items: Iterable[ChangeItem], names: frozenset[str] 
     if bound is not None:
         # "passes 10,000 downloads", "under 20% cloud": the downloads or the cloud column, not the episode or
         # the night the subject names
-        by_column = (_in_column(" ".join(sorted(noun)), limit, bound, items, names) if noun else None) \
+        # "hits 150 sign-ups" is a running total: a table's total column, not the week's new sign-ups
+        by_column = (_in_column("total", limit, bound, items, names) if _op(limit) in _TARGETS else None) \
+            or (_in_column(" ".join(sorted(noun)), limit, bound, items, names) if noun else None) \
             or (_in_column(measured, limit, bound, items, names) if measured else None) \
             or _in_column(rule.condition[: limit.start()], limit, bound, items, names) \
             or (_in_column("", limit, bound, items, names, unit=_unit(limit)) if _unit(limit) else None)
@@ -966,6 +1002,10 @@ _COUNT_BEFORE = re.compile(r"\b(?P<word>[A-Za-z][a-z-]{2,})\b[^:=\n\d]{0,12}(?:\
                            + _NUMBER, re.I)
 """A count after a label: "Subscribers: 1,012", "Ramipril 5 mg: 6" (a strength or size after the name)."""
 _COUNT_AFTER = re.compile(_NUMBER + r"\s+(?:new\s+)?(?P<word>[A-Za-z][a-z-]{2,})\b", re.I)
+
+
+_TARGETS = frozenset({"reaches", "hits", "gets to", "passes", "tops"})
+"""Ops that say a running figure reaches a target."""
 
 
 def _op(limit: re.Match[str]) -> str:
@@ -1195,7 +1235,7 @@ def _moved(rule: TaskRule, items: Iterable[ChangeItem], names: frozenset[str]) -
 
 
 def _meets(op: str, value: float, bound: float) -> bool:
-    if op in ("at least", "reaches"):
+    if op in ("at least", "reaches", "hits", "gets to"):
         return value >= bound
     if op == "at most":
         return value <= bound

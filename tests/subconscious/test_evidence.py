@@ -1074,3 +1074,29 @@ def test_the_date_of_a_named_thing_is_announced_in_a_sentence_that_names_it() ->
     assert evidence(rule, [new_file("inbox/bloom.txt", others)]) is None
     guess = ChangeItem("memory", "", "Margaret thinks the judges will come to Ashcombe on 14 July again.", "new")
     assert evidence(rule, [guess]) is None
+
+
+def test_a_running_total_reaches_its_target_in_the_total_column() -> None:
+    rule = derive("Tell me when the fun run hits 150 sign-ups")
+    columns = "| week | new sign-ups | total |"
+
+    def row(line: str) -> ChangeItem:
+        return ChangeItem("file", "funrun/signups.md", line, "changed", "", title="# Fun run", columns=columns)
+
+    met = compared(rule, [row("| 4 | 27 | 158 |")], rule_names(rule))
+    assert met is not None and met.met and met.said == "total 158"
+    short = compared(rule, [row("| 4 | 16 | 147 |")], rule_names(rule))
+    assert short is not None and not short.met
+
+
+def test_a_line_added_to_the_file_that_records_the_doing_is_the_thing_done() -> None:
+    rule = derive("Let me know if anyone donates a wedding dress to the shop (shop/donations.md)")
+    assert evidence(rule, [edit("shop/donations.md", "| 14 Mar | ivory wedding dress, size 12 | 41 |", "")])
+    assert evidence(rule, [edit("shop/donations.md", "| 14 Mar | three lilac bridesmaid dresses | 42 |", "")]) \
+        is None, "another thing"
+    bees = derive("Tell me if my hive inspection notes (bees/inspections.md) mention queen cells in any of my hives")
+    assert evidence(bees, [edit("bees/inspections.md", "19 May: no sign of queen cells, plenty of room.", "")]) \
+        is None, "the path in brackets records nothing, and a negated thing is not there"
+    hut = derive("Tell me if anyone books beach hut 27 for the August bank holiday weekend (hut/bookings.md)")
+    assert evidence(hut, [edit("hut/bookings.md", "| 8 Aug | 14 Aug | beach hut 27 | Mbatha |", "")]) is None, \
+        "which rows fall on that weekend is not in the row"
