@@ -124,6 +124,7 @@ _QUOTED = frozenset({"price", "quote", "estimate", "figure"})
 """What a condition waits to be given: "gives us a price for fixing the dishwasher" waits for a price."""
 _PHRASAL = (
     (re.compile(r"\b(?:drops?|dropped|pulls?|pulled|backs?|backed) out\b|\bwithdraws?\b", re.I), "withdraw"),
+    (re.compile(r"\bout of (?:service|order|action|use)\b", re.I), stem("outofservice")),
     (re.compile(r"\b(?:calls?|called) off\b|\bfalls? through\b", re.I), "cancel"),
     (re.compile(r"\b(?:signs?|signed) off\b|\bgives? (?:it |us |me )?the (?:go-ahead|green light)\b", re.I),
      stem("approve")),
@@ -192,6 +193,7 @@ def evidence(rule: TaskRule, items: Iterable[ChangeItem]) -> str | None:
     arriving = _ARRIVES.search(rule.condition) is not None
     doing = users_doing(rule)
     days = occasions(rule.condition)
+    numbers = numbered(rule.condition)  # "the lift in block A": a line about block C is about another lift
     # "I'm Omar. Tell me if anyone challenges me": a line that names others and not Omar is about them
     me = frozenset(stem(word) for word in rule.user.lower().split())
     about_me = _ME.search(rule.condition) is not None
@@ -206,8 +208,9 @@ def evidence(rule: TaskRule, items: Iterable[ChangeItem]) -> str | None:
         old = _affirmed(item.removed)
         text = item.text if _from_them(names, item.text) or _named_document(names, item) else "\n".join(
             line for line in item.text.splitlines() if not names_another(names, line, item.removed))
-        text = "\n".join(_SENTENCE.sub(lambda said: "" if another_day(days, said.group()) else said.group(), line)
-                         for line in text.splitlines() if not (about_me and names_another(me, line)))
+        text = "\n".join(_SENTENCE.sub(lambda said: "" if another_day(days, said.group()) or another_numbered(
+            numbers, said.group()) else said.group(), line) for line in text.splitlines()
+            if not (about_me and names_another(me, line)))
         if not me and _I_DO.search(rule.condition):  # "Kirsty got a place in the ballot" is no news for "I get one"
             text = _ONES_OWN.sub(lambda clause: "" if _someone_elses(clause.group(), names | wanted) else
                                  clause.group(), text)
@@ -283,6 +286,26 @@ def occasions(text: str) -> frozenset[str]:
     it names a thing by ("the June DELF exam", month:jun)."""
     return frozenset(match.group()[:3].lower() for match in _WEEKDAY.finditer(text)) | frozenset(
         "month:" + match.group("month")[:3].lower() for match in _NAMED_MONTH.finditer(text))
+
+
+_NUMBERED = re.compile(r"\b(?P<noun>(?i:block|flat|room|gate|platform|unit|hut|plot|bay|pitch|ward|bed|stall|locker|"
+                       r"bus|route|floor|level|door|coach|court|stand|house|class|team|group|site|building|tower|"
+                       r"studio|office|car park|terminal|pier))\s+(?P<id>[A-Z]|\d+[A-Za-z]?)\b")
+"""A thing known by its number or letter: "block A", "flat 3B", "platform 4", "hut 27"."""
+
+
+def numbered(text: str) -> dict[str, frozenset[str]]:
+    """The numbered things ``text`` names, by kind: ``{"block": {"a"}}``."""
+    found: dict[str, set[str]] = {}
+    for match in _NUMBERED.finditer(text):
+        found.setdefault(match.group("noun").lower(), set()).add(match.group("id").lower())
+    return {noun: frozenset(ids) for noun, ids in found.items()}
+
+
+def another_numbered(mine: dict[str, frozenset[str]], text: str) -> bool:
+    """Whether ``text`` names a thing of a kind the condition numbers, but only by other numbers ("block C" for
+    "the lift in block A")."""
+    return bool(mine) and any(noun in mine and not ids & mine[noun] for noun, ids in numbered(text).items())
 
 
 _SENTENCE = re.compile(r"[^.!?;\n]+(?:[.!?;]+|$)")
@@ -849,7 +872,8 @@ _NUMBER = r"(?P<number>(?:(?<![\w.,])[-−])?(?<![\w.])(?:\d{1,3}(?:,\d{3})+|\d+
 date or a CSV line ("2026-12-01,18.4 kWh" holds 18.4 kWh, not -1.18)."""
 _UNIT = r"(?P<unit>%|°\s?[CF]\b|(?:seconds?|minutes?|hours?|euros?|dollars?)\b|[A-Za-z]{1,4}\b)"
 _LIMIT = re.compile(r"\b(?P<op>less|fewer|lower|cheaper|below|under|colder|cooler|more|higher|above|over|warmer|"
-                    r"hotter|at least|at most|passes|exceeds|reaches|hits|gets to|tops|past)(?:\s+than)?\s+(?:an?\s+)?"
+                    r"hotter|at least|at most|passes|exceeds|reaches|hits|gets to|tops|past|"
+                    r"within(?=\s+\d[\d.]*\s*(?:miles?|mi|km|kilomet(?:re|er)s?)\b))(?:\s+than)?\s+(?:an?\s+)?"
                     r"(?P<pre>[€$£])?\s*"
                     + _NUMBER + r"\s*" + _UNIT + "?", re.I)
 _OR_BEYOND = re.compile(r"(?P<pre>[€$£])?\s*" + _NUMBER + r"\s*" + _UNIT + r"?(?P<things>(?:\s+[A-Za-z][\w-]*){0,2}?)"
@@ -898,6 +922,26 @@ def _number(text: str) -> float | None:
 
 
 def compared(rule: TaskRule, items: Iterable[ChangeItem], names: frozenset[str] = frozenset()) -> Compared | None:
+    """Each limit of the condition compared (:func:`_compared`): "a cot under £60 within 5 miles" is met only
+    when both are, and not when either is not; None when none could be compared."""
+    items = list(items)
+    limits = list(_LIMIT.finditer(rule.condition))
+    if len(limits) < 2:
+        return _compared(rule, items, names)
+    subject = rule.condition[: limits[0].start()]
+    found = []
+    for index, limit in enumerate(limits):
+        end = limits[index + 1].start() if index + 1 < len(limits) else len(rule.condition)
+        part = replace(rule, condition=subject + rule.condition[limit.start(): end])
+        one = _compared(part, items, names)
+        if one is not None and not one.met:
+            return one
+        if one is not None:
+            found.append(one.said)
+    return Compared(True, ", ".join(found)) if found else None
+
+
+def _compared(rule: TaskRule, items: list[ChangeItem], names: frozenset[str]) -> Compared | None:
     """For a condition that compares a figure with a unit ("the flight to Lisbon costs less than 300 EUR",
     "the disk is more than 90 % full"): the figures with that unit on the changed lines, compared by the app.
 
@@ -941,7 +985,13 @@ def compared(rule: TaskRule, items: Iterable[ChangeItem], names: frozenset[str] 
     seen: list[str] = []
     subject = content_words(rule.condition[: limit.start()]) - place_words(rule) - GENERIC - PREDICATES - {
         stem(word) for word in LINKS}
+    # "quotes more than £120 for my phone screen": a battery's £140 in the next sentence is another price
+    purpose = _PURPOSE.match(rule.condition, limit.end())
+    meant = content_words(purpose.group("thing")) - GENERIC if purpose else frozenset()
     for line in _subject_lines(items, names):
+        if meant:
+            line = " ".join(sentence.group() for sentence in _SENTENCE.finditer(line)
+                            if meant & content_words(sentence.group()))
         figures = [(_scaled(_unit(amount) or _cents(amount, unit), number),
                     f"{amount.group('number')} {amount.group('pre') or amount.group('unit') or ''}".strip())
                    for amount in _AMOUNT.finditer(line)
@@ -958,6 +1008,10 @@ def compared(rule: TaskRule, items: Iterable[ChangeItem], names: frozenset[str] 
     return Compared(False, ", ".join(seen)) if seen else None
 
 
+_PURPOSE = re.compile(r"\s*(?:for\s+(?:my|our|the|a|an|his|her|their|your)|my|our|his|her|their|your)\s+"
+                      r"(?P<thing>[a-z][a-z -]*?)"
+                      r"(?=[,.;(]|$|\s+(?:to|and|if|or|when|then|so|i'll|we'll)\b)", re.I)
+"""What a compared figure is for ("more than £120 for my phone screen")."""
 _WORDS_AFTER = re.compile(r"\s*(?:new\s+|more\s+)?(?P<first>[A-Za-z][a-z-]{2,})(?:\s+(?P<second>[A-Za-z][a-z-]{2,}))?")
 
 
@@ -1237,6 +1291,6 @@ def _moved(rule: TaskRule, items: Iterable[ChangeItem], names: frozenset[str]) -
 def _meets(op: str, value: float, bound: float) -> bool:
     if op in ("at least", "reaches", "hits", "gets to"):
         return value >= bound
-    if op == "at most":
+    if op in ("at most", "within"):
         return value <= bound
     return value < bound if op in _BELOW else value > bound

@@ -34,6 +34,9 @@ _ENTRIES = (
     ("reject rejected decline declined deny denied refuse refused",
      r"\brejected\b|\bdeclined\b|\bdenied\b|\brefused\b|turned down|\bunsuccessful\b|not (?:been )?approved"
      r"|(?:cannot|can't|can not|do not|don't) accept"),
+    ("outofservice",
+     r"\bout of (?:service|order|action|use)\b|\bnot working\b|\bbroken down\b|\bclosed for repairs?\b"
+     r"|\bisn't working\b|\bstopped working\b"),
     ("cancel cancelled canceled cancellation",
      r"\bcancell?ed\b|called off|\bscrapped\b|(?:won't|will not) (?:take place|go ahead)"
      r"|(?:does not|doesn't|will not|won't) run\b|not running\b"

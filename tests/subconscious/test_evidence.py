@@ -1100,3 +1100,32 @@ def test_a_line_added_to_the_file_that_records_the_doing_is_the_thing_done() -> 
     hut = derive("Tell me if anyone books beach hut 27 for the August bank holiday weekend (hut/bookings.md)")
     assert evidence(hut, [edit("hut/bookings.md", "| 8 Aug | 14 Aug | beach hut 27 | Mbatha |", "")]) is None, \
         "which rows fall on that weekend is not in the row"
+
+
+def test_a_thing_known_by_its_number_is_not_another_of_its_kind() -> None:
+    rule = derive("tell me if the lift in block A is out of service, I've got the buggy (building/notices.md)")
+    assert evidence(rule, [edit("building/notices.md", "- 6 Mar: Block A lift OUT OF SERVICE, engineer due.", "")])
+    assert evidence(rule, [edit("building/notices.md", "- 6 Mar: Block C lift OUT OF SERVICE, engineer due.", "")]) \
+        is None
+    assert evidence(rule, [edit("building/notices.md", "- 6 Mar: Block A lift back in service.", "")]) is None
+
+
+def test_every_limit_of_a_condition_must_be_met() -> None:
+    rule = derive("keep an eye on feeds/marketplace.csv for a proper cot under £60 within 5 miles")
+
+    def row(line: str) -> ChangeItem:
+        return ChangeItem("file", "feeds/marketplace.csv", line, "changed", "",
+                          title="posted,item,price_gbp,distance_miles")
+
+    near = compared(rule, [row("2026-01-22,wooden cot,45,3.2")], rule_names(rule))
+    assert near is not None and near.met
+    far = compared(rule, [row("2026-01-22,wooden cot,45,12.0")], rule_names(rule))
+    assert far is not None and not far.met and far.said == "distance_miles 12.0"
+
+
+def test_a_figure_for_another_thing_is_not_the_one_compared() -> None:
+    rule = derive("If the repair shop quotes more than £120 for my phone screen, tell me")
+    quote = new_file("inbox/fixit.txt", "Screen replacement for your phone: £149 including fitting.")
+    assert (found := compared(rule, [quote], rule_names(rule))) is not None and found.met
+    other = new_file("inbox/fixit.txt", "Still waiting on the screen price. A battery replacement would be £140.")
+    assert compared(rule, [other], rule_names(rule)) is None
