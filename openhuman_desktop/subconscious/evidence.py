@@ -192,7 +192,7 @@ def evidence(rule: TaskRule, items: Iterable[ChangeItem]) -> str | None:
     # "my new bank card arrives": the card is the word, and "my new card will arrive" hedges it after the word
     arriving = _ARRIVES.search(rule.condition) is not None
     doing = users_doing(rule)
-    days = occasions(rule.condition)
+    days = occasions(rule.condition, condition=True)
     numbers = numbered(rule.condition)  # "the lift in block A": a line about block C is about another lift
     # "I'm Omar. Tell me if anyone challenges me": a line that names others and not Omar is about them
     me = frozenset(stem(word) for word in rule.user.lower().split())
@@ -281,11 +281,27 @@ _NOT_NAMED = NOT_NAMES | {"yesterday", "everyone", "someone", "anyone", "nobody"
                            "congratulations", "sorry", "still", "also", "just"}
 
 
-def occasions(text: str) -> frozenset[str]:
-    """The weekdays ``text`` names (by their first three letters: "this Thursday's rehearsal", thu) and the months
-    it names a thing by ("the June DELF exam", month:jun)."""
-    return frozenset(match.group()[:3].lower() for match in _WEEKDAY.finditer(text)) | frozenset(
-        "month:" + match.group("month")[:3].lower() for match in _NAMED_MONTH.finditer(text))
+_MONTH = r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)"
+_DAY_NUMBER = r"\d{1,2}(?:st|nd|rd|th)?"
+_DATE_TEXT = (rf"\b{_DAY_NUMBER}(?:\s*[-–]\s*{_DAY_NUMBER})?\s+(?:of\s+)?(?P<month>{_MONTH})[a-z]*\b"
+              rf"|\b(?P<before>{_MONTH})[a-z]*\s+{_DAY_NUMBER}\b")
+_DATED = re.compile(_DATE_TEXT, re.I)
+_FOR_DATED = re.compile(rf"\bfor\s+(?:the\s+)?(?:{_DATE_TEXT})", re.I)
+"""A date a thing is for ("my leave for 3-7 August", "for the 14 March session"), not a deadline ("by 30 June")."""
+_WEEKS = re.compile(r"\b(?P<which>this|next|last) week\b|\bthe (?P<after>week after|following week)\b", re.I)
+
+
+def occasions(text: str, *, condition: bool = False) -> frozenset[str]:
+    """The weekdays ``text`` names (by their first three letters: "this Thursday's rehearsal", thu), the months it
+    names a thing by ("the June DELF exam", month:jun), the months of its dates (date:aug; in a ``condition``, only
+    of a date a thing is for: "my leave for 3-7 August") and the weeks it names by where they are (week:this,
+    week:next: "coming the week after")."""
+    dated = _FOR_DATED if condition else _DATED
+    weekdays = {match.group()[:3].lower() for match in _WEEKDAY.finditer(text)}
+    months = {"month:" + match.group("month")[:3].lower() for match in _NAMED_MONTH.finditer(text)}
+    dates = {"date:" + (match.group("month") or match.group("before")).lower() for match in dated.finditer(text)}
+    weeks = {"week:" + (match.group("which") or "next").lower() for match in _WEEKS.finditer(text)}
+    return frozenset(weekdays | months | dates | weeks)
 
 
 _NUMBERED = re.compile(r"\b(?P<noun>(?i:block|flat|room|gate|platform|unit|hut|plot|bay|pitch|ward|bed|stall|locker|"
@@ -317,9 +333,12 @@ def another_day(days: frozenset[str], line: str) -> bool:
     condition's: "the sectional on Tuesday is cancelled" is no news for "this Thursday's rehearsal is called off",
     nor "registration for the December session opens" for "registration opens for the June exam"."""
     said = occasions(line)
-    return any(mine and theirs and not mine & theirs for mine, theirs in (
-        ({day for day in days if ":" not in day}, {day for day in said if ":" not in day}),
-        ({day for day in days if ":" in day}, {day for day in said if ":" in day})))
+    for kind in ("", "month:", "date:", "week:"):  # weekdays, then each kind of the others on its own
+        mine = {day for day in days if day.startswith(kind) and (kind or ":" not in day)}
+        theirs = {day for day in said if day.startswith(kind) and (kind or ":" not in day)}
+        if mine and theirs and not mine & theirs:
+            return True
+    return False
 
 _POSTED = re.compile(r"\b(?:arrives?|comes? in|lands?|shows? up|turns? up|(?:is|are|gets?|has been|have been) "
                      r"(?:in|out|posted|published|entered|released|added|filled in|available))\b", re.I)

@@ -1129,3 +1129,17 @@ def test_a_figure_for_another_thing_is_not_the_one_compared() -> None:
     assert (found := compared(rule, [quote], rule_names(rule))) is not None and found.met
     other = new_file("inbox/fixit.txt", "Still waiting on the screen price. A battery replacement would be £140.")
     assert compared(rule, [other], rule_names(rule)) is None
+
+
+def test_a_thing_for_one_date_or_week_is_not_met_on_another() -> None:
+    leave = derive("Tell me when my leave for 3-7 August is approved (work/leave.md)")
+    assert evidence(leave, [edit("work/leave.md", "| 3-7 August | 5 | approved (Sue, 12 June) |",
+                                 "| 3-7 August | 5 | requested |")])
+    assert evidence(leave, [edit("work/leave.md", "| 27-28 October | 2 | approved |",
+                                 "| 27-28 October | 2 | requested |")]) is None
+    deadline = derive("Tell me if the deposit is refunded before 1 March")
+    assert evidence(deadline, [edit("money/deposit.md", "Deposit refunded on 26 Feb.", "")]), \
+        "a deadline's month is no thing's date"
+    box = derive("if this week's veg box (home/vegbox.md) has celeriac in it again, tell me")
+    assert evidence(box, [edit("home/vegbox.md", "carrots, celeriac, potatoes", "")])
+    assert evidence(box, [edit("home/vegbox.md", "Coming the week after (may change): celeriac, swede", "")]) is None
