@@ -46,9 +46,9 @@ NEGATIONS = frozenset({"not", "no", "never", "without", "yet", "isn't", "wasn't"
                        "none", "unless", "cannot", "can't", "couldn't", "won't", "wouldn't", "don't", "doesn't",
                        "aren't", "weren't", "haven't", "hadn't", "shouldn't", "neither", "nor"})
 _TOKENS = re.compile(r"[a-z0-9]+(?:'[a-z]+)?")
-_COMPARES = re.compile(r"\b(?:less|more|fewer|below|above|under|over|cheaper|higher|lower|at least|at most|passes|"
-                       r"exceeds|reaches|tops|goes past)\b",
-                       re.I)
+_COMPARES = re.compile(r"\b(?:less|more|fewer|cheaper|higher|lower|at least|at most|passes|exceeds|reaches|tops|"
+                       r"goes past|(?:below|above|under|over)(?=\s+(?:\S+\s+){0,2}?[€$£]?\d))\b", re.I)
+"""A condition that compares a figure; "under", "over" only before one ("the sensor under the sink" is where)."""
 LINKS = frozenset({"is", "are", "was", "were", "be", "gets", "get", "becomes", "mentions", "mention", "shows",
                    "show", "says", "say", "contains", "contain", "costs", "cost", "reads", "changes", "change", "goes",
                    "go", "been"})
@@ -194,6 +194,8 @@ def evidence(rule: TaskRule, items: Iterable[ChangeItem]) -> str | None:
     doing = users_doing(rule)
     days = occasions(rule.condition, condition=True)
     numbers = numbered(rule.condition)  # "the lift in block A": a line about block C is about another lift
+    # "the leak sensor under the kitchen sink": not sensor=bathroom (the task's words, not its file's name)
+    kinds = frozenset(rule.watch_words) - (place_words(rule) - content_words(_PATHS.sub(" ", rule.condition)))
     # "I'm Omar. Tell me if anyone challenges me": a line that names others and not Omar is about them
     me = frozenset(stem(word) for word in rule.user.lower().split())
     about_me = _ME.search(rule.condition) is not None
@@ -210,7 +212,7 @@ def evidence(rule: TaskRule, items: Iterable[ChangeItem]) -> str | None:
             line for line in item.text.splitlines() if not names_another(names, line, item.removed))
         text = "\n".join(_SENTENCE.sub(lambda said: "" if another_day(days, said.group()) or another_numbered(
             numbers, said.group()) else said.group(), line) for line in text.splitlines()
-            if not (about_me and names_another(me, line)))
+            if not (about_me and names_another(me, line)) and not another_keyed(kinds, line))
         if not me and _I_DO.search(rule.condition):  # "Kirsty got a place in the ballot" is no news for "I get one"
             text = _ONES_OWN.sub(lambda clause: "" if _someone_elses(clause.group(), names | wanted) else
                                  clause.group(), text)
@@ -322,6 +324,24 @@ def another_numbered(mine: dict[str, frozenset[str]], text: str) -> bool:
     """Whether ``text`` names a thing of a kind the condition numbers, but only by other numbers ("block C" for
     "the lift in block A")."""
     return bool(mine) and any(noun in mine and not ids & mine[noun] for noun, ids in numbered(text).items())
+
+
+_KEYED = re.compile(r"\b(?P<key>[a-z]{4,})=(?P<value>[\w.-]+)")
+
+
+def another_keyed(words: frozenset[str], line: str) -> bool:
+    """Whether a log line's ``key=value`` names another of a kind the condition names ("sensor=bathroom" for "the
+    leak sensor under the kitchen sink", "printer=ender" for "printing on the prusa"): the key is a kind the
+    condition names, and the value shares no word with it."""
+    for match in _KEYED.finditer(line):
+        key = stem(match.group("key"))
+        if not any(len(prefix := min(key, word, key=len)) >= 5 and key.startswith(prefix) and word.startswith(prefix)
+                   for word in words):
+            continue
+        value = content_words(match.group("value").replace("-", " ").replace("_", " "))
+        if value and not value & words:
+            return True
+    return False
 
 
 _SENTENCE = re.compile(r"[^.!?;\n]+(?:[.!?;]+|$)")

@@ -1143,3 +1143,14 @@ def test_a_thing_for_one_date_or_week_is_not_met_on_another() -> None:
     box = derive("if this week's veg box (home/vegbox.md) has celeriac in it again, tell me")
     assert evidence(box, [edit("home/vegbox.md", "carrots, celeriac, potatoes", "")])
     assert evidence(box, [edit("home/vegbox.md", "Coming the week after (may change): celeriac, swede", "")]) is None
+
+
+def test_a_log_field_names_which_of_a_kind_the_line_is_about() -> None:
+    sink = derive("ping me if the leak sensor under the kitchen sink ever says WET (ops/logs/leak-sensors.log)")
+    assert evidence(sink, [edit("ops/logs/leak-sensors.log", "11:47 sensor=kitchen-sink state=WET", "")]) == "wet", \
+        "'under the sink' says where, it compares nothing"
+    assert evidence(sink, [edit("ops/logs/leak-sensors.log", "11:47 sensor=bathroom state=WET", "")]) is None
+    prusa = derive("the helmet mount is printing on the prusa, tell me when it's done or if it fails "
+                   "(ops/logs/printer.log)")
+    assert evidence(prusa, [edit("ops/logs/printer.log", "15:12 printer=prusa job=helmet-mount FAILED", "")])
+    assert evidence(prusa, [edit("ops/logs/printer.log", "15:02 printer=ender job=cable-clips FINISHED", "")]) is None
