@@ -909,13 +909,14 @@ _BELOW = frozenset({"less", "fewer", "lower", "cheaper", "below", "under", "cold
 _NUMBER = r"(?P<number>(?:(?<![\w.,])[-−])?(?<![\w.])(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+|,\d{1,2}(?![\d.]))?)"
 """A figure: thousands with commas ("150,420"), a decimal point or comma ("18.4", "12,99"); not the middle of a
 date or a CSV line ("2026-12-01,18.4 kWh" holds 18.4 kWh, not -1.18)."""
-_UNIT = r"(?P<unit>%|°\s?[CF]\b|(?:seconds?|minutes?|hours?|euros?|dollars?)\b|[A-Za-z]{1,4}\b)"
+_UNIT = (r"(?P<unit>%|°\s?[CF]\b|(?:seconds?|minutes?|hours?|euros?|dollars?)\b"
+         r"|(?!(?:or|and|for|to|in|on|at|the|of|if|is|it|by|so|as|per|then)\b)[A-Za-z]{1,4}\b)")
 _LIMIT = re.compile(r"\b(?P<op>less|fewer|lower|cheaper|below|under|colder|cooler|more|higher|above|over|warmer|"
                     r"hotter|at least|at most|passes|exceeds|reaches|hits|gets to|tops|past|"
                     r"within(?=\s+\d[\d.]*\s*(?:miles?|mi|km|kilomet(?:re|er)s?)\b))(?:\s+than)?\s+(?:an?\s+)?"
                     r"(?P<pre>[€$£])?\s*"
                     + _NUMBER + r"\s*" + _UNIT + "?", re.I)
-_OR_BEYOND = re.compile(r"(?P<pre>[€$£])?\s*" + _NUMBER + r"\s*" + _UNIT + r"?(?P<things>(?:\s+[A-Za-z][\w-]*){0,2}?)"
+_OR_BEYOND = re.compile(r"(?P<pre>[€$£])?\s*" + _NUMBER + r"\s*" + _UNIT + r"?(?P<things>(?:\s+[A-Za-z][\w-]*){0,3}?)"
                         r"\s+or\s+(?P<op>less|fewer|lower|below|"
                         r"under|cheaper|colder|more|higher|above|over|warmer)\b", re.I)
 """A bound the condition includes: "20 % or less", "38.5 °C or higher"."""
@@ -963,7 +964,10 @@ def _number(text: str) -> float | None:
 def compared(rule: TaskRule, items: Iterable[ChangeItem], names: frozenset[str] = frozenset()) -> Compared | None:
     """Each limit of the condition compared (:func:`_compared`): "a cot under £60 within 5 miles" is met only
     when both are, and not when either is not; None when none could be compared."""
-    items = list(items)
+    # "the forecast for saturday 13 june goes to 60 % or more": Sunday's row is another day's forecast
+    days = occasions(rule.condition, condition=True)
+    items = [replace(item, text="\n".join(line for line in item.text.splitlines() if not another_day(days, line)))
+             if days and item.source in NEWS else item for item in items]
     limits = list(_LIMIT.finditer(rule.condition))
     if len(limits) < 2:
         return _compared(rule, items, names)

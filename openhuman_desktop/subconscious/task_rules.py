@@ -235,6 +235,7 @@ def derive(title: str) -> TaskRule:
             condition = action[: found.start()]
     if not content_words(condition):  # "Investigate why the build fails, if it does": the action says what
         condition = action
+    condition = _that_day(_whose(condition, title), title)
     where = condition if action != condition else text
     # (an action after its condition, "If HMRC writes …, check their figures against money/pensions.md", names
     # what to work with, not what to watch)
@@ -258,6 +259,38 @@ def derive(title: str) -> TaskRule:
     return TaskRule(tuple(dict.fromkeys(paths)), tuple(sorted(words)), watches, targets,
                     condition.strip(" .,"), action.strip(" .,"), kind, user=named.group("name") if named else "",
                     aliases=aliases(title))
+
+
+_OWNER = re.compile(r"\b(?P<pronoun>her|his)\b")
+_SUBJECT_SAID = re.compile(r"(?:^|[.!?]\s+)(?P<name>[A-Z][a-z]+)(?:'s|\s+is|\s+has|\s+was)\b")
+
+
+def _whose(condition: str, title: str) -> str:
+    """The condition with "her" or "his" as the person the title named before it ("Mila's poorly. If her
+    temperature gets to 38.5 …": Mila's temperature), when it names one and the condition names no one."""
+    owner = _OWNER.search(condition)
+    before = title[: title.find(condition)] if condition in title else ""
+    named = {match.group("name") for match in _SUBJECT_SAID.finditer(before)} - {"It", "This", "That", "There",
+                                                                                  "He", "She", "What", "Here"}
+    if owner is None or len(named) != 1 or re.search(r"\b[A-Z][a-z]+", condition):
+        return condition
+    return condition[: owner.start()] + f"{named.pop()}'s" + condition[owner.end():]
+
+
+_THAT_DAY = re.compile(r"\b(?:that|the same) (?:day|date|night|evening|morning)\b", re.I)
+_DAY_SAID = re.compile(r"\b(?:on|for)\s+(?P<day>(?:(?:mon|tues|wednes|thurs|fri|satur|sun)day\s+)?"
+                       r"(?:the\s+)?\d{1,2}(?:st|nd|rd|th)?(?:\s+of)?\s+(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|"
+                       r"dec)[a-z]*|(?:mon|tues|wednes|thurs|fri|satur|sun)day)\b", re.I)
+
+
+def _that_day(condition: str, title: str) -> str:
+    """The condition with "that day" as the day the title named before it ("we're doing the barbecue on saturday
+    13 june. tell me if the forecast for that day …": the forecast for saturday 13 june)."""
+    that = _THAT_DAY.search(condition)
+    said = _DAY_SAID.search(title[: title.find(condition)] if condition in title else title)
+    if that is None or said is None:
+        return condition
+    return condition[: that.start()] + said.group("day") + condition[that.end():]
 
 
 _USER_NAME = re.compile(r"\b(?:I'm|I am|my name is)\s+(?P<name>[A-Z][a-z]+(?:\s+[A-Z][a-z]+)?)\b")

@@ -1154,3 +1154,22 @@ def test_a_log_field_names_which_of_a_kind_the_line_is_about() -> None:
                    "(ops/logs/printer.log)")
     assert evidence(prusa, [edit("ops/logs/printer.log", "15:12 printer=prusa job=helmet-mount FAILED", "")])
     assert evidence(prusa, [edit("ops/logs/printer.log", "15:02 printer=ender job=cable-clips FINISHED", "")]) is None
+
+
+def test_that_day_and_her_are_what_the_title_named_before() -> None:
+    rule = derive("we're doing the barbecue on saturday 13 june. tell me if the forecast for that day goes to a 60% "
+                  "chance of rain or more (home/forecast.md)")
+    assert "saturday 13 june" in rule.condition
+    columns = "| day | rain chance | max temp |"
+
+    def row(line: str) -> ChangeItem:
+        return ChangeItem("file", "home/forecast.md", line, "changed", "", title="# Forecast", columns=columns)
+
+    assert (wet := compared(rule, [row("| Sat 13 Jun | 60% | 23°C |")], rule_names(rule))) is not None and wet.met
+    assert compared(rule, [row("| Sun 14 Jun | 80% | 20°C |")], rule_names(rule)) is None, "another day's row"
+    mila = derive("Mila's poorly. If her temperature gets to 38.5 or higher, remind me she can have the ibuprofen")
+    assert mila.condition.startswith("Mila's temperature")
+    hot = compared(mila, [edit("health/temps.md", "- Mon 18:00 Mila 38.7°C", "")], rule_names(mila))
+    assert hot is not None and hot.met
+    assert compared(mila, [edit("health/temps.md", "- Mon 18:00 me 38.9°C, think I've caught it", "")],
+                    rule_names(mila)) is None
