@@ -969,6 +969,9 @@ def compared(rule: TaskRule, items: Iterable[ChangeItem], names: frozenset[str] 
     items = [replace(item, text="\n".join(line for line in item.text.splitlines() if not another_day(days, line)))
              if days and item.source in NEWS else item for item in items]
     limits = list(_LIMIT.finditer(rule.condition))
+    first = limits[0] if limits else _OR_BEYOND.search(rule.condition)
+    if first is not None:
+        items = [_of_its_kind(rule.condition[: first.start()], item) for item in items]
     if len(limits) < 2:
         return _compared(rule, items, names)
     subject = rule.condition[: limits[0].start()]
@@ -982,6 +985,24 @@ def compared(rule: TaskRule, items: Iterable[ChangeItem], names: frozenset[str] 
         if one is not None:
             found.append(one.said)
     return Compared(True, ", ".join(found)) if found else None
+
+
+_COMPOUND = re.compile(r"(?<![\w/.-])([a-z]+)-([a-z]+)(?![\w/.-])", re.I)
+_KIND_COLUMNS = frozenset({"type", "kind", "category", "class", "plan", "product", "tier"})
+
+
+def _of_its_kind(subject: str, item: ChangeItem) -> ChangeItem:
+    """``item`` without the table rows of another kind than the condition's compound qualifier names ("any
+    easy-access savings account": a row whose type is "1-year fixed" or "95-day notice" is not one)."""
+    qualifier = frozenset().union(*(content_words(f"{a} {b}") for a, b in _COMPOUND.findall(subject)))
+    header = table_header(item.columns or item.title) if qualifier and item.source == "file" else ""
+    named = [cell.strip().lower() for cell in cells(header)] if header else []
+    kind = next((index for index, cell in enumerate(named) if cell in _KIND_COLUMNS), None)
+    if kind is None:
+        return item
+    kept = [line for line in item.text.splitlines()
+            if len(row := cells(line)) != len(named) or content_words(row[kind]) & qualifier]
+    return replace(item, text="\n".join(kept))
 
 
 def _compared(rule: TaskRule, items: list[ChangeItem], names: frozenset[str]) -> Compared | None:
@@ -1028,6 +1049,7 @@ def _compared(rule: TaskRule, items: list[ChangeItem], names: frozenset[str]) ->
     seen: list[str] = []
     subject = content_words(rule.condition[: limit.start()]) - place_words(rule) - GENERIC - PREDICATES - {
         stem(word) for word in LINKS}
+    measured_by = content_words(rule.condition[: limit.start()]) - place_words(rule) - GENERIC
     # "quotes more than £120 for my phone screen": a battery's £140 in the next sentence is another price
     purpose = _PURPOSE.match(rule.condition, limit.end())
     meant = content_words(purpose.group("thing")) - GENERIC if purpose else frozenset()
@@ -1035,9 +1057,13 @@ def _compared(rule: TaskRule, items: list[ChangeItem], names: frozenset[str]) ->
         if meant:
             line = " ".join(sentence.group() for sentence in _SENTENCE.finditer(line)
                             if meant & content_words(sentence.group()))
+        amounts = [amount for amount in _AMOUNT.finditer(line) if _unit(amount) == unit]
+        # "bounced=230 (2.7%) … unsubscribed=474 (5.6%)": the bounce rate is the figure the bounces precede
+        attached = [amount for amount in amounts
+                    if measured_by & content_words(line[max(0, amount.start() - 24): amount.start()])]
         figures = [(_scaled(_unit(amount) or _cents(amount, unit), number),
                     f"{amount.group('number')} {amount.group('pre') or amount.group('unit') or ''}".strip())
-                   for amount in _AMOUNT.finditer(line)
+                   for amount in (attached if len(amounts) > 1 and attached else _AMOUNT.finditer(line))
                    if (number := _number(amount.group("number"))) is not None]
         figures += [(("s", float(int(h) * 3600 + int(m) * 60 + int(s))), clock.group())
                     for clock in _CLOCK.finditer(line) for h, m, s in [clock.groups()]]

@@ -1173,3 +1173,20 @@ def test_that_day_and_her_are_what_the_title_named_before() -> None:
     assert hot is not None and hot.met
     assert compared(mila, [edit("health/temps.md", "- Mon 18:00 me 38.9°C, think I've caught it", "")],
                     rule_names(mila)) is None
+
+
+def test_a_figure_is_the_one_its_subject_precedes_and_a_row_of_another_kind_is_not_compared() -> None:
+    bounces = derive("if the bounce rate on a newsletter send goes over 5%, dig into which domains are bouncing "
+                     "(ops/logs/mailer.log)")
+    line = "09:00 send=offers sent=8471 bounced=230 (2.7%) opened=2580 unsubscribed=474 (5.6%)"
+    found = compared(bounces, [edit("ops/logs/mailer.log", line, "")], rule_names(bounces))
+    assert found is not None and not found.met and found.said == "2.7 %"
+    rates = derive("Tell me if any easy-access savings account in money/rates.md pays 4.5% or more")
+
+    def row(line: str) -> ChangeItem:
+        return ChangeItem("file", "money/rates.md", line, "changed", "", title="# Rates",
+                          columns="| provider | type | AER |")
+
+    assert compared(rates, [row("| Hollin Bank | 95-day notice | 4.55% |")], rule_names(rates)) is None
+    easy = compared(rates, [row("| Cobalt Bank | easy access | 4.60% |")], rule_names(rates))
+    assert easy is not None and easy.met
