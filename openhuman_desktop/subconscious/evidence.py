@@ -125,6 +125,8 @@ _QUOTED = frozenset({"price", "quote", "estimate", "figure"})
 _PHRASAL = (
     (re.compile(r"\b(?:drops?|dropped|pulls?|pulled|backs?|backed) out\b|\bwithdraws?\b", re.I), "withdraw"),
     (re.compile(r"\bout of (?:service|order|action|use)\b", re.I), stem("outofservice")),
+    (re.compile(r"\b(?:comes?|came) back\b|\b(?:is|gets?|get) (?:paid |given )?back\b", re.I), stem("comeback")),
+    (re.compile(r"\b(?:gets?|get|come|comes) off the wait(?:ing)?[ -]?list\b", re.I), stem("offwaitlist")),
     (re.compile(r"\b(?:calls?|called) off\b|\bfalls? through\b", re.I), "cancel"),
     (re.compile(r"\b(?:signs?|signed) off\b|\bgives? (?:it |us |me )?the (?:go-ahead|green light)\b", re.I),
      stem("approve")),
@@ -628,6 +630,9 @@ _ANNOUNCED = re.compile(r"\b(?:date|dates|time|day)\b(?:\s+(?:of|for)\s+(?P<of>[
                         re.I)
 """A condition that waits for the date of something to be made known ("the date of the judges' visit to Ashcombe
 is announced")."""
+_BOOKS_A = re.compile(r"\b(?:books?|schedules?|arranges?|sets? up)\s+(?:in\s+)?(?:a|an|the|my|our)\s+"
+                      r"(?:[a-z-]+\s+)?(?P<what>[a-z]{4,})\b", re.I)
+"""A condition that waits for something to be booked for a time ("the letting agent books an inspection")."""
 _GUESSES = re.compile(r"\b(?:thinks?|reckons?|guess(?:es)?|probably|maybe|might|perhaps|hopes?|expects?|likely|"
                       r"usually|like last year)\b", re.I)
 
@@ -640,8 +645,12 @@ def _appointed(rule: TaskRule, text: str, removed: str) -> str | None:
     For one that waits for the date of a named thing to be made known, the date must be said in a sentence that
     names it, and not as a guess ("All other entrants will hear from us next week" dates someone else's)."""
     announced = _ANNOUNCED.search(rule.condition)
-    if announced is not None:
-        named = rule_names(rule) or content_words(announced.group("of") or "") - GENERIC
+    booked = None if _AT_A_TIME.search(rule.condition) or _WHENS.search(rule.condition) else _BOOKS_A.search(
+        rule.condition)  # "books the main hall at that time": which rows are then is not for this rule
+    if announced is not None or booked is not None:
+        # "books an inspection of our flat": a day or a time for an inspection, in the sentence that names it
+        named = content_words(booked.group("what")) if booked is not None else \
+            rule_names(rule) or content_words(announced.group("of") or "") - GENERIC if announced else frozenset()
         text = " ".join(sentence.group() for sentence in _SENTENCE.finditer(text)
                         if named & content_words(sentence.group()) and not _GUESSES.search(sentence.group()))
     elif not _APPOINTS.search(rule.condition):

@@ -34,6 +34,11 @@ _ENTRIES = (
     ("reject rejected decline declined deny denied refuse refused",
      r"\brejected\b|\bdeclined\b|\bdenied\b|\brefused\b|turned down|\bunsuccessful\b|not (?:been )?approved"
      r"|(?:cannot|can't|can not|do not|don't) accept"),
+    ("comeback",
+     r"\breturn(?:ed)?\b|\brefund(?:ed)?\b|\brepaid\b|\bpaid back\b|\bcame back\b|\bgave (?:it |us |me )?back\b"),
+    ("offwaitlist",
+     r"\b(?:moved|taken|come) (?:off|from) the wait(?:ing)?[ -]?list\b|\byou'?re in\b|\byou are in\b"
+     r"|\ba (?:space|place|spot) (?:has )?(?:opened|come) up\b|\b(?:got|have) a (?:place|space|spot)\b"),
     ("outofservice",
      r"\bout of (?:service|order|action|use)\b|\bnot working\b|\bbroken down\b|\bclosed for repairs?\b"
      r"|\bisn't working\b|\bstopped working\b"),
