@@ -395,31 +395,46 @@ _DATE = (r"\b" + _DAY + r"\b|\b\d{4}-\d{2}-\d{2}\b|\b\d{1,2}/\d{1,2}(?:/\d{2,4})
          r"|\b\d{1,2}(?:st|nd|rd|th)?\s+(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\b"
          r"|\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\s+\d{1,2}(?:st|nd|rd|th)?\b")
 def recorded(rule: TaskRule, item: ChangeItem) -> str | None:
-    """For a condition that waits for someone to do something a watched file records by its name ("anyone
-    donates a wedding dress to the shop (shop/donations.md)", "books", "orders", "signs up"): a line added to that
-    file (none replaced) that names the whole thing ("ivory wedding dress, size 12"; "lilac bridesmaid dresses"
-    is another thing)."""
+    """For a condition that waits for a thing to be listed in a watched file: someone doing what the file records
+    by its name ("anyone donates a wedding dress to the shop (shop/donations.md)", "books", "orders") or the thing
+    turning up ("a fully remote data analyst job turns up in jobs/feed.md"): a line added to that file (none
+    replaced) that names the whole thing, not negated ("ivory wedding dress, size 12"; "lilac bridesmaid dresses"
+    is another thing, a "senior data engineer" another job)."""
     if item.source != "file" or item.status != "changed" or item.removed.strip():
         return None
     condition = _PATHS.sub(" ", rule.condition)  # "(shop/donations.md)" names the file, it does nothing
     if _WHENS.search(condition) or occasions(condition) or _AT_A_TIME.search(condition):
         return None  # "books the hut for the bank holiday weekend": which rows are then is not in the row
-    kinds = path_words(item.name)
-    tokens = _TOKENS.findall(condition.lower())
-    for index, token in enumerate(tokens):
-        done = stem(token)
-        # "donates" and donations.md; not "tennis" and tennis/ladder.md (a name, not a doing)
-        if len(done) < 4 or not token.endswith("s") or done in kinds or not any(
-                kind.startswith(done) for kind in kinds):
-            continue
-        rest = list(itertools.takewhile(lambda word: word not in _COMPLEMENTS, tokens[index + 1:]))
-        thing = content_words(" ".join(rest)) - GENERIC - place_words(rule)
+    places = place_words(rule) | path_words(item.name)
+    for listed in _listed_things(condition, path_words(item.name)):
+        # (a "job" in jobs/feed.md names only the file)
+        thing = {word for word in listed - GENERIC if word not in places and word + "s" not in places}
         for line in item.text.splitlines():
             words = clause_tokens(line)
             said = [at for at, word in enumerate(words) if stem(word) in thing]
             if thing and thing <= content_words(line) and not any(_negated(words, at) for at in said):
                 return line.strip(" |-")
     return None
+
+
+_TURNS_UP = re.compile(r"\b(?:turns? up|shows? up|appears?|comes? up|(?:is|gets?) (?:posted|listed|advertised))\b",
+                       re.I)
+
+
+def _listed_things(condition: str, kinds: frozenset[str]) -> Iterator[frozenset[str]]:
+    """The words of what a condition waits to see listed: after a doing the file is named for ("donates" and
+    donations.md; not "tennis" and tennis/ladder.md, a name), or before "turns up"."""
+    tokens = _TOKENS.findall(condition.lower())
+    for index, token in enumerate(tokens):
+        done = stem(token)
+        if len(done) >= 4 and token.endswith("s") and done not in kinds and any(
+                kind.startswith(done) for kind in kinds):
+            yield content_words(" ".join(itertools.takewhile(lambda word: word not in _COMPLEMENTS,
+                                                             tokens[index + 1:])))
+    turns = _TURNS_UP.search(condition)
+    if turns is not None:
+        thing = re.split(r"\b(?:a|an|any|each|every|new)\s+", condition[: turns.start()], flags=re.I)[-1]
+        yield content_words(thing)
 
 
 _PATHS = re.compile(r"\S*/\S*|\S+\.[a-z]{2,4}\b")

@@ -1198,3 +1198,11 @@ def test_a_figure_is_the_one_its_subject_precedes_and_a_row_of_another_kind_is_n
     assert compared(rates, [row("| Hollin Bank | 95-day notice | 4.55% |")], rule_names(rates)) is None
     easy = compared(rates, [row("| Cobalt Bank | easy access | 4.60% |")], rule_names(rates))
     assert easy is not None and easy.met
+
+
+def test_a_thing_that_turns_up_in_a_list_is_a_new_line_that_names_all_of_it() -> None:
+    rule = derive("if a fully remote data analyst job turns up in jobs/feed.md, draft a cover letter for it")
+    assert evidence(rule, [edit("jobs/feed.md", "- Junior data analyst, Pollen Books, fully remote (UK), £30k", "")])
+    assert evidence(rule, [edit("jobs/feed.md", "- Senior data engineer, Tidewater, fully remote (UK), £65k", "")]) \
+        is None, "another job"
+    assert evidence(rule, [edit("jobs/feed.md", "- Data analyst, Crane & Co, hybrid (3 days Manchester)", "")]) is None
