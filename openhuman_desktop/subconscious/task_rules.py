@@ -235,7 +235,8 @@ def derive(title: str) -> TaskRule:
             condition = action[: found.start()]
     if not content_words(condition):  # "Investigate why the build fails, if it does": the action says what
         condition = action
-    condition = _that_day(_whose(condition, title), title)
+    whole = " ".join(title.split())
+    condition = _that_day(_whose(condition, whole), whole)
     where = condition if action != condition else text
     # (an action after its condition, "If HMRC writes …, check their figures against money/pensions.md", names
     # what to work with, not what to watch)
@@ -287,7 +288,7 @@ def _that_day(condition: str, title: str) -> str:
     """The condition with "that day" as the day the title named before it ("we're doing the barbecue on saturday
     13 june. tell me if the forecast for that day …": the forecast for saturday 13 june)."""
     that = _THAT_DAY.search(condition)
-    said = _DAY_SAID.search(title[: title.find(condition)] if condition in title else title)
+    said = _DAY_SAID.search(title[: title.find(condition)]) if condition in title else None
     if that is None or said is None:
         return condition
     return condition[: that.start()] + said.group("day") + condition[that.end():]
