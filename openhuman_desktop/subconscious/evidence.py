@@ -823,7 +823,10 @@ def messaged(rule: TaskRule, items: Iterable[ChangeItem]) -> str | None:
     match = _sends(rule.condition) or _COMES.search(rule.condition)
     if match is None:
         return None
-    who = content_words(rule.condition[: match.start()]) - GENERIC - PREDICATES - place_words(rule)
+    before = rule.condition[: match.start()]
+    # (short names too: "Once Jo sends me the stories")
+    who = content_words(before) - GENERIC - PREDICATES - place_words(rule) | (
+        rule_names(rule) & {stem(word) for word in _TOKENS.findall(before.lower())})
     for item in items:
         if item.source == WORLD and who & content_words(item.text):
             return f"the new {item.name} item ({sorted(who & content_words(item.text))[0]})"
@@ -834,7 +837,8 @@ def messaged(rule: TaskRule, items: Iterable[ChangeItem]) -> str | None:
     for item in items:  # "Harcourt & Vane send their valuation": a new mail from them that names a valuation
         sender = _FROM.search(item.text[:300]) if item.source == "file" and item.status == "new" else None
         # (every word of who sends it: the sailing club of Porthallow is not its harbour office)
-        if thing and who and sender is not None and who <= content_words(sender.group("who")):
+        if thing and who and sender is not None and who <= {stem(word) for word in
+                                                              _TOKENS.findall(sender.group("who").lower())}:
             body = _FROM.sub("", item.text, count=1)  # (not its sender's address)
             said = _said_plainly(body, thing) if not of or of & content_words(body) else None
             if said is not None:
@@ -846,8 +850,8 @@ def messaged(rule: TaskRule, items: Iterable[ChangeItem]) -> str | None:
             continue
         lowered = item.text.lower()
         for sent in _SENT.finditer(lowered):
-            before = clause_tokens(lowered[: sent.start()])
-            if not _negated([*before, sent.group()], len(before)):
+            preceding = clause_tokens(lowered[: sent.start()])
+            if not _negated([*preceding, sent.group()], len(preceding)):
                 return sent.group()
     return None
 
@@ -864,8 +868,16 @@ def _sent_thing(rest: str) -> str:
     return stem(words[-1]) if words else ""
 
 
+_SUBJECT = re.compile(r"^subject:[^\n]*$", re.I | re.M)
+
+
 def _said_plainly(text: str, thing: str) -> str | None:
-    """The first place ``text`` names ``thing`` (a stem) not negated or hedged in its clause."""
+    """The first place ``text`` names ``thing`` (a stem) not negated or hedged in its clause. A mail's subject
+    line counts only when its body does not name the thing ("Subject: stories" over "I'll send the stories at
+    the weekend" sends none)."""
+    body = _SUBJECT.sub(" ", text)
+    if any(stem(token) == thing for token in clause_tokens(body)):
+        text = body
     tokens = clause_tokens(text)
     for index, token in enumerate(tokens):  # ("Papers will follow": hedged after the word too)
         if stem(token) == thing and not _negated(tokens, index) and not _clause_hedged(tokens, index):

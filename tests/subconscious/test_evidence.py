@@ -1206,3 +1206,13 @@ def test_a_thing_that_turns_up_in_a_list_is_a_new_line_that_names_all_of_it() ->
     assert evidence(rule, [edit("jobs/feed.md", "- Senior data engineer, Tidewater, fully remote (UK), £65k", "")]) \
         is None, "another job"
     assert evidence(rule, [edit("jobs/feed.md", "- Data analyst, Crane & Co, hybrid (3 days Manchester)", "")]) is None
+
+
+def test_a_message_from_someone_with_a_short_name_sends_what_it_names_unless_its_body_puts_it_off() -> None:
+    rule = derive("Once Jo sends me the embarrassing stories about Matt, draft the best man speech")
+    sent = new_file("inbox/jo.txt", "From: Jo Pryce <jo.pryce@example.com>\nSubject: Matt stories as promised\n\n"
+                                    "1. The tent. 2. The graduation. Use wisely!\n")
+    assert evidence(rule, [sent]) == "stories"
+    later = new_file("inbox/jo.txt", "From: Jo Pryce <jo.pryce@example.com>\nSubject: stories\n\n"
+                                     "Sorry, mad week. I'll send the Matt stories at the weekend.\n")
+    assert evidence(rule, [later]) is None
