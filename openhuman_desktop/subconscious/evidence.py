@@ -31,8 +31,10 @@ from openhuman_desktop.subconscious.relevance import (
     titled,
 )
 from openhuman_desktop.subconscious.task_rules import (
+    DAY,
     GENERIC,
     MODELS,
+    MONTH,
     SKILLS,
     STOPWORDS,
     TaskRule,
@@ -40,6 +42,7 @@ from openhuman_desktop.subconscious.task_rules import (
     path_words,
     place_words,
     stem,
+    without_places,
 )
 
 NEGATIONS = frozenset({"not", "no", "never", "without", "yet", "isn't", "wasn't", "hasn't", "didn't", "nothing",
@@ -115,9 +118,8 @@ def condition_words(rule: TaskRule) -> set[str]:
     return set(meaningful) or set(rule.watch_words) - places - GENERIC
 
 
-_DAY = r"(?:mon|tues|wednes|thurs|fri|satur|sun)day"
-_WHEN_WORD = re.compile(_DAY + r"(?:'s)?|january|february|march|april|june|july|august|september|october|november|"
-                        r"december|today|tomorrow|tonight|weekend", re.I)
+_MONTHS = "January|February|March|April|May|June|July|August|September|October|November|December"
+_WHEN_WORD = re.compile(DAY + r"(?:'s)?|(?!may\b)(?:" + _MONTHS + r")|today|tomorrow|tonight|weekend", re.I)
 _GIVES = re.compile(r"\b(?:gives?|sends?|offers?|quotes?|names?|proposes?)\s+(?:me|us|you)?\s*(?:a|an|the|their|its)\s+"
                     r"(?:[a-z-]+\s+)?(?P<what>price|quote|date|time|figure|offer|estimate|answer|decision)\b", re.I)
 _QUOTED = frozenset({"price", "quote", "estimate", "figure"})
@@ -197,7 +199,7 @@ def evidence(rule: TaskRule, items: Iterable[ChangeItem]) -> str | None:
     days = occasions(rule.condition, condition=True)
     numbers = numbered(rule.condition)  # "the lift in block A": a line about block C is about another lift
     # "the leak sensor under the kitchen sink": not sensor=bathroom (the task's words, not its file's name)
-    kinds = frozenset(rule.watch_words) - (place_words(rule) - content_words(_PATHS.sub(" ", rule.condition)))
+    kinds = frozenset(rule.watch_words) - (place_words(rule) - content_words(without_places(rule.condition)))
     # "I'm Omar. Tell me if anyone challenges me": a line that names others and not Omar is about them
     me = frozenset(stem(word) for word in rule.user.lower().split())
     about_me = _ME.search(rule.condition) is not None
@@ -240,8 +242,7 @@ def evidence(rule: TaskRule, items: Iterable[ChangeItem]) -> str | None:
 _WEEKDAY = re.compile(r"\b(?:mon|tue|tues|wed|wednes|thu|thur|thurs|fri|sat|satur|sun)(?:day)?\b", re.I)
 
 
-_NAMED_MONTH = re.compile(r"(?<![\d,] )\b(?P<month>January|February|March|April|May|June|July|August|September|"
-                          r"October|November|December)\s+(?!I\b|we\b|you\b)(?=[A-Za-z])")
+_NAMED_MONTH = re.compile(rf"(?<![\d,] )\b(?P<month>{_MONTHS})\s+(?!I\b|we\b|you\b)(?=[A-Za-z])")
 """A month that qualifies a noun ("the June session", "the March bank statement"), not a date's ("on 1 September")."""
 
 
@@ -285,10 +286,9 @@ _NOT_NAMED = NOT_NAMES | {"yesterday", "everyone", "someone", "anyone", "nobody"
                            "congratulations", "sorry", "still", "also", "just"}
 
 
-_MONTH = r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)"
 _DAY_NUMBER = r"\d{1,2}(?:st|nd|rd|th)?"
-_DATE_TEXT = (rf"\b{_DAY_NUMBER}(?:\s*[-–]\s*{_DAY_NUMBER})?\s+(?:of\s+)?(?P<month>{_MONTH})[a-z]*\b"
-              rf"|\b(?P<before>{_MONTH})[a-z]*\s+{_DAY_NUMBER}\b")
+_DATE_TEXT = (rf"\b{_DAY_NUMBER}(?:\s*[-–]\s*{_DAY_NUMBER})?\s+(?:of\s+)?(?P<month>{MONTH})[a-z]*\b"
+              rf"|\b(?P<before>{MONTH})[a-z]*\s+{_DAY_NUMBER}\b")
 _DATED = re.compile(_DATE_TEXT, re.I)
 _FOR_DATED = re.compile(rf"\bfor\s+(?:the\s+)?(?:{_DATE_TEXT})", re.I)
 """A date a thing is for ("my leave for 3-7 August", "for the 14 March session"), not a deadline ("by 30 June")."""
@@ -391,9 +391,8 @@ def filled(rule: TaskRule, item: ChangeItem) -> str | None:
 
 
 _CLOCK_TIME = r"\b\d{1,2}[:.]\d{2}(?::\d{2})?\b|\b\d{1,2}\s?(?:am|pm)\b"
-_DATE = (r"\b" + _DAY + r"\b|\b\d{4}-\d{2}-\d{2}\b|\b\d{1,2}/\d{1,2}(?:/\d{2,4})?\b"
-         r"|\b\d{1,2}(?:st|nd|rd|th)?\s+(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\b"
-         r"|\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\s+\d{1,2}(?:st|nd|rd|th)?\b")
+_DATE = (r"\b" + DAY + r"\b|\b\d{4}-\d{2}-\d{2}\b|\b\d{1,2}/\d{1,2}(?:/\d{2,4})?\b"
+         rf"|\b\d{{1,2}}(?:st|nd|rd|th)?\s+{MONTH}[a-z]*\b|\b{MONTH}[a-z]*\s+\d{{1,2}}(?:st|nd|rd|th)?\b")
 def recorded(rule: TaskRule, item: ChangeItem) -> str | None:
     """For a condition that waits for a thing to be listed in a watched file: someone doing what the file records
     by its name ("anyone donates a wedding dress to the shop (shop/donations.md)", "books", "orders") or the thing
@@ -402,9 +401,9 @@ def recorded(rule: TaskRule, item: ChangeItem) -> str | None:
     is another thing, a "senior data engineer" another job)."""
     if item.source != "file" or item.status != "changed" or item.removed.strip():
         return None
-    condition = _PATHS.sub(" ", rule.condition)  # "(shop/donations.md)" names the file, it does nothing
-    if _WHENS.search(condition) or occasions(condition) or _AT_A_TIME.search(condition):
-        return None  # "books the hut for the bank holiday weekend": which rows are then is not in the row
+    if _says_when(rule):  # "books the hut for the bank holiday weekend": which rows are then is not in the row
+        return None
+    condition = without_places(rule.condition)  # "(shop/donations.md)" names the file, it does nothing
     places = place_words(rule) | path_words(item.name)
     for listed in _listed_things(condition, path_words(item.name)):
         # (a "job" in jobs/feed.md names only the file)
@@ -437,7 +436,13 @@ def _listed_things(condition: str, kinds: frozenset[str]) -> Iterator[frozenset[
         yield content_words(thing)
 
 
-_PATHS = re.compile(r"\S*/\S*|\S+\.[a-z]{2,4}\b")
+def _says_when(rule: TaskRule) -> bool:
+    """Whether a condition says when what it waits for is (a date, a weekday, "that weekend", "next week"): a
+    list's or a booking's row does not say which of them it is for."""
+    condition = without_places(rule.condition)
+    return bool(_WHENS.search(condition) or occasions(condition) or _AT_A_TIME.search(condition))
+
+
 _AT_A_TIME = re.compile(r"\bthat (?:time|day|date|week|night|weekend|slot)\b|\b(?:session|weekend|week|night|"
                         r"evening|morning|afternoon)\b", re.I)
 
@@ -635,7 +640,7 @@ _APPOINTS = re.compile(r"\b(?:confirms?|gives?|sets?|fix(?:es)?|proposes?|offers
                        re.I)
 """A condition that waits for some time to be set, not for a named one to be confirmed ("confirms my appointment"
 waits for the word)."""
-_WHEN = re.compile(r"\b" + _DAY + r"\b|\btomorrow\b|\btonight\b|\bnext week\b"
+_WHEN = re.compile(r"\b" + DAY + r"\b|\btomorrow\b|\btonight\b|\bnext week\b"
                    r"|\b\d{1,2}(?::\d{2})?\s?(?:am|pm)\b|\b\d{1,2}[:.]\d{2}\b|\b\d{1,2}(?:st|nd|rd|th)?\s+"
                    r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\b", re.I)
 
@@ -660,8 +665,8 @@ def _appointed(rule: TaskRule, text: str, removed: str) -> str | None:
     For one that waits for the date of a named thing to be made known, the date must be said in a sentence that
     names it, and not as a guess ("All other entrants will hear from us next week" dates someone else's)."""
     announced = _ANNOUNCED.search(rule.condition)
-    booked = None if _AT_A_TIME.search(rule.condition) or _WHENS.search(rule.condition) else _BOOKS_A.search(
-        rule.condition)  # "books the main hall at that time": which rows are then is not for this rule
+    # "books the main hall at that time": which rows are then is not for this rule
+    booked = None if _says_when(rule) else _BOOKS_A.search(rule.condition)
     if announced is not None or booked is not None:
         # "books an inspection of our flat": a day or a time for an inspection, in the sentence that names it
         named = content_words(booked.group("what")) if booked is not None else \

@@ -63,6 +63,12 @@ _PATH = re.compile(r"(?<![\w/.-])((?:[\w.-]+/)*[\w-]+(?:\.(?=[A-Za-z0-9]*[A-Za-z
 """A file name: its extension has a letter ("runs.csv"; "0.80" and "99.9" are figures)."""
 _FOLDER = re.compile(r"(?<![\w/.-])((?:[\w.-]+/)+)(?![\w])")
 _NAMED_FOLDER = re.compile(r"\b(?:the|my|our)\s+([\w-]+)\s+folder\b", re.I)
+
+
+def without_places(text: str) -> str:
+    """``text`` less the file and folder names it gives: "(shop/donations.md)" says where, not what."""
+    return _FOLDER.sub(" ", _PATH.sub(" ", text))
+
 _SPLIT = re.compile(r"^(?P<action>.+?)(?:,\s*|\s+)(?:when(?:ever)?|once|if|as soon as|after|(?:each|every|any) time)\s+"
                     r"(?P<condition>.+)$", re.I)
 _LEAD = re.compile(r"^(?:when(?:ever)?|once|if|as soon as|after|(?:each|every|any) time)\s+"
@@ -279,9 +285,11 @@ def _whose(condition: str, title: str) -> str:
 
 
 _THAT_DAY = re.compile(r"\b(?:that|the same) (?:day|date|night|evening|morning)\b", re.I)
-_DAY_SAID = re.compile(r"\b(?:on|for)\s+(?P<day>(?:(?:mon|tues|wednes|thurs|fri|satur|sun)day\s+)?"
-                       r"(?:the\s+)?\d{1,2}(?:st|nd|rd|th)?(?:\s+of)?\s+(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|"
-                       r"dec)[a-z]*|(?:mon|tues|wednes|thurs|fri|satur|sun)day)\b", re.I)
+DAY = r"(?:mon|tues|wednes|thurs|fri|satur|sun)day"
+MONTH = r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)"
+"""A weekday's name, and a month's first three letters (the rest of its name follows as ``[a-z]*``)."""
+_DAY_SAID = re.compile(rf"\b(?:on|for)\s+(?P<day>(?:{DAY}\s+)?(?:the\s+)?\d{{1,2}}(?:st|nd|rd|th)?(?:\s+of)?\s+"
+                       rf"{MONTH}[a-z]*|{DAY})\b", re.I)
 
 
 def _that_day(condition: str, title: str) -> str:
