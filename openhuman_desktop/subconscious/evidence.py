@@ -130,6 +130,7 @@ _PHRASAL = (
     (re.compile(r"\b(?:comes?|came) back\b|\b(?:is|gets?|get) (?:paid |given )?back\b", re.I), stem("comeback")),
     (re.compile(r"\b(?:gets?|get|come|comes) off the wait(?:ing)?[ -]?list\b", re.I), stem("offwaitlist")),
     (re.compile(r"\b(?:calls?|called) off\b|\bfalls? through\b", re.I), "cancel"),
+    (re.compile(r"\b(?:doesn't|does not|didn't|did not|fails? to) (?:run|complete|finish)\b", re.I), "fail"),
     (re.compile(r"\b(?:signs?|signed) off\b|\bgives? (?:it |us |me )?the (?:go-ahead|green light)\b", re.I),
      stem("approve")),
     (re.compile(r"\bmakes? up (?:its|their|his|her|your) mind\b|\bdecides?\b|\bcomes? to a decision\b", re.I),
@@ -200,6 +201,7 @@ def evidence(rule: TaskRule, items: Iterable[ChangeItem]) -> str | None:
     numbers = numbered(rule.condition)  # "the lift in block A": a line about block C is about another lift
     # "the leak sensor under the kitchen sink": not sensor=bathroom (the task's words, not its file's name)
     kinds = frozenset(rule.watch_words) - (place_words(rule) - content_words(without_places(rule.condition)))
+    jobs = (wanted | content_words(without_places(rule.condition))) - GENERIC  # "the invoice export": not tmp-cleanup
     # "I'm Omar. Tell me if anyone challenges me": a line that names others and not Omar is about them
     me = frozenset(stem(word) for word in rule.user.lower().split())
     about_me = _ME.search(rule.condition) is not None
@@ -216,7 +218,8 @@ def evidence(rule: TaskRule, items: Iterable[ChangeItem]) -> str | None:
             line for line in item.text.splitlines() if not names_another(names, line, item.removed))
         text = "\n".join(_SENTENCE.sub(lambda said: "" if another_day(days, said.group()) or another_numbered(
             numbers, said.group()) else said.group(), line) for line in text.splitlines()
-            if not (about_me and names_another(me, line)) and not another_keyed(kinds, line))
+            if not (about_me and names_another(me, line)) and not another_keyed(kinds, line)
+            and not (item.name.endswith(".log") and another_job(jobs, line)))
         if not me and _I_DO.search(rule.condition):  # "Kirsty got a place in the ballot" is no news for "I get one"
             text = _ONES_OWN.sub(lambda clause: "" if _someone_elses(clause.group(), names | wanted) else
                                  clause.group(), text)
@@ -344,6 +347,58 @@ def another_keyed(words: frozenset[str], line: str) -> bool:
         if value and not value & words:
             return True
     return False
+
+
+def kinds_named(condition: str) -> dict[str, frozenset[str]]:
+    """The things a condition names by their kind after a determiner ("the checkout API", "the grass pollen
+    forecast"): each head noun with the word before it that says which (``{"api": {"checkout"}}``)."""
+    tokens = _TOKENS.findall(without_places(condition).lower().replace("-", " "))
+    found: dict[str, set[str]] = {}
+    for determiner, which, head in zip(tokens, tokens[1:], tokens[2:], strict=False):
+        if determiner in _DETERMINERS and _qualifier(which) and _qualifier(head):
+            found.setdefault(stem(head), set()).add(stem(which))
+    return {head: frozenset(which) for head, which in found.items()}
+
+
+def another_kind(mine: dict[str, frozenset[str]], text: str) -> bool:
+    """Whether ``text`` names a thing the condition names by its kind as another kind, and never as the
+    condition's ("search-api … (5.1%)" for "the checkout API error rate goes over 2%")."""
+    if not mine:
+        return False
+    said = {stem(word) for word in _TOKENS.findall(text.lower().replace("-", " "))}
+    for pair in itertools.chain.from_iterable(pattern.finditer(text.lower()) for pattern in _KIND_PAIRS):
+        which, head = pair.group("which"), stem(pair.group("head"))
+        if head in mine and _qualifier(which) and not which.endswith(("ed", "ing")) and not mine[head] & said:
+            return True
+    return False
+
+
+def _qualifier(word: str) -> bool:
+    """A word that can say which of a kind a thing is ("checkout", "grass"), not how many, whose or when."""
+    return word.isalpha() and len(word) > 2 and word not in STOPWORDS and word not in GENERIC \
+        and word not in _ANY_KIND and not _WHEN_WORD.fullmatch(word)
+
+
+_KIND_PAIRS = (re.compile(r"(?:^|[^\w\s]|\b(?:the|a|an|my|our|your|their))\s*(?P<which>[a-z]+)\s+(?P<head>[a-z]+)\b"),
+               re.compile(r"\b(?P<which>[a-z]+)[-_](?P<head>[a-z]+)\b"))
+"""A thing named by its kind where a phrase begins ("Tree pollen: …", "your car insurance") or in one word
+("search-api")."""
+_DETERMINERS = frozenset({"the", "a", "an", "any", "my", "our", "his", "her", "their", "your"})
+_ANY_KIND = frozenset({
+    "new", "latest", "last", "next", "first", "final", "current", "recent", "usual", "regular", "daily", "weekly",
+    "monthly", "yearly", "annual", "nightly", "morning", "evening", "big", "small", "little", "old", "same",
+    "other", "another", "every", "each", "own", "full", "whole", "total", "overall", "official", "proper", "good"})
+"""Words before a noun that do not say which kind of it is meant."""
+
+
+_LOGGED = re.compile(r"^\s*\[?(?:\d[\d:.T/+-]*\]?\s+)+(?P<job>[a-z]+(?:[-_][a-z]+)+)\b", re.I)
+
+
+def another_job(words: frozenset[str], line: str) -> bool:
+    """Whether a log line is about another job than the condition's: after its date and time, the job's name
+    ("tmp-cleanup FAILED" for "the 3am invoice export doesn't run") shares no word with the condition."""
+    job = _LOGGED.match(line)
+    return job is not None and not content_words(re.sub(r"[-_]", " ", job.group("job"))) & words
 
 
 _SENTENCE = re.compile(r"[^.!?;\n]+(?:[.!?;]+|$)")
@@ -1004,11 +1059,15 @@ def _number(text: str) -> float | None:
 
 def compared(rule: TaskRule, items: Iterable[ChangeItem], names: frozenset[str] = frozenset()) -> Compared | None:
     """Each limit of the condition compared (:func:`_compared`): "a cot under £60 within 5 miles" is met only
-    when both are, and not when either is not; None when none could be compared."""
+    when both are, and not when either is not; "above 6°C or under 3°C" when either is. None when none could
+    be compared."""
     # "the forecast for saturday 13 june goes to 60 % or more": Sunday's row is another day's forecast
     days = occasions(rule.condition, condition=True)
-    items = [replace(item, text="\n".join(line for line in item.text.splitlines() if not another_day(days, line)))
-             if days and item.source in NEWS else item for item in items]
+    # "the checkout API error rate": the search API's line is another API's rate
+    sorts = kinds_named(rule.condition)
+    items = [replace(item, text="\n".join(line for line in item.text.splitlines()
+                                          if not another_day(days, line) and not another_kind(sorts, line)))
+             if (days or sorts) and item.source in NEWS else item for item in items]
     limits = list(_LIMIT.finditer(rule.condition))
     first = limits[0] if limits else _OR_BEYOND.search(rule.condition)
     if first is not None:
@@ -1016,16 +1075,22 @@ def compared(rule: TaskRule, items: Iterable[ChangeItem], names: frozenset[str] 
     if len(limits) < 2:
         return _compared(rule, items, names)
     subject = rule.condition[: limits[0].start()]
+    # "above 6°C or under 3°C": either limit is met, not both
+    either = all(_EITHER.fullmatch(rule.condition[one.end(): other.start()])
+                 for one, other in itertools.pairwise(limits))
     found = []
     for index, limit in enumerate(limits):
         end = limits[index + 1].start() if index + 1 < len(limits) else len(rule.condition)
         part = replace(rule, condition=subject + rule.condition[limit.start(): end])
         one = _compared(part, items, names)
-        if one is not None and not one.met:
+        if one is not None and one.met == either:
             return one
         if one is not None:
             found.append(one.said)
-    return Compared(True, ", ".join(found)) if found else None
+    return Compared(not either, ", ".join(found)) if found else None
+
+
+_EITHER = re.compile(r"\s*,?\s*or\s+", re.I)
 
 
 _COMPOUND = re.compile(r"(?<![\w/.-])([a-z]+)-([a-z]+)(?![\w/.-])", re.I)
@@ -1189,10 +1254,18 @@ def _column(subject: str, header: str) -> int | None:
     """The column of ``header`` the compared subject names ("the balance drops under 200 EUR": ``balance``;
     "validation accuracy": ``val_acc``, a cell's parts as the starts of the subject's words), or None: no
     column, or two that name it equally."""
+    named = _columns(subject, header)
+    return named[0] if len(named) == 1 else None
+
+
+def _columns(subject: str, header: str) -> list[int]:
+    """The columns of ``header`` that name the compared subject best (:func:`_column`), all of them when several
+    name it equally ("either front tyre": ``front left`` and ``front right``)."""
     subject = re.sub(r"\S*/\S*|\S*\.[A-Za-z]\S*", " ", subject)  # a path names the file, not a column (PM2.5 does)
     words = [word for word in _TOKENS.findall(subject.lower())
              if len(word) > 2 and word not in STOPWORDS and not word.endswith("'s")]  # whose, not what
-    best, score, tied = None, (0.0, 0), False
+    best: list[int] = []
+    score = (0.0, 0)
     for index, cell in enumerate(cells(header)):
         parts = [part for part in re.findall(r"[a-z]+", cell.lower()) if part not in _NOT_COLUMN_WORDS]
         parts = [part for part in parts if len(part) > 1]
@@ -1202,10 +1275,10 @@ def _column(subject: str, header: str) -> int | None:
                    for part in parts)
         share = (hits / len(parts), hits)
         if share > score:
-            best, score, tied = index, share, False
+            best, score = [index], share
         elif share == score and hits:
-            tied = True
-    return None if tied or score[0] < 0.5 else best
+            best.append(index)
+    return best if score[0] >= 0.5 else []
 
 
 def _named_cells(condition: str, item: ChangeItem, text: str) -> str:
@@ -1242,8 +1315,14 @@ def _in_column(subject: str, limit: re.Match[str], bound: float, items: list[Cha
     found = False
     for item in items:
         header = table_header(item.columns or item.title) if item.source == "file" else ""
-        column = (_unit_named(unit, header) if unit else _column(subject, header)) if header else None
-        if column is None:
+        if not header:
+            continue
+        if unit:
+            columns = [column] if (column := _unit_named(unit, header)) is not None else []
+        else:  # "either front tyre": each of the columns it names
+            columns = _columns(subject, header)
+            columns = columns if len(columns) == 1 or _EITHER_ONE.search(subject) else []
+        if not columns:
             continue
         found = True
         named = cells(header)
@@ -1251,16 +1330,19 @@ def _in_column(subject: str, limit: re.Match[str], bound: float, items: list[Cha
             row = cells(line)
             if len(row) != len(named) or (names and not names & content_words(line) and not titled(names, item)):
                 continue
-            value = _number(row[column].strip().lstrip("+").replace(" ", "")) if row[column].strip() else None
-            if value is None:
-                continue
-            said = f"{named[column].strip()} {row[column].strip()}"
-            if _meets(op, value, bound):
-                return Compared(True, said)
-            seen.append(said)
+            for column in columns:
+                value = _number(row[column].strip().lstrip("+").replace(" ", "")) if row[column].strip() else None
+                if value is None:
+                    continue
+                said = f"{named[column].strip()} {row[column].strip()}"
+                if _meets(op, value, bound):
+                    return Compared(True, said)
+                seen.append(said)
     return Compared(False, ", ".join(seen)) if found and seen else None
 
 
+_EITHER_ONE = re.compile(r"\b(?:either|any|one of)\b", re.I)
+"""A subject that is any one of several ("either front tyre"): each column that names it is compared."""
 _FIELD = re.compile(r"^\s*[-*]?\s*(?P<label>[A-Za-z][\w .()-]{1,40}?)\s*:\s*(?P<value>-?\d+(?:[.,]\d+)?)(?![\d:])")
 _PAIR = re.compile(r"(?<![\w.])(?P<label>[A-Za-z][A-Za-z_-]{1,15})\s*[=:]?\s*(?P<value>-?\d+(?:\.\d+)?)(?![\d:/.])")
 

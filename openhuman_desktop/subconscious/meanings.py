@@ -55,7 +55,7 @@ _ENTRIES = (
      r"|\bcrashed\b|(?:did not|didn't) (?:complete|finish|succeed|run)|exit (?:code|status) [1-9]"
      r"|stopped working|not working|could not|couldn't|unable to|(?:did not|didn't) pass|rate limit|\bdied\b"
      r"|\bsnapped\b|\bbroke\b|(?:doesn't|does not|won't|will not) (?:work|switch on|turn on|start)\b"
-     r"|no longer works"),
+     r"|no longer works|\bskipped\b|(?:did not|didn't|never) (?:start|started|ran)\b|\btimed out\b"),
     ("decide decides decided decision",
      r"\bapproved\b|\baccepted\b|\brejected\b|\bdeclined\b|\bgranted\b|\brefused\b|\bdecided\b|\bdecision\b"
      r"|turned down|\bupheld\b"),

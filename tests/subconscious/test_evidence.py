@@ -1216,3 +1216,49 @@ def test_a_message_from_someone_with_a_short_name_sends_what_it_names_unless_its
     later = new_file("inbox/jo.txt", "From: Jo Pryce <jo.pryce@example.com>\nSubject: stories\n\n"
                                      "Sorry, mad week. I'll send the Matt stories at the weekend.\n")
     assert evidence(rule, [later]) is None
+
+
+def test_limits_joined_by_or_are_met_by_either() -> None:
+    rule = derive("warn me if the wine fridge goes above 14°C or under 8°C (home/wine-fridge.csv)")
+
+    def reading(value: str) -> ChangeItem:
+        return ChangeItem("file", "home/wine-fridge.csv", f"2026-08-02 07:00,{value}", "changed", "",
+                          title="time,temp_c")
+
+    for value, met in (("15.1", True), ("7.2", True), ("11.0", False), ("14.0", False)):
+        found = compared(rule, [reading(value)], rule_names(rule))
+        assert found is not None and found.met is met, value
+    both = derive("keep an eye out for a bike trailer under £80 within 10 miles")
+    far = compared(both, [edit("feeds/listings.md", "- bike trailer, £55, 14 miles away", "")], rule_names(both))
+    assert far is not None and not far.met, "'and' limits must all be met"
+
+
+def test_a_line_about_another_of_the_kind_the_condition_names_is_not_compared() -> None:
+    rule = derive("alert me if the payments API error rate goes over 3% (ops/logs/api.log)")
+    lines = "10:05 login-api requests=800 errors=60 (7.5%)\n10:05 payments-api requests=950 errors=9 (0.9%)"
+    found = compared(rule, [edit("ops/logs/api.log", lines, "")], rule_names(rule))
+    assert found is not None and not found.met and found.said == "0.9 %"
+    high = compared(rule, [edit("ops/logs/api.log", "10:10 payments-api requests=990 errors=41 (4.1%)", "")],
+                    rule_names(rule))
+    assert high is not None and high.met
+
+
+def test_either_of_two_columns_is_compared_when_the_condition_says_either() -> None:
+    rule = derive("tell me if either back wheel's spoke tension drops below 90 (bike/tension.md)")
+
+    def row(line: str) -> ChangeItem:
+        return ChangeItem("file", "bike/tension.md", line, "changed", "", title="# Spoke tension",
+                          columns="| date | front | back left | back right |")
+
+    low = compared(rule, [row("| 3 May | 101 | 95 | 88 |")], rule_names(rule))
+    assert low is not None and low.met and low.said == "back right 88"
+    fine = compared(rule, [row("| 3 May | 85 | 95 | 92 |")], rule_names(rule))
+    assert fine is not None and not fine.met, "the front wheel is not a back one"
+
+
+def test_a_job_that_does_not_run_is_a_skipped_one_and_another_jobs_failure_is_not_it() -> None:
+    rule = derive("Tell me if the nightly photo backup doesn't run (ops/logs/jobs.log)")
+    assert evidence(rule, [edit("ops/logs/jobs.log", "2026-05-02 01:00:00 photo-backup SKIPPED: disk not mounted",
+                                "")]) == "skipped"
+    assert evidence(rule, [edit("ops/logs/jobs.log", "2026-05-02 01:00:00 photo-backup finished files=212\n"
+                                "2026-05-02 02:00:00 log-rotate FAILED exit=2", "")]) is None
