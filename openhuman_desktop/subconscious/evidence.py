@@ -114,7 +114,11 @@ def condition_words(rule: TaskRule) -> set[str]:
         verbs = [stem(word) for index, word in enumerate(tail) if stem(word) in PREDICATES and stem(word) in meaningful
                  and (word.endswith("s") or (index and tail[index - 1] in ("to", "will")))]
         # "when I book a trip": what the user does is what the change will say ("Booked flights to Lisbon")
-        meaningful = (verbs or meaningful[-1:]) + sorted(users_doing(rule))
+        # "Greywell Studio pay INV-0412": a reference says which, not what happens
+        plain = [word for word in meaningful if not any(char.isdigit() for char in word)]
+        last = meaningful[-1:] if plain[-1:] == meaningful[-1:] else [
+            word for word in plain if word in PREDICATES][-1:] or plain[-1:]
+        meaningful = (verbs or last) + sorted(users_doing(rule))
     return set(meaningful) or set(rule.watch_words) - places - GENERIC
 
 
@@ -214,8 +218,11 @@ def evidence(rule: TaskRule, items: Iterable[ChangeItem]) -> str | None:
         if doing and _only_meant(doing, item.text):
             continue  # "Found a flight; I'll book it tomorrow": what the user does is still to come
         old = _affirmed(item.removed)
-        text = item.text if _from_them(names, item.text) or _named_document(names, item) else "\n".join(
-            line for line in item.text.splitlines() if not names_another(names, line, item.removed))
+        # a mail from whom the condition names is about them, but not about another of their cases ("Pawsure pay
+        # out on Juniper's claim": Pawsure's line about Olive's claim is not Juniper's)
+        about = names - _senders(names, item.text) if _from_them(names, item.text) else frozenset() \
+            if _named_document(names, item) else names
+        text = "\n".join(line for line in item.text.splitlines() if not names_another(about, line, item.removed))
         text = "\n".join(_SENTENCE.sub(lambda said: "" if another_day(days, said.group()) or another_numbered(
             numbers, said.group()) else said.group(), line) for line in text.splitlines()
             if not (about_me and names_another(me, line)) and not another_keyed(kinds, line)
@@ -769,6 +776,12 @@ def _from_them(names: frozenset[str], text: str) -> bool:
     of it is about them, whatever else it names (a product code, a reference)."""
     sender = _FROM.search(text[:300])
     return bool(names) and sender is not None and bool(names & content_words(sender.group("who")))
+
+
+def _senders(names: frozenset[str], text: str) -> frozenset[str]:
+    """Which of ``names`` a mail's sender is."""
+    sender = _FROM.search(text[:300])
+    return names & content_words(sender.group("who")) if sender is not None else frozenset()
 
 
 def _named_document(names: frozenset[str], item: ChangeItem) -> bool:

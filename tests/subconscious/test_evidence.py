@@ -1262,3 +1262,16 @@ def test_a_job_that_does_not_run_is_a_skipped_one_and_another_jobs_failure_is_no
                                 "")]) == "skipped"
     assert evidence(rule, [edit("ops/logs/jobs.log", "2026-05-02 01:00:00 photo-backup finished files=212\n"
                                 "2026-05-02 02:00:00 log-rotate FAILED exit=2", "")]) is None
+
+
+def test_a_mail_from_whom_the_condition_names_is_not_about_another_of_their_cases() -> None:
+    rule = derive("When Petwell pay out on Biscuit's hip claim, tell me how much came back")
+    mail = ("From: Petwell Claims <claims@petwell.example>\nSubject: Claim 4471 (Pepper) settled\n\n"
+            "We've paid £210.00 for Pepper's skin treatment, less your excess.\n")
+    assert evidence(rule, [new_file("inbox/petwell.txt", mail)]) is None
+    paid = mail.replace("Pepper's skin", "Biscuit's hip").replace("(Pepper)", "(Biscuit)")
+    assert evidence(rule, [new_file("inbox/petwell.txt", paid)]) is not None
+
+
+def test_a_reference_says_which_not_what_happens() -> None:
+    assert condition_words(derive("let me know when Harbour Print pay INV-2231 (money/account.csv)")) == {"pay"}
