@@ -132,7 +132,8 @@ _PHRASAL = (
     (re.compile(r"\b(?:drops?|dropped|pulls?|pulled|backs?|backed) out\b|\bwithdraws?\b", re.I), "withdraw"),
     (re.compile(r"\bout of (?:service|order|action|use)\b", re.I), stem("outofservice")),
     (re.compile(r"\b(?:comes?|came) back\b|\b(?:is|gets?|get) (?:paid |given )?back\b", re.I), stem("comeback")),
-    (re.compile(r"\b(?:gets?|get|come|comes) off the wait(?:ing)?[ -]?list\b", re.I), stem("offwaitlist")),
+    (re.compile(r"\b(?:gets?|get|come|comes) off the wait(?:ing)?[ -]?list\b|\b(?:gets?|get) a (?:place|space|spot)\b",
+                re.I), stem("offwaitlist")),
     (re.compile(r"\b(?:calls?|called) off\b|\bfalls? through\b", re.I), "cancel"),
     (re.compile(r"\b(?:doesn't|does not|didn't|did not|fails? to) (?:run|complete|finish)\b", re.I), "fail"),
     (re.compile(r"\b(?:signs?|signed) off\b|\bgives? (?:it |us |me )?the (?:go-ahead|green light)\b", re.I),
@@ -210,6 +211,12 @@ def evidence(rule: TaskRule, items: Iterable[ChangeItem]) -> str | None:
     me = frozenset(stem(word) for word in rule.user.lower().split())
     about_me = _ME.search(rule.condition) is not None
     asking = _QUESTIONS_COUNT.search(rule.condition) is not None
+    # A word of the condition counts on its own when it says what happens ("is delivered", "gets approved"), or
+    # when the condition waits for it to be said ("mentions frost", "tell you what's in the fridge"); a word that
+    # only names the thing ("the loan arrives", "buys a print of Harbour at Dusk") makes a line relevant, not
+    # the condition met: held-out sets written blind showed such words wrong more often than right.
+    named = _NAMED_EVENT.search(rule.condition) is not None or _TURNS_UP.search(rule.condition) is not None
+    done = _done_words(rule.condition) & wanted  # "anyone on the ladder challenges me": its verb
     for item in items:
         if item.source in (SKILLS, MODELS):
             if item.status == "problem":
@@ -233,9 +240,12 @@ def evidence(rule: TaskRule, items: Iterable[ChangeItem]) -> str | None:
         if not asking:  # "Any news on the ginger cat?" asks; it does not say one was seen
             text = _QUESTION.sub(" ", text)
         tokens = clause_tokens(_named_cells(rule.condition, item, text))
+        # "my new bank card arrives": the card, in a change that says something came
+        came = arriving and any(phrase.search(text) for phrase in _ARRIVAL_SAID)
         for index, token in enumerate(tokens):
             word = stem(token)
-            if word in wanted and word not in old and not _none(tokens, index) and not (
+            alone = word in PREDICATES or named or came or word in done
+            if word in wanted and alone and word not in old and not _none(tokens, index) and not (
                     mine and _anothers(tokens, index)) and not (
                     arriving and _clause_hedged(tokens, index)) and (
                     _negated(tokens, index, NEGATIONS) if negative else not _negated(tokens, index, blocking)):
@@ -249,6 +259,23 @@ def evidence(rule: TaskRule, items: Iterable[ChangeItem]) -> str | None:
     return arrived(rule, items) or messaged(rule, items)
 
 
+_ARRIVAL_SAID = meanings_of({stem("arrive")})
+
+
+def _done_words(condition: str) -> set[str]:
+    """The stems of the words a condition says are done ("challenges", "approved"): a verb's ending after a word
+    that is no determiner."""
+    tokens = _TOKENS.findall(without_places(condition).lower())
+    return {stem(token) for before, token in itertools.pairwise(tokens)
+            if token.endswith(("es", "ed")) and before not in _DETERMINERS and token not in STOPWORDS}
+
+
+_DETERMINERS = frozenset({"the", "a", "an", "any", "my", "our", "his", "her", "their", "your", "its", "this", "that",
+                          "of", "for", "in", "on"})
+_NAMED_EVENT = re.compile(r"\b(?:mentions?|mentioning|says?|said|reports?|reported|tells? (?:me|you|us)|tell you|"
+                          r"writes?|notes?|logs?|flags?|marks?|contains?|includes?|lists?)\b|\bhas\b[^.]*\bin it\b",
+                          re.I)
+"""A condition that waits for something to be said or written: the word it names is what is said."""
 _WEEKDAY = re.compile(r"\b(?:mon|tue|tues|wed|wednes|thu|thur|thurs|fri|sat|satur|sun)(?:day)?\b", re.I)
 
 

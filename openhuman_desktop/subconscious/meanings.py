@@ -38,7 +38,7 @@ _ENTRIES = (
      r"\breturn(?:ed)?\b|\brefund(?:ed)?\b|\brepaid\b|\bpaid back\b|\bcame back\b|\bgave (?:it |us |me )?back\b"),
     ("offwaitlist",
      r"\b(?:moved|taken|come) (?:off|from) the wait(?:ing)?[ -]?list\b|\byou'?re in\b|\byou are in\b"
-     r"|\ba (?:space|place|spot) (?:has )?(?:opened|come) up\b|\b(?:got|have) a (?:place|space|spot)\b"),
+     r"|\ba (?:space|place|spot) (?:has )?(?:opened|come) up\b|\b(?:got|have) (?:a|my|our) (?:place|space|spot)\b"),
     ("outofservice",
      r"\bout of (?:service|order|action|use)\b|\bnot working\b|\bbroken down\b|\bclosed for repairs?\b"
      r"|\bisn't working\b|\bstopped working\b"),

@@ -1275,3 +1275,15 @@ def test_a_mail_from_whom_the_condition_names_is_not_about_another_of_their_case
 
 def test_a_reference_says_which_not_what_happens() -> None:
     assert condition_words(derive("let me know when Harbour Print pay INV-2231 (money/account.csv)")) == {"pay"}
+
+
+def test_a_word_that_only_names_the_thing_is_no_evidence_on_its_own() -> None:
+    loan = derive("Tell me when my library loan of The Hare arrives at Brook Street library")
+    assert evidence(loan, [memory("The library says my loan request for The Hare has been approved")]) is None
+    assert evidence(loan, [memory("My library loan of The Hare came in today, it's at the desk")]) is not None
+    said = derive("Warn me if the forecast in weather.txt mentions hail")
+    assert evidence(said, [edit("weather.txt", "Thursday: showers, hail possible later", "")]) == "hail"
+    listed = derive("Let me know if a red umbrella turns up in lost property (office/lost.md)")
+    assert evidence(listed, [edit("office/lost.md", "- red umbrella, 3rd floor kitchen", "")]) is not None
+    done = derive("tell me if anyone on the chess ladder (chess/ladder.md) challenges me")
+    assert evidence(done, [edit("chess/ladder.md", "| 4 | Ravi Shah | challenges you |", "")]) == "challenges"
