@@ -270,8 +270,6 @@ def _done_words(condition: str) -> set[str]:
             if token.endswith(("es", "ed")) and before not in _DETERMINERS and token not in STOPWORDS}
 
 
-_DETERMINERS = frozenset({"the", "a", "an", "any", "my", "our", "his", "her", "their", "your", "its", "this", "that",
-                          "of", "for", "in", "on"})
 _NAMED_EVENT = re.compile(r"\b(?:mentions?|mentioning|says?|said|reports?|reported|tells? (?:me|you|us)|tell you|"
                           r"writes?|notes?|logs?|flags?|marks?|contains?|includes?|lists?)\b|\bhas\b[^.]*\bin it\b",
                           re.I)
@@ -801,8 +799,7 @@ _FROM = re.compile(r"^from:\s*(?P<who>.+)$", re.I | re.M)
 def _from_them(names: frozenset[str], text: str) -> bool:
     """Whether ``text`` is a mail from whom the condition names ("From: Kitchenly Returns …"): then every line
     of it is about them, whatever else it names (a product code, a reference)."""
-    sender = _FROM.search(text[:300])
-    return bool(names) and sender is not None and bool(names & content_words(sender.group("who")))
+    return bool(_senders(names, text))
 
 
 def _senders(names: frozenset[str], text: str) -> frozenset[str]:
