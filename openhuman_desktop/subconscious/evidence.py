@@ -206,7 +206,7 @@ def evidence(rule: TaskRule, items: Iterable[ChangeItem]) -> str | None:
     numbers = numbered(rule.condition)  # "the lift in block A": a line about block C is about another lift
     # "the leak sensor under the kitchen sink": not sensor=bathroom (the task's words, not its file's name)
     kinds = frozenset(rule.watch_words) - (place_words(rule) - content_words(without_places(rule.condition)))
-    jobs = (wanted | content_words(without_places(rule.condition))) - GENERIC  # "the invoice export": not tmp-cleanup
+    jobs = frozenset(wanted | content_words(without_places(rule.condition))) - GENERIC  # not tmp-cleanup
     # "I'm Omar. Tell me if anyone challenges me": a line that names others and not Omar is about them
     me = frozenset(stem(word) for word in rule.user.lower().split())
     about_me = _ME.search(rule.condition) is not None
