@@ -33,6 +33,8 @@ MAX_VERSIONS = 3
 MAX_LINES = 12
 """At most this many added (and removed) lines per file in the report; the rest is counted."""
 MAX_LINE_CHARS = 240
+MAX_CONTEXT = 40
+"""At most this many lines before a change are kept with it (a rise is read against the reading before it)."""
 TEXT_SUFFIXES = frozenset({".md", ".txt", ".json", ".toml", ".yaml", ".yml", ".csv", ".py", ".rst", ".log",
                            ".html", ".xml", ".ini", ".cfg", ".js", ".ts", ".sh", ".eml", ".ics", ""})
 
@@ -58,6 +60,8 @@ class FileChange:
     ("date,description,amount,balance": its columns), which the diff may not show."""
     columns: str = ""
     """A changed file's table header row, where it is not the first line (a Markdown table under a heading)."""
+    context: tuple[str, ...] = ()
+    """A changed file's unchanged lines just before its first added one (the readings a new one follows)."""
 
 
 def _cut(line: str) -> str:
@@ -70,20 +74,31 @@ def diff_lines(old: str, new: str) -> tuple[list[str], list[str]]:
 
     Blank lines are left out; a line whose only change is its spacing counts as unchanged.
     """
+    added, removed, _ = diff_in_context(old, new)
+    return added, removed
+
+
+def diff_in_context(old: str, new: str) -> tuple[list[str], list[str], list[str]]:
+    """:func:`diff_lines`, and the unchanged lines of ``new`` before its first added line (at most
+    :data:`MAX_CONTEXT`, blank lines left out): the readings an appended one follows."""
     old_lines = [" ".join(line.split()) for line in old.splitlines()]
     new_lines = [" ".join(line.split()) for line in new.splitlines()]
     added: list[str] = []
     removed: list[str] = []
+    first = None
     matcher = difflib.SequenceMatcher(None, old_lines, new_lines, autojunk=False)
     for tag, i1, i2, j1, j2 in matcher.get_opcodes():
         if tag in ("replace", "delete"):
             removed += [line for line in old_lines[i1:i2] if line]
         if tag in ("replace", "insert"):
             added += [line for line in new_lines[j1:j2] if line]
-    return added, removed
+            first = j1 if first is None else first
+    before = [line for line in new_lines[: first or 0] if line]
+    return added, removed, before[-MAX_CONTEXT:]
 
 
 _CELLS = re.compile(r"\s*[,;\t|]\s*")
+_BARS = re.compile(r"\s*\|\s*")
 
 
 def first_line(text: str) -> str:
@@ -119,8 +134,10 @@ def columns_of(text: str) -> str:
 
 
 def cells(line: str) -> list[str]:
-    """A table row's cells (split as :func:`table_header` splits the header)."""
-    return [cell for cell in _CELLS.split(line.strip().strip("|"))]
+    """A table row's cells (split as :func:`table_header` splits the header); a Markdown row's only at its
+    bars ("| GAW | 12,210 |" has two cells, not three)."""
+    line = line.strip()
+    return (_BARS if line.startswith("|") else _CELLS).split(line.strip("|"))
 
 
 def describe(change: FileChange) -> str:
@@ -237,7 +254,7 @@ class FileHistory:
             return FileChange(relative, size, "new", tuple(_cut(line) for line in lines[:MAX_LINES]),
                               more_added=max(0, len(lines) - MAX_LINES))
         old = zlib.decompress(base[1]).decode("utf-8", "surrogateescape")
-        added, removed = diff_lines(old, text)
+        added, removed, before = diff_in_context(old, text)
         if not added and not removed:
             return FileChange(relative, size, "same")
         # The newest lines matter most (an appended deadline): the last ones are kept when there are many.
@@ -245,6 +262,7 @@ class FileHistory:
             relative, size, "changed", tuple(_cut(line) for line in added[-MAX_LINES:]),
             tuple(_cut(line) for line in removed[:MAX_LINES]), max(0, len(added) - MAX_LINES),
             max(0, len(removed) - MAX_LINES), first_line(text), columns_of(text),
+            tuple(_cut(line) for line in before),
         )
 
     def close(self) -> None:

@@ -69,6 +69,8 @@ class ChangeItem:
             later has seen it already.
         title: a changed file's heading or a table's header row (its first line), which its diff may not show.
         columns: a changed file's table header row further down (a Markdown table under its heading).
+        context: a changed file's unchanged lines just before the change (the readings an added one follows);
+            never shown to the model, read by the app's own comparisons (:mod:`.series`).
     """
 
     source: str
@@ -79,6 +81,7 @@ class ChangeItem:
     at: float | None = None
     title: str = ""
     columns: str = ""
+    context: str = ""
 
 
 WORLD = "world"

@@ -1043,19 +1043,19 @@ _NUMBER = r"(?P<number>(?:(?<![\w.,])[-−])?(?<![\w.])(?:\d{1,3}(?:,\d{3})+|\d+
 """A figure: thousands with commas ("150,420"), a decimal point or comma ("18.4", "12,99"); not the middle of a
 date or a CSV line ("2026-12-01,18.4 kWh" holds 18.4 kWh, not -1.18)."""
 _UNIT = (r"(?P<unit>%|°\s?[CF]\b|(?:seconds?|minutes?|hours?|euros?|dollars?)\b"
-         r"|(?!(?:or|and|for|to|in|on|at|the|of|if|is|it|by|so|as|per|then)\b)[A-Za-z]{1,4}\b)")
-_LIMIT = re.compile(r"\b(?P<op>less|fewer|lower|cheaper|below|under|colder|cooler|more|higher|above|over|warmer|"
+         r"|(?!(?:or|and|for|to|in|on|at|the|of|if|is|it|by|so|as|per|then|from)\b)[A-Za-z]{1,4}\b)")
+LIMIT = re.compile(r"\b(?P<op>less|fewer|lower|cheaper|below|under|colder|cooler|more|higher|above|over|warmer|"
                     r"hotter|at least|at most|passes|exceeds|reaches|hits|gets to|tops|past|"
                     r"within(?=\s+\d[\d.]*\s*(?:miles?|mi|km|kilomet(?:re|er)s?)\b))(?:\s+than)?\s+(?:an?\s+)?"
                     r"(?P<pre>[€$£])?\s*"
                     + _NUMBER + r"\s*" + _UNIT + "?", re.I)
-_OR_BEYOND = re.compile(r"(?P<pre>[€$£])?\s*" + _NUMBER + r"\s*" + _UNIT + r"?(?P<things>(?:\s+[A-Za-z][\w-]*){0,3}?)"
+OR_BEYOND = re.compile(r"(?P<pre>[€$£])?\s*" + _NUMBER + r"\s*" + _UNIT + r"?(?P<things>(?:\s+[A-Za-z][\w-]*){0,3}?)"
                         r"\s+or\s+(?P<op>less|fewer|lower|below|"
                         r"under|cheaper|colder|more|higher|above|over|warmer)\b", re.I)
 """A bound the condition includes: "20 % or less", "38.5 °C or higher"."""
-_AMOUNT = re.compile(r"(?P<pre>[€$£])?\s*" + _NUMBER + r"\s*" + _UNIT + "?")
+AMOUNT = re.compile(r"(?P<pre>[€$£])?\s*" + _NUMBER + r"\s*" + _UNIT + "?")
 _THOUSANDS = re.compile(r"^\d{1,3}(?:,\d{3})+$")
-_SECONDS = {"s": 1, "sec": 1, "secs": 1, "second": 1, "seconds": 1, "min": 60, "mins": 60, "minute": 60,
+SECONDS = {"s": 1, "sec": 1, "secs": 1, "second": 1, "seconds": 1, "min": 60, "mins": 60, "minute": 60,
             "minutes": 60, "h": 3600, "hr": 3600, "hrs": 3600, "hour": 3600, "hours": 3600}
 """Durations are compared in seconds: "more than 5 minutes behind" and "lag 842 s"."""
 _CLOCK = re.compile(r"\b(\d{1,2}):(\d{2}):(\d{2})\b")
@@ -1074,7 +1074,7 @@ class Compared:
     said: str
 
 
-def _unit(match: re.Match[str]) -> str:
+def unit_of(match: re.Match[str]) -> str:
     unit = (match.group("pre") or match.group("unit") or "").replace("°", "").replace(" ", "").lower()
     return _CURRENCY_CODES.get(unit, unit)
 
@@ -1084,7 +1084,7 @@ _CURRENCY_CODES = {"euro": "eur", "euros": "eur", "€": "eur", "dollar": "usd",
 """One name for each currency, however a figure writes it ("1.20 euros", "€1.20", "1.20 EUR")."""
 
 
-def _number(text: str) -> float | None:
+def as_number(text: str) -> float | None:
     text = text.replace("−", "-")
     if _THOUSANDS.match(text.lstrip("-")):
         text = text.replace(",", "")
@@ -1105,8 +1105,8 @@ def compared(rule: TaskRule, items: Iterable[ChangeItem], names: frozenset[str] 
     items = [replace(item, text="\n".join(line for line in item.text.splitlines()
                                           if not another_day(days, line) and not another_kind(sorts, line)))
              if (days or sorts) and item.source in NEWS else item for item in items]
-    limits = list(_LIMIT.finditer(rule.condition))
-    first = limits[0] if limits else _OR_BEYOND.search(rule.condition)
+    limits = list(LIMIT.finditer(rule.condition))
+    first = limits[0] if limits else OR_BEYOND.search(rule.condition)
     if first is not None:
         items = [_of_its_kind(rule.condition[: first.start()], item) for item in items]
     if len(limits) < 2:
@@ -1156,14 +1156,14 @@ def _compared(rule: TaskRule, items: list[ChangeItem], names: frozenset[str]) ->
     on the next line is not the Lisbon flight's price). None when the condition compares nothing, has no unit
     (a bare number could be a date), or no changed line holds a figure in its unit: then the model is asked.
     """
-    limit = _LIMIT.search(rule.condition) or _OR_BEYOND.search(rule.condition)
+    limit = LIMIT.search(rule.condition) or OR_BEYOND.search(rule.condition)
     if limit is None:
         own = _OWN_LIMIT.search(rule.condition)
         if own is not None:
             return _against_column(rule.condition[: own.start()], own, list(items), names)
         return _moved(rule, items, names)
-    unit = _unit(limit)
-    bound = _number(limit.group("number"))
+    unit = unit_of(limit)
+    bound = as_number(limit.group("number"))
     items = list(items)
     noun = _counted_noun(rule.condition, limit)
     after = _WORDS_AFTER.match(rule.condition, limit.end())
@@ -1172,11 +1172,11 @@ def _compared(rule: TaskRule, items: list[ChangeItem], names: frozenset[str]) ->
         # "passes 10,000 downloads", "under 20% cloud": the downloads or the cloud column, not the episode or
         # the night the subject names
         # "hits 150 sign-ups" is a running total: a table's total column, not the week's new sign-ups
-        by_column = (_in_column("total", limit, bound, items, names) if _op(limit) in _TARGETS else None) \
+        by_column = (_in_column("total", limit, bound, items, names) if op_of(limit) in _TARGETS else None) \
             or (_in_column(" ".join(sorted(noun)), limit, bound, items, names) if noun else None) \
             or (_in_column(measured, limit, bound, items, names) if measured else None) \
             or _in_column(rule.condition[: limit.start()], limit, bound, items, names) \
-            or (_in_column("", limit, bound, items, names, unit=_unit(limit)) if _unit(limit) else None)
+            or (_in_column("", limit, bound, items, names, unit=unit_of(limit)) if unit_of(limit) else None)
         if by_column is not None:
             return by_column
     if noun is not None and bound is not None:
@@ -1187,8 +1187,8 @@ def _compared(rule: TaskRule, items: list[ChangeItem], names: frozenset[str]) ->
             return by_label
     if not unit or unit in STOPWORDS or bound is None:
         return None
-    unit, bound = _scaled(unit, bound)
-    op = _op(limit)
+    unit, bound = scaled(unit, bound)
+    op = op_of(limit)
     seen: list[str] = []
     subject = content_words(rule.condition[: limit.start()]) - place_words(rule) - GENERIC - PREDICATES - {
         stem(word) for word in LINKS}
@@ -1200,21 +1200,21 @@ def _compared(rule: TaskRule, items: list[ChangeItem], names: frozenset[str]) ->
         if meant:
             line = " ".join(sentence.group() for sentence in _SENTENCE.finditer(line)
                             if meant & content_words(sentence.group()))
-        amounts = [amount for amount in _AMOUNT.finditer(line) if _unit(amount) == unit]
+        amounts = [amount for amount in AMOUNT.finditer(line) if unit_of(amount) == unit]
         # "bounced=230 (2.7%) … unsubscribed=474 (5.6%)": the bounce rate is the figure the bounces precede
         attached = [amount for amount in amounts
                     if measured_by & content_words(line[max(0, amount.start() - 24): amount.start()])]
-        figures = [(_scaled(_unit(amount) or _cents(amount, unit), number),
+        figures = [(scaled(unit_of(amount) or _cents(amount, unit), number),
                     f"{amount.group('number')} {amount.group('pre') or amount.group('unit') or ''}".strip())
-                   for amount in (attached if len(amounts) > 1 and attached else _AMOUNT.finditer(line))
-                   if (number := _number(amount.group("number"))) is not None]
+                   for amount in (attached if len(amounts) > 1 and attached else AMOUNT.finditer(line))
+                   if (number := as_number(amount.group("number"))) is not None]
         figures += [(("s", float(int(h) * 3600 + int(m) * 60 + int(s))), clock.group())
                     for clock in _CLOCK.finditer(line) for h, m, s in [clock.groups()]]
         figures += _unit_column(line, unit, subject)
         for (figure_unit, value), said in figures:
             if figure_unit != unit:
                 continue
-            if _meets(op, value, bound):
+            if meets(op, value, bound):
                 return Compared(True, said)
             seen.append(said)
     return Compared(False, ", ".join(seen)) if seen else None
@@ -1231,17 +1231,17 @@ def _counted_noun(condition: str, limit: re.Match[str]) -> frozenset[str] | None
     """What the bound counts when it is a thing, not a unit ("passes 1,000 subscribers", "more than 20 open
     tickets"): the stems of the one or two words after the figure, or None (a currency, a percentage, a
     duration, no word)."""
-    if limit.group("pre") or _unit(limit) in (*_SECONDS, *_CURRENCIES, "%"):
+    if limit.group("pre") or unit_of(limit) in (*SECONDS, *CURRENCIES, "%"):
         return None
     start = limit.start("unit") if limit.group("unit") else limit.end()
-    if limit.re is _OR_BEYOND:  # "7 Ramipril tablets or fewer": the words between
+    if limit.re is OR_BEYOND:  # "7 Ramipril tablets or fewer": the words between
         start = limit.start("unit") if limit.group("unit") else limit.start("things")
     match = _WORDS_AFTER.match(condition, start)
     if match is None:
         return None
     words = []
     for word in (match.group("first"), match.group("second")):
-        if word is None or word.lower() in STOPWORDS | _CURRENCIES | set(_SECONDS):
+        if word is None or word.lower() in STOPWORDS | CURRENCIES | set(SECONDS):
             break
         words.append(stem(word.lower()))
     return frozenset(words) or None
@@ -1250,15 +1250,15 @@ def _counted_noun(condition: str, limit: re.Match[str]) -> frozenset[str] | None
 def _counted(limit: re.Match[str], bound: float, noun: frozenset[str], items: Iterable[ChangeItem],
              names: frozenset[str]) -> Compared | None:
     """The count of ``noun`` on the changed lines ("Subscribers: 1,012", "1,012 subscribers"), compared."""
-    op = _op(limit)
+    op = op_of(limit)
     seen: list[str] = []
     for line in _subject_lines(items, names):
         for match in [*_COUNT_BEFORE.finditer(line), *_COUNT_AFTER.finditer(line)]:
-            value = _number(match.group("number"))
+            value = as_number(match.group("number"))
             if value is None or stem(match.group("word").lower()) not in noun:
                 continue
             said = match.group().strip(" :=")
-            if _meets(op, value, bound):
+            if meets(op, value, bound):
                 return Compared(True, said)
             seen.append(said)
     return Compared(False, ", ".join(seen)) if seen else None
@@ -1274,14 +1274,14 @@ _TARGETS = frozenset({"reaches", "hits", "gets to", "passes", "tops"})
 """Ops that say a running figure reaches a target."""
 
 
-def _op(limit: re.Match[str]) -> str:
+def op_of(limit: re.Match[str]) -> str:
     op = limit.group("op").lower()
-    if limit.re is _OR_BEYOND:  # "20 % or less": the bound itself meets it
+    if limit.re is OR_BEYOND:  # "20 % or less": the bound itself meets it
         op = "at most" if op in _BELOW else "at least"
     return op
 
 
-_KEYS = frozenset({"id", "sku", "code", "ref", "date", "day", "week", "month", "time", "year", "phone", "zip",
+KEY_COLUMNS = frozenset({"id", "sku", "code", "ref", "date", "day", "week", "month", "time", "year", "phone", "zip",
                    "postcode", "number"})
 """Columns that name or date a row (``order_id``), never the figure a condition compares."""
 _NOT_COLUMN_WORDS = frozenset({"eur", "usd", "gbp", "chf", "pct", "num", "no", "nr", "the"})
@@ -1291,11 +1291,11 @@ def _column(subject: str, header: str) -> int | None:
     """The column of ``header`` the compared subject names ("the balance drops under 200 EUR": ``balance``;
     "validation accuracy": ``val_acc``, a cell's parts as the starts of the subject's words), or None: no
     column, or two that name it equally."""
-    named = _columns(subject, header)
+    named = columns_named(subject, header)
     return named[0] if len(named) == 1 else None
 
 
-def _columns(subject: str, header: str) -> list[int]:
+def columns_named(subject: str, header: str) -> list[int]:
     """The columns of ``header`` that name the compared subject best (:func:`_column`), all of them when several
     name it equally ("either front tyre": ``front left`` and ``front right``)."""
     subject = re.sub(r"\S*/\S*|\S*\.[A-Za-z]\S*", " ", subject)  # a path names the file, not a column (PM2.5 does)
@@ -1306,7 +1306,7 @@ def _columns(subject: str, header: str) -> list[int]:
     for index, cell in enumerate(cells(header)):
         parts = [part for part in re.findall(r"[a-z]+", cell.lower()) if part not in _NOT_COLUMN_WORDS]
         parts = [part for part in parts if len(part) > 1]
-        if not parts or _KEYS & set(parts):
+        if not parts or KEY_COLUMNS & set(parts):
             continue
         hits = sum(any(word.startswith(part) or (len(word) > 3 and part.startswith(word)) for word in words)
                    for part in parts)
@@ -1335,7 +1335,7 @@ def _named_cells(condition: str, item: ChangeItem, text: str) -> str:
     return "\n".join(row[column] if len(row := cells(line)) == len(named) else line for line in text.splitlines())
 
 
-def _unit_named(unit: str, header: str) -> int | None:
+def unit_named(unit: str, header: str) -> int | None:
     """The one column of ``header`` whose name holds ``unit`` ("gbp_eur", "price (EUR)", "height m"), or None."""
     named = [index for index, cell in enumerate(cells(header))
              if unit in (_CURRENCY_CODES.get(part, part) for part in re.findall(r"[a-z€$£%]+", cell.lower()))]
@@ -1348,16 +1348,16 @@ def _in_column(subject: str, limit: re.Match[str], bound: float, items: list[Cha
     ``balance`` column; with ``unit``, the one column named in it: "more than 1.20 euros" and ``gbp_eur``): that
     column of each added row, compared; None when no changed table has the column. The other figures on the row
     (the amount, the date) are not what the condition compares."""
-    op, seen = _op(limit), []
+    op, seen = op_of(limit), []
     found = False
     for item in items:
         header = table_header(item.columns or item.title) if item.source == "file" else ""
         if not header:
             continue
         if unit:
-            columns = [column] if (column := _unit_named(unit, header)) is not None else []
+            columns = [column] if (column := unit_named(unit, header)) is not None else []
         else:  # "either front tyre": each of the columns it names
-            columns = _columns(subject, header)
+            columns = columns_named(subject, header)
             columns = columns if len(columns) == 1 or _EITHER_ONE.search(subject) else []
         if not columns:
             continue
@@ -1368,11 +1368,11 @@ def _in_column(subject: str, limit: re.Match[str], bound: float, items: list[Cha
             if len(row) != len(named) or (names and not names & content_words(line) and not titled(names, item)):
                 continue
             for column in columns:
-                value = _number(row[column].strip().lstrip("+").replace(" ", "")) if row[column].strip() else None
+                value = as_number(row[column].strip().lstrip("+").replace(" ", "")) if row[column].strip() else None
                 if value is None:
                     continue
                 said = f"{named[column].strip()} {row[column].strip()}"
-                if _meets(op, value, bound):
+                if meets(op, value, bound):
                     return Compared(True, said)
                 seen.append(said)
     return Compared(False, ", ".join(seen)) if found and seen else None
@@ -1402,12 +1402,12 @@ def _in_label(subject: str, limit: re.Match[str], bound: float, items: list[Chan
             fields += [(said, pair.group("label"), pair.group("value")) for pair in _PAIR.finditer(line)
                        if stem(pair.group("label").lower()) in wanted]  # "… COP 2.31, outside avg …"
     best = max((said for said, _, _ in fields), default=0)
-    op, seen = _op(limit), []
+    op, seen = op_of(limit), []
     for said, label, figure in fields:
-        value = _number(figure)
+        value = as_number(figure)
         if said < best or value is None:  # the daily COP's line, not the legionella cycle's
             continue
-        if _meets(op, value, bound):
+        if meets(op, value, bound):
             return Compared(True, f"{label}: {figure}")
         seen.append(f"{label}: {figure}")
     return Compared(False, ", ".join(seen)) if seen else None
@@ -1435,22 +1435,22 @@ def _against_column(subject: str, own: re.Match[str], items: list[ChangeItem],
         before = {row[0]: row for row in map(cells, item.removed.splitlines()) if len(row) == len(header)}
         for line in item.text.splitlines():
             row = cells(line)
-            bound = _number(row[limit_at].strip()) if len(row) == len(header) else None
+            bound = as_number(row[limit_at].strip()) if len(row) == len(header) else None
             if bound is None or (names and not names & content_words(line)):
                 continue
             figures = [index for index, cell in enumerate(row)
-                       if index != limit_at and _number(cell.strip()) is not None
-                       and not _KEYS & set(re.findall(r"[a-z]+", header[index].lower()))]
+                       if index != limit_at and as_number(cell.strip()) is not None
+                       and not KEY_COLUMNS & set(re.findall(r"[a-z]+", header[index].lower()))]
             if named is not None and named != limit_at:
                 figures = [named]
             elif len(figures) > 1:
                 old = before.get(row[0], [])
                 figures = [index for index in figures if not old or old[index] != row[index]]
             for index in figures:
-                value = _number(row[index].strip())
+                value = as_number(row[index].strip())
                 said = (f"{header[index].strip()} {row[index].strip()}, "
                         f"{header[limit_at].strip()} {row[limit_at].strip()}")
-                if value is not None and _meets(op, value, bound):
+                if value is not None and meets(op, value, bound):
                     return Compared(True, said)
                 seen.append(said)
     return Compared(False, "; ".join(seen)) if seen else None
@@ -1468,7 +1468,7 @@ def _unit_column(line: str, unit: str, subject: frozenset[str]) -> list[tuple[tu
         if cell.lower() != unit:
             continue
         for other in (index + 1, index - 1):
-            value = _number(row[other]) if 0 <= other < len(row) and row[other] else None
+            value = as_number(row[other]) if 0 <= other < len(row) and row[other] else None
             if value is not None:
                 found.append(((unit, value), f"{row[other]} {cell}"))
                 break
@@ -1483,17 +1483,17 @@ def _subject_lines(items: Iterable[ChangeItem], names: frozenset[str]) -> Iterat
 
 def _cents(amount: re.Match[str], unit: str) -> str:
     """A bare figure with two decimals ("1249.00" in a card statement) is money in the limit's currency."""
-    return unit if unit in _CURRENCIES and _WITH_CENTS.fullmatch(amount.group("number")) else ""
+    return unit if unit in CURRENCIES and _WITH_CENTS.fullmatch(amount.group("number")) else ""
 
 
-_CURRENCIES = frozenset({"eur", "usd", "gbp", "chf", "€", "$", "£"})
+CURRENCIES = frozenset({"eur", "usd", "gbp", "chf", "€", "$", "£"})
 _WITH_CENTS = re.compile(r"\d+\.\d\d")
 
 
-def _scaled(unit: str, value: float) -> tuple[str, float]:
+def scaled(unit: str, value: float) -> tuple[str, float]:
     """A duration in seconds ("5 minutes" is 300 s); any other figure as it is."""
-    if unit in _SECONDS:
-        return "s", value * _SECONDS[unit]
+    if unit in SECONDS:
+        return "s", value * SECONDS[unit]
     return unit, value
 
 
@@ -1507,7 +1507,7 @@ def _moved(rule: TaskRule, items: Iterable[ChangeItem], names: frozenset[str]) -
     seen: list[str] = []
     for line in _subject_lines(items, names):
         for move in _FROM_TO.finditer(line):
-            before, after = _number(move.group("a")), _number(move.group("b"))
+            before, after = as_number(move.group("a")), as_number(move.group("b"))
             if before is None or after is None or before == after:
                 continue
             said = move.group().strip()
@@ -1517,7 +1517,7 @@ def _moved(rule: TaskRule, items: Iterable[ChangeItem], names: frozenset[str]) -
     return Compared(False, ", ".join(seen)) if seen else None
 
 
-def _meets(op: str, value: float, bound: float) -> bool:
+def meets(op: str, value: float, bound: float) -> bool:
     if op in ("at least", "reaches", "hits", "gets to"):
         return value >= bound
     if op in ("at most", "within"):

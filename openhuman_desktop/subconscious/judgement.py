@@ -41,6 +41,7 @@ from openhuman_desktop.errors import ContextOverflow, LlmReplyError, LlmTimedOut
 from openhuman_desktop.llm.base import ChatRequest, LlmClient, Message, TokenLogprob, token_logprobs
 from openhuman_desktop.llm.tokens import upper_bound
 from openhuman_desktop.store import Task
+from openhuman_desktop.subconscious import series
 from openhuman_desktop.subconscious.decisions import (
     ACT,
     ESCALATE,
@@ -212,7 +213,10 @@ class Judge:
 
     async def _question(self, client: LlmClient, task: Task, rule: TaskRule, items: list[ChangeItem],
                         tally: _Tally) -> None:
-        figure = compared(rule, items, rule_names(rule))
+        # "jumps by more than 10 points in a day": the new reading against the one before it, not a level
+        of_rows = series.shape(rule.condition)
+        names = rule_names(rule)
+        figure = series.over_rows(rule, items, names, of_rows) if of_rows else compared(rule, items, names)
         if figure is not None:  # "costs less than 300 EUR" and the change says 289 EUR: the app compares
             verdict = rule.kind if figure.met else NOOP
             reason = (f'The change says {figure.said}, which meets "{rule.condition}".' if figure.met

@@ -417,7 +417,8 @@ def files_section(root: Path, index: WorkspaceSource | None = None,
             changes = await asyncio.to_thread(
                 history.changes, root, [(item.path, item.size) for item in scan.changed], since, now)
             items = tuple(ChangeItem("file", change.path, "\n".join(change.added), change.status,
-                                     "\n".join(change.removed), item.mtime, change.title, change.columns)
+                                     "\n".join(change.removed), item.mtime, change.title, change.columns,
+                                     "\n".join(change.context))
                           for change, item in zip(changes, scan.changed, strict=True))
             return Section("Changed workspace files", "\n".join(describe(change) for change in changes),
                            signature=scan.signature, items=items)

@@ -1,0 +1,427 @@
+"""Figures read against the rows before them: a rise since the last reading, what a meter says was used, how
+many rows fall in one week, the same outcome several times running.
+
+Most conditions are met, or not, by the lines a change added. Some are about the series those lines join:
+
+- "disk use on db-02 jumps by more than 10 points in a day": the new reading against the one before it;
+- "we use more than 12 cubic metres of water in a month", with meter readings: the difference of two readings;
+- "more than 5 people cancel their veg box in the same week": the rows of that week, old and new;
+- "the backup fails three nights in a row": the rows before the new one.
+
+A changed file's item keeps the unchanged lines just before its change (:attr:`ChangeItem.context`), and
+:func:`over_rows` reads the added rows against them: the app decides, with no model at all. A condition of one
+of these shapes is never compared as a plain figure (a disk at 76 % is "more than 10"; its rise may not be).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass, replace
+
+from openhuman_desktop.subconscious.changes import cells, table_header
+from openhuman_desktop.subconscious.decisions import ChangeItem
+from openhuman_desktop.subconscious.evidence import (
+    AMOUNT,
+    KEY_COLUMNS,
+    LIMIT,
+    OR_BEYOND,
+    Compared,
+    as_number,
+    columns_named,
+    compared,
+    evidence,
+    meets,
+    op_of,
+    unit_named,
+    unit_of,
+)
+from openhuman_desktop.subconscious.task_rules import GENERIC, STOPWORDS, TaskRule, content_words
+
+MOVE, USED, PER_PERIOD, RUNNING = "move", "used", "per period", "running"
+
+_MOVES = re.compile(r"\b(?:(?P<up>jump(?:s|ed)?|rises?|rose|goes up|go up|went up|increases?|increased|climbs?|"
+                    r"grows?|spikes?|shoots up|(?:is|are) up|(?:a |an )?(?:jump|rise|increase|spike))|"
+                    r"(?P<down>drops?|dropped|falls?|fell|goes down|go down|went down|decreases?|decreased|dips?|"
+                    r"(?:is|are) down|(?:a )?(?:drop|fall|decrease|dip))|"
+                    r"(?P<either>changes?|moves?|swings?|(?:a )?(?:change|move|swing)))"
+                    r"(?P<by>\s+(?:by|of))?\s*$", re.I)
+"""A move the limit after it measures: "jumps by more than 10 points", "a drop of over £50", "rises more than 5"
+("rises above 38" is a level, not a move: its limit is a bound, and no "by" comes between)."""
+_LEVELS = frozenset({"above", "over", "below", "under", "past", "reaches", "hits", "gets to", "passes", "exceeds",
+                     "tops"})
+_AGAINST = re.compile(r"\s*(?:behind|ahead|below|above|under|over|short|late|early|off)\b", re.I)
+"""A move measured against something else than the reading before: "falls more than 5 minutes behind", "drops
+more than 2 kg below his 1 March weigh-in"."""
+_POINTS = re.compile(r"^\s*(?:percentage\s+)?(?:points?|pts|pp)\b", re.I)
+_USES = re.compile(r"\b(?:use|uses|used|using|consumes?|consumed|go(?:es)? through|went through|burns?|burnt|"
+                   r"drives?|drove|driven|do|does|did|covers?|covered|clocks? up)\b", re.I)
+_CUMULATIVE = re.compile(r"\b(?:readings?|meters?|odometer|mileage|cumulative|running total|index)(?![a-z])", re.I)
+_PERIOD = re.compile(r"\b(?:in|within|during)\s+(?:the\s+same|one|a\s+single|a|any\s+one|any|a\s+given)\s+"
+                     r"(?P<period>day|week|month)\b", re.I)
+"""The period rows are counted in: "in the same week", "in a single day" ("10 a day" and "a week's takings" are
+figures on one row)."""
+_WORD_NUMBERS = {"two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9, "ten": 10,
+                 "twice": 2}
+_RUNNING = re.compile(r"\b(?P<n>\d+|two|three|four|five|six|seven|eight|nine|ten|twice)\s+(?P<what>(?:[a-z]+\s+){0,3}?)"
+                      r"(?:in a row|running|on the trot|straight|consecutive(?:ly)?)\b|"
+                      r"\b(?P<n2>\d+|two|three|four|five|six|seven|eight|nine|ten)\s+consecutive\s+", re.I)
+_SAME = re.compile(r"\b(?:the same|unchanged|steady|stable|flat)\b", re.I)
+_WORD = re.compile(r"(?<![\w./-])[A-Za-z][\w-]*")
+_ISO = re.compile(r"\b(?P<y>20\d\d)-(?P<m>\d\d)-(?P<d>\d\d)\b")
+_SPELT = re.compile(r"\b(?P<d>\d{1,2})(?:st|nd|rd|th)?\s+(?P<month>jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)"
+                    r"[a-z]*\.?(?:\s+(?P<y>20\d\d))?\b", re.I)
+_YEAR = re.compile(r"\b20\d\d\b")
+_MONTHS = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec")
+_DATE_WORDS = frozenset({*_MONTHS, "mon", "tue", "wed", "thu", "fri", "sat", "sun", "am", "pm"})
+
+
+def shape(condition: str) -> str | None:
+    """Which series the condition is about (:data:`MOVE`, :data:`USED`, :data:`PER_PERIOD`, :data:`RUNNING`),
+    or None: a condition any one line can meet."""
+    if _RUNNING.search(condition):
+        return RUNNING
+    limit = LIMIT.search(condition)
+    if limit is None:
+        return None
+    move = _MOVES.search(condition[: limit.start()])
+    if move is not None and (move.group("by") or op_of(limit) not in _LEVELS) \
+            and not _AGAINST.match(condition, limit.end()):
+        return MOVE
+    if _USES.search(condition[: limit.start()]) and _PERIOD.search(condition):
+        return USED
+    if _PERIOD.search(condition):
+        return PER_PERIOD
+    return None
+
+
+@dataclass(frozen=True)
+class _Row:
+    line: str
+    added: bool
+    key: tuple[str, ...]
+    value: float | None
+    said: str
+
+
+def over_rows(rule: TaskRule, items: Iterable[ChangeItem], names: frozenset[str], kind: str) -> Compared | None:
+    """The condition of shape ``kind`` read off the changed files' added rows and the rows before them; None
+    when no changed file holds such a series (the model is asked)."""
+    condition = rule.condition
+    for item in items:
+        if item.source != "file" or not item.text.strip():
+            continue
+        if kind == RUNNING:
+            found = _running(rule, item, names)
+        else:
+            limit = LIMIT.search(condition)
+            if limit is None:
+                return None
+            if kind == PER_PERIOD:
+                found = _per_period(condition, limit, item, names)
+            else:
+                found = _moved(rule, condition, limit, item, names, used=kind == USED)
+        if found is not None:
+            return found
+    # "more than 1.5 kWh in a day" and a row per day: the row's own figure is the day's
+    return compared(rule, items, names) if kind == PER_PERIOD else None
+
+
+def _rows(condition: str, limit: re.Match[str] | None, item: ChangeItem, names: frozenset[str], *,
+          before: bool = False, own: bool = True) -> list[_Row]:
+    """The context's and the change's rows (table rows, or lines that are not headings), with the figure the
+    condition measures on each, in the file's order; with ``before``, the lines the change removed too (before
+    the added ones: the old version of a row it rewrote); with ``own``, only the series the condition names
+    (:func:`_its_own`)."""
+    header = table_header(item.columns or item.title)
+    named = cells(header) if header else []
+    column = _figure_column(condition[: limit.start()] if limit else condition, limit, named, item) if named \
+        else None
+    wanted = _wanted_unit(condition, limit) if limit is not None else ""
+    rows = []
+    for added, text in ((False, item.context), (False, item.removed if before else ""), (True, item.text)):
+        for line in text.splitlines():
+            row = cells(line)
+            if named and (len(row) != len(named) or line.strip() == header.strip()) or line.startswith("#"):
+                continue
+            if names and not names & content_words(line) and not _all_about(names, item):
+                continue
+            value, said = None, ""
+            if column is not None:
+                value = as_number(row[column].strip().lstrip("+")) if row[column].strip() else None
+                said = f"{named[column].strip()} {row[column].strip()}"
+            elif wanted:
+                value, said = _figure(line, wanted, content_words(condition) - GENERIC)
+            key = tuple(word.lower() for word in _WORD.findall(line) if word.lower()[:3] not in _DATE_WORDS)
+            if column is not None:
+                key = tuple(word.lower() for index, cell in enumerate(row)
+                            if index != column and not _is_figure(cell) and _DATE.search(cell) is None
+                            for word in _WORD.findall(cell))
+            rows.append(_Row(line, added, key, value, said))
+    return _its_own(condition, rows) if own else rows
+
+
+_KEYED = re.compile(r"(?P<key>[A-Za-z][\w]*)\s*[=:]\s*(?P<number>-?\d+(?:\.\d+)?)")
+
+
+def _figure(line: str, unit: str, words: frozenset[str]) -> tuple[float | None, str]:
+    """The figure in ``unit`` on a line: "76%", or a value keyed by a name holding the unit ("daily_kwh=1.82")
+    or a word of the condition ("more than 1,000 jobs pending" and "pending=1310")."""
+    amount = next((amount for amount in AMOUNT.finditer(line) if unit_of(amount) == unit), None)
+    if amount is not None:
+        return as_number(amount.group("number")), amount.group().strip()
+    keyed = next((keyed for keyed in _KEYED.finditer(line) if unit in keyed.group("key").lower().split("_")
+                  or content_words(keyed.group("key").replace("_", " ")) & words), None)
+    if keyed is not None:
+        return as_number(keyed.group("number")), keyed.group().strip()
+    return None, ""
+
+
+def _its_own(condition: str, rows: list[_Row]) -> list[_Row]:
+    """The rows of the series the condition names, where rows of several are interleaved ("disk use on db-02":
+    not web-01's rows, told apart by a word that some rows' keys have and others not)."""
+    said = _words(condition) - GENERIC
+    keys = [_words(" ".join(row.key)) for row in rows]
+    shared = set.intersection(*keys) if keys else set()
+    named = [row for row, key in zip(rows, keys, strict=True) if (key - shared) & said]
+    return named or rows
+
+
+def _words(text: str) -> set[str]:
+    """The words that can name a series: content words, and names such as ``db-02`` whole."""
+    return {word.lower() for word in _WORD.findall(text)} - STOPWORDS | content_words(text)
+
+
+def _all_about(names: frozenset[str], item: ChangeItem) -> bool:
+    """A file whose heading or path names the subject: each of its rows is about it."""
+    return bool(names & (content_words(item.title) | content_words(item.name.replace("/", " "))))
+
+
+_DATE = re.compile(_ISO.pattern + "|" + _SPELT.pattern.replace("(?P<d>", "(?:").replace("(?P<month>", "(?:")
+                   .replace("(?P<y>", "(?:"), re.I)
+_FIGURE = re.compile(r"^\s*[-+]?[€$£]?\s*\d[\d,]*(?:\.\d+)?\s*%?\s*$")
+
+
+def _is_figure(cell: str) -> bool:
+    return _FIGURE.match(cell) is not None
+
+
+def _wanted_unit(condition: str, limit: re.Match[str]) -> str:
+    """The unit of the figures a limit measures: "10 points" of a disk's use are percentage points."""
+    after = condition[limit.end("number"):]
+    return "%" if _POINTS.match(after) else unit_of(limit)
+
+
+def _figure_column(subject: str, limit: re.Match[str] | None, named: list[str], item: ChangeItem) -> int | None:
+    """The column that holds the measured figure: the one the subject names, the one named in the limit's
+    unit, else the table's only column of figures that is not a key (a date, an id)."""
+    header = "|".join(named)
+    columns = columns_named(subject, header)
+    if len(columns) == 1:
+        return columns[0]
+    if limit is not None and unit_of(limit):
+        by_unit = unit_named(unit_of(limit), header)
+        if by_unit is not None:
+            return by_unit
+    rows = [row for line in f"{item.context}\n{item.text}".splitlines()
+            if len(row := cells(line)) == len(named) and row != named]
+    figures = [index for index, cell in enumerate(named)
+               if not KEY_COLUMNS & set(re.findall(r"[a-z]+", cell.lower()))
+               and rows and all(_is_figure(row[index]) for row in rows if row[index].strip())
+               and any(row[index].strip() for row in rows)]
+    return figures[0] if len(figures) == 1 else None
+
+
+def _moved(rule: TaskRule, condition: str, limit: re.Match[str], item: ChangeItem, names: frozenset[str], *,
+           used: bool) -> Compared | None:
+    """A move ("jumps by more than 10 points") or what was used ("more than 12 cubic metres in a month" from
+    meter readings): each added reading against the one before it in its series."""
+    bound = as_number(limit.group("number"))
+    if bound is None:
+        return None
+    if used and not (_CUMULATIVE.search(f"{rule.condition} {rule.action} {item.title} {item.columns}")
+                     or _CUMULATIVE.search(item.name)):
+        return None
+    move = _MOVES.search(condition[: limit.start()])
+    direction = "either" if move is None or used else next(
+        name for name in ("up", "down", "either") if move.group(name))
+    if not used:
+        stated = _stated(condition, item, direction, op_of(limit), bound)
+        if stated is not None:
+            return stated
+    relative = not used and unit_of(limit) == "%" and _wanted_unit(condition, limit) == "%" and _relative(
+        item, condition, limit, names)
+    rows = [row for row in _rows(condition, limit, item, names, before=True) if row.value is not None]
+    unique = len({row.key for row in rows}) == len(rows)  # free text on each row: one series
+    op, seen = op_of(limit), []
+    for index, row in enumerate(rows):
+        if not row.added:
+            continue
+        before = next((earlier for earlier in reversed(rows[:index]) if unique or earlier.key == row.key), None)
+        if before is None or before.value is None or row.value is None:
+            continue
+        change = row.value - before.value
+        if used and change < 0:
+            return None  # not a meter's readings: they never go down
+        if relative:
+            if not before.value:
+                continue
+            change = change / abs(before.value) * 100
+        size = change if direction == "up" or used else -change if direction == "down" else abs(change)
+        said = f"{before.said} then {row.said}" + (f" ({_plain(change)} used)" if used else "")
+        if meets(op, size, bound):
+            return Compared(True, said)
+        seen.append(said)
+    return Compared(False, "; ".join(seen)) if seen else None
+
+
+_PERIOD_COLUMNS = {"day": ("day", "daily", "1d", "today"), "week": ("week", "weekly", "1w", "wk"),
+                   "month": ("month", "monthly", "1m", "mtd")}
+
+
+def _stated(condition: str, item: ChangeItem, direction: str, op: str, bound: float) -> Compared | None:
+    """A move the table states itself: "falls more than 10% in one day" and a ``day`` column of each share's
+    change that day ("-12.4%")."""
+    period = _PERIOD.search(condition)
+    header = table_header(item.columns or item.title)
+    if period is None or not header:
+        return None
+    named = cells(header)
+    column = next((index for index, cell in enumerate(named)
+                   if cell.strip().lower() in _PERIOD_COLUMNS[period.group("period").lower()]), None)
+    if column is None:
+        return None
+    seen = []
+    for line in item.text.splitlines():
+        row = cells(line)
+        value = as_number(row[column].strip().rstrip("%").lstrip("+")) if len(row) == len(named) else None
+        if value is None:
+            continue
+        size = value if direction == "up" else -value if direction == "down" else abs(value)
+        said = f"{row[0].strip()} {named[column].strip()} {row[column].strip()}"
+        if meets(op, size, bound):
+            return Compared(True, said)
+        seen.append(said)
+    return Compared(False, ", ".join(seen)) if seen else None
+
+
+def _relative(item: ChangeItem, condition: str, limit: re.Match[str], names: frozenset[str]) -> bool:
+    """Whether a percentage limit measures a relative move: the figures themselves are not percentages
+    ("the rent goes up by more than 5 %" of £950)."""
+    lines = f"{item.context}\n{item.text}"
+    return not any(unit_of(amount) == "%" for amount in AMOUNT.finditer(lines))
+
+
+def _plain(value: float) -> str:
+    return f"{value:.1f}".rstrip("0").rstrip(".")
+
+
+def _per_period(condition: str, limit: re.Match[str], item: ChangeItem, names: frozenset[str]) -> Compared | None:
+    """How many rows (or how much, for a limit in money or another unit) fall in the period of each added row
+    ("more than 5 people cancel in the same week": the week's rows, old and new), compared."""
+    period = _PERIOD.search(condition)
+    bound = as_number(limit.group("number"))
+    if period is None or bound is None:
+        return None
+    span = period.group("period").lower()
+    summed = bool(unit_of(limit)) and unit_of(limit) not in STOPWORDS
+    rows = _rows(condition, limit if summed else None, item, names)
+    rows = _relevant(condition, rows)
+    year = _year(f"{item.context}\n{item.text}")
+    dated = [(row, when) for row in rows if (when := _date(row.line, year)) is not None]
+    op, seen = op_of(limit), []
+    for row, when in dated:
+        if not row.added:
+            continue
+        mine = [other for other, other_when in dated if _same(span, when, other_when)]
+        total = sum(other.value or 0 for other in mine) if summed else len(mine)
+        said = f"{_plain(total)}{' ' + unit_of(limit) if summed else ' rows'} in the {span} of {when:%d %b %Y}"
+        if meets(op, total, bound):
+            return Compared(True, said)
+        if said not in seen:
+            seen.append(said)
+    return Compared(False, "; ".join(seen)) if seen else None
+
+
+def _relevant(condition: str, rows: list[_Row]) -> list[_Row]:
+    """The rows that say what the condition counts: those with a word of it that not every row has ("failed"
+    among logins); all of them when no word tells them apart (each row of a cancellations file is one)."""
+    words = content_words(condition) - GENERIC
+    every = [content_words(row.line) for row in rows]
+    telling = {word for word in words if any(word in said for said in every)
+               and not all(word in said for said in every)}
+    if not telling:
+        return rows
+    return [row for row, said in zip(rows, every, strict=True) if telling & said]
+
+
+def _year(text: str) -> int:
+    found = _YEAR.findall(text)
+    return int(found[-1]) if found else dt.date.today().year
+
+
+def _date(line: str, year: int) -> dt.date | None:
+    try:
+        iso = _ISO.search(line)
+        if iso is not None:
+            return dt.date(int(iso.group("y")), int(iso.group("m")), int(iso.group("d")))
+        spelt = _SPELT.search(line)
+        if spelt is not None:
+            month = _MONTHS.index(spelt.group("month").lower()[:3]) + 1
+            return dt.date(int(spelt.group("y") or year), month, int(spelt.group("d")))
+    except ValueError:
+        return None
+    return None
+
+
+def _same(span: str, one: dt.date, other: dt.date) -> bool:
+    if span == "day":
+        return one == other
+    if span == "week":
+        return one.isocalendar()[:2] == other.isocalendar()[:2]
+    return (one.year, one.month) == (other.year, other.month)
+
+
+def _says(rule: TaskRule, row: ChangeItem, names: frozenset[str]) -> bool:
+    """Whether one row meets the condition on its own: its figure compared ("7.0 or higher"), else its words."""
+    figure = compared(rule, [row], names)
+    return figure.met if figure is not None else evidence(rule, [row]) is not None
+
+
+def _running(rule: TaskRule, item: ChangeItem, names: frozenset[str]) -> Compared | None:
+    """"Fails three nights in a row": the run of rows that say it, ending at the newest added row, against the
+    count; None when the change adds no row that says it or the condition names no count."""
+    condition = rule.condition
+    match = _RUNNING.search(condition)
+    if match is None:
+        return None
+    count = match.group("n") or match.group("n2")
+    needed = int(count) if count.isdigit() else _WORD_NUMBERS.get(count.lower())
+    if not needed:
+        return None
+    once = replace(rule, condition=(condition[: match.start()] + condition[match.end():]).strip(" ,"))
+    limit = LIMIT.search(once.condition) or OR_BEYOND.search(once.condition)
+    same = _SAME.search(condition[: match.start()]) is not None
+    # "the stout reads the same gravity", "my fasting glucose is 7.0 or higher": that series' rows; "I miss three
+    # classes": every row, the ones I went to too
+    rows = _rows(once.condition, limit, item, names, own=same or limit is not None)
+    if not rows or not rows[-1].added:
+        return Compared(False, "no new row of it") if rows else None
+    if same:  # "reads the same gravity three days running"
+        values = [row.value for row in rows]
+        run = len(values) - next((index + 1 for index in range(len(values) - 1, -1, -1)
+                                  if values[index] != values[-1]), 0) if values[-1] is not None else 0
+        return Compared(run >= needed, f"{run} in a row at {rows[-1].said}")
+    # Each row is read as the change alone would be: its figure against the limit ("7.0 or higher"), else its
+    # words ("didn't eat her lunch" is met by "Lunch … ate none", not by a row where only breakfast was refused)
+    bound = as_number(limit.group("number")) if limit is not None else None
+    said = [meets(op_of(limit), row.value, bound) if limit is not None and bound is not None
+            and row.value is not None else _says(once, replace(item, text=row.line, removed="", context=""), names)
+            for row in rows]
+    run = 0
+    for hit in said:
+        run = run + 1 if hit else 0
+    last = rows[-1].line[:80]
+    return Compared(run >= needed, f"{run} in a row up to {last!r}" if run else f"the latest row does not say it: "
+                    f"{last!r}")

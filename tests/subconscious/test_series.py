@@ -1,0 +1,176 @@
+"""Figures read against the rows before them (issue 24): a rise since the last reading, what a meter says was
+used, rows counted per week, the same outcome several times running. The file history keeps the lines before a
+change, and the app decides these without the model."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from openhuman_desktop.subconscious import series
+from openhuman_desktop.subconscious.changes import FileHistory, cells, diff_in_context
+from openhuman_desktop.subconscious.decisions import ChangeItem
+from openhuman_desktop.subconscious.judgement import Judge
+from openhuman_desktop.subconscious.relevance import rule_names
+from openhuman_desktop.subconscious.task_rules import derive
+from tests.subconscious.test_evidence import NoModel
+from tests.subconscious.test_judgement import TOKENS, make_task, report
+
+
+def appended(name: str, before: str, added: str) -> ChangeItem:
+    """A file's item as the report builds it: the added lines, the lines before them, the header row."""
+    lines = before.splitlines()
+    return ChangeItem("file", name, added, "changed", title=lines[0] if lines else "", context=before)
+
+
+def decided(title: str, item: ChangeItem) -> bool | None:
+    rule = derive(title)
+    kind = series.shape(rule.condition)
+    assert kind is not None, f"{rule.condition!r} is about a series"
+    figure = series.over_rows(rule, [item], rule_names(rule), kind)
+    return None if figure is None else figure.met
+
+
+@pytest.mark.parametrize(("condition", "kind"), [
+    ("disk use on db-02 jumps by more than 10 points in a day", series.MOVE),
+    ("the rent goes up by more than 5%", series.MOVE),
+    ("a drop of over £50 in the balance", series.MOVE),
+    ("we use more than 12 cubic metres of water in a month", series.USED),
+    ("more than 5 people cancel their veg box in the same week", series.PER_PERIOD),
+    ("the backup fails three nights in a row", series.RUNNING),
+    ("my fasting glucose is 7.0 or higher two mornings running", series.RUNNING),
+    ("the temperature rises above 38", None),
+    ("the replica falls more than 5 minutes behind", None),
+    ("Dad's weight drops more than 2 kg below his 1 March weigh-in", None),
+    ("a week's egg takings drop below 30 pounds", None),
+    ("the mite drop goes above 10 a day", None),
+])
+def test_the_shape_of_a_condition_about_a_series(condition: str, kind: str | None) -> None:
+    assert series.shape(condition) == kind
+
+
+_DISK = ("2026-06-08 00:05 db-02 /var/lib/postgresql 61% used (306G/500G)\n"
+         "2026-06-08 00:05 web-01 / 40% used (32G/80G)")
+
+
+@pytest.mark.parametrize(("added", "met"), [
+    ("2026-06-09 00:05 db-02 /var/lib/postgresql 76% used (381G/500G)\n"
+     "2026-06-09 00:05 web-01 / 40% used (32G/80G)", True),
+    ("2026-06-09 00:05 db-02 /var/lib/postgresql 69% used (345G/500G)", False),
+    ("2026-06-09 00:05 db-02 /var/lib/postgresql 62% used (311G/500G)\n"
+     "2026-06-09 00:05 web-01 / 72% used (58G/80G)", False),  # web-01 jumped, not db-02
+])
+def test_a_rise_is_read_against_the_same_series_reading_before_it(added: str, met: bool) -> None:
+    title = "If disk use on db-02 jumps by more than 10 points in a day, find out why (ops/logs/disk.log)"
+    assert decided(title, appended("ops/logs/disk.log", _DISK, added)) is met
+
+
+def test_a_relative_rise_and_a_rewritten_row() -> None:
+    rent = "month,rent\n2026-01,950"
+    title = "Tell me if the rent goes up by more than 5% (home/rent.csv)"
+    assert decided(title, appended("home/rent.csv", rent, "2026-02,1010")) is True  # 6.3 %
+    assert decided(title, appended("home/rent.csv", rent, "2026-02,990")) is False  # 4.2 %
+    # a row rewritten in place: its old version is the reading before
+    price = ChangeItem("file", "shop/prices.csv", "kettle,31.00", "changed", "kettle,24.00", title="item,price")
+    assert decided("Tell me if the price of the kettle rises by more than £5 (shop/prices.csv)", price) is True
+
+
+def test_a_move_the_table_states_itself() -> None:
+    header = "| ticker | name | price (p) | day | month |"
+    title = "If any share in my ISA falls more than 10% in one day, tell me (money/isa.md)"
+
+    def isa(row: str) -> ChangeItem:
+        return ChangeItem("file", "money/isa.md", row, "changed", "| GAW | Games Workshop | 13,950 | -0.8% | +6.0% |",
+                          title="# ISA", columns=header)
+
+    assert decided(title, isa("| GAW | Games Workshop | 12,210 | -12.4% | -7.3% |")) is True
+    assert decided(title, isa("| GAW | Games Workshop | 12,580 | -9.8% | -15.0% |")) is False  # the month's
+
+
+def test_what_a_meter_says_was_used_is_the_difference_of_two_readings() -> None:
+    water = "date,reading_m3\n2026-02-01,1439.1\n2026-03-01,1449.9"
+    title = "Tell me if we use more than 12 cubic metres of water in a month (home/water-meter.csv)"
+    assert decided(title, appended("home/water-meter.csv", water, "2026-04-01,1463.2")) is True  # 13.3
+    assert decided(title, appended("home/water-meter.csv", water, "2026-04-01,1461.4")) is False  # 11.5
+    # figures that are not a meter's readings are not used up
+    assert decided("Tell me if we use more than 12 litres of oil in a month (car/oil.csv)",
+                   appended("car/oil.csv", "date,litres\n2026-02-01,4", "2026-03-01,20")) is None
+
+
+_BOXES = ("date,customer,box\n2026-03-09,J. Barker,small veg\n2026-03-10,A. Osei,family veg\n"
+          "2026-03-11,P. Lund,fruit and veg")
+
+
+@pytest.mark.parametrize(("added", "met"), [
+    ("2026-03-12,M. Hughes,small veg\n2026-03-13,R. Dutta,family veg\n2026-03-14,S. Kerr,small veg", True),
+    ("2026-03-12,M. Hughes,small veg\n2026-03-13,R. Dutta,family veg", False),  # five is not more than five
+    ("2026-03-16,M. Hughes,small veg\n2026-03-17,R. Dutta,family veg\n2026-03-17,S. Kerr,small veg", False),
+])
+def test_rows_are_counted_in_the_week_of_the_new_ones(added: str, met: bool) -> None:
+    title = "Warn me if more than 5 people cancel their veg box in the same week (boxes/cancellations.csv)"
+    assert decided(title, appended("boxes/cancellations.csv", _BOXES, added)) is met
+
+
+def test_a_sum_per_month_and_a_row_that_is_the_day_already() -> None:
+    food = "date,shop,amount\n2026-04-03,Aldi,186.40\n2026-04-17,Tesco,170.55\n2026-03-30,Aldi,90.00"
+    title = "Warn me if we spend more than £400 on food in a month (money/groceries.csv)"
+    assert decided(title, appended("money/groceries.csv", food, "2026-04-26,Aldi,61.20")) is True  # 418.15
+    assert decided(title, appended("money/groceries.csv", food, "2026-05-02,Aldi,261.20")) is False  # May's
+    plugs = "2026-08-01 device=fridge daily_kwh=1.12\n2026-08-02 device=fridge daily_kwh=1.09"
+    title = "tell me if the fridge's smart plug shows more than 1.5 kWh in a day (ops/logs/plugs.log)"
+    assert decided(title, appended("ops/logs/plugs.log", plugs, "2026-08-03 device=fridge daily_kwh=1.82")) is True
+    assert decided(title, appended("ops/logs/plugs.log", plugs, "2026-08-03 device=fridge daily_kwh=1.21")) is False
+
+
+_CLASSES = "# Pilates\n\n- Tue 3 Mar: missed, late at work\n- Fri 6 Mar: went\n- Tue 10 Mar: missed, a cold"
+
+
+@pytest.mark.parametrize(("before", "added", "met"), [
+    (_CLASSES.replace("went", "missed, away"), "- Fri 13 Mar: missed, still a cold", True),
+    (_CLASSES, "- Fri 13 Mar: missed, parents' evening", False),  # the one I went to breaks the run
+    (_CLASSES.replace("went", "missed, away"), "- Fri 13 Mar: went", False),
+])
+def test_the_same_outcome_several_times_running(before: str, added: str, met: bool) -> None:
+    title = "if I miss three pilates classes in a row, remind me to freeze the membership (fitness/pilates.md)"
+    assert decided(title, appended("fitness/pilates.md", before, added)) is met
+
+
+def test_a_limit_several_times_running_and_the_same_reading_running() -> None:
+    glucose = "date,time,type,mmol\n2027-02-08,07:10,fasting,6.1\n2027-02-09,07:20,fasting,7.2"
+    title = "If my fasting glucose is 7.0 or higher two mornings running, remind me (health/glucose.csv)"
+    assert decided(title, appended("health/glucose.csv", glucose, "2027-02-10,07:15,fasting,7.0")) is True
+    assert decided(title, appended("health/glucose.csv", glucose, "2027-02-10,07:15,fasting,6.8")) is False
+    # an after-dinner reading is not a fasting one: the fasting series has no new row
+    assert decided(title, appended("health/glucose.csv", glucose, "2027-02-09,19:40,after dinner,9.6")) is False
+    brew = "| Date | Beer | Gravity |\n|---|---|---|\n| 7 Mar | Oatmeal stout | 1.016 |\n| 7 Mar | Pale ale | 1.012 |"
+    title = "Let me know when the stout reads the same gravity three days running (brewing/log.md)"
+    steady = "| 8 Mar | Oatmeal stout | 1.016 |\n| 9 Mar | Oatmeal stout | 1.016 |"
+    assert decided(title, appended("brewing/log.md", brew, steady)) is True
+    assert decided(title, appended("brewing/log.md", brew, steady.replace("1.016 |\n| 9", "1.015 |\n| 9"))) is False
+
+
+async def test_the_app_decides_a_rise_from_the_file_history_without_a_model_call(tmp_path: Path) -> None:
+    history = FileHistory(tmp_path / "seen.db")
+    path = tmp_path / "disk.log"
+    path.write_text(_DISK + "\n", encoding="utf-8")
+    history.changes(tmp_path, [("disk.log", path.stat().st_size)], None, 1.0)
+    path.write_text(_DISK + "\n2026-06-09 00:05 db-02 /var/lib/postgresql 76% used (381G/500G)\n", encoding="utf-8")
+    [change] = history.changes(tmp_path, [("disk.log", path.stat().st_size)], 1.0, 2.0)
+    assert change.context == tuple(_DISK.splitlines())
+    item = ChangeItem("file", "disk.log", "\n".join(change.added), "changed", context="\n".join(change.context))
+    judge = Judge(lambda: NoModel(), TOKENS)  # type: ignore[arg-type, return-value]
+    task = make_task("If disk use on db-02 jumps by more than 10 points in a day, tell me (disk.log)")
+    evaluation = await judge.evaluate([task], report(item))
+    assert evaluation.decisions[task.id].decision == "act" and evaluation.model_calls == 0
+    assert "61% then 76%" in evaluation.decisions[task.id].reason
+
+
+def test_the_lines_before_a_change_are_kept_and_markdown_cells_split_at_bars() -> None:
+    added, removed, before = diff_in_context("a\n\nb\nc\n", "a\n\nb\nX\nc\nY\n")
+    assert (added, removed, before) == (["X", "Y"], [], ["a", "b"])
+    assert diff_in_context("".join(f"{n}\n" for n in range(100)), "new\n")[2] == []
+    assert len(diff_in_context("".join(f"{n}\n" for n in range(100)), "".join(f"{n}\n" for n in range(101)))[2]) \
+        == 40
+    assert cells("| GAW | Games Workshop | 12,210 | -12.4% |") == [" GAW", "Games Workshop", "12,210", "-12.4% "]
+    assert cells("2026-04-01,1463.2") == ["2026-04-01", "1463.2"]
