@@ -1102,9 +1102,12 @@ def compared(rule: TaskRule, items: Iterable[ChangeItem], names: frozenset[str] 
     days = occasions(rule.condition, condition=True)
     # "the checkout API error rate": the search API's line is another API's rate
     sorts = kinds_named(rule.condition)
-    items = [replace(item, text="\n".join(line for line in item.text.splitlines()
-                                          if not another_day(days, line) and not another_kind(sorts, line)))
-             if (days or sorts) and item.source in NEWS else item for item in items]
+    # "/var on db01": web01's line, and db01's /home figure, are another machine's and another disk's
+    ids = _ids(rule.condition)
+    items = [replace(item, text="\n".join(_own_part(ids, line) for line in item.text.splitlines()
+                                          if not another_day(days, line) and not another_kind(sorts, line)
+                                          and not another_id(ids, line)))
+             if (days or sorts or ids) and item.source in NEWS else item for item in items]
     limits = list(LIMIT.finditer(rule.condition))
     first = limits[0] if limits else OR_BEYOND.search(rule.condition)
     if first is not None:
@@ -1128,6 +1131,42 @@ def compared(rule: TaskRule, items: Iterable[ChangeItem], names: frozenset[str] 
 
 
 _EITHER = re.compile(r"\s*,?\s*or\s+", re.I)
+_ID = re.compile(r"(?<![\w/.-])(?:[a-z]+-?\d+[a-z\d]*|/[a-z][\w-]*(?:/[\w-]+)*)(?![\w/.-])", re.I)
+"""A name with a number in it ("db01", "web-02") or a path ("/var"): what a log line says a figure is of."""
+
+
+def _ids(condition: str) -> dict[str, frozenset[str]]:
+    """The condition's names with numbers, and its paths, by form ("/var on db01": ``name`` db01, ``path``
+    /var)."""
+    found: dict[str, set[str]] = {}
+    for match in _ID.finditer(without_places(condition)):
+        found.setdefault(_id_form(match.group()), set()).add(match.group().lower())
+    return {form: frozenset(ids) for form, ids in found.items()}
+
+
+def _id_form(token: str) -> str:
+    return "path" if token.startswith("/") else "name"
+
+
+def another_id(ids: dict[str, frozenset[str]], line: str) -> bool:
+    """Whether ``line`` names another machine than the condition's ("web01" for "db01"), and not it."""
+    names = ids.get("name")
+    said = {match.group().lower() for match in _ID.finditer(line) if _id_form(match.group()) == "name"}
+    return bool(names and said and not names & said)
+
+
+def _own_part(ids: dict[str, frozenset[str]], line: str) -> str:
+    """A line cut to the part about the condition's path ("db01 /var 87% /home 94%" for "/var": "db01 /var
+    87%"), where the line names several paths; the line as it is otherwise."""
+    paths = ids.get("path")
+    found = [match for match in _ID.finditer(line) if _id_form(match.group()) == "path"]
+    if not paths or len(found) < 2:
+        return line
+    parts = [line[: found[0].start()]]
+    for match, after in zip(found, [*found[1:], None], strict=False):
+        if match.group().lower() in paths:
+            parts.append(line[match.start(): after.start() if after else len(line)])
+    return " ".join(part.strip() for part in parts) if len(parts) > 1 else line
 
 
 _COMPOUND = re.compile(r"(?<![\w/.-])([a-z]+)-([a-z]+)(?![\w/.-])", re.I)
@@ -1192,7 +1231,8 @@ def _compared(rule: TaskRule, items: list[ChangeItem], names: frozenset[str]) ->
     seen: list[str] = []
     subject = content_words(rule.condition[: limit.start()]) - place_words(rule) - GENERIC - PREDICATES - {
         stem(word) for word in LINKS}
-    measured_by = content_words(rule.condition[: limit.start()]) - place_words(rule) - GENERIC
+    # "the fridge goes above 6 °C (ops/logs/tortoise-fridge.log)": the fridge, though its file is named by it too
+    measured_by = content_words(without_places(rule.condition[: limit.start()])) - GENERIC
     # "quotes more than £120 for my phone screen": a battery's £140 in the next sentence is another price
     purpose = _PURPOSE.match(rule.condition, limit.end())
     meant = content_words(purpose.group("thing")) - GENERIC if purpose else frozenset()
@@ -1201,9 +1241,11 @@ def _compared(rule: TaskRule, items: list[ChangeItem], names: frozenset[str]) ->
             line = " ".join(sentence.group() for sentence in _SENTENCE.finditer(line)
                             if meant & content_words(sentence.group()))
         amounts = [amount for amount in AMOUNT.finditer(line) if unit_of(amount) == unit]
-        # "bounced=230 (2.7%) … unsubscribed=474 (5.6%)": the bounce rate is the figure the bounces precede
-        attached = [amount for amount in amounts
-                    if measured_by & content_words(line[max(0, amount.start() - 24): amount.start()])]
+        # "bounced=230 (2.7%) … unsubscribed=474 (5.6%)": the bounce rate is the figure the bounces precede, and
+        # "fridge 4.1C garage 1.9C": the garage's figure is the one after its name, not the fridge's
+        attached = [amount for amount, before in zip(amounts, [None, *amounts], strict=False)
+                    if measured_by & content_words(line[max(before.end() if before else 0, amount.start() - 24):
+                                                        amount.start()])]
         figures = [(scaled(unit_of(amount) or _cents(amount, unit), number),
                     f"{amount.group('number')} {amount.group('pre') or amount.group('unit') or ''}".strip())
                    for amount in (attached if len(amounts) > 1 and attached else AMOUNT.finditer(line))

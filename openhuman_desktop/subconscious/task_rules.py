@@ -72,7 +72,8 @@ def without_places(text: str) -> str:
 _SPLIT = re.compile(r"^(?P<action>.+?)(?:,\s*|\s+)(?:when(?:ever)?|once|if|as soon as|after|(?:each|every|any) time)\s+"
                     r"(?P<condition>.+)$", re.I)
 _LEAD = re.compile(r"^(?:when(?:ever)?|once|if|as soon as|after|(?:each|every|any) time)\s+"
-                   r"(?P<condition>.+?),\s*(?P<action>.+)$", re.I)
+                   r"(?P<condition>.+?),(?!\d{3}\b)\s*(?P<action>.+)$", re.I)
+"""A leading condition ends at its comma: not the one of a figure ("passes £2,000, remind me")."""
 _ME_WHEN = re.compile(r"^(?P<action>(?:tell|let|notify|alert|warn|remind|ping)\s+me(?:\s+know)?)\s+"
                       r"(?:when(?:ever)?|once|if|as soon as|(?:each|every|any) time)\s+(?P<condition>.+)$", re.I)
 _USER_SAYS = re.compile(r"\b(?:i|we)\s+(?:tell|told|mention|mentioned|say|said|book|booked|list|note|write down|"

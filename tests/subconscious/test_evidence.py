@@ -1287,3 +1287,31 @@ def test_a_word_that_only_names_the_thing_is_no_evidence_on_its_own() -> None:
     assert evidence(listed, [edit("office/lost.md", "- red umbrella, 3rd floor kitchen", "")]) is not None
     done = derive("tell me if anyone on the chess ladder (chess/ladder.md) challenges me")
     assert evidence(done, [edit("chess/ladder.md", "| 4 | Ravi Shah | challenges you |", "")]) == "challenges"
+
+
+def test_a_leading_condition_ends_at_its_comma_not_at_a_figures() -> None:
+    rule = derive("If our rolling 12-month turnover goes over £90,000, work out what VAT registration means for us")
+    assert rule.condition == "our rolling 12-month turnover goes over £90,000"
+    assert rule.action == "work out what VAT registration means for us" and rule.kind == "escalate"
+
+
+@pytest.mark.parametrize(("line", "met"), [
+    ("2026-12-02 06:00 fridge 4.1C garage 1.9C", False),  # the garage is freezing, not the fridge
+    ("2026-12-02 06:00 fridge 2.4C garage 1.9C", True),
+    ("2026-12-02 06:00 fridge 6.3C garage 7.9C", True),
+])
+def test_a_figure_is_the_one_after_the_subjects_name(line: str, met: bool) -> None:
+    rule = derive("ping me if the fridge goes above 6 °C or below 3 °C (ops/logs/tortoise-fridge.log)")
+    figure = compared(rule, [edit("ops/logs/tortoise-fridge.log", line, "")], rule_names(rule))
+    assert figure is not None and figure.met is met
+
+
+@pytest.mark.parametrize(("lines", "met"), [
+    ("2026-09-15 06:00 db01 /var 92% /home 61%\n2026-09-15 06:00 web01 /var 72% /home 40%", True),
+    ("2026-09-15 06:00 db01 /var 86% /home 61%\n2026-09-15 06:00 web01 /var 96% /home 40%", False),  # web01's
+    ("2026-09-15 06:00 db01 /var 87% /home 94%\n2026-09-15 06:00 web01 /var 71% /home 40%", False),  # /home
+])
+def test_another_machine_or_another_disk_on_a_log_line_is_not_compared(lines: str, met: bool) -> None:
+    rule = derive("tell me if /var on db01 goes over 90% (ops/logs/disk.log)")
+    figure = compared(rule, [edit("ops/logs/disk.log", lines, "")], rule_names(rule))
+    assert figure is not None and figure.met is met
