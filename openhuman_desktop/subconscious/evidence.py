@@ -1042,7 +1042,7 @@ _BELOW = frozenset({"less", "fewer", "lower", "cheaper", "below", "under", "cold
 _NUMBER = r"(?P<number>(?:(?<![\w.,])[-−])?(?<![\w.])(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+|,\d{1,2}(?![\d.]))?)"
 """A figure: thousands with commas ("150,420"), a decimal point or comma ("18.4", "12,99"); not the middle of a
 date or a CSV line ("2026-12-01,18.4 kWh" holds 18.4 kWh, not -1.18)."""
-_UNIT = (r"(?P<unit>%|°\s?[CF]\b|(?:seconds?|minutes?|hours?|euros?|dollars?)\b"
+_UNIT = (r"(?P<unit>%|°\s?[CF]\b|(?:seconds?|minutes?|hours?|euros?|dollars?|pounds?)\b"
          r"|(?!(?:or|and|for|to|in|on|at|the|of|if|is|it|by|so|as|per|then|from)\b)[A-Za-z]{1,4}\b)")
 LIMIT = re.compile(r"\b(?P<op>less|fewer|lower|cheaper|below|under|colder|cooler|more|higher|above|over|warmer|"
                     r"hotter|at least|at most|passes|exceeds|reaches|hits|gets to|tops|past|"
@@ -1080,7 +1080,7 @@ def unit_of(match: re.Match[str]) -> str:
 
 
 _CURRENCY_CODES = {"euro": "eur", "euros": "eur", "€": "eur", "dollar": "usd", "dollars": "usd", "$": "usd",
-                   "£": "gbp"}
+                   "£": "gbp", "pound": "gbp", "pounds": "gbp"}
 """One name for each currency, however a figure writes it ("1.20 euros", "€1.20", "1.20 EUR")."""
 
 

@@ -20,10 +20,11 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
 
-from openhuman_desktop.subconscious.changes import cells, table_header
+from openhuman_desktop.subconscious.changes import MAX_CONTEXT, cells, table_header
 from openhuman_desktop.subconscious.decisions import ChangeItem
 from openhuman_desktop.subconscious.evidence import (
     AMOUNT,
+    CURRENCIES,
     KEY_COLUMNS,
     LIMIT,
     OR_BEYOND,
@@ -39,7 +40,7 @@ from openhuman_desktop.subconscious.evidence import (
 )
 from openhuman_desktop.subconscious.task_rules import GENERIC, STOPWORDS, TaskRule, content_words
 
-MOVE, USED, PER_PERIOD, RUNNING = "move", "used", "per period", "running"
+MOVE, USED, PER_PERIOD, RUNNING, TOTAL = "move", "used", "per period", "running", "total"
 
 _MOVES = re.compile(r"\b(?:(?P<up>jump(?:s|ed)?|rises?|rose|goes up|go up|went up|increases?|increased|climbs?|"
                     r"grows?|spikes?|shoots up|(?:is|are) up|(?:a |an )?(?:jump|rise|increase|spike))|"
@@ -58,10 +59,17 @@ _POINTS = re.compile(r"^\s*(?:percentage\s+)?(?:points?|pts|pp)\b", re.I)
 _USES = re.compile(r"\b(?:use|uses|used|using|consumes?|consumed|go(?:es)? through|went through|burns?|burnt|"
                    r"drives?|drove|driven|do|does|did|covers?|covered|clocks? up)\b", re.I)
 _CUMULATIVE = re.compile(r"\b(?:readings?|meters?|odometer|mileage|cumulative|running total|index)(?![a-z])", re.I)
-_PERIOD = re.compile(r"\b(?:in|within|during)\s+(?:the\s+same|one|a\s+single|a|any\s+one|any|a\s+given)\s+"
-                     r"(?P<period>day|week|month)\b", re.I)
-"""The period rows are counted in: "in the same week", "in a single day" ("10 a day" and "a week's takings" are
-figures on one row)."""
+_PERIOD = re.compile(r"\b(?:(?:in|within|during)\s+(?:the\s+same|one|a\s+single|a|any\s+one|any|a\s+given)|this)"
+                     r"\s+(?P<period>day|week|month|tax year|year)\b", re.I)
+"""The period rows are counted in: "in the same week", "in a single day", "this month's" ("10 a day" and "a
+week's takings" are figures on one row)."""
+_SUMMED = re.compile(r"\b(?:money in|raised|in total|altogether|so far|paid in|saved|donations?|collected|takings)\b|"
+                     r"\bpaid\b.*\binto\b", re.I)
+"""A sum of the rows: "the money in for the hall roof passes £2,000", "I've paid more than £18,000 into my ISA"."""
+_EACH_PERIOD = re.compile(r"\b(?:a|each|every|any|per)\s+(?:day|week|month|year)(?:'s)?\b", re.I)
+"""A figure per period on each row ("a week's egg takings"): no sum of rows."""
+_NOT_YET = re.compile(r"\b(?:pledged?|promised|expected|forecast|planned|to be paid|will|pending|owed|due)\b", re.I)
+"""A row of money that has not come in ("£300 pledged, to be paid in September")."""
 _WORD_NUMBERS = {"two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9, "ten": 10,
                  "twice": 2}
 _RUNNING = re.compile(r"\b(?P<n>\d+|two|three|four|five|six|seven|eight|nine|ten|twice)\s+(?P<what>(?:[a-z]+\s+){0,3}?)"
@@ -78,8 +86,8 @@ _DATE_WORDS = frozenset({*_MONTHS, "mon", "tue", "wed", "thu", "fri", "sat", "su
 
 
 def shape(condition: str) -> str | None:
-    """Which series the condition is about (:data:`MOVE`, :data:`USED`, :data:`PER_PERIOD`, :data:`RUNNING`),
-    or None: a condition any one line can meet."""
+    """Which series the condition is about (:data:`MOVE`, :data:`USED`, :data:`PER_PERIOD`, :data:`RUNNING`,
+    :data:`TOTAL`), or None: a condition any one line can meet."""
     if _RUNNING.search(condition):
         return RUNNING
     limit = LIMIT.search(condition)
@@ -89,10 +97,16 @@ def shape(condition: str) -> str | None:
     if move is not None and (move.group("by") or op_of(limit) not in _LEVELS) \
             and not _AGAINST.match(condition, limit.end()):
         return MOVE
-    if _USES.search(condition[: limit.start()]) and _PERIOD.search(condition):
+    period = _PERIOD.search(condition)
+    if period is not None and period.group().lower().startswith("this") and not (
+            condition.startswith("'s", period.end()) or _SUMMED.search(condition)):
+        period = None  # "the boiler service this year costs more than £100" is one figure, not a sum
+    if _USES.search(condition[: limit.start()]) and period is not None:
         return USED
-    if _PERIOD.search(condition):
+    if period is not None:
         return PER_PERIOD
+    if _SUMMED.search(condition) and unit_of(limit) in CURRENCIES and not _EACH_PERIOD.search(condition):
+        return TOTAL
     return None
 
 
@@ -120,12 +134,15 @@ def over_rows(rule: TaskRule, items: Iterable[ChangeItem], names: frozenset[str]
                 return None
             if kind == PER_PERIOD:
                 found = _per_period(condition, limit, item, names)
+            elif kind == TOTAL:
+                found = _total(condition, limit, item, names)
             else:
                 found = _moved(rule, condition, limit, item, names, used=kind == USED)
         if found is not None:
             return found
-    # "more than 1.5 kWh in a day" and a row per day: the row's own figure is the day's
-    return compared(rule, items, names) if kind == PER_PERIOD else None
+    # "more than 1.5 kWh in a day" and a row per day: the row's own figure is the day's; a file with a total
+    # column keeps the total itself
+    return compared(rule, items, names) if kind in (PER_PERIOD, TOTAL) else None
 
 
 def _rows(condition: str, limit: re.Match[str] | None, item: ChangeItem, names: frozenset[str], *,
@@ -143,7 +160,8 @@ def _rows(condition: str, limit: re.Match[str] | None, item: ChangeItem, names: 
     for added, text in ((False, item.context), (False, item.removed if before else ""), (True, item.text)):
         for line in text.splitlines():
             row = cells(line)
-            if named and (len(row) != len(named) or line.strip() == header.strip()) or line.startswith("#"):
+            if named and (len(row) != len(named) or line.strip() == header.strip()) or line.startswith("#") \
+                    or _RULED.match(line):
                 continue
             if names and not names & content_words(line) and not _all_about(names, item):
                 continue
@@ -200,6 +218,8 @@ def _all_about(names: frozenset[str], item: ChangeItem) -> bool:
 
 _DATE = re.compile(_ISO.pattern + "|" + _SPELT.pattern.replace("(?P<d>", "(?:").replace("(?P<month>", "(?:")
                    .replace("(?P<y>", "(?:"), re.I)
+_RULED = re.compile(r"^\s*\|?[\s:|-]+\|?\s*$")
+"""A Markdown table's rule under its header (``|---|---|``)."""
 _FIGURE = re.compile(r"^\s*[-+]?[€$£]?\s*\d[\d,]*(?:\.\d+)?\s*%?\s*$")
 
 
@@ -214,22 +234,23 @@ def _wanted_unit(condition: str, limit: re.Match[str]) -> str:
 
 
 def _figure_column(subject: str, limit: re.Match[str] | None, named: list[str], item: ChangeItem) -> int | None:
-    """The column that holds the measured figure: the one the subject names, the one named in the limit's
-    unit, else the table's only column of figures that is not a key (a date, an id)."""
+    """The column that holds the measured figure, of the table's columns of figures that are not keys (a date,
+    an id): the one the subject names, the one named in the limit's unit, else the only one ("this month's
+    food shopping" and ``date,shop,amount``: the amount, not the shop)."""
     header = "|".join(named)
-    columns = columns_named(subject, header)
-    if len(columns) == 1:
-        return columns[0]
-    if limit is not None and unit_of(limit):
-        by_unit = unit_named(unit_of(limit), header)
-        if by_unit is not None:
-            return by_unit
     rows = [row for line in f"{item.context}\n{item.text}".splitlines()
-            if len(row := cells(line)) == len(named) and row != named]
+            if len(row := cells(line)) == len(named) and row != named and not _RULED.match(line)]
     figures = [index for index, cell in enumerate(named)
                if not KEY_COLUMNS & set(re.findall(r"[a-z]+", cell.lower()))
                and rows and all(_is_figure(row[index]) for row in rows if row[index].strip())
                and any(row[index].strip() for row in rows)]
+    columns = [column for column in columns_named(subject, header) if column in figures]
+    if len(columns) == 1:
+        return columns[0]
+    if limit is not None and unit_of(limit):
+        by_unit = unit_named(unit_of(limit), header)
+        if by_unit is not None and by_unit in figures:
+            return by_unit
     return figures[0] if len(figures) == 1 else None
 
 
@@ -327,7 +348,7 @@ def _per_period(condition: str, limit: re.Match[str], item: ChangeItem, names: f
     span = period.group("period").lower()
     summed = bool(unit_of(limit)) and unit_of(limit) not in STOPWORDS
     rows = _rows(condition, limit if summed else None, item, names)
-    rows = _relevant(condition, rows)
+    rows = [row for row in _relevant(condition, rows) if not (summed and _NOT_YET.search(row.line))]
     year = _year(f"{item.context}\n{item.text}")
     dated = [(row, when) for row in rows if (when := _date(row.line, year)) is not None]
     op, seen = op_of(limit), []
@@ -342,6 +363,22 @@ def _per_period(condition: str, limit: re.Match[str], item: ChangeItem, names: f
         if said not in seen:
             seen.append(said)
     return Compared(False, "; ".join(seen)) if seen else None
+
+
+def _total(condition: str, limit: re.Match[str], item: ChangeItem, names: frozenset[str]) -> Compared | None:
+    """The sum of the figures of every row, old and new, against the limit ("the money in passes £2,000");
+    rows that have not come in ("pledged") do not count. None when the file may hold more rows than were kept
+    before the change, or keeps its total in a column of its own."""
+    bound = as_number(limit.group("number"))
+    header = table_header(item.columns or item.title)
+    if bound is None or len(item.context.splitlines()) >= MAX_CONTEXT or re.search(r"total|balance", header, re.I):
+        return None
+    rows = [row for row in _rows(condition, limit, item, names, own=False)
+            if row.value is not None and not _NOT_YET.search(row.line)]
+    if not any(row.added for row in rows) or len(rows) < 2:
+        return None
+    total = sum(row.value or 0 for row in rows)
+    return Compared(meets(op_of(limit), total, bound), f"{_plain(total)} {unit_of(limit)} in all")
 
 
 def _relevant(condition: str, rows: list[_Row]) -> list[_Row]:
@@ -380,7 +417,15 @@ def _same(span: str, one: dt.date, other: dt.date) -> bool:
         return one == other
     if span == "week":
         return one.isocalendar()[:2] == other.isocalendar()[:2]
+    if span == "year":
+        return one.year == other.year
+    if span == "tax year":  # 6 April to 5 April
+        return _tax_year(one) == _tax_year(other)
     return (one.year, one.month) == (other.year, other.month)
+
+
+def _tax_year(day: dt.date) -> int:
+    return day.year if (day.month, day.day) >= (4, 6) else day.year - 1
 
 
 def _says(rule: TaskRule, row: ChangeItem, names: frozenset[str]) -> bool:

@@ -174,3 +174,23 @@ def test_the_lines_before_a_change_are_kept_and_markdown_cells_split_at_bars() -
         == 40
     assert cells("| GAW | Games Workshop | 12,210 | -12.4% |") == [" GAW", "Games Workshop", "12,210", "-12.4% "]
     assert cells("2026-04-01,1463.2") == ["2026-04-01", "1463.2"]
+
+
+def test_a_sum_of_every_row_and_a_sum_this_tax_year() -> None:
+    fund = "# Hall roof fund: money received\n- Parish council: £500\n- Coffee morning: £850\n- Quiz night: £500"
+    title = "Once the money in for the hall roof (community/roof-fund.md) passes £2,000, remind me to ask Harlow's"
+    assert series.shape(derive(title).condition) == series.TOTAL
+    assert decided(title, appended("community/roof-fund.md", fund, "- Bake sale: £180")) is True  # 2,030
+    assert decided(title, appended("community/roof-fund.md", fund, "- Raffle: £120")) is False  # 1,970
+    # a pledge is not money in: no row of money came, and the pledge alone is not £2,000
+    assert decided(title, appended("community/roof-fund.md", fund, "- Rugby club: £1,300 pledged")) is False
+    isa = "date,paid_in\n2026-03-30,2000\n2026-04-07,5000\n2026-08-03,10000"  # 30 March is last tax year's
+    title = "tell me when I've paid more than £16,000 into my ISA this tax year (money/isa.csv)"
+    assert decided(title, appended("money/isa.csv", isa, "2026-09-01,1500")) is True  # 16,500
+    assert decided(title, appended("money/isa.csv", isa, "2026-09-01,1000")) is False  # 16,000
+    food = "date,shop,amount\n2026-03-28,Aldi,171.30\n2026-04-03,Aldi,186.40\n2026-04-17,Tesco,170.55"
+    title = "warn me when this month's food shopping goes over £400 (money/groceries.csv)"
+    assert decided(title, appended("money/groceries.csv", food, "2026-04-26,Aldi,43.20")) is True  # the amounts
+    # one figure, or a figure per period on each row, is not a sum
+    assert series.shape("the boiler service this year costs more than £100") is None
+    assert series.shape("a week's egg takings from the honesty box drop below 30 pounds") is None
