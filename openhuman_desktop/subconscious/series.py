@@ -72,7 +72,7 @@ _NOT_YET = re.compile(r"\b(?:pledged?|promised|expected|forecast|planned|to be p
 """A row of money that has not come in ("£300 pledged, to be paid in September")."""
 _WORD_NUMBERS = {"two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9, "ten": 10,
                  "twice": 2}
-_RUNNING = re.compile(r"\b(?P<n>\d+|two|three|four|five|six|seven|eight|nine|ten|twice)\s+(?P<what>(?:[a-z]+\s+){0,3}?)"
+_RUNNING = re.compile(r"\b(?P<n>\d+|two|three|four|five|six|seven|eight|nine|ten|twice)\s+(?:[a-z]+\s+){0,3}?"
                       r"(?:in a row|running|on the trot|straight|consecutive(?:ly)?)\b|"
                       r"\b(?P<n2>\d+|two|three|four|five|six|seven|eight|nine|ten)\s+consecutive\s+", re.I)
 _SAME = re.compile(r"\b(?:the same|unchanged|steady|stable|flat)\b", re.I)
@@ -171,11 +171,11 @@ def _rows(condition: str, limit: re.Match[str] | None, item: ChangeItem, names: 
                 said = f"{named[column].strip()} {row[column].strip()}"
             elif wanted:
                 value, said = _figure(line, wanted, content_words(condition) - GENERIC)
-            key = tuple(word.lower() for word in _WORD.findall(line) if word.lower()[:3] not in _DATE_WORDS)
-            if column is not None:
-                key = tuple(word.lower() for index, cell in enumerate(row)
-                            if index != column and not _is_figure(cell) and _DATE.search(cell) is None
-                            for word in _WORD.findall(cell))
+            # what names the row's series: its words, less dates; a table row's cells, less figures and dates
+            key = tuple(word.lower() for word in _WORD.findall(line) if word.lower()[:3] not in _DATE_WORDS) \
+                if column is None else tuple(word.lower() for index, cell in enumerate(row)
+                                             if index != column and not _is_figure(cell) and not _DATE.search(cell)
+                                             for word in _WORD.findall(cell))
             rows.append(_Row(line, added, key, value, said))
     return _its_own(condition, rows) if own else rows
 
@@ -216,8 +216,7 @@ def _all_about(names: frozenset[str], item: ChangeItem) -> bool:
     return bool(names & (content_words(item.title) | content_words(item.name.replace("/", " "))))
 
 
-_DATE = re.compile(_ISO.pattern + "|" + _SPELT.pattern.replace("(?P<d>", "(?:").replace("(?P<month>", "(?:")
-                   .replace("(?P<y>", "(?:"), re.I)
+_DATE = re.compile(r"\b20\d\d-\d\d-\d\d\b|\b\d{1,2}(?:st|nd|rd|th)?\s+(?:" + "|".join(_MONTHS) + ")", re.I)
 _RULED = re.compile(r"^\s*\|?[\s:|-]+\|?\s*$")
 """A Markdown table's rule under its header (``|---|---|``)."""
 _FIGURE = re.compile(r"^\s*[-+]?[€$£]?\s*\d[\d,]*(?:\.\d+)?\s*%?\s*$")
@@ -271,8 +270,7 @@ def _moved(rule: TaskRule, condition: str, limit: re.Match[str], item: ChangeIte
         stated = _stated(condition, item, direction, op_of(limit), bound)
         if stated is not None:
             return stated
-    relative = not used and unit_of(limit) == "%" and _wanted_unit(condition, limit) == "%" and _relative(
-        item, condition, limit, names)
+    relative = not used and unit_of(limit) == "%" and _relative(item)
     rows = [row for row in _rows(condition, limit, item, names, before=True) if row.value is not None]
     unique = len({row.key for row in rows}) == len(rows)  # free text on each row: one series
     op, seen = op_of(limit), []
@@ -310,7 +308,7 @@ def _stated(condition: str, item: ChangeItem, direction: str, op: str, bound: fl
         return None
     named = cells(header)
     column = next((index for index, cell in enumerate(named)
-                   if cell.strip().lower() in _PERIOD_COLUMNS[period.group("period").lower()]), None)
+                   if cell.strip().lower() in _PERIOD_COLUMNS.get(period.group("period").lower(), ())), None)
     if column is None:
         return None
     seen = []
@@ -327,11 +325,10 @@ def _stated(condition: str, item: ChangeItem, direction: str, op: str, bound: fl
     return Compared(False, ", ".join(seen)) if seen else None
 
 
-def _relative(item: ChangeItem, condition: str, limit: re.Match[str], names: frozenset[str]) -> bool:
+def _relative(item: ChangeItem) -> bool:
     """Whether a percentage limit measures a relative move: the figures themselves are not percentages
     ("the rent goes up by more than 5 %" of £950)."""
-    lines = f"{item.context}\n{item.text}"
-    return not any(unit_of(amount) == "%" for amount in AMOUNT.finditer(lines))
+    return not any(unit_of(amount) == "%" for amount in AMOUNT.finditer(f"{item.context}\n{item.text}"))
 
 
 def _plain(value: float) -> str:
