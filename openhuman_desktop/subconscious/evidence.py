@@ -66,12 +66,13 @@ _SAYING = frozenset({"say", "said", "tell", "told", "mention", "mentioned", "wri
 they say is the condition."""
 
 
-def condition_words(rule: TaskRule) -> set[str]:
+def condition_words(rule: TaskRule, *, or_watched: bool = True) -> set[str]:
     """The words that say what must happen for the condition (its predicate), not what or where it is about.
 
     After a linking verb ("the parcel … is delivered", "report.md mentions a deadline") the words that follow;
     otherwise the condition's last meaningful word ("the nightly backup fails", "I say the washing machine
-    broke"). Place words (watched paths, targets) and generic words never count.
+    broke"). Place words (watched paths, targets) and generic words never count. A condition with no such word
+    ("the court says no") gets the words it watches, unless ``or_watched`` is false.
     """
     if _COMPARES.search(rule.condition):  # "costs less than 300 EUR": a number to compare, not a word to find
         return set()
@@ -119,7 +120,9 @@ def condition_words(rule: TaskRule) -> set[str]:
         last = meaningful[-1:] if plain[-1:] == meaningful[-1:] else [
             word for word in plain if word in PREDICATES][-1:] or plain[-1:]
         meaningful = (verbs or last) + sorted(users_doing(rule))
-    return set(meaningful) or set(rule.watch_words) - places - GENERIC
+    if meaningful or not or_watched:
+        return set(meaningful)
+    return set(rule.watch_words) - places - GENERIC
 
 
 _MONTHS = "January|February|March|April|May|June|July|August|September|October|November|December"
@@ -135,6 +138,7 @@ _PHRASAL = (
     (re.compile(r"\b(?:gets?|get|come|comes) off the wait(?:ing)?[ -]?list\b|\b(?:gets?|get) a (?:place|space|spot)\b",
                 re.I), stem("offwaitlist")),
     (re.compile(r"\b(?:calls?|called) off\b|\bfalls? through\b", re.I), "cancel"),
+    (re.compile(r"\bsays? no\b|\bturns? (?:it |me |us |them )?down\b", re.I), stem("refuse")),
     (re.compile(r"\b(?:doesn't|does not|didn't|did not|fails? to) (?:run|complete|finish)\b", re.I), "fail"),
     (re.compile(r"\b(?:signs?|signed) off\b|\bgives? (?:it |us |me )?the (?:go-ahead|green light)\b", re.I),
      stem("approve")),
@@ -189,6 +193,12 @@ def evidence(rule: TaskRule, items: Iterable[ChangeItem]) -> str | None:
     # "the neighbours write to me about the hedge": the hedge is the topic, who writes is the news
     # (:func:`changed_subject`); a note of the user's own about the hedge is not a message.
     wanted = _message_says(rule) if _sends(rule.condition) else condition_words(rule)
+    # "the court says no", "Fibrelink write to say our price is going up": what is said is a clause with no
+    # word that says what happens, so the words the task watches stand in for it; they make a line relevant,
+    # they do not say it (unlike "I tell you an idea for my novel", where the idea is the news)
+    saying = _NAMED_EVENT.search(rule.condition) or _sends(rule.condition)
+    unread = saying is not None and _SAID_CLAUSE.search(rule.condition[saying.end():]) is not None and not (
+        _message_says(rule, or_watched=False) if _sends(rule.condition) else condition_words(rule, or_watched=False))
     names = rule_names(rule)  # "the API as down": a line about the blog's host says nothing of it
     # "Sam says he can't pick up the kids": the change must say it negated too ("I can't pick them up today");
     # "db-prod-1 reboots without it being planned" negates the plan, not the reboot
@@ -244,7 +254,7 @@ def evidence(rule: TaskRule, items: Iterable[ChangeItem]) -> str | None:
         came = arriving and any(phrase.search(text) for phrase in _ARRIVAL_SAID)
         for index, token in enumerate(tokens):
             word = stem(token)
-            alone = word in PREDICATES or named or came or word in done
+            alone = word in PREDICATES or ((named or came) and not unread) or word in done
             if word in wanted and alone and word not in old and not _none(tokens, index) and not (
                     mine and _anothers(tokens, index)) and not (
                     arriving and _clause_hedged(tokens, index)) and (
@@ -274,6 +284,8 @@ _NAMED_EVENT = re.compile(r"\b(?:mentions?|mentioning|says?|said|reports?|report
                           r"writes?|notes?|logs?|flags?|marks?|contains?|includes?|lists?)\b|\bhas\b[^.]*\bin it\b",
                           re.I)
 """A condition that waits for something to be said or written: the word it names is what is said."""
+_SAID_CLAUSE = re.compile(r"\b(?:is|are|was|were|has|have|had|will|won't|no|yes|not)\b", re.I)
+"""What a condition waits to be said is a clause ("says no", "say the price is going up"), not a thing."""
 _WEEKDAY = re.compile(r"\b(?:mon|tue|tues|wed|wednes|thu|thur|thurs|fri|sat|satur|sun)(?:day)?\b", re.I)
 
 
@@ -774,7 +786,8 @@ HEDGES = frozenset({"will", "i'll", "we'll", "it'll", "maybe", "might", "perhaps
                     "should", "would", "could", "if", "unless", "hope", "hopefully", "almost", "nearly", "expected",
                     "scheduled", "pending", "awaiting", "soon", "he'll", "she'll", "they'll", "you'll", "i'd",
                     "he'd", "she'd", "they'd", "we'd", "you'd", "need", "needs", "must", "cancelled", "canceled",
-                    "postponed", "scrapped"})
+                    "postponed", "scrapped", "probably", "possibly", "likely", "hoping", "hopes", "aiming", "aim",
+                    "provisionally", "provisional", "tentatively", "tentative", "expect", "expects", "expecting"})
 """Before a word in the same clause, they say it has not happened ("I'll go to the post office tomorrow")."""
 
 
@@ -862,12 +875,14 @@ def _negated(tokens: list[str], index: int, by: frozenset[str] = NEGATIONS | HED
 
 
 _CALLED_OFF = re.compile(r"\bcall(?:ed|s)? off\b")
+_MAY = re.compile(r"(?<![\d] )\bmay(?=\s+(?:not\s+|well\s+|still\s+|also\s+)?[a-z])")
+"""The verb "may" ("we may close early"), not the month (written with its capital, or after a day's number)."""
 _CLAUSE = re.compile(r"[.;:!?,()\n]|\bbut\b")
 
 
 def clause_tokens(text: str) -> list[str]:
     """The words of ``text``, lower case, with "|" where a clause ends (so a negation does not reach past it)."""
-    lowered = _CALLED_OFF.sub("cancelled", text.lower())
+    lowered = _CALLED_OFF.sub("cancelled", _MAY.sub("might", text).lower())
     return ["|" if token == "zzclause" else token for token in _TOKENS.findall(_CLAUSE.sub(" zzclause ", lowered))]
 
 
@@ -1002,7 +1017,7 @@ _TO_SAY = re.compile(r"^\s*(?:to (?:me |us )?(?:to )?(?:say|tell (?:me|us))|sayi
                      r"(?:that\s+)?", re.I)
 
 
-def _message_says(rule: TaskRule) -> set[str]:
+def _message_says(rule: TaskRule, *, or_watched: bool = True) -> set[str]:
     """For "HMRC writes to say Geoff's tax code is changing": the words of what the message must say (who
     writes is :func:`changed_subject`'s and :func:`messaged`'s); none when the condition waits for the message
     alone ("my landlord writes")."""
@@ -1010,7 +1025,7 @@ def _message_says(rule: TaskRule) -> set[str]:
     said = _TO_SAY.match(rule.condition[sends.end():]) if sends is not None else None
     if sends is None or said is None:
         return set()
-    return condition_words(replace(rule, condition=rule.condition[sends.end() + said.end():]))
+    return condition_words(replace(rule, condition=rule.condition[sends.end() + said.end():]), or_watched=or_watched)
 
 def changed_subject(rule: TaskRule, items: Iterable[ChangeItem]) -> str | None:
     """For a condition that a change of something meets ("Anna's address changes"): a word of what must change

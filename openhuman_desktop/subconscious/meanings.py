@@ -33,7 +33,7 @@ _ENTRIES = (
      r"\bapproved\b|\bgranted\b|\baccepted\b|signed off|\bauthori[sz]ed\b|green light|go-ahead"),
     ("reject rejected decline declined deny denied refuse refused",
      r"\brejected\b|\bdeclined\b|\bdenied\b|\brefused\b|turned down|\bunsuccessful\b|not (?:been )?approved"
-     r"|(?:cannot|can't|can not|do not|don't) accept"),
+     r"|(?:cannot|can't|can not|do not|don't) accept|(?:unable|not able) to (?:agree|accept|approve|grant|allow)"),
     ("comeback",
      r"\breturn(?:ed)?\b|\brefund(?:ed)?\b|\brepaid\b|\bpaid back\b|\bcame back\b|\bgave (?:it |us |me )?back\b"),
     ("offwaitlist",
