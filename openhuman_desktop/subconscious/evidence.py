@@ -1051,6 +1051,45 @@ def changed_subject(rule: TaskRule, items: Iterable[ChangeItem]) -> str | None:
     return None
 
 
+_LABELLED = re.compile(r"^\s*(?:[-*]\s+)?(?P<label>[A-Za-z][A-Za-z0-9 '/()-]{0,40}?)\s*:\s+(?P<value>\S.*?)\s*$")
+
+
+def changed_field(rule: TaskRule, items: Iterable[ChangeItem]) -> Compared | None:
+    """For "the staff wifi password changes" over a file of ``Label: value`` lines that was rewritten: whether
+    the field whose label is most like the condition's subject ("Staff password", not "Guest password" or
+    "Staff network") got another value. None when the condition waits for no change, no file of fields was
+    rewritten, or no one label fits the subject best."""
+    change = _CHANGE.search(rule.condition)
+    if change is None:
+        return None
+    subject = content_words(rule.condition[: change.start()]) - place_words(rule) - GENERIC
+    verdict: Compared | None = None
+    for item in items:
+        if item.source != "file" or not item.removed:
+            continue
+        values: dict[str, dict[str, str]] = {"before": {}, "after": {}, "kept": {}}
+        for part, text in (("kept", item.context), ("before", item.removed), ("after", item.text)):
+            for line in text.splitlines():
+                field = _LABELLED.match(line)
+                if field is not None:
+                    values[part][field.group("label").lower()] = field.group("value")
+        labels = {label for fields in values.values() for label in fields}
+        if len(labels) < 2:
+            continue
+        fit = {label: len(content_words(label) & subject) for label in labels}
+        best = max(fit.values())
+        chosen = [label for label, score in fit.items() if score == best]
+        if best == 0 or len(chosen) != 1:
+            continue
+        label = chosen[0]
+        old, new = values["before"].get(label), values["after"].get(label)
+        if old is not None and new is not None and old != new:
+            return Compared(True, f"{label}: {new} (was {old})")
+        if label in values["kept"] or (old is not None and old == new):
+            verdict = verdict or Compared(False, f"{label} unchanged")
+    return verdict
+
+
 # --- figures the app compares ------------------------------------------------------------------------------
 
 _BELOW = frozenset({"less", "fewer", "lower", "cheaper", "below", "under", "colder", "cooler"})

@@ -60,7 +60,7 @@ from openhuman_desktop.subconscious.evaluator import (
     parse_items,
     validate_items,
 )
-from openhuman_desktop.subconscious.evidence import changed_subject, compared, evidence
+from openhuman_desktop.subconscious.evidence import changed_field, changed_subject, compared, evidence
 from openhuman_desktop.subconscious.question import question_text
 from openhuman_desktop.subconscious.relevance import rule_names, touching
 from openhuman_desktop.subconscious.report import one_line
@@ -216,7 +216,8 @@ class Judge:
         # "jumps by more than 10 points in a day": the new reading against the one before it, not a level
         of_rows = series.shape(rule.condition)
         names = rule_names(rule)
-        figure = series.over_rows(rule, items, names, of_rows) if of_rows else compared(rule, items, names)
+        figure = series.over_rows(rule, items, names, of_rows) if of_rows else (
+            compared(rule, items, names) or changed_field(rule, items))
         if figure is not None:  # "costs less than 300 EUR" and the change says 289 EUR: the app compares
             verdict = rule.kind if figure.met else NOOP
             reason = (f'The change says {figure.said}, which meets "{rule.condition}".' if figure.met
