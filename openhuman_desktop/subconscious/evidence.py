@@ -361,11 +361,17 @@ _NUMBERED = re.compile(r"\b(?P<noun>(?i:block|flat|room|gate|platform|unit|hut|p
 """A thing known by its number or letter: "block A", "flat 3B", "platform 4", "hut 27"."""
 
 
+_CODE = re.compile(r"(?<![\w-])(?P<letters>[A-Z]{1,4})(?P<digits>\d{1,4})[A-Z]?(?![\w-])")
+"""A code of capitals and digits ("LD3", "SY16", "BA117"): its kind is its letters' count and its digits'."""
+
+
 def numbered(text: str) -> dict[str, frozenset[str]]:
-    """The numbered things ``text`` names, by kind: ``{"block": {"a"}}``."""
+    """The numbered things ``text`` names, by kind: ``{"block": {"a"}}``; codes such as "LD3" by their shape."""
     found: dict[str, set[str]] = {}
     for match in _NUMBERED.finditer(text):
         found.setdefault(match.group("noun").lower(), set()).add(match.group("id").lower())
+    for match in _CODE.finditer(text):
+        found.setdefault(f"code:{len(match.group('letters'))}", set()).add(match.group().lower())
     return {noun: frozenset(ids) for noun, ids in found.items()}
 
 
