@@ -721,7 +721,16 @@ def _concept(rule: TaskRule, text: str, removed: str, wanted: set[str], blocking
     for phrase, _ in _PHRASAL:  # "drops out": not what "drops" means alone
         words -= {stem(word) for match in phrase.finditer(rule.condition) for word in _TOKENS.findall(
             match.group().lower())}
-    patterns = [pattern for stems, pattern in CONCEPTS if stems & words] + list(
+    # "Atlas is getting less money", "any of them goes up in price": a sum of money on its own says no more or
+    # less; the sum that replaced another one does
+    moving = _COMPARES.search(rule.condition) is not None or _MOVES.search(rule.condition) is not None
+    money = CONCEPTS[0][1]
+    if moving and any(pattern is money and stems & words for stems, pattern in CONCEPTS):
+        moved = money_moved(rule, text, removed)
+        if moved is not None:
+            return moved
+    patterns = [pattern for stems, pattern in CONCEPTS if stems & words
+                and not (moving and pattern is money)] + list(
         meanings_of(wanted | (words & content_words(rule.condition))))
     lowered = text.lower()
     mine = _MINE.search(rule.condition) is not None
@@ -732,6 +741,64 @@ def _concept(rule: TaskRule, text: str, removed: str, wanted: set[str], blocking
                     or (mine and _anothers(before, len(before))):
                 continue
             return match.group().strip()
+    return None
+
+
+_MOVES = re.compile(r"\b(?:go|goes|going|went|gone) (?:up|down)\b|\b(?:rise|rises|rising|fall|falls|falling|increases?|"
+                    r"decreases?|drops?|changes?|changed|cut|cuts|raises?|raised|reduced?)\b", re.I)
+"""A condition about how an amount moves, not that there is one."""
+
+
+_UP = re.compile(r"\b(?:up|rises?|rising|increases?|raises?|raised|more|higher|dearer)\b", re.I)
+_DOWN = re.compile(r"\b(?:down|less|fewer|lower|cheaper|cut|cuts|reduced?|drops?|falls?|decreases?)\b", re.I)
+_SUM_FROM_TO = re.compile(r"\bfrom\s+(?P<old>" + _MONEY + r")\s*(?:[a-z]{1,2}\b)?\s+to\s+(?P<new>" + _MONEY + ")", re.I)
+_PER = re.compile(r"\b(?:a|an|per|each|every)\s+(?P<per>week|month|year)\b|/\s*(?P<slash>week|wk|month|mo|year|yr)\b"
+                  r"|\b(?P<ly>weekly|monthly|yearly|annually)\b", re.I)
+_WEEKS_IN = {"week": 1.0, "wk": 1.0, "weekly": 1.0, "month": 52 / 12, "mo": 52 / 12, "monthly": 52 / 12,
+             "year": 52.0, "yr": 52.0, "yearly": 52.0, "annually": 52.0}
+
+
+def _sum_of(text: str) -> float | None:
+    """The first sum of money in ``text``, per week when it says a period ("£16.99 a month")."""
+    found = re.search(_MONEY, text, re.I)
+    if found is None:
+        return None
+    value = as_number(re.sub(r"[^\d.,]", "", found.group()).rstrip(".,"))
+    period = _PER.search(text)
+    if value is None or period is None:
+        return value
+    return value / _WEEKS_IN[(period.group("per") or period.group("slash") or period.group("ly")).lower()]
+
+
+def _row_key(line: str) -> str:
+    """What a line is the row of: its label ("Filmhaus: …") or its first cell ("| Team | £14 |")."""
+    field = _LABELLED.match(line)
+    if field is not None:
+        return field.group("label").lower()
+    return cells(line)[0].strip().lower() if line.strip().startswith("|") else ""
+
+
+def money_moved(rule: TaskRule, text: str, removed: str) -> str | None:
+    """For "any of them goes up in price", "Atlas is getting less money": a sum that replaced another one the
+    way the condition says (up, down, or changed at all), in a row that replaced its old version or in words
+    ("reduced from £180k to £140k"). A monthly price that became the same price a year is no change."""
+    direction = 1 if _UP.search(rule.condition) else -1 if _DOWN.search(rule.condition) else 0
+    names = rule_names(rule)
+    before = {key: line for line in removed.splitlines() if (key := _row_key(line))}
+    for line in text.splitlines():
+        if names and not names & {stem(word) for word in _TOKENS.findall(line.lower())}:
+            continue  # "the Team plan": not the Pro row
+        both = _SUM_FROM_TO.search(line)
+        if both is not None:
+            old, new = _sum_of(both.group("old")), _sum_of(both.group("new"))
+        elif _row_key(line) in before:
+            old, new = _sum_of(before[_row_key(line)]), _sum_of(line)
+        else:
+            continue
+        if old is None or new is None or abs(new - old) < 0.005 * max(abs(old), 1):
+            continue
+        if direction == 0 or (new > old) == (direction > 0):
+            return line.strip()[:80]
     return None
 
 
