@@ -502,7 +502,8 @@ def parse_items(content: str) -> list[Any]:
     if start < 0:
         raise LlmReplyError("the answer holds no JSON object")
     try:
-        document = json.loads(text[start:end + 1]) if end > start else None
+        # (strict=False: a small model writes a raw tab or line break inside a reason's string)
+        document = json.loads(text[start:end + 1], strict=False) if end > start else None
     except ValueError as exc:
         problem = f"the answer is not valid JSON ({exc})"
     else:
@@ -523,7 +524,7 @@ def _whole_items(text: str) -> list[Any]:
     opening = _ARRAY_START.match(text)
     if opening is None:
         return []
-    decoder = json.JSONDecoder()
+    decoder = json.JSONDecoder(strict=False)
     items: list[Any] = []
     position = opening.end()
     while True:

@@ -340,3 +340,8 @@ def test_a_report_keeps_to_a_share_of_a_small_window(window: int, cut: bool) -> 
     fitted = evaluator.fit_report([make_task(n) for n in range(10)], big)
     assert (fitted.tokens < big.tokens) is cut
     assert fitted.tokens <= window * REPORT_WINDOW_SHARE
+
+
+def test_a_raw_line_break_inside_a_reason_does_not_lose_the_answer() -> None:
+    content = '{"evaluations": [{"task_id": "a", "reason": "the statement\tcame\nin", "decision": "escalate"}]}'
+    assert parse_items(content) == [{"task_id": "a", "reason": "the statement\tcame\nin", "decision": "escalate"}]
