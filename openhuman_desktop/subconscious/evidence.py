@@ -384,6 +384,18 @@ def another_numbered(mine: dict[str, frozenset[str]], text: str) -> bool:
 _KEYED = re.compile(r"\b(?P<key>[a-z]{4,})=(?P<value>[\w.-]+)")
 
 
+def _keys_valued(words: frozenset[str], text: str) -> frozenset[str]:
+    """The keys of ``key=value`` pairs in ``text`` whose value is one of ``words`` ("branch=main")."""
+    return frozenset(match.group("key") for match in _KEYED.finditer(text)
+                     if stem(match.group("value").lower()) in words)
+
+
+def _another_value(keys: frozenset[str], words: frozenset[str], line: str) -> bool:
+    """Whether ``line`` gives one of ``keys`` a value that is none of ``words`` ("branch=feat" for main)."""
+    return any(match.group("key") in keys and stem(match.group("value").lower()) not in words
+               for match in _KEYED.finditer(line))
+
+
 def another_keyed(words: frozenset[str], line: str) -> bool:
     """Whether a log line's ``key=value`` names another of a kind the condition names ("sensor=bathroom" for "the
     leak sensor under the kitchen sink", "printer=ender" for "printing on the prusa"): the key is a kind the
@@ -1165,13 +1177,14 @@ def changed_field(rule: TaskRule, items: Iterable[ChangeItem]) -> Compared | Non
 
 # --- figures the app compares ------------------------------------------------------------------------------
 
-_BELOW = frozenset({"less", "fewer", "lower", "cheaper", "below", "under", "colder", "cooler"})
+_BELOW = frozenset({"less", "fewer", "lower", "cheaper", "below", "under", "colder", "cooler", "shorter", "lighter"})
 _NUMBER = r"(?P<number>(?:(?<![\w.,])[-−])?(?<![\w.])(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+|,\d{1,2}(?![\d.]))?)"
 """A figure: thousands with commas ("150,420"), a decimal point or comma ("18.4", "12,99"); not the middle of a
 date or a CSV line ("2026-12-01,18.4 kWh" holds 18.4 kWh, not -1.18)."""
 _UNIT = (r"(?P<unit>%|°\s?[CF]\b|(?:seconds?|minutes?|hours?|euros?|dollars?|pounds?)\b"
          r"|(?!(?:or|and|for|to|in|on|at|the|of|if|is|it|by|so|as|per|then|from)\b)[A-Za-z]{1,4}\b)")
-LIMIT = re.compile(r"\b(?P<op>less|fewer|lower|cheaper|below|under|colder|cooler|more|higher|above|over|warmer|"
+LIMIT = re.compile(r"\b(?P<op>less|fewer|lower|cheaper|below|under|colder|cooler|shorter|lighter|more|higher|above|"
+                   r"over|warmer|longer|heavier|"
                     r"hotter|at least|at most|passes|exceeds|reaches|hits|gets to|tops|past|"
                     r"within(?=\s+\d[\d.]*\s*(?:miles?|mi|km|kilomet(?:re|er)s?)\b))(?:\s+than)?\s+(?:an?\s+)?"
                     r"(?P<pre>[€$£])?\s*"
@@ -1186,6 +1199,8 @@ SECONDS = {"s": 1, "sec": 1, "secs": 1, "second": 1, "seconds": 1, "min": 60, "m
             "minutes": 60, "h": 3600, "hr": 3600, "hrs": 3600, "hour": 3600, "hours": 3600}
 """Durations are compared in seconds: "more than 5 minutes behind" and "lag 842 s"."""
 _CLOCK = re.compile(r"\b(\d{1,2}):(\d{2}):(\d{2})\b")
+_SPAN = re.compile(r"(?<![\w.])(?:(?P<h>\d+)\s?h\s?(?P<hm>\d+)\s?m(?:in)?|(?P<m>\d+)\s?m(?:in)?\s?(?P<s>\d+)\s?s)\b")
+"""A duration in two parts ("23m10s", "1h 05m"), in seconds."""
 _FROM_TO = re.compile(r"\bfrom\s+[€$£]?\s*(?P<a>\d[\d,]*(?:\.\d+)?)\s*(?:[A-Za-z€$£%]{1,4}\s+)?to\s+[€$£]?\s*"
                       r"(?P<b>\d[\d,]*(?:\.\d+)?)", re.I)
 _RISES = re.compile(r"\b(?:more expensive|dearer|pricier|goes up|go up|rises?|raises?|increases?|gets? higher)\b",
@@ -1235,6 +1250,11 @@ def compared(rule: TaskRule, items: Iterable[ChangeItem], names: frozenset[str] 
                                           if not another_day(days, line) and not another_kind(sorts, line)
                                           and not another_id(ids, line)))
              if (days or sorts or ids) and item.source in NEWS else item for item in items]
+    # "a build on main", and the file's lines say branch=main: a line with branch=feat/x is another branch's
+    words = content_words(without_places(rule.condition))
+    items = [replace(item, text="\n".join(line for line in item.text.splitlines()
+                                          if not _another_value(keys, words, line)))
+             if item.source in NEWS and (keys := _keys_valued(words, item.context)) else item for item in items]
     limits = list(LIMIT.finditer(rule.condition))
     first = limits[0] if limits else OR_BEYOND.search(rule.condition)
     if first is not None:
@@ -1379,6 +1399,8 @@ def _compared(rule: TaskRule, items: list[ChangeItem], names: frozenset[str]) ->
                    if (number := as_number(amount.group("number"))) is not None]
         figures += [(("s", float(int(h) * 3600 + int(m) * 60 + int(s))), clock.group())
                     for clock in _CLOCK.finditer(line) for h, m, s in [clock.groups()]]
+        figures += [(("s", float(int(span.group("h") or 0) * 3600 + int(span.group("hm") or span.group("m")) * 60
+                               + int(span.group("s") or 0))), span.group()) for span in _SPAN.finditer(line)]
         figures += _unit_column(line, unit, subject)
         for (figure_unit, value), said in figures:
             if figure_unit != unit:

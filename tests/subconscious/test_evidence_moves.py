@@ -6,7 +6,8 @@ from __future__ import annotations
 import pytest
 
 from openhuman_desktop.subconscious.decisions import ChangeItem
-from openhuman_desktop.subconscious.evidence import changed_field, evidence, money_moved
+from openhuman_desktop.subconscious.evidence import changed_field, compared, evidence, money_moved
+from openhuman_desktop.subconscious.relevance import rule_names
 from openhuman_desktop.subconscious.task_rules import derive
 
 
@@ -91,3 +92,15 @@ def test_a_field_of_a_rewritten_file_is_the_one_most_like_the_subject(
 ])
 def test_money_that_moves_is_a_sum_that_replaced_another(title: str, added: str, removed: str, moved: bool) -> None:
     assert (money_moved(derive(title), added, removed) is not None) is moved
+
+
+@pytest.mark.parametrize(("line", "met"), [
+    ("2026-06-02 10:03 build 3390 branch=main status=passed duration=23m10s", True),
+    ("2026-06-02 10:03 build 3390 branch=main status=passed duration=19m10s", False),
+    ("2026-06-02 10:41 build 3391 branch=feat/search-facets status=failed duration=31m02s", None),
+])
+def test_a_duration_in_two_parts_is_compared_on_the_condition_s_own_branch(line: str, met: bool | None) -> None:
+    rule = derive("tell me if a build on main takes longer than 20 minutes (ops/logs/ci.log)")
+    before = "2026-06-01 09:12 build 3381 branch=main status=passed duration=17m42s"
+    found = compared(rule, [ChangeItem("file", "ops/logs/ci.log", line, "changed", context=before)], rule_names(rule))
+    assert (found.met if found is not None else None) is met
