@@ -362,7 +362,7 @@ _NUMBERED = re.compile(r"\b(?P<noun>(?i:block|flat|room|gate|platform|unit|hut|p
 
 
 _CODE = re.compile(r"(?<![\w-])(?P<letters>[A-Z]{1,4})(?P<digits>\d{1,4})[A-Z]?(?![\w-])")
-"""A code of capitals and digits ("LD3", "SY16", "BA117"): its kind is its letters' count and its digits'."""
+"""A code of capitals and digits ("LD3", "SY16", "BA117"): codes that begin with as many letters are of a kind."""
 
 
 def numbered(text: str) -> dict[str, frozenset[str]]:
