@@ -105,6 +105,7 @@ def converse(page: Any, model: AgentModel) -> None:
 
 def capture(out: Path) -> list[str]:
     """Take the page's screenshots into ``out``; returns the problems found (empty: all good)."""
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
     from playwright.sync_api import sync_playwright
 
     problems: list[str] = []
@@ -136,15 +137,23 @@ def capture(out: Path) -> list[str]:
             for name, scheme, (width, height) in SHOTS:
                 context = browser.new_context(viewport={"width": width, "height": height}, color_scheme=scheme,
                                               device_scale_factor=2 if width < 500 else 1)
+                # The conversation above, as a page that kept its session shows it after a reload. Stored before
+                # the page's script runs: set after its socket opened, the app's late "session" frame could
+                # overwrite it on a slow machine.
+                context.add_init_script(f"localStorage.setItem('openhuman.session', {json.dumps(session)})")
                 page = context.new_page()
                 page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
                 page.goto(address)
-                page.wait_for_selector('#status[data-state="connected"]')  # its own new session first …
-                page.evaluate(f"localStorage.setItem('openhuman.session', {json.dumps(session)})")
-                page.reload()  # … then the conversation above, as a reload shows it
-                page.wait_for_selector('#status[data-state="connected"]')
-                page.locator(".card .button.primary").wait_for()
-                page.locator(".typing").first.wait_for()  # (two when two runs of the session are under way)
+                try:
+                    page.wait_for_selector('#status[data-state="connected"]')
+                    page.locator(".card .button.primary").wait_for()
+                    page.locator(".typing").first.wait_for()  # (two when two runs of the session are under way)
+                except PlaywrightTimeout as exc:  # what the page showed instead, for whoever reads the log
+                    page.screenshot(path=str(out / f"{name}-failed.png"))
+                    shown = " ".join(page.locator("body").inner_text().split())[:600]
+                    problems.append(f"{name}: {exc.message.splitlines()[0]}; the page shows: {shown}")
+                    context.close()
+                    continue
                 if page.evaluate("document.documentElement.scrollWidth") > width:
                     problems.append(f"{name}: the page scrolls sideways at {width} px")
                 page.wait_for_timeout(400)  # the entry animations end
