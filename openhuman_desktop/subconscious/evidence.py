@@ -1708,6 +1708,11 @@ def _moved(rule: TaskRule, items: Iterable[ChangeItem], names: frozenset[str]) -
     return Compared(False, ", ".join(seen)) if seen else None
 
 
+def is_ceiling(op: str) -> bool:
+    """Whether ``op`` keeps a figure under its bound ("below 30", "at most 2", "within 5 miles")."""
+    return op in _BELOW or op in ("at most", "within")
+
+
 def meets(op: str, value: float, bound: float) -> bool:
     if op in ("at least", "reaches", "hits", "gets to"):
         return value >= bound

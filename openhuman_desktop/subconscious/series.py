@@ -33,6 +33,7 @@ from openhuman_desktop.subconscious.evidence import (
     columns_named,
     compared,
     evidence,
+    is_ceiling,
     meets,
     op_of,
     unit_named,
@@ -55,14 +56,21 @@ _LEVELS = frozenset({"above", "over", "below", "under", "past", "reaches", "hits
 _AGAINST = re.compile(r"\s*(?:behind|ahead|below|above|under|over|short|late|early|off)\b", re.I)
 """A move measured against something else than the reading before: "falls more than 5 minutes behind", "drops
 more than 2 kg below his 1 March weigh-in"."""
+_THAN_BEFORE = re.compile(r"\s*(?:(?P<up>higher|more|bigger|greater|up|above)|(?P<down>lower|less|smaller|down|below))"
+                          r"\s+than\s+(?:the\s+|its\s+)?(?:(?:day|week|month|year|one|reading|time|night)\s+before|"
+                          r"(?:previous|last|prior)\b)", re.I)
+"""A move against the reading before, said after the limit: "more than 50% higher than the day before"."""
+_THAN = re.compile(r"\s*(?:higher|lower|more|less|bigger|smaller|greater|up|down|above|below)\b[^.]*?\bthan\b", re.I)
 _POINTS = re.compile(r"^\s*(?:percentage\s+)?(?:points?|pts|pp)\b", re.I)
 _USES = re.compile(r"\b(?:use|uses|used|using|consumes?|consumed|go(?:es)? through|went through|burns?|burnt|"
                    r"drives?|drove|driven|do|does|did|covers?|covered|clocks? up)\b", re.I)
 _CUMULATIVE = re.compile(r"\b(?:readings?|meters?|odometer|mileage|cumulative|running total|index)(?![a-z])", re.I)
-_PERIOD = re.compile(r"\b(?:(?:in|within|during)\s+(?:the\s+same|one|a\s+single|a|any\s+one|any|a\s+given)|this)"
-                     r"\s+(?P<period>day|week|month|tax year|year)\b", re.I)
-"""The period rows are counted in: "in the same week", "in a single day", "this month's" ("10 a day" and "a
-week's takings" are figures on one row)."""
+_PERIOD = re.compile(r"\b(?:(?:(?:in|within|during)\s+(?:the\s+same|one|a\s+single|a|any\s+one|any|a\s+given)|this)"
+                     r"\s+(?:calendar\s+)?|(?P<of>a|one|any\s+one)\s+(?=\w+(?:\s+\w+)?'s\b))"
+                     r"(?P<period>day|week|month|tax year|year)\b", re.I)
+"""The period rows are counted in: "in the same week", "in a single calendar month", "this month's", "a week's
+trial signups go past 500" ("10 a day" is a figure on one row; on a table of weekly rows, a week's sum is its row;
+"a week's takings drop below 30" is not read off a week that has not ended)."""
 _SUMMED = re.compile(r"\b(?:money in|raised|in total|altogether|so far|paid in|saved|donations?|collected|takings)\b|"
                      r"\bpaid\b.*\binto\b", re.I)
 """A sum of the rows: "the money in for the hall roof passes £2,000", "I've paid more than £18,000 into my ISA"."""
@@ -95,12 +103,16 @@ def shape(condition: str) -> str | None:
         return None
     move = _MOVES.search(condition[: limit.start()])
     if move is not None and (move.group("by") or op_of(limit) not in _LEVELS) \
-            and not _AGAINST.match(condition, limit.end()):
+            and not _AGAINST.match(condition, limit.end()) or _THAN_BEFORE.match(condition, limit.end()):
         return MOVE
     period = _PERIOD.search(condition)
     if period is not None and period.group().lower().startswith("this") and not (
             condition.startswith("'s", period.end()) or _SUMMED.search(condition)):
         period = None  # "the boiler service this year costs more than £100" is one figure, not a sum
+    if period is not None and period.group("of") and (is_ceiling(op_of(limit)) or _THAN.match(condition, limit.end())):
+        # "a week's takings drop below 30": the sum of a week so far is below it on its Monday; "a day's bill is
+        # more than 50% higher than the day before" compares a row with another
+        period = None
     if _USES.search(condition[: limit.start()]) and period is not None:
         return USED
     if period is not None:
@@ -146,15 +158,15 @@ def over_rows(rule: TaskRule, items: Iterable[ChangeItem], names: frozenset[str]
 
 
 def _rows(condition: str, limit: re.Match[str] | None, item: ChangeItem, names: frozenset[str], *,
-          before: bool = False, own: bool = True) -> list[_Row]:
+          before: bool = False, own: bool = True, column: int | None = None) -> list[_Row]:
     """The context's and the change's rows (table rows, or lines that are not headings), with the figure the
-    condition measures on each, in the file's order; with ``before``, the lines the change removed too (before
-    the added ones: the old version of a row it rewrote); with ``own``, only the series the condition names
-    (:func:`_its_own`)."""
+    condition measures on each (in ``column`` when given), in the file's order; with ``before``, the lines the
+    change removed too (before the added ones: the old version of a row it rewrote); with ``own``, only the
+    series the condition names (:func:`_its_own`)."""
     header = table_header(item.columns or item.title)
     named = cells(header) if header else []
-    column = _figure_column(condition[: limit.start()] if limit else condition, limit, named, item) if named \
-        else None
+    if column is None and named:
+        column = _figure_column(condition[: limit.start()] if limit else condition, limit, named, item)
     wanted = _wanted_unit(condition, limit) if limit is not None else ""
     rows = []
     for added, text in ((False, item.context), (False, item.removed if before else ""), (True, item.text)):
@@ -232,17 +244,34 @@ def _wanted_unit(condition: str, limit: re.Match[str]) -> str:
     return "%" if _POINTS.match(after) else unit_of(limit)
 
 
+def _figure_columns(named: list[str], item: ChangeItem) -> list[int]:
+    """The table's columns of figures that are not keys (a date, an id)."""
+    rows = [row for line in f"{item.context}\n{item.text}".splitlines()
+            if len(row := cells(line)) == len(named) and row != named and not _RULED.match(line)]
+    return [index for index, cell in enumerate(named)
+            if not KEY_COLUMNS & set(re.findall(r"[a-z]+", cell.lower()))
+            and rows and all(_is_figure(row[index]) for row in rows if row[index].strip())
+            and any(row[index].strip() for row in rows)]
+
+
+def _counts(condition: str, limit: re.Match[str], item: ChangeItem) -> int | None:
+    """The column of figures the condition counts, named by its words ("more than 20 payment webhooks fail" and
+    ``date,hour,webhook,failed``: each row holds how many failed that hour), or None (each row is one)."""
+    header = table_header(item.columns or item.title)
+    if not header:
+        return None
+    after = re.split(r"[.;]\s|\s(?:in|within|during|per|a|each|every)\s", condition[limit.end():], maxsplit=1)[0]
+    subject = f"{condition[: limit.start()]} {after}"  # "payment webhooks fail", not "hourly counts go in …"
+    columns = [column for column in columns_named(subject, header) if column in _figure_columns(cells(header), item)]
+    return columns[0] if len(columns) == 1 else None
+
+
 def _figure_column(subject: str, limit: re.Match[str] | None, named: list[str], item: ChangeItem) -> int | None:
     """The column that holds the measured figure, of the table's columns of figures that are not keys (a date,
     an id): the one the subject names, the one named in the limit's unit, else the only one ("this month's
     food shopping" and ``date,shop,amount``: the amount, not the shop)."""
     header = "|".join(named)
-    rows = [row for line in f"{item.context}\n{item.text}".splitlines()
-            if len(row := cells(line)) == len(named) and row != named and not _RULED.match(line)]
-    figures = [index for index, cell in enumerate(named)
-               if not KEY_COLUMNS & set(re.findall(r"[a-z]+", cell.lower()))
-               and rows and all(_is_figure(row[index]) for row in rows if row[index].strip())
-               and any(row[index].strip() for row in rows)]
+    figures = _figure_columns(named, item)
     columns = [column for column in columns_named(subject, header) if column in figures]
     if len(columns) == 1:
         return columns[0]
@@ -263,9 +292,9 @@ def _moved(rule: TaskRule, condition: str, limit: re.Match[str], item: ChangeIte
     if used and not (_CUMULATIVE.search(f"{rule.condition} {rule.action} {item.title} {item.columns}")
                      or _CUMULATIVE.search(item.name)):
         return None
-    move = _MOVES.search(condition[: limit.start()])
+    move = _MOVES.search(condition[: limit.start()]) or _THAN_BEFORE.match(condition, limit.end())
     direction = "either" if move is None or used else next(
-        name for name in ("up", "down", "either") if move.group(name))
+        name for name in ("up", "down", "either") if move.groupdict().get(name))
     if not used:
         stated = _stated(condition, item, direction, op_of(limit), bound)
         if stated is not None:
@@ -343,18 +372,26 @@ def _per_period(condition: str, limit: re.Match[str], item: ChangeItem, names: f
     if period is None or bound is None:
         return None
     span = period.group("period").lower()
-    summed = bool(unit_of(limit)) and unit_of(limit) not in STOPWORDS
-    rows = _rows(condition, limit if summed else None, item, names)
-    rows = [row for row in _relevant(condition, rows) if not (summed and _NOT_YET.search(row.line))]
+    counts = _counts(condition, limit, item)
+    summed = counts is not None or bool(unit_of(limit)) and unit_of(limit) not in STOPWORDS
+    every = _rows(condition, limit if summed else None, item, names, own=False, column=counts)
+    rows = [row for row in _relevant(condition, _its_own(condition, every))
+            if not (summed and _NOT_YET.search(row.line))]
     year = _year(f"{item.context}\n{item.text}")
     dated = [(row, when) for row in rows if (when := _date(row.line, year)) is not None]
+    others = [row.line.strip() for row in every if row.added and row not in rows]
+    if dated and others and not any(row.added for row, _ in dated):  # a shipping webhook's failures
+        return Compared(False, f"only rows it does not count ({'; '.join(others[:2])})")
     op, seen = op_of(limit), []
     for row, when in dated:
         if not row.added:
             continue
         mine = [other for other, other_when in dated if _same(span, when, other_when)]
         total = sum(other.value or 0 for other in mine) if summed else len(mine)
-        said = f"{_plain(total)}{' ' + unit_of(limit) if summed else ' rows'} in the {span} of {when:%d %b %Y}"
+        what = unit_of(limit) if summed else "rows"
+        if counts is not None:
+            what = cells(table_header(item.columns or item.title))[counts].strip().replace("_", " ")
+        said = f"{_plain(total)} {what} in the {span} of {when:%d %b %Y}"
         if meets(op, total, bound):
             return Compared(True, said)
         if said not in seen:

@@ -194,3 +194,48 @@ def test_a_sum_of_every_row_and_a_sum_this_tax_year() -> None:
     # one figure, or a figure per period on each row, is not a sum
     assert series.shape("the boiler service this year costs more than £100") is None
     assert series.shape("a week's egg takings from the honesty box drop below 30 pounds") is None
+
+
+_SIGNUPS = "date,trial_signups\n2026-03-01,64\n2026-03-02,71\n2026-03-03,68\n2026-03-04,75\n2026-03-05,82\n" \
+           "2026-03-06,77\n2026-03-07,57"
+
+
+def test_a_week_s_figures_are_the_sum_of_its_rows_in_the_column_the_condition_names() -> None:
+    title = "let me know when a week's trial signups go past 500. weeks run monday to sunday (growth/signups.csv)"
+    assert series.shape(derive(title).condition) == series.PER_PERIOD
+    # Monday 2 to Sunday 8 March; Sunday 1 March is the week before
+    assert decided(title, appended("growth/signups.csv", _SIGNUPS, "2026-03-08,80")) is True  # 510
+    assert decided(title, appended("growth/signups.csv", _SIGNUPS, "2026-03-08,70")) is False  # 500
+    # a week's sum so far is not what "drops below" reads: each row's own figure is
+    assert series.shape("a week's signups drop below 30") is None
+    assert series.shape("we spend more than £400 on food in a calendar month") == series.PER_PERIOD
+
+
+_WEBHOOKS = "date,hour,webhook,failed\n2026-05-12,00,payment,2\n2026-05-12,01,payment,0\n2026-05-12,02,payment,5\n" \
+            "2026-05-12,02,shipping,1\n2026-05-12,03,payment,4\n2026-05-12,04,payment,3"
+
+
+@pytest.mark.parametrize(("added", "met"), [
+    ("2026-05-12,05,payment,7", True),  # 21 payment failures that day
+    ("2026-05-12,05,payment,6", False),  # 20 is not more than 20
+    ("2026-05-12,05,shipping,12", False),  # another webhook's: payment stays at 14
+    ("2026-05-13,00,payment,9", False),  # the next day starts again
+])
+def test_rows_that_hold_counts_are_summed_not_counted(added: str, met: bool) -> None:
+    title = "Ping me if more than 20 payment webhooks fail in one day. hourly counts go in ops/webhook-failures.csv"
+    item = appended("ops/webhook-failures.csv", _WEBHOOKS, added)
+    rule = derive(title)
+    figure = series.over_rows(rule, [item], rule_names(rule), series.PER_PERIOD)
+    assert figure is not None and figure.met is met, figure
+    if "shipping" in added:
+        assert "does not count" in figure.said
+
+
+def test_a_move_said_after_the_limit_is_read_against_the_row_before() -> None:
+    title = "tell me if a day's cloud bill in ops/costs.csv is more than 50% higher than the day before"
+    assert series.shape(derive(title).condition) == series.MOVE
+    costs = "date,usd\n2027-05-10,41.80\n2027-05-11,43.20\n2027-05-12,42.10"
+    assert decided(title, appended("ops/costs.csv", costs, "2027-05-13,64.00")) is True  # 52 % up
+    assert decided(title, appended("ops/costs.csv", costs, "2027-05-13,63.00")) is False  # 49.6 %
+    assert decided(title, appended("ops/costs.csv", costs, "2027-05-13,58.40\n2027-05-14,71.90")) is False
+    assert decided(title, appended("ops/costs.csv", costs, "2027-05-13,20.00")) is False  # down, not up
