@@ -102,8 +102,8 @@ def shape(condition: str) -> str | None:
     if limit is None:
         return None
     move = _MOVES.search(condition[: limit.start()])
-    if move is not None and (move.group("by") or op_of(limit) not in _LEVELS) \
-            and not _AGAINST.match(condition, limit.end()) or _THAN_BEFORE.match(condition, limit.end()):
+    if (move is not None and (move.group("by") or op_of(limit) not in _LEVELS)
+            and not _AGAINST.match(condition, limit.end())) or _THAN_BEFORE.match(condition, limit.end()):
         return MOVE
     period = _PERIOD.search(condition)
     if period is not None and period.group().lower().startswith("this") and not (
