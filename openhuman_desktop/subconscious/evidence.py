@@ -227,6 +227,7 @@ def evidence(rule: TaskRule, items: Iterable[ChangeItem]) -> str | None:
     # the condition met: held-out sets written blind showed such words wrong more often than right.
     named = _NAMED_EVENT.search(rule.condition) is not None or _TURNS_UP.search(rule.condition) is not None
     done = _done_words(rule.condition) & wanted  # "anyone on the ladder challenges me": its verb
+    now = _RETOLD.search(rule.condition) is None  # "closing at 2pm last Christmas Eve worked well" is told, not new
     for item in items:
         if item.source in (SKILLS, MODELS):
             if item.status == "problem":
@@ -241,7 +242,8 @@ def evidence(rule: TaskRule, items: Iterable[ChangeItem]) -> str | None:
             if _named_document(names, item) else names
         text = "\n".join(line for line in item.text.splitlines() if not names_another(about, line, item.removed))
         text = "\n".join(_SENTENCE.sub(lambda said: "" if another_day(days, said.group()) or another_numbered(
-            numbers, said.group()) else said.group(), line) for line in text.splitlines()
+            numbers, said.group()) or (now and _RETOLD.search(said.group())) else said.group(), line)
+            for line in text.splitlines()
             if not (about_me and names_another(me, line)) and not another_keyed(kinds, line)
             and not (item.name.endswith(".log") and another_job(jobs, line)))
         if not me and _I_DO.search(rule.condition):  # "Kirsty got a place in the ballot" is no news for "I get one"
@@ -270,6 +272,10 @@ def evidence(rule: TaskRule, items: Iterable[ChangeItem]) -> str | None:
 
 
 _ARRIVAL_SAID = meanings_of({stem("arrive")})
+_RETOLD = re.compile(r"(?<!since )\blast (?:year|month|season|term|christmas|easter|summer|winter|spring|autumn)\b|"
+                     r"\b(?:a|one|two|three|\d+) (?:months|years?) ago\b", re.I)
+"""A sentence about a past long gone ("like last year", "two years ago"), not what has just happened ("since last
+night" still holds)."""
 
 
 def _done_words(condition: str) -> set[str]:

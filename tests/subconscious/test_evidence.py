@@ -1315,3 +1315,12 @@ def test_another_machine_or_another_disk_on_a_log_line_is_not_compared(lines: st
     rule = derive("tell me if /var on db01 goes over 90% (ops/logs/disk.log)")
     figure = compared(rule, [edit("ops/logs/disk.log", lines, "")], rule_names(rule))
     assert figure is not None and figure.met is met
+
+
+def test_a_past_long_gone_retold_is_no_news() -> None:
+    early = derive("tell me if the office is closing early on the Friday before the bank holiday (office/notices.md)")
+    retold = "- Thanks all for the feedback: closing at 2pm last Christmas Eve worked well."
+    assert evidence(early, [edit("office/notices.md", retold, "")]) is None
+    assert evidence(early, [edit("office/notices.md", "- The office is closing early this Friday.", "")]) is not None
+    heating = derive("tell me if the tenants at 4 Mill Lane say the heating is broken")
+    assert evidence(heating, [memory("4 Mill Lane: heating broken since last year's service, they say")]) is not None
