@@ -58,6 +58,10 @@ class ChatRequest:
     logprobs: int = 0
     """Ask for each answer token's log-probability and this many alternatives (0: none). Servers that do not
     give them answer without; see :func:`token_logprobs`."""
+    repeat_penalty: float | None = None
+    """1.0 turns off the penalty on tokens already written that Ollama and llama.cpp apply by default (1.1):
+    in a JSON answer it pushes ``condition_met`` away from the "yes" the reason just wrote. None: the server's
+    default."""
 
 
 @dataclass(frozen=True)

@@ -303,6 +303,8 @@ def _options(request: ChatRequest, chosen: Limits) -> dict[str, Any]:
     options: dict[str, Any] = {"num_predict": chosen.max_tokens, "num_ctx": chosen.context}
     if request.temperature is not None:
         options["temperature"] = request.temperature
+    if request.repeat_penalty is not None:
+        options["repeat_penalty"] = request.repeat_penalty
     return options
 
 

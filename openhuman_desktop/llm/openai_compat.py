@@ -120,6 +120,7 @@ class OpenAICompatClient:
         self._has_props = True  # until /props answers 404
         self._cap_key = "max_tokens"  # OpenAI's newer models want "max_completion_tokens"
         self._gives_logprobs = True  # until a server refuses the fields
+        self._takes_penalty = True  # llama.cpp's and LM Studio's repeat_penalty, until a server refuses it
 
     @property
     def description(self) -> str:
@@ -304,6 +305,8 @@ class OpenAICompatClient:
         if request.logprobs and self._gives_logprobs:
             body["logprobs"] = True
             body["top_logprobs"] = request.logprobs
+        if request.repeat_penalty is not None and self._takes_penalty:
+            body["repeat_penalty"] = request.repeat_penalty
         if request.tools:
             body["tools"] = [_tool_dict(tool) for tool in request.tools]
             # issue 10 item 6: llama.cpp-style servers leave tool calls to the model's text unless asked.
@@ -341,6 +344,10 @@ class OpenAICompatClient:
                 if exc.status in (400, 422) and "logprob" in exc.text.lower() and "logprobs" in body:
                     log.info("%s refuses logprobs; asking without them from now on", self.base_url)
                     self._gives_logprobs = False
+                    continue
+                if exc.status in (400, 422) and "repeat_penalty" in exc.text.lower() and "repeat_penalty" in body:
+                    log.info("%s refuses repeat_penalty; asking without it from now on", self.base_url)
+                    self._takes_penalty = False
                     continue
                 if exc.status == 400 and self._wants_completion_tokens(exc.text):
                     log.info("%s wants max_completion_tokens instead of max_tokens", self.base_url)

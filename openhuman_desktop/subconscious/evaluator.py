@@ -468,7 +468,7 @@ def _request(messages: Sequence[Message], schema: dict[str, Any], answer_tokens:
              context: int | None) -> ChatRequest:
     return ChatRequest(
         messages, json_schema=schema, schema_name="evaluations", temperature=0,
-        max_tokens=answer_tokens, context_window=context,
+        max_tokens=answer_tokens, context_window=context, repeat_penalty=1.0,  # each task's "noop" is no repeat
     )
 
 

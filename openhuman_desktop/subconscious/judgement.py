@@ -301,7 +301,7 @@ class Judge:
                    tally: _Tally) -> tuple[Any, Confidence]:
         """One request (one repair when the answer is not the JSON asked for): the item and its confidence."""
         request = ChatRequest(messages, json_schema=schema, schema_name="evaluations", temperature=0,
-                              max_tokens=ANSWER_TOKENS, logprobs=TOP_LOGPROBS)
+                              max_tokens=ANSWER_TOKENS, logprobs=TOP_LOGPROBS, repeat_penalty=1.0)
         tally.calls += 1
         response = await client.chat(request)
         tally.prompt_tokens += response.prompt_tokens or 0
@@ -313,7 +313,7 @@ class Judge:
                                      "only the JSON object in the required shape.")]
             tally.calls += 1
             response = await client.chat(ChatRequest(again, json_schema=schema, schema_name="evaluations",
-                                                     temperature=0, max_tokens=ANSWER_TOKENS))
+                                                     temperature=0, max_tokens=ANSWER_TOKENS, repeat_penalty=1.0))
             tally.prompt_tokens += response.prompt_tokens or 0
             items = parse_items(response.content)
         item = items[0] if items else None

@@ -118,6 +118,12 @@ async def test_chat_sends_the_request_ollama_expects(fake_ollama: FakeOllama, cl
     assert not body.get("tools")  # the ollama package sends [] when there are none
 
 
+async def test_a_judgement_turns_the_repeat_penalty_off(fake_ollama: FakeOllama, client: OllamaClient) -> None:
+    # Ollama's default (1.1) penalises the "yes" a reason just wrote when condition_met comes next
+    await client.chat(hi(repeat_penalty=1.0))
+    assert fake_ollama.chat_requests[0].json["options"]["repeat_penalty"] == 1.0
+
+
 async def test_chat_without_schema_or_temperature(fake_ollama: FakeOllama, client: OllamaClient) -> None:
     await client.chat(hi())
     body = fake_ollama.chat_requests[0].json

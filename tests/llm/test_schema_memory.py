@@ -16,7 +16,8 @@ from openhuman_desktop.llm.schema_memory import SchemaMemory
 SCHEMA = {"type": "object", "properties": {"a": {"type": "string"}}}
 
 
-def server(seen: list[dict[str, Any]], *, refuse_logprobs: bool = False) -> httpx.AsyncClient:
+def server(seen: list[dict[str, Any]], *, refuse_logprobs: bool = False,
+           refuse_penalty: bool = False) -> httpx.AsyncClient:
     """llama.cpp's manners: ``json_schema`` → HTTP 500; ``json_object`` with a schema works."""
 
     def handle(request: httpx.Request) -> httpx.Response:
@@ -26,6 +27,9 @@ def server(seen: list[dict[str, Any]], *, refuse_logprobs: bool = False) -> http
             return httpx.Response(500, json={"error": {"message": "response_format json_schema not supported"}})
         if refuse_logprobs and "logprobs" in body:
             return httpx.Response(400, json={"error": {"message": "unknown field: logprobs"}})
+        if refuse_penalty and "repeat_penalty" in body:  # OpenAI's own API takes no llama.cpp fields
+            return httpx.Response(400, json={"error": {"message": "Unrecognized request argument supplied: "
+                                                                   "repeat_penalty"}})
         return httpx.Response(200, json={"choices": [{"message": {"content": '{"a": "b"}'}}]})
 
     return httpx.AsyncClient(transport=httpx.MockTransport(handle))
@@ -64,3 +68,22 @@ async def test_logprobs_are_asked_for_and_dropped_once_a_server_refuses_them() -
     seen.clear()
     await client.chat(request(logprobs=3))
     assert len(seen) == 1 and "logprobs" not in seen[0], "remembered: not asked again"
+
+
+async def test_the_repeat_penalty_is_turned_off_where_a_server_takes_it_and_dropped_where_refused() -> None:
+    off = ChatRequest([Message("user", "hi")], json_schema=SCHEMA, max_tokens=10, repeat_penalty=1.0)
+    to_llama: list[dict[str, Any]] = []
+    llama = OpenAICompatClient("m", "http://llama.test/v1", api_key_env=None, http=server(to_llama),
+                               schema_memory=SchemaMemory(None))
+    await llama.chat(off)
+    assert to_llama and all(body["repeat_penalty"] == 1.0 for body in to_llama)
+    await llama.chat(request())
+    assert "repeat_penalty" not in to_llama[-1], "other requests keep the server's default"
+    to_openai: list[dict[str, Any]] = []
+    strict = OpenAICompatClient("m", "http://strict.test/v1", api_key_env=None,
+                                http=server(to_openai, refuse_penalty=True), schema_memory=SchemaMemory(None))
+    assert (await strict.chat(off)).content == '{"a": "b"}'
+    assert "repeat_penalty" in to_openai[0] and "repeat_penalty" not in to_openai[-1]
+    to_openai.clear()
+    await strict.chat(off)
+    assert to_openai and all("repeat_penalty" not in body for body in to_openai), "remembered: not sent again"

@@ -473,6 +473,7 @@ async def test_a_yes_that_nothing_supports_stands_only_when_the_model_is_sure(
     assert touches(derive(task.title), memory) and evidence(derive(task.title), [memory]) is None
     decision = (await server.judge().evaluate([task], report(memory))).decisions[task.id]
     assert len(server.bodies) == 1, "with log-probabilities the answer is weighed, not asked the other way round"
+    assert server.bodies[0]["repeat_penalty"] == 1.0, "the yes its reason wrote is not penalised"
     assert decision.decision == expected
 
 
