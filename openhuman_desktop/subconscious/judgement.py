@@ -86,8 +86,10 @@ ANSWER_TOKENS = 200
 """The cap of one narrow answer: its id, a reason of a sentence or two, the decision."""
 LOW_MARGIN = 1.0
 """A decision whose log-probability leads the other one's by less than this (nats) is unsure."""
-SURE_YES = 2.0
-"""A yes that nothing in the change supports stands only with at least this margin (nats)."""
+SURE_YES = 4.0
+"""A yes that nothing in the change supports stands only with at least this margin (nats). SmolLM2-135M says
+yes to near misses at margins of 2 to 4, and on the blind sets holdout18 to 21 such a yes was right 50 times in
+214; Qwen2.5-0.5B's never passed 2 (bench/README.md, fourteenth round)."""
 STRONG_MARGIN = 3.0
 """A ``noop`` this sure stands even against a change that names the condition's word."""
 TOP_LOGPROBS = 5

@@ -461,7 +461,8 @@ def yes_no_tokens(met: str, chosen: float, other: float) -> tuple[str, list[dict
 
 @pytest.mark.parametrize(("answer", "expected"), [
     (("yes", -0.6, -0.8), "noop"),   # an unsure yes that nothing in the change supports: noop
-    (("yes", -0.01, -4.0), "act"),   # a sure one stands, although no word says so
+    (("yes", -0.6, -3.6), "noop"),   # as sure as SmolLM2 is of its near misses: noop
+    (("yes", -0.01, -6.0), "act"),   # a sure one stands, although no word says so
     (("no", -0.3, -0.5), "noop"),
 ])
 async def test_a_yes_that_nothing_supports_stands_only_when_the_model_is_sure(
