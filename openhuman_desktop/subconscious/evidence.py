@@ -227,6 +227,8 @@ def evidence(rule: TaskRule, items: Iterable[ChangeItem]) -> str | None:
     # the condition met: held-out sets written blind showed such words wrong more often than right.
     named = _NAMED_EVENT.search(rule.condition) is not None or _TURNS_UP.search(rule.condition) is not None
     done = _done_words(rule.condition) & wanted  # "anyone on the ladder challenges me": its verb
+    # "the plumber says what day he's coming": a day must be given; the word "day" ("once a day") says nothing
+    wanted = wanted - {stem(word) for word in _WHAT_VALUE.findall(rule.condition)}
     now = _RETOLD.search(rule.condition) is None  # "closing at 2pm last Christmas Eve worked well" is told, not new
     for item in items:
         if item.source in (SKILLS, MODELS):
@@ -264,7 +266,7 @@ def evidence(rule: TaskRule, items: Iterable[ChangeItem]) -> str | None:
                 return str(token)
         said = _concept(rule, text, item.removed, wanted, blocking) or _appointed(rule, text, item.removed) \
             or filled(rule, item) or moved(rule, item) or recorded(rule, item) or valued(rule, text, item.removed) \
-            or rostered(rule, text, item.removed) \
+            or rostered(rule, text, item.removed, item.columns or item.title) \
             or asked(rule, text, item.removed)
         if said is not None:
             return said
@@ -290,6 +292,7 @@ _NAMED_EVENT = re.compile(r"\b(?:mentions?|mentioning|says?|said|reports?|report
                           r"writes?|notes?|logs?|flags?|marks?|contains?|includes?|lists?)\b|\bhas\b[^.]*\bin it\b",
                           re.I)
 """A condition that waits for something to be said or written: the word it names is what is said."""
+_WHAT_VALUE = re.compile(r"\b(?:what|which)\s+([a-z]+)\b", re.I)
 _SAID_CLAUSE = re.compile(r"\b(?:is|are|was|were|has|have|had|will|won't|no|yes|not)\b", re.I)
 """What a condition waits to be said is a clause ("says no", "say the price is going up"), not a thing."""
 _WEEKDAY = re.compile(r"\b(?:mon|tue|tues|wed|wednes|thu|thur|thurs|fri|sat|satur|sun)(?:day)?\b", re.I)
@@ -485,6 +488,34 @@ def another_day(days: frozenset[str], line: str) -> bool:
             return True
     return False
 
+_AT_HOUR = re.compile(r"\bat\s+(?:the\s+)?(?:(?P<h>\d{1,2})(?::\d\d)?\s?(?P<half>am|pm)|(?P<h24>\d{1,2}):\d\d)\b", re.I)
+_CLOCK_HOUR = re.compile(r"(?<![\d:.])(?:(?P<h>\d{1,2})(?::\d\d)?\s?(?P<half>am|pm)\b|(?P<h24>\d{1,2}):\d\d(?![\d.]))",
+                         re.I)
+
+
+def _hours(pattern: re.Pattern[str], text: str) -> frozenset[int]:
+    hours = set()
+    for match in pattern.finditer(text):
+        if match.group("h24") is not None:
+            hours.add(int(match.group("h24")) % 24)
+        else:
+            hour = int(match.group("h")) % 12
+            hours.add(hour + 12 if match.group("half").lower() == "pm" else hour)
+    return frozenset(hours)
+
+
+def hours_named(condition: str) -> frozenset[int]:
+    """The hours of the day the condition reads its figure at ("under 50% at 4pm", "at the 6am check": 16, 6)."""
+    return _hours(_AT_HOUR, condition)
+
+
+def another_hour(hours: frozenset[int], line: str) -> bool:
+    """Whether ``line`` is a reading taken at another hour than the condition's: it names a clock time, and none
+    at those ``hours`` ("2026-04-20 14:00 leisure 12.0V" is not the 6am check)."""
+    said = _hours(_CLOCK_HOUR, line)
+    return bool(hours and said and not hours & said)
+
+
 _POSTED = re.compile(r"\b(?:arrives?|comes? in|lands?|shows? up|turns? up|(?:is|are|gets?|has been|have been) "
                      r"(?:in|out|posted|published|entered|released|added|filled in|available))\b", re.I)
 _PLACEHOLDER = re.compile(r"(?<![\w-])(?:pending|tbd|tba|tbc|n/a|awaiting|unknown|to come|to follow|"
@@ -573,6 +604,7 @@ _AT_A_TIME = re.compile(r"\bthat (?:time|day|date|week|night|weekend|slot)\b|\b(
 _MOVED = re.compile(r"\b(?:moved|moves?|rescheduled?|reschedules|postponed?|postpones|retimed|put back|"
                     r"brought forward)\b|\bchanges? (?:its|their|the) (?:time|times|date|dates|day|slot)\b", re.I)
 _WHENS = re.compile(_CLOCK_TIME + "|" + _DATE, re.I)
+_AWAY = re.compile(r"\s+away\s+from\s+(?P<place>[^,.;()]+)", re.I)
 _HOUR = re.compile(r"^(\d{1,2})[:.](\d{2})")
 
 
@@ -586,13 +618,19 @@ def moved(rule: TaskRule, item: ChangeItem) -> str | None:
     """For a condition that waits for something to be moved or retimed ("Dad's Sunday slot gets moved", "the
     7.40 bus changes its time"): a line the change replaced that named it and said when, now saying another
     day, date or time; or the time it is known by ("the 7.40") gone from the lines that replaced it."""
-    if item.source not in NEWS or not item.removed or not _MOVED.search(rule.condition):
+    verb = _MOVED.search(rule.condition)
+    if item.source not in NEWS or not item.removed or verb is None:
         return None
     known = {when for when in _whens(rule.condition) if ":" in when}
-    verb = _MOVED.search(rule.condition)
-    subject = rule_names(rule) or (content_words(rule.condition[: verb.start()] if verb else "") - GENERIC
-                                   - place_words(rule))
+    subject = rule_names(rule) or (content_words(rule.condition[: verb.start()]) - GENERIC - place_words(rule))
     added = [(line, _whens(line)) for line in item.text.splitlines() if line.strip()]
+    away = _AWAY.match(rule.condition, verb.end())
+    if away is not None:  # "moves away from the Fox and Pheasant": a new time there is no move away
+        place = content_words(away.group("place")) - GENERIC
+        what = subject - place or content_words(rule.condition[: verb.start()]) - GENERIC - place_words(rule)
+        was_there = any(what & content_words(old) and place <= content_words(old) for old in item.removed.splitlines())
+        return next((line.strip(" |") for line, _ in added if was_there and what & content_words(line)
+                     and not place <= content_words(line)), None)
     for old in item.removed.splitlines():
         before = _whens(old)
         if known & before:  # the 07:40 replaced by lines none of which leaves at 07:40
@@ -622,10 +660,11 @@ new line, "urgent" is today or a deadline, a workout is a run or a swim, somethi
 due date, "out of" is run out. Each entry: the condition's words (stemmed) and what in the change says it."""
 
 
+_NAMED_BY_NUMBER = re.compile(r"\b([a-z]+)\s+\d+\b", re.I)
 VALUES: tuple[tuple[frozenset[str], re.Pattern[str]], ...] = tuple(
     (frozenset(stem(word) for word in words.split()), re.compile(pattern, re.I)) for words, pattern in (
         ("time times eta", _CLOCK_TIME),
-        ("date dates", _DATE),
+        ("date dates day", _DATE),
         ("price prices cost fee fees fare bill rent", _MONEY),
         ("figure figures number score scores weight temperature grade mark marks rating total count", _FIGURE),
     ))
@@ -645,6 +684,8 @@ def valued(rule: TaskRule, text: str, removed: str) -> str | None:
     # the value is what must come ("adds his flight times"), not what something happens to ("the bill becomes
     # overdue")
     awaited = words if _POSTED.search(rule.condition) else condition_words(rule)
+    # "Lily's grade 3 piano result": a grade with its number is the exam's name, not a grade to wait for
+    awaited = awaited - {stem(word) for word in _NAMED_BY_NUMBER.findall(rule.condition)}
     kinds = [(stems, pattern) for stems, pattern in VALUES if stems & awaited]
     if not kinds:
         return None
@@ -659,10 +700,12 @@ def valued(rule: TaskRule, text: str, removed: str) -> str | None:
         if not subject & content_words(line) or _PLACEHOLDER.search(_BULLET.sub("", line)):  # "pending (…19 Dec)"
             continue
         lowered = line.lower()
+        dates = [date.span() for date in _DATED.finditer(lowered)]
         for _, pattern in kinds:
             for match in pattern.finditer(lowered):
                 value = match.group().strip()
-                if value in removed.lower() or stem(value) in subject:
+                if value in removed.lower() or stem(value) in subject or (pattern.pattern == _FIGURE and any(
+                        start <= match.start() < end for start, end in dates)):  # "taken on 30 May"
                     continue
                 before = clause_tokens(lowered[: match.start()])
                 if _negated([*before, value], len(before)) or (mine and _anothers(before, len(before))):
@@ -677,19 +720,27 @@ _PUTS_ME = re.compile(r"\b(?:puts?|adds?|lists?|books?|assigns?|schedules?|picks
                       r"listed|rostered|scheduled|booked|down)\b", re.I)
 """A condition met by the user's name on a new line: "the practice puts me on a Saturday clinic", "I get put down
 for another Sunday", "newly assigned to me"."""
+_AS_ROLE = re.compile(r"(?:\s+(?:down|up|on|in))?\s+as\s+(?:an?\s+|the\s+)?(?P<role>[a-z]+(?:[\s-][a-z]+)?)", re.I)
 
 
-def rostered(rule: TaskRule, text: str, removed: str) -> str | None:
+def rostered(rule: TaskRule, text: str, removed: str, header: str = "") -> str | None:
     """For a title that names its user (:attr:`TaskRule.user`) and a condition that puts them on something
-    (:data:`_PUTS_ME`): a new line that names them by their whole name, or None ("Priya Kaur" is not Priya
-    Shah)."""
-    if not rule.user or not _PUTS_ME.search(rule.condition):
+    (:data:`_PUTS_ME`): a new line that names them by their whole name (and the role the condition names, in the
+    line or as the column of their name in ``header``), or None ("Priya Kaur" is not Priya Shah)."""
+    puts = _PUTS_ME.search(rule.condition)
+    if not rule.user or puts is None:
         return None
     me = content_words(rule.user)
+    # "put down as tail walker": a row that has them as a marshal puts them on something else
+    role = _AS_ROLE.match(rule.condition, puts.end())
+    duty = content_words(role.group("role")) - GENERIC if role else frozenset()
+    named = [content_words(cell) for cell in cells(table_header(header))] if duty and header else []
     # an edit of a line that had them already (the same row, its flowers changed) puts them on nothing new
     had = {cells(line)[0].strip() for line in removed.splitlines() if me <= content_words(line)}
     for line in text.splitlines():
-        if me <= content_words(line) and line.strip() not in removed and cells(line)[0].strip() not in had:
+        if me <= content_words(line) and line.strip() not in removed and cells(line)[0].strip() not in had and (
+                duty <= content_words(line) or any(duty <= column and me <= content_words(cell) for column, cell
+                                                   in zip(named, cells(line), strict=False))):
             return line.strip(" |")
     return None
 
@@ -1002,13 +1053,42 @@ def arrived(rule: TaskRule, items: Iterable[ChangeItem]) -> str | None:
         return None
     every = _EACH.search(rule.condition) is not None
     subject = subject_of(rule) - GENERIC
+    # "the invoice for Mum's care in May": a receipt for April's invoice is another month's
+    months = {day.removeprefix("month:") for day in occasions(rule.condition, condition=True)
+              if day.startswith("month:")}
     for item in items:
         if item.source != "file" or item.status != "new":
             continue
         head = " ".join([line for line in item.text.splitlines() if line.strip()][:3])  # a mail's subject too
-        if every or subject & (path_words(item.name) | content_words(head)):
+        if every or subject & (path_words(item.name) | content_words(head)) and not _still_to_come(
+                subject, item.text) and not (months and (said := _months_of(item.name, head)) and not months & said):
             return f"the new file {item.name}"
     return None
+
+
+_MONTH_NAMED = re.compile(r"\b(?:January|February|March|April|June|July|August|September|October|November|"
+                          r"December|May(?=\s+20\d\d|\)))\b|(?<=\()May\b")
+_YEAR_MONTH = re.compile(r"\b20\d\d-(?P<month>0[1-9]|1[0-2])\b")
+_MONTH_KEYS = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec")
+
+
+def _months_of(name: str, head: str) -> set[str]:
+    """The months a new document is of, by the first three letters: its name's ``2026-04``, its first lines'
+    "April" and "May 2026"."""
+    return {_MONTH_KEYS[int(match.group("month")) - 1] for match in _YEAR_MONTH.finditer(name)} | {
+        match.group()[:3].lower() for match in _MONTH_NAMED.finditer(head)}
+
+
+_TO_COME = re.compile(r"\b(?:on (?:its|their) way|being (?:processed|checked|reviewed|marked|prepared)|"
+                      r"will (?:be )?(?:released|issued|published|confirmed?|sent|posted|ready|delivered|dispatched)|"
+                      r"in due course|not (?:yet|ready)|still (?:being|waiting|checking|to come))\b", re.I)
+
+
+def _still_to_come(subject: frozenset[str], text: str) -> bool:
+    """Whether a new file says of what it names that it is still to come ("Your exam result is on its way",
+    "the result … is being processed and will be released by 26 June"): it announces, it does not bring."""
+    return any(_TO_COME.search(sentence.group()) and subject & content_words(sentence.group())
+               for line in text.splitlines() for sentence in _SENTENCE.finditer(line))
 
 
 _COMES = re.compile(r"\b(?:arrives?|comes? in|lands?|(?:is|are|gets?) (?:sent|posted|published|announced))\b", re.I)
@@ -1142,6 +1222,7 @@ def changed_subject(rule: TaskRule, items: Iterable[ChangeItem]) -> str | None:
     return None
 
 
+_WHEN_OF = re.compile(r"\b(?:date|dates|day|days|time|times|timing)\b", re.I)
 _LABELLED = re.compile(r"^\s*(?:[-*]\s+)?(?P<label>[A-Za-z][A-Za-z0-9 '/()-]{0,40}?)\s*:\s+(?P<value>\S.*?)\s*$")
 
 
@@ -1154,6 +1235,8 @@ def changed_field(rule: TaskRule, items: Iterable[ChangeItem]) -> Compared | Non
     if change is None:
         return None
     subject = content_words(rule.condition[: change.start()]) - place_words(rule) - GENERIC
+    # "the date of the practice expedition changes": a new campsite on its line is not a new date
+    when = _WHEN_OF.search(rule.condition[: change.start()]) is not None
     verdict: Compared | None = None
     for item in items:
         if item.source != "file" or not item.removed:
@@ -1174,6 +1257,9 @@ def changed_field(rule: TaskRule, items: Iterable[ChangeItem]) -> Compared | Non
             continue
         label = chosen[0]
         old, new = values["before"].get(label), values["after"].get(label)
+        if old is not None and new is not None and old != new and when and _whens(old) == _whens(new):
+            verdict = verdict or Compared(False, f"{label}: {new}, on the same day and time as before")
+            continue
         if old is not None and new is not None and old != new:
             return Compared(True, f"{label}: {new} (was {old})")
         if label in values["kept"] or (old is not None and old == new):
@@ -1252,10 +1338,12 @@ def compared(rule: TaskRule, items: Iterable[ChangeItem], names: frozenset[str] 
     sorts = kinds_named(rule.condition)
     # "/var on db01": web01's line, and db01's /home figure, are another machine's and another disk's
     ids = _ids(rule.condition)
+    # "under 12.2 V at the 6am check": the 2pm reading is not the check
+    hours = hours_named(rule.condition)
     items = [replace(item, text="\n".join(_own_part(ids, line) for line in item.text.splitlines()
                                           if not another_day(days, line) and not another_kind(sorts, line)
-                                          and not another_id(ids, line)))
-             if (days or sorts or ids) and item.source in NEWS else item for item in items]
+                                          and not another_id(ids, line) and not another_hour(hours, line)))
+             if (days or sorts or ids or hours) and item.source in NEWS else item for item in items]
     # "a build on main", and the file's lines say branch=main: a line with branch=feat/x is another branch's
     words = content_words(without_places(rule.condition))
     items = [replace(item, text="\n".join(line for line in item.text.splitlines()

@@ -64,6 +64,9 @@ _NOT_NAMES_TEXT = """
 """
 NOT_NAMES = frozenset(_NOT_NAMES_TEXT.split())
 """Capitalised words that name no one: "I", months, weekdays, days near today."""
+_KIN = frozenset(stem(word) for word in ("mum", "mom", "mam", "dad", "nan", "nana", "nanna", "gran", "granny",
+                                          "grandma", "grandad", "grandpa", "auntie", "aunty", "uncle"))
+"""What the user calls their family ("Mum's GP"): her GP's mail names her as Joan Pryce, never as Mum."""
 _REASON = re.compile(r",\s+(?:we're|we are|they're|because|since|so that|as we|as I)\s", re.I)
 """Where a condition goes on with the user's reason for it."""
 
@@ -110,7 +113,7 @@ def rule_names(rule: TaskRule) -> frozenset[str]:
     cut = rule.source == "rule" and not rule.action.lower().startswith(rule.condition.lower())
     names = subject_names(rule.condition, mid_sentence=cut)
     if _PRONOUN.search(rule.condition) and rule.action != rule.condition:  # "… for Anna when her birthday …"
-        names |= subject_names(rule.action, mid_sentence=False)
+        names |= subject_names(rule.action, mid_sentence=False) | {stem(alias) for alias in rule.aliases}
     files = [path for path in rule.watch_paths if not path.endswith("/")]
     if files and all(names & path_words(path) for path in files):
         # "the Lumo lamp Kickstarter says … (backed/lumo-updates.md)": the file is the subject's own, and
@@ -131,9 +134,11 @@ def names_subject(rule: TaskRule, item: ChangeItem) -> bool:
     names = rule_names(rule)
     if not names:
         return True
-    if names & (_said(item.text) | _said(item.removed) | path_words(item.name)) or titled(names, item) \
-            or _in_host(names, item.text):
+    said = _said(item.text) | _said(item.removed) | path_words(item.name)
+    if names & said or titled(names, item) or _in_host(names, item.text):
         return True
+    if names <= _KIN and item.source != "memory" and not _KIN & said:
+        return True  # a mail about "Mum" written by her GP, who calls her Joan (the user's notes say Mum)
     return item.source == "file" and not any(_mentions_a_name(line) and not replaces_in_place(line, item.removed)
                                              for line in item.text.splitlines())
 

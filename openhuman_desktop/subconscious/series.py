@@ -29,10 +29,12 @@ from openhuman_desktop.subconscious.evidence import (
     LIMIT,
     OR_BEYOND,
     Compared,
+    another_hour,
     as_number,
     columns_named,
     compared,
     evidence,
+    hours_named,
     is_ceiling,
     meets,
     op_of,
@@ -56,10 +58,15 @@ _LEVELS = frozenset({"above", "over", "below", "under", "past", "reaches", "hits
 _AGAINST = re.compile(r"\s*(?:behind|ahead|below|above|under|over|short|late|early|off)\b", re.I)
 """A move measured against something else than the reading before: "falls more than 5 minutes behind", "drops
 more than 2 kg below his 1 March weigh-in"."""
-_THAN_BEFORE = re.compile(r"\s*(?:(?P<up>higher|more|bigger|greater|up|above)|(?P<down>lower|less|smaller|down|below))"
-                          r"\s+than\s+(?:the\s+|its\s+)?(?:(?:day|week|month|year|one|reading|time|night)\s+before|"
-                          r"(?:previous|last|prior)\b)", re.I)
-"""A move against the reading before, said after the limit: "more than 50% higher than the day before"."""
+_THAN_BEFORE = re.compile(r"\s*(?:(?P<up>higher|more|bigger|greater|up|above)|(?P<down>lower|less|smaller|down|below)|"
+                          r"(?P<worse>worse)|(?P<better>better))\s+than\s+(?:(?:on|at|in|for)\s+)?"
+                          r"(?:the\s+|its\s+|their\s+)?(?:[a-z-]+\s+before\b|(?:previous|last|prior)\b)", re.I)
+"""A move against the reading before, said after the limit: "more than 50% higher than the day before", "more
+than 10% worse than on the fill-up before"."""
+_HIGHER_IS_WORSE = re.compile(r"\b(?:costs?|price|bill|spend|spending|fees?|time|times|minutes|seconds|latency|delay|"
+                              r"errors?|failures?|fails|pain|temperature|fever|weight|debt|arrears)\b", re.I)
+"""What is worse when it is higher ("the bill is 10% worse than last month"); other figures (mpg, scores,
+yields) are worse when lower."""
 _THAN = re.compile(r"\s*(?:higher|lower|more|less|bigger|smaller|greater|up|down|above|below)\b[^.]*?\bthan\b", re.I)
 _POINTS = re.compile(r"^\s*(?:percentage\s+)?(?:points?|pts|pp)\b", re.I)
 _USES = re.compile(r"\b(?:use|uses|used|using|consumes?|consumed|go(?:es)? through|went through|burns?|burnt|"
@@ -72,8 +79,9 @@ _PERIOD = re.compile(r"\b(?:(?:(?:in|within|during)\s+(?:the\s+same|one|a\s+sing
 trial signups go past 500" ("10 a day" is a figure on one row; on a table of weekly rows, a week's sum is its row;
 "a week's takings drop below 30" is not read off a week that has not ended)."""
 _SUMMED = re.compile(r"\b(?:money in|raised|in total|altogether|so far|paid in|saved|donations?|collected|takings)\b|"
-                     r"\bpaid\b.*\binto\b", re.I)
-"""A sum of the rows: "the money in for the hall roof passes £2,000", "I've paid more than £18,000 into my ISA"."""
+                     r"\bpaid\b.*\binto\b|\b(?:our|my|the|total) spending\b|\bspent on\b", re.I)
+"""A sum of the rows: "the money in for the hall roof passes £2,000", "I've paid more than £18,000 into my ISA",
+"our spending on the Crete holiday goes past €1,500"."""
 _EACH_PERIOD = re.compile(r"\b(?:a|each|every|any|per)\s+(?:day|week|month|year)(?:'s)?\b", re.I)
 """A figure per period on each row ("a week's egg takings"): no sum of rows."""
 _NOT_YET = re.compile(r"\b(?:pledged?|promised|expected|forecast|planned|to be paid|will|pending|owed|due)\b", re.I)
@@ -168,6 +176,7 @@ def _rows(condition: str, limit: re.Match[str] | None, item: ChangeItem, names: 
     if column is None and named:
         column = _figure_column(condition[: limit.start()] if limit else condition, limit, named, item)
     wanted = _wanted_unit(condition, limit) if limit is not None else ""
+    hours = hours_named(condition)  # "under 50% at 4pm two days running": the 4pm rows
     rows = []
     for added, text in ((False, item.context), (False, item.removed if before else ""), (True, item.text)):
         for line in text.splitlines():
@@ -175,7 +184,8 @@ def _rows(condition: str, limit: re.Match[str] | None, item: ChangeItem, names: 
             if named and (len(row) != len(named) or line.strip() == header.strip()) or line.startswith("#") \
                     or _RULED.match(line):
                 continue
-            if names and not names & content_words(line) and not _all_about(names, item):
+            if names and not names & content_words(line) and not _all_about(names, item) \
+                    or another_hour(hours, line):
                 continue
             value, said = None, ""
             if column is not None:
@@ -294,7 +304,10 @@ def _moved(rule: TaskRule, condition: str, limit: re.Match[str], item: ChangeIte
         return None
     move = _MOVES.search(condition[: limit.start()]) or _THAN_BEFORE.match(condition, limit.end())
     direction = "either" if move is None or used else next(
-        name for name in ("up", "down", "either") if move.groupdict().get(name))
+        name for name in ("up", "down", "worse", "better", "either") if move.groupdict().get(name))
+    if direction in ("worse", "better"):
+        higher_worse = _HIGHER_IS_WORSE.search(condition[: limit.start()]) is not None
+        direction = "up" if (direction == "worse") == higher_worse else "down"
     if not used:
         stated = _stated(condition, item, direction, op_of(limit), bound)
         if stated is not None:

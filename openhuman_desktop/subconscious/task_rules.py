@@ -53,7 +53,7 @@ before than then so do does did not no yes new it's i'm i've them they their his
 some more most has have had will would can could should may might must just only also very up out over under
 again still yet comes come arrives arrive arrived posted land lands appears appear says say said tell told
 mention mentions mentioned anything something things thing whether she he isn't aren't wasn't weren't don't
-doesn't didn't won't can't going
+doesn't didn't won't can't going he's she's they're we're you're they've we've you've
 """
 STOPWORDS = frozenset(_STOPWORDS_TEXT.split())
 GENERIC = frozenset({"log", "logs", "file", "files", "folder", "folders", "note", "notes", "text", "md", "txt", "csv",
@@ -105,7 +105,8 @@ class TaskRule:
         source: ``rule`` (derived from the title) or ``user`` (set by the user).
         user: the name the title gives the user ("I'm Omar. Tell me if anyone challenges me"), or "".
         aliases: other names the title gives what the condition is about, lower case ("… nits in Toby's class.
-            He's in 2P (Mrs Patel)": ``2p``, ``patel``).
+            He's in 2P (Mrs Patel)": ``2p``, ``patel``); with "her", "his" or "their", the names its other
+            sentences give ("Finn plays for Kingsbury Colts. … their away games": ``finn``, ``kingsbury``).
     """
 
     watch_paths: tuple[str, ...]
@@ -232,6 +233,10 @@ def derive(title: str) -> TaskRule:
         action, condition = match.group("action"), match.group("condition")
         if match.re is not _LEAD:  # "… as final (band/gig.md), I need to practise": the why is no condition
             condition = _ASIDE.split(condition, 1)[0]
+        elif (inner := _LEAD.match(action)) is not None:
+            # "when a month's total goes into solar.json, if it's under 90% of last year's, dig into why": both
+            # are the condition, the last clause the action
+            condition, action = f"{condition} and {inner.group('condition')}", inner.group("action")
     else:
         action, condition = text, text
     targets: tuple[str, ...] = ()
@@ -243,7 +248,7 @@ def derive(title: str) -> TaskRule:
     if not content_words(condition):  # "Investigate why the build fails, if it does": the action says what
         condition = action
     whole = " ".join(title.split())
-    condition = _that_day(_whose(condition, whole), whole)
+    condition = _ours(_that_day(_whose(_they(condition, action), whole), whole), context)
     where = condition if action != condition else text
     # (an action after its condition, "If HMRC writes …, check their figures against money/pensions.md", names
     # what to work with, not what to watch)
@@ -264,12 +269,33 @@ def derive(title: str) -> TaskRule:
     if place:
         words |= content_words(place.group(1))
     named = _USER_NAME.search(title)
+    # "Finn plays for Kingsbury Colts U14. let me know if any of their away games …": who "their" are
+    owners = tuple(match.group().lower() for match in _ALIAS.finditer(context) if match.group().lower() not in
+                   _TITLES and not _CALENDAR_WORD.fullmatch(match.group()) and not _SENTENCE_START.match(
+                       context, 0, match.start())) if _OWNERS.search(condition) else ()
     return TaskRule(tuple(dict.fromkeys(paths)), tuple(sorted(words)), watches, targets,
                     condition.strip(" .,"), action.strip(" .,"), kind, user=named.group("name") if named else "",
-                    aliases=aliases(title))
+                    aliases=tuple(dict.fromkeys(aliases(title) + owners)))
 
 
 _OWNER = re.compile(r"\b(?P<pronoun>her|his)\b")
+_OWNERS = re.compile(r"\b(?:her|his|their)\b", re.I)
+_CALENDAR_WORD = re.compile(r"(?:mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun|jan|feb|mar|apr|may|jun|jul|aug|sep|sept|"
+                            r"oct|nov|dec)[a-z]*", re.I)
+_SENTENCE_START = re.compile(r"(?:.*[.!?]\s+)?\s*$", re.S)
+"""Matches a text's start up to a word that begins a sentence (capitalised as any first word)."""
+_WE_ARE_IN = re.compile(r"\b(?:we're|we are|i'm|i am|we live|i live)\s+(?:in|at)\s+(?P<noun>[a-z]+)\s+"
+                        r"(?P<id>\d+[A-Za-z]?|[A-Z]\d*)\b", re.I)
+
+
+def _ours(condition: str, context: str) -> str:
+    """The condition with "our flat" as the one the title's other sentence names ("we're in flat 2A": the renewal
+    on flat 2A), so a mail about flat 2B is another flat's."""
+    said = _WE_ARE_IN.search(context)
+    if said is None:
+        return condition
+    return re.sub(rf"\b(?:our|my)\s+{re.escape(said.group('noun'))}\b", f"{said.group('noun')} {said.group('id')}",
+                  condition, count=1, flags=re.I)
 _SUBJECT_SAID = re.compile(r"(?:^|[.!?]\s+)(?P<name>[A-Z][a-z]+)(?:'s|\s+is|\s+has|\s+was)\b")
 
 
@@ -283,6 +309,22 @@ def _whose(condition: str, title: str) -> str:
     if owner is None or len(named) != 1 or re.search(r"\b[A-Z][a-z]+", condition):
         return condition
     return condition[: owner.start()] + f"{named.pop()}'s" + condition[owner.end():]
+
+
+_LEADING_PRONOUN = re.compile(r"^(?:they|it)\s+(?!is\b|are\b|was\b|were\b|'s\b|'re\b)", re.I)
+_STATED_SUBJECT = re.compile(r"^(?P<subject>(?:the|my|our|his|her|their)\s+(?:[\w'-]+\s+){0,3}?[\w'-]+)\s+"
+                             r"(?:are|is|will be|should be|must be|can be)\b", re.I)
+
+
+def _they(condition: str, action: str) -> str:
+    """The condition with its leading "they" or "it" as the subject its action's clause states ("the ash logs
+    are ready to burn once they read under 20%": the ash logs read under 20%), so a figure of something else
+    on the same line (a birch load's 14 %) is not theirs."""
+    pronoun = _LEADING_PRONOUN.match(condition)
+    stated = _STATED_SUBJECT.match(action)
+    if pronoun is None or stated is None:
+        return condition
+    return f"{stated.group('subject')} {condition[pronoun.end():]}"
 
 
 _THAT_DAY = re.compile(r"\b(?:that|the same) (?:day|date|night|evening|morning)\b", re.I)
@@ -326,7 +368,7 @@ def _conditional(text: str) -> re.Match[str] | None:
     return _ME_WHEN.match(text) or _LEAD.match(text) or _SPLIT.match(text)
 
 
-_SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z])")
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Za-z])")
 _ABBREVIATIONS = frozenset({"dr", "mr", "mrs", "ms", "st", "no", "vs", "etc", "e.g", "i.e", "approx", "jr", "sr"})
 
 

@@ -15,6 +15,7 @@ from openhuman_desktop.subconscious.judgement import Judge
 from openhuman_desktop.subconscious.relevance import (
     awaits_arrival,
     cosmetic,
+    names_subject,
     replaces_in_place,
     rule_names,
     subject_names,
@@ -1324,3 +1325,103 @@ def test_a_past_long_gone_retold_is_no_news() -> None:
     assert evidence(early, [edit("office/notices.md", "- The office is closing early this Friday.", "")]) is not None
     heating = derive("tell me if the tenants at 4 Mill Lane say the heating is broken")
     assert evidence(heating, [memory("4 Mill Lane: heating broken since last year's service, they say")]) is not None
+
+
+def test_a_figure_read_at_another_hour_is_not_the_conditions() -> None:
+    rule = derive("tell me if the pond pump's pressure is under 0.8 bar at the 8am check (garden/pump.log)")
+    morning = "2027-05-02 08:00 pump 0.7 bar"
+    assert compared(rule, [edit("garden/pump.log", morning, "")], rule_names(rule)).met  # type: ignore[union-attr]
+    noon = compared(rule, [edit("garden/pump.log", "2027-05-02 13:00 pump 0.6 bar (filter clogged)", "")],
+                    rule_names(rule))
+    assert noon is None or not noon.met
+
+
+def test_put_down_as_a_role_is_met_only_by_that_role() -> None:
+    rule = derive("I'm Tom Reyes. tell me if I get put down as scorer for another match (cricket/rota.csv)")
+    assert evidence(rule, [edit("cricket/rota.csv", "2027-06-12,scorer,Tom Reyes", "")]) is not None
+    assert evidence(rule, [edit("cricket/rota.csv", "2027-06-12,scorer,Ann Lee\n2027-06-12,teas,Tom Reyes",
+                                "")]) is None
+    columns = ChangeItem("file", "cricket/rota.md", "| 12 Jun | Ann Lee | Tom Reyes |", "changed",
+                         title="| Date | Umpire | Scorer |")
+    assert evidence(rule, [columns]) is not None, "the role is the column of the name"
+    swapped = ChangeItem("file", "cricket/rota.md", "| 12 Jun | Tom Reyes | Ann Lee |", "changed",
+                         title="| Date | Umpire | Scorer |")
+    assert evidence(rule, [swapped]) is None
+
+
+def test_the_date_of_something_changes_only_when_its_date_does() -> None:
+    rule = derive("tell me if the date of the allotment open day changes (garden/allotment.md)")
+    before = "- Open day: Saturday 11 July, 10am, main gate\n- Seed swap: Sunday 8 March\n"
+    place = ChangeItem("file", "garden/allotment.md", "- Open day: Saturday 11 July, 10am, by the pavilion",
+                       "changed", "- Open day: Saturday 11 July, 10am, main gate", context=before)
+    day = ChangeItem("file", "garden/allotment.md", "- Open day: Saturday 18 July, 10am, main gate", "changed",
+                     "- Open day: Saturday 11 July, 10am, main gate", context=before)
+    assert not Judge_changed(rule, place) and Judge_changed(rule, day)
+
+
+def Judge_changed(rule: object, item: ChangeItem) -> bool:  # noqa: N802 - reads as the sentence it checks
+    from openhuman_desktop.subconscious.evidence import changed_field
+    found = changed_field(rule, [item])  # type: ignore[arg-type]
+    return bool(found and found.met)
+
+
+def test_they_is_the_subject_its_clause_states() -> None:
+    rule = derive("the oak logs are ready once they read under 20% moisture, let me know (home/logs.md)")
+    assert rule.condition.startswith("the oak logs read under 20% moisture")
+    line = "- 2027-04-01 oak stack: 23%  bought-in ash (dry): 15%"
+    figure = compared(rule, [edit("home/logs.md", line, "")], rule_names(rule))
+    assert figure is not None and not figure.met
+
+
+def test_a_value_is_not_a_date_nor_a_numbered_name() -> None:
+    rule = derive("tell me when Sam's grade 5 violin result comes in (mail/)")
+    assert evidence(rule, [edit("mail/notes.md", "Sam's grade 5 violin exam was on 14 May, results soon", "")]) \
+        is None
+
+
+def test_a_new_file_that_says_it_is_still_to_come_has_not_brought_it() -> None:
+    rule = derive("tell me when the survey report for the flat comes in (house/)")
+    pending = new_file("house/surveyor.md", "Subject: your survey report\n\nThe report for the flat is being "
+                                            "prepared and will be sent by Friday.")
+    done = new_file("house/survey-report.md", "Survey report: 12 Elm Row flat. Condition ratings below.")
+    assert arrived(rule, [pending]) is None and arrived(rule, [done]) is not None
+
+
+def test_a_document_of_another_month_is_not_the_one_awaited() -> None:
+    rule = derive("When the gym's invoice for March lands in money/invoices/, check it against my visits")
+    assert arrived(rule, [new_file("money/invoices/gym-2027-02.md", "Invoice G-118, February 2027: 42.00")]) is None
+    assert arrived(rule, [new_file("money/invoices/gym-2027-03.md", "Invoice G-131, March 2027: 42.00")]) is not None
+
+
+def test_moving_away_from_a_place_is_a_new_place_not_a_new_time() -> None:
+    rule = derive("tell me if Tuesday's quiz moves away from the Red Lion (quiz/dates.md)")
+    old = "- Tuesday 3 March, 8pm, Red Lion"
+    assert evidence(rule, [edit("quiz/dates.md", "- Tuesday 3 March, 8.30pm, Red Lion", old)]) is None
+    assert evidence(rule, [edit("quiz/dates.md", "- Tuesday 3 March, 8pm, the Crown", old)]) is not None
+
+
+def test_a_relation_is_a_name_others_need_not_write() -> None:
+    rule = derive("If Dad's GP changes any of his medicines, update his tablet list in care/dad.md")
+    gp = new_file("mail/gp.txt", "From: Elm Surgery\nSubject: Peter Shaw - medication change\n\nPlease stop the "
+                                 "ramipril from Monday.")
+    assert names_subject(rule, gp), "the surgery calls him by his name"
+    assert not names_subject(rule, new_file("mail/gp.txt", "Subject: Mum's medication change\n\nStop the ramipril."))
+    assert not names_subject(rule, memory("Met Sarah's GP at the school gate, she changes surgery in May"))
+
+
+def test_what_day_waits_for_a_day_not_the_word() -> None:
+    rule = derive("tell me when the joiner says what day he's fitting the stairs")
+    assert evidence(rule, [memory("Physio says: do the stretches twice a day")]) is None
+    assert "he" not in rule.watch_words
+
+
+def test_a_second_leading_condition_joins_the_first_and_the_action_is_the_last_clause() -> None:
+    rule = derive("when a week's steps go into health/steps.json, if they're under 50,000, plan me three walks")
+    assert rule.condition == "a week's steps go into health/steps.json and they're under 50,000"
+    assert rule.action == "plan me three walks" and rule.kind == "escalate"
+
+
+def test_a_sentence_in_lower_case_after_a_full_stop_is_no_part_of_the_condition() -> None:
+    rule = derive("tell me when the vet confirms Bruno's op date. their letters land in mail/")
+    assert rule.condition == "the vet confirms Bruno's op date"
+    assert rule.watch_paths == ("mail/",)

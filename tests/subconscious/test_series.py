@@ -239,3 +239,37 @@ def test_a_move_said_after_the_limit_is_read_against_the_row_before() -> None:
     assert decided(title, appended("ops/costs.csv", costs, "2027-05-13,63.00")) is False  # 49.6 %
     assert decided(title, appended("ops/costs.csv", costs, "2027-05-13,58.40\n2027-05-14,71.90")) is False
     assert decided(title, appended("ops/costs.csv", costs, "2027-05-13,20.00")) is False  # down, not up
+
+
+def test_worse_than_the_reading_before_is_down_for_a_yield_and_up_for_a_cost() -> None:
+    title = ("flag it if the Zoe's efficiency on a charge is more than 10% worse than on the charge before "
+             "(ev/charges.csv)")
+    assert series.shape(derive(title).condition) == series.MOVE
+    charges = "date,car,kwh,miles,efficiency\n2027-03-01,Zoe,30,120,4.0\n2027-03-03,Leaf,28,98,3.5"
+    assert decided(title, appended("ev/charges.csv", charges, "2027-03-05,Zoe,30,105,3.5")) is True  # 12.5 % down
+    assert decided(title, appended("ev/charges.csv", charges, "2027-03-05,Zoe,30,114,3.8")) is False  # 5 % down
+    assert decided(title, appended("ev/charges.csv", charges, "2027-03-05,Zoe,30,150,5.0")) is False  # better
+    bill = "tell me if a week's grocery bill is more than 20% worse than the week before (home/groceries.csv)"
+    groceries = "week,gbp\n2027-W10,80\n2027-W11,82"
+    assert decided(bill, appended("home/groceries.csv", groceries, "2027-W12,101")) is True  # 23 % dearer
+    assert decided(bill, appended("home/groceries.csv", groceries, "2027-W12,60")) is False
+
+
+def test_a_reading_at_another_hour_is_not_the_one_the_condition_reads() -> None:
+    title = "if the greenhouse is below 5 C at 7am three mornings running, tell me (garden/greenhouse.csv)"
+    log = ("date,time,temp_c\n2027-01-10,07:00,4.2\n2027-01-10,15:00,11.0\n2027-01-11,07:00,3.9\n"
+           "2027-01-11,15:00,9.5\n")
+    assert decided(title, appended("garden/greenhouse.csv", log, "2027-01-12,07:00,4.8")) is True
+    # the afternoon rows in between do not break the run, and a cold night reading does not extend it
+    assert decided(title, appended("garden/greenhouse.csv", log, "2027-01-12,07:00,6.1\n2027-01-12,23:00,2.0")) \
+        is False
+    warm = log.replace("2027-01-10,07:00,4.2", "2027-01-10,07:00,7.5")
+    assert decided(title, appended("garden/greenhouse.csv", warm, "2027-01-12,07:00,4.8")) is False  # two only
+
+
+def test_our_spending_on_something_is_the_sum_of_its_rows() -> None:
+    title = "warn me when our spending on the Lisbon trip goes past €800 (travel/lisbon.csv)"
+    assert series.shape(derive(title).condition) == series.TOTAL
+    spend = "date,what,eur\n2027-04-02,tram passes,40\n2027-04-02,dinner,310\n2027-04-03,museum,45\n2027-04-03,fado,380"
+    assert decided(title, appended("travel/lisbon.csv", spend, "2027-04-04,pasteis,12")) is False  # 787
+    assert decided(title, appended("travel/lisbon.csv", spend, "2027-04-04,sintra day,64")) is True  # 839
