@@ -1277,7 +1277,7 @@ _UNIT = (r"(?P<unit>%|°\s?[CF]\b|(?:seconds?|minutes?|hours?|euros?|dollars?|po
          r"|(?!(?:or|and|for|to|in|on|at|the|of|if|is|it|by|so|as|per|then|from)\b)[A-Za-z]{1,4}\b)")
 LIMIT = re.compile(r"\b(?P<op>less|fewer|lower|cheaper|below|under|colder|cooler|shorter|lighter|more|higher|above|"
                    r"over|warmer|longer|heavier|"
-                    r"hotter|at least|at most|passes|exceeds|reaches|hits|gets to|tops|past|"
+                    r"hotter|at least|at most|passes|exceeds|reaches|hits|gets to|tops|past|hit|reach|"
                     r"within(?=\s+\d[\d.]*\s*(?:miles?|mi|km|kilomet(?:re|er)s?)\b))(?:\s+than)?\s+(?:an?\s+)?"
                     r"(?P<pre>[€$£])?\s*"
                     + _NUMBER + r"\s*" + _UNIT + "?", re.I)
@@ -1555,7 +1555,7 @@ _COUNT_BEFORE = re.compile(r"\b(?P<word>[A-Za-z][a-z-]{2,})\b[^:=\n\d]{0,12}(?:\
 _COUNT_AFTER = re.compile(_NUMBER + r"\s+(?:new\s+)?(?P<word>[A-Za-z][a-z-]{2,})\b", re.I)
 
 
-_TARGETS = frozenset({"reaches", "hits", "gets to", "passes", "tops"})
+_TARGETS = frozenset({"reaches", "hits", "gets to", "passes", "tops", "hit", "reach"})
 """Ops that say a running figure reaches a target."""
 
 
@@ -1775,6 +1775,23 @@ CURRENCIES = frozenset({"eur", "usd", "gbp", "chf", "€", "$", "£"})
 _WITH_CENTS = re.compile(r"\d+\.\d\d")
 
 
+_IN_BASE = {"m": ("m", 1.0), "metres": ("m", 1.0), "meters": ("m", 1.0), "km": ("m", 1000.0),
+            "mi": ("m", 1609.344), "mile": ("m", 1609.344), "miles": ("m", 1609.344), "yd": ("m", 0.9144),
+            "yds": ("m", 0.9144), "yards": ("m", 0.9144), "ft": ("m", 0.3048), "g": ("g", 1.0), "kg": ("g", 1000.0),
+            "lb": ("g", 453.592), "lbs": ("g", 453.592), "oz": ("g", 28.3495), "ml": ("l", 0.001), "l": ("l", 1.0)}
+"""Lengths, weights and volumes by unit: the base unit and how many of it one is."""
+
+
+def converted(value: float, unit: str, into: str) -> float | None:
+    """``value`` in ``unit`` as a figure in ``into`` ("1600 yd" in km: 1.463), or None when they do not convert."""
+    one, other = _IN_BASE.get(unit.lower()), _IN_BASE.get(into.lower())
+    if unit.lower() == into.lower():
+        return value
+    if one is None or other is None or one[0] != other[0]:
+        return None
+    return value * one[1] / other[1]
+
+
 def scaled(unit: str, value: float) -> tuple[str, float]:
     """A duration in seconds ("5 minutes" is 300 s); any other figure as it is."""
     if unit in SECONDS:
@@ -1808,7 +1825,7 @@ def is_ceiling(op: str) -> bool:
 
 
 def meets(op: str, value: float, bound: float) -> bool:
-    if op in ("at least", "reaches", "hits", "gets to"):
+    if op in ("at least", "reaches", "hits", "gets to", "hit", "reach"):
         return value >= bound
     if op in ("at most", "within"):
         return value <= bound

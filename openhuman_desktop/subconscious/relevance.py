@@ -60,7 +60,8 @@ def versions(text: str) -> frozenset[str]:
 _NOT_IDENTIFIERS = frozenset({"eur", "usd", "gbp", "chf", "pdf", "csv", "url", "utc", "jpg", "png", "txt", "ram"})
 _NOT_NAMES_TEXT = """
     i january february march april may june july august september october november december monday tuesday
-    wednesday thursday friday saturday sunday today tomorrow tonight
+    wednesday thursday friday saturday sunday today tomorrow tonight mon tue tues wed thu thur thurs fri sat sun jan
+    feb mar apr jun jul aug sep sept oct nov dec
 """
 NOT_NAMES = frozenset(_NOT_NAMES_TEXT.split())
 """Capitalised words that name no one: "I", months, weekdays, days near today."""

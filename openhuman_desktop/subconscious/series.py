@@ -33,6 +33,7 @@ from openhuman_desktop.subconscious.evidence import (
     as_number,
     columns_named,
     compared,
+    converted,
     evidence,
     hours_named,
     is_ceiling,
@@ -71,6 +72,7 @@ _THAN = re.compile(r"\s*(?:higher|lower|more|less|bigger|smaller|greater|up|down
 _POINTS = re.compile(r"^\s*(?:percentage\s+)?(?:points?|pts|pp)\b", re.I)
 _USES = re.compile(r"\b(?:use|uses|used|using|consumes?|consumed|go(?:es)? through|went through|burns?|burnt|"
                    r"drives?|drove|driven|do|does|did|covers?|covered|clocks? up)\b", re.I)
+_SO_FAR = re.compile(r"\bthis (?:calendar )?(?:day|week|month|year)\b", re.I)
 _CUMULATIVE = re.compile(r"\b(?:readings?|meters?|odometer|mileage|cumulative|running total|index)(?![a-z])", re.I)
 _PERIOD = re.compile(r"\b(?:(?:(?:in|within|during)\s+(?:the\s+same|one|a\s+single|a|any\s+one|any|a\s+given)|this)"
                      r"\s+(?:calendar\s+)?|(?P<of>a|one|any\s+one)\s+(?=\w+(?:\s+\w+)?'s\b))"
@@ -89,7 +91,7 @@ _NOT_YET = re.compile(r"\b(?:pledged?|promised|expected|forecast|planned|to be p
 _WORD_NUMBERS = {"two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9, "ten": 10,
                  "twice": 2}
 _RUNNING = re.compile(r"\b(?P<n>\d+|two|three|four|five|six|seven|eight|nine|ten|twice)\s+(?:[a-z]+\s+){0,3}?"
-                      r"(?:in a row|running|on the trot|straight|consecutive(?:ly)?)\b|"
+                      r"(?:in a row|(?<!of )running|on the trot|straight|consecutive(?:ly)?)\b|"
                       r"\b(?P<n2>\d+|two|three|four|five|six|seven|eight|nine|ten)\s+consecutive\s+", re.I)
 _SAME = re.compile(r"\b(?:the same|unchanged|steady|stable|flat)\b", re.I)
 _WORD = re.compile(r"(?<![\w./-])[A-Za-z][\w-]*")
@@ -115,7 +117,8 @@ def shape(condition: str) -> str | None:
         return MOVE
     period = _PERIOD.search(condition)
     if period is not None and period.group().lower().startswith("this") and not (
-            condition.startswith("'s", period.end()) or _SUMMED.search(condition)):
+            condition.startswith("'s", period.end()) or _SUMMED.search(condition)
+            or _USES.search(condition[: limit.start()])):
         period = None  # "the boiler service this year costs more than £100" is one figure, not a sum
     if period is not None and period.group("of") and (is_ceiling(op_of(limit)) or _THAN.match(condition, limit.end())):
         # "a week's takings drop below 30": the sum of a week so far is below it on its Monday; "a day's bill is
@@ -158,6 +161,8 @@ def over_rows(rule: TaskRule, items: Iterable[ChangeItem], names: frozenset[str]
                 found = _total(condition, limit, item, names)
             else:
                 found = _moved(rule, condition, limit, item, names, used=kind == USED)
+                if found is None and kind == USED and _SO_FAR.search(condition):
+                    found = _per_period(condition, limit, item, names)  # "my data use this month": its rows
         if found is not None:
             return found
     # "more than 1.5 kWh in a day" and a row per day: the row's own figure is the day's; a file with a total
@@ -177,6 +182,7 @@ def _rows(condition: str, limit: re.Match[str] | None, item: ChangeItem, names: 
         column = _figure_column(condition[: limit.start()] if limit else condition, limit, named, item)
     wanted = _wanted_unit(condition, limit) if limit is not None else ""
     hours = hours_named(condition)  # "under 50% at 4pm two days running": the 4pm rows
+    units = next((index for index, cell in enumerate(named) if cell.strip().lower() in ("unit", "units")), None)
     rows = []
     for added, text in ((False, item.context), (False, item.removed if before else ""), (True, item.text)):
         for line in text.splitlines():
@@ -191,13 +197,16 @@ def _rows(condition: str, limit: re.Match[str] | None, item: ChangeItem, names: 
             if column is not None:
                 value = as_number(row[column].strip().lstrip("+")) if row[column].strip() else None
                 said = f"{named[column].strip()} {row[column].strip()}"
+                if value is not None and wanted and units is not None:  # "1600,yd" read in km
+                    value = converted(value, row[units].strip(), wanted)
+                    said = f"{said} {row[units].strip()}"
             elif wanted:
                 value, said = _figure(line, wanted, content_words(condition) - GENERIC)
             # what names the row's series: its words, less dates; a table row's cells, less figures and dates
             key = tuple(word.lower() for word in _WORD.findall(line) if word.lower()[:3] not in _DATE_WORDS) \
                 if column is None else tuple(word.lower() for index, cell in enumerate(row)
-                                             if index != column and not _is_figure(cell) and not _DATE.search(cell)
-                                             for word in _WORD.findall(cell))
+                                             if index not in (column, units) and not _is_figure(cell)
+                                             and not _DATE.search(cell) for word in _WORD.findall(cell))
             rows.append(_Row(line, added, key, value, said))
     return _its_own(condition, rows) if own else rows
 
@@ -225,7 +234,13 @@ def _its_own(condition: str, rows: list[_Row]) -> list[_Row]:
     keys = [_words(" ".join(row.key)) for row in rows]
     shared = set.intersection(*keys) if keys else set()
     named = [row for row, key in zip(rows, keys, strict=True) if (key - shared) & said]
+    if not named and _MY.search(condition):  # "my data use" and rows of "me" and of "Jo"
+        named = [row for row in rows if set(row.key) & _ME_KEYS]
     return named or rows
+
+
+_MY = re.compile(r"\b(?:my|I|I'm|I've|mine)\b")
+_ME_KEYS = frozenset({"me", "mine", "myself", "self", "i"})
 
 
 def _words(text: str) -> set[str]:
@@ -374,7 +389,7 @@ def _relative(item: ChangeItem) -> bool:
 
 
 def _plain(value: float) -> str:
-    return f"{value:.1f}".rstrip("0").rstrip(".")
+    return f"{value:.2f}".rstrip("0").rstrip(".")
 
 
 def _per_period(condition: str, limit: re.Match[str], item: ChangeItem, names: frozenset[str]) -> Compared | None:
@@ -388,7 +403,9 @@ def _per_period(condition: str, limit: re.Match[str], item: ChangeItem, names: f
     counts = _counts(condition, limit, item)
     summed = counts is not None or bool(unit_of(limit)) and unit_of(limit) not in STOPWORDS
     every = _rows(condition, limit if summed else None, item, names, own=False, column=counts)
-    rows = [row for row in _relevant(condition, _its_own(condition, every))
+    # (the limit's unit tells no row apart: "20 km" and a row in metres)
+    rows = [row for row in _relevant(condition[: limit.start()] + condition[limit.end():],
+                                     _its_own(condition, every))
             if not (summed and _NOT_YET.search(row.line))]
     year = _year(f"{item.context}\n{item.text}")
     dated = [(row, when) for row in rows if (when := _date(row.line, year)) is not None]
@@ -401,7 +418,7 @@ def _per_period(condition: str, limit: re.Match[str], item: ChangeItem, names: f
             continue
         mine = [other for other, other_when in dated if _same(span, when, other_when)]
         total = sum(other.value or 0 for other in mine) if summed else len(mine)
-        what = unit_of(limit) if summed else "rows"
+        what = unit_of(limit) if summed else "row" if total == 1 else "rows"
         if counts is not None:
             what = cells(table_header(item.columns or item.title))[counts].strip().replace("_", " ")
         said = f"{_plain(total)} {what} in the {span} of {when:%d %b %Y}"
@@ -431,13 +448,18 @@ def _total(condition: str, limit: re.Match[str], item: ChangeItem, names: frozen
 def _relevant(condition: str, rows: list[_Row]) -> list[_Row]:
     """The rows that say what the condition counts: those with a word of it that not every row has ("failed"
     among logins); all of them when no word tells them apart (each row of a cancellations file is one)."""
-    words = content_words(condition) - GENERIC
+    # "failed-to-attends" and rows that say FTA
+    words = content_words(condition) - GENERIC | {"".join(part[0] for part in compound.split("-")).lower()
+                                                  for compound in _COMPOUND.findall(condition)}
     every = [content_words(row.line) for row in rows]
     telling = {word for word in words if any(word in said for said in every)
                and not all(word in said for said in every)}
     if not telling:
         return rows
     return [row for row, said in zip(rows, every, strict=True) if telling & said]
+
+
+_COMPOUND = re.compile(r"\b[A-Za-z]+(?:-[A-Za-z]+){2,}\b")
 
 
 def _year(text: str) -> int:

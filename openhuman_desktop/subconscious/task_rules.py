@@ -248,6 +248,7 @@ def derive(title: str) -> TaskRule:
     if not content_words(condition):  # "Investigate why the build fails, if it does": the action says what
         condition = action
     whole = " ".join(title.split())
+    condition = _FILE_NOTE.sub(r"(\g<path>)", condition)  # "(money/data.csv, Jo's phone is in there too)"
     condition = _ours(_that_day(_whose(_they(condition, action), whole), whole), context)
     where = condition if action != condition else text
     # (an action after its condition, "If HMRC writes …, check their figures against money/pensions.md", names
@@ -278,6 +279,8 @@ def derive(title: str) -> TaskRule:
                     aliases=tuple(dict.fromkeys(aliases(title) + owners)))
 
 
+_FILE_NOTE = re.compile(r"\((?P<path>[^(),\s]+/[^(),\s]*|[^(),\s/]+\.[a-z]{2,4})\s*[,;][^)]*\)")
+"""A file named in brackets with a note about it: the note says what else is in the file, not what to watch for."""
 _OWNER = re.compile(r"\b(?P<pronoun>her|his)\b")
 _OWNERS = re.compile(r"\b(?:her|his|their)\b", re.I)
 _CALENDAR_WORD = re.compile(r"(?:mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun|jan|feb|mar|apr|may|jun|jul|aug|sep|sept|"

@@ -273,3 +273,28 @@ def test_our_spending_on_something_is_the_sum_of_its_rows() -> None:
     spend = "date,what,eur\n2027-04-02,tram passes,40\n2027-04-02,dinner,310\n2027-04-03,museum,45\n2027-04-03,fado,380"
     assert decided(title, appended("travel/lisbon.csv", spend, "2027-04-04,pasteis,12")) is False  # 787
     assert decided(title, appended("travel/lisbon.csv", spend, "2027-04-04,sintra day,64")) is True  # 839
+
+
+def test_a_week_s_distance_is_summed_in_the_conditions_unit() -> None:
+    title = "tell me when I hit 20 km of running in a week (training/runs.csv)"
+    runs = "date,route,distance,unit\n2027-03-01,canal,5,km\n2027-03-03,park,8000,m\n"
+    assert decided(title, appended("training/runs.csv", runs, "2027-03-05,hills,7,km")) is True  # 20 km
+    assert decided(title, appended("training/runs.csv", runs, "2027-03-05,track,4.3,mi")) is False  # 19.92 km
+    assert decided(title, appended("training/runs.csv", runs, "2027-03-09,canal,9,km")) is False  # the next week
+
+
+def test_my_use_this_month_is_the_sum_of_my_rows_not_another_persons() -> None:
+    title = "warn me when my electricity use this month goes past 200 kWh (home/usage.csv, the flat upstairs is in it)"
+    assert derive(title).condition.endswith("(home/usage.csv)")
+    usage = "date,who,kwh\n2027-04-03,me,60\n2027-04-03,upstairs,90\n2027-04-10,me,70\n2027-04-10,upstairs,85\n"
+    assert decided(title, appended("home/usage.csv", usage, "2027-04-17,me,75")) is True  # 205
+    assert decided(title, appended("home/usage.csv", usage, "2027-04-17,me,65")) is False  # 195
+    assert decided(title, appended("home/usage.csv", usage, "2027-04-17,upstairs,95")) is False
+
+
+def test_rows_that_say_a_compound_by_its_initials_are_the_ones_counted() -> None:
+    title = "warn me if more than 3 did-not-arrives happen in one week (clinic/dna.csv)"
+    dna = "date,patient,kind\n2027-05-03,A. Li,DNA\n2027-05-04,B. Cole,DNA\n2027-05-04,C. Ward,rebooked\n"
+    assert decided(title, appended("clinic/dna.csv", dna, "2027-05-05,D. Iqbal,DNA\n2027-05-06,E. Shaw,DNA")) is True
+    assert decided(title, appended("clinic/dna.csv", dna, "2027-05-05,D. Iqbal,DNA\n2027-05-06,E. Shaw,rebooked")) \
+        is False
