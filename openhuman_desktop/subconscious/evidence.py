@@ -113,7 +113,9 @@ def condition_words(rule: TaskRule, *, or_watched: bool = True) -> set[str]:
         # "the gym refuses to cancel my membership": the words that say what happens, where it has them;
         # else its last word ("the nightly backup fails")
         verbs = [stem(word) for index, word in enumerate(tail) if stem(word) in PREDICATES and stem(word) in meaningful
-                 and (word.endswith("s") or (index and tail[index - 1] in ("to", "will")))]
+                 and (word.endswith("s") or (index and tail[index - 1] in ("to", "will")))] or [
+            stem(word) for index, word in enumerate(tail[:-1]) if _acts_on(word, tail[index + 1])
+            and stem(word) in meaningful and (not index or tail[index - 1] not in _DETERMINERS)]
         # "when I book a trip": what the user does is what the change will say ("Booked flights to Lisbon")
         # "Greywell Studio pay INV-0412": a reference says which, not what happens
         plain = [word for word in meaningful if not any(char.isdigit() for char in word)]
@@ -126,6 +128,13 @@ def condition_words(rule: TaskRule, *, or_watched: bool = True) -> set[str]:
 
 
 _MONTHS = "January|February|March|April|May|June|July|August|September|October|November|December"
+
+
+def _acts_on(word: str, following: str) -> bool:
+    """Whether ``word`` reads as a verb done to what follows it: "registers Mum's LPA", "signs our lease"."""
+    return word.endswith("s") and not word.endswith(("ss", "us", "is")) and len(word) > 4 and (
+        following in _DETERMINERS or following.endswith("'s")) and _NAMED_EVENT.fullmatch(word) is None \
+        and _SENDS.fullmatch(word) is None
 _WHEN_WORD = re.compile(DAY + r"(?:'s)?|(?!may\b)(?:" + _MONTHS + r")|today|tomorrow|tonight|weekend", re.I)
 _GIVES = re.compile(r"\b(?:gives?|sends?|offers?|quotes?|names?|proposes?)\s+(?:me|us|you)?\s*(?:a|an|the|their|its)\s+"
                     r"(?:[a-z-]+\s+)?(?P<what>price|quote|date|time|figure|offer|estimate|answer|decision)\b", re.I)
@@ -285,7 +294,9 @@ def _done_words(condition: str) -> set[str]:
     that is no determiner."""
     tokens = _TOKENS.findall(without_places(condition).lower())
     return {stem(token) for before, token in itertools.pairwise(tokens)
-            if token.endswith(("es", "ed")) and before not in _DETERMINERS and token not in STOPWORDS}
+            if token.endswith(("es", "ed")) and before not in _DETERMINERS and token not in STOPWORDS} | {
+        stem(token) for before, token, after in zip(tokens, tokens[1:], tokens[2:], strict=False)
+        if _acts_on(token, after) and before not in _DETERMINERS and token not in STOPWORDS}
 
 
 _NAMED_EVENT = re.compile(r"\b(?:mentions?|mentioning|says?|said|reports?|reported|tells? (?:me|you|us)|tell you|"
@@ -1056,8 +1067,13 @@ def arrived(rule: TaskRule, items: Iterable[ChangeItem]) -> str | None:
     # "the invoice for Mum's care in May": a receipt for April's invoice is another month's
     months = {day.removeprefix("month:") for day in occasions(rule.condition, condition=True)
               if day.startswith("month:")}
+    names = rule_names(rule)
     for item in items:
         if item.source != "file" or item.status != "new":
+            continue
+        # "the DVLA reminder to tax the Golf": a DVLA mail about the Micra is from whom it names, not about it
+        others = names - _senders(names, item.text) if not every else frozenset()
+        if others and names_another(others, f"{item.name}\n{_FROM.sub('', item.text, count=1)}"):
             continue
         head = " ".join([line for line in item.text.splitlines() if line.strip()][:3])  # a mail's subject too
         if every or subject & (path_words(item.name) | content_words(head)) and not _still_to_come(

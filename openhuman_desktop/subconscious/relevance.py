@@ -102,7 +102,23 @@ def subject_names(condition: str, *, mid_sentence: bool = True) -> frozenset[str
 def _said(text: str) -> frozenset[str]:
     """Every word of ``text`` stemmed, short ones too ("Jo"), and its host names whole."""
     return frozenset({stem(word) for word in re.findall(r"[a-z0-9]+(?:'[a-z]+)?", text.lower())}
-                     | {match.group().lower() for match in _DOMAIN.finditer(text)} | versions(text))
+                     | {match.group().lower() for match in _DOMAIN.finditer(text)} | versions(text)
+                     | _initials(text))
+
+
+_SPELT_OUT = re.compile(r"\b[A-Z][a-z]+(?:\s+(?:of\s+|and\s+|for\s+|the\s+)*[A-Za-z][a-z]+){1,4}\b")
+_SMALL = frozenset({"of", "and", "for", "the"})
+
+
+def _initials(text: str) -> set[str]:
+    """What a name spelt out from a capital stands for ("Lasting power of attorney": lpa, "Office of the Public
+    Guardian": opg), so a condition's "LPA" is named by a mail that writes it in full."""
+    found = set()
+    for match in _SPELT_OUT.finditer(text):
+        words = [word for word in match.group().split() if word.lower() not in _SMALL]
+        for end in range(3, min(len(words), 5) + 1):  # (from its capitalised first word: "Lasting power …")
+            found.add("".join(word[0] for word in words[:end]).lower())
+    return found
 
 
 @functools.lru_cache(maxsize=4096)
@@ -256,7 +272,8 @@ def _same_words(added: str, removed: str) -> bool:
 
 
 _ARRIVAL = re.compile(r"\b(?:arrives?|arrived|lands?|landed|(?:is|are|gets|get) (?:posted|uploaded|saved|filed)|"
-                      r"comes? in(?:to)?|sends? (?:it|them|one)|(?:is|are|gets) sent|"
+                      r"comes? in(?:to)?|comes?(?=\s*(?:[(,.;]|$))|comes? through|sends? (?:it|them|one)|"
+                      r"(?:is|are|gets) sent|"
                       r"i (?:save|saved|put|drop|add))\b", re.I)
 _NEW_THING = re.compile(r"\b(?:new|each|every|any)\s+((?:[a-z]+\s+){0,2}[a-z]+)", re.I)
 DOCUMENTS = frozenset(stem(word) for word in (

@@ -1425,3 +1425,29 @@ def test_a_sentence_in_lower_case_after_a_full_stop_is_no_part_of_the_condition(
     rule = derive("tell me when the vet confirms Bruno's op date. their letters land in mail/")
     assert rule.condition == "the vet confirms Bruno's op date"
     assert rule.watch_paths == ("mail/",)
+
+
+def test_a_mail_from_whom_the_condition_names_must_name_what_it_is_about_too() -> None:
+    rule = derive("When the council's reminder to renew the Fiesta's permit comes (mail/), remind me")
+    assert awaits_arrival(rule), "a bare 'comes' before its folder is an arrival"
+    fiesta = new_file("mail/permit.txt", "From: Council Parking <permits@council.example>\nSubject: Permit reminder\n"
+                                         "\nThe residents' permit for your Ford Fiesta ends on 30 June.")
+    polo = new_file("mail/permit.txt", "From: Council Parking <permits@council.example>\nSubject: Permit reminder\n"
+                                       "\nThe residents' permit for your VW Polo ends on 30 June.")
+    assert arrived(rule, [fiesta]) is not None and arrived(rule, [polo]) is None
+
+
+def test_a_verb_done_to_what_follows_it_is_what_the_condition_waits_for() -> None:
+    rule = derive("Tell me when the land registry registers our transfer (mail/)")
+    assert condition_words(rule) == {stem("registers")}
+    mail = new_file("mail/lr.txt", "From: HM Land Registry\nSubject: Application completed\n\nThe transfer of "
+                                   "14 Elm Row has been registered.")
+    assert evidence(rule, [mail]) == "registered"
+
+
+def test_a_name_in_capitals_is_named_by_its_words_spelt_out() -> None:
+    rule = derive("Tell me when the DBS check for my volunteering comes back (mail/)")
+    assert "dbs" in rule_names(rule)
+    spelt = new_file("mail/check.txt", "Subject: Disclosure and Barring Service certificate\n\nYour certificate "
+                                       "has been issued.")
+    assert names_subject(rule, spelt)
