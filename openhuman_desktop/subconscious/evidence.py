@@ -1481,6 +1481,9 @@ def _compared(rule: TaskRule, items: list[ChangeItem], names: frozenset[str]) ->
         by_label = _in_label(rule.condition[: limit.start()], limit, bound, items)
         if by_label is not None:
             return by_label
+    if bound == 0 and not unit:  # "goes below 0": nought in any unit, the figures' own ("£0.00", "-£1.50")
+        unit = next((unit_of(amount) for line in _subject_lines(items, names) for amount in AMOUNT.finditer(line)
+                     if unit_of(amount) in CURRENCIES), "")
     if not unit or unit in STOPWORDS or bound is None:
         return None
     unit, bound = scaled(unit, bound)
@@ -1497,7 +1500,10 @@ def _compared(rule: TaskRule, items: list[ChangeItem], names: frozenset[str]) ->
         if meant:
             line = " ".join(sentence.group() for sentence in _SENTENCE.finditer(line)
                             if meant & content_words(sentence.group()))
-        amounts = [amount for amount in AMOUNT.finditer(line) if unit_of(amount) == unit]
+        # "will be -£1.10 after Friday": a figure to come, not one there is
+        present = [amount for amount in AMOUNT.finditer(line)
+                   if not _FORECAST.intersection(_clause_before(line, amount.start()))]
+        amounts = [amount for amount in present if unit_of(amount) == unit]
         # "bounced=230 (2.7%) … unsubscribed=474 (5.6%)": the bounce rate is the figure the bounces precede, and
         # "fridge 4.1C garage 1.9C": the garage's figure is the one after its name, not the fridge's
         attached = [amount for amount, before in zip(amounts, [None, *amounts], strict=False)
@@ -1505,7 +1511,7 @@ def _compared(rule: TaskRule, items: list[ChangeItem], names: frozenset[str]) ->
                                                         amount.start()])]
         figures = [(scaled(unit_of(amount) or _cents(amount, unit), number),
                     f"{amount.group('number')} {amount.group('pre') or amount.group('unit') or ''}".strip())
-                   for amount in (attached if len(amounts) > 1 and attached else AMOUNT.finditer(line))
+                   for amount in (attached if len(amounts) > 1 and attached else present)
                    if (number := as_number(amount.group("number"))) is not None]
         figures += [(("s", float(int(h) * 3600 + int(m) * 60 + int(s))), clock.group())
                     for clock in _CLOCK.finditer(line) for h, m, s in [clock.groups()]]
@@ -1775,11 +1781,26 @@ def _unit_column(line: str, unit: str, subject: frozenset[str]) -> list[tuple[tu
                 break
     return found
 
+_FORECAST = frozenset({"will", "would", "could", "might", "forecast", "forecasts", "expected", "projected",
+                       "estimated", "if", "unless"})
+
+
+def _clause_before(line: str, end: int) -> list[str]:
+    """The words of the clause (or table cell) of ``line`` that ends at ``end``."""
+    tokens = clause_tokens(line[:end].replace("|", ";"))
+    return tokens[len(tokens) - tokens[::-1].index("|"):] if "|" in tokens else tokens
+
+
 def _subject_lines(items: Iterable[ChangeItem], names: frozenset[str]) -> Iterator[str]:
     """The changed lines of files and memories, only those that name the subject when ``names`` is given."""
     for item in items:
         if item.source in NEWS:
-            yield from (line for line in item.text.splitlines() if not names or names & content_words(line))
+            # (short names too: "3K"; "-£1.50" as "£-1.50", a figure below nought)
+            yield from (_SIGN_FIRST.sub(r"\g<currency>\g<sign>", line) for line in item.text.splitlines()
+                        if not names or names & (content_words(line) | set(_TOKENS.findall(line.lower()))))
+
+
+_SIGN_FIRST = re.compile(r"(?P<sign>(?<![\w.,])[-−])\s?(?P<currency>[€$£])")
 
 
 def _cents(amount: re.Match[str], unit: str) -> str:

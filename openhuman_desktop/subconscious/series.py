@@ -84,6 +84,10 @@ _SUMMED = re.compile(r"\b(?:money in|raised|in total|altogether|so far|paid in|s
                      r"\bpaid\b.*\binto\b|\b(?:our|my|the|total) spending\b|\bspent on\b", re.I)
 """A sum of the rows: "the money in for the hall roof passes £2,000", "I've paid more than £18,000 into my ISA",
 "our spending on the Crete holiday goes past €1,500"."""
+_ALL_TOLD = re.compile(r"\b(?:in total|altogether|across all|combined)\b", re.I)
+"""A sum of rows of anything, not only money: "fewer than 40 cartons of BT-200 in total across all locations"."""
+_SINGLE = re.compile(r"\b(?:a single|any single|one single|an individual|any one)\b", re.I)
+"""One row's figure, not a sum: "a single donation of more than £1,000 comes in"."""
 _EACH_PERIOD = re.compile(r"\b(?:a|each|every|any|per)\s+(?:day|week|month|year)(?:'s)?\b", re.I)
 """A figure per period on each row ("a week's egg takings"): no sum of rows."""
 _NOT_YET = re.compile(r"\b(?:pledged?|promised|expected|forecast|planned|to be paid|will|pending|owed|due)\b", re.I)
@@ -128,7 +132,8 @@ def shape(condition: str) -> str | None:
         return USED
     if period is not None:
         return PER_PERIOD
-    if _SUMMED.search(condition) and unit_of(limit) in CURRENCIES and not _EACH_PERIOD.search(condition):
+    if _SUMMED.search(condition) and (unit_of(limit) in CURRENCIES or _ALL_TOLD.search(condition)) \
+            and not _EACH_PERIOD.search(condition) and not _SINGLE.search(condition):
         return TOTAL
     return None
 
@@ -437,12 +442,17 @@ def _total(condition: str, limit: re.Match[str], item: ChangeItem, names: frozen
     header = table_header(item.columns or item.title)
     if bound is None or len(item.context.splitlines()) >= MAX_CONTEXT or re.search(r"total|balance", header, re.I):
         return None
-    rows = [row for row in _rows(condition, limit, item, names, own=False)
+    every = _rows(condition, limit, item, names, own=False)
+    rows = [row for row in _its_own(condition, every)  # (the A4 rows, not the A3)
             if row.value is not None and not _NOT_YET.search(row.line)]
+    others = [row.line.strip() for row in every if row.added and row not in rows]
+    if others and len(rows) >= 2 and not any(row.added for row in rows):
+        return Compared(False, f"only rows it does not count ({'; '.join(others[:2])})")
     if not any(row.added for row in rows) or len(rows) < 2:
         return None
     total = sum(row.value or 0 for row in rows)
-    return Compared(meets(op_of(limit), total, bound), f"{_plain(total)} {unit_of(limit)} in all")
+    what = unit_of(limit) or rows[-1].said.rsplit(" ", 1)[0]  # "cartons 22": the column's name
+    return Compared(meets(op_of(limit), total, bound), f"{_plain(total)} {what} in all")
 
 
 def _relevant(condition: str, rows: list[_Row]) -> list[_Row]:

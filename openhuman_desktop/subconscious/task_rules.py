@@ -249,6 +249,7 @@ def derive(title: str) -> TaskRule:
         condition = action
     whole = " ".join(title.split())
     condition = _FILE_NOTE.sub(r"(\g<path>)", condition)  # "(money/data.csv, Jo's phone is in there too)"
+    condition = _ZERO.sub(r"\g<op> 0", condition)  # "goes below zero": a figure the app compares
     condition = _ours(_that_day(_whose(_they(condition, action), whole), whole), context)
     where = condition if action != condition else text
     # (an action after its condition, "If HMRC writes …, check their figures against money/pensions.md", names
@@ -281,6 +282,8 @@ def derive(title: str) -> TaskRule:
 
 _FILE_NOTE = re.compile(r"\((?P<path>[^(),\s]+/[^(),\s]*|[^(),\s/]+\.[a-z]{2,4})\s*[,;][^)]*\)")
 """A file named in brackets with a note about it: the note says what else is in the file, not what to watch for."""
+_ZERO = re.compile(r"\b(?P<op>below|under|above|over|less than|more than|fewer than|at least|at most)\s+zero\b",
+                   re.I)
 _OWNER = re.compile(r"\b(?P<pronoun>her|his)\b")
 _OWNERS = re.compile(r"\b(?:her|his|their)\b", re.I)
 _CALENDAR_WORD = re.compile(r"(?:mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun|jan|feb|mar|apr|may|jun|jul|aug|sep|sept|"

@@ -1451,3 +1451,23 @@ def test_a_name_in_capitals_is_named_by_its_words_spelt_out() -> None:
     spelt = new_file("mail/check.txt", "Subject: Disclosure and Barring Service certificate\n\nYour certificate "
                                        "has been issued.")
     assert names_subject(rule, spelt)
+
+
+def test_below_zero_is_a_figure_and_a_short_name_names_a_row() -> None:
+    rule = derive("I'm 4B's tutor. Tell me if any pupil in my group has their trip balance go below zero "
+                  "(office/trip.md)")
+    assert "below 0" in rule.condition
+    header = "| pupil | group | balance |"
+    nought = ChangeItem("file", "office/trip.md", "| Ana Diaz | 4B | £0.00 |", "changed", "| Ana Diaz | 4B | £3.00 |",
+                        columns=header)
+    owing = ChangeItem("file", "office/trip.md", "| Ana Diaz | 4B | -£2.00 |", "changed",
+                       "| Ana Diaz | 4B | £3.00 |", columns=header)
+    assert not compared(rule, [nought], rule_names(rule)).met  # type: ignore[union-attr]
+    assert compared(rule, [owing], rule_names(rule)).met  # type: ignore[union-attr]
+
+
+def test_a_figure_to_come_is_not_one_there_is() -> None:
+    rule = derive("tell me if my card balance goes below zero (money/card.md)")
+    line = "| Current | £14.20 | will be -£5.80 after the gym fee |"
+    figure = compared(rule, [edit("money/card.md", line, "")], rule_names(rule))
+    assert figure is not None and not figure.met

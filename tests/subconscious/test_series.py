@@ -298,3 +298,16 @@ def test_rows_that_say_a_compound_by_its_initials_are_the_ones_counted() -> None
     assert decided(title, appended("clinic/dna.csv", dna, "2027-05-05,D. Iqbal,DNA\n2027-05-06,E. Shaw,DNA")) is True
     assert decided(title, appended("clinic/dna.csv", dna, "2027-05-05,D. Iqbal,DNA\n2027-05-06,E. Shaw,rebooked")) \
         is False
+
+
+def test_in_total_sums_rows_of_anything_and_a_single_one_is_one_row() -> None:
+    title = ("tell me when we're down to fewer than 30 boxes of A4 paper in total across all cupboards "
+             "(office/stock.csv)")
+    assert series.shape(derive(title).condition) == series.TOTAL
+    stock = "item,cupboard,boxes\nA4 paper,north,14\nA4 paper,south,17\nA3 paper,north,9"
+    item = ChangeItem("file", "office/stock.csv", "A4 paper,north,12\nA4 paper,south,17", "changed",
+                      "A4 paper,north,14\nA4 paper,south,17", title="item,cupboard,boxes", context="A3 paper,north,9")
+    assert decided(title, item) is True  # 29
+    assert decided(title, appended("office/stock.csv", stock, "A3 paper,south,2")) is False  # 31 of A4
+    single = "Whenever a single gift of more than £500 comes in, draft a thank-you (charity/gifts.csv)"
+    assert series.shape(derive(single).condition) is None, "one row's figure, not the sum"
