@@ -1496,7 +1496,15 @@ def _compared(rule: TaskRule, items: list[ChangeItem], names: frozenset[str]) ->
     # "quotes more than £120 for my phone screen": a battery's £140 in the next sentence is another price
     purpose = _PURPOSE.match(rule.condition, limit.end())
     meant = content_words(purpose.group("thing")) - GENERIC if purpose else frozenset()
-    for line in _subject_lines(items, names):
+    lines = list(_subject_lines(items, names))
+    # "black: 19%" and "cyan: 4%" for "the black toner gets under 10%": the line whose label the subject names
+    # best ("bottom drawer: -17 °C", not "top drawer: -9 °C", for the bottom drawer)
+    shared = [len(content_words(field.group("label")) & measured_by) if (field := _LABELLED.match(line)) else None
+              for line in lines]
+    best = max((count for count in shared if count is not None), default=0)
+    if best and sum(count is not None for count in shared) > 1:
+        lines = [line for line, count in zip(lines, shared, strict=True) if count is None or count == best]
+    for line in lines:
         if meant:
             line = " ".join(sentence.group() for sentence in _SENTENCE.finditer(line)
                             if meant & content_words(sentence.group()))

@@ -1471,3 +1471,12 @@ def test_a_figure_to_come_is_not_one_there_is() -> None:
     line = "| Current | £14.20 | will be -£5.80 after the gym fee |"
     figure = compared(rule, [edit("money/card.md", line, "")], rule_names(rule))
     assert figure is not None and not figure.met
+
+
+def test_of_labelled_figures_only_the_subjects_label_counts() -> None:
+    rule = derive("ping me when the garage freezer's bottom drawer gets above -12 °C")
+    lines = "top drawer: -9 °C\nbottom drawer: -17 °C\nchecked: 07:00"
+    figure = compared(rule, [new_file("home/freezer.txt", lines)], rule_names(rule))
+    assert figure is not None and not figure.met
+    warm = compared(rule, [new_file("home/freezer.txt", lines.replace("-17", "-10"))], rule_names(rule))
+    assert warm is not None and warm.met
