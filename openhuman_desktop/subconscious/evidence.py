@@ -21,7 +21,7 @@ from dataclasses import dataclass, replace
 
 from openhuman_desktop.subconscious.changes import cells, table_header
 from openhuman_desktop.subconscious.decisions import NEWS, WORLD, ChangeItem
-from openhuman_desktop.subconscious.meanings import PREDICATES, meanings_of
+from openhuman_desktop.subconscious.meanings import PREDICATES, meanings_of, same_things
 from openhuman_desktop.subconscious.relevance import (
     NOT_NAMES,
     awaits_arrival,
@@ -49,7 +49,8 @@ NEGATIONS = frozenset({"not", "no", "never", "without", "yet", "isn't", "wasn't"
                        "none", "unless", "cannot", "can't", "couldn't", "won't", "wouldn't", "don't", "doesn't",
                        "aren't", "weren't", "haven't", "hadn't", "shouldn't", "neither", "nor"})
 _TOKENS = re.compile(r"[a-z0-9]+(?:'[a-z]+)?")
-_COMPARES = re.compile(r"\b(?:less|more|fewer|cheaper|higher|lower|at least|at most|passes|exceeds|reaches|tops|"
+_COMPARES = re.compile(r"\b(?:less|more|fewer|cheaper|higher|lower|deeper|shallower|at least|at most|passes|exceeds|"
+                       r"reaches|tops|"
                        r"goes past|(?:below|above|under|over)(?=\s+(?:\S+\s+){0,2}?[€$£]?\d))\b", re.I)
 """A condition that compares a figure; "under", "over" only before one ("the sensor under the sink" is where)."""
 LINKS = frozenset({"is", "are", "was", "were", "be", "gets", "get", "becomes", "mentions", "mention", "shows",
@@ -257,7 +258,9 @@ def evidence(rule: TaskRule, items: Iterable[ChangeItem]) -> str | None:
             for line in text.splitlines()
             if not (about_me and names_another(me, line)) and not another_keyed(kinds, line)
             and not (item.name.endswith(".log") and another_job(jobs, line)))
-        if not me and _I_DO.search(rule.condition):  # "Kirsty got a place in the ballot" is no news for "I get one"
+        # "Kirsty got a place in the ballot" is no news for "I get one"; for "I tell you a member has renewed" it is
+        if not me and (_I_DO.search(told) if (told := _TOLD.sub("", rule.condition)) == rule.condition
+                       else _MY_OWN.search(told)):
             text = _ONES_OWN.sub(lambda clause: "" if _someone_elses(clause.group(), names | wanted) else
                                  clause.group(), text)
         if not asking:  # "Any news on the ginger cat?" asks; it does not say one was seen
@@ -322,6 +325,9 @@ _QUESTIONS_COUNT = re.compile(
 _ONES_OWN = re.compile(r"[^.!?;,\n]+")
 _I_DO = re.compile(r"\b(?:I|I'm|I've|I am|I have)\b")
 """A condition whose doer is the user ("I get a place in the ballot", "when I tell you I've booked a flight")."""
+_MY_OWN = re.compile(r"\b(?:I|I'm|I've|I am|I have|my|our|we|we've)\b")
+_TOLD = re.compile(r"^\s*(?:I|we)\s+(?:tell|mention|say|let)\s+(?:you\s+)?(?:know\s+)?(?:that\s+)?", re.I)
+"""The user's telling before what they tell: its doer is whoever the rest names."""
 _DOER = re.compile(r"^\s*(?P<name>[A-Z][a-z]+)(?:\s+[A-Z][a-z]+)?\s+(?P<verb>[a-z]+)")
 _PERSONS = re.compile(r"\b(?:i|me|my|mine|i'm|i've|i'd|i'll|you|your|yours|you're|you've|we|us|our)\b", re.I)
 
@@ -346,7 +352,8 @@ def _not_a_name(word: str) -> bool:
 
 
 _DID = frozenset({"got", "gets", "has", "had", "is", "was", "won", "wins", "says", "said", "will", "came", "went",
-                  "made", "took", "saw", "found", "lost", "left", "won't", "can't", "didn't"})
+                  "made", "took", "saw", "found", "lost", "left", "won't", "can't", "didn't", "rang", "spoke", "sent",
+                  "gave", "paid", "bought", "sold", "brought", "wrote", "told", "kept"})
 
 
 _NOT_NAMED = NOT_NAMES | {"yesterday", "everyone", "someone", "anyone", "nobody", "please", "thanks",
@@ -684,6 +691,10 @@ VALUES: tuple[tuple[frozenset[str], re.Pattern[str]], ...] = tuple(
 sum of money, a figure."""
 
 
+_ANYONE = frozenset(stem(word) for word in ("someone", "somebody", "anyone", "anybody", "everyone", "everybody"))
+_UNTIL = frozenset({"until", "till", "til", "by", "before"})
+
+
 def valued(rule: TaskRule, text: str, removed: str) -> str | None:
     """For a condition that waits for a value ("my parkrun time", "his flight times"): a value of that kind
     newly on a line that names what the value is of ("parkrun this morning in 26:41"), not negated or hedged
@@ -701,7 +712,7 @@ def valued(rule: TaskRule, text: str, removed: str) -> str | None:
     if not kinds:
         return None
     valued_words = frozenset().union(*(stems for stems, _ in kinds))
-    subject = words - valued_words - GENERIC - PREDICATES - {stem(word) for word in _SAYING}
+    subject = words - valued_words - GENERIC - PREDICATES - _ANYONE - {stem(word) for word in _SAYING}
     # where the value goes is no subject ("family/reunion.md"), unless it is all there is ("running/parkrun.md")
     subject = subject - place_words(rule) or subject
     if not subject:
@@ -719,7 +730,8 @@ def valued(rule: TaskRule, text: str, removed: str) -> str | None:
                         start <= match.start() < end for start, end in dates)):  # "taken on 30 May"
                     continue
                 before = clause_tokens(lowered[: match.start()])
-                if _negated([*before, value], len(before)) or (mine and _anothers(before, len(before))):
+                if _negated([*before, value], len(before)) or (mine and _anothers(before, len(before))) or (
+                        before[-1:] and before[-1] in _UNTIL):  # "half price until Sunday": a limit, no value
                     continue
                 return value
     return None
@@ -818,12 +830,14 @@ def _concept(rule: TaskRule, text: str, removed: str, wanted: set[str], blocking
         for match in pattern.finditer(lowered):
             before = clause_tokens(lowered[: match.start()])
             if _negated([*before, match.group()], len(before), blocking) or match.group().strip() in removed.lower() \
-                    or (mine and _anothers(before, len(before))):
+                    or (mine and _anothers(before, len(before))) or _NOTHING.match(lowered, match.end()):
                 continue
             return match.group().strip()
     return None
 
 
+_NOTHING = re.compile(r"\s+(?:nothing|none|no one|nobody)\b")
+"""After a verb: "saw nothing", "found none"."""
 _MOVES = re.compile(r"\b(?:go|goes|going|went|gone) (?:up|down)\b|\b(?:rise|rises|rising|fall|falls|falling|increases?|"
                     r"decreases?|drops?|changes?|changed|cut|cuts|raises?|raised|reduced?)\b", re.I)
 """A condition about how an amount moves, not that there is one."""
@@ -1285,14 +1299,15 @@ def changed_field(rule: TaskRule, items: Iterable[ChangeItem]) -> Compared | Non
 
 # --- figures the app compares ------------------------------------------------------------------------------
 
-_BELOW = frozenset({"less", "fewer", "lower", "cheaper", "below", "under", "colder", "cooler", "shorter", "lighter"})
+_BELOW = frozenset({"less", "fewer", "lower", "cheaper", "below", "under", "colder", "cooler", "shorter", "lighter",
+                    "shallower", "slower", "smaller"})
 _NUMBER = r"(?P<number>(?:(?<![\w.,])[-−])?(?<![\w.])(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+|,\d{1,2}(?![\d.]))?)"
 """A figure: thousands with commas ("150,420"), a decimal point or comma ("18.4", "12,99"); not the middle of a
 date or a CSV line ("2026-12-01,18.4 kWh" holds 18.4 kWh, not -1.18)."""
-_UNIT = (r"(?P<unit>%|°\s?[CF]\b|(?:seconds?|minutes?|hours?|euros?|dollars?|pounds?)\b"
+_UNIT = (r"(?P<unit>%|°\s?[CF]\b|(?:seconds?|minutes?|hours?|euros?|dollars?|pounds?|mg/l)\b"
          r"|(?!(?:or|and|for|to|in|on|at|the|of|if|is|it|by|so|as|per|then|from)\b)[A-Za-z]{1,4}\b)")
 LIMIT = re.compile(r"\b(?P<op>less|fewer|lower|cheaper|below|under|colder|cooler|shorter|lighter|more|higher|above|"
-                   r"over|warmer|longer|heavier|"
+                   r"over|warmer|longer|heavier|deeper|shallower|faster|slower|bigger|smaller|"
                     r"hotter|at least|at most|passes|exceeds|reaches|hits|gets to|tops|past|hit|reach|"
                     r"within(?=\s+\d[\d.]*\s*(?:miles?|mi|km|kilomet(?:re|er)s?)\b))(?:\s+than)?\s+(?:an?\s+)?"
                     r"(?P<pre>[€$£])?\s*"
@@ -1496,7 +1511,7 @@ def _compared(rule: TaskRule, items: list[ChangeItem], names: frozenset[str]) ->
     # "quotes more than £120 for my phone screen": a battery's £140 in the next sentence is another price
     purpose = _PURPOSE.match(rule.condition, limit.end())
     meant = content_words(purpose.group("thing")) - GENERIC if purpose else frozenset()
-    lines = list(_subject_lines(items, names))
+    lines = [_KEYED_UNIT.sub(_unit_after, line) for line in _subject_lines(items, names)]
     # "black: 19%" and "cyan: 4%" for "the black toner gets under 10%": the line whose label the subject names
     # best ("bottom drawer: -17 °C", not "top drawer: -9 °C", for the bottom drawer)
     shared = [len(content_words(field.group("label")) & measured_by) if (field := _LABELLED.match(line)) else None
@@ -1527,12 +1542,26 @@ def _compared(rule: TaskRule, items: list[ChangeItem], names: frozenset[str]) ->
                                + int(span.group("s") or 0))), span.group()) for span in _SPAN.finditer(line)]
         figures += _unit_column(line, unit, subject)
         for (figure_unit, value), said in figures:
-            if figure_unit != unit:
-                continue
+            if figure_unit != unit:  # "0.8 mg/l" for "under 1 ppm", "8 km" for "more than 5 miles"
+                value = converted(value, figure_unit, unit)
+                if value is None:
+                    continue
             if meets(op, value, bound):
                 return Compared(True, said)
             seen.append(said)
     return Compared(False, ", ".join(seen)) if seen else None
+
+
+_KEYED_UNIT = re.compile(r"\b(?P<key>[a-z][a-z_]*?)_(?P<unit>percent|pct|cm|mm|kg|km|mb|gb)\s*(?P<sep>[:=])\s*"
+                         r"(?P<number>-?\d[\d.]*)\b", re.I)
+"""A machine's key that says its unit ("storage_dewar_percent: 27")."""
+
+
+def _unit_after(key: re.Match[str]) -> str:
+    """"storage_dewar_percent: 27" as "storage dewar: 27%"."""
+    unit = key.group("unit").lower()
+    unit = "%" if unit in ("percent", "pct") else f" {unit}"
+    return f"{key.group('key').replace('_', ' ')}{key.group('sep')} {key.group('number')}{unit}"
 
 
 _PURPOSE = re.compile(r"\s*(?:for\s+(?:my|our|the|a|an|his|her|their|your)|my|our|his|her|their|your)\s+"
@@ -1546,7 +1575,7 @@ def _counted_noun(condition: str, limit: re.Match[str]) -> frozenset[str] | None
     """What the bound counts when it is a thing, not a unit ("passes 1,000 subscribers", "more than 20 open
     tickets"): the stems of the one or two words after the figure, or None (a currency, a percentage, a
     duration, no word)."""
-    if limit.group("pre") or unit_of(limit) in (*SECONDS, *CURRENCIES, "%"):
+    if limit.group("pre") or unit_of(limit) in (*SECONDS, *CURRENCIES, *_IN_BASE, "%"):
         return None
     start = limit.start("unit") if limit.group("unit") else limit.end()
     if limit.re is OR_BEYOND:  # "7 Ramipril tablets or fewer": the words between
@@ -1570,7 +1599,7 @@ def _counted(limit: re.Match[str], bound: float, noun: frozenset[str], items: It
     for line in _subject_lines(items, names):
         for match in [*_COUNT_BEFORE.finditer(line), *_COUNT_AFTER.finditer(line)]:
             value = as_number(match.group("number"))
-            if value is None or stem(match.group("word").lower()) not in noun:
+            if value is None or stem(match.group("word").lower()) not in same_things(noun):  # staff for people
                 continue
             said = match.group().strip(" :=")
             if meets(op, value, bound):
@@ -1579,7 +1608,7 @@ def _counted(limit: re.Match[str], bound: float, noun: frozenset[str], items: It
     return Compared(False, ", ".join(seen)) if seen else None
 
 
-_COUNT_BEFORE = re.compile(r"\b(?P<word>[A-Za-z][a-z-]{2,})\b[^:=\n\d]{0,12}(?:\d[\w.]*\s*[A-Za-z]{1,3}\s*)?[:=]\s*"
+_COUNT_BEFORE = re.compile(r"\b(?P<word>[A-Za-z][a-z-]{2,})\b[^:=\n\d,;|]{0,12}(?:\d[\w.]*\s*[A-Za-z]{1,3}\s*)?[:=]\s*"
                            + _NUMBER, re.I)
 """A count after a label: "Subscribers: 1,012", "Ramipril 5 mg: 6" (a strength or size after the name)."""
 _COUNT_AFTER = re.compile(_NUMBER + r"\s+(?:new\s+)?(?P<word>[A-Za-z][a-z-]{2,})\b", re.I)
@@ -1686,11 +1715,23 @@ def _in_column(subject: str, limit: re.Match[str], bound: float, items: list[Cha
                 value = as_number(row[column].strip().lstrip("+").replace(" ", "")) if row[column].strip() else None
                 if value is None:
                     continue
+                value = _in_unit(value, named[column], unit_of(limit))  # "median_min" for "over 2 hours"
                 said = f"{named[column].strip()} {row[column].strip()}"
                 if meets(op, value, bound):
                     return Compared(True, said)
                 seen.append(said)
     return Compared(False, ", ".join(seen)) if found and seen else None
+
+
+def _in_unit(value: float, column: str, into: str) -> float:
+    """A column's figure in the condition's unit where the column's name says another of its kind ("median_min"
+    for "over 2 hours": minutes as hours); else as it is."""
+    for part in re.findall(r"[a-z]+", column.lower()):
+        if part != into and part in SECONDS and into in SECONDS:
+            return value * SECONDS[part] / SECONDS[into]
+        if part != into and (other := converted(value, part, into)) is not None:
+            return other
+    return value
 
 
 _EITHER_ONE = re.compile(r"\b(?:either|any|one of)\b", re.I)
@@ -1823,8 +1864,10 @@ _WITH_CENTS = re.compile(r"\d+\.\d\d")
 _IN_BASE = {"m": ("m", 1.0), "metres": ("m", 1.0), "meters": ("m", 1.0), "km": ("m", 1000.0),
             "mi": ("m", 1609.344), "mile": ("m", 1609.344), "miles": ("m", 1609.344), "yd": ("m", 0.9144),
             "yds": ("m", 0.9144), "yards": ("m", 0.9144), "ft": ("m", 0.3048), "g": ("g", 1.0), "kg": ("g", 1000.0),
-            "lb": ("g", 453.592), "lbs": ("g", 453.592), "oz": ("g", 28.3495), "ml": ("l", 0.001), "l": ("l", 1.0)}
-"""Lengths, weights and volumes by unit: the base unit and how many of it one is."""
+            "lb": ("g", 453.592), "lbs": ("g", 453.592), "oz": ("g", 28.3495), "ml": ("l", 0.001), "l": ("l", 1.0),
+            "ppm": ("ppm", 1.0), "mg/l": ("ppm", 1.0)}
+"""Lengths, weights, volumes and concentrations (a part per million of water is a milligram per litre) by unit:
+the base unit and how many of it one is."""
 
 
 def converted(value: float, unit: str, into: str) -> float | None:

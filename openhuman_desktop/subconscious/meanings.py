@@ -35,7 +35,8 @@ _ENTRIES = (
      r"\brejected\b|\bdeclined\b|\bdenied\b|\brefused\b|turned down|\bunsuccessful\b|not (?:been )?approved"
      r"|(?:cannot|can't|can not|do not|don't) accept|(?:unable|not able) to (?:agree|accept|approve|grant|allow)"),
     ("comeback",
-     r"\breturn(?:ed)?\b|\brefund(?:ed)?\b|\brepaid\b|\bpaid back\b|\bcame back\b|\bgave (?:it |us |me )?back\b"),
+     r"\breturn(?:ed)?\b|\brefund(?:ed)?\b|\brepaid\b|\bpaid back\b|\bcame back\b|\bgave (?:it |us |me )?back\b"
+     r"|(?:^|\|)\s*back\b|\b(?:is|are|now) back\b"),
     ("offwaitlist",
      r"\b(?:moved|taken|come) (?:off|from) the wait(?:ing)?[ -]?list\b|\byou'?re in\b|\byou are in\b"
      r"|\ba (?:space|place|spot) (?:has )?(?:opened|come) up\b|\b(?:got|have) (?:a|my|our) (?:place|space|spot)\b"),
@@ -139,6 +140,14 @@ _ENTRIES = (
      r"\bfixed\b|\brepaired\b|\bresolved\b|\bsolved\b|\brestored\b|working again|back (?:up|online) again"),
     ("discharge discharged release released", r"\bdischarged\b|\bsent home\b|(?:can|may|will) go home\b"
      r"|\breleased from\b"),
+    ("start starts started begin begins began",
+     r"\b(?:begins?|starts?|starting|beginning) (?:today|tonight|now|this (?:morning|afternoon|evening))\b"
+     r"|\bbegan\b|\bstarted\b|\bha(?:s|ve) begun\b|\bunder ?way\b|\bkicked off\b"),
+    ("call calls called", r"\brang\b|\bphoned\b|\bcalled\b(?! off)|\bspoke to\b|\bon the phone (?:to|with)\b"),
+    ("pledge pledges pledged promise promises promised donate donates donated",
+     r"\bpledged\b|\bpromised\b|\bdonated\b|\bare giving\b|\bis giving\b|\bhave given\b|\bhas given\b"),
+    ("spot spots spotted sight sighted", r"\bspotted\b|\bsighted\b|\bsaw\b|\bfound\b|caught sight of"),
+    ("renew renews renewed", r"\brenewed\b|\brejoined\b|\bre-joined\b|paid (?:his|her|their) (?:subs|membership)"),
     ("lose loses lost missing", r"\blost\b|\bmissing\b|(?:can't|cannot|can not|couldn't) (?:find|locate)"),
 )
 
@@ -152,9 +161,11 @@ _THINGS_TEXT = """
     approval response collection release post damage leak leaks refund
 """
 _THINGS = frozenset(stem(word) for word in _THINGS_TEXT.split())
-PREDICATES: frozenset[str] = frozenset().union(*(stems for stems, _ in MEANINGS)) - _THINGS
+_WHEN_SAID = frozenset(stem(word) for word in ("start", "starts", "begin", "begins"))
+"""Words that say that something happens only with when ("starts Thursday" is still to come)."""
+PREDICATES: frozenset[str] = frozenset().union(*(stems for stems, _ in MEANINGS)) - _THINGS - _WHEN_SAID
 """The stems :data:`MEANINGS` knows that say what happens to something ("ready", "confirms"), not what it is
-("errors", "the delivery")."""
+("errors", "the delivery"), or only with when it happens ("starts")."""
 
 
 def meanings_of(predicate: set[str]) -> tuple[re.Pattern[str], ...]:
@@ -169,7 +180,7 @@ _SAME_THINGS = (
     "fridge refrigerator", "tv television", "medicine medication prescription pills", "dentist dental",
     "vet veterinary", "mail email", "invoice bill", "boss manager", "salary payslip wage", "flight plane airline",
     "train railway", "lawyer solicitor attorney", "heating boiler radiator", "nursery daycare kindergarten",
-    "holiday vacation", "cv resume", "dog puppy", "cat kitten",
+    "holiday vacation", "cv resume", "dog puppy", "cat kitten", "people staff employees headcount",
 )
 
 

@@ -85,7 +85,7 @@ flat")."""
 _FIGURE = re.compile(r"\d")
 _AGAINST = re.compile(r"\b(?:against|with each other|side by side)\b", re.I)
 _TARGET = re.compile(r"\s+(?:to|into|in)\s+((?:[\w.-]+/)*[\w-]+\.[A-Za-z0-9]{1,5})\s*"
-                     r"(?:(?:,\s*)?\b(?:so|for|because|as|and then)\b.*)?$", re.I)
+                     r"(?:(?:,\s*)?\b(?:so|for|because|as|and then|with)\b.*|\(.*\))?$", re.I)
 
 
 @dataclass(frozen=True)
@@ -250,6 +250,8 @@ def derive(title: str) -> TaskRule:
     whole = " ".join(title.split())
     condition = _FILE_NOTE.sub(r"(\g<path>)", condition)  # "(money/data.csv, Jo's phone is in there too)"
     condition = _ZERO.sub(r"\g<op> 0", condition)  # "goes below zero": a figure the app compares
+    condition = _BOUND_WORD.sub(lambda bound: f"{bound.group('op')} {_NUMBER_WORDS[bound.group('word').lower()]}",
+                                condition)
     condition = _ours(_that_day(_whose(_they(condition, action), whole), whole), context)
     where = condition if action != condition else text
     # (an action after its condition, "If HMRC writes …, check their figures against money/pensions.md", names
@@ -284,6 +286,14 @@ _FILE_NOTE = re.compile(r"\((?P<path>[^(),\s]+/[^(),\s]*|[^(),\s/]+\.[a-z]{2,4})
 """A file named in brackets with a note about it: the note says what else is in the file, not what to watch for."""
 _ZERO = re.compile(r"\b(?P<op>below|under|above|over|less than|more than|fewer than|at least|at most)\s+zero\b",
                    re.I)
+_NUMBER_WORDS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9,
+                 "ten": 10, "eleven": 11, "twelve": 12, "fifteen": 15, "twenty": 20, "thirty": 30, "forty": 40,
+                 "fifty": 50, "hundred": 100}
+_BOUND_WORD = re.compile(r"\b(?P<op>below|under|above|over|less than|more than|fewer than|at least|at most)\s+"
+                         r"(?P<word>" + "|".join(_NUMBER_WORDS) + r")\b"
+                         r"(?=\s+(?:hours?|minutes?|mins|seconds?|km|miles?|metres?|meters?|kg|kilos?|litres?|liters?|"
+                         r"percent|per cent)\b)", re.I)
+"""A bound in words ("goes over two hours"): the app compares it as a figure."""
 _OWNER = re.compile(r"\b(?P<pronoun>her|his)\b")
 _OWNERS = re.compile(r"\b(?:her|his|their)\b", re.I)
 _CALENDAR_WORD = re.compile(r"(?:mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun|jan|feb|mar|apr|may|jun|jul|aug|sep|sept|"
@@ -375,13 +385,19 @@ def _conditional(text: str) -> re.Match[str] | None:
 
 
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Za-z])")
+_PREFACE = re.compile(r"^(?P<preface>[^:.!?]{3,60}):\s+(?P<rest>\S.*)$")
 _ABBREVIATIONS = frozenset({"dr", "mr", "mrs", "ms", "st", "no", "vs", "etc", "e.g", "i.e", "approx", "jr", "sr"})
 
 
 def _main_sentence(text: str) -> tuple[str, str]:
     """The sentence of a title that holds its condition, and the others (context that may name where to
     look): "Keep an eye on lab/runs.csv. If a run's accuracy drops, dig into it" → the second, with the
-    first as context. A title of one sentence, or none with a condition, is all main."""
+    first as context. A title of one sentence, or none with a condition, is all main. A preface before a colon
+    ("For the spring fair raffle: whenever I tell you …") is context too."""
+    preface = _PREFACE.match(text)
+    if preface is not None and _conditional(preface.group("rest").rstrip(".!? ")):
+        main, context = _main_sentence(preface.group("rest"))
+        return main, f"{preface.group('preface')}. {context}".strip()
     sentences, start = [], 0
     for end in _SENTENCE_END.finditer(text):
         word = text[start:end.start()].rsplit(None, 1)[-1].rstrip(".!?").lower()

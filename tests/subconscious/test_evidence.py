@@ -1480,3 +1480,80 @@ def test_of_labelled_figures_only_the_subjects_label_counts() -> None:
     assert figure is not None and not figure.met
     warm = compared(rule, [new_file("home/freezer.txt", lines.replace("-17", "-10"))], rule_names(rule))
     assert warm is not None and warm.met
+
+
+def test_a_preface_before_a_colon_is_context_not_the_condition() -> None:
+    rule = derive("For the spring fair raffle: whenever I tell you someone's pledged a prize, add it to "
+                  "charity/raffle-prizes.md with who's giving it")
+    assert rule.condition == "I tell you someone's pledged a prize"
+    assert rule.targets == ("charity/raffle-prizes.md",)
+    assert evidence(rule, [memory("The Old Forge have promised a Sunday lunch for two as a raffle prize.")])
+    assert evidence(rule, [memory("I won the meat raffle at the rugby club last night!")]) is None
+
+
+@pytest.mark.parametrize(("text", "met"), [
+    ("Gillian Shaw renewed her bowls club membership today, £30 by bank transfer.", True),
+    ("Dennis Kerr says he'll renew at the May meeting once he's back from Spain.", False),
+])
+def test_what_the_user_tells_of_someone_else_is_news(text: str, met: bool) -> None:
+    rule = derive("Whenever I tell you a member has renewed, add a line to club/renewals-2026.md")
+    assert bool(evidence(rule, [memory(text)])) is met
+
+
+@pytest.mark.parametrize(("text", "met"), [
+    ("Rang Mrs Dunn: Bramble is eating and the wound looks clean.", True),
+    ("Must ring Mr Varga about Otis first thing tomorrow.", False),  # still to do
+    ("Mr Varga rang to book Otis in for a nail clip in June.", False),  # the owner rang, not the user
+])
+def test_a_call_the_user_made_is_one_they_rang(text: str, met: bool) -> None:
+    rule = derive("When I tell you I've done a post-op check call, tick that animal off in vet/postop-calls.md")
+    assert bool(evidence(rule, [memory(text)])) is met
+
+
+@pytest.mark.parametrize(("text", "met"), [
+    ("Auntie Carol's birthday is 14 October, must not forget it this year.", True),
+    ("Dev asked me when Rafi's godmother's birthday is and I had no idea.", False),
+    ("Paperchain have birthday cards at half price until Sunday.", False),  # a limit, not a birthday
+])
+def test_someones_birthday_date_is_a_date_said_of_a_birthday(text: str, met: bool) -> None:
+    rule = derive("When I mention someone's birthday date, add it to family/birthdays.md")
+    assert bool(evidence(rule, [memory(text)])) is met
+
+
+def test_a_start_said_as_beginning_tonight() -> None:
+    rule = derive("tell me when the toad patrol on Brook Lane starts for the year (feeds/toad-patrol.md)")
+    begins = "- 3 Mar: Toads are moving! Brook Lane patrols begin tonight, meet at the gate at 7pm."
+    assert evidence(rule, [edit("feeds/toad-patrol.md", begins, "")])
+    later = "- 3 Mar: Brook Lane patrols start next week if the nights stay mild."
+    assert evidence(rule, [edit("feeds/toad-patrol.md", later, "")]) is None
+
+
+@pytest.mark.parametrize(("title", "line", "met"), [
+    ("Tell me if the hot tub's chlorine is under 1 ppm (home/hottub.md)", "- Fri: chlorine 0.8 mg/l, pH 7.4", True),
+    ("Tell me if the hot tub's chlorine is under 1 ppm (home/hottub.md)", "- Fri: chlorine 1.2 mg/l, pH 7.4", False),
+    ("remind me to order liquid nitrogen when the storage dewar drops below 30% (lab/ln2.txt)",
+     "storage_dewar_percent: 27\ntransfer_dewar_percent: 48", True),
+    ("remind me to order liquid nitrogen when the storage dewar drops below 30% (lab/ln2.txt)",
+     "storage_dewar_percent: 31\ntransfer_dewar_percent: 12", False),
+    ("whenever a lead is a company with more than 50 people, tell me (leads/form.json)",
+     '  {"company": "Orrin Logistics", "staff": 120, "message": "A booking portal"}', True),
+    ("whenever a lead is a company with more than 50 people, tell me (leads/form.json)",
+     '  {"company": "Pell Bakeries", "staff": 12, "message": "A new website"}', False),
+])
+def test_a_figure_in_another_unit_or_word_of_the_same_kind_is_compared(title: str, line: str, met: bool) -> None:
+    rule = derive(title)
+    figure = compared(rule, [edit(title.rsplit("(", 1)[1].rstrip(")"), line, "")], rule_names(rule))
+    assert figure is not None and figure.met is met
+
+
+@pytest.mark.parametrize(("row", "met"), [("2026-06-10,125,240", True), ("2026-06-10,120,240", False)])
+def test_a_bound_in_words_against_a_column_in_another_unit(row: str, met: bool) -> None:
+    rule = derive("Warn me if the median first reply time on any day goes over two hours (support/first.csv)")
+    item = ChangeItem("file", "support/first.csv", row, "changed", "", columns="date,median_min,p90_min")
+    figure = compared(rule, [item], rule_names(rule))
+    assert figure is not None and figure.met is met
+
+
+def test_deeper_than_compares_the_depth() -> None:
+    rule = derive("tell me when the snow at the summit gets deeper than 120 cm (travel/snow.md)")
+    assert compared(rule, [edit("travel/snow.md", "summit: 126 cm", "")], rule_names(rule)).met  # type: ignore[union-attr]
