@@ -218,6 +218,8 @@ def evidence(rule: TaskRule, items: Iterable[ChangeItem]) -> str | None:
     given = _GIVES.search(rule.condition)
     quoted = given is not None and given.group("what").lower() in _QUOTED
     blocking = NEGATIONS if _UPCOMING.search(rule.condition) or quoted else NEGATIONS | HEDGES
+    if _DATE_MOVES.search(rule.condition):  # "he'll start on 13 July instead of the 6th": the new date, not a hedge
+        blocking = blocking - _FUTURE
     mine = _MINE.search(rule.condition) is not None
     # "my new bank card arrives": the card is the word, and "my new card will arrive" hedges it after the word
     arriving = _ARRIVES.search(rule.condition) is not None
@@ -252,11 +254,13 @@ def evidence(rule: TaskRule, items: Iterable[ChangeItem]) -> str | None:
         # out on Juniper's claim": Pawsure's line about Olive's claim is not Juniper's)
         about = names - _senders(names, item.text) if _from_them(names, item.text) else frozenset() \
             if _named_document(names, item) else names
-        text = "\n".join(line for line in item.text.splitlines() if not names_another(about, line, item.removed))
+        # "I'm Dan. … if Sophie swaps any of my weekends": a line that names either is about them
+        ours = about | me if about_me and about else about
+        text = "\n".join(line for line in item.text.splitlines() if not names_another(ours, line, item.removed))
         text = "\n".join(_SENTENCE.sub(lambda said: "" if another_day(days, said.group()) or another_numbered(
             numbers, said.group()) or (now and _RETOLD.search(said.group())) else said.group(), line)
             for line in text.splitlines()
-            if not (about_me and names_another(me, line)) and not another_keyed(kinds, line)
+            if not (about_me and me and names_another(me | about, line)) and not another_keyed(kinds, line)
             and not (item.name.endswith(".log") and another_job(jobs, line)))
         # "Kirsty got a place in the ballot" is no news for "I get one"; for "I tell you a member has renewed" it is
         if not me and (_I_DO.search(told) if (told := _TOLD.sub("", rule.condition)) == rule.condition
@@ -896,6 +900,12 @@ def money_moved(rule: TaskRule, text: str, removed: str) -> str | None:
     return None
 
 
+_DATE_MOVES = re.compile(r"\b(?:date|day|time|start|deadline)\b.*\b(?:moves?|moved|changes?|changed|shifts?|slips?)\b"
+                         r"|\b(?:moves?|moved|changes?|changed)\b.*\b(?:date|day|time|deadline)\b"
+                         r"|\b(?:reschedul\w*|postpone[sd]?|brought forward|brings? forward|moved? to another)\b", re.I)
+"""A condition about when something happens changing: the new plan is said in the future tense."""
+_FUTURE = frozenset({"will", "he'll", "she'll", "they'll", "we'll", "i'll", "it'll", "you'll", "postponed",
+                     "scheduled"})
 _UPCOMING = re.compile(r"\babout to\b|\bsoon\b|\bcoming up\b|\bupcoming\b|\bapproach(?:es|ing)?\b|\bnearly\b"
                        r"|\bgoing to\b|\bwill be\b"
                        r"|\balmost\b|\bwithin (?:the next )?\d+ (?:days?|weeks?|hours?)\b|\bin the next\b", re.I)

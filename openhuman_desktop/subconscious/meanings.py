@@ -103,8 +103,9 @@ _ENTRIES = (
     ("drop drops dropped fall falls decrease decreases decreased reduce reduced cheaper",
      r"\bdropped\b|\bfell\b|\bdecreased\b|went down|goes down|\breduced\b|\bdiscount(?:ed)?\b"
      r"|down (?:by|from|to) \d|price drop"),
-    ("move moved moves change changes changed switch switched",
-     r"\binstead of\b|\bfrom now on\b|\bfrom next (?:week|month|term)\b|\brather than\b|\bmoved (?:to|from)\b"
+    ("move moved moves change changes changed switch switched swap swaps swapped",
+     r"\binstead of\b|\bswapped\b|\bmov(?:es|ing) (?:to|from)\b|\bbrought forward\b"
+     r"|\bfrom now on\b|\bfrom next (?:week|month|term)\b|\brather than\b|\bmoved (?:to|from)\b"
      r"|\bswitch(?:ed|ing)? to\b|\bno longer\b"),
     ("delay delayed postpone postponed reschedule rescheduled",
      r"\bdelayed\b|\bpostponed\b|\brescheduled\b|pushed back|moved to|running late"),

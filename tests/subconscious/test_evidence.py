@@ -1557,3 +1557,34 @@ def test_a_bound_in_words_against_a_column_in_another_unit(row: str, met: bool) 
 def test_deeper_than_compares_the_depth() -> None:
     rule = derive("tell me when the snow at the summit gets deeper than 120 cm (travel/snow.md)")
     assert compared(rule, [edit("travel/snow.md", "summit: 126 cm", "")], rule_names(rule)).met  # type: ignore[union-attr]
+
+
+@pytest.mark.parametrize(("text", "met"), [
+    ("Marek rang: the Harrisons' job has overrun, so he'll start our bathroom on Monday 13 July instead of the 6th.",
+     True),
+    ("Marek says the finish might slip to 24 July instead of the 17th if the tiles are late.", False),
+])
+def test_a_new_date_is_said_in_the_future_tense(text: str, met: bool) -> None:
+    rule = derive("Tell me if Marek's start date for the bathroom moves (it's meant to be Monday 6 July)")
+    assert bool(evidence(rule, [memory(text)])) is met
+
+
+def test_a_line_that_names_the_user_or_the_one_the_condition_names_is_about_them() -> None:
+    rule = derive("I'm Dan. tell me if Sophie swaps any of my weekends with the kids (family/weekends.md)")
+    swapped = ChangeItem("file", "family/weekends.md", "| 20-21 June | Sophie (swapped) | Fri 6pm |\n"
+                         "| 27-28 June | Dan (swapped) | Fri 6pm |", "changed",
+                         "| 20-21 June | Dan | Fri 6pm |\n| 27-28 June | Sophie | Fri 6pm |")
+    assert evidence(rule, [swapped]) == "swapped"
+    handover = ChangeItem("file", "family/weekends.md", "| 13-14 June | Sophie | Sat 10am |", "changed",
+                          "| 13-14 June | Sophie | Fri 6pm |")
+    assert evidence(rule, [handover]) is None
+
+
+@pytest.mark.parametrize(("text", "met"), [
+    ("The skipper has a clash, so the Farnes trip moves to Sunday 7 June, same times.", True),
+    ("Reminder: the Farnes trip sails at 7am on Saturday 6 June, bring a warm layer.", False),
+])
+def test_a_trip_that_moves_to_another_day(text: str, met: bool) -> None:
+    rule = derive("If the boat trip to the Farnes gets moved to another date, rework my plan in travel/farnes.md")
+    mail = new_file("mail/anglers.txt", f"From: Sea Anglers\nSubject: Farnes trip\n\n{text}")
+    assert bool(evidence(rule, [mail])) is met
