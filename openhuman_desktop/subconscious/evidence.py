@@ -144,7 +144,8 @@ _QUOTED = frozenset({"price", "quote", "estimate", "figure"})
 _PHRASAL = (
     (re.compile(r"\b(?:drops?|dropped|pulls?|pulled|backs?|backed) out\b|\bwithdraws?\b", re.I), "withdraw"),
     (re.compile(r"\bout of (?:service|order|action|use)\b", re.I), stem("outofservice")),
-    (re.compile(r"\b(?:comes?|came) back\b|\b(?:is|gets?|get) (?:paid |given )?back\b", re.I), stem("comeback")),
+    (re.compile(r"\b(?:comes?|came) back\b|\b(?:is|gets?|get) (?:paid |given )?back\b"
+                r"|\b(?:pays?|paid) (?:me|us) back\b", re.I), stem("comeback")),
     (re.compile(r"\b(?:gets?|get|come|comes) off the wait(?:ing)?[ -]?list\b|\b(?:gets?|get) a (?:place|space|spot)\b",
                 re.I), stem("offwaitlist")),
     (re.compile(r"\b(?:calls?|called) off\b|\bfalls? through\b", re.I), "cancel"),
@@ -241,6 +242,7 @@ def evidence(rule: TaskRule, items: Iterable[ChangeItem]) -> str | None:
     done = _done_words(rule.condition) & wanted  # "anyone on the ladder challenges me": its verb
     # "the plumber says what day he's coming": a day must be given; the word "day" ("once a day") says nothing
     wanted = wanted - {stem(word) for word in _WHAT_VALUE.findall(rule.condition)}
+    to_me = _TO_ME.search(rule.condition) is not None
     now = _RETOLD.search(rule.condition) is None  # "closing at 2pm last Christmas Eve worked well" is told, not new
     for item in items:
         if item.source in (SKILLS, MODELS):
@@ -267,6 +269,8 @@ def evidence(rule: TaskRule, items: Iterable[ChangeItem]) -> str | None:
                        else _MY_OWN.search(told)):
             text = _ONES_OWN.sub(lambda clause: "" if _someone_elses(clause.group(), names | wanted) else
                                  clause.group(), text)
+        if to_me:  # "when Kofi pays me back": "Paid Kofi back the £9 he lent me" is the user paying, the other way
+            text = _ONES_OWN.sub(lambda clause: "" if _I_PAID.match(clause.group()) else clause.group(), text)
         if not asking:  # "Any news on the ginger cat?" asks; it does not say one was seen
             text = _QUESTION.sub(" ", text)
         tokens = clause_tokens(_named_cells(rule.condition, item, text))
@@ -329,6 +333,9 @@ _QUESTIONS_COUNT = re.compile(
 _ONES_OWN = re.compile(r"[^.!?;,\n]+")
 _I_DO = re.compile(r"\b(?:I|I'm|I've|I am|I have)\b")
 """A condition whose doer is the user ("I get a place in the ballot", "when I tell you I've booked a flight")."""
+_TO_ME = re.compile(r"\b(?:pays?|paid|paying)\s+(?:me|us)\s+back\b|\brepays?\s+(?:me|us)\b", re.I)
+_I_PAID = re.compile(r"\s*(?:(?:I|we)(?:'ve| have)?\s+(?:just\s+)?)?(?:paid|sent|transferred|gave|repaid)\b", re.I)
+"""A clause in which the user pays ("I paid Hana back", "Paid Kofi back the £9"), not one paid to them."""
 _MY_OWN = re.compile(r"\b(?:I|I'm|I've|I am|I have|my|our|we|we've)\b")
 _TOLD = re.compile(r"^\s*(?:I|we)\s+(?:tell|mention|say|let)\s+(?:you\s+)?(?:know\s+)?(?:that\s+)?", re.I)
 """The user's telling before what they tell: its doer is whoever the rest names."""

@@ -36,7 +36,8 @@ _ENTRIES = (
      r"|(?:cannot|can't|can not|do not|don't) accept|(?:unable|not able) to (?:agree|accept|approve|grant|allow)"),
     ("comeback",
      r"\breturn(?:ed)?\b|\brefund(?:ed)?\b|\brepaid\b|\bpaid back\b|\bcame back\b|\bgave (?:it |us |me )?back\b"
-     r"|(?:^|\|)\s*back\b|\b(?:is|are|now) back\b"),
+     r"|(?:^|\|)\s*back\b|\b(?:is|are|now) back\b"
+     r"|\b(?:sent|transferred|paid)\s+(?:me|us)\s+(?:back\s+)?(?:[£$€]|\d)|\bsent (?:me |us )?the (?:\w+ )?money\b"),
     ("offwaitlist",
      r"\b(?:moved|taken|come) (?:off|from) the wait(?:ing)?[ -]?list\b|\byou'?re in\b|\byou are in\b"
      r"|\ba (?:space|place|spot) (?:has )?(?:opened|come) up\b|\b(?:got|have) (?:a|my|our) (?:place|space|spot)\b"),

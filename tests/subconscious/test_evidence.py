@@ -1588,3 +1588,15 @@ def test_a_trip_that_moves_to_another_day(text: str, met: bool) -> None:
     rule = derive("If the boat trip to the Farnes gets moved to another date, rework my plan in travel/farnes.md")
     mail = new_file("mail/anglers.txt", f"From: Sea Anglers\nSubject: Farnes trip\n\n{text}")
     assert bool(evidence(rule, [mail])) is met
+
+
+@pytest.mark.parametrize(("text", "met"), [
+    ("Kofi sent me £38 for his half of the gas.", True),
+    ("Dev's sent the Airbnb money, it landed this morning.", True),
+    ("Paid Kofi back the £9 he lent me for the cinema snacks.", False),  # the user paying, the other way
+    ("I paid Hana back for the popcorn.", False),
+    ("Kofi says he'll send the concert ticket money on Friday.", False),
+])
+def test_paid_back_is_money_sent_to_the_user(text: str, met: bool) -> None:
+    rule = derive("If I tell you someone's paid me back, tick them off in money/owed.md")
+    assert bool(evidence(rule, [memory(text)])) is met
