@@ -1508,7 +1508,7 @@ def _compared(rule: TaskRule, items: list[ChangeItem], names: frozenset[str]) ->
         if by_column is not None:
             return by_column
     if noun is not None and bound is not None:
-        return _counted(limit, bound, noun, items, names)
+        return _in_stock(noun, limit, bound, items) or _counted(limit, bound, noun, items, names)
     if bound is not None and not unit:  # "anything under a 5" and "Food hygiene rating: 3"
         by_label = _in_label(rule.condition[: limit.start()], limit, bound, items)
         if by_label is not None:
@@ -1597,7 +1597,7 @@ def _counted_noun(condition: str, limit: re.Match[str]) -> frozenset[str] | None
     start = limit.start("unit") if limit.group("unit") else limit.end()
     if limit.re is OR_BEYOND:  # "7 Ramipril tablets or fewer": the words between
         start = limit.start("unit") if limit.group("unit") else limit.start("things")
-    match = _WORDS_AFTER.match(condition, start)
+    match = _WORDS_AFTER.match(condition, _OF_THE.match(condition, start).end())  # "10 of the A5 linen notebooks"
     if match is None:
         return None
     words = []
@@ -1606,6 +1606,35 @@ def _counted_noun(condition: str, limit: re.Match[str]) -> frozenset[str] | None
             break
         words.append(stem(word.lower()))
     return frozenset(words) or None
+
+
+_OF_THE = re.compile(r"\s*(?:of\s+(?:the|our|my|those|these)\s+(?:[A-Z]\w*\d\w*\s+)?)?")
+_STOCK = re.compile(r"\b(?:stock|in_stock|qty|quantity|count|left|remaining|on hand|on_hand|units)\b", re.I)
+"""A table's column that counts what is there ("in stock", "qty")."""
+
+
+def _in_stock(noun: frozenset[str], limit: re.Match[str], bound: float,
+              items: Iterable[ChangeItem]) -> Compared | None:
+    """For a count of a thing a stock table lists ("fewer than 10 of the A5 linen notebooks" and a row "A5 linen
+    notebook | sage | 7" under "in stock"): the count column of each changed row that names the thing."""
+    op, seen = op_of(limit), []
+    for item in items:
+        header = table_header(item.columns or item.title) if item.source == "file" else ""
+        named = cells(header) if header else []
+        counts = [index for index, cell in enumerate(named) if _STOCK.search(cell)]
+        if len(counts) != 1:
+            continue
+        for row in map(cells, item.text.splitlines()):
+            if len(row) != len(named) or not noun <= content_words(" ".join(row[:counts[0]] + row[counts[0] + 1:])):
+                continue
+            value = as_number(row[counts[0]].strip())
+            if value is None:
+                continue
+            said = f"{named[counts[0]].strip()} {row[counts[0]].strip()}"
+            if meets(op, value, bound):
+                return Compared(True, said)
+            seen.append(said)
+    return Compared(False, ", ".join(seen)) if seen else None
 
 
 def _counted(limit: re.Match[str], bound: float, noun: frozenset[str], items: Iterable[ChangeItem],

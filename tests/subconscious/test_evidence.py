@@ -1600,3 +1600,15 @@ def test_a_trip_that_moves_to_another_day(text: str, met: bool) -> None:
 def test_paid_back_is_money_sent_to_the_user(text: str, met: bool) -> None:
     rule = derive("If I tell you someone's paid me back, tick them off in money/owed.md")
     assert bool(evidence(rule, [memory(text)])) is met
+
+
+@pytest.mark.parametrize(("row", "met"), [
+    ("| A5 linen notebook | sage | 7 |", True),
+    ("| A5 linen notebook | sage | 10 |", False),
+    ("| A6 linen notebook | sage | 4 |", None),  # another notebook: nothing to compare
+])
+def test_a_count_of_a_thing_a_stock_table_lists(row: str, met: bool | None) -> None:
+    rule = derive("Tell me when we are down to fewer than 10 of the A5 linen notebooks (shop/inventory.md)")
+    item = ChangeItem("file", "shop/inventory.md", row, "changed", "", columns="| item | colour | in stock |")
+    figure = compared(rule, [item], rule_names(rule))
+    assert (figure.met if figure is not None else None) is met
