@@ -1269,6 +1269,12 @@ def changed_subject(rule: TaskRule, items: Iterable[ChangeItem]) -> str | None:
     return None
 
 
+def awaits_message(rule: TaskRule) -> bool:
+    """Whether a message meets the condition ("when Carys sends my audition piece", "my landlord writes"), not a
+    change of what it names: who wrote is then no more than who wrote (:func:`changed_subject`)."""
+    return _CHANGE.search(rule.condition) is None and _sends(rule.condition) is not None
+
+
 _WHEN_OF = re.compile(r"\b(?:date|dates|day|days|time|times|timing)\b", re.I)
 _LABELLED = re.compile(r"^\s*(?:[-*]\s+)?(?P<label>[A-Za-z][A-Za-z0-9 '/()-]{0,40}?)\s*:\s+(?P<value>\S.*?)\s*$")
 

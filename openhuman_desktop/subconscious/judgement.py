@@ -17,10 +17,10 @@ The evaluator the engine uses (``Evaluator``). For each due task:
 3. **Confidence.** Where the server gives token log-probabilities, the margin between the decision the model
    chose and the other one is read at the decision's first token. A ``noop`` against a change that says what the
    task waits for (``evidence``) is overruled unless the model was sure; a yes that nothing in the change
-   supports stands only when the model was sure (``SURE_YES``): small models say yes to nearly every touched
-   near miss. A low-margin ``act`` on a task that may write becomes ``escalate`` (the reasoning tier, and a card
-   where the user must approve). A server without log-probabilities gets an unsupported yes asked once more,
-   turned around (is the condition still unmet?).
+   supports, or only a message from whom the task names, stands only when the model was sure (``SURE_YES``):
+   small models say yes to nearly every touched near miss. A low-margin ``act`` on a task that may write
+   becomes ``escalate`` (the reasoning tier, and a card where the user must approve). A server without
+   log-probabilities gets an unsupported yes asked once more, turned around (is the condition still unmet?).
 
 A task's first look (never decided before), a tick where nothing changed but the idle gate let it through (the
 last tick acted), and a tick where many tasks are touched at once go to the batched evaluation
@@ -60,7 +60,13 @@ from openhuman_desktop.subconscious.evaluator import (
     parse_items,
     validate_items,
 )
-from openhuman_desktop.subconscious.evidence import changed_field, changed_subject, compared, evidence
+from openhuman_desktop.subconscious.evidence import (
+    awaits_message,
+    changed_field,
+    changed_subject,
+    compared,
+    evidence,
+)
 from openhuman_desktop.subconscious.question import question_text
 from openhuman_desktop.subconscious.relevance import rule_names, touching
 from openhuman_desktop.subconscious.report import one_line
@@ -247,17 +253,20 @@ class Judge:
             tally.problems[task.id] = problems.get(task.id, "the model's answer did not mention this task")
             return
         asked_again = False
-        unsupported = evidence(rule, items) is None and changed_subject(rule, items) is None
+        said = evidence(rule, items)
+        unsupported = said is None and changed_subject(rule, items) is None
         if confidence.margin is None and decision.decision != NOOP and unsupported:
             # No log-probabilities to weigh the answer by: a yes that nothing in the change supports is checked
             # the other way round (a model that says yes to both has not read the change).
             decision, confidence, asked_again = await self._unsure(client, task, rule, shown, decision,
                                                                    confidence, tally)
-        elif decision.decision != NOOP and unsupported and confidence.margin is not None \
-                and confidence.margin < SURE_YES:
+        elif decision.decision != NOOP and (unsupported or (said is None and awaits_message(rule))) \
+                and confidence.margin is not None and confidence.margin < SURE_YES:
             # Small models say yes to nearly every touched near miss ("out for delivery", an edited figure, a
             # newsletter), and asked the other way round they misread the double negation: a yes that nothing
-            # in the change supports stands only when the model is sure of it.
+            # in the change supports stands only when the model is sure of it. A message from whom the task names
+            # supports no more than that they wrote ("when Carys sends my audition piece"): what it says must
+            # say the condition (bench/README.md, fifteenth round).
             log.info("task %s: unsure %s (%s) and nothing in the change supports it: noop", task.id,
                      decision.decision, describe_confidence(confidence))
             decision = Decision(task.id, NOOP, f"Unsure, and nothing that changed says {rule.condition!r}.")

@@ -550,3 +550,19 @@ def test_a_condition_without_a_name_is_named_by_any_change() -> None:
     assert names_subject(rule, ChangeItem("file", "tracking.txt", "2 Dec 10:14 DELIVERED (Hamburg depot)", "changed"))
     memory = derive("Prepare a packing list when I book a trip")
     assert touches(memory, ChangeItem("memory", "", "Booked flights to Lisbon for 3 to 10 March."))
+
+
+async def test_an_unsure_yes_to_a_message_from_whom_the_task_names_is_noop() -> None:
+    # "When Carys sends my audition piece": her mail is from whom the task names, but what it says is not the
+    # piece; a small model's unsure yes to it stands no more than to any near miss. A sure one stands.
+    task = make_task("When Carys sends my audition piece, make me a practice plan for the week")
+    mail = ChangeItem("file", "mail/carys.txt", "From: Carys Hughes\nStill choosing between two songs, more soon!",
+                      "new")
+    rule = derive(task.title)
+    assert evidence(rule, [mail]) is None and changed_subject(rule, [mail]) == "cary"
+    content, tokens = answer_tokens("Carys wrote", "escalate", "noop", -0.5, -2.9)
+    server = Server(lambda body: completion(content, tokens))
+    assert (await server.judge().evaluate([task], report(mail))).decisions[task.id].decision == "noop"
+    content, tokens = answer_tokens("Carys sent the piece", "escalate", "noop", -0.01, -5.0)
+    server = Server(lambda body: completion(content, tokens))
+    assert (await server.judge().evaluate([task], report(mail))).decisions[task.id].decision == "escalate"
