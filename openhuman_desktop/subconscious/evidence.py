@@ -1564,11 +1564,11 @@ def _compared(rule: TaskRule, items: list[ChangeItem], names: frozenset[str]) ->
         figures += [(("s", float(int(span.group("h") or 0) * 3600 + int(span.group("hm") or span.group("m")) * 60
                                + int(span.group("s") or 0))), span.group()) for span in _SPAN.finditer(line)]
         figures += _unit_column(line, unit, subject)
-        for (figure_unit, value), said in figures:
-            if figure_unit != unit:  # "0.8 mg/l" for "under 1 ppm", "8 km" for "more than 5 miles"
-                value = converted(value, figure_unit, unit)
-                if value is None:
-                    continue
+        for (figure_unit, figure), said in figures:
+            # "0.8 mg/l" for "under 1 ppm", "8 km" for "more than 5 miles"
+            value = figure if figure_unit == unit else converted(figure, figure_unit, unit)
+            if value is None:
+                continue
             if meets(op, value, bound):
                 return Compared(True, said)
             seen.append(said)
@@ -1603,7 +1603,8 @@ def _counted_noun(condition: str, limit: re.Match[str]) -> frozenset[str] | None
     start = limit.start("unit") if limit.group("unit") else limit.end()
     if limit.re is OR_BEYOND:  # "7 Ramipril tablets or fewer": the words between
         start = limit.start("unit") if limit.group("unit") else limit.start("things")
-    match = _WORDS_AFTER.match(condition, _OF_THE.match(condition, start).end())  # "10 of the A5 linen notebooks"
+    of_the = _OF_THE.match(condition, start)  # "fewer than 10 of the A5 linen notebooks": the notebooks
+    match = _WORDS_AFTER.match(condition, of_the.end() if of_the else start)
     if match is None:
         return None
     words = []
