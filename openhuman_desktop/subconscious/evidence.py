@@ -27,6 +27,7 @@ from openhuman_desktop.subconscious.relevance import (
     awaits_arrival,
     names_another,
     rule_names,
+    senders_named,
     subject_of,
     titled,
 )
@@ -1091,8 +1092,10 @@ def arrived(rule: TaskRule, items: Iterable[ChangeItem]) -> str | None:
     first lines name it (lease-2027.md, "Subject: Complaint: …"; a receipt is not the lease). A condition that
     counts ("once both offers have arrived") is left to the model: one new file is not both.
     """
-    if not awaits_arrival(rule) or _COUNTS.search(rule.condition):
+    if _COUNTS.search(rule.condition):
         return None
+    if not awaits_arrival(rule):
+        return _created(rule, items)
     every = _EACH.search(rule.condition) is not None
     subject = subject_of(rule) - GENERIC
     # "the invoice for Mum's care in May": a receipt for April's invoice is another month's
@@ -1103,12 +1106,28 @@ def arrived(rule: TaskRule, items: Iterable[ChangeItem]) -> str | None:
         if item.source != "file" or item.status != "new":
             continue
         # "the DVLA reminder to tax the Golf": a DVLA mail about the Micra is from whom it names, not about it
-        others = names - _senders(names, item.text) if not every else frozenset()
+        others = names - _senders(names, item.text) - senders_named(rule) if not every else frozenset()
         if others and names_another(others, f"{item.name}\n{_FROM.sub('', item.text, count=1)}"):
             continue
         head = " ".join([line for line in item.text.splitlines() if line.strip()][:3])  # a mail's subject too
         if every or subject & (path_words(item.name) | content_words(head)) and not _still_to_come(
                 subject, item.text) and not (months and (said := _months_of(item.name, head)) and not months & said):
+            return f"the new file {item.name}"
+    return None
+
+
+def _created(rule: TaskRule, items: Iterable[ChangeItem]) -> str | None:
+    """For a condition that waits for a file it names to be there ("the autumn term requests are in
+    (community/hall/requests-autumn.csv)"): that file, new, with something in it other than a placeholder or
+    word of what is still to come."""
+    files = [path for path in rule.watch_paths if not path.endswith("/")]
+    if not files or not (_POSTED.search(rule.condition) or _ARRIVES.search(rule.condition)):
+        return None
+    for item in items:
+        if item.source != "file" or item.status != "new" or item.name not in files:
+            continue
+        lines = [line for line in item.text.splitlines() if line.strip() and not _PLACEHOLDER.search(line)]
+        if lines and not _still_to_come(subject_of(rule) | path_words(item.name), item.text):
             return f"the new file {item.name}"
     return None
 
@@ -1128,6 +1147,8 @@ def _months_of(name: str, head: str) -> set[str]:
 
 _TO_COME = re.compile(r"\b(?:on (?:its|their) way|being (?:processed|checked|reviewed|marked|prepared)|"
                       r"will (?:be )?(?:released|issued|published|confirmed?|sent|posted|ready|delivered|dispatched)|"
+                      r"(?:will|'ll|going to|expect to|plan to|hope to)\s+(?:announce|send|post|publish|issue|release|"
+                      r"share|circulate|confirm)|"
                       r"in due course|not (?:yet|ready)|still (?:being|waiting|checking|to come))\b", re.I)
 
 
@@ -1166,9 +1187,13 @@ def messaged(rule: TaskRule, items: Iterable[ChangeItem]) -> str | None:
     of = content_words(_OF.split(rest, 1)[1]) - GENERIC - place_words(rule) if _OF.search(rest) else frozenset()
     for item in items:  # "Harcourt & Vane send their valuation": a new mail from them that names a valuation
         sender = _FROM.search(item.text[:300]) if item.source == "file" and item.status == "new" else None
-        # (every word of who sends it: the sailing club of Porthallow is not its harbour office)
-        if thing and who and sender is not None and who <= {stem(word) for word in
-                                                              _TOKENS.findall(sender.group("who").lower())}:
+        # (every word of who sends it: the sailing club of Porthallow is not its harbour office; some of them
+        # when the mail's subject names what is sent: "Carter Block Management" is the managing agent, and
+        # "Subject: Section 20 notice of intention" the notice)
+        by = {stem(word) for word in _TOKENS.findall(sender.group("who").lower())} if sender is not None else set()
+        subject = _SUBJECT.search(item.text[:600])
+        if thing and who and (who <= by or _share_a_word(who, by) and subject is not None and thing in {
+                stem(word) for word in _TOKENS.findall(subject.group().lower())}):
             body = _FROM.sub("", item.text, count=1)  # (not its sender's address)
             said = _said_plainly(body, thing) if not of or of & content_words(body) else None
             if said is not None:
@@ -1184,6 +1209,12 @@ def messaged(rule: TaskRule, items: Iterable[ChangeItem]) -> str | None:
             if not _negated([*preceding, sent.group()], len(preceding)):
                 return sent.group()
     return None
+
+
+def _share_a_word(these: Iterable[str], those: Iterable[str]) -> bool:
+    """Whether two sets of stems share a word, or one begins another ("manag" for "management")."""
+    pairs = [sorted((one, other), key=len) for one in these for other in those]
+    return any(len(short) >= 4 and long.startswith(short) for short, long in pairs)
 
 
 _SENT = re.compile(r"\b(?:sent|wrote|emailed|mailed|texted|messaged|replied|answered|forwarded|posted)\b")

@@ -149,7 +149,7 @@ def names_subject(rule: TaskRule, item: ChangeItem) -> bool:
     that names no one at all ("Status: work finished" under a header "car KX-402" that did not change): the
     lines of a file about one subject need not repeat its name."""
     names = rule_names(rule)
-    if not names:
+    if not names or _awaited_document(rule, names, item):
         return True
     said = _said(item.text) | _said(item.removed) | path_words(item.name)
     if names & said or titled(names, item) or _in_host(names, item.text):
@@ -158,6 +158,23 @@ def names_subject(rule: TaskRule, item: ChangeItem) -> bool:
         return True  # a mail about "Mum" written by her GP, who calls her Joan (the user's notes say Mum)
     return item.source == "file" and not any(_mentions_a_name(line) and not replaces_in_place(line, item.removed)
                                              for line in item.text.splitlines())
+
+
+def _awaited_document(rule: TaskRule, names: frozenset[str], item: ChangeItem) -> bool:
+    """Whether a new file is the document an arrival waits for and the condition's names are only whom it comes
+    from ("Gillian posts the autumn concert programme (choir/)": the programme names composers, not Gillian)."""
+    if item.source != "file" or item.status != "new" or not awaits_arrival(rule) or names - senders_named(rule):
+        return False
+    head = " ".join([line for line in item.text.splitlines() if line.strip()][:3])
+    return bool(subject_of(rule) - GENERIC & (path_words(item.name) | content_words(head)))
+
+
+def senders_named(rule: TaskRule) -> frozenset[str]:
+    """The condition's names that say who sends an awaited document: those before its verb ("Gillian posts the
+    autumn concert programme"). Not a document's own names ("the invoice from Acme arrives": Acme's invoice
+    names Acme)."""
+    verb = _SENT_THING.search(rule.condition)
+    return rule_names(rule) & _said(rule.condition[: verb.start()]) if verb is not None else frozenset()
 
 
 def titled(names: frozenset[str], item: ChangeItem) -> bool:
@@ -280,7 +297,9 @@ DOCUMENTS = frozenset(stem(word) for word in (
     "note", "document", "file", "ticket", "article", "schedule", "lease", "offer", "invoice", "report", "mail",
     "email", "letter", "contract", "statement", "receipt", "scan", "photo", "picture", "recording", "paper", "form",
     "application", "order", "quote", "bill", "minutes", "agenda", "draft", "agreement", "proposal", "estimate",
-    "certificate", "payslip", "policy", "slides", "manuscript", "transcript"))
+    "certificate", "payslip", "policy", "slides", "manuscript", "transcript", "notice", "programme", "program",
+    "figures", "results", "timetable", "newsletter", "rota", "menu", "accounts", "budget", "brochure", "catalogue",
+    "valuation", "survey", "fixtures"))
 """Things that arrive as files: "each new support ticket in tickets/" waits for a new file."""
 
 
@@ -313,9 +332,10 @@ def subject_of(rule: TaskRule) -> frozenset[str]:
 
 
 _SENT_IT = re.compile(r"sends? (?:it|them|one)", re.I)
-_SENT_THING = re.compile(r"\b(?:sends?|sent|emails?|forwards?|uploads?|posts?|delivers?|shares?)\s+(?:me\s+|us\s+)?"
-                         r"(?:the|a|an|its|their|his|her|my|our|new)\s+(?P<thing>(?:[a-z-]+\s+){0,3}?[a-z-]+)\s+"
-                         r"(?:to|into|in)\s", re.I)
+_SENT_THING = re.compile(r"\b(?:sends?|sent|emails?|forwards?|uploads?|posts?|delivers?|shares?|publish(?:es)?|"
+                         r"issues?|releases?|circulates?)\s+(?:me\s+|us\s+)?"
+                         r"(?:the|a|an|its|their|his|her|my|our|new)\s+(?P<thing>(?:[a-z-]+\s+){0,3}?[a-z-]+)"
+                         r"(?:\s+(?:to|into|in|for|of)\s|\s*\()", re.I)
 
 
 def _sent_document(condition: str) -> frozenset[str]:

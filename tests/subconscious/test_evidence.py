@@ -381,6 +381,38 @@ def test_a_document_someone_sends_into_a_folder_is_an_arrival() -> None:
     assert not awaits_arrival(derive("Tell me when Anna sends the tickets to me"))  # no folder: a message
 
 
+def test_a_document_posted_with_its_folder_in_brackets_need_not_name_who_posts_it() -> None:
+    rule = derive("When Gillian posts the autumn concert programme (choir/), draft an order for the scores I lack")
+    assert awaits_arrival(rule)
+    programme = new_file("choir/autumn-programme-2026.md", "# Autumn concert\n\n- Mozart Requiem\n- Vivaldi Gloria")
+    assert touches(rule, programme) and arrived(rule, [programme])
+    promise = new_file("choir/notes.md", "Gillian: I'll announce the autumn programme at the party in July.")
+    assert arrived(rule, [promise]) is None, "a programme still to come"
+    figures = derive("When the police send the monthly crime figures for St Anne's ward (community/nhw/), "
+                     "write the newsletter summary")
+    assert arrived(figures, [new_file("community/nhw/crime-2026-03.md", "# St Anne's ward - March (police figures)")])
+    assert not arrived(figures, [new_file("community/nhw/crime-harbour.md", "# Harbour ward - March (police figures)")])
+    assert not touches(derive("Let me know when the invoice from Acme arrives in invoices/"),
+                       new_file("invoices/globex-88.md", "Globex Ltd, invoice 88")), "an invoice names its sender"
+
+
+def test_a_file_the_condition_waits_to_be_there_is_met_when_it_appears_with_something_in_it() -> None:
+    rule = derive("When the autumn term requests are in (community/hall/requests-autumn.csv), draft the timetable")
+    assert evidence(rule, [new_file("community/hall/requests-autumn.csv", "group,day\nZumba,Mon\nKarate,Thu")])
+    assert evidence(rule, [new_file("community/hall/requests-autumn.csv", "Requests: not yet in")]) is None
+    assert evidence(rule, [new_file("community/hall/requests-summer.csv", "group,day\nZumba,Mon")]) is None
+
+
+def test_a_mail_whose_subject_names_what_is_sent_is_from_whom_the_condition_names_it_by_role() -> None:
+    rule = derive("If the managing agent sends the section 20 notice for the roof works, draft our observations")
+    notice = new_file("mail/carter.txt", "From: Carter Block Management <m@carter.example>\nSubject: Section 20 "
+                                         "notice of intention: roof works\n\nWe give notice that the roof is replaced.")
+    assert evidence(rule, [notice])
+    later = new_file("mail/carter.txt", "From: Carter Block Management <m@carter.example>\nSubject: Roof update\n\n"
+                                        "We expect to issue the section 20 notice in the next few weeks.")
+    assert evidence(rule, [later]) is None
+
+
 def world(line: str, skill: str = "email") -> ChangeItem:
     return news_section("New email", f"- {line}", "sig", skill, [(line, 100.0)]).items[0]
 
