@@ -228,6 +228,10 @@ def evidence(rule: TaskRule, items: Iterable[ChangeItem]) -> str | None:
     doing = users_doing(rule)
     days = occasions(rule.condition, condition=True)
     numbers = numbered(rule.condition)  # "the lift in block A": a line about block C is about another lift
+    # "the skate park": "Play park: bins installed" is another park (not so "my physio exercises" and "the knee
+    # exercises", nor "a nut allergy" and "a peanut allergy")
+    sorts = kinds_named(rule.condition, frozenset({"the"}))
+    compounds = _compounds(rule.condition)  # "Skatepark: the bid was successful" for "the skate park"
     # "the leak sensor under the kitchen sink": not sensor=bathroom (the task's words, not its file's name)
     kinds = frozenset(rule.watch_words) - (place_words(rule) - content_words(without_places(rule.condition)))
     jobs = frozenset(wanted | content_words(without_places(rule.condition))) - GENERIC  # not tmp-cleanup
@@ -264,6 +268,7 @@ def evidence(rule: TaskRule, items: Iterable[ChangeItem]) -> str | None:
             numbers, said.group()) or (now and _RETOLD.search(said.group())) else said.group(), line)
             for line in text.splitlines()
             if not (about_me and me and names_another(me | about, line)) and not another_keyed(kinds, line)
+            and not another_kind(sorts, line)
             and not (item.name.endswith(".log") and another_job(jobs, line)))
         # "Kirsty got a place in the ballot" is no news for "I get one"; for "I tell you a member has renewed" it is
         if not me and (_I_DO.search(told) if (told := _TOLD.sub("", rule.condition)) == rule.condition
@@ -274,7 +279,7 @@ def evidence(rule: TaskRule, items: Iterable[ChangeItem]) -> str | None:
             text = _ONES_OWN.sub(lambda clause: "" if _I_PAID.match(clause.group()) else clause.group(), text)
         if not asking:  # "Any news on the ginger cat?" asks; it does not say one was seen
             text = _QUESTION.sub(" ", text)
-        tokens = clause_tokens(_named_cells(rule.condition, item, text))
+        tokens = clause_tokens(_named_cells(rule.condition, item, _apart(compounds, text)))
         # "my new bank card arrives": the card, in a change that says something came
         came = arriving and any(phrase.search(text) for phrase in _ARRIVAL_SAID)
         for index, token in enumerate(tokens):
@@ -292,6 +297,20 @@ def evidence(rule: TaskRule, items: Iterable[ChangeItem]) -> str | None:
         if said is not None:
             return said
     return arrived(rule, items) or messaged(rule, items)
+
+
+def _compounds(condition: str) -> dict[str, str]:
+    """Two words of the condition written as one ("skate park" as "skatepark"), by the one word."""
+    words = [word for word in _TOKENS.findall(condition.lower()) if word.isalpha() and word not in STOPWORDS]
+    return {first + second: f"{first} {second}" for first, second in itertools.pairwise(words)
+            if len(first) > 2 and len(second) > 2}
+
+
+def _apart(compounds: dict[str, str], text: str) -> str:
+    """``text`` with the condition's compounds written as its two words (:func:`_compounds`)."""
+    if not compounds or not any(one in text.lower() for one in compounds):
+        return text
+    return re.sub(r"[A-Za-z]+", lambda word: compounds.get(word.group().lower(), word.group()), text)
 
 
 _ARRIVAL_SAID = meanings_of({stem("arrive")})
@@ -376,8 +395,12 @@ _DAY_NUMBER = r"\d{1,2}(?:st|nd|rd|th)?"
 _DATE_TEXT = (rf"\b{_DAY_NUMBER}(?:\s*[-–]\s*{_DAY_NUMBER})?\s+(?:of\s+)?(?P<month>{MONTH})[a-z]*\b"
               rf"|\b(?P<before>{MONTH})[a-z]*\s+{_DAY_NUMBER}\b")
 _DATED = re.compile(_DATE_TEXT, re.I)
-_FOR_DATED = re.compile(rf"\bfor\s+(?:the\s+)?(?:{_DATE_TEXT})", re.I)
-"""A date a thing is for ("my leave for 3-7 August", "for the 14 March session"), not a deadline ("by 30 June")."""
+_FOR_DATED = re.compile(rf"(?:\b(?:for|on)\s+|(?<!by )(?<!until )(?<!before )\b(?={DAY}))(?:(?:{DAY}),?\s+)?"
+                        rf"(?:the\s+)?(?:{_DATE_TEXT})", re.I)
+"""A date a thing is for or on ("my leave for 3-7 August", "(on) Tuesday 21 April"), not a deadline ("by 30 June")."""
+_IN_MONTH = re.compile(r"\b(?:[Ii]n|[Dd]uring)\s+(?:early\s+|late\s+|mid[- ])?(?P<month>(?:January|February|March|"
+                       r"April|May|June|July|August|September|October|November|December))\b(?!\s+\d{1,2}\b)")
+"""A month a thing happens in ("shut on a Saturday in May"), a month's name with its capital (not "may")."""
 _WEEKS = re.compile(r"\b(?P<which>this|next|last) week\b|\bthe (?P<after>week after|following week)\b", re.I)
 
 
@@ -389,7 +412,8 @@ def occasions(text: str, *, condition: bool = False) -> frozenset[str]:
     dated = _FOR_DATED if condition else _DATED
     weekdays = {match.group()[:3].lower() for match in _WEEKDAY.finditer(text)}
     months = {"month:" + match.group("month")[:3].lower() for match in _NAMED_MONTH.finditer(text)}
-    dates = {"date:" + (match.group("month") or match.group("before")).lower() for match in dated.finditer(text)}
+    dates = {"date:" + (match.group("month") or match.group("before"))[:3].lower() for match in dated.finditer(text)}
+    dates |= {"date:" + match.group("month")[:3].lower() for match in _IN_MONTH.finditer(text)}
     weeks = {"week:" + (match.group("which") or "next").lower() for match in _WEEKS.finditer(text)}
     return frozenset(weekdays | months | dates | weeks)
 
@@ -404,9 +428,17 @@ _CODE = re.compile(r"(?<![\w-])(?P<letters>[A-Z]{1,4})(?P<digits>\d{1,4})[A-Z]?(
 """A code of capitals and digits ("LD3", "SY16", "BA117"): codes that begin with as many letters are of a kind."""
 
 
+_TWO_WORD_NAME = re.compile(r"(?<![\w'])(?P<first>[A-Z][a-z]+)\s+(?!(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun|Jan|Feb|Mar|Apr|"
+                            r"May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)[a-z]*\b)(?P<second>[A-Z][a-z]+)\b")
+"""A name of two capitalised words ("Mill Lane", "Larch Close"): "Mill Road" is another place."""
+
+
 def numbered(text: str) -> dict[str, frozenset[str]]:
-    """The numbered things ``text`` names, by kind: ``{"block": {"a"}}``; codes such as "LD3" by their shape."""
+    """The numbered things ``text`` names, by kind: ``{"block": {"a"}}``; codes such as "LD3" by their shape;
+    names of two words by their first (``{"name:mill": {"lane"}}``)."""
     found: dict[str, set[str]] = {}
+    for match in _TWO_WORD_NAME.finditer(text):
+        found.setdefault("name:" + match.group("first").lower(), set()).add(match.group("second").lower())
     for match in _NUMBERED.finditer(text):
         found.setdefault(match.group("noun").lower(), set()).add(match.group("id").lower())
     for match in _CODE.finditer(text):
@@ -450,13 +482,14 @@ def another_keyed(words: frozenset[str], line: str) -> bool:
     return False
 
 
-def kinds_named(condition: str) -> dict[str, frozenset[str]]:
+def kinds_named(condition: str, determiners: frozenset[str] = frozenset()) -> dict[str, frozenset[str]]:
     """The things a condition names by their kind after a determiner ("the checkout API", "the grass pollen
-    forecast"): each head noun with the word before it that says which (``{"api": {"checkout"}}``)."""
+    forecast"): each head noun with the word before it that says which (``{"api": {"checkout"}}``); only after
+    one of ``determiners`` when given."""
     tokens = _TOKENS.findall(without_places(condition).lower().replace("-", " "))
     found: dict[str, set[str]] = {}
     for determiner, which, head in zip(tokens, tokens[1:], tokens[2:], strict=False):
-        if determiner in _DETERMINERS and _qualifier(which) and _qualifier(head):
+        if determiner in (determiners or _DETERMINERS) and _qualifier(which) and _qualifier(head):
             found.setdefault(stem(head), set()).add(stem(which))
     return {head: frozenset(which) for head, which in found.items()}
 
@@ -480,7 +513,8 @@ def _qualifier(word: str) -> bool:
         and word not in _ANY_KIND and not _WHEN_WORD.fullmatch(word)
 
 
-_KIND_PAIRS = (re.compile(r"(?:^|[^\w\s]|\b(?:the|a|an|my|our|your|their))\s*(?P<which>[a-z]+)\s+(?P<head>[a-z]+)\b"),
+_KIND_PAIRS = (re.compile(r"(?:^|(?<!\w)[^\w\s]|[^\w\s](?=\s)|\b(?:the|a|an|my|our|your|their))\s*(?P<which>[a-z]+)\s+"
+                          r"(?P<head>[a-z]+)\b"),
                re.compile(r"\b(?P<which>[a-z]+)[-_](?P<head>[a-z]+)\b"))
 """A thing named by its kind where a phrase begins ("Tree pollen: …", "your car insurance") or in one word
 ("search-api")."""

@@ -10,7 +10,7 @@ import pytest
 
 from openhuman_desktop.subconscious.changes import FileHistory, describe, table_header
 from openhuman_desktop.subconscious.decisions import ChangeItem
-from openhuman_desktop.subconscious.evidence import arrived, compared, condition_words, evidence
+from openhuman_desktop.subconscious.evidence import arrived, compared, condition_words, evidence, occasions
 from openhuman_desktop.subconscious.judgement import Judge
 from openhuman_desktop.subconscious.relevance import (
     awaits_arrival,
@@ -1644,3 +1644,29 @@ def test_a_count_of_a_thing_a_stock_table_lists(row: str, met: bool | None) -> N
     item = ChangeItem("file", "shop/inventory.md", row, "changed", "", columns="| item | colour | in stock |")
     figure = compared(rule, [item], rule_names(rule))
     assert (figure.met if figure is not None else None) is met
+
+
+def test_a_day_the_condition_names_by_its_date_or_month_sets_lines_of_other_months_aside() -> None:
+    assert "date:apr" in occasions("the list shows Mill Lane closed on Tuesday 21 April", condition=True)
+    assert "date:may" in occasions("the library's going to be shut on a Saturday in May", condition=True)
+    assert "date:jun" not in occasions("pay the deposit by 30 June", condition=True), "a deadline is no occasion"
+    rule = derive("tell me if the library's going to be shut on a Saturday in May (library/opening.md)")
+    assert evidence(rule, [edit("library/opening.md", "- Sat 16 May: closed for staff training", "")])
+    assert evidence(rule, [edit("library/opening.md", "- Sat 13 June: closed for staff training", "")]) is None
+
+
+def test_a_place_of_two_words_is_not_another_that_shares_the_first() -> None:
+    rule = derive("tell me if the roadworks list (council/roadworks.md) shows Mill Lane closed on Tuesday 21 April")
+    assert evidence(rule, [edit("council/roadworks.md", "| Mill Lane | full closure | 20 - 24 April |", "")])
+    assert evidence(rule, [edit("council/roadworks.md", "| Mill Road | full closure | 20 - 24 April |", "")]) is None
+    assert evidence(rule, [edit("council/roadworks.md", "| Mill Lane | full closure | 4 - 8 May |", "")]) is None
+
+
+def test_the_thing_named_by_its_kind_is_not_another_of_that_kind_nor_missed_written_as_one_word() -> None:
+    rule = derive("tell me if the parish council minutes mention the skate park (council/parish-minutes/)")
+    minutes = "# Parish council minutes\n\n1. Play park: bins installed.\n2. Car park lighting: quote accepted."
+    assert evidence(rule, [new_file("council/parish-minutes/2026-03.md", minutes)]) is None
+    assert evidence(rule, [new_file("council/parish-minutes/2026-03.md", "3. Skatepark: the lottery bid won.")])
+    certificate = derive("Tell me if the certificate renewal for shop.example.org goes wrong (ops/logs/certbot.log)")
+    failed = "2026-12-02 03:00 certbot: shop.example.org renewal attempt failed: DNS challenge did not pass"
+    assert evidence(certificate, [edit("ops/logs/certbot.log", failed, "")]), "a host's dots end no phrase"
