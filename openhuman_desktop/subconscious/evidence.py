@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import itertools
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Collection, Iterable, Iterator
 from dataclasses import dataclass, replace
 
 from openhuman_desktop.subconscious.changes import cells, table_header
@@ -25,6 +25,7 @@ from openhuman_desktop.subconscious.meanings import PREDICATES, meanings_of, sam
 from openhuman_desktop.subconscious.relevance import (
     NOT_NAMES,
     awaits_arrival,
+    document_head,
     names_another,
     rule_names,
     senders_named,
@@ -308,7 +309,8 @@ def _compounds(condition: str) -> dict[str, str]:
 
 def _apart(compounds: dict[str, str], text: str) -> str:
     """``text`` with the condition's compounds written as its two words (:func:`_compounds`)."""
-    if not compounds or not any(one in text.lower() for one in compounds):
+    lowered = text.lower()
+    if not any(one in lowered for one in compounds):
         return text
     return re.sub(r"[A-Za-z]+", lambda word: compounds.get(word.group().lower(), word.group()), text)
 
@@ -1136,14 +1138,15 @@ def arrived(rule: TaskRule, items: Iterable[ChangeItem]) -> str | None:
     months = {day.removeprefix("month:") for day in occasions(rule.condition, condition=True)
               if day.startswith("month:")}
     names = rule_names(rule)
+    senders = senders_named(rule)  # "Gillian posts the programme": the programme need not name her
     for item in items:
         if item.source != "file" or item.status != "new":
             continue
         # "the DVLA reminder to tax the Golf": a DVLA mail about the Micra is from whom it names, not about it
-        others = names - _senders(names, item.text) - senders_named(rule) if not every else frozenset()
+        others = names - _senders(names, item.text) - senders if not every else frozenset()
         if others and names_another(others, f"{item.name}\n{_FROM.sub('', item.text, count=1)}"):
             continue
-        head = " ".join([line for line in item.text.splitlines() if line.strip()][:3])  # a mail's subject too
+        head = document_head(item)  # a mail's subject too
         if every or subject & (path_words(item.name) | content_words(head)) and not _still_to_come(
                 subject, item.text) and not (months and (said := _months_of(item.name, head)) and not months & said):
             return f"the new file {item.name}"
@@ -1245,7 +1248,7 @@ def messaged(rule: TaskRule, items: Iterable[ChangeItem]) -> str | None:
     return None
 
 
-def _share_a_word(these: Iterable[str], those: Iterable[str]) -> bool:
+def _share_a_word(these: Collection[str], those: Collection[str]) -> bool:
     """Whether two sets of stems share a word, or one begins another ("manag" for "management")."""
     pairs = [sorted((one, other), key=len) for one in these for other in those]
     return any(len(short) >= 4 and long.startswith(short) for short, long in pairs)

@@ -165,8 +165,12 @@ def _awaited_document(rule: TaskRule, names: frozenset[str], item: ChangeItem) -
     from ("Gillian posts the autumn concert programme (choir/)": the programme names composers, not Gillian)."""
     if item.source != "file" or item.status != "new" or not awaits_arrival(rule) or names - senders_named(rule):
         return False
-    head = " ".join([line for line in item.text.splitlines() if line.strip()][:3])
-    return bool(subject_of(rule) - GENERIC & (path_words(item.name) | content_words(head)))
+    return bool(subject_of(rule) - GENERIC & (path_words(item.name) | content_words(document_head(item))))
+
+
+def document_head(item: ChangeItem) -> str:
+    """A new file's first three lines that hold something, as one line (a mail's sender and subject)."""
+    return " ".join([line for line in item.text.splitlines() if line.strip()][:3])
 
 
 def senders_named(rule: TaskRule) -> frozenset[str]:
