@@ -21,8 +21,9 @@ from dataclasses import dataclass, replace
 
 from openhuman_desktop.subconscious.changes import cells, table_header
 from openhuman_desktop.subconscious.decisions import NEWS, WORLD, ChangeItem
-from openhuman_desktop.subconscious.meanings import PREDICATES, meanings_of, same_things
+from openhuman_desktop.subconscious.meanings import MEANINGS, PREDICATES, meanings_of, same_things
 from openhuman_desktop.subconscious.relevance import (
+    DOCUMENTS,
     NOT_NAMES,
     awaits_arrival,
     document_head,
@@ -88,7 +89,7 @@ def condition_words(rule: TaskRule, *, or_watched: bool = True) -> set[str]:
     arrival = _ARRIVES.search(rule.condition)
     if arrival is not None and all(path.endswith("/") for path in rule.watch_paths):  # (a file's rows: no)
         # "a parking or speeding fine turns up in mail/": a fine, not anything about parking
-        thing = re.split(r"\b(?:from|of|for|about|by|with)\b", rule.condition[: arrival.start()].lower())[0]
+        thing = re.split(r"\b(?:from|of|for|about|by|with|on)\b", rule.condition[: arrival.start()].lower())[0]
         head = [stem(word) for word in _TOKENS.findall(thing)
                 if word not in STOPWORDS and len(word) > 2 and stem(word) not in place_words(rule) | GENERIC]
         if head and not LINKS & set(_TOKENS.findall(thing)):
@@ -165,7 +166,17 @@ def users_doing(rule: TaskRule) -> set[str]:
     """What the condition says the user does ("when I book a trip", "I've booked a flight": book)."""
     words = _TOKENS.findall(rule.condition.lower())
     return {stem(words[index + 1]) for index, word in enumerate(words[:-1])
-            if word in ("i", "we", "i've", "we've") and words[index + 1] not in _SAYING | STOPWORDS}
+            if word in ("i", "we", "i've", "we've") and words[index + 1] not in _SAYING | STOPWORDS
+            and not (index and _describes(words[index - 1]))}
+
+
+def _describes(word: str) -> bool:
+    """Whether a clause of the user's after ``word`` says which thing, not what happens: "the hops I ordered
+    arrive" waits for an arrival, "when I book a trip" for a booking."""
+    return word in ("that", "which") or (word not in STOPWORDS | _CLAUSE_OPENERS | _SAYING and len(word) > 2)
+
+
+_CLAUSE_OPENERS = frozenset({"time", "times", "soon", "day", "whenever", "once", "after", "until", "till", "unless"})
 
 
 _COMPLEMENTS = frozenset({"from", "to", "in", "at", "on", "for", "by", "with", "into"})
@@ -250,6 +261,9 @@ def evidence(rule: TaskRule, items: Iterable[ChangeItem]) -> str | None:
     wanted = wanted - {stem(word) for word in _WHAT_VALUE.findall(rule.condition)}
     to_me = _TO_ME.search(rule.condition) is not None
     now = _RETOLD.search(rule.condition) is None  # "closing at 2pm last Christmas Eve worked well" is told, not new
+    purposes = _purposes(rule.condition)
+    # "mention queen cells": "Queen seen, laying well" is not the queen cells
+    phrases = _phrases(rule.condition, wanted)
     for item in items:
         if item.source in (SKILLS, MODELS):
             if item.status == "problem":
@@ -280,14 +294,18 @@ def evidence(rule: TaskRule, items: Iterable[ChangeItem]) -> str | None:
             text = _ONES_OWN.sub(lambda clause: "" if _I_PAID.match(clause.group()) else clause.group(), text)
         if not asking:  # "Any news on the ginger cat?" asks; it does not say one was seen
             text = _QUESTION.sub(" ", text)
+        if purposes:  # "ready for its second coat" is not "ready to collect"
+            text = _READY_FOR.sub(lambda ready: ready.group() if content_words(ready.group("what")) & purposes
+                                  else "", text)
         tokens = clause_tokens(_named_cells(rule.condition, item, _apart(compounds, text)))
         # "my new bank card arrives": the card, in a change that says something came
         came = arriving and any(phrase.search(text) for phrase in _ARRIVAL_SAID)
         for index, token in enumerate(tokens):
             word = stem(token)
             alone = word in PREDICATES or ((named or came) and not unread) or word in done
-            if word in wanted and alone and word not in old and not _none(tokens, index) and not (
-                    mine and _anothers(tokens, index)) and not (
+            if word in wanted and alone and word not in old and not _none(tokens, index) \
+                    and not _torn(phrases, tokens, index) and not (word in phrases and _none(tokens, index + 1)) \
+                    and not (mine and _anothers(tokens, index)) and not (
                     arriving and _clause_hedged(tokens, index)) and (
                     _negated(tokens, index, NEGATIONS) if negative else not _negated(tokens, index, blocking)):
                 return str(token)
@@ -298,6 +316,40 @@ def evidence(rule: TaskRule, items: Iterable[ChangeItem]) -> str | None:
         if said is not None:
             return said
     return arrived(rule, items) or messaged(rule, items)
+
+
+def _phrases(condition: str, wanted: set[str]) -> dict[str, str]:
+    """The wanted words of what a condition waits to be mentioned that qualify the next wanted word ("mention queen
+    cells": queen → cell). Not a marker in capitals ("any CRITICAL entries"), a verb ("the boiler's packed up":
+    is, not whose) or an object ("I've lent someone a book")."""
+    said = _NAMED_EVENT.search(condition)
+    if said is None:  # (what is mentioned or noted: "the office is closing early" is no phrase to find whole)
+        return {}
+    words = re.findall(r"[A-Za-z0-9]+(?:'[a-z]+)?", without_places(condition[said.end():]))
+    return {stem(first): stem(second.lower()) for first, second in itertools.pairwise(words)
+            if first.islower() and not first.endswith(("'s", "ing", "ed")) and stem(first) in wanted - PREDICATES
+            and stem(second.lower()) in wanted - _ANYONE and first != second}
+
+
+def _torn(phrases: dict[str, str], tokens: list[str], index: int) -> bool:
+    """Whether the token at ``index`` qualifies a wanted word in the condition but not in the change ("Queen
+    seen" for "queen cells")."""
+    after = phrases.get(stem(tokens[index]))
+    return after is not None and [stem(token) for token in tokens[index + 1: index + 2]] != [after]
+
+
+_READY_FOR = re.compile(r"\bready\s+(?:for|to)\s+(?:(?:its|the|a|an|his|her|their|my|our|your|be)\s+)?"
+                        r"(?P<what>[a-z]+(?:\s+[a-z]+)?)", re.I)
+
+
+def _purposes(condition: str) -> frozenset[str]:
+    """What a condition's thing must be ready for ("ready to collect": collect, and what means the same, pick-up,
+    collection), or nothing when it says only "ready"."""
+    ready = _READY_FOR.search(condition)
+    if ready is None:
+        return frozenset()
+    what = content_words(ready.group("what"))
+    return frozenset(what.union(*(stems for stems, _pattern in MEANINGS if stems & what)))
 
 
 def _compounds(condition: str) -> dict[str, str]:
@@ -316,7 +368,9 @@ def _apart(compounds: dict[str, str], text: str) -> str:
 
 
 _ARRIVAL_SAID = meanings_of({stem("arrive")})
-_RETOLD = re.compile(r"(?<!since )\blast (?:year|month|season|term|christmas|easter|summer|winter|spring|autumn)\b|"
+_RETOLD = re.compile(r"(?<!since )\blast (?:year|month|season|term|christmas|easter|summer|winter|spring|autumn|"
+                     r"(?:January|February|March|April|May|June|July|August|September|October|November|December)"
+                     r"(?!\s+\d))\b|"
                      r"\b(?:a|one|two|three|\d+) (?:months|years?) ago\b", re.I)
 """A sentence about a past long gone ("like last year", "two years ago"), not what has just happened ("since last
 night" still holds)."""
@@ -326,8 +380,10 @@ def _done_words(condition: str) -> set[str]:
     """The stems of the words a condition says are done ("challenges", "approved"): a verb's ending after a word
     that is no determiner."""
     tokens = _TOKENS.findall(without_places(condition).lower())
-    return {stem(token) for before, token in itertools.pairwise(tokens)
-            if token.endswith(("es", "ed")) and before not in _DETERMINERS and token not in STOPWORDS} | {
+    # (not the user's own in a clause that says which thing: "the hops I ordered arrive")
+    return {stem(token) for index, (before, token) in enumerate(itertools.pairwise(tokens))
+            if token.endswith(("es", "ed")) and before not in _DETERMINERS and token not in STOPWORDS
+            and not (before in ("i", "we") and index and _describes(tokens[index - 1]))} | {
         stem(token) for before, token, after in zip(tokens, tokens[1:], tokens[2:], strict=False)
         if _acts_on(token, after) and before not in _DETERMINERS and token not in STOPWORDS}
 
@@ -422,7 +478,8 @@ def occasions(text: str, *, condition: bool = False) -> frozenset[str]:
 
 _NUMBERED = re.compile(r"\b(?P<noun>(?i:block|flat|room|gate|platform|unit|hut|plot|bay|pitch|ward|bed|stall|locker|"
                        r"bus|route|floor|level|door|coach|court|stand|house|class|team|group|site|building|tower|"
-                       r"studio|office|car park|terminal|pier))\s+(?P<id>[A-Z]|\d+[A-Za-z]?)\b")
+                       r"studio|office|car park|terminal|pier|hive|tank|pond|pen|field|lane|table|stage|zone|aisle|"
+                       r"shelf|cabin|lodge|tent|mooring|allotment))\s+(?P<id>[A-Z]|\d+[A-Za-z]?)\b")
 """A thing known by its number or letter: "block A", "flat 3B", "platform 4", "hut 27"."""
 
 
@@ -454,7 +511,8 @@ def another_numbered(mine: dict[str, frozenset[str]], text: str) -> bool:
     return bool(mine) and any(noun in mine and not ids & mine[noun] for noun, ids in numbered(text).items())
 
 
-_KEYED = re.compile(r"\b(?P<key>[a-z]{4,})=(?P<value>[\w.-]+)")
+_KEYED = re.compile(r"\b(?P<key>[a-z]{4,})(?:=|\"\s*:\s*\")(?P<value>[\w.-]+)", re.I)
+"""``branch=main``, and in JSON ``"language": "Welsh"``."""
 
 
 def _keys_valued(words: frozenset[str], text: str) -> frozenset[str]:
@@ -726,6 +784,7 @@ new line, "urgent" is today or a deadline, a workout is a run or a swim, somethi
 due date, "out of" is run out. Each entry: the condition's words (stemmed) and what in the change says it."""
 
 
+_NAMES_A_DOCUMENT = re.compile(r"\b([a-z]+)\s+(?:list|sheet|guide|catalogue|leaflet|card)s?\b", re.I)
 _NAMED_BY_NUMBER = re.compile(r"\b([a-z]+)\s+\d+\b", re.I)
 VALUES: tuple[tuple[frozenset[str], re.Pattern[str]], ...] = tuple(
     (frozenset(stem(word) for word in words.split()), re.compile(pattern, re.I)) for words, pattern in (
@@ -756,6 +815,8 @@ def valued(rule: TaskRule, text: str, removed: str) -> str | None:
     awaited = words if _POSTED.search(rule.condition) else condition_words(rule)
     # "Lily's grade 3 piano result": a grade with its number is the exam's name, not a grade to wait for
     awaited = awaited - {stem(word) for word in _NAMED_BY_NUMBER.findall(rule.condition)}
+    # "Harrow's new price list": a list of prices is a document, not a price to wait for
+    awaited = awaited - {stem(word) for word in _NAMES_A_DOCUMENT.findall(rule.condition)}
     kinds = [(stems, pattern) for stems, pattern in VALUES if stems & awaited]
     if not kinds:
         return None
@@ -858,6 +919,7 @@ def _concept(rule: TaskRule, text: str, removed: str, wanted: set[str], blocking
         words -= {"paid"}
     # "the blender I sent back": what the user did is what the thing is, not what must happen to it
     words -= {stem(word) for word in _USERS_OWN.findall(rule.condition)} - wanted
+    words -= {stem(word) for word in _NAMES_A_DOCUMENT.findall(rule.condition)}  # a price list, no price
     for phrase, _ in _PHRASAL:  # "drops out": not what "drops" means alone
         words -= {stem(word) for match in phrase.finditer(rule.condition) for word in _TOKENS.findall(
             match.group().lower())}
@@ -1016,8 +1078,10 @@ _ARRIVES = re.compile(r"\b(?:arrives?|comes? in|lands?|shows? up|turns? up)\b", 
 
 
 def _none(tokens: list[str], index: int) -> bool:
-    """Whether the token at ``index`` is counted as none: "0 failed", "no errors", "failures: 0"."""
-    return (index > 0 and tokens[index - 1] in ("0", "no", "zero")) or tokens[index + 1: index + 2] == ["0"]
+    """Whether the token at ``index`` is counted as none: "0 failed", "no errors", "failures: 0", "looked for
+    queen cells, none"."""
+    return (index > 0 and tokens[index - 1] in ("0", "no", "zero")) or tokens[index + 1: index + 2] == ["0"] or (
+        tokens[index + 1: index + 2] == ["|"] and tokens[index + 2: index + 3] in (["none"], ["nil"]))
 
 
 def _only_meant(doing: set[str], text: str) -> bool:
@@ -1133,11 +1197,12 @@ def arrived(rule: TaskRule, items: Iterable[ChangeItem]) -> str | None:
     if not awaits_arrival(rule):
         return _created(rule, items)
     every = _EACH.search(rule.condition) is not None
-    subject = subject_of(rule) - GENERIC
+    names = rule_names(rule)
+    # "Harrow Philatelics' new price list": what comes is a price list; their invoice is not it
+    subject = subject_of(rule) - GENERIC - names or subject_of(rule) - GENERIC
     # "the invoice for Mum's care in May": a receipt for April's invoice is another month's
     months = {day.removeprefix("month:") for day in occasions(rule.condition, condition=True)
               if day.startswith("month:")}
-    names = rule_names(rule)
     senders = senders_named(rule)  # "Gillian posts the programme": the programme need not name her
     for item in items:
         if item.source != "file" or item.status != "new":
@@ -1158,13 +1223,41 @@ def _created(rule: TaskRule, items: Iterable[ChangeItem]) -> str | None:
     (community/hall/requests-autumn.csv)"): that file, new, with something in it other than a placeholder or
     word of what is still to come."""
     files = [path for path in rule.watch_paths if not path.endswith("/")]
-    if not files or not (_POSTED.search(rule.condition) or _ARRIVES.search(rule.condition)):
+    if not (_POSTED.search(rule.condition) or _ARRIVES.search(rule.condition)):
         return None
+    if not rule.watch_paths and not rule.watches:
+        return _came_as_file(rule, items)
     for item in items:
         if item.source != "file" or item.status != "new" or item.name not in files:
             continue
         lines = [line for line in item.text.splitlines() if line.strip() and not _PLACEHOLDER.search(line)]
         if lines and not _still_to_come(subject_of(rule) | path_words(item.name), item.text):
+            return f"the new file {item.name}"
+    return None
+
+
+_MESSAGED_THINGS = frozenset(stem(word) for word in
+                             ("feedback", "reply", "response", "answer", "decision", "verdict", "marks"))
+"""What comes as a message or a file, besides documents."""
+_NOT_AS_FILE = re.compile(r"\s+(?:at|under|over|above|below|higher|lower|less|more|cheaper|dearer)\b", re.I)
+
+
+def _came_as_file(rule: TaskRule, items: Iterable[ChangeItem]) -> str | None:
+    """For an arrival that names no place ("my tutor's feedback on TMA03 arrives"): a new file anywhere whose name
+    or first lines name the thing and every name the condition gives it (study/tma03-feedback.md, a mail
+    "Subject: Your TMA03 feedback"), and that does not say it is still to come."""
+    thing, names = condition_words(rule, or_watched=False), rule_names(rule)
+    arrival = _ARRIVES.search(rule.condition)
+    # a document or a message's kind of thing, not a parcel or a loan "arriving at Kelby library", nor a figure
+    # that "comes in under" another
+    if not thing & (DOCUMENTS | _MESSAGED_THINGS) or (arrival is not None and _NOT_AS_FILE.match(
+            rule.condition, arrival.end())):
+        return None
+    for item in items:
+        if item.source != "file" or item.status != "new":
+            continue
+        said = path_words(item.name) | content_words(document_head(item))
+        if thing <= said and names <= said and not _still_to_come(frozenset(thing | names), item.text):
             return f"the new file {item.name}"
     return None
 
@@ -1186,7 +1279,12 @@ _TO_COME = re.compile(r"\b(?:on (?:its|their) way|being (?:processed|checked|rev
                       r"will (?:be )?(?:released|issued|published|confirmed?|sent|posted|ready|delivered|dispatched)|"
                       r"(?:will|'ll|going to|expect to|plan to|hope to)\s+(?:announce|send|post|publish|issue|release|"
                       r"share|circulate|confirm)|"
-                      r"in due course|not (?:yet|ready)|still (?:being|waiting|checking|to come))\b", re.I)
+                      r"in due course|not (?:yet|ready)|still (?:being|waiting|checking|to come)|to follow|will follow|"
+                      r"expected (?:in|on|by|within|next|later|around)|go(?:es)? out (?:in|on|at|next|later|by)|"
+                      r"(?:should|will|'ll) (?:have|get|receive) (?:it|them|your|my|the)\b[^.]*\b(?:by|next|within|"
+                      r"soon)|(?:I'm|I am|we're|we are) (?:still )?marking)\b", re.I)
+"""What an announcement says of a thing still to come ("feedback to follow", "you should have your feedback by the
+24th", "I'm marking this week", "results expected in about two weeks", "statements go out in late April")."""
 
 
 def _still_to_come(subject: frozenset[str], text: str) -> bool:
@@ -1395,6 +1493,8 @@ _BELOW = frozenset({"less", "fewer", "lower", "cheaper", "below", "under", "cold
 _NUMBER = r"(?P<number>(?:(?<![\w.,])[-−])?(?<![\w.])(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+|,\d{1,2}(?![\d.]))?)"
 """A figure: thousands with commas ("150,420"), a decimal point or comma ("18.4", "12,99"); not the middle of a
 date or a CSV line ("2026-12-01,18.4 kWh" holds 18.4 kWh, not -1.18)."""
+_BOUND = _NUMBER.replace("(?P<number>", r"(?P<number>(?<![\w/.])\d{1,2}/\d{1,3}(?![\w/])|", 1)
+"""A condition's bound may be a fraction: "gets under 1/8 wave"."""
 _UNIT = (r"(?P<unit>%|°\s?[CF]\b|(?:seconds?|minutes?|hours?|euros?|dollars?|pounds?|mg/l)\b"
          r"|(?!(?:or|and|for|to|in|on|at|the|of|if|is|it|by|so|as|per|then|from)\b)[A-Za-z]{1,4}\b)")
 LIMIT = re.compile(r"\b(?P<op>less|fewer|lower|cheaper|below|under|colder|cooler|shorter|lighter|more|higher|above|"
@@ -1402,7 +1502,7 @@ LIMIT = re.compile(r"\b(?P<op>less|fewer|lower|cheaper|below|under|colder|cooler
                     r"hotter|at least|at most|passes|exceeds|reaches|hits|gets to|tops|past|hit|reach|"
                     r"within(?=\s+\d[\d.]*\s*(?:miles?|mi|km|kilomet(?:re|er)s?)\b))(?:\s+than)?\s+(?:an?\s+)?"
                     r"(?P<pre>[€$£])?\s*"
-                    + _NUMBER + r"\s*" + _UNIT + "?", re.I)
+                    + _BOUND + r"\s*" + _UNIT + "?", re.I)
 OR_BEYOND = re.compile(r"(?P<pre>[€$£])?\s*" + _NUMBER + r"\s*" + _UNIT + r"?(?P<things>(?:\s+[A-Za-z][\w-]*){0,3}?)"
                         r"\s+or\s+(?P<op>less|fewer|lower|below|"
                         r"under|cheaper|colder|more|higher|above|over|warmer)\b", re.I)
@@ -1442,6 +1542,9 @@ _CURRENCY_CODES = {"euro": "eur", "euros": "eur", "€": "eur", "dollar": "usd",
 
 def as_number(text: str) -> float | None:
     text = text.replace("−", "-")
+    if "/" in text:  # a condition's fraction ("1/8 wave")
+        over, under = text.split("/", 1)
+        return int(over) / int(under) if over.isdigit() and under.isdigit() and int(under) else None
     if _THOUSANDS.match(text.lstrip("-")):
         text = text.replace(",", "")
     try:
@@ -1470,7 +1573,8 @@ def compared(rule: TaskRule, items: Iterable[ChangeItem], names: frozenset[str] 
     words = content_words(without_places(rule.condition))
     items = [replace(item, text="\n".join(line for line in item.text.splitlines()
                                           if not _another_value(keys, words, line)))
-             if item.source in NEWS and (keys := _keys_valued(words, item.context)) else item for item in items]
+             if item.source in NEWS and (keys := _keys_valued(words, f"{item.context}\n{item.text}\n{item.removed}"))
+             else item for item in items]
     limits = list(LIMIT.finditer(rule.condition))
     first = limits[0] if limits else OR_BEYOND.search(rule.condition)
     if first is not None:
@@ -1566,7 +1670,7 @@ def _compared(rule: TaskRule, items: list[ChangeItem], names: frozenset[str]) ->
         return _moved(rule, items, names)
     unit = unit_of(limit)
     bound = as_number(limit.group("number"))
-    items = list(items)
+    items = _my_rows(rule, items)
     noun = _counted_noun(rule.condition, limit)
     after = _WORDS_AFTER.match(rule.condition, limit.end())
     measured = after.group("first") if after is not None and after.group("first").lower() not in STOPWORDS else ""
@@ -1643,9 +1747,22 @@ def _compared(rule: TaskRule, items: list[ChangeItem], names: frozenset[str]) ->
     return Compared(False, ", ".join(seen)) if seen else None
 
 
-_KEYED_UNIT = re.compile(r"\b(?P<key>[a-z][a-z_]*?)_(?P<unit>percent|pct|cm|mm|kg|km|mb|gb)\s*(?P<sep>[:=])\s*"
-                         r"(?P<number>-?\d[\d.]*)\b", re.I)
-"""A machine's key that says its unit ("storage_dewar_percent: 27")."""
+def _my_rows(rule: TaskRule, items: Iterable[ChangeItem]) -> list[ChangeItem]:
+    """For "I'm Tom Ashworth. … my club rating goes over 1600", a table's rows less those that name someone else
+    ("| Navid Qureshi | 1631 |" is Navid's rating)."""
+    me = frozenset(stem(word) for word in rule.user.lower().split())
+    if not me or _MINE.search(rule.condition) is None:
+        return list(items)
+    return [replace(item, text="\n".join(
+        line for line in item.text.splitlines()
+        if not (len(cells(line)) == len(cells(header)) and names_another(me, line))))
+        if item.source == "file" and (header := table_header(item.columns or item.title)) else item
+        for item in items]
+
+
+_KEYED_UNIT = re.compile(r"\b(?P<key>[a-z][a-z_]*?)_(?P<unit>percent|pct|cm|mm|kg|km|mb|gb|days|hours|minutes)"
+                         r"\"?\s*(?P<sep>[:=])\s*(?P<number>-?\d[\d.]*)\b", re.I)
+"""A machine's key that says its unit ("storage_dewar_percent: 27", ``"streak_days": 100``)."""
 
 
 def _unit_after(key: re.Match[str]) -> str:
@@ -1752,6 +1869,9 @@ KEY_COLUMNS = frozenset({"id", "sku", "code", "ref", "date", "day", "week", "mon
 _NOT_COLUMN_WORDS = frozenset({"eur", "usd", "gbp", "chf", "pct", "num", "no", "nr", "the"})
 
 
+_ACRONYM = re.compile(r"[A-Z]{2}")
+
+
 def _column(subject: str, header: str) -> int | None:
     """The column of ``header`` the compared subject names ("the balance drops under 200 EUR": ``balance``;
     "validation accuracy": ``val_acc``, a cell's parts as the starts of the subject's words), or None: no
@@ -1760,15 +1880,20 @@ def _column(subject: str, header: str) -> int | None:
     return named[0] if len(named) == 1 else None
 
 
-def columns_named(subject: str, header: str) -> list[int]:
-    """The columns of ``header`` that name the compared subject best (:func:`_column`), all of them when several
-    name it equally ("either front tyre": ``front left`` and ``front right``)."""
+def columns_named(subject: str, header: str, among: Collection[int] | None = None) -> list[int]:
+    """The columns of ``header`` (or of those ``among`` them) that name the compared subject best
+    (:func:`_column`), all of them when several name it equally ("either front tyre": ``front left`` and
+    ``front right``)."""
     subject = re.sub(r"\S*/\S*|\S*\.[A-Za-z]\S*", " ", subject)  # a path names the file, not a column (PM2.5 does)
-    words = [word for word in _TOKENS.findall(subject.lower())
-             if len(word) > 2 and word not in STOPWORDS and not word.endswith("'s")]  # whose, not what
+    # (a short word in capitals names a measure: "the mirror's PV error" and ``PV error (waves)``)
+    words = [word.lower() for word in re.findall(r"[A-Za-z0-9]+(?:'[a-z]+)?", subject)
+             if (len(word) > 2 or _ACRONYM.fullmatch(word))
+             and word.lower() not in STOPWORDS and not word.endswith("'s")]  # whose, not what
     best: list[int] = []
     score = (0.0, 0)
     for index, cell in enumerate(cells(header)):
+        if among is not None and index not in among:
+            continue
         parts = [part for part in re.findall(r"[a-z]+", cell.lower()) if part not in _NOT_COLUMN_WORDS]
         parts = [part for part in parts if len(part) > 1]
         if not parts or KEY_COLUMNS & set(parts):
@@ -1819,24 +1944,30 @@ def _in_column(subject: str, limit: re.Match[str], bound: float, items: list[Cha
         header = table_header(item.columns or item.title) if item.source == "file" else ""
         if not header:
             continue
+        named = cells(header)
+        figures = _figures_in(named, item.text)
         if unit:
             columns = [column] if (column := unit_named(unit, header)) is not None else []
-        else:  # "either front tyre": each of the columns it names
-            columns = columns_named(subject, header)
+        else:  # "either front tyre": each of the columns it names; of those with figures ("the ammonia in the
+            # shrimp tank" and ``| tank | ammonia (ppm) |``: the ammonia, not the tank)
+            columns = columns_named(subject, header, figures)
             columns = columns if len(columns) == 1 or _EITHER_ONE.search(subject) else []
         if not columns:
             continue
         found = True
-        named = cells(header)
+        # ... and the tank is the shrimp tank: a row whose tank is "community" is another tank's
+        keys = columns_named(subject, header, set(range(len(named))) - figures)
+        wanted = content_words(subject)
         for line in item.text.splitlines():
             row = cells(line)
-            if len(row) != len(named) or (names and not names & content_words(line) and not titled(names, item)):
+            if len(row) != len(named) or (names and not names & content_words(line) and not titled(names, item)) \
+                    or any(content_words(row[key]) and not content_words(row[key]) & wanted for key in keys):
                 continue
             for column in columns:
-                value = as_number(row[column].strip().lstrip("+").replace(" ", "")) if row[column].strip() else None
+                value = _cell_figure(row[column])
                 if value is None:
                     continue
-                value = _in_unit(value, named[column], unit_of(limit))  # "median_min" for "over 2 hours"
+                value = in_unit(value, named[column], unit_of(limit))  # "median_min" for "over 2 hours"
                 said = f"{named[column].strip()} {row[column].strip()}"
                 if meets(op, value, bound):
                     return Compared(True, said)
@@ -1844,7 +1975,18 @@ def _in_column(subject: str, limit: re.Match[str], bound: float, items: list[Cha
     return Compared(False, ", ".join(seen)) if found and seen else None
 
 
-def _in_unit(value: float, column: str, into: str) -> float:
+def _cell_figure(cell: str) -> float | None:
+    """A table cell's figure ("+3", "1 200"), or None."""
+    return as_number(cell.strip().lstrip("+").replace(" ", "")) if cell.strip() else None
+
+
+def _figures_in(named: list[str], text: str) -> set[int]:
+    """The columns of ``named`` that hold a figure on some row of ``text``."""
+    return {index for line in text.splitlines() if len(row := cells(line)) == len(named)
+            for index, cell in enumerate(row) if _cell_figure(cell) is not None}
+
+
+def in_unit(value: float, column: str, into: str) -> float:
     """A column's figure in the condition's unit where the column's name says another of its kind ("median_min"
     for "over 2 hours": minutes as hours); else as it is."""
     for part in re.findall(r"[a-z]+", column.lower()):
@@ -1986,9 +2128,10 @@ _IN_BASE = {"m": ("m", 1.0), "metres": ("m", 1.0), "meters": ("m", 1.0), "km": (
             "mi": ("m", 1609.344), "mile": ("m", 1609.344), "miles": ("m", 1609.344), "yd": ("m", 0.9144),
             "yds": ("m", 0.9144), "yards": ("m", 0.9144), "ft": ("m", 0.3048), "g": ("g", 1.0), "kg": ("g", 1000.0),
             "lb": ("g", 453.592), "lbs": ("g", 453.592), "oz": ("g", 28.3495), "ml": ("l", 0.001), "l": ("l", 1.0),
-            "ppm": ("ppm", 1.0), "mg/l": ("ppm", 1.0)}
-"""Lengths, weights, volumes and concentrations (a part per million of water is a milligram per litre) by unit:
-the base unit and how many of it one is."""
+            "ppm": ("ppm", 1.0), "mg/l": ("ppm", 1.0), "day": ("day", 1.0), "days": ("day", 1.0),
+            "week": ("day", 7.0), "weeks": ("day", 7.0)}
+"""Lengths, weights, volumes, concentrations (a part per million of water is a milligram per litre) and days (a
+streak of 100 days; never a clock's seconds) by unit: the base unit and how many of it one is."""
 
 
 def converted(value: float, unit: str, into: str) -> float | None:

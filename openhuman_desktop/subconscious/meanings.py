@@ -128,6 +128,11 @@ _ENTRIES = (
     ("expire expires expired expiry",
      r"\bexpired\b|expires (?:today|tomorrow|in \d+ days?)|no longer valid"),
     ("deadline", r"\bdue (?:on|by|date)\b|\bdeadline\b|no later than|must be (?:submitted|handed in|done|sent) by"),
+    ("buy buys bought purchase purchased",
+     r"\bbought\b|\bpurchased\b|\bsnapped up\b|\b(?:picked up|got)\b(?=[^.!?;]*\bfor\s+(?:[£$€]\s?)?\d)"),
+    ("final finalise finalised finalize finalized",
+     r"\bfinal(?=\s*(?:[(\-–,.;:!]|$|now\b|version|programme|program|list|running order|draft|copy|text))"
+     r"|\bfinali[sz]ed\b|\bno (?:more|further) changes\b"),
     ("confirm confirmed confirmation", r"\bconfirmed\b|\bconfirmation\b|\bsettled\b|\bagreed\b|(?<!fully )\bbooked\b"),
     ("refund refunded reimburse reimbursed", r"\brefund(?:ed)?\b|return credit|\bcredited\b|\breimbursed\b"),
     ("close closed closure shut", r"\bclosed\b|\bshut\b|\bclosure\b"),
@@ -163,9 +168,10 @@ _THINGS_TEXT = """
     approval response collection release post damage leak leaks refund
 """
 _THINGS = frozenset(stem(word) for word in _THINGS_TEXT.split())
-_WHEN_SAID = frozenset(stem(word) for word in ("start", "starts", "begin", "begins"))
-"""Words that say that something happens only with when ("starts Thursday" is still to come)."""
-PREDICATES: frozenset[str] = frozenset().union(*(stems for stems, _ in MEANINGS)) - _THINGS - _WHEN_SAID
+_IN_PHRASES = frozenset(stem(word) for word in ("start", "starts", "begin", "begins", "final"))
+"""Words that say that something happens only in their entry's phrases: with when ("starts Thursday" is still to
+come), or not before a noun ("Final rehearsal: Thu 10 Dec" is no final programme)."""
+PREDICATES: frozenset[str] = frozenset().union(*(stems for stems, _ in MEANINGS)) - _THINGS - _IN_PHRASES
 """The stems :data:`MEANINGS` knows that say what happens to something ("ready", "confirms"), not what it is
 ("errors", "the delivery"), or only with when it happens ("starts")."""
 

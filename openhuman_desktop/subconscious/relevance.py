@@ -338,7 +338,7 @@ def subject_of(rule: TaskRule) -> frozenset[str]:
 _SENT_IT = re.compile(r"sends? (?:it|them|one)", re.I)
 _SENT_THING = re.compile(r"\b(?:sends?|sent|emails?|forwards?|uploads?|posts?|delivers?|shares?|publish(?:es)?|"
                          r"issues?|releases?|circulates?)\s+(?:me\s+|us\s+)?"
-                         r"(?:the|a|an|its|their|his|her|my|our|new)\s+(?P<thing>(?:[a-z-]+\s+){0,3}?[a-z-]+)"
+                         r"(?:(?:the|a|an|its|their|his|her|my|our|new)\s+)?(?P<thing>(?:[a-z-]+\s+){0,3}?[a-z-]+)"
                          r"(?:\s+(?:to|into|in|for|of)\s|\s*\()", re.I)
 
 
@@ -347,7 +347,9 @@ def _sent_document(condition: str) -> frozenset[str]:
     work/contracts/": revised, service, agreement); empty when nothing of the kind is sent."""
     match = _SENT_THING.search(condition)
     words = content_words(match.group("thing")) if match else frozenset()
-    return words if words & DOCUMENTS else frozenset()
+    # (or what its folder holds: "Sensei posts homework in learning/japanese/homework/")
+    folders = {stem(folder.lower()) for folder in re.findall(r"([\w.-]+)/", condition)}
+    return words if words & (DOCUMENTS | folders) else frozenset()
 
 
 _QUALIFIED_FILE = re.compile(r"\b(?:the|my|our)\s+((?:[a-z]+\s+){1,3})(?:log|logs|journal|file)\b", re.I)

@@ -36,6 +36,7 @@ from openhuman_desktop.subconscious.evidence import (
     converted,
     evidence,
     hours_named,
+    in_unit,
     is_ceiling,
     meets,
     op_of,
@@ -407,6 +408,10 @@ def _per_period(condition: str, limit: re.Match[str], item: ChangeItem, names: f
     span = period.group("period").lower()
     counts = _counts(condition, limit, item)
     summed = counts is not None or bool(unit_of(limit)) and unit_of(limit) not in STOPWORDS
+    # "5 hours of practice in a week" and a ``minutes`` column: the week's minutes as hours
+    named = cells(table_header(item.columns or item.title))
+    column = _figure_column(condition[: limit.start()], limit, named, item) if summed and counts is None else None
+    scale = in_unit(1.0, named[column], unit_of(limit)) if column is not None else 1.0
     every = _rows(condition, limit if summed else None, item, names, own=False, column=counts)
     # (the limit's unit tells no row apart: "20 km" and a row in metres)
     rows = [row for row in _relevant(condition[: limit.start()] + condition[limit.end():],
@@ -422,7 +427,7 @@ def _per_period(condition: str, limit: re.Match[str], item: ChangeItem, names: f
         if not row.added:
             continue
         mine = [other for other, other_when in dated if _same(span, when, other_when)]
-        total = sum(other.value or 0 for other in mine) if summed else len(mine)
+        total = sum(other.value or 0 for other in mine) * scale if summed else len(mine)
         what = unit_of(limit) if summed else "row" if total == 1 else "rows"
         if counts is not None:
             what = cells(table_header(item.columns or item.title))[counts].strip().replace("_", " ")

@@ -252,6 +252,7 @@ def derive(title: str) -> TaskRule:
     condition = _ZERO.sub(r"\g<op> 0", condition)  # "goes below zero": a figure the app compares
     condition = _BOUND_WORD.sub(lambda bound: f"{bound.group('op')} {_NUMBER_WORDS[bound.group('word').lower()]}",
                                 condition)
+    condition = _DONE_AMOUNT.sub(lambda done: f"{done.group()}at least ", condition)  # "I've done 5 hours"
     condition = _ours(_that_day(_whose(_they(condition, action), whole), whole), context)
     where = condition if action != condition else text
     # (an action after its condition, "If HMRC writes …, check their figures against money/pensions.md", names
@@ -286,6 +287,9 @@ _FILE_NOTE = re.compile(r"\((?P<path>[^(),\s]+/[^(),\s]*|[^(),\s/]+\.[a-z]{2,4})
 """A file named in brackets with a note about it: the note says what else is in the file, not what to watch for."""
 _ZERO = re.compile(r"\b(?P<op>below|under|above|over|less than|more than|fewer than|at least|at most)\s+zero\b",
                    re.I)
+_DONE_AMOUNT = re.compile(r"\b(?:I've|I have|we've|we have)\s+(?:done|logged|run|walked|cycled|swum|ridden|"
+                          r"practi[sc]ed|read|written|saved|raised|collected)\s+(?=[€$£]?\d)", re.I)
+"""An amount the user has done, which is a bound: "when I've done 5 hours of practice" is at least 5 hours."""
 _NUMBER_WORDS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9,
                  "ten": 10, "eleven": 11, "twelve": 12, "fifteen": 15, "twenty": 20, "thirty": 30, "forty": 40,
                  "fifty": 50, "hundred": 100}
@@ -376,8 +380,10 @@ def aliases(title: str) -> tuple[str, ...]:
     return tuple(dict.fromkeys(word for word in found if len(word) > 1 and word not in _TITLES))
 
 
-_ASIDE = re.compile(r",\s+(?:so(?: that)?|because|since|as|i|i'm|i'd|i need|we|it's|they)\s", re.I)
-"""After a comma, the user's reason, not more of the condition ("…, so I can order more", "…, I need to …")."""
+_ASIDE = re.compile(r",\s+(?:so(?: that)?|because|since|as|i|i'm|i'd|i need|we|it's|it'll|it will|that'll|"
+                    r"(?:that|which) means|they|they'll)\s", re.I)
+"""After a comma, the user's reason, not more of the condition ("…, so I can order more", "…, I need to …", "…,
+it'll be getting ready to swarm")."""
 
 
 def _conditional(text: str) -> re.Match[str] | None:

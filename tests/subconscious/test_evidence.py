@@ -1670,3 +1670,121 @@ def test_the_thing_named_by_its_kind_is_not_another_of_that_kind_nor_missed_writ
     certificate = derive("Tell me if the certificate renewal for shop.example.org goes wrong (ops/logs/certbot.log)")
     failed = "2026-12-02 03:00 certbot: shop.example.org renewal attempt failed: DNS challenge did not pass"
     assert evidence(certificate, [edit("ops/logs/certbot.log", failed, "")]), "a host's dots end no phrase"
+
+
+def table_row(name: str, header: str, row: str, removed: str = "") -> ChangeItem:
+    return ChangeItem("file", name, row, "changed", removed, title="# Log", columns=header)
+
+
+_WATER = "| date | tank | ammonia (ppm) | nitrite (ppm) | nitrate (ppm) |"
+
+
+@pytest.mark.parametrize(("row", "met"), [
+    ("| 2026-05-16 | shrimp | 0.25 | 0 | 15 |", True),
+    ("| 2026-05-16 | shrimp | 0 | 0 | 40 |", False),  # the nitrate rose, not the ammonia
+    ("| 2026-05-16 | community | 0.5 | 0 | 25 |", None),  # another tank's row
+])
+def test_a_column_of_figures_is_compared_for_the_row_the_condition_names(row: str, met: bool | None) -> None:
+    rule = derive("warn me if the ammonia in the shrimp tank reads above zero (aquarium/water-tests.md)")
+    figure = compared(rule, [table_row("aquarium/water-tests.md", _WATER, row)], rule_names(rule))
+    assert (figure.met if figure is not None else None) is met
+
+
+@pytest.mark.parametrize(("row", "met"), [("| 2026-03-01 | 5 sessions | 0.11 |", True),
+                                          ("| 2026-03-01 | 5 sessions | 0.125 |", False)])
+def test_a_bound_may_be_a_fraction_and_a_column_named_in_capitals(row: str, met: bool) -> None:
+    rule = derive("tell me when the mirror's PV error gets under 1/8 wave (astro/mirror-tests.md)")
+    figure = compared(rule, [table_row("astro/mirror-tests.md", "| date | after | PV error (waves) |", row)])
+    assert figure is not None and figure.met is met
+
+
+def test_my_figure_in_a_table_of_people_is_on_my_row() -> None:
+    rule = derive("I'm Tom Ashworth. tell me when my club rating goes over 1600 (chess/ratings.md)")
+    header = "| player | rating | games |"
+    navid = table_row("chess/ratings.md", header, "| Navid Qureshi | 1631 | 34 |", "| Navid Qureshi | 1604 | 30 |")
+    mine = table_row("chess/ratings.md", header, "| Gill Harper | 1704 | 47 |\n| Tom Ashworth | 1623 | 29 |")
+    assert compared(rule, [navid], rule_names(rule)) is None, "Navid's rating is not Tom's"
+    figure = compared(rule, [mine], rule_names(rule))
+    assert figure is not None and figure.met and "1623" in figure.said
+
+
+def test_days_are_compared_as_days_and_json_keys_name_whose_figure() -> None:
+    streak = derive("tell me when my italian streak hits 100 days. the app export rewrites learning/streaks.json")
+    export = edit("learning/streaks.json", '{"language": "Italian", "streak_days": 97, "xp": 15240},\n'
+                                           '{"language": "Welsh", "streak_days": 100, "xp": 3110}', "")
+    figure = compared(streak, [export], rule_names(streak))
+    assert figure is not None and not figure.met, "Welsh reached 100 days, Italian did not"
+    certs = derive("warn me if any cert in the nightly check has fewer than 14 days left (ops/logs/certcheck.log)")
+    line = edit("ops/logs/certcheck.log", "2026-05-04 01:30:04 certcheck mail.example expires 2026-05-18 (14 days)", "")
+    figure = compared(certs, [line], rule_names(certs))
+    assert figure is not None and not figure.met, "a clock's 01:30:04 is no number of days"
+
+
+def test_ready_for_another_purpose_is_not_ready_to_collect() -> None:
+    rule = derive("tell me when Graham says my dovetail box is ready to collect from the workshop (woodwork/notes.md)")
+    coat = edit("woodwork/notes.md", "- wk 7: Graham says my box is ready for its second coat of oil.", "")
+    assert evidence(rule, [coat]) is None
+    assert evidence(rule, [edit("woodwork/notes.md", "- Graham: your box is ready for collection.", "")])
+
+
+def test_a_price_list_is_a_document_and_its_senders_invoice_is_not_it() -> None:
+    rule = derive("when Harrow Philatelics' new price list comes in (mail/), check it against my wants")
+    invoice = new_file("mail/2026-04-03-harrow.txt", "From: Harrow Philatelics <accounts@harrowphil.example>\n"
+                       "Subject: Invoice H-3392\n\nThank you for your order: 1924 Wembley 1d, £3. Paid in full.")
+    assert evidence(rule, [invoice]) is None
+
+
+def test_what_the_user_did_to_a_thing_says_which_thing_not_what_happens() -> None:
+    rule = derive("when the hops I ordered from the Malt Miller arrive, plan the brew day")
+    dispatched = new_file("mail/2026-05-04-maltmiller.txt", "From: The Malt Miller <orders@maltmiller.example>\n"
+                          "Subject: Your order is on its way\n\nOrder MM-88213 has been dispatched.")
+    delivered = new_file("mail/2026-05-06-maltmiller.txt", "From: The Malt Miller <orders@maltmiller.example>\n"
+                         "Subject: Your order has been delivered\n\nOrder MM-88213 was left in your porch.")
+    assert evidence(rule, [dispatched]) is None
+    assert evidence(rule, [delivered]) is not None
+
+
+def test_an_arrival_that_names_no_place_is_a_new_file_that_names_it() -> None:
+    rule = derive("when my tutor's feedback on TMA03 arrives, make me a plan for TMA04 (study/)")
+    assert evidence(rule, [new_file("study/tma03-feedback.md", "TMA03: 71. Much clearer structure.")])
+    assert evidence(rule, [new_file("study/marks.md", "TMA01 64, TMA02 68, TMA03 71 (feedback to follow)")]) is None
+    later = new_file("mail/2026-04-15-tutor.txt", "From: Dr Okonjo <n@open.example>\nSubject: TMA03\n\n"
+                     "I'm marking this week, you should have your feedback by the 24th.")
+    assert evidence(rule, [later]) is None
+
+
+def test_homework_posted_into_its_folder_is_an_arrival() -> None:
+    rule = derive("each time Sensei posts homework in learning/japanese/homework/, give me a one-line summary of it")
+    assert awaits_arrival(rule)
+    assert arrived(rule, [new_file("learning/japanese/homework/week-06.md", "# Homework week 6\n\nLearn katakana.")])
+
+
+@pytest.mark.parametrize(("line", "met"), [
+    ("- 9 May, hive 2: five sealed queen cells along the bottom bars.", True),
+    ("- 9 May, hive 1: three queen cells on frame 4.", False),  # another hive
+    ("- 9 May, hive 2: looked hard for queen cells, none. Queen seen, laying well.", False),
+    ("- 9 May, hive 2: calm. Reminded me of last May, when they built queen cells and swarmed.", False),
+])
+def test_a_phrase_is_mentioned_whole_for_its_numbered_thing_and_now(line: str, met: bool) -> None:
+    rule = derive("warn me if my inspection notes mention queen cells in hive 2 (bees/inspections.md), "
+                  "it'll be getting ready to swarm")
+    assert "swarm" not in rule.condition, "the user's reason is no part of the condition"
+    assert (evidence(rule, [edit("bees/inspections.md", line, "")]) is not None) is met
+
+
+def test_final_is_said_of_the_thing_not_of_a_rehearsal() -> None:
+    rule = derive("when the christmas concert programme is final (choir/programme.md), make me a practice plan")
+    header = "# Christmas concert, Sat 12 Dec, St Mary's - FINAL (agreed by the committee 3 Nov)"
+    assert evidence(rule, [edit("choir/programme.md", header, "# Christmas concert, Sat 12 Dec - DRAFT")])
+    assert evidence(rule, [edit("choir/programme.md", "Final rehearsal: Thu 10 Dec, 7pm, in the church.", "")]) is None
+
+
+@pytest.mark.parametrize(("said", "met"), [
+    ("Picked up an 1890 florin at the York fair for 22 pounds, nice and crisp.", True),
+    ("Got the 1970 proof set off eBay for 9 pounds in the end.", True),
+    ("Looked at a Victorian crown at the fair but it was too worn, so I left it.", False),
+    ("Sold my spare 1935 crown to Dave for 30 pounds.", False),
+])
+def test_a_purchase_is_said_in_other_words(said: str, met: bool) -> None:
+    rule = derive("add every coin I tell you I've bought to collecting/coins.csv")
+    assert (evidence(rule, [memory(said)]) is not None) is met

@@ -311,3 +311,24 @@ def test_in_total_sums_rows_of_anything_and_a_single_one_is_one_row() -> None:
     assert decided(title, appended("office/stock.csv", stock, "A3 paper,south,2")) is False  # 31 of A4
     single = "Whenever a single gift of more than £500 comes in, draft a thank-you (charity/gifts.csv)"
     assert series.shape(derive(single).condition) is None, "one row's figure, not the sum"
+
+
+_PRACTICE = """date,instrument,minutes,what
+2026-03-16,piano,45,scales
+2026-03-17,piano,60,Clementi
+2026-03-18,guitar,30,chords
+2026-03-19,piano,50,sight reading
+2026-03-20,piano,40,Clementi
+2026-03-21,piano,55,run through
+"""
+
+
+@pytest.mark.parametrize(("added", "met"), [
+    ("2026-03-22,piano,60,scales", True),  # 310 minutes in the week: 5.17 hours
+    ("2026-03-22,piano,45,scales", False),  # 295 minutes: 4.92 hours
+    ("2026-03-23,piano,90,scales", False),  # a new week starts on Monday
+])
+def test_an_amount_done_in_a_week_is_summed_in_the_limits_unit(added: str, met: bool) -> None:
+    title = "let me know when I've done 5 hours of piano practice in a week (music/practice.csv, it's in minutes)"
+    assert "at least 5 hours" in derive(title).condition, "what the user has done is a bound"
+    assert decided(title, appended("music/practice.csv", _PRACTICE, added)) is met
