@@ -27,7 +27,7 @@ judgement). ``--app-repo`` measures another checkout's product (e.g. main) with 
     python bench/judgement.py --url URL --quick                                 # the CI slice
     python bench/judgement.py --url URL --set holdout                           # the first held-out set
     python bench/judgement.py --url URL --set holdout2                          # the second held-out set
-    python bench/judgement.py --url URL --set holdout3                          # the third (… holdout26)
+    python bench/judgement.py --url URL --set holdout3                          # the third (… holdout27)
 
 The script reports; it never fails on a figure (``BUDGET ok|MISSED`` lines at the end).
 """
@@ -84,7 +84,8 @@ SETS = {"design": "bench.judgement_set", "holdout": "bench.judgement_holdout", "
         "holdout19": "bench.judgement_holdout19", "holdout20": "bench.judgement_holdout20",
         "holdout21": "bench.judgement_holdout21", "holdout22": "bench.judgement_holdout22",
         "holdout23": "bench.judgement_holdout23", "holdout24": "bench.judgement_holdout24",
-        "holdout25": "bench.judgement_holdout25", "holdout26": "bench.judgement_holdout26"}
+        "holdout25": "bench.judgement_holdout25", "holdout26": "bench.judgement_holdout26",
+        "holdout27": "bench.judgement_holdout27"}
 
 CLASSES = (NOOP, ACT, ESCALATE)
 UNDECIDED = "undecided"
@@ -113,7 +114,7 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--quick", action="store_true", help=f"only the CI slice ({len(QUICK)} situations)")
     parser.add_argument("--set", dest="set_name", choices=sorted(SETS), default="design",
                         help="design: bench/judgement_set.py, the set the rules were written against; holdout … "
-                             "holdout26: bench/judgement_holdout*.py, written apart from the product's rules "
+                             "holdout27: bench/judgement_holdout*.py, written apart from the product's rules "
                              "(holdout4 on by helpers that never read the product)")
     parser.add_argument("--only", default="", help="only situations whose name contains this text")
     parser.add_argument("--limit", type=int, default=0, help="at most this many situations")
