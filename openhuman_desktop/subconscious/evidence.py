@@ -213,7 +213,7 @@ def evidence(rule: TaskRule, items: Iterable[ChangeItem]) -> str | None:
     Only what is new counts: a file's added lines less the words of its removed lines (an edit from 8 % to
     8.4 % adds no word of "mentions a deadline"), a memory's text, a health problem, a file that was not there.
     """
-    items = list(items)
+    items = [_unheaded(item) for item in items]
     # "the neighbours write to me about the hedge": the hedge is the topic, who writes is the news
     # (:func:`changed_subject`); a note of the user's own about the hedge is not a message.
     wanted = _message_says(rule) if _sends(rule.condition) else condition_words(rule)
@@ -255,8 +255,12 @@ def evidence(rule: TaskRule, items: Iterable[ChangeItem]) -> str | None:
     # when the condition waits for it to be said ("mentions frost", "tell you what's in the fridge"); a word that
     # only names the thing ("the loan arrives", "buys a print of Harbour at Dusk") makes a line relevant, not
     # the condition met: held-out sets written blind showed such words wrong more often than right.
-    named = _NAMED_EVENT.search(rule.condition) is not None or _TURNS_UP.search(rule.condition) is not None
-    done = _done_words(rule.condition) & wanted  # "anyone on the ladder challenges me": its verb
+    # "Declan says what day he can come and fix the tiles": a day is what is said (:func:`valued`), not the tiles
+    value_said = bool({stem(word) for word in _WHAT_VALUE.findall(rule.condition)} & _VALUE_WORDS)
+    named = not value_said and (_NAMED_EVENT.search(rule.condition) is not None
+                                or _TURNS_UP.search(rule.condition) is not None)
+    # "anyone on the ladder challenges me": its verb
+    done = _done_words(rule.condition) & wanted if not value_said else set()
     # "the plumber says what day he's coming": a day must be given; the word "day" ("once a day") says nothing
     wanted = wanted - {stem(word) for word in _WHAT_VALUE.findall(rule.condition)}
     to_me = _TO_ME.search(rule.condition) is not None
@@ -545,13 +549,17 @@ def another_keyed(words: frozenset[str], line: str) -> bool:
 def kinds_named(condition: str, determiners: frozenset[str] = frozenset()) -> dict[str, frozenset[str]]:
     """The things a condition names by their kind after a determiner ("the checkout API", "the grass pollen
     forecast"): each head noun with the word before it that says which (``{"api": {"checkout"}}``); only after
-    one of ``determiners`` when given."""
+    one of ``determiners`` when given. Under ``""``, the names the condition gives, which say which too."""
     tokens = _TOKENS.findall(without_places(condition).lower().replace("-", " "))
     found: dict[str, set[str]] = {}
     for determiner, which, head in zip(tokens, tokens[1:], tokens[2:], strict=False):
         if determiner in (determiners or _DETERMINERS) and _qualifier(which) and _qualifier(head):
             found.setdefault(stem(head), set()).add(stem(which))
-    return {head: frozenset(which) for head, which in found.items()}
+    kinds = {head: frozenset(which) for head, which in found.items()}
+    if kinds:  # (under "": its names, which say which as well: "the boat trip to the Farnes" is "the Farnes trip")
+        kinds[""] = frozenset(stem(match.group().lower()) for match in _CAPITALISED.finditer(without_places(condition))
+                              if match.start())
+    return kinds
 
 
 def another_kind(mine: dict[str, frozenset[str]], text: str) -> bool:
@@ -562,7 +570,8 @@ def another_kind(mine: dict[str, frozenset[str]], text: str) -> bool:
     said = {stem(word) for word in _TOKENS.findall(text.lower().replace("-", " "))}
     for pair in itertools.chain.from_iterable(pattern.finditer(text.lower()) for pattern in _KIND_PAIRS):
         which, head = pair.group("which"), stem(pair.group("head"))
-        if head in mine and _qualifier(which) and not which.endswith(("ed", "ing")) and not mine[head] & said:
+        if head and head in mine and _qualifier(which) and not which.endswith(("ed", "ing")) \
+                and stem(which) not in mine[""] and not mine[head] & said:
             return True
     return False
 
@@ -573,11 +582,12 @@ def _qualifier(word: str) -> bool:
         and word not in _ANY_KIND and not _WHEN_WORD.fullmatch(word)
 
 
-_KIND_PAIRS = (re.compile(r"(?:^|(?<!\w)[^\w\s]|[^\w\s](?=\s)|\b(?:the|a|an|my|our|your|their))\s*(?P<which>[a-z]+)\s+"
-                          r"(?P<head>[a-z]+)\b"),
+_KIND_PAIRS = (re.compile(r"(?=(?:^|(?<!\w)[^\w\s]|[^\w\s](?=\s)|\b(?:the|a|an|my|our|your|their))\s*(?P<which>[a-z]+)"
+                          r"\s+(?P<head>[a-z]+)\b)"),
                re.compile(r"\b(?P<which>[a-z]+)[-_](?P<head>[a-z]+)\b"))
 """A thing named by its kind where a phrase begins ("Tree pollen: …", "your car insurance") or in one word
-("search-api")."""
+("search-api"); the first as a lookahead, so that "Subject: Your car insurance" yields "your car" and "car
+insurance" both."""
 _DETERMINERS = frozenset({"the", "a", "an", "any", "my", "our", "his", "her", "their", "your"})
 _ANY_KIND = frozenset({
     "new", "latest", "last", "next", "first", "final", "current", "recent", "usual", "regular", "daily", "weekly",
@@ -784,6 +794,7 @@ new line, "urgent" is today or a deadline, a workout is a run or a swim, somethi
 due date, "out of" is run out. Each entry: the condition's words (stemmed) and what in the change says it."""
 
 
+_WHEN_VALUES = frozenset(stem(word) for word in ("time", "times", "date", "dates", "day", "eta"))
 _NAMES_A_DOCUMENT = re.compile(r"\b([a-z]+)\s+(?:list|sheet|guide|catalogue|leaflet|card)s?\b", re.I)
 _NAMED_BY_NUMBER = re.compile(r"\b([a-z]+)\s+\d+\b", re.I)
 VALUES: tuple[tuple[frozenset[str], re.Pattern[str]], ...] = tuple(
@@ -796,6 +807,8 @@ VALUES: tuple[tuple[frozenset[str], re.Pattern[str]], ...] = tuple(
 """Things a condition waits to be given a value ("Dad adds his flight times", "I tell you my parkrun time", "the
 2025 emissions figure is in the report"), and what such a value looks like on a line: a clock time, a date, a
 sum of money, a figure."""
+_VALUE_WORDS = frozenset().union(*(stems for stems, _ in VALUES))
+"""What a condition may wait to be told the value of ("what day", "which time"; not "what is in the fridge")."""
 
 
 _ANYONE = frozenset(stem(word) for word in ("someone", "somebody", "anyone", "anybody", "everyone", "everybody"))
@@ -827,19 +840,24 @@ def valued(rule: TaskRule, text: str, removed: str) -> str | None:
     if not subject:
         return None
     mine = _MINE.search(rule.condition) is not None
+    given = _GIVES.search(rule.condition)
+    asks_when = bool({stem(word) for word in _WHAT_VALUE.findall(rule.condition)} & _WHEN_VALUES) or (
+        given is not None and stem(given.group("what").lower()) in _WHEN_VALUES)
     for line in text.splitlines():
         if not subject & content_words(line) or _PLACEHOLDER.search(_BULLET.sub("", line)):  # "pending (…19 Dec)"
             continue
         lowered = line.lower()
         dates = [date.span() for date in _DATED.finditer(lowered)]
-        for _, pattern in kinds:
+        for stems, pattern in kinds:
             for match in pattern.finditer(lowered):
                 value = match.group().strip()
                 if value in removed.lower() or stem(value) in subject or (pattern.pattern == _FIGURE and any(
                         start <= match.start() < end for start, end in dates)):  # "taken on 30 May"
                     continue
                 before = clause_tokens(lowered[: match.start()])
-                if _negated([*before, value], len(before)) or (mine and _anothers(before, len(before))) or (
+                # (a day or a time asked for is future by nature: "he'll be round Thursday 19th" gives one)
+                blocking = NEGATIONS if stems & _WHEN_VALUES and asks_when else NEGATIONS | HEDGES
+                if _negated([*before, value], len(before), blocking) or (mine and _anothers(before, len(before))) or (
                         before[-1:] and before[-1] in _UNTIL):  # "half price until Sunday": a limit, no value
                     continue
                 return value
@@ -852,6 +870,10 @@ _PUTS_ME = re.compile(r"\b(?:puts?|adds?|lists?|books?|assigns?|schedules?|picks
                       r"listed|rostered|scheduled|booked|down)\b", re.I)
 """A condition met by the user's name on a new line: "the practice puts me on a Saturday clinic", "I get put down
 for another Sunday", "newly assigned to me"."""
+_ON_DUTY = re.compile(r"\s+on\s+(?:the\s+)?(?!(?:mon|tues|wednes|thurs|fri|satur|sun)days?\b|(?:rota|roster|list|"
+                      r"schedule|team|shift|call|duty)s?\b)(?P<role>[a-z]{3,})\b(?!\s+\d)", re.I)
+"""A duty the condition puts the user on ("puts me on bathrooms"), not a day ("puts me on Saturday") or the
+list itself ("puts me on the rota")."""
 _AS_ROLE = re.compile(r"(?:\s+(?:down|up|on|in))?\s+as\s+(?:an?\s+|the\s+)?(?P<role>[a-z]+(?:[\s-][a-z]+)?)", re.I)
 
 
@@ -864,7 +886,7 @@ def rostered(rule: TaskRule, text: str, removed: str, header: str = "") -> str |
         return None
     me = content_words(rule.user)
     # "put down as tail walker": a row that has them as a marshal puts them on something else
-    role = _AS_ROLE.match(rule.condition, puts.end())
+    role = _AS_ROLE.match(rule.condition, puts.end()) or _ON_DUTY.match(rule.condition, puts.end())
     duty = content_words(role.group("role")) - GENERIC if role else frozenset()
     named = [content_words(cell) for cell in cells(table_header(header))] if duty and header else []
     # an edit of a line that had them already (the same row, its flowers changed) puts them on nothing new
@@ -1060,7 +1082,8 @@ def _appointed(rule: TaskRule, text: str, removed: str) -> str | None:
     lowered = text.lower()
     for match in _WHEN.finditer(lowered):
         before = clause_tokens(lowered[: match.start()])
-        if not _negated(before + [match.group()], len(before), NEGATIONS) and match.group() not in removed.lower():
+        if not _negated(before + [match.group()], len(before), NEGATIONS) and match.group() not in removed.lower() \
+                and not (before[-1:] and before[-1] in _UNTIL):  # "off till Monday": a limit, not a day set
             return match.group()
     return None
 
@@ -1074,7 +1097,7 @@ HEDGES = frozenset({"will", "i'll", "we'll", "it'll", "maybe", "might", "perhaps
 """Before a word in the same clause, they say it has not happened ("I'll go to the post office tomorrow")."""
 
 
-_ARRIVES = re.compile(r"\b(?:arrives?|comes? in|lands?|shows? up|turns? up)\b", re.I)
+_ARRIVES = re.compile(r"\b(?:arrives?|comes? in|lands?|shows? up|turns? up|comes(?=\s*(?:[(,.;]|$)))", re.I)
 
 
 def _none(tokens: list[str], index: int) -> bool:
@@ -1092,6 +1115,17 @@ def _only_meant(doing: set[str], text: str) -> bool:
 
 
 _FROM = re.compile(r"^from:\s*(?P<who>.+)$", re.I | re.M)
+_META = re.compile(r"(?:date|sent|to|cc|bcc|reply-to|message-id):", re.I)
+
+
+def _unheaded(item: ChangeItem) -> ChangeItem:
+    """A mail without the header lines that say when it was sent and to whom: "Date: Wed, 11 Nov 2026 15:30" is
+    no date given, nor a time to compare."""
+    lines = item.text.splitlines()
+    if not lines or not lines[0].lower().startswith("from:"):
+        return item
+    return replace(item, text="\n".join(line for index, line in enumerate(lines)
+                                        if not (index < 6 and _META.match(line))))
 
 
 def _from_them(names: frozenset[str], text: str) -> bool:
@@ -1183,6 +1217,11 @@ _EACH = re.compile(r"\b(?:each|every|any)\b", re.I)
 _COUNTS = re.compile(r"\b(?:both|all|two|three|four|five|several)\b", re.I)
 
 
+_AND_ABOUT_IT = re.compile(r"\band\s+(?:it|it's|its|they|they're|their)\b", re.I)
+"""An arrival with more to it ("the gas bill comes in and it's based on an estimated reading"): the file's
+coming is not enough; what it says is for the words, or the model."""
+
+
 def arrived(rule: TaskRule, items: Iterable[ChangeItem]) -> str | None:
     """For a task that waits for a new file in a folder (:func:`~.relevance.awaits_arrival`): the new file
     that is what it waits for, or None.
@@ -1192,7 +1231,7 @@ def arrived(rule: TaskRule, items: Iterable[ChangeItem]) -> str | None:
     first lines name it (lease-2027.md, "Subject: Complaint: …"; a receipt is not the lease). A condition that
     counts ("once both offers have arrived") is left to the model: one new file is not both.
     """
-    if _COUNTS.search(rule.condition):
+    if _COUNTS.search(rule.condition) or _AND_ABOUT_IT.search(rule.condition):
         return None
     if not awaits_arrival(rule):
         return _created(rule, items)
@@ -1237,7 +1276,7 @@ def _created(rule: TaskRule, items: Iterable[ChangeItem]) -> str | None:
 
 
 _MESSAGED_THINGS = frozenset(stem(word) for word in
-                             ("feedback", "reply", "response", "answer", "decision", "verdict", "marks"))
+                             ("feedback", "reply", "response", "answer", "decision", "verdict", "marks", "renewal"))
 """What comes as a message or a file, besides documents."""
 _NOT_AS_FILE = re.compile(r"\s+(?:at|under|over|above|below|higher|lower|less|more|cheaper|dearer)\b", re.I)
 
@@ -1253,11 +1292,14 @@ def _came_as_file(rule: TaskRule, items: Iterable[ChangeItem]) -> str | None:
     if not thing & (DOCUMENTS | _MESSAGED_THINGS) or (arrival is not None and _NOT_AS_FILE.match(
             rule.condition, arrival.end())):
         return None
+    sorts = kinds_named(rule.condition, frozenset({"the"}))  # "the home insurance renewal": not the car's
     for item in items:
         if item.source != "file" or item.status != "new":
             continue
-        said = path_words(item.name) | content_words(document_head(item))
-        if thing <= said and names <= said and not _still_to_come(frozenset(thing | names), item.text):
+        head = document_head(item)
+        said = path_words(item.name) | content_words(head)
+        if thing <= said and names <= said and not another_kind(sorts, head) \
+                and not _still_to_come(frozenset(thing | names), item.text):
             return f"the new file {item.name}"
     return None
 
@@ -1281,6 +1323,8 @@ _TO_COME = re.compile(r"\b(?:on (?:its|their) way|being (?:processed|checked|rev
                       r"share|circulate|confirm)|"
                       r"in due course|not (?:yet|ready)|still (?:being|waiting|checking|to come)|to follow|will follow|"
                       r"expected (?:in|on|by|within|next|later|around)|go(?:es)? out (?:in|on|at|next|later|by)|"
+                      r"(?:i'll|we'll|i will|we will|he'll|she'll|they'll)\b[^.]*\b(?:next (?:week|month)|tomorrow|"
+                      r"later|soon|in the new year)|"
                       r"(?:should|will|'ll) (?:have|get|receive) (?:it|them|your|my|the)\b[^.]*\b(?:by|next|within|"
                       r"soon)|(?:I'm|I am|we're|we are) (?:still )?marking)\b", re.I)
 """What an announcement says of a thing still to come ("feedback to follow", "you should have your feedback by the
@@ -1333,6 +1377,9 @@ def messaged(rule: TaskRule, items: Iterable[ChangeItem]) -> str | None:
             said = _said_plainly(body, thing) if not of or of & content_words(body) else None
             if said is not None:
                 return said
+    replied = _replied(rule, match, who, items)
+    if replied is not None:
+        return replied
     # "when she sends the lasagne recipe" and the user says "Mum sent me her lasagne recipe!": done, and named
     what = who | content_words(rule.condition[match.end():]) - GENERIC - PREDICATES - place_words(rule)
     for item in items:
@@ -1343,6 +1390,28 @@ def messaged(rule: TaskRule, items: Iterable[ChangeItem]) -> str | None:
             preceding = clause_tokens(lowered[: sent.start()])
             if not _negated([*preceding, sent.group()], len(preceding)):
                 return sent.group()
+    return None
+
+
+_ABOUT = re.compile(r"\s*(?:to (?:me|us|my \w+)\s+)?about\s+(?P<topic>.+)", re.I)
+
+
+def _replied(rule: TaskRule, verb: re.Match[str], who: Collection[str], items: Iterable[ChangeItem]) -> str | None:
+    """For "the archive centre in Whitehaven replies about Ellen Thwaite's baptism": a new mail from every word of
+    who replies that names the topic (its names: Thwaite), and does not say the answer is still to come. An
+    acknowledgement ("we aim to reply within 25 days") names no topic; another archive is not who."""
+    about = _ABOUT.match(rule.condition, verb.end())
+    if about is None or not who or verb.group().lower() not in ("replies", "answers"):
+        return None
+    words = content_words(about.group("topic")) - GENERIC
+    topic = words & rule_names(rule) or words
+    for item in items:
+        sender = _FROM.search(item.text[:300]) if item.source == "file" and item.status == "new" else None
+        if sender is None or not set(who) <= {stem(word) for word in _TOKENS.findall(sender.group("who").lower())}:
+            continue
+        body = _FROM.sub("", item.text, count=1)
+        if topic & content_words(body) and not _TO_COME.search(body):  # ("I'll get the lads round next week")
+            return f"the reply in {item.name}"
     return None
 
 
@@ -1557,6 +1626,7 @@ def compared(rule: TaskRule, items: Iterable[ChangeItem], names: frozenset[str] 
     """Each limit of the condition compared (:func:`_compared`): "a cot under £60 within 5 miles" is met only
     when both are, and not when either is not; "above 6°C or under 3°C" when either is. None when none could
     be compared."""
+    items = [_unheaded(item) for item in items]
     # "the forecast for saturday 13 june goes to 60 % or more": Sunday's row is another day's forecast
     days = occasions(rule.condition, condition=True)
     # "the checkout API error rate": the search API's line is another API's rate
@@ -1699,10 +1769,11 @@ def _compared(rule: TaskRule, items: list[ChangeItem], names: frozenset[str]) ->
     unit, bound = scaled(unit, bound)
     op = op_of(limit)
     seen: list[str] = []
-    subject = content_words(rule.condition[: limit.start()]) - place_words(rule) - GENERIC - PREDICATES - {
-        stem(word) for word in LINKS}
+    links = {stem(word) for word in LINKS}
+    subject = content_words(rule.condition[: limit.start()]) - place_words(rule) - GENERIC - PREDICATES - links
     # "the fridge goes above 6 °C (ops/logs/tortoise-fridge.log)": the fridge, though its file is named by it too
-    measured_by = content_words(without_places(rule.condition[: limit.start()])) - GENERIC
+    # ("the unit rate goes above 28p": not the standing charge that "goes up to 58.90p")
+    measured_by = content_words(without_places(rule.condition[: limit.start()])) - GENERIC - links
     # "quotes more than £120 for my phone screen": a battery's £140 in the next sentence is another price
     purpose = _PURPOSE.match(rule.condition, limit.end())
     meant = content_words(purpose.group("thing")) - GENERIC if purpose else frozenset()
@@ -1718,9 +1789,10 @@ def _compared(rule: TaskRule, items: list[ChangeItem], names: frozenset[str]) ->
         if meant:
             line = " ".join(sentence.group() for sentence in _SENTENCE.finditer(line)
                             if meant & content_words(sentence.group()))
-        # "will be -£1.10 after Friday": a figure to come, not one there is
+        # "will be -£1.10 after Friday": a figure to come, not one there is; but "From 1 January your unit rate
+        # will be 29.14p" is a change announced, which is the news
         present = [amount for amount in AMOUNT.finditer(line)
-                   if not _FORECAST.intersection(_clause_before(line, amount.start()))]
+                   if not _FORECAST.intersection(_clause_before(line, amount.start())) or _SCHEDULED.search(line)]
         amounts = [amount for amount in present if unit_of(amount) == unit]
         # "bounced=230 (2.7%) … unsubscribed=474 (5.6%)": the bounce rate is the figure the bounces precede, and
         # "fridge 4.1C garage 1.9C": the garage's figure is the one after its name, not the fridge's
@@ -2093,6 +2165,8 @@ def _unit_column(line: str, unit: str, subject: frozenset[str]) -> list[tuple[tu
                 break
     return found
 
+_SCHEDULED = re.compile(r"\b(?:from|starting|effective|as of)\s+(?:\d{1,2}(?:st|nd|rd|th)?\s+)?(?:" + _MONTHS + r")\b",
+                        re.I)
 _FORECAST = frozenset({"will", "would", "could", "might", "forecast", "forecasts", "expected", "projected",
                        "estimated", "if", "unless"})
 
@@ -2104,12 +2178,14 @@ def _clause_before(line: str, end: int) -> list[str]:
 
 
 def _subject_lines(items: Iterable[ChangeItem], names: frozenset[str]) -> Iterator[str]:
-    """The changed lines of files and memories, only those that name the subject when ``names`` is given."""
+    """The changed lines of files and memories, only those that name the subject when ``names`` is given (every
+    line of a mail from them)."""
     for item in items:
         if item.source in NEWS:
+            theirs = bool(names) and _from_them(names, item.text)
             # (short names too: "3K"; "-£1.50" as "£-1.50", a figure below nought)
             yield from (_SIGN_FIRST.sub(r"\g<currency>\g<sign>", line) for line in item.text.splitlines()
-                        if not names or names & (content_words(line) | set(_TOKENS.findall(line.lower()))))
+                        if not names or theirs or names & (content_words(line) | set(_TOKENS.findall(line.lower()))))
 
 
 _SIGN_FIRST = re.compile(r"(?P<sign>(?<![\w.,])[-−])\s?(?P<currency>[€$£])")

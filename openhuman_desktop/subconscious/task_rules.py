@@ -74,8 +74,16 @@ _SPLIT = re.compile(r"^(?P<action>.+?)(?:,\s*|\s+)(?:when(?:ever)?|once|if|as so
 _LEAD = re.compile(r"^(?:when(?:ever)?|once|if|as soon as|after|(?:each|every|any) time)\s+"
                    r"(?P<condition>.+?),(?!\d{3}\b)\s*(?P<action>.+)$", re.I)
 """A leading condition ends at its comma: not the one of a figure ("passes £2,000, remind me")."""
+_LEAD_BARE = re.compile(r"^(?:when(?:ever)?|once|if|as soon as)\s+(?P<condition>.+?)\s+"
+                        r"(?P<action>(?:tell|let|warn|remind|ping|alert|notify|text|message)\s+me\b.*)$", re.I)
+"""A leading condition without its comma, up to what to do: "if it drops below 0.8 bar tell me so I can top it up"."""
+_LAST_PLACE = re.compile(r"\s*\((?P<place>[^()\s]+(?:/|\.[a-z]{2,4}))\)\s*$")
 _ME_WHEN = re.compile(r"^(?P<action>(?:tell|let|notify|alert|warn|remind|ping)\s+me(?:\s+know)?)\s+"
                       r"(?:when(?:ever)?|once|if|as soon as|(?:each|every|any) time)\s+(?P<condition>.+)$", re.I)
+_ME_IF = re.compile(r"^(?P<action>(?:tell|let|notify|alert|warn|ping)\s+me(?:\s+know)?)\s+(?:if|whether)\s+"
+                    r"(?P<condition>.+)$", re.I)
+_SO_I = re.compile(r",?\s+so (?:that )?(?:i|we) ", re.I)
+"""The user's reason after a condition without a comma ("… an estimated reading so I can send a proper one")."""
 _USER_SAYS = re.compile(r"\b(?:i|we)\s+(?:tell|told|mention|mentioned|say|said|book|booked|list|note|write down|"
                         r"add|ask)\b|\btell you\b|\btold you\b|\bi'm\b", re.I)
 _PLACE = re.compile(r"\bin (?:my|the|our) ((?:journal|diary|notebook|notes|log|logbook|calendar|spreadsheet|"
@@ -233,10 +241,17 @@ def derive(title: str) -> TaskRule:
         action, condition = match.group("action"), match.group("condition")
         if match.re is not _LEAD:  # "… as final (band/gig.md), I need to practise": the why is no condition
             condition = _ASIDE.split(condition, 1)[0]
+        if match.re is _LEAD_BARE and (where_said := _LAST_PLACE.search(action)) is not None:
+            # "if it drops below 0.8 bar tell me so i can top it up (home/boiler.log)": where it drops
+            condition, action = f"{condition} ({where_said.group('place')})", action[: where_said.start()]
         elif (inner := _LEAD.match(action)) is not None:
             # "when a month's total goes into solar.json, if it's under 90% of last year's, dig into why": both
             # are the condition, the last clause the action
             condition, action = f"{condition} and {inner.group('condition')}", inner.group("action")
+        elif (inner := _ME_IF.match(action)) is not None:
+            # "when Brightwave's gas bill comes in, tell me if it's based on an estimated reading": both
+            condition = f"{condition} and {_SO_I.split(_ASIDE.split(inner.group('condition'), 1)[0], 1)[0]}"
+            action = inner.group("action")
     else:
         action, condition = text, text
     targets: tuple[str, ...] = ()
@@ -387,7 +402,7 @@ it'll be getting ready to swarm")."""
 
 
 def _conditional(text: str) -> re.Match[str] | None:
-    return _ME_WHEN.match(text) or _LEAD.match(text) or _SPLIT.match(text)
+    return _ME_WHEN.match(text) or _LEAD.match(text) or _LEAD_BARE.match(text) or _SPLIT.match(text)
 
 
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Za-z])")

@@ -1788,3 +1788,88 @@ def test_final_is_said_of_the_thing_not_of_a_rehearsal() -> None:
 def test_a_purchase_is_said_in_other_words(said: str, met: bool) -> None:
     rule = derive("add every coin I tell you I've bought to collecting/coins.csv")
     assert (evidence(rule, [memory(said)]) is not None) is met
+
+
+def test_a_reply_about_a_topic_is_a_mail_from_them_that_names_it() -> None:
+    rule = derive("When the archive centre in Whitehaven replies about Ellen Thwaite's baptism, compare what they "
+                  "found with my notes in family-history/thwaite.md")
+    head = "From: Whitehaven Archive Centre <enquiries@whitehaven-archive.example>\n"
+    found = new_file("mail/a.txt", head + "Subject: Your enquiry 26/118: Thwaite\n\nWe found a baptism at St Bees.")
+    received = new_file("mail/b.txt", head + "Subject: Enquiry received: 26/118\n\nWe aim to reply within 25 days.")
+    other = new_file("mail/c.txt", "From: Lancashire Archives <a@lancs.example>\nSubject: Thwaite\n\nA will.")
+    assert evidence(rule, [found]) and evidence(rule, [received]) is None and evidence(rule, [other]) is None
+
+
+def test_a_mails_date_header_is_no_date_given() -> None:
+    rule = derive("Tell me when Whitfield Repairs give us a date for the engineer to come back and fit the bearing")
+    head = "From: Whitfield Repairs <jobs@whitfield.example>\nSubject: Job WR-5512\nDate: Mon, 9 Nov 2026 10:12 +0000\n"
+    assert evidence(rule, [new_file("mail/a.txt", head + "The bearing is on back order; we'll contact you.")]) is None
+    assert evidence(rule, [new_file("mail/b.txt", head + "Your engineer will visit on Wednesday 18 November.")])
+    assert evidence(rule, [memory("Rang Whitfield, the woman who does the diary is off till Monday.")]) is None
+
+
+def test_a_day_asked_for_is_what_is_said_not_the_job() -> None:
+    rule = derive("tell me when Declan says what day he can come and fix the slipped tiles on the back roof")
+    assert evidence(rule, [memory("Declan texted, he'll be round Thursday 19th to do the back roof tiles.")])
+    assert evidence(rule, [memory("Declan had a look at the roof, quoted 340 for the tiles.")]) is None
+    strike = derive("we're getting the train to Edinburgh on 20 Oct and back on the 23rd. if a strike hits either "
+                    "day, work out another way to do the trip")
+    assert evidence(strike, [edit("travel/news.md", "Drivers will strike on Tuesday 27 October.", "")]) is None
+
+
+def test_tell_me_if_after_an_arrival_is_part_of_the_condition() -> None:
+    rule = derive("When Brightwave's gas bill comes in (mail/), tell me if it's based on an estimated reading so I "
+                  "can send them a proper one")
+    assert rule.action == "tell me" and "estimated reading" in rule.condition and "so I can" not in rule.condition
+    bill = new_file("mail/a.txt", "From: Brightwave Energy <bills@brightwave.example>\nSubject: Your gas bill is "
+                    "ready\n\nClosing reading 8806.2 (actual, from your smart meter).")
+    assert evidence(rule, [bill]) is None, "the bill's coming is not what it says"
+
+
+def test_a_leading_condition_without_its_comma_ends_at_what_to_do() -> None:
+    rule = derive("the boiler keeps losing pressure. if it drops below 0.8 bar tell me so i can top it up "
+                  "(home/boiler.log)")
+    assert rule.action == "tell me so i can top it up" and rule.watch_paths == ("home/boiler.log",)
+    figure = compared(rule, [edit("home/boiler.log", "2026-11-05 07:00 pressure 0.7 bar flow 60C", "")])
+    assert figure is not None and figure.met
+
+
+def test_a_duty_the_condition_puts_me_on_is_my_column() -> None:
+    rule = derive("I'm Nia. tell me if the house rota (home/rota.md) puts me on bathrooms")
+    header = "| week | bathroom | kitchen | bins |"
+    assert evidence(rule, [table_row("home/rota.md", header, "| 23 Nov | Nia | Marta | Tomasz |")])
+    assert evidence(rule, [table_row("home/rota.md", header, "| 23 Nov | Marta | Nia | Tomasz |")]) is None
+
+
+def test_an_arrival_of_another_kind_of_the_thing_is_not_it() -> None:
+    rule = derive("When the home insurance renewal from Castlegate arrives, compare it with last year's premium")
+    home = new_file("mail/a.txt", "From: Castlegate Insurance <r@castlegate.example>\nSubject: Your home insurance "
+                    "renewal HC-88123\n\nYour new premium is 539.40 pounds.")
+    car = new_file("mail/b.txt", "From: Castlegate Motor <r@castlegate.example>\nSubject: Your car insurance renewal "
+                   "CM-30417\n\nYour new premium is 380 pounds.")
+    assert evidence(rule, [home]) and evidence(rule, [car]) is None
+
+
+def test_a_change_announced_from_a_date_is_the_figure_for_the_measure_named() -> None:
+    rule = derive("Tell me if our electricity unit rate goes above 28p per kWh - Brightwave mail any price changes "
+                  "(mail/)")
+    head = "From: Brightwave Energy <hello@brightwave.example>\nSubject: Your prices are changing\n\n"
+    up = new_file("mail/a.txt", head + "From 1 January 2027 your electricity unit rate will be 29.14p per kWh "
+                  "(was 26.41p) and your standing charge 52.06p per day.")
+    standing = new_file("mail/b.txt", head + "From 1 January 2027 your electricity standing charge goes up to 58.90p "
+                        "per day. Your unit rate goes to 27.10p per kWh.")
+    assert (figure := compared(rule, [up], rule_names(rule))) is not None and figure.met
+    assert (figure := compared(rule, [standing], rule_names(rule))) is not None and not figure.met
+
+
+def test_a_report_that_comes_into_a_folder_is_not_its_invoice() -> None:
+    rule = derive("When the surveyor's report for 27 Ferndale Road comes (move/), go through it")
+    invoice = new_file("move/survey-invoice.md", "Invoice 2291, survey at 27 Ferndale Road: 645 pounds")
+    assert evidence(rule, [invoice]) is None
+    assert evidence(rule, [new_file("move/surveyor-report.md", "# Surveyor's report, 27 Ferndale Road\nRoof: 3")])
+
+
+def test_a_reply_that_says_it_is_to_come_is_no_reply() -> None:
+    rule = derive("When Dale replies about the snagging, check what he says he's fixed against home/snagging.md")
+    head = "From: Dale Whitcombe Building <dale@whitcombe.example>\nSubject: Re: snagging\n\n"
+    assert evidence(rule, [new_file("inbox/a.txt", head + "Got your list, I'll get the lads round next week.")]) is None
