@@ -241,9 +241,9 @@ def derive(title: str) -> TaskRule:
         action, condition = match.group("action"), match.group("condition")
         if match.re is not _LEAD:  # "… as final (band/gig.md), I need to practise": the why is no condition
             condition = _ASIDE.split(condition, 1)[0]
-        if match.re is _LEAD_BARE and (where_said := _LAST_PLACE.search(action)) is not None:
-            # "if it drops below 0.8 bar tell me so i can top it up (home/boiler.log)": where it drops
-            condition, action = f"{condition} ({where_said.group('place')})", action[: where_said.start()]
+            if match.re is _LEAD_BARE and (where_said := _LAST_PLACE.search(action)) is not None:
+                # "if it drops below 0.8 bar tell me so i can top it up (home/boiler.log)": where it drops
+                condition, action = f"{condition} ({where_said.group('place')})", action[: where_said.start()]
         elif (inner := _LEAD.match(action)) is not None:
             # "when a month's total goes into solar.json, if it's under 90% of last year's, dig into why": both
             # are the condition, the last clause the action
