@@ -52,6 +52,8 @@ NEGATIONS = frozenset({"not", "no", "never", "without", "yet", "isn't", "wasn't"
                        "none", "unless", "cannot", "can't", "couldn't", "won't", "wouldn't", "don't", "doesn't",
                        "aren't", "weren't", "haven't", "hadn't", "shouldn't", "neither", "nor"})
 _TOKENS = re.compile(r"[a-z0-9]+(?:'[a-z]+)?")
+_CASED_TOKENS = re.compile(r"[A-Za-z0-9]+(?:'[a-z]+)?")
+"""Words as written, for where capitals tell something ("PV error", "any CRITICAL entries")."""
 _COMPARES = re.compile(r"\b(?:less|more|fewer|cheaper|higher|lower|deeper|shallower|at least|at most|passes|exceeds|"
                        r"reaches|tops|"
                        r"goes past|(?:below|above|under|over)(?=\s+(?:\S+\s+){0,2}?[€$£]?\d))\b", re.I)
@@ -329,7 +331,7 @@ def _phrases(condition: str, wanted: set[str]) -> dict[str, str]:
     said = _NAMED_EVENT.search(condition)
     if said is None:  # (what is mentioned or noted: "the office is closing early" is no phrase to find whole)
         return {}
-    words = re.findall(r"[A-Za-z0-9]+(?:'[a-z]+)?", without_places(condition[said.end():]))
+    words = _CASED_TOKENS.findall(without_places(condition[said.end():]))
     return {stem(first): stem(second.lower()) for first, second in itertools.pairwise(words)
             if first.islower() and not first.endswith(("'s", "ing", "ed")) and stem(first) in wanted - PREDICATES
             and stem(second.lower()) in wanted - _ANYONE and first != second}
@@ -1958,7 +1960,7 @@ def columns_named(subject: str, header: str, among: Collection[int] | None = Non
     ``front right``)."""
     subject = re.sub(r"\S*/\S*|\S*\.[A-Za-z]\S*", " ", subject)  # a path names the file, not a column (PM2.5 does)
     # (a short word in capitals names a measure: "the mirror's PV error" and ``PV error (waves)``)
-    words = [word.lower() for word in re.findall(r"[A-Za-z0-9]+(?:'[a-z]+)?", subject)
+    words = [word.lower() for word in _CASED_TOKENS.findall(subject)
              if (len(word) > 2 or _ACRONYM.fullmatch(word))
              and word.lower() not in STOPWORDS and not word.endswith("'s")]  # whose, not what
     best: list[int] = []
