@@ -15,7 +15,9 @@ front of the model server). Then, as a person's week would have it:
    would be a model run, an escalation an agent run; neither is judgement).
 
 Figures: accuracy, per-class precision/recall, macro-F1, undecided, model calls and prompt/completion tokens
-per second tick (the server's ``usage``, through the proxy), the tick's wall time, and the same figures for
+per second tick (the server's ``usage``, through the proxy), the model's own signal (how often its first answer
+to a narrow question was yes on tasks to act on and on the others, and the ROC area of its margin, apart for
+tasks where the change says what they wait for), the tick's wall time, and the same figures for
 two baselines computed from the set itself: always ``noop``, and a keyword rule (``act`` when a word of the
 task's title is in what changed: the changed lines, file names, new memories). Intents are decided by the
 keyword classifier here (the model-backed one probes the model six times per workspace; intent is not
@@ -193,6 +195,10 @@ class Outcome:
     answers: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
     """What the judgement logged in the second tick (confidence margins, what the app overruled)."""
+    answer: tuple[bool, float | None] | None = None
+    """The model's own answer to the task's narrow question, before the app weighed it: (said yes, margin)."""
+    supported: bool = False
+    """Whether the change said what the task waits for (the app's evidence), when the model was asked."""
 
 
 class JudgementNotes(logging.Handler):
@@ -312,6 +318,7 @@ async def run_situation(situation: Situation, root: Path, proxy: ModelProxy, arg
     latest: dict[str, Any] = {}
     for row in rows:  # newest first: the second tick's row of each task
         latest.setdefault(row.task_id, row)
+    answers_by_task = getattr(real, "last_confidence", {})
     outcomes = []
     for label in situation.labels:
         row = latest.get(ids[label.task])
@@ -322,8 +329,12 @@ async def run_situation(situation: Situation, root: Path, proxy: ModelProxy, arg
                 got = row.decision
             elif ids[label.task] in executor.decisions:
                 got, reason = executor.decisions[ids[label.task]]
+        asked = answers_by_task.get(ids[label.task])
+        answer = None if asked is None else (asked.decision in ("yes", ACT, ESCALATE), asked.margin)
+        supported = any(line.startswith(f"task {ids[label.task]}: asked") and "evidence found" in line
+                        for line in notes.lines)
         outcomes.append(Outcome(situation, label, got, reason, wall, calls, prompt, completion, answers,
-                                notes.lines))
+                                notes.lines, answer, supported))
     return outcomes
 
 
@@ -404,6 +415,8 @@ def report(outcomes: list[Outcome], args: argparse.Namespace, proxy: ModelProxy)
           f"(total {sum(o.prompt_tokens for o in ticks.values())}), completion median "
           f"{median([o.completion_tokens for o in ticks.values()]):g} (total "
           f"{sum(o.completion_tokens for o in ticks.values())})", flush=True)
+    for line in model_signal(outcomes):
+        print(f"{tag} {line}", flush=True)
     walls = [o.wall for o in changed]
     print(f"{tag} second tick wall (something changed): median {median(walls):.1f} s, max "
           f"{max(walls, default=0):.1f} s", flush=True)
@@ -429,11 +442,40 @@ def report(outcomes: list[Outcome], args: argparse.Namespace, proxy: ModelProxy)
           f"(the ~0.5B budget: >= 85 %, each class >= 75 %)", flush=True)
 
 
+def model_signal(outcomes: Sequence[Outcome]) -> list[str]:
+    """Whether the model's own answers tell the tasks to act on from the rest, apart from what the app reads
+    off the change: the narrow question's yes rate and the area under the ROC curve of its margin (yes counted
+    positive), for tasks where the change says what they wait for and for tasks where it does not. An area of
+    0.5 is a coin; the app can only use a model whose answers separate the two."""
+    lines = []
+    for name, supported in (("the change says it", True), ("nothing in the change says it", False)):
+        asked = [o for o in outcomes if o.answer is not None and o.supported == supported]
+        if not asked:
+            continue
+        positive = [o for o in asked if o.label.expected != NOOP]
+        negative = [o for o in asked if o.label.expected == NOOP]
+        line = (f"model signal where {name}: {len(asked)} tasks asked; yes to {sum(o.answer[0] for o in positive)}"
+                f"/{len(positive)} to act on and {sum(o.answer[0] for o in negative)}/{len(negative)} others")
+        if all(o.answer[1] is not None for o in asked) and positive and negative:
+            yes_p, yes_n = [_signed(o.answer) for o in positive], [_signed(o.answer) for o in negative]
+            wins = sum((p > n) + 0.5 * (p == n) for p in yes_p for n in yes_n)
+            line += f"; ROC area of its margin {wins / len(yes_p) / len(yes_n):.2f} (0.5: no signal)"
+        lines.append(line)
+    return lines
+
+
+def _signed(answer: tuple[bool, float | None] | None) -> float:
+    """A model's answer as one number: its margin, positive for yes."""
+    said_yes, margin = answer or (False, None)
+    return (margin or 0.0) if said_yes else -(margin or 0.0)
+
+
 def dump(outcomes: list[Outcome], path: Path) -> None:
     rows = [{"situation": o.situation.name, "task": o.label.task, "expected": o.label.expected, "got": o.got,
              "why": o.label.why, "reason": o.reason, "keyword": keyword_rule(o.situation, o.label),
              "calls": o.calls, "prompt_tokens": o.prompt_tokens, "completion_tokens": o.completion_tokens,
-             "wall": round(o.wall, 2), "answers": o.answers, "notes": o.notes} for o in outcomes]
+             "wall": round(o.wall, 2), "answers": o.answers, "notes": o.notes,
+             "model_answer": o.answer, "supported": o.supported} for o in outcomes]
     path.write_text(json.dumps(rows, indent=1, ensure_ascii=False), encoding="utf-8")
 
 

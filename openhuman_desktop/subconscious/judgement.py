@@ -143,7 +143,8 @@ class Judge:
         self.rules = rules or TaskRules()
         self._batch = batch or ModelEvaluator(client, tokens, context_window)
         self.last_confidence: dict[str, Confidence] = {}
-        """Of the last evaluation, by task id (for the activity log's wording and the bench)."""
+        """The model's first answer to each narrow question of the last evaluation (yes or no, and its margin),
+        by task id, before the app weighed it: what the bench measures the model's own signal by."""
 
     async def evaluate(self, tasks: Sequence[Task], report: Report) -> Evaluation:
         """Decide for every task: relevance first, then one narrow question per touched task.
@@ -252,6 +253,7 @@ class Judge:
         if decision is None:
             tally.problems[task.id] = problems.get(task.id, "the model's answer did not mention this task")
             return
+        self.last_confidence[task.id] = confidence
         asked_again = False
         said = evidence(rule, items)
         unsupported = said is None and changed_subject(rule, items) is None
@@ -273,7 +275,6 @@ class Judge:
         decision = _weigh(task, rule, items, decision, confidence, asked_again=asked_again)
         log.info("task %s: asked%s, %s (%s; evidence %s)", task.id, " twice" if asked_again else "",
                  decision.decision, describe_confidence(confidence), "none" if unsupported else "found")
-        self.last_confidence[task.id] = confidence
         tally.decisions[task.id] = decision
 
     async def _unsure(self, client: LlmClient, task: Task, rule: TaskRule, evidence: str, decision: Decision,

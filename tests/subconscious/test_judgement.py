@@ -566,3 +566,17 @@ async def test_an_unsure_yes_to_a_message_from_whom_the_task_names_is_noop() -> 
     content, tokens = answer_tokens("Carys sent the piece", "escalate", "noop", -0.01, -5.0)
     server = Server(lambda body: completion(content, tokens))
     assert (await server.judge().evaluate([task], report(mail))).decisions[task.id].decision == "escalate"
+
+
+async def test_the_models_first_answer_is_kept_for_the_bench_even_where_the_app_overrules_it() -> None:
+    content = ('{"evaluations": [{"task_id": "1", "reason": "Yes", "condition_met": "yes", "decision": "noop"}]}')
+    server = Server(lambda body: completion(content))
+    judge = server.judge()
+    task = make_task("Tell me when the parcel in tracking.txt is delivered")
+    out = ChangeItem("file", "tracking.txt", "07:55 Out for delivery", "changed")
+    assert (await judge.evaluate([task], report(out))).decisions[task.id].decision == "noop"
+    assert len(server.bodies) == 2, "asked again, turned around: yes to both is no answer"
+    assert judge.last_confidence[task.id].decision == "yes", "the model's own yes, though the app decided noop"
+    untouched = make_task("Tell me when my landlord writes", task_id="t3")
+    await judge.evaluate([untouched], report(out))
+    assert judge.last_confidence == {}, "a task never asked has no answer, and the last evaluation's are gone"
