@@ -199,6 +199,8 @@ class Outcome:
     """The model's own answer to the task's narrow question, before the app weighed it: (said yes, margin)."""
     supported: bool = False
     """Whether the change said what the task waits for (the app's evidence), when the model was asked."""
+    question: str = ""
+    """The narrow question the task was asked (its user message), for ``judgement_probe.py``."""
 
 
 class JudgementNotes(logging.Handler):
@@ -319,6 +321,12 @@ async def run_situation(situation: Situation, root: Path, proxy: ModelProxy, arg
     for row in rows:  # newest first: the second tick's row of each task
         latest.setdefault(row.task_id, row)
     answers_by_task = getattr(real, "last_confidence", {})
+    questions: dict[str, str] = {}
+    for exchange in chats:
+        messages = exchange.body.get("messages") or [{}]
+        text = str(messages[-1].get("content", ""))
+        if "\nIt waits for: " in text and text.startswith("Task:\n- [1] "):
+            questions.setdefault(text.splitlines()[1].removeprefix("- [1] "), text)
     outcomes = []
     for label in situation.labels:
         row = latest.get(ids[label.task])
@@ -334,7 +342,7 @@ async def run_situation(situation: Situation, root: Path, proxy: ModelProxy, arg
         supported = any(line.startswith(f"task {ids[label.task]}: asked") and "evidence found" in line
                         for line in notes.lines)
         outcomes.append(Outcome(situation, label, got, reason, wall, calls, prompt, completion, answers,
-                                notes.lines, answer, supported))
+                                notes.lines, answer, supported, questions.get(label.task, "")))
     return outcomes
 
 
@@ -475,7 +483,7 @@ def dump(outcomes: list[Outcome], path: Path) -> None:
              "why": o.label.why, "reason": o.reason, "keyword": keyword_rule(o.situation, o.label),
              "calls": o.calls, "prompt_tokens": o.prompt_tokens, "completion_tokens": o.completion_tokens,
              "wall": round(o.wall, 2), "answers": o.answers, "notes": o.notes,
-             "model_answer": o.answer, "supported": o.supported} for o in outcomes]
+             "model_answer": o.answer, "supported": o.supported, "question": o.question} for o in outcomes]
     path.write_text(json.dumps(rows, indent=1, ensure_ascii=False), encoding="utf-8")
 
 
