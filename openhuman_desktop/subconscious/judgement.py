@@ -54,6 +54,7 @@ from openhuman_desktop.subconscious.decisions import (
     Report,
 )
 from openhuman_desktop.subconscious.evaluator import (
+    REASON_CHARS,
     ModelEvaluator,
     TokenCount,
     evaluation_schema,
@@ -88,8 +89,10 @@ MAX_TOUCHED_ALONE = 8
 """More touched tasks than this in one tick are evaluated together (batched), not one request each."""
 EVIDENCE_SHARE = 0.4
 """The evidence of one question keeps to this share of the model's window."""
-ANSWER_TOKENS = 200
-"""The cap of one narrow answer: its id, a reason of a sentence or two, the decision."""
+ANSWER_TOKENS = REASON_CHARS + 64
+"""The cap of one narrow answer: its id, the reason, yes or no and the decision. A reason the grammar cuts at
+``REASON_CHARS`` still closes inside it when every character is a token of its own (SmolLM2-135M looped on
+"1.1.1…" until a cap of 200 tokens left its JSON open, twice on holdout27)."""
 LOW_MARGIN = 1.0
 """A decision whose log-probability leads the other one's by less than this (nats) is unsure."""
 SURE_YES = 4.0

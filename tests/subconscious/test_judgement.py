@@ -18,8 +18,9 @@ from openhuman_desktop.llm.tokens import TokenCounter
 from openhuman_desktop.store import Task
 from openhuman_desktop.subconscious.changes import FileHistory, describe, diff_lines
 from openhuman_desktop.subconscious.decisions import ChangeItem, Report
+from openhuman_desktop.subconscious.evaluator import REASON_CHARS
 from openhuman_desktop.subconscious.evidence import changed_subject, compared, evidence
-from openhuman_desktop.subconscious.judgement import LOW_MARGIN, Judge, decision_margin
+from openhuman_desktop.subconscious.judgement import ANSWER_TOKENS, LOW_MARGIN, Judge, decision_margin
 from openhuman_desktop.subconscious.relevance import names_subject, subject_names, touches
 from openhuman_desktop.subconscious.task_rules import MEMORIES, TaskRule, TaskRules, derive, kind_of
 
@@ -580,3 +581,10 @@ async def test_the_models_first_answer_is_kept_for_the_bench_even_where_the_app_
     untouched = make_task("Tell me when my landlord writes", task_id="t3")
     await judge.evaluate([untouched], report(out))
     assert judge.last_confidence == {}, "a task never asked has no answer, and the last evaluation's are gone"
+
+
+def test_the_longest_answer_the_grammar_allows_closes_inside_the_cap_even_at_one_token_a_character() -> None:
+    """SmolLM2 looped on "1.1.1…" in its reason: each character a token of its own, the JSON left open."""
+    frame = json.dumps({"evaluations": [{"task_id": "1", "reason": "", "condition_met": "yes",
+                                         "decision": "escalate", "priority": "important"}]})
+    assert REASON_CHARS + TOKENS.count(frame) <= ANSWER_TOKENS, "the grammar's cut reason leaves room to close"
