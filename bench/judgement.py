@@ -71,6 +71,7 @@ def _app_repo_from_argv() -> None:
 _app_repo_from_argv()
 
 from bench import real_model_server  # noqa: E402
+from bench.judgement_probe import roc_area  # noqa: E402
 from bench.judgement_set import ACT, ESCALATE, NOOP, QUICK, SITUATIONS, SYSTEM_TASKS, Label, Situation  # noqa: E402
 from bench.model_proxy import ModelProxy  # noqa: E402
 
@@ -464,10 +465,9 @@ def model_signal(outcomes: Sequence[Outcome]) -> list[str]:
         negative = [o for o in asked if o.label.expected == NOOP]
         line = (f"model signal where {name}: {len(asked)} tasks asked; yes to {sum(o.answer[0] for o in positive)}"
                 f"/{len(positive)} to act on and {sum(o.answer[0] for o in negative)}/{len(negative)} others")
-        if all(o.answer[1] is not None for o in asked) and positive and negative:
-            yes_p, yes_n = [_signed(o.answer) for o in positive], [_signed(o.answer) for o in negative]
-            wins = sum((p > n) + 0.5 * (p == n) for p in yes_p for n in yes_n)
-            line += f"; ROC area of its margin {wins / len(yes_p) / len(yes_n):.2f} (0.5: no signal)"
+        area = roc_area([_signed(o.answer) for o in positive], [_signed(o.answer) for o in negative])
+        if area is not None and all(o.answer[1] is not None for o in asked):
+            line += f"; ROC area of its margin {area:.2f} (0.5: no signal)"
         lines.append(line)
     return lines
 

@@ -111,6 +111,7 @@ def scores(probe: Probe, design: str, waits: str, lines: list[str]) -> tuple[flo
 
 
 def roc_area(positive: Sequence[float], negative: Sequence[float]) -> float | None:
+    """The chance that a task to act on scores above a noop one (ties count half); None without both."""
     if not positive or not negative:
         return None
     wins = sum((p > n) + 0.5 * (p == n) for p in positive for n in negative)
