@@ -33,8 +33,9 @@ REASON_CHARS = 200
 room (``ANSWER_TOKENS_PER_TASK``; the narrow question's ``ANSWER_TOKENS``)."""
 
 
-def evaluation_schema(aliases: Sequence[str] | None = None,
-                      decisions: Sequence[str] = DECISIONS, *, yes_no: bool = False) -> dict[str, Any]:
+def evaluation_schema(aliases: Sequence[str] | None = None, decisions: Sequence[str] = DECISIONS, *,
+                      yes_no: bool = False, in_order: bool = False,
+                      reason_chars: int = REASON_CHARS) -> dict[str, Any]:
     """The JSON the model must answer with (CONTRACT §7); with ``aliases``, pinned to exactly those tasks.
 
     ``task_id`` is then an enum of the batch's aliases and the array holds exactly one item per task
@@ -46,26 +47,36 @@ def evaluation_schema(aliases: Sequence[str] | None = None,
     question's ``condition_met`` (``"yes"`` or ``"no"``) comes between the reason and the decision: small models
     answer a natural yes or no where the unnatural ``act`` loses to the ``no`` of ``noop`` (Qwen2.5-0.5B reasoned
     "the parcel is delivered" and then wrote ``noop``: ``Yes`` was its likeliest next word, ``act`` not in its top
-    five). The reason is capped (``REASON_CHARS``): a model that rambles is cut by the grammar and still closes
+    five). The reason is capped (``reason_chars``): a model that rambles is cut by the grammar and still closes
     its JSON inside the output cap, where an open string would have made the answer unusable.
+
+    With ``in_order`` (and ``aliases``) item *n* is pinned to the *n*-th alias (``prefixItems``, one item schema
+    per task): no task can be named twice or left out. SmolLM2-135M, asked again for six tasks its first answer
+    left out, named the last one twice and skipped the one before it.
     """
-    task_id: dict[str, Any] = {"type": "string"}
+    def item(task_id: dict[str, Any]) -> dict[str, Any]:
+        return {
+            "type": "object",
+            "properties": {
+                "task_id": task_id,
+                "reason": {"type": "string", "maxLength": reason_chars},
+                **({"condition_met": {"type": "string", "enum": ["yes", "no"]}} if yes_no else {}),
+                "decision": {"type": "string", "enum": list(decisions)},
+                "priority": {"type": "string", "enum": list(PRIORITIES)},
+            },
+            "required": ["task_id", "reason", *(["condition_met"] if yes_no else []), "decision"],
+            "additionalProperties": False,
+        }
+
     array: dict[str, Any] = {"type": "array"}
-    if aliases is not None:
-        task_id["enum"] = list(aliases)
+    if aliases is None:
+        array["items"] = item({"type": "string"})
+    else:
         array["minItems"] = array["maxItems"] = len(aliases)
-    array["items"] = {
-        "type": "object",
-        "properties": {
-            "task_id": task_id,
-            "reason": {"type": "string", "maxLength": REASON_CHARS},
-            **({"condition_met": {"type": "string", "enum": ["yes", "no"]}} if yes_no else {}),
-            "decision": {"type": "string", "enum": list(decisions)},
-            "priority": {"type": "string", "enum": list(PRIORITIES)},
-        },
-        "required": ["task_id", "reason", *(["condition_met"] if yes_no else []), "decision"],
-        "additionalProperties": False,
-    }
+        if in_order:
+            array["prefixItems"] = [item({"type": "string", "enum": [alias]}) for alias in aliases]
+        else:
+            array["items"] = item({"type": "string", "enum": list(aliases)})
     return {"type": "object", "properties": {"evaluations": array}, "required": ["evaluations"],
             "additionalProperties": False}
 
@@ -88,6 +99,13 @@ priority: critical (harm or loss if ignored today), important (the user would wa
 
 ANSWER_TOKENS_PER_TASK = 70
 """Room for one task's answer item (its id, decision, one-sentence reason and priority: ~60 tokens)."""
+ITEM_FRAME_TOKENS = 30
+"""One answer item's tokens besides its reason (``{"task_id": "10", "reason": "", "decision": "escalate",
+"priority": "important"}, `` is 28 SmolLM2 tokens)."""
+FOLLOW_UP_REASON_CHARS = ANSWER_TOKENS_PER_TASK - ITEM_FRAME_TOKENS
+"""The reason's cap in the request for the tasks an answer left out: an item written at one token a character
+still closes inside its task's room, so the follow-up cannot run out of room like the answer before it
+(SmolLM2-135M looped on "1.1.1…" in every reason of a ten-task first look: its 956-token answer closed four)."""
 ANSWER_TOKENS_BASE = 256
 """Room for the answer's frame and a margin; with the per-task room it is the request's output cap."""
 REPORT_SHARE = 0.5
@@ -338,7 +356,7 @@ class ModelEvaluator:
             log.info("evaluation answer left %d of %d tasks without a usable decision; asking once for them",
                      len(missing), len(pairs))
             try:
-                again = await self._ask(client, missing, report, context, tally, repair=False)
+                again = await self._ask(client, missing, report, context, tally, follow_up=True)
             except (LlmUnavailable, LlmReplyError) as exc:
                 log.info("the follow-up evaluation request failed: %s", exc)
             else:
@@ -407,15 +425,17 @@ class ModelEvaluator:
 
     async def _ask(
         self, client: LlmClient, pairs: Sequence[Pair], report: Report, context: int | None, tally: _Tally,
-        *, repair: bool = True,
+        *, follow_up: bool = False,
     ) -> list[Any]:
-        """One request and, if its answer cannot be parsed (and ``repair``), one repair request.
+        """One request and, if its answer cannot be parsed, one repair request (none for a ``follow_up``: the
+        request for what an answer left out, its items pinned in order and its reasons short).
 
         Returns:
             The answer's items; the calls and the prompt tokens the model says it read are added to ``tally``.
         """
         aliases = [alias for alias, _ in pairs]
-        schema = evaluation_schema(aliases)
+        schema = evaluation_schema(aliases, in_order=follow_up,
+                                   reason_chars=FOLLOW_UP_REASON_CHARS if follow_up else REASON_CHARS)
         messages = [Message("system", SYSTEM_PROMPT), Message("user", self._user_prompt(pairs, report))]
         answer_tokens = ANSWER_TOKENS_BASE + ANSWER_TOKENS_PER_TASK * len(pairs)
         content: str | None = None
@@ -429,7 +449,7 @@ class ModelEvaluator:
             raise
         except LlmReplyError as exc:
             # An answer that is not the JSON asked for, or a body that could not even be read.
-            if not repair:
+            if follow_up:
                 raise
             first = exc
         log.info("evaluation answer unusable (%s); asking once for a repair", first)

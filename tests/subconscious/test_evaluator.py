@@ -19,6 +19,8 @@ from openhuman_desktop.subconscious.decisions import Decision, Report
 from openhuman_desktop.subconscious.evaluator import (
     ANSWER_TOKENS_BASE,
     ANSWER_TOKENS_PER_TASK,
+    FOLLOW_UP_REASON_CHARS,
+    ITEM_FRAME_TOKENS,
     MIN_CONTEXT,
     REASON_CHARS,
     REPORT_WINDOW_SHARE,
@@ -126,6 +128,27 @@ def test_a_capped_reason_leaves_the_answer_room_to_close_its_json() -> None:
     longest = (REASON_CHARS + len(item)) / 3
     assert longest < ANSWER_TOKENS_PER_TASK + ANSWER_TOKENS_BASE / 8
     assert longest + len('{"evaluations": []}') < ANSWER_TOKENS
+
+
+def test_a_schema_in_order_pins_each_item_to_its_task() -> None:
+    """The follow-up's schema (``in_order``) as a JSON Schema validator reads it: the tasks in order, each once."""
+    from jsonschema import Draft202012Validator
+
+    schema = evaluation_schema(["5", "6", "7"], in_order=True, reason_chars=FOLLOW_UP_REASON_CHARS)
+    valid = Draft202012Validator(schema).is_valid
+
+    def answer(*ids: str, reason: str = "Nothing changed.") -> dict[str, Any]:
+        return {"evaluations": [{"task_id": i, "reason": reason, "decision": "noop"} for i in ids]}
+
+    assert valid(answer("5", "6", "7"))
+    assert not valid(answer("5", "7", "7")), "a task named twice (SmolLM2 did) and one left out"
+    assert not valid(answer("5", "6")) and not valid(answer("5", "6", "7", "7"))
+    assert not valid(answer("6", "5", "7"))
+    assert not valid(answer("5", "6", "7", reason="1." * (FOLLOW_UP_REASON_CHARS // 2 + 1)))
+    # Written at one token a character, an item still closes inside its task's room.
+    item = '{"task_id": "12", "reason": "", "decision": "escalate", "priority": "important"}, '
+    assert len(item) / 3 <= ITEM_FRAME_TOKENS  # 28 SmolLM2 tokens
+    assert FOLLOW_UP_REASON_CHARS + ITEM_FRAME_TOKENS <= ANSWER_TOKENS_PER_TASK
 
 
 async def test_no_local_model_is_a_clear_error() -> None:

@@ -17,7 +17,14 @@ from openhuman_desktop.llm.base import ChatRequest, ChatResponse, ModelInfo
 from openhuman_desktop.llm.tokens import TokenCounter
 from openhuman_desktop.store import Task
 from openhuman_desktop.subconscious.decisions import Report
-from openhuman_desktop.subconscious.evaluator import SYSTEM_PROMPT, ModelEvaluator
+from openhuman_desktop.subconscious.evaluator import (
+    ANSWER_TOKENS_PER_TASK,
+    FOLLOW_UP_REASON_CHARS,
+    ITEM_FRAME_TOKENS,
+    REASON_CHARS,
+    SYSTEM_PROMPT,
+    ModelEvaluator,
+)
 from tests.fakes.engine_harness import (
     LOCAL_MODEL,
     Brain,
@@ -145,8 +152,13 @@ async def test_an_answer_naming_one_of_nine_tasks_gets_one_follow_up_for_the_eig
     assert [title for _, title in task_lines(follow_up)] == [task.title for task in tasks[1:]]
     aliases = [alias for alias, _ in task_lines(follow_up)]
     array = item_schema(follow_up)
-    assert array["items"]["properties"]["task_id"]["enum"] == aliases
+    # Item n is pinned to the n-th task left out, its reason short enough to close inside the task's room.
+    assert [item["properties"]["task_id"]["enum"] for item in array["prefixItems"]] == [[a] for a in aliases]
+    assert "items" not in array
     assert array["minItems"] == array["maxItems"] == 8
+    assert {item["properties"]["reason"]["maxLength"] for item in array["prefixItems"]} == {FOLLOW_UP_REASON_CHARS}
+    assert FOLLOW_UP_REASON_CHARS + ITEM_FRAME_TOKENS <= ANSWER_TOKENS_PER_TASK
+    assert item_schema(first)["items"]["properties"]["reason"]["maxLength"] == REASON_CHARS
     assert len(first_user_text(follow_up)) < len(first_user_text(first))
     assert set(result.decisions) == {task.id for task in tasks}
     assert result.model_calls == 2
