@@ -557,6 +557,29 @@ def _whole_items(text: str) -> list[Any]:
         items.append(item)
 
 
+LOOP_CHARS = 24
+"""A reason whose last this many characters (or half, when longer) repeat one short piece is a loop."""
+
+
+def readable_reason(reason: str) -> str:
+    """The model's reason as the activity log shows it: one line, at most 500 characters, a loop cut off.
+
+    A small model can repeat one short piece until the grammar's cap ends the reason (SmolLM2-135M wrote
+    ``"4.1.1.1.1…"`` in every reason of a ten-task first look): the words before the loop stay, followed by "…",
+    and a reason that is nothing but the loop is empty (the row then says what the decision means).
+    """
+    text = " ".join(reason.split())[:500]
+    for unit in range(1, 9):
+        start = len(text)
+        while start - unit - 1 >= 0 and text[start - 1] == text[start - unit - 1]:
+            start -= 1
+        looped = len(text) - start  # the tail where each character repeats the one a unit before it
+        if looped >= max(LOOP_CHARS, len(text) // 2):
+            head = text[:max(start - unit, 0)].rstrip(" .,;:")
+            return head + "…" if sum(c.isalpha() for c in head) >= 3 else ""
+    return text
+
+
 def validate_items(
     items: Sequence[Any], tasks: Sequence[Task] | Sequence[Pair]
 ) -> tuple[dict[str, Decision], dict[str, str]]:
@@ -592,7 +615,7 @@ def validate_items(
             problems[task_id] = f"the model answered decision {decision!r}, not noop, act or escalate"
             continue
         reason = item.get("reason")
-        reason_text = " ".join(reason.split())[:500] if isinstance(reason, str) else ""
+        reason_text = readable_reason(reason) if isinstance(reason, str) else ""
         priority = item.get("priority")
         priority_text = priority.strip().lower() if isinstance(priority, str) else "normal"
         if priority_text not in PRIORITIES:

@@ -151,6 +151,20 @@ def test_a_schema_in_order_pins_each_item_to_its_task() -> None:
     assert FOLLOW_UP_REASON_CHARS + ITEM_FRAME_TOKENS <= ANSWER_TOKENS_PER_TASK
 
 
+@pytest.mark.parametrize(("said", "shown"), [
+    ("4." + "1." * 98, ""),  # SmolLM2-135M's reasons in a ten-task first look, cut by the grammar
+    ("Nothing changed. " + "the " * 30, "Nothing changed…"),
+    ("-" * 40, ""),
+    ("Nothing in the report mentions a backup.", "Nothing in the report mentions a backup."),
+    ("He said no no no no to it.", "He said no no no no to it."),
+    ("  two\nlines  ", "two lines"),
+])
+def test_a_reason_that_loops_is_cut_before_the_loop(said: str, shown: str) -> None:
+    task = make_task(1)
+    decisions, _ = validate_items([{"task_id": "1", "reason": said, "decision": "noop"}], [("1", task)])
+    assert decisions[task.id].reason == shown
+
+
 async def test_no_local_model_is_a_clear_error() -> None:
     with pytest.raises(LlmUnavailable, match=r"\[models.local\]"):
         await ModelEvaluator(lambda: None, TOKENS).evaluate([make_task(1)], report())
@@ -333,7 +347,8 @@ def test_validate_items_checks_each_item_on_its_own() -> None:
 
 def test_a_long_reason_is_cut() -> None:
     [task] = [make_task(1)]
-    decisions, _ = validate_items([{"task_id": task.id, "decision": "noop", "reason": "x" * 5000}], [task])
+    long = " ".join(f"line {n} of the notes" for n in range(400))
+    decisions, _ = validate_items([{"task_id": task.id, "decision": "noop", "reason": long}], [task])
     assert len(decisions[task.id].reason) == 500
 
 
