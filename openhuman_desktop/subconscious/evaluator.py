@@ -34,8 +34,7 @@ room (``ANSWER_TOKENS_PER_TASK``; the narrow question's ``ANSWER_TOKENS``)."""
 
 
 def evaluation_schema(aliases: Sequence[str] | None = None, decisions: Sequence[str] = DECISIONS, *,
-                      yes_no: bool = False, in_order: bool = False,
-                      reason_chars: int = REASON_CHARS) -> dict[str, Any]:
+                      yes_no: bool = False, reason_chars: int = REASON_CHARS) -> dict[str, Any]:
     """The JSON the model must answer with (CONTRACT §7); with ``aliases``, pinned to exactly those tasks.
 
     ``task_id`` is then an enum of the batch's aliases and the array holds exactly one item per task
@@ -49,34 +48,24 @@ def evaluation_schema(aliases: Sequence[str] | None = None, decisions: Sequence[
     "the parcel is delivered" and then wrote ``noop``: ``Yes`` was its likeliest next word, ``act`` not in its top
     five). The reason is capped (``reason_chars``): a model that rambles is cut by the grammar and still closes
     its JSON inside the output cap, where an open string would have made the answer unusable.
-
-    With ``in_order`` (and ``aliases``) item *n* is pinned to the *n*-th alias (``prefixItems``, one item schema
-    per task): no task can be named twice or left out. SmolLM2-135M, asked again for six tasks its first answer
-    left out, named the last one twice and skipped the one before it.
     """
-    def item(task_id: dict[str, Any]) -> dict[str, Any]:
-        return {
-            "type": "object",
-            "properties": {
-                "task_id": task_id,
-                "reason": {"type": "string", "maxLength": reason_chars},
-                **({"condition_met": {"type": "string", "enum": ["yes", "no"]}} if yes_no else {}),
-                "decision": {"type": "string", "enum": list(decisions)},
-                "priority": {"type": "string", "enum": list(PRIORITIES)},
-            },
-            "required": ["task_id", "reason", *(["condition_met"] if yes_no else []), "decision"],
-            "additionalProperties": False,
-        }
-
+    task_id: dict[str, Any] = {"type": "string"}
     array: dict[str, Any] = {"type": "array"}
-    if aliases is None:
-        array["items"] = item({"type": "string"})
-    else:
+    if aliases is not None:
+        task_id["enum"] = list(aliases)
         array["minItems"] = array["maxItems"] = len(aliases)
-        if in_order:
-            array["prefixItems"] = [item({"type": "string", "enum": [alias]}) for alias in aliases]
-        else:
-            array["items"] = item({"type": "string", "enum": list(aliases)})
+    array["items"] = {
+        "type": "object",
+        "properties": {
+            "task_id": task_id,
+            "reason": {"type": "string", "maxLength": reason_chars},
+            **({"condition_met": {"type": "string", "enum": ["yes", "no"]}} if yes_no else {}),
+            "decision": {"type": "string", "enum": list(decisions)},
+            "priority": {"type": "string", "enum": list(PRIORITIES)},
+        },
+        "required": ["task_id", "reason", *(["condition_met"] if yes_no else []), "decision"],
+        "additionalProperties": False,
+    }
     return {"type": "object", "properties": {"evaluations": array}, "required": ["evaluations"],
             "additionalProperties": False}
 
@@ -360,7 +349,7 @@ class ModelEvaluator:
             except (LlmUnavailable, LlmReplyError) as exc:
                 log.info("the follow-up evaluation request failed: %s", exc)
             else:
-                found, _ = validate_items(again, missing)
+                found, _ = validate_items(again, missing, in_order=True)
                 decisions.update(found)
                 for task_id in found:
                     problems.pop(task_id, None)
@@ -428,14 +417,13 @@ class ModelEvaluator:
         *, follow_up: bool = False,
     ) -> list[Any]:
         """One request and, if its answer cannot be parsed, one repair request (none for a ``follow_up``: the
-        request for what an answer left out, its items pinned in order and its reasons short).
+        request for what an answer left out, its reasons short).
 
         Returns:
             The answer's items; the calls and the prompt tokens the model says it read are added to ``tally``.
         """
         aliases = [alias for alias, _ in pairs]
-        schema = evaluation_schema(aliases, in_order=follow_up,
-                                   reason_chars=FOLLOW_UP_REASON_CHARS if follow_up else REASON_CHARS)
+        schema = evaluation_schema(aliases, reason_chars=FOLLOW_UP_REASON_CHARS if follow_up else REASON_CHARS)
         messages = [Message("system", SYSTEM_PROMPT), Message("user", self._user_prompt(pairs, report))]
         answer_tokens = ANSWER_TOKENS_BASE + ANSWER_TOKENS_PER_TASK * len(pairs)
         content: str | None = None
@@ -581,7 +569,7 @@ def readable_reason(reason: str) -> str:
 
 
 def validate_items(
-    items: Sequence[Any], tasks: Sequence[Task] | Sequence[Pair]
+    items: Sequence[Any], tasks: Sequence[Task] | Sequence[Pair], *, in_order: bool = False
 ) -> tuple[dict[str, Decision], dict[str, str]]:
     """Check each item on its own; a bad item affects only its task.
 
@@ -589,23 +577,27 @@ def validate_items(
     item names its task by alias (``"3"``, ``3``, ``"[3]"``) or, tolerated, by the task's real id; an id that
     is neither (a copied placeholder such as ``"…"``) is nobody's problem but its own item's.
 
+    With ``in_order`` (an answer with one item per task, written in the order of the task lines), items that
+    name the same task are each taken for the task at their place: SmolLM2-135M, asked again for the six
+    tasks its first answer left out, answered 5, 6, 7, 8, 10, 10 (task 9 was left without a decision).
+
     Returns:
         ``(decisions, problems)`` keyed by task id. Tasks the answer did not mention get a problem.
     """
     pairs = [pair if isinstance(pair, tuple) else (pair.id, pair) for pair in tasks]
+    if in_order and len(items) == len(pairs):
+        names = [_named(item) for item in items]
+        if len(set(names)) < len(names):  # a task named twice, so another by no item: each takes its place's
+            items = [{**item, "task_id": alias} if name is not None and names.count(name) > 1 else item
+                     for (alias, _), item, name in zip(pairs, items, names, strict=True)]
     by_alias = {alias: task.id for alias, task in pairs}
     by_id = {task.id: task.id for _, task in pairs}
     decisions: dict[str, Decision] = {}
     problems: dict[str, str] = {}
     for item in items:
-        if not isinstance(item, dict):
+        named = _named(item)
+        if named is None:
             continue
-        named = item.get("task_id")
-        if isinstance(named, int) and not isinstance(named, bool):
-            named = str(named)
-        if not isinstance(named, str):
-            continue
-        named = named.strip().strip("[]").strip()
         task_id = by_alias.get(named) or by_id.get(named)
         if task_id is None or task_id in decisions:
             continue
@@ -627,3 +619,11 @@ def validate_items(
         if task.id not in decisions:
             problems.setdefault(task.id, "the model's answer did not mention this task")
     return decisions, problems
+
+
+def _named(item: Any) -> str | None:
+    """The task id an answer item names, as written (``3``, ``"[3]"`` → ``"3"``), or None."""
+    named = item.get("task_id") if isinstance(item, dict) else None
+    if isinstance(named, int) and not isinstance(named, bool):
+        named = str(named)
+    return named.strip().strip("[]").strip() if isinstance(named, str) else None

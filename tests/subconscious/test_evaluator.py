@@ -19,8 +19,6 @@ from openhuman_desktop.subconscious.decisions import Decision, Report
 from openhuman_desktop.subconscious.evaluator import (
     ANSWER_TOKENS_BASE,
     ANSWER_TOKENS_PER_TASK,
-    FOLLOW_UP_REASON_CHARS,
-    ITEM_FRAME_TOKENS,
     MIN_CONTEXT,
     REASON_CHARS,
     REPORT_WINDOW_SHARE,
@@ -130,25 +128,24 @@ def test_a_capped_reason_leaves_the_answer_room_to_close_its_json() -> None:
     assert longest + len('{"evaluations": []}') < ANSWER_TOKENS
 
 
-def test_a_schema_in_order_pins_each_item_to_its_task() -> None:
-    """The follow-up's schema (``in_order``) as a JSON Schema validator reads it: the tasks in order, each once."""
-    from jsonschema import Draft202012Validator
+def test_in_order_items_naming_one_task_twice_each_take_their_place() -> None:
+    tasks = [make_task(n) for n in (1, 2, 3)]
+    pairs = [(str(n), task) for n, task in enumerate(tasks, 1)]
 
-    schema = evaluation_schema(["5", "6", "7"], in_order=True, reason_chars=FOLLOW_UP_REASON_CHARS)
-    valid = Draft202012Validator(schema).is_valid
+    def answer(*names: str) -> list[dict[str, str]]:
+        return [{"task_id": name, "decision": "noop", "reason": f"item {place}"} for place, name in enumerate(names)]
 
-    def answer(*ids: str, reason: str = "Nothing changed.") -> dict[str, Any]:
-        return {"evaluations": [{"task_id": i, "reason": reason, "decision": "noop"} for i in ids]}
-
-    assert valid(answer("5", "6", "7"))
-    assert not valid(answer("5", "7", "7")), "a task named twice (SmolLM2 did) and one left out"
-    assert not valid(answer("5", "6")) and not valid(answer("5", "6", "7", "7"))
-    assert not valid(answer("6", "5", "7"))
-    assert not valid(answer("5", "6", "7", reason="1." * (FOLLOW_UP_REASON_CHARS // 2 + 1)))
-    # Written at one token a character, an item still closes inside its task's room.
-    item = '{"task_id": "12", "reason": "", "decision": "escalate", "priority": "important"}, '
-    assert len(item) / 3 <= ITEM_FRAME_TOKENS  # 28 SmolLM2 tokens
-    assert FOLLOW_UP_REASON_CHARS + ITEM_FRAME_TOKENS <= ANSWER_TOKENS_PER_TASK
+    decisions, problems = validate_items(answer("1", "3", "3"), pairs, in_order=True)
+    assert [decisions[task.id].reason for task in tasks] == ["item 0", "item 1", "item 2"] and not problems
+    decisions, _ = validate_items(answer("2", "2", "3"), pairs, in_order=True)
+    assert [decisions[task.id].reason for task in tasks] == ["item 0", "item 1", "item 2"]
+    # Without the order, or with an item missing or unnamed, the names stand: the first naming counts.
+    decisions, problems = validate_items(answer("1", "3", "3"), pairs)
+    assert decisions[tasks[2].id].reason == "item 1" and set(problems) == {tasks[1].id}
+    decisions, problems = validate_items(answer("3", "3"), pairs, in_order=True)
+    assert decisions[tasks[2].id].reason == "item 0" and set(problems) == {tasks[0].id, tasks[1].id}
+    decisions, problems = validate_items(answer("1", "…", "3"), pairs, in_order=True)
+    assert set(problems) == {tasks[1].id}
 
 
 @pytest.mark.parametrize(("said", "shown"), [

@@ -152,16 +152,34 @@ async def test_an_answer_naming_one_of_nine_tasks_gets_one_follow_up_for_the_eig
     assert [title for _, title in task_lines(follow_up)] == [task.title for task in tasks[1:]]
     aliases = [alias for alias, _ in task_lines(follow_up)]
     array = item_schema(follow_up)
-    # Item n is pinned to the n-th task left out, its reason short enough to close inside the task's room.
-    assert [item["properties"]["task_id"]["enum"] for item in array["prefixItems"]] == [[a] for a in aliases]
-    assert "items" not in array
+    assert array["items"]["properties"]["task_id"]["enum"] == aliases
     assert array["minItems"] == array["maxItems"] == 8
-    assert {item["properties"]["reason"]["maxLength"] for item in array["prefixItems"]} == {FOLLOW_UP_REASON_CHARS}
+    # A reason short enough that an item closes inside its task's room even at one token a character.
+    assert array["items"]["properties"]["reason"]["maxLength"] == FOLLOW_UP_REASON_CHARS
     assert FOLLOW_UP_REASON_CHARS + ITEM_FRAME_TOKENS <= ANSWER_TOKENS_PER_TASK
     assert item_schema(first)["items"]["properties"]["reason"]["maxLength"] == REASON_CHARS
     assert len(first_user_text(follow_up)) < len(first_user_text(first))
     assert set(result.decisions) == {task.id for task in tasks}
     assert result.model_calls == 2
+
+
+async def test_a_follow_up_that_names_a_task_twice_gives_each_item_its_place(
+    ollama: FakeOllama, ollama_client: OllamaClient
+) -> None:
+    """SmolLM2-135M's follow-up for tasks 5–10 answered 5, 6, 7, 8, 10, 10: in the order of the task lines."""
+    tasks = [make_task(n) for n in range(1, 11)]
+    ollama.script_chat(
+        evaluation(*({"task_id": str(n), "decision": "noop", "reason": "Nothing."} for n in range(1, 5))),
+        evaluation(*({"task_id": str(n), "decision": "noop", "reason": f"place {place}"}
+                     for place, n in enumerate((5, 6, 7, 8, 10, 10), 5))),
+    )
+
+    result = await ModelEvaluator(lambda: ollama_client, TOKENS).evaluate(tasks, report())
+
+    assert [alias for alias, _ in task_lines(bodies(ollama)[1])] == [str(n) for n in range(5, 11)]
+    assert set(result.decisions) == {task.id for task in tasks}
+    assert [result.decisions[task.id].reason for task in tasks[4:]] == [f"place {n}" for n in range(5, 11)]
+    assert not result.problems
 
 
 async def test_the_follow_up_is_asked_once(ollama: FakeOllama, ollama_client: OllamaClient) -> None:
